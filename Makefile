@@ -1,0 +1,196 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ftsw top-level Makefile.
+#
+#   make                 libftsw, the ftsw CLI, kmod/ftsw.ko (against KDIR)
+#   make check           every test (unit, style, KUnit and selftests in the VM)
+#   make demo            the fat-tree demo (natively or in the VM)
+#   make deps            install the Debian packages everything needs
+#
+# The kernel side of the tests always runs in QEMU on the test kernel built by
+# tests/vm/build-kernel; see tests/vm/README.md.
+
+TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+B	:= $(TOP)/build
+VM	:= $(TOP)/tests/vm
+
+# The test kernel trees (built on demand, cached outside the clone).
+VM_DEBUG_TREE = $(shell $(VM)/build-kernel --debug --print)
+VM_PLAIN_TREE = $(shell $(VM)/build-kernel --plain --print)
+# Extracted linux-source tree: kselftest harness, checkpatch.pl.
+KSRC = $(shell $(VM)/build-kernel --src --print)
+
+RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
+ifeq ($(origin KDIR),undefined)
+ifneq ($(wildcard $(RUNNING_KDIR)/Makefile),)
+KDIR := $(RUNNING_KDIR)
+endif
+endif
+
+# ---------------------------------------------------------------- userspace
+
+CC	?= cc
+AR	?= ar
+PKGS	:= libnl-genl-3.0 libnl-route-3.0
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS	?= -O2 -g
+USER_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
+	-I$(TOP)/include/uapi -I$(TOP)/user/lib -MMD -MP
+LDLIBS	:= -lpthread -lm
+
+LIB_SRCS := $(wildcard user/lib/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+CLI_SRCS := $(wildcard user/ftsw/*.c)
+CLI_OBJS := $(CLI_SRCS:%.c=$(B)/%.o)
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_BINS := $(UNIT_SRCS:%.c=$(B)/%)
+FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
+
+LIBFTSW	:= $(B)/libftsw.a
+FTSW	:= $(B)/ftsw
+
+.PHONY: all user kmod clean deps check check-user check-style check-kunit \
+	check-selftests check-vm modules-compat demo vm-kernel vm-kernel-plain \
+	bench unit-bins FORCE
+
+all: user kmod
+
+user: $(LIBFTSW) $(FTSW)
+
+$(B)/user/%.o: user/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(LIBFTSW): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(FTSW): $(CLI_OBJS) $(LIBFTSW)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(LIBFTSW) $(PKG_LIBS) $(LDLIBS)
+
+# Unit tests use the kernel's kselftest harness in place, from the extracted
+# linux-source tree (never copied into the repository). Its macros define
+# functions with unused parameters, hence -Wno-unused-parameter here only.
+$(B)/tests/unit/%: tests/unit/%.c $(LIBFTSW)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) -std=gnu11 -Wno-unused-parameter $(PKG_CFLAGS) \
+		-I$(KSRC)/tools/testing/selftests -o $@ $< $(LIBFTSW) \
+		$(PKG_LIBS) $(LDLIBS)
+
+unit-bins: $(UNIT_BINS)
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_BINS:=.d)
+
+# ---------------------------------------------------------------- kernel
+
+KMOD_SRCS = Kbuild $(wildcard kmod/*.c kmod/*.h kmod/Kbuild) include/uapi/linux/ftsw.h
+
+# kmod: build in place against KDIR (default: the running kernel's build
+# directory, else the debug test kernel).
+kmod:
+	$(MAKE) -C $(or $(KDIR),$(shell $(VM)/build-kernel --debug)) M=$(TOP) W=1 modules
+
+# Out-of-place module builds: the sources are copied into $(B)/kmod-NAME so
+# that one tree's objects never mix with another's. $(call kbuild,NAME,KDIR)
+define kbuild
+	@mkdir -p $(B)/kmod-$(1)/kmod $(B)/kmod-$(1)/include/uapi/linux
+	@cp -u Kbuild $(B)/kmod-$(1)/
+	@cp -u $(wildcard kmod/*.c kmod/*.h) kmod/Kbuild $(B)/kmod-$(1)/kmod/
+	@cp -u include/uapi/linux/ftsw.h $(B)/kmod-$(1)/include/uapi/linux/
+	@for f in $(B)/kmod-$(1)/kmod/*.[ch]; do \
+		[ -e kmod/$$(basename $$f) ] || rm -f $$f; done
+	$(MAKE) -C $(2) M=$(B)/kmod-$(1) W=1 modules 2>&1 | tee $(B)/kmod-$(1).log
+	@! grep -E 'warning:|error:' $(B)/kmod-$(1).log
+endef
+
+# The module the VM loads: built against the exact tree it boots.
+$(B)/kmod-debug/kmod/ftsw.ko: $(KMOD_SRCS) FORCE
+	$(call kbuild,debug,$(shell $(VM)/build-kernel --debug))
+
+$(B)/kmod-plain/kmod/ftsw.ko: $(KMOD_SRCS) FORCE
+	$(call kbuild,plain,$(shell $(VM)/build-kernel --plain))
+
+HDR_61	= $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64)))
+HDR_612	= $(lastword $(sort $(wildcard /usr/src/linux-headers-6.12.*-amd64)))
+
+modules-compat:
+	@[ -n "$(HDR_61)" ] || { echo "no linux-headers-6.1.*-amd64 (make deps)"; exit 1; }
+	@[ -n "$(HDR_612)" ] || { echo "no linux-headers-6.12.*-amd64 (make deps)"; exit 1; }
+	$(call kbuild,6.1,$(HDR_61))
+	$(call kbuild,6.12,$(HDR_612))
+	@echo "modules-compat: clean with W=1 on $(notdir $(HDR_61)) and $(notdir $(HDR_612))"
+
+vm-kernel:
+	$(VM)/build-kernel --debug
+
+vm-kernel-plain:
+	$(VM)/build-kernel --plain
+
+# ---------------------------------------------------------------- tests
+
+TAP	:= $(B)/tap
+
+deps:
+	$(TOP)/scripts/deps
+
+# Every check writes TAP files into $(TAP); tests/tap-summary aggregates
+# them with prove and prints the closing "N passed, N failed" line.
+check: deps
+	@rm -rf $(TAP); mkdir -p $(TAP)
+	-@$(MAKE) --no-print-directory tap-user tap-style tap-vm
+	@$(TOP)/tests/tap-summary $(TAP)
+
+check-user:
+	@rm -rf $(TAP)/unit-*; mkdir -p $(TAP)
+	-@$(MAKE) --no-print-directory tap-user
+	@$(TOP)/tests/tap-summary $(TAP)/unit-*.tap
+
+check-style:
+	@rm -rf $(TAP)/style-*; mkdir -p $(TAP)
+	-@$(MAKE) --no-print-directory tap-style
+	@$(TOP)/tests/tap-summary $(TAP)/style-*.tap
+
+check-kunit:
+	@rm -rf $(TAP)/kunit-* $(TAP)/vm-*; mkdir -p $(TAP)
+	-@$(MAKE) --no-print-directory tap-vm VM_WHAT=kunit
+	@$(TOP)/tests/tap-summary $(TAP)/kunit-*.tap $(TAP)/vm-*.tap
+
+check-selftests:
+	@rm -rf $(TAP)/selftest-* $(TAP)/vm-*; mkdir -p $(TAP)
+	-@$(MAKE) --no-print-directory tap-vm VM_WHAT=selftests
+	@$(TOP)/tests/tap-summary $(TAP)/selftest-*.tap $(TAP)/vm-*.tap
+
+.PHONY: tap-user tap-style tap-vm
+tap-user:
+	@mkdir -p $(TAP)
+	@$(MAKE) --no-print-directory user unit-bins >$(TAP)/build-user.log 2>&1 \
+		|| { tail -n 30 $(TAP)/build-user.log; \
+		     printf '1..1\nnot ok 1 - userspace build (see build/tap/build-user.log)\n' \
+		     >$(TAP)/unit-build.tap; exit 1; }
+	@printf '1..1\nok 1 - userspace build\n' >$(TAP)/unit-build.tap
+	@for t in $(UNIT_BINS); do \
+		n=$$(basename $$t); \
+		echo "  UNIT    $$n"; \
+		(cd $(TOP) && timeout 600 $$t) >$(TAP)/unit-$$n.tap 2>$(TAP)/unit-$$n.err; \
+	done
+
+tap-style:
+	@mkdir -p $(TAP)
+	@$(TOP)/tests/style $(TAP)
+
+VM_WHAT ?= all
+tap-vm: $(B)/kmod-debug/kmod/ftsw.ko user
+	@$(TOP)/tests/vm/check $(VM_WHAT) $(TAP)
+
+demo: deps all
+	$(TOP)/scripts/demo
+
+bench: user $(B)/kmod-plain/kmod/ftsw.ko
+	$(TOP)/tests/bench/run
+
+clean:
+	rm -rf $(B)
+	-[ -z "$(KDIR)" ] || $(MAKE) -C $(KDIR) M=$(TOP) clean
