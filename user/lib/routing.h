@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libftsw routing: the LID plan, the routing result and the engine
+ * interface. Every engine (dmodk, dmodc, minhop, updn, and later sssp,
+ * dfsssp, multipath, osrm, ...) fills the same struct ftsw_routing, which
+ * the validator, the analyzer, the OpenSM dump writer and the emulator
+ * upload consume.
+ *
+ * LIDs (ARCHITECTURE.md): host n (topology order) owns the 2^lmc LIDs
+ * starting at (n + 1) << lmc; switch i owns LID ((nhosts + 1) << lmc) + i.
+ * The unicast space ends at 0xBFFF; assignment fails clearly beyond it
+ * unless extended LIDs are asked for (analysis-only runs of fabrics larger
+ * than InfiniBand can address, e.g. 65,536 hosts).
+ */
+#ifndef LIBFTSW_ROUTING_H
+#define LIBFTSW_ROUTING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topology.h"
+
+#define FTSW_LID_MAX		0xBFFF	/* last unicast LID */
+#define FTSW_LID_EXT_MAX	0xFFFFFF
+#define FTSW_LMC_MAX		7
+#define FTSW_PORT_NONE		255	/* LFT entry: no route */
+#define FTSW_OFFSET_ANY		255	/* policy: spread over allowed offsets */
+
+/* Per-source path policy, applied by the source's edge port. */
+struct ftsw_path_policy {
+	uint64_t allowed[2];	/* bitmap of allowed LMC offsets 0..127 */
+	uint8_t fixed_offset;	/* FTSW_OFFSET_ANY, or the one offset used */
+};
+
+/* What an engine promises; `ftsw route check` verifies the promises. */
+enum ftsw_routing_flags {
+	FTSW_RT_MINIMAL = 1u << 0,	/* every path shortest in hops */
+	FTSW_RT_UPDOWN = 1u << 1,	/* every path up*, down* by rank[] */
+	FTSW_RT_SWITCH_LIDS = 1u << 2,	/* switch LIDs are routed too */
+};
+
+struct ftsw_routing {
+	const struct ftsw_topo *topo;	/* not owned */
+	char engine[32];
+	unsigned flags;			/* enum ftsw_routing_flags */
+	uint8_t lmc;
+	uint8_t nvls;			/* virtual layers used (>= 1) */
+	uint32_t nswitches, nhosts;
+	uint32_t max_lid;		/* highest LID assigned */
+	size_t lft_size;		/* bytes per LFT = max_lid + 1 */
+	/* lft[sw * lft_size + lid] = output port (1..254) or FTSW_PORT_NONE */
+	uint8_t *lft;
+	/* policy[host]: allowed offsets (default all), fixed offset */
+	struct ftsw_path_policy *policy;
+	/*
+	 * Optional SL per (source, destination) host pair:
+	 * sl[src * nhosts + dst]; NULL means SL 0 everywhere. VL = SL.
+	 */
+	uint8_t *sl;
+	/* Optional switch ranks used for up/down (rank[sw], 0 = leaves). */
+	int *rank;
+	bool rank_from_top;		/* rank 0 = top (updn) instead of leaves */
+	char warning[256];		/* non-fatal notes (e.g. unroutable pairs) */
+	uint64_t unroutable_pairs;	/* leaf pairs with no valid path */
+};
+
+/* LID plan. */
+static inline uint32_t ftsw_host_lid(const struct ftsw_routing *r, uint32_t host)
+{
+	return (host + 1) << r->lmc;
+}
+
+static inline uint32_t ftsw_switch_lid(const struct ftsw_routing *r, uint32_t sw)
+{
+	return ((r->nhosts + 1) << r->lmc) + sw;
+}
+
+static inline uint8_t *ftsw_lft(const struct ftsw_routing *r, uint32_t sw)
+{
+	return r->lft + (size_t)sw * r->lft_size;
+}
+
+/* LID owner: returns FTSW_HOST / FTSW_SWITCH and its index, or 0 if none. */
+int ftsw_lid_owner(const struct ftsw_routing *r, uint32_t lid, uint32_t *idx,
+		   unsigned *offset);
+
+/*
+ * Allocate a routing for t (LFTs all FTSW_PORT_NONE, default policies),
+ * checking the LID space. extended allows LIDs past 0xBFFF.
+ */
+struct ftsw_routing *ftsw_routing_new(const struct ftsw_topo *t, unsigned lmc,
+				      bool extended, struct ftsw_err *err);
+void ftsw_routing_free(struct ftsw_routing *r);
+/* Largest LID this topology needs at this LMC (hosts and switches). */
+uint64_t ftsw_lid_need(const struct ftsw_topo *t, unsigned lmc);
+
+/* Engine interface. */
+struct ftsw_route_opts {
+	unsigned lmc;		/* LMC: 2^lmc LIDs, i.e. paths, per host */
+	unsigned threads;	/* 0 = all online CPUs */
+	uint64_t seed;		/* for engines with random choices */
+	const uint32_t *roots;	/* switch indices (updn roots), NULL = default */
+	size_t nroots;
+	bool updown_cost;	/* dmodc: strict up-down cost variant */
+	bool no_switch_lids;	/* don't route switch LIDs */
+	bool extended_lids;	/* allow LIDs past 0xBFFF (analysis only) */
+	bool progress;		/* progress on stderr (callers: only on a tty) */
+};
+
+struct ftsw_engine {
+	const char *name;
+	const char *summary;
+	const char *paper;	/* reference, for documentation and help */
+	unsigned flags;		/* what the engine promises (ftsw_routing_flags) */
+	/* Fill r (allocated by the caller with ftsw_routing_new). */
+	int (*route)(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
+		     struct ftsw_routing *r, struct ftsw_err *err);
+};
+
+const struct ftsw_engine *ftsw_engine_find(const char *name);
+/* NULL-terminated list of all engines. */
+const struct ftsw_engine *const *ftsw_engine_list(void);
+
+/* Allocate a routing and run engine `name` on t. */
+struct ftsw_routing *ftsw_route(const char *name, const struct ftsw_topo *t,
+				const struct ftsw_route_opts *o,
+				struct ftsw_err *err);
+
+/* Engines (one file each). */
+int ftsw_route_dmodk(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
+		     struct ftsw_routing *r, struct ftsw_err *err);
+int ftsw_route_dmodc(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
+		     struct ftsw_routing *r, struct ftsw_err *err);
+int ftsw_route_minhop(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
+		      struct ftsw_routing *r, struct ftsw_err *err);
+int ftsw_route_updn(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
+		    struct ftsw_routing *r, struct ftsw_err *err);
+
+/*
+ * Shared helpers for engines: route every switch LID by BFS over switches
+ * (shortest paths; with rank != NULL only up*down* paths by that rank).
+ */
+int ftsw_route_switch_lids(const struct ftsw_topo *t, struct ftsw_routing *r,
+			   const int *rank, unsigned threads,
+			   struct ftsw_err *err);
+unsigned ftsw_threads(unsigned asked);
+/* Run fn(i, arg) for i in [0, n) over threads workers (dynamic chunks). */
+void ftsw_parallel_for(unsigned threads, size_t n,
+		       void (*fn)(size_t i, void *arg), void *arg);
+
+/*
+ * Validation (`ftsw route check`). Traces every (source host, destination
+ * LID) path with the kernel's forwarding semantics.
+ */
+struct ftsw_check_opts {
+	bool minimal;		/* check shortest paths (default: engine flags) */
+	bool updown;		/* check up*down* (default: engine flags) */
+	bool cdg;		/* per-VL channel dependency graph acyclic */
+	bool switch_lids;	/* also trace to switch LIDs */
+	unsigned max_report;	/* problems listed in detail (0 = 10) */
+};
+
+struct ftsw_check_result {
+	uint64_t pairs, delivered;
+	uint64_t no_route, loops, misdelivered, dead_port;
+	uint64_t non_minimal, updown_violations;
+	uint64_t max_hops;
+	unsigned cdg_cyclic_vls;	/* number of VLs with a CDG cycle */
+	bool ok;
+	char *report;			/* text, one problem per line (malloc) */
+};
+
+int ftsw_routing_check(const struct ftsw_routing *r,
+		       const struct ftsw_check_opts *o,
+		       struct ftsw_check_result *res, struct ftsw_err *err);
+void ftsw_check_result_free(struct ftsw_check_result *res);
+
+/*
+ * Trace one path from host src to destination LID: fills ports[] with the
+ * (switch index, output port) pairs, returns the hop count (switches),
+ * or -1 on no route, -2 on loop / hop limit, -3 dead port, -4 misdelivery.
+ */
+int ftsw_trace(const struct ftsw_routing *r, uint32_t src_host, uint32_t dlid,
+	       uint32_t *sw_path, uint8_t *port_path, unsigned max);
+
+/*
+ * OpenSM LFT dump format (opensm-lfts.dump): one "Unicast lids [0x0-0xN] of
+ * switch Lid L guid 0x... (desc):" header per switch, then "0xLID PORT :
+ * (kind portguid ...)" lines. Switches are matched to the topology by GUID.
+ */
+int ftsw_lfts_write(const struct ftsw_routing *r, const char *path,
+		    struct ftsw_err *err);
+int ftsw_lfts_write_file(const struct ftsw_routing *r, FILE *f);
+struct ftsw_routing *ftsw_lfts_read(const struct ftsw_topo *t, const char *path,
+				    unsigned lmc, struct ftsw_err *err);
+
+/* JSON of a routing (summary + LFTs) on f. */
+void ftsw_routing_json(const struct ftsw_routing *r, FILE *f, bool lfts);
+
+#endif

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libftsw topology model: a general graph of switches and hosts (channel
+ * adapters), their numbered ports and the links between them, with optional
+ * PGFT coordinates. Memory is linear in ports: one node record per node and
+ * one port record per port; parallel links are simply several ports of the
+ * same node pair.
+ *
+ * Node ids are indices into topo->nodes. Switches and hosts also have their
+ * own dense indices (node->index), in topology order: topo->switches[i] and
+ * topo->hosts[n] give the node id. Host n's base LID is (n + 1) << LMC.
+ *
+ * Ports are numbered 1..nports as on InfiniBand (port 0 of a switch is its
+ * management port and is not modelled). A port record tells what the port is
+ * cabled to: peer node id (FTSW_NONE when unconnected) and peer port number.
+ */
+#ifndef LIBFTSW_TOPOLOGY_H
+#define LIBFTSW_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define FTSW_NONE	UINT32_MAX
+#define FTSW_PGFT_MAX_H	8	/* PGFT levels supported */
+#define FTSW_TOPO_MAX_PORTS 254	/* as FTSW_MAX_PORTS in the UAPI */
+
+/* Error report: every failing libftsw call fills msg (file:line, object, ...). */
+struct ftsw_err {
+	char msg[512];
+};
+
+void ftsw_err_set(struct ftsw_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+enum ftsw_node_kind {
+	FTSW_SWITCH = 1,
+	FTSW_HOST = 2,
+};
+
+struct ftsw_port {
+	uint32_t peer;		/* peer node id, FTSW_NONE if not cabled */
+	uint8_t peer_port;	/* peer's port number (1..254) */
+};
+
+struct ftsw_node {
+	uint64_t guid;		/* node GUID (0 = none given) */
+	char *desc;		/* node description / name, may be NULL */
+	uint32_t first_port;	/* topo->ports index of port 1 */
+	uint32_t index;		/* index among switches or among hosts */
+	uint8_t kind;		/* enum ftsw_node_kind */
+	uint8_t nports;		/* ports 1..nports */
+	int8_t level;		/* PGFT level (hosts 0, leaves 1, ...); -1 unknown */
+	uint8_t flags;
+};
+
+/* PGFT(h; m_1..m_h; w_1..w_h; p_1..p_h), index 0 = level 1. */
+struct ftsw_pgft {
+	unsigned h;
+	unsigned m[FTSW_PGFT_MAX_H];
+	unsigned w[FTSW_PGFT_MAX_H];
+	unsigned p[FTSW_PGFT_MAX_H];
+};
+
+struct ftsw_topo {
+	uint32_t nnodes, nswitches, nhosts;
+	struct ftsw_node *nodes;
+	uint32_t *switches;	/* switch index -> node id */
+	uint32_t *hosts;	/* host index -> node id (topology order) */
+	uint32_t nports;	/* total port records */
+	struct ftsw_port *ports;
+	uint64_t *port_guids;	/* optional per-port GUID (CA ports), or NULL */
+
+	/*
+	 * PGFT coordinates, when the fabric is (a degraded) PGFT: pgft_h > 0,
+	 * pgft holds the parameters and digits[node * h + (i - 1)] is digit
+	 * a_i of the node's tuple (l, a_h..a_1), l = node->level.
+	 */
+	bool is_pgft;
+	bool degraded;		/* links, switches or hosts missing */
+	struct ftsw_pgft pgft;
+	uint16_t *digits;
+	char spec[128];		/* generator spec, "" when unknown */
+
+	uint32_t cap_nodes, cap_ports;	/* builder capacity */
+};
+
+static inline struct ftsw_port *ftsw_port(const struct ftsw_topo *t,
+					  uint32_t node, unsigned port)
+{
+	return &t->ports[t->nodes[node].first_port + port - 1];
+}
+
+/* Builder. add_node returns the node id or FTSW_NONE (err set). */
+struct ftsw_topo *ftsw_topo_new(void);
+void ftsw_topo_free(struct ftsw_topo *t);
+uint32_t ftsw_topo_add_node(struct ftsw_topo *t, enum ftsw_node_kind kind,
+			    unsigned nports, uint64_t guid, const char *desc,
+			    struct ftsw_err *err);
+int ftsw_topo_connect(struct ftsw_topo *t, uint32_t a, unsigned pa,
+		      uint32_t b, unsigned pb, struct ftsw_err *err);
+void ftsw_topo_disconnect(struct ftsw_topo *t, uint32_t a, unsigned pa);
+/* Builds switches[]/hosts[] and per-kind indices; call after adding nodes. */
+int ftsw_topo_finish(struct ftsw_topo *t, struct ftsw_err *err);
+
+/* Number of cabled ports of a node; the port a host is attached through. */
+unsigned ftsw_node_degree(const struct ftsw_topo *t, uint32_t node);
+/* A host's first cabled port (0 if none) and the switch behind it. */
+unsigned ftsw_host_port(const struct ftsw_topo *t, uint32_t host_node);
+uint32_t ftsw_host_switch(const struct ftsw_topo *t, uint32_t host_node);
+/* Number of links (each cabled port pair once). */
+uint64_t ftsw_topo_nlinks(const struct ftsw_topo *t);
+
+/*
+ * Generators. SPEC strings (also what `ftsw topo gen` takes):
+ *   pgft:H;M1,..,MH;W1,..,WH;P1,..,PH   also "PGFT(H;M..;W..;P..)"
+ *   xgft:H;M..;W..                    XGFT, all p = 1
+ *   rlft:H;M..;W..;P..                PGFT checked against the RLFT rules
+ *   kary:K,N                          k-ary n-tree
+ *   ftmn:M,N                          FT(m, n), m-port n-tree
+ */
+struct ftsw_topo *ftsw_topo_gen(const char *spec, struct ftsw_err *err);
+struct ftsw_topo *ftsw_topo_gen_pgft(const struct ftsw_pgft *g,
+				     struct ftsw_err *err);
+int ftsw_pgft_parse(const char *spec, struct ftsw_pgft *g, char *kind,
+		    size_t kindsz, struct ftsw_err *err);
+/* RLFT conditions: 0 when met, else -1 with the failing one in err. */
+int ftsw_pgft_check_rlft(const struct ftsw_pgft *g, struct ftsw_err *err);
+void ftsw_pgft_format(const struct ftsw_pgft *g, char *buf, size_t sz);
+/* Node counts of a PGFT: hosts and switches at level l (0 = hosts). */
+uint64_t ftsw_pgft_level_size(const struct ftsw_pgft *g, unsigned l);
+
+/*
+ * Degradations: each returns a new topology (the input is untouched), with
+ * the host order of the input for the hosts that remain.
+ */
+struct ftsw_degrade {
+	unsigned rand_links;		/* k random switch-switch links */
+	unsigned rand_switches;		/* k random switches */
+	unsigned rand_hosts;		/* k random hosts (partial tree) */
+	uint64_t seed;
+	/* explicit removals: node ids, and (node, port) link ends */
+	const uint32_t *switches; size_t nswitch;
+	const uint32_t *hostlist; size_t nhostlist;
+	const uint32_t (*links)[2]; size_t nlinks;
+};
+struct ftsw_topo *ftsw_topo_degrade(const struct ftsw_topo *t,
+				    const struct ftsw_degrade *d,
+				    struct ftsw_err *err);
+/* Copy of t keeping only nodes with keep[node] true. */
+struct ftsw_topo *ftsw_topo_subset(const struct ftsw_topo *t, const bool *keep,
+				   struct ftsw_err *err);
+
+/*
+ * ibnetdiscover / ibsim net format. Reading accepts real ibnetdiscover
+ * output (comments, GUIDs in brackets, lid/lmc trailers); errors name
+ * "file:line". Writing is atomic (temporary file, rename) when to a path.
+ * A "# ftsw-topology: SPEC" comment marks a generated fabric; on reading,
+ * the fabric is checked against SPEC and recognised as a (degraded) PGFT.
+ */
+struct ftsw_topo *ftsw_net_read(const char *path, struct ftsw_err *err);
+struct ftsw_topo *ftsw_net_read_file(FILE *f, const char *name,
+				     struct ftsw_err *err);
+int ftsw_net_write(const struct ftsw_topo *t, const char *path,
+		   struct ftsw_err *err);
+int ftsw_net_write_file(const struct ftsw_topo *t, FILE *f);
+
+/* Recognise t as a (degraded) PGFT of parameters g; sets is_pgft etc. */
+int ftsw_topo_match_pgft(struct ftsw_topo *t, const struct ftsw_pgft *g,
+			 struct ftsw_err *err);
+
+/* Summary used by `ftsw topo show`. */
+struct ftsw_topo_stats {
+	unsigned nlevels;		/* by BFS ranking from leaves */
+	uint32_t per_level[16];		/* switches per rank (0 = leaves) */
+	uint64_t links, switch_links, host_links;
+	unsigned min_deg, max_deg;	/* cabled ports of switches */
+	uint32_t unconnected_hosts;
+};
+void ftsw_topo_stats(const struct ftsw_topo *t, struct ftsw_topo_stats *s);
+
+/*
+ * Ranking as in Dmodc: leaves (switches with hosts) rank 0, then BFS
+ * upwards. rank[switch index]; -1 for switches not reached. Returns the
+ * number of ranks.
+ */
+int ftsw_rank_from_leaves(const struct ftsw_topo *t, int *rank);
+/* BFS ranking from roots (switch indices; NULL = none); rank 0 = roots. */
+int ftsw_rank_from_roots(const struct ftsw_topo *t, const uint32_t *roots,
+			 size_t nroots, int *rank);
+
+/* Atomic file write helper: open a temp next to path; commit renames. */
+FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err);
+int ftsw_atomic_commit(FILE *f, const char *path, char *tmp,
+		       struct ftsw_err *err);
+
+/* Deterministic PRNG (splitmix64) used for seeded degradations. */
+uint64_t ftsw_rand_next(uint64_t *state);
+
+#endif
