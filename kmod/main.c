@@ -1,60 +1,356 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftsw: an emulated InfiniBand-style fat-tree switch fabric.
+ *
+ * One fabric per network namespace. This file holds the object life cycle
+ * (switches, ports, tables), the netdevice notifier and module init; the
+ * netlink family is in netlink.c, the data path in datapath.c.
+ *
+ * Locking: the control path takes the per-netns fn->lock; operations that
+ * (un)register rx handlers take rtnl_lock() first. The data path only reads
+ * RCU-published state.
  */
 #include <linux/module.h>
-#include <net/genetlink.h>
-#include <linux/ftsw.h>
+#include <linux/netdevice.h>
+#include <linux/if_arp.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include "ftsw.h"
 
-static const struct nla_policy ftsw_policy[FTSW_ATTR_MAX + 1] = {
-	[FTSW_ATTR_GENERATION] = { .type = NLA_U64 },
-};
+unsigned int ftsw_net_id __read_mostly;
 
-static int ftsw_fabric_get(struct sk_buff *skb, struct genl_info *info)
+struct ftsw_net *ftsw_net(const struct net *net)
 {
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, info->family, 0, FTSW_CMD_FABRIC_GET);
-	if (!hdr || nla_put_u64_64bit(msg, FTSW_ATTR_GENERATION, 0,
-				      FTSW_ATTR_UNSPEC)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return net_generic(net, ftsw_net_id);
 }
 
-static const struct genl_small_ops ftsw_ops[] = {
-	{
-		.cmd = FTSW_CMD_FABRIC_GET,
-		.validate = GENL_DONT_VALIDATE_STRICT | GENL_DONT_VALIDATE_DUMP,
-		.doit = ftsw_fabric_get,
-	},
+struct ftsw_switch *ftsw_switch_find(struct ftsw_net *fn, u32 id)
+{
+	lockdep_assert_held(&fn->lock);
+	return xa_load(&fn->switches, id);
+}
+
+struct ftsw_port *ftsw_port_get(struct ftsw_switch *sw, u8 num)
+{
+	if (!num || num > sw->nports)
+		return NULL;
+	return rcu_dereference_protected(sw->ports[num],
+					 lockdep_is_held(&sw->fn->lock));
+}
+
+struct ftsw_switch *ftsw_switch_alloc(u32 id, u8 nports)
+{
+	struct ftsw_switch *sw;
+	int i;
+
+	sw = kzalloc(struct_size(sw, ports, nports + 1), GFP_KERNEL_ACCOUNT);
+	if (!sw)
+		return NULL;
+	sw->id = id;
+	sw->nports = nports;
+	for (i = 0; i < FTSW_NUM_SL; i++)
+		sw->sl2vl[i] = i;
+	return sw;
+}
+
+int ftsw_switch_add(struct ftsw_net *fn, struct ftsw_switch *sw)
+{
+	int err;
+
+	lockdep_assert_held(&fn->lock);
+	if (fn->nswitches >= FTSW_MAX_SWITCHES)
+		return -ENOSPC;
+	sw->fn = fn;
+	err = xa_insert(&fn->switches, sw->id, sw, GFP_KERNEL_ACCOUNT);
+	if (err)
+		return err;
+	fn->nswitches++;
+	return 0;
+}
+
+static void ftsw_port_update(struct ftsw_port *p, u8 reason, bool notify)
+{
+	bool up = p->admin_up && p->oper_up;
+
+	if (up == p->up)
+		return;
+	WRITE_ONCE(p->up, up);
+	if (notify)
+		ftsw_nl_port_event(p, reason);
+}
+
+void ftsw_port_set_admin(struct ftsw_port *p, bool up)
+{
+	if (p->admin_up == up)
+		return;
+	p->admin_up = up;
+	ftsw_port_update(p, FTSW_REASON_ADMIN, true);
+}
+
+static void ftsw_port_set_oper(struct ftsw_port *p)
+{
+	p->oper_up = netif_running(p->dev) && netif_carrier_ok(p->dev);
+	ftsw_port_update(p, FTSW_REASON_CARRIER, true);
+}
+
+struct ftsw_policy *ftsw_policy_alloc(u32 sl_len)
+{
+	struct ftsw_policy *pol;
+
+	pol = kvzalloc(struct_size(pol, sl, sl_len), GFP_KERNEL_ACCOUNT);
+	if (pol)
+		pol->sl_len = sl_len;
+	return pol;
+}
+
+static void ftsw_port_free(struct ftsw_port *p)
+{
+	kvfree(rcu_access_pointer(p->policy));
+	free_percpu(p->stats);
+	kfree(p);
+}
+
+int ftsw_port_bind(struct ftsw_switch *sw, u8 num, struct net_device *dev,
+		   u8 kind, struct ftsw_policy *pol, bool admin_up,
+		   struct netlink_ext_ack *extack)
+{
+	struct ftsw_net *fn = sw->fn;
+	struct ftsw_port *p;
+	int cpu, err;
+
+	ASSERT_RTNL();
+	lockdep_assert_held(&fn->lock);
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL_ACCOUNT);
+	if (!p)
+		return -ENOMEM;
+	p->stats = __alloc_percpu_gfp(sizeof(*p->stats),
+				      __alignof__(*p->stats),
+				      GFP_KERNEL_ACCOUNT);
+	if (!p->stats) {
+		kfree(p);
+		return -ENOMEM;
+	}
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(p->stats, cpu)->syncp);
+	p->sw = sw;
+	p->dev = dev;
+	p->num = num;
+	p->kind = kind;
+	p->admin_up = admin_up;
+	p->oper_up = netif_running(dev) && netif_carrier_ok(dev);
+	p->up = p->admin_up && p->oper_up;
+
+	err = dev_set_promiscuity(dev, 1);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "cannot make the device promiscuous");
+		ftsw_port_free(p);
+		return err;
+	}
+	err = netdev_rx_handler_register(dev, ftsw_handle_frame, p);
+	if (err) {
+		NL_SET_ERR_MSG(extack,
+			       "device already has an rx handler (bridge, bond or another port)");
+		dev_set_promiscuity(dev, -1);
+		ftsw_port_free(p);
+		return err;
+	}
+	/* The policy belongs to the port from here on. */
+	rcu_assign_pointer(p->policy, pol);
+	netdev_hold(dev, &p->dev_tracker, GFP_KERNEL);
+	rcu_assign_pointer(sw->ports[num], p);
+	sw->nbound++;
+	fn->nports++;
+	ftsw_nl_port_event(p, FTSW_REASON_BIND);
+	return 0;
+}
+
+static void ftsw_fold_drops(struct ftsw_net *fn, const struct ftsw_port *p)
+{
+	struct ftsw_stats st;
+	int i;
+
+	ftsw_port_stats_read(p, &st);
+	for (i = 0; i <= FTSW_DROP_MAX; i++)
+		fn->dead_drops[i] += st.drops[i];
+}
+
+void ftsw_port_unbind(struct ftsw_port *p, u8 reason, bool notify)
+{
+	struct ftsw_switch *sw = p->sw;
+	struct ftsw_net *fn = sw->fn;
+	struct net_device *dev = p->dev;
+
+	ASSERT_RTNL();
+	lockdep_assert_held(&fn->lock);
+
+	RCU_INIT_POINTER(sw->ports[p->num], NULL);
+	WRITE_ONCE(p->up, false);
+	/* Waits for every reader: none can hold @p once this returns. */
+	netdev_rx_handler_unregister(dev);
+	dev_set_promiscuity(dev, -1);
+	sw->nbound--;
+	fn->nports--;
+	if (notify)
+		ftsw_nl_port_event(p, reason);
+	ftsw_fold_drops(fn, p);
+	netdev_put(dev, &p->dev_tracker);
+	ftsw_port_free(p);
+}
+
+void ftsw_switch_del(struct ftsw_switch *sw, u8 reason, bool notify)
+{
+	struct ftsw_net *fn = sw->fn;
+	struct ftsw_lft *lft;
+	int i;
+
+	ASSERT_RTNL();
+	lockdep_assert_held(&fn->lock);
+
+	for (i = 1; i <= sw->nports; i++) {
+		struct ftsw_port *p = ftsw_port_get(sw, i);
+
+		if (p)
+			ftsw_port_unbind(p, reason, notify);
+	}
+	xa_erase(&fn->switches, sw->id);
+	fn->nswitches--;
+	lft = rcu_replace_pointer(sw->lft, NULL, lockdep_is_held(&fn->lock));
+	if (lft)
+		kvfree_rcu(lft, rcu);
+	ftsw_lft_free(sw->staged);
+	kfree_rcu(sw, rcu);
+}
+
+void ftsw_fabric_flush(struct ftsw_net *fn, bool notify)
+{
+	struct ftsw_switch *sw;
+	unsigned long id;
+
+	xa_for_each(&fn->switches, id, sw)
+		ftsw_switch_del(sw, FTSW_REASON_RESET, notify);
+}
+
+/* Publish every staged table at once; returns the new generation. */
+u64 ftsw_commit(struct ftsw_net *fn)
+{
+	struct ftsw_switch *sw;
+	struct ftsw_lft *old;
+	unsigned long id;
+
+	lockdep_assert_held(&fn->lock);
+	xa_for_each(&fn->switches, id, sw) {
+		if (!sw->staged)
+			continue;
+		old = rcu_replace_pointer(sw->lft, sw->staged,
+					  lockdep_is_held(&fn->lock));
+		sw->staged = NULL;
+		if (old)
+			kvfree_rcu(old, rcu);
+	}
+	fn->generation++;
+	ftsw_nl_commit_event(fn);
+	return fn->generation;
+}
+
+static int ftsw_netdev_event(struct notifier_block *nb, unsigned long event,
+			     void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct ftsw_port *p;
+	struct ftsw_net *fn;
+
+	ASSERT_RTNL();
+	if (rcu_access_pointer(dev->rx_handler) != ftsw_handle_frame)
+		return NOTIFY_DONE;
+	p = rtnl_dereference(dev->rx_handler_data);
+	if (!p)
+		return NOTIFY_DONE;
+	fn = p->sw->fn;
+
+	mutex_lock(&fn->lock);
+	switch (event) {
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+		ftsw_port_set_oper(p);
+		break;
+	case NETDEV_UNREGISTER:
+		ftsw_port_unbind(p, FTSW_REASON_UNREGISTER, true);
+		break;
+	}
+	mutex_unlock(&fn->lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ftsw_netdev_notifier = {
+	.notifier_call = ftsw_netdev_event,
 };
 
-static struct genl_family ftsw_family __ro_after_init = {
-	.name = FTSW_GENL_NAME,
-	.version = FTSW_GENL_VERSION,
-	.maxattr = FTSW_ATTR_MAX,
-	.policy = ftsw_policy,
-	.netnsok = true,
-	.module = THIS_MODULE,
-	.small_ops = ftsw_ops,
-	.n_small_ops = ARRAY_SIZE(ftsw_ops),
+static int __net_init ftsw_net_init(struct net *net)
+{
+	struct ftsw_net *fn = ftsw_net(net);
+
+	fn->net = net;
+	mutex_init(&fn->lock);
+	xa_init(&fn->switches);
+	fn->hop_limit = FTSW_HOP_LIMIT_DEFAULT;
+	return 0;
+}
+
+static void __net_exit ftsw_net_exit(struct net *net)
+{
+	struct ftsw_net *fn = ftsw_net(net);
+
+	/* Devices of the namespace are gone already (notifier); the rest. */
+	rtnl_lock();
+	mutex_lock(&fn->lock);
+	ftsw_fabric_flush(fn, false);
+	mutex_unlock(&fn->lock);
+	rtnl_unlock();
+	xa_destroy(&fn->switches);
+	mutex_destroy(&fn->lock);
+}
+
+static struct pernet_operations ftsw_net_ops = {
+	.init = ftsw_net_init,
+	.exit = ftsw_net_exit,
+	.id = &ftsw_net_id,
+	.size = sizeof(struct ftsw_net),
 };
 
 static int __init ftsw_init(void)
 {
-	return genl_register_family(&ftsw_family);
+	int err;
+
+	err = register_pernet_subsys(&ftsw_net_ops);
+	if (err)
+		return err;
+	err = register_netdevice_notifier(&ftsw_netdev_notifier);
+	if (err)
+		goto err_pernet;
+	err = ftsw_nl_init();
+	if (err)
+		goto err_notifier;
+	return 0;
+
+err_notifier:
+	unregister_netdevice_notifier(&ftsw_netdev_notifier);
+err_pernet:
+	unregister_pernet_subsys(&ftsw_net_ops);
+	return err;
 }
 
 static void __exit ftsw_exit(void)
 {
-	genl_unregister_family(&ftsw_family);
+	ftsw_nl_exit();
+	/* Unbinds every port of every fabric: no rx handler is left. */
+	unregister_pernet_subsys(&ftsw_net_ops);
+	unregister_netdevice_notifier(&ftsw_netdev_notifier);
+	/* kvfree_rcu()/kfree_rcu() callbacks need no module code. */
+	rcu_barrier();
 }
 
 module_init(ftsw_init);

@@ -3,7 +3,8 @@
  * ftsw: an emulated InfiniBand-style fat-tree switch fabric.
  *
  * The one UAPI shared by kmod/ftsw.ko and userspace (libftsw). See
- * Documentation/netlink.rst for the commands and attributes.
+ * Documentation/netlink.md for the commands and attributes and
+ * Documentation/datapath.md for the fabric header and forwarding.
  */
 #ifndef _UAPI_LINUX_FTSW_H
 #define _UAPI_LINUX_FTSW_H
@@ -17,22 +18,157 @@
 /* Fabric header ethertype (IEEE 802 local experimental 1). */
 #define FTSW_ETH_P		0x88B5
 
-#define FTSW_MAX_LID		0xBFFF
-#define FTSW_MAX_PORTS		254
-#define FTSW_NO_ROUTE		255
+/* Limits. */
+#define FTSW_MAX_LID		0xBFFF	/* unicast LIDs are 1..0xBFFF */
+#define FTSW_LFT_SIZE		(FTSW_MAX_LID + 1)
+#define FTSW_MAX_PORTS		254	/* switch ports are 1..254 */
+#define FTSW_NO_ROUTE		255	/* LFT entry: no route */
+#define FTSW_MAX_LMC		7
+#define FTSW_MAX_OFFSETS	(1 << FTSW_MAX_LMC)
+#define FTSW_NUM_SL		16
+#define FTSW_NUM_VL		16
+#define FTSW_MAX_SWITCHES	16384	/* per fabric (network namespace) */
+#define FTSW_NAME_MAX		32	/* switch name, including the NUL */
+#define FTSW_HOP_LIMIT_DEFAULT	64
+
+/*
+ * The fabric header, inserted between the Ethernet addresses and the
+ * payload: dst MAC (6) | src MAC (6) | 0x88B5 (2) | struct ftsw_hdr (8) |
+ * payload. All multi-byte fields are big endian.
+ */
+struct ftsw_hdr {
+	__be16	dlid;		/* destination LID */
+	__be16	slid;		/* source LID */
+	__u8	sl;		/* bits 3..0: service level; 7..4: zero */
+	__u8	hops;		/* link hops taken so far */
+	__be16	proto;		/* encapsulated ethertype */
+};
+
+#define FTSW_HLEN		8	/* sizeof(struct ftsw_hdr) */
+#define FTSW_SL_MASK		0x0f
+
+/*
+ * Host MAC addresses name LIDs: 02:66:74:00:<LID high>:<LID low>
+ * ("\x02ft\0" + base LID).
+ */
+#define FTSW_MAC_PREFIX0	0x02
+#define FTSW_MAC_PREFIX1	0x66
+#define FTSW_MAC_PREFIX2	0x74
+#define FTSW_MAC_PREFIX3	0x00
 
 enum ftsw_cmd {
 	FTSW_CMD_UNSPEC,
-	FTSW_CMD_FABRIC_GET,
+	FTSW_CMD_FABRIC_GET,	/* generation, counts, limits, drops */
+	FTSW_CMD_FABRIC_SET,	/* hop limit */
+	FTSW_CMD_FABRIC_RESET,	/* flush every switch of this netns */
+	FTSW_CMD_SWITCH_NEW,
+	FTSW_CMD_SWITCH_DEL,
+	FTSW_CMD_SWITCH_GET,	/* doit or dump */
+	FTSW_CMD_PORT_BIND,
+	FTSW_CMD_PORT_UNBIND,
+	FTSW_CMD_PORT_SET,	/* admin state, edge path policy */
+	FTSW_CMD_PORT_GET,	/* doit or dump, with counters */
+	FTSW_CMD_LFT_SET,	/* write a block into the staged LFT */
+	FTSW_CMD_LFT_GET,	/* dump the active or staged LFT */
+	FTSW_CMD_LFT_DISCARD,	/* drop staged tables (one switch or all) */
+	FTSW_CMD_SL2VL_SET,
+	FTSW_CMD_SL2VL_GET,	/* doit or dump */
+	FTSW_CMD_COMMIT,	/* publish every staged LFT */
+	FTSW_CMD_PORT_EVENT,	/* notification: port state change */
+	FTSW_CMD_COMMIT_EVENT,	/* notification: commit */
+	FTSW_CMD_PORT_CLEAR,	/* zero a port's counters */
 	__FTSW_CMD_MAX,
 };
 #define FTSW_CMD_MAX (__FTSW_CMD_MAX - 1)
 
 enum ftsw_attr {
 	FTSW_ATTR_UNSPEC,
-	FTSW_ATTR_GENERATION,		/* u64 */
+	FTSW_ATTR_PAD,
+	FTSW_ATTR_GENERATION,		/* u64, out */
+	FTSW_ATTR_SWITCH_COUNT,		/* u32, out */
+	FTSW_ATTR_PORT_COUNT,		/* u32, out: bound ports */
+	FTSW_ATTR_MAX_SWITCHES,		/* u32, out */
+	FTSW_ATTR_MAX_LID,		/* u16, out */
+	FTSW_ATTR_MAX_PORTS,		/* u8, out */
+	FTSW_ATTR_HOP_LIMIT,		/* u8, 1..255 */
+	FTSW_ATTR_SWITCH_ID,		/* u32 */
+	FTSW_ATTR_SWITCH_GUID,		/* u64 */
+	FTSW_ATTR_SWITCH_NAME,		/* string, < FTSW_NAME_MAX */
+	FTSW_ATTR_SWITCH_NPORTS,	/* u8, 1..254 */
+	FTSW_ATTR_SWITCH_LID,		/* u16, 1..0xBFFF */
+	FTSW_ATTR_SWITCH_STAGED,	/* flag, out: staged LFT pending */
+	FTSW_ATTR_PORT_NUM,		/* u8, 1..254 */
+	FTSW_ATTR_PORT_IFINDEX,		/* u32 */
+	FTSW_ATTR_PORT_IFNAME,		/* string, out */
+	FTSW_ATTR_PORT_KIND,		/* u8, enum ftsw_port_kind */
+	FTSW_ATTR_PORT_ADMIN_UP,	/* u8, 0 or 1 */
+	FTSW_ATTR_PORT_OPER_UP,		/* u8, out: device carrier */
+	FTSW_ATTR_PORT_BASE_LID,	/* u16, edge: host base LID */
+	FTSW_ATTR_PORT_LMC,		/* u8, edge: 0..7 */
+	FTSW_ATTR_PORT_OFFSETS,		/* binary u8[], edge: allowed offsets */
+	FTSW_ATTR_PORT_SL,		/* u8, edge: default SL 0..15 */
+	FTSW_ATTR_PORT_SL_TABLE,	/* binary u8[], edge: SL by DLID */
+	FTSW_ATTR_PORT_STATS,		/* nest, out: enum ftsw_stats_attr */
+	FTSW_ATTR_PORT_REASON,		/* u8, event: enum ftsw_port_reason */
+	FTSW_ATTR_LFT_FIRST_LID,	/* u16, 0..0xBFFF */
+	FTSW_ATTR_LFT_DATA,		/* binary u8[], output ports */
+	FTSW_ATTR_LFT_STAGED,		/* flag: the staged table */
+	FTSW_ATTR_LFT_SIZE,		/* u32, out: entries held */
+	FTSW_ATTR_SL2VL,		/* binary u8[16] */
+	FTSW_ATTR_DROPS,		/* nest, out: enum ftsw_drop -> u64 */
+	FTSW_ATTR_LFT_BYTES,		/* u64, out: kernel memory of LFTs */
 	__FTSW_ATTR_MAX,
 };
 #define FTSW_ATTR_MAX (__FTSW_ATTR_MAX - 1)
+
+/* FTSW_ATTR_PORT_STATS nest. */
+enum ftsw_stats_attr {
+	FTSW_STATS_UNSPEC,
+	FTSW_STATS_PAD,
+	FTSW_STATS_RX_PACKETS,		/* u64 */
+	FTSW_STATS_RX_BYTES,		/* u64 */
+	FTSW_STATS_TX_PACKETS,		/* u64 */
+	FTSW_STATS_TX_BYTES,		/* u64 */
+	FTSW_STATS_TX_VL,		/* nest: attr type VL + 1 -> u64 packets */
+	FTSW_STATS_DROPS,		/* nest: enum ftsw_drop -> u64 */
+	__FTSW_STATS_MAX,
+};
+#define FTSW_STATS_MAX (__FTSW_STATS_MAX - 1)
+
+enum ftsw_port_kind {
+	FTSW_PORT_UNSPEC,
+	FTSW_PORT_LINK,			/* to another switch: fabric frames */
+	FTSW_PORT_EDGE,			/* to a host: encap / decap */
+	__FTSW_PORT_KIND_MAX,
+};
+#define FTSW_PORT_KIND_MAX (__FTSW_PORT_KIND_MAX - 1)
+
+/* Why a port event was raised. */
+enum ftsw_port_reason {
+	FTSW_REASON_UNSPEC,
+	FTSW_REASON_BIND,		/* port bound */
+	FTSW_REASON_UNBIND,		/* port unbound by request */
+	FTSW_REASON_ADMIN,		/* admin state changed */
+	FTSW_REASON_CARRIER,		/* device carrier / oper state */
+	FTSW_REASON_UNREGISTER,		/* device went away (unbound) */
+	FTSW_REASON_RESET,		/* switch deleted or fabric reset */
+	__FTSW_REASON_MAX,
+};
+#define FTSW_REASON_MAX (__FTSW_REASON_MAX - 1)
+
+/* Drop reasons: counted per ingress port (and summed per fabric). */
+enum ftsw_drop {
+	FTSW_DROP_UNSPEC,
+	FTSW_DROP_NO_ROUTE,		/* LFT entry 255, 0 or > nports */
+	FTSW_DROP_PORT_DOWN,		/* in or out port down or unbound */
+	FTSW_DROP_HOP_LIMIT,		/* hop count past the fabric's limit */
+	FTSW_DROP_MISDELIVERED,		/* DLID not in the edge host's range */
+	FTSW_DROP_MALFORMED,		/* truncated or invalid fabric header */
+	FTSW_DROP_NOT_FABRIC,		/* wrong ethertype / unknown dst MAC */
+	FTSW_DROP_TX_ERROR,		/* transmit failed, no memory */
+	FTSW_DROP_TOO_BIG,		/* larger than the out device's MTU */
+	__FTSW_DROP_MAX,
+};
+#define FTSW_DROP_MAX (__FTSW_DROP_MAX - 1)
 
 #endif /* _UAPI_LINUX_FTSW_H */

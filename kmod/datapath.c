@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsw: the data path. Runs in the rx handler of every bound device, under
+ * rcu_read_lock() with bottom halves disabled; never sleeps, never takes a
+ * lock. See Documentation/datapath.md.
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_ether.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/version.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#include <net/gso.h>
+#endif
+#include "ftsw.h"
+
+static void ftsw_count_rx(struct ftsw_port *p, unsigned int len)
+{
+	struct ftsw_pcpu_stats *s = this_cpu_ptr(p->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	s->rx_packets++;
+	s->rx_bytes += len;
+	u64_stats_update_end(&s->syncp);
+}
+
+static void ftsw_count_tx(struct ftsw_port *p, unsigned int len, u8 vl)
+{
+	struct ftsw_pcpu_stats *s = this_cpu_ptr(p->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	s->tx_packets++;
+	s->tx_bytes += len;
+	s->tx_vl[vl & (FTSW_NUM_VL - 1)]++;
+	u64_stats_update_end(&s->syncp);
+}
+
+void ftsw_port_drop(struct ftsw_port *p, enum ftsw_drop reason)
+{
+	struct ftsw_pcpu_stats *s = this_cpu_ptr(p->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	s->drops[reason]++;
+	u64_stats_update_end(&s->syncp);
+}
+
+static void ftsw_drop(struct ftsw_port *p, struct sk_buff *skb,
+		      enum ftsw_drop reason)
+{
+	ftsw_port_drop(p, reason);
+	kfree_skb(skb);
+}
+
+void ftsw_port_stats_read(const struct ftsw_port *p, struct ftsw_stats *s)
+{
+	int cpu, i;
+
+	memset(s, 0, sizeof(*s));
+	for_each_possible_cpu(cpu) {
+		const struct ftsw_pcpu_stats *c = per_cpu_ptr(p->stats, cpu);
+		struct ftsw_stats t;
+		unsigned int start;
+
+		do {
+			start = u64_stats_fetch_begin(&c->syncp);
+			t.rx_packets = c->rx_packets;
+			t.rx_bytes = c->rx_bytes;
+			t.tx_packets = c->tx_packets;
+			t.tx_bytes = c->tx_bytes;
+			memcpy(t.tx_vl, c->tx_vl, sizeof(t.tx_vl));
+			memcpy(t.drops, c->drops, sizeof(t.drops));
+		} while (u64_stats_fetch_retry(&c->syncp, start));
+		s->rx_packets += t.rx_packets;
+		s->rx_bytes += t.rx_bytes;
+		s->tx_packets += t.tx_packets;
+		s->tx_bytes += t.tx_bytes;
+		for (i = 0; i < FTSW_NUM_VL; i++)
+			s->tx_vl[i] += t.tx_vl[i];
+		for (i = 0; i <= FTSW_DROP_MAX; i++)
+			s->drops[i] += t.drops[i];
+	}
+}
+
+static struct ftsw_hdr *ftsw_hdr(const struct sk_buff *skb)
+{
+	return (struct ftsw_hdr *)(skb->data + ETH_HLEN);
+}
+
+/* Transmit a frame (skb->data at the Ethernet header) on @out. */
+static void ftsw_xmit(struct ftsw_port *in, struct ftsw_port *out,
+		      struct sk_buff *skb, u8 vl)
+{
+	struct net_device *dev = out->dev;
+	unsigned int len = skb->len;
+
+	if (unlikely(len > dev->mtu + ETH_HLEN && !skb_is_gso(skb))) {
+		ftsw_drop(in, skb, FTSW_DROP_TOO_BIG);
+		return;
+	}
+	skb->dev = dev;
+	skb_clear_tstamp(skb);
+	if (unlikely(dev_queue_xmit(skb) != NET_XMIT_SUCCESS)) {
+		ftsw_port_drop(in, FTSW_DROP_TX_ERROR);
+		return;
+	}
+	ftsw_count_tx(out, len, vl);
+}
+
+/*
+ * Forward a fabric frame (skb->data at the Ethernet header, a complete,
+ * checked and writable fabric header after it) by @in's switch LFT.
+ */
+void ftsw_forward(struct ftsw_port *in, struct sk_buff *skb)
+{
+	struct ftsw_switch *sw = in->sw;
+	struct ftsw_hdr *h = ftsw_hdr(skb);
+	u16 dlid = ntohs(h->dlid);
+	struct ftsw_policy *pol;
+	struct ftsw_port *out;
+	u8 num, vl;
+
+	num = ftsw_lft_lookup(rcu_dereference(sw->lft), dlid);
+	if (unlikely(!num || num > sw->nports)) {
+		ftsw_drop(in, skb, FTSW_DROP_NO_ROUTE);
+		return;
+	}
+	out = rcu_dereference(sw->ports[num]);
+	if (unlikely(!out || !READ_ONCE(out->up))) {
+		ftsw_drop(in, skb, FTSW_DROP_PORT_DOWN);
+		return;
+	}
+	vl = READ_ONCE(sw->sl2vl[h->sl & FTSW_SL_MASK]);
+	if (out->kind == FTSW_PORT_EDGE) {
+		pol = rcu_dereference(out->policy);
+		if (unlikely(!pol || !ftsw_lid_in_range(pol, dlid))) {
+			ftsw_drop(in, skb, FTSW_DROP_MISDELIVERED);
+			return;
+		}
+		if (unlikely(ftsw_decap(skb))) {
+			ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
+			return;
+		}
+	}
+	ftsw_xmit(in, out, skb, vl);
+}
+
+/* A frame from a neighbour switch. */
+static void ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb)
+{
+	struct ftsw_hdr *h;
+	const char *why;
+	u8 limit;
+
+	if (unlikely(skb->protocol != htons(FTSW_ETH_P))) {
+		ftsw_drop(in, skb, FTSW_DROP_NOT_FABRIC);
+		return;
+	}
+	if (unlikely(skb_ensure_writable(skb, ETH_HLEN + FTSW_HLEN))) {
+		ftsw_drop(in, skb, FTSW_DROP_MALFORMED);
+		return;
+	}
+	h = ftsw_hdr(skb);
+	if (unlikely(ftsw_hdr_check(h, &why))) {
+		ftsw_drop(in, skb, FTSW_DROP_MALFORMED);
+		return;
+	}
+	limit = READ_ONCE(in->sw->fn->hop_limit);
+	if (unlikely(h->hops >= limit)) {
+		ftsw_drop(in, skb, FTSW_DROP_HOP_LIMIT);
+		return;
+	}
+	h->hops++;
+	ftsw_forward(in, skb);
+}
+
+static void ftsw_edge_send(struct ftsw_port *in, struct sk_buff *skb,
+			   u16 dlid, u16 slid, u8 sl)
+{
+	if (unlikely(ftsw_encap(skb, dlid, slid, sl))) {
+		ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
+		return;
+	}
+	ftsw_forward(in, skb);
+}
+
+/*
+ * A frame from the host behind an edge port (skb->data at the Ethernet
+ * header): pick the DLID and SL by the path policy, segment GSO packets,
+ * push the fabric header and forward.
+ */
+void ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
+{
+	struct sk_buff *segs, *seg, *next;
+	struct ftsw_policy *pol;
+	u16 dbase, dlid, slid;
+	u8 off, sl;
+
+	if (unlikely(!ftsw_mac_to_lid(eth_hdr(skb)->h_dest, &dbase))) {
+		ftsw_drop(in, skb, FTSW_DROP_NOT_FABRIC);
+		return;
+	}
+	pol = rcu_dereference(in->policy);
+	if (unlikely(!pol)) {
+		ftsw_drop(in, skb, FTSW_DROP_PORT_DOWN);
+		return;
+	}
+	off = ftsw_pick_offset(pol, skb_get_hash(skb));
+	dlid = dbase + off;
+	if (unlikely(dlid > FTSW_MAX_LID)) {
+		ftsw_drop(in, skb, FTSW_DROP_NO_ROUTE);
+		return;
+	}
+	slid = pol->base_lid + off;
+	sl = ftsw_pick_sl(pol, dlid);
+
+	if (!skb_is_gso(skb)) {
+		ftsw_edge_send(in, skb, dlid, slid, sl);
+		return;
+	}
+	/* Segment before encapsulation: no GSO handler knows 0x88B5. */
+	segs = skb_gso_segment(skb, NETIF_F_SG | NETIF_F_HW_CSUM);
+	if (IS_ERR(segs)) {
+		ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
+		return;
+	}
+	if (!segs) {
+		ftsw_edge_send(in, skb, dlid, slid, sl);
+		return;
+	}
+	consume_skb(skb);
+	skb_list_walk_safe(segs, seg, next) {
+		skb_mark_not_on_list(seg);
+		ftsw_edge_send(in, seg, dlid, slid, sl);
+	}
+}
+
+rx_handler_result_t ftsw_handle_frame(struct sk_buff **pskb)
+{
+	struct sk_buff *skb = *pskb;
+	struct ftsw_port *p;
+
+	if (unlikely(skb->pkt_type == PACKET_LOOPBACK))
+		return RX_HANDLER_PASS;
+	p = ftsw_port_rcu(skb->dev);
+	if (unlikely(!p))
+		return RX_HANDLER_PASS;
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (unlikely(!skb)) {
+		ftsw_port_drop(p, FTSW_DROP_TX_ERROR);
+		return RX_HANDLER_CONSUMED;
+	}
+	*pskb = skb;
+	/* Back to the Ethernet header; the frame is forwarded whole. */
+	skb_push(skb, skb->data - skb_mac_header(skb));
+	ftsw_count_rx(p, skb->len);
+	if (unlikely(!READ_ONCE(p->up))) {
+		ftsw_drop(p, skb, FTSW_DROP_PORT_DOWN);
+		return RX_HANDLER_CONSUMED;
+	}
+	if (skb->ip_summed == CHECKSUM_COMPLETE)
+		skb->ip_summed = CHECKSUM_NONE;
+	if (p->kind == FTSW_PORT_EDGE)
+		ftsw_edge_rx(p, skb);
+	else
+		ftsw_link_rx(p, skb);
+	return RX_HANDLER_CONSUMED;
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ftsw: internal definitions shared by the module's files and its KUnit
+ * suites.
+ */
+#ifndef _FTSW_KMOD_H
+#define _FTSW_KMOD_H
+
+#include <linux/netdevice.h>
+#include <linux/mutex.h>
+#include <linux/xarray.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/rcupdate.h>
+#include <net/genetlink.h>
+#include <linux/ftsw.h>
+
+/*
+ * A compact linear forwarding table: one byte per LID, the output port.
+ * Only LIDs 0..size-1 are held; every LID past the end has no route.
+ * Published with RCU; never written once published.
+ */
+struct ftsw_lft {
+	struct rcu_head rcu;
+	u32 size;
+	u8 port[];
+};
+
+/* Per-CPU counters of one port. */
+struct ftsw_pcpu_stats {
+	u64 rx_packets;
+	u64 rx_bytes;
+	u64 tx_packets;
+	u64 tx_bytes;
+	u64 tx_vl[FTSW_NUM_VL];
+	u64 drops[FTSW_DROP_MAX + 1];
+	struct u64_stats_sync syncp;
+};
+
+struct ftsw_stats {
+	u64 rx_packets;
+	u64 rx_bytes;
+	u64 tx_packets;
+	u64 tx_bytes;
+	u64 tx_vl[FTSW_NUM_VL];
+	u64 drops[FTSW_DROP_MAX + 1];
+};
+
+/*
+ * The path policy of an edge port (the host channel adapter): the host's
+ * LID range and how its outgoing packets pick the DLID offset and the SL.
+ * Replaced as a whole with RCU.
+ */
+struct ftsw_policy {
+	struct rcu_head rcu;
+	u16 base_lid;
+	u8 lmc;
+	u8 default_sl;
+	u8 n_offsets;
+	u8 offsets[FTSW_MAX_OFFSETS];
+	u32 sl_len;
+	u8 sl[];		/* SL by DLID, sl_len entries */
+};
+
+struct ftsw_switch;
+
+struct ftsw_port {
+	struct ftsw_switch *sw;
+	struct net_device *dev;
+	netdevice_tracker dev_tracker;
+	u8 num;
+	u8 kind;
+	bool admin_up;
+	bool oper_up;
+	bool up;		/* admin_up && oper_up, read by the data path */
+	struct ftsw_policy __rcu *policy;	/* edge ports */
+	struct ftsw_pcpu_stats __percpu *stats;
+	struct rcu_head rcu;
+};
+
+struct ftsw_net;
+
+struct ftsw_switch {
+	struct ftsw_net *fn;
+	u32 id;
+	u64 guid;
+	char name[FTSW_NAME_MAX];
+	u16 lid;
+	u8 nports;
+	u8 nbound;
+	u8 sl2vl[FTSW_NUM_SL];
+	struct ftsw_lft __rcu *lft;
+	struct ftsw_lft *staged;	/* under fn->lock */
+	struct rcu_head rcu;
+	struct ftsw_port __rcu *ports[];	/* 1..nports, [0] unused */
+};
+
+/* The fabric of one network namespace. */
+struct ftsw_net {
+	struct net *net;
+	struct mutex lock;	/* control: switches, ports, tables */
+	struct xarray switches;	/* id -> struct ftsw_switch */
+	u32 nswitches;
+	u32 nports;		/* bound ports */
+	u64 generation;
+	u8 hop_limit;
+	u64 dead_drops[FTSW_DROP_MAX + 1];	/* of unbound ports */
+};
+
+/* lft.c: pure table logic. */
+struct ftsw_lft *ftsw_lft_alloc(u32 size, const struct ftsw_lft *from);
+void ftsw_lft_free(struct ftsw_lft *lft);
+size_t ftsw_lft_bytes(const struct ftsw_lft *lft);
+int ftsw_lft_check_block(u32 first, const u8 *data, u32 len, u8 nports,
+			 const char **msg);
+int ftsw_lft_stage(struct ftsw_lft **staged, const struct ftsw_lft *active,
+		   u32 first, const u8 *data, u32 len);
+
+static inline u8 ftsw_lft_lookup(const struct ftsw_lft *lft, u16 lid)
+{
+	if (!lft || lid >= lft->size)
+		return FTSW_NO_ROUTE;
+	return lft->port[lid];
+}
+
+/* hdr.c: fabric header, addressing and path policy. */
+struct sk_buff;
+int ftsw_hdr_check(const struct ftsw_hdr *h, const char **why);
+int ftsw_encap(struct sk_buff *skb, u16 dlid, u16 slid, u8 sl);
+int ftsw_decap(struct sk_buff *skb);
+bool ftsw_mac_to_lid(const u8 *mac, u16 *lid);
+void ftsw_lid_to_mac(u16 lid, u8 *mac);
+u8 ftsw_pick_offset(const struct ftsw_policy *pol, u32 hash);
+u8 ftsw_pick_sl(const struct ftsw_policy *pol, u16 dlid);
+bool ftsw_lid_in_range(const struct ftsw_policy *pol, u16 dlid);
+int ftsw_policy_check(u16 base_lid, u8 lmc, const u8 *offsets, u32 n_offsets,
+		      const u8 *sl, u32 sl_len, const char **msg);
+
+/* datapath.c */
+rx_handler_result_t ftsw_handle_frame(struct sk_buff **pskb);
+void ftsw_forward(struct ftsw_port *in, struct sk_buff *skb);
+void ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb);
+void ftsw_port_stats_read(const struct ftsw_port *p, struct ftsw_stats *s);
+void ftsw_port_drop(struct ftsw_port *p, enum ftsw_drop reason);
+
+/* main.c: objects, under rtnl (bind, unbind, delete) and fn->lock. */
+extern unsigned int ftsw_net_id;
+struct ftsw_net *ftsw_net(const struct net *net);
+struct ftsw_switch *ftsw_switch_find(struct ftsw_net *fn, u32 id);
+struct ftsw_port *ftsw_port_get(struct ftsw_switch *sw, u8 num);
+struct ftsw_switch *ftsw_switch_alloc(u32 id, u8 nports);
+int ftsw_switch_add(struct ftsw_net *fn, struct ftsw_switch *sw);
+void ftsw_switch_del(struct ftsw_switch *sw, u8 reason, bool notify);
+void ftsw_fabric_flush(struct ftsw_net *fn, bool notify);
+int ftsw_port_bind(struct ftsw_switch *sw, u8 num, struct net_device *dev,
+		   u8 kind, struct ftsw_policy *pol, bool admin_up,
+		   struct netlink_ext_ack *extack);
+void ftsw_port_unbind(struct ftsw_port *p, u8 reason, bool notify);
+void ftsw_port_set_admin(struct ftsw_port *p, bool up);
+struct ftsw_policy *ftsw_policy_alloc(u32 sl_len);
+u64 ftsw_commit(struct ftsw_net *fn);
+
+/* netlink.c */
+extern struct genl_family ftsw_genl_family;
+void ftsw_nl_port_event(struct ftsw_port *p, u8 reason);
+void ftsw_nl_commit_event(struct ftsw_net *fn);
+int ftsw_nl_init(void);
+void ftsw_nl_exit(void);
+
+static inline struct ftsw_port *ftsw_port_rcu(const struct net_device *dev)
+{
+	return rcu_dereference(dev->rx_handler_data);
+}
+
+#endif /* _FTSW_KMOD_H */

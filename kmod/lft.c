@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsw: compact linear forwarding tables. Pure logic, compiled into both
+ * ftsw.ko and the KUnit module.
+ */
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/string.h>
+#include "ftsw.h"
+
+/* Tables grow in steps of this many LIDs. */
+#define FTSW_LFT_GRAIN	64
+
+/*
+ * Allocate a table of at least @size entries (rounded up to the grain, at
+ * most FTSW_LFT_SIZE), every entry "no route", then copy @from if given.
+ */
+struct ftsw_lft *ftsw_lft_alloc(u32 size, const struct ftsw_lft *from)
+{
+	struct ftsw_lft *lft;
+
+	if (from && from->size > size)
+		size = from->size;
+	size = min_t(u32, round_up(size, FTSW_LFT_GRAIN), FTSW_LFT_SIZE);
+	lft = kvmalloc(struct_size(lft, port, size), GFP_KERNEL_ACCOUNT);
+	if (!lft)
+		return NULL;
+	lft->size = size;
+	memset(lft->port, FTSW_NO_ROUTE, size);
+	if (from)
+		memcpy(lft->port, from->port, from->size);
+	return lft;
+}
+
+void ftsw_lft_free(struct ftsw_lft *lft)
+{
+	kvfree(lft);
+}
+
+/* Kernel memory held by a table: header plus one byte per entry. */
+size_t ftsw_lft_bytes(const struct ftsw_lft *lft)
+{
+	return lft ? struct_size(lft, port, lft->size) : 0;
+}
+
+/*
+ * Check a block before anything is written: it must fit the LID space and
+ * name only ports of the switch (0 = the switch itself, 255 = no route).
+ */
+int ftsw_lft_check_block(u32 first, const u8 *data, u32 len, u8 nports,
+			 const char **msg)
+{
+	u32 i;
+
+	if (!len) {
+		*msg = "empty LFT block";
+		return -EINVAL;
+	}
+	if (first > FTSW_MAX_LID || len > FTSW_LFT_SIZE - first) {
+		*msg = "LFT block runs past LID 0xBFFF";
+		return -ERANGE;
+	}
+	for (i = 0; i < len; i++) {
+		if (data[i] != FTSW_NO_ROUTE && data[i] > nports) {
+			*msg = "LFT entry names a port the switch does not have";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Write a checked block into the staged table, creating it as a copy of the
+ * active table (or growing it) first. On failure nothing has changed.
+ */
+int ftsw_lft_stage(struct ftsw_lft **staged, const struct ftsw_lft *active,
+		   u32 first, const u8 *data, u32 len)
+{
+	struct ftsw_lft *cur = *staged;
+	u32 end = first + len;
+
+	if (!cur || cur->size < end) {
+		struct ftsw_lft *n;
+
+		n = ftsw_lft_alloc(end, cur ? cur : active);
+		if (!n)
+			return -ENOMEM;
+		ftsw_lft_free(cur);
+		*staged = n;
+		cur = n;
+	}
+	memcpy(cur->port + first, data, len);
+	return 0;
+}
