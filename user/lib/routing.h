@@ -138,11 +138,22 @@ int ftsw_route_updn(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 		    struct ftsw_routing *r, struct ftsw_err *err);
 
 /*
+ * Dmodc's closed-form choice, eqs. (3) and (4) of paper 004 (offset 0):
+ * group index floor(d / pi) mod ngroups, port index
+ * floor(d / (pi * ngroups)) mod gsize; an LMC offset is added to
+ * floor(d / pi) first.
+ */
+void ftsw_dmodc_select(uint64_t d, uint64_t pi, unsigned ngroups,
+		       unsigned gsize, unsigned offset, unsigned *gi,
+		       unsigned *pidx);
+
+/*
  * Shared helpers for engines: route every switch LID by BFS over switches
- * (shortest paths; with rank != NULL only up*down* paths by that rank).
+ * (shortest paths; with height != NULL only up*down* paths, where a hop
+ * u -> v goes up when height[v] > height[u], ties broken by switch index).
  */
 int ftsw_route_switch_lids(const struct ftsw_topo *t, struct ftsw_routing *r,
-			   const int *rank, unsigned threads,
+			   const int *height, unsigned threads,
 			   struct ftsw_err *err);
 unsigned ftsw_threads(unsigned asked);
 /* Run fn(i, arg) for i in [0, n) over threads workers (dynamic chunks). */

@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Routing validation (`ftsw route check`) and path tracing.
+ *
+ * Forwarding follows the emulator: a packet from host n enters its leaf
+ * switch, each switch looks up LFT[DLID] and sends on that port; a port
+ * with no route, an uncabled port, a hop count past the limit or delivery
+ * to a host that doesn't own the DLID are failures.
+ *
+ * Destination-based tables make the path from a switch to a LID the same
+ * for every source, so per destination LID one memoised walk over the
+ * switches classifies all of them (delivered with hop count, no route,
+ * loop, ...), in O(switches) per LID instead of O(hosts) walks. From it:
+ * delivery of every (host, LID) pair, minimality (against BFS distances),
+ * up*down* legality (by the routing's ranks), and the channel dependency
+ * graph per virtual layer, checked for cycles.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routing.h"
+
+enum { ST_UNK = 0, ST_BUSY, ST_OK, ST_NOROUTE, ST_LOOP, ST_DEAD, ST_MIS };
+
+int ftsw_trace(const struct ftsw_routing *r, uint32_t src_host, uint32_t dlid,
+	       uint32_t *sw_path, uint8_t *port_path, unsigned max)
+{
+	const struct ftsw_topo *t = r->topo;
+	uint32_t hn = t->hosts[src_host], node;
+	unsigned hp = ftsw_host_port(t, hn), hops = 0;
+	unsigned limit = t->nswitches + 2;
+
+	if (!hp)
+		return -3;
+	node = ftsw_port(t, hn, hp)->peer;
+	while (t->nodes[node].kind == FTSW_SWITCH) {
+		uint32_t s = t->nodes[node].index;
+		uint8_t p = dlid <= r->max_lid ? ftsw_lft(r, s)[dlid] : FTSW_PORT_NONE;
+		const struct ftsw_port *x;
+
+		if (hops < max) {
+			if (sw_path)
+				sw_path[hops] = s;
+			if (port_path)
+				port_path[hops] = p;
+		}
+		hops++;
+		if (hops > limit)
+			return -2;
+		if (p == FTSW_PORT_NONE || p == 0)
+			return -1;
+		if (p > t->nodes[node].nports)
+			return -3;
+		x = ftsw_port(t, node, p);
+		if (x->peer == FTSW_NONE)
+			return -3;
+		node = x->peer;
+	}
+	{
+		uint32_t idx;
+		unsigned off;
+
+		if (ftsw_lid_owner(r, dlid, &idx, &off) != FTSW_HOST ||
+		    t->hosts[idx] != node)
+			return -4;
+	}
+	return (int)hops;
+}
+
+struct ck {
+	const struct ftsw_routing *r;
+	const struct ftsw_check_opts *o;
+	const struct ftsw_topo *t;
+	uint8_t *dist;		/* [leaf * ns + sw] BFS hops, for minimality */
+	uint32_t *leaf_of_sw, nl;
+	uint32_t nch;		/* channels: switch port records */
+	uint64_t *dep;		/* per channel: 4 x 64 bits of next ports */
+	/* results */
+	uint64_t pairs, delivered, no_route, loops, mis, dead, nonmin, updown;
+	uint64_t max_hops;
+	char *rep;
+	size_t replen, repcap;
+	unsigned nrep, maxrep;
+};
+
+static void report(struct ck *c, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[512];
+	int n;
+
+	if (c->nrep++ >= c->maxrep)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (c->replen + (size_t)n + 2 > c->repcap) {
+		size_t cap = (c->repcap + n + 2) * 2;
+		char *p = realloc(c->rep, cap);
+
+		if (!p)
+			return;
+		c->rep = p;
+		c->repcap = cap;
+	}
+	memcpy(c->rep + c->replen, buf, (size_t)n);
+	c->replen += (size_t)n;
+	c->rep[c->replen++] = '\n';
+	c->rep[c->replen] = 0;
+}
+
+static inline int hop_is_up(const struct ftsw_routing *r, uint32_t u, uint32_t v)
+{
+	int hu = r->rank_from_top ? -r->rank[u] : r->rank[u];
+	int hv = r->rank_from_top ? -r->rank[v] : r->rank[v];
+
+	return hv > hu || (hv == hu && v > u);
+}
+
+static const char *swname(const struct ftsw_topo *t, uint32_t s)
+{
+	const char *d = t->nodes[t->switches[s]].desc;
+
+	return d ? d : "?";
+}
+
+/*
+ * Walk from switch s towards lid, memoised in st/hops/legal/down.
+ * legal: the path from s is up*down*; down: it is down* only.
+ */
+static uint8_t walk(struct ck *c, uint32_t lid, uint32_t s, uint8_t *st,
+		    uint16_t *hops, uint8_t *flags, uint32_t *stack)
+{
+	const struct ftsw_topo *t = c->t;
+	const struct ftsw_routing *r = c->r;
+	uint32_t sp = 0, cur = s;
+	uint8_t res;
+
+	/* iterative: push until a known state, then unwind */
+	for (;;) {
+		uint8_t p;
+		const struct ftsw_port *x;
+		uint32_t node = t->switches[cur];
+
+		if (st[cur] == ST_BUSY) {
+			res = ST_LOOP;
+			break;
+		}
+		if (st[cur] != ST_UNK) {
+			res = st[cur];
+			break;
+		}
+		st[cur] = ST_BUSY;
+		stack[sp++] = cur;
+		p = ftsw_lft(r, cur)[lid];
+		if (p == FTSW_PORT_NONE || p == 0) {
+			res = ST_NOROUTE;
+			break;
+		}
+		if (p > t->nodes[node].nports ||
+		    (x = ftsw_port(t, node, p))->peer == FTSW_NONE) {
+			res = ST_DEAD;
+			break;
+		}
+		if (t->nodes[x->peer].kind == FTSW_HOST) {
+			uint32_t idx;
+
+			if (ftsw_lid_owner(r, lid, &idx, NULL) == FTSW_HOST &&
+			    t->hosts[idx] == x->peer) {
+				st[cur] = ST_OK;
+				hops[cur] = 1;
+				flags[cur] = 3;
+				sp--;
+				res = ST_OK;
+			} else {
+				res = ST_MIS;
+			}
+			break;
+		}
+		cur = t->nodes[x->peer].index;
+		if (ftsw_lid_owner(r, lid, &(uint32_t){ 0 }, NULL) == FTSW_SWITCH &&
+		    lid - ftsw_switch_lid(r, 0) == cur) {
+			/* delivered to the destination switch */
+			uint32_t prev = stack[sp - 1];
+			int up = r->rank ? hop_is_up(r, prev, cur) : 1;
+
+			st[prev] = ST_OK;
+			hops[prev] = 1;
+			flags[prev] = up ? 1 : 3;
+			sp--;
+			res = ST_OK;
+			break;
+		}
+	}
+	/* unwind: every switch on the stack gets the result */
+	while (sp > 0) {
+		uint32_t v = stack[--sp];
+
+		if (res == ST_OK) {
+			uint32_t nx = t->nodes[ftsw_port(t, t->switches[v],
+				ftsw_lft(r, v)[lid])->peer].index;
+			int up = r->rank ? hop_is_up(r, v, nx) : 1;
+			uint8_t f = flags[nx];
+
+			hops[v] = hops[nx] + 1;
+			/* legal: up then legal, or down then down-only */
+			flags[v] = (uint8_t)(((up && (f & 1)) || (!up && (f & 2))) |
+					     ((!up && (f & 2)) ? 2 : 0));
+			st[v] = ST_OK;
+		} else {
+			st[v] = res == ST_OK ? ST_OK : res;
+		}
+	}
+	return res;
+}
+
+static void dep_add(struct ck *c, uint32_t s, uint8_t p, uint32_t u, uint8_t q)
+{
+	const struct ftsw_topo *t = c->t;
+	uint32_t ch = t->nodes[t->switches[s]].first_port + p - 1;
+
+	(void)u;
+	c->dep[(size_t)ch * 4 + (q >> 6)] |= 1ULL << (q & 63);
+}
+
+/* DFS for a cycle in the channel dependency graph (one VL). */
+static int cdg_cyclic(struct ck *c, char **cycle_desc)
+{
+	const struct ftsw_topo *t = c->t;
+	uint32_t nch = t->nports, i;
+	uint8_t *color = calloc(nch + 1, 1);
+	uint32_t *stk = malloc(((size_t)nch + 1) * sizeof(uint32_t));
+	uint16_t *it = calloc(nch + 1, sizeof(uint16_t));
+	uint32_t *owner = malloc(((size_t)nch + 1) * sizeof(uint32_t));
+	int cyc = 0;
+
+	*cycle_desc = NULL;
+	if (!color || !stk || !it || !owner)
+		goto out;
+	for (i = 0; i < t->nnodes; i++) {
+		unsigned p;
+
+		for (p = 0; p < t->nodes[i].nports; p++)
+			owner[t->nodes[i].first_port + p] = i;
+	}
+	for (i = 0; i < nch && !cyc; i++) {
+		uint32_t sp = 0;
+
+		if (color[i])
+			continue;
+		stk[sp++] = i;
+		color[i] = 1;
+		it[i] = 0;
+		while (sp && !cyc) {
+			uint32_t ch = stk[sp - 1];
+			const uint64_t *d = &c->dep[(size_t)ch * 4];
+			const struct ftsw_port *x = &t->ports[ch];
+			int pushed = 0;
+
+			while (it[ch] < 256) {
+				unsigned q = it[ch]++;
+				uint32_t nx;
+
+				if (!(d[q >> 6] & (1ULL << (q & 63))))
+					continue;
+				nx = t->nodes[x->peer].first_port + q - 1;
+				if (color[nx] == 1) {
+					char buf[256];
+
+					snprintf(buf, sizeof(buf), "cycle through "
+						 "%s port %u and %s port %u",
+						 t->nodes[owner[ch]].desc,
+						 ch - t->nodes[owner[ch]].first_port + 1,
+						 t->nodes[x->peer].desc, q);
+					*cycle_desc = strdup(buf);
+					cyc = 1;
+					break;
+				}
+				if (color[nx] == 0) {
+					color[nx] = 1;
+					it[nx] = 0;
+					stk[sp++] = nx;
+					pushed = 1;
+					break;
+				}
+			}
+			if (!pushed && !cyc) {
+				color[ch] = 2;
+				sp--;
+			}
+		}
+	}
+out:
+	free(color);
+	free(stk);
+	free(it);
+	free(owner);
+	return cyc;
+}
+
+static void bfs_dist(const struct ftsw_topo *t, uint32_t root, uint8_t *d,
+		     uint32_t *q)
+{
+	uint32_t qh = 0, qn = 0;
+
+	memset(d, 255, t->nswitches);
+	d[root] = 0;
+	q[qn++] = root;
+	while (qh < qn) {
+		uint32_t v = q[qh++];
+		const struct ftsw_node *n = &t->nodes[t->switches[v]];
+		unsigned p;
+
+		for (p = 0; p < n->nports; p++) {
+			uint32_t peer = t->ports[n->first_port + p].peer, u;
+
+			if (peer == FTSW_NONE || t->nodes[peer].kind != FTSW_SWITCH)
+				continue;
+			u = t->nodes[peer].index;
+			if (d[u] != 255)
+				continue;
+			d[u] = d[v] < 254 ? d[v] + 1 : 254;
+			q[qn++] = u;
+		}
+	}
+}
+
+int ftsw_routing_check(const struct ftsw_routing *r,
+		       const struct ftsw_check_opts *o,
+		       struct ftsw_check_result *res, struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = r->topo;
+	struct ck c = { .r = r, .o = o, .t = t };
+	uint32_t ns = t->nswitches, nh = t->nhosts, nvl = r->nvls ? r->nvls : 1;
+	uint8_t *st = malloc(ns + 1), *flags = malloc(ns + 1);
+	uint16_t *hops = malloc((ns + 1) * sizeof(uint16_t));
+	uint32_t *stack = malloc((ns + 2) * sizeof(uint32_t));
+	uint32_t *hostleaf = malloc((nh + 1) * sizeof(uint32_t));
+	uint8_t *used = malloc((size_t)(ns + 1) * nvl);
+	uint32_t n, s, lid, vl;
+	unsigned noff = 1u << r->lmc;
+	int rc = -ENOMEM;
+
+	memset(res, 0, sizeof(*res));
+	c.maxrep = o->max_report ? o->max_report : 10;
+	if (!st || !flags || !hops || !stack || !hostleaf || !used)
+		goto out;
+	if ((o->updown) && !r->rank) {
+		ftsw_err_set(err, "check: up*down* asked but the routing has no "
+			     "ranks");
+		rc = -EINVAL;
+		goto out;
+	}
+	if (o->cdg) {
+		c.dep = calloc((size_t)t->nports * 4 * nvl + 1, sizeof(uint64_t));
+		if (!c.dep)
+			goto out;
+	}
+	/* minimality: BFS distances from every leaf switch */
+	c.leaf_of_sw = malloc((ns + 1) * sizeof(uint32_t));
+	if (!c.leaf_of_sw)
+		goto out;
+	for (s = 0; s < ns; s++)
+		c.leaf_of_sw[s] = FTSW_NONE;
+	for (n = 0; n < nh; n++) {
+		uint32_t sw = ftsw_host_switch(t, t->hosts[n]);
+
+		hostleaf[n] = sw == FTSW_NONE ? FTSW_NONE : t->nodes[sw].index;
+		if (sw != FTSW_NONE && c.leaf_of_sw[t->nodes[sw].index] == FTSW_NONE)
+			c.leaf_of_sw[t->nodes[sw].index] = c.nl++;
+	}
+	if (o->minimal) {
+		c.dist = malloc((size_t)c.nl * ns + 1);
+		if (!c.dist)
+			goto out;
+		for (s = 0; s < ns; s++)
+			if (c.leaf_of_sw[s] != FTSW_NONE)
+				bfs_dist(t, s, &c.dist[(size_t)c.leaf_of_sw[s] * ns],
+					 stack);
+	}
+	for (lid = 1; lid <= r->max_lid; lid++) {
+		uint32_t idx, dleaf = FTSW_NONE;
+		int kind = ftsw_lid_owner(r, lid, &idx, NULL);
+
+		if (kind == FTSW_SWITCH && !o->switch_lids)
+			continue;
+		if (!kind)
+			continue;
+		if (kind == FTSW_HOST)
+			dleaf = hostleaf[idx];
+		memset(st, ST_UNK, ns);
+		if (c.dep)
+			memset(used, 0, (size_t)ns * nvl);
+		for (n = 0; n < nh; n++) {
+			uint32_t l = hostleaf[n];
+			uint8_t rs;
+
+			if (kind == FTSW_HOST && n == idx)
+				continue;
+			c.pairs++;
+			if (l == FTSW_NONE) {
+				c.dead++;
+				report(&c, "host %s is not cabled",
+				       t->nodes[t->hosts[n]].desc);
+				continue;
+			}
+			if (kind == FTSW_SWITCH && l == idx) {
+				c.delivered++;
+				continue;
+			}
+			rs = walk(&c, lid, l, st, hops, flags, stack);
+			switch (rs) {
+			case ST_OK:
+				c.delivered++;
+				if ((uint64_t)hops[l] + 1 > c.max_hops)
+					c.max_hops = (uint64_t)hops[l] + 1;
+				if (o->minimal && kind == FTSW_HOST && dleaf != FTSW_NONE &&
+				    hops[l] - 1 != c.dist[(size_t)c.leaf_of_sw[dleaf] * ns + l]) {
+					if (!c.nonmin++)
+						report(&c, "non-minimal: %s -> LID %u: %u "
+						       "switch hops, shortest %u",
+						       t->nodes[t->hosts[n]].desc, lid,
+						       hops[l] - 1,
+						       c.dist[(size_t)c.leaf_of_sw[dleaf] * ns + l]);
+				}
+				if (o->updown && !(flags[l] & 1)) {
+					if (!c.updown++)
+						report(&c, "up*down* violated: %s -> LID %u "
+						       "(from switch %s)",
+						       t->nodes[t->hosts[n]].desc, lid,
+						       swname(t, l));
+				}
+				break;
+			case ST_NOROUTE:
+				c.no_route++;
+				report(&c, "no route: %s -> LID %u (leaf %s)",
+				       t->nodes[t->hosts[n]].desc, lid, swname(t, l));
+				break;
+			case ST_LOOP:
+				c.loops++;
+				report(&c, "loop: %s -> LID %u (leaf %s)",
+				       t->nodes[t->hosts[n]].desc, lid, swname(t, l));
+				break;
+			case ST_DEAD:
+				c.dead++;
+				report(&c, "dead port: %s -> LID %u (leaf %s)",
+				       t->nodes[t->hosts[n]].desc, lid, swname(t, l));
+				break;
+			default:
+				c.mis++;
+				report(&c, "misdelivered: %s -> LID %u",
+				       t->nodes[t->hosts[n]].desc, lid);
+				break;
+			}
+			if (c.dep && rs == ST_OK) {
+				/* mark the path's switches used on the pair's VL */
+				unsigned v = 0;
+				uint32_t cur = l;
+
+				if (r->sl && kind == FTSW_HOST)
+					v = r->sl[(size_t)n * nh + idx] % nvl;
+				while (cur != FTSW_NONE && !used[(size_t)v * ns + cur]) {
+					const struct ftsw_port *x;
+
+					used[(size_t)v * ns + cur] = 1;
+					x = ftsw_port(t, t->switches[cur],
+						      ftsw_lft(r, cur)[lid]);
+					cur = t->nodes[x->peer].kind == FTSW_SWITCH ?
+						t->nodes[x->peer].index : FTSW_NONE;
+				}
+			}
+		}
+		if (c.dep) {
+			for (vl = 0; vl < nvl; vl++)
+				for (s = 0; s < ns; s++) {
+					uint8_t p, q;
+					const struct ftsw_port *x;
+					uint32_t u;
+
+					if (!used[(size_t)vl * ns + s])
+						continue;
+					p = ftsw_lft(r, s)[lid];
+					x = ftsw_port(t, t->switches[s], p);
+					if (t->nodes[x->peer].kind != FTSW_SWITCH)
+						continue;
+					u = t->nodes[x->peer].index;
+					q = ftsw_lft(r, u)[lid];
+					if (q == FTSW_PORT_NONE ||
+					    t->nodes[ftsw_port(t, x->peer, q)->peer].kind
+					    != FTSW_SWITCH)
+						continue;
+					{
+						uint64_t *save = c.dep;
+
+						c.dep += (size_t)vl * t->nports * 4;
+						dep_add(&c, s, p, u, q);
+						c.dep = save;
+					}
+				}
+		}
+	}
+	if (c.dep) {
+		for (vl = 0; vl < nvl; vl++) {
+			uint64_t *save = c.dep;
+			char *desc = NULL;
+
+			c.dep += (size_t)vl * t->nports * 4;
+			if (cdg_cyclic(&c, &desc)) {
+				res->cdg_cyclic_vls++;
+				report(&c, "VL %u: channel dependency graph has a %s",
+				       vl, desc ? desc : "cycle");
+			}
+			free(desc);
+			c.dep = save;
+		}
+	}
+	res->pairs = c.pairs;
+	res->delivered = c.delivered;
+	res->no_route = c.no_route;
+	res->loops = c.loops;
+	res->misdelivered = c.mis;
+	res->dead_port = c.dead;
+	res->non_minimal = c.nonmin;
+	res->updown_violations = c.updown;
+	res->max_hops = c.max_hops;
+	res->report = c.rep;
+	c.rep = NULL;
+	res->ok = c.pairs == c.delivered && !c.nonmin && !c.updown &&
+		  !res->cdg_cyclic_vls;
+	(void)noff;
+	rc = 0;
+out:
+	if (rc == -ENOMEM)
+		ftsw_err_set(err, "check: out of memory");
+	free(st);
+	free(flags);
+	free(hops);
+	free(stack);
+	free(hostleaf);
+	free(used);
+	free(c.dep);
+	free(c.dist);
+	free(c.leaf_of_sw);
+	free(c.rep);
+	return rc;
+}
+
+void ftsw_check_result_free(struct ftsw_check_result *res)
+{
+	free(res->report);
+	res->report = NULL;
+}

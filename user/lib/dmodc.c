@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Dmodc (Gliksberg et al., paper 004): fault-resilient D-Mod-K for
+ * (degraded) PGFTs and fat-tree-like graphs.
+ *
+ *  1. Ranking: leaves (switches with hosts) rank 0, BFS upwards; a link
+ *     goes "up" from rank r to rank r + 1.
+ *  2. Port groups: the ports of a switch leading to one neighbour switch,
+ *     groups ordered by the neighbour's GUID, ports by number.
+ *  3. Procedure 1: cost c[s][l] (up-down hop count from switch s to leaf
+ *     l) by an ascending pass (propagate to upper neighbours) and a
+ *     descending pass (propagate to lower neighbours); divider Pi_s, the
+ *     largest product of upward arities (number of upper neighbour
+ *     switches) along any down-path, Pi = 1 at leaves.
+ *  4. Routes, eqs. (1)-(4): C = groups whose switch is closer to the
+ *     destination's leaf; group C[floor(d / Pi) mod #C], port
+ *     g[floor(d / (Pi #C)) mod #g]. d is the destination host's index.
+ *  5. Validity (§4.1): every leaf pair must have a finite cost; pairs
+ *     that don't are counted and reported.
+ *
+ * The passes are computed "pull" style, one rank at a time, each switch
+ * reading only its neighbours of the previous rank, so any number of
+ * threads gives bit-identical costs, dividers and tables.
+ *
+ * Up-down cost variant (§3.2/3.4, opts->updown_cost): a down-only cost is
+ * kept as well (the costs after the ascending pass), and eq. (1) compares
+ * it for lower neighbours instead of the full cost.
+ *
+ * LMC offset o (multipath, ftsw's extension): y = floor(d / Pi) + o, group
+ * C[y mod #C], port g[floor(y / #C) mod #g]; o = 0 is the paper's formula.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "routing.h"
+
+#define INF 255
+
+struct group {
+	uint32_t sw;		/* neighbour switch index */
+	uint32_t first;		/* index into ports[] */
+	uint16_t n;		/* ports in the group */
+	uint8_t up;		/* 1 up, 0 down, 2 same rank */
+};
+
+struct dc {
+	const struct ftsw_topo *t;
+	struct ftsw_routing *r;
+	const struct ftsw_route_opts *o;
+	int *rank;
+	uint32_t nl;		/* leaves */
+	uint32_t *leaf_of_sw;	/* switch -> leaf index or NONE */
+	uint32_t *leaf_sw;	/* leaf index -> switch */
+	uint8_t *c, *cd;	/* costs [sw * nl + leaf], cd: down-only */
+	uint64_t *pi;
+	uint32_t *gfirst;	/* per switch: first group, gfirst[ns] = total */
+	struct group *groups;
+	uint8_t *gports;
+	uint32_t *byrank;	/* switches sorted by rank */
+	uint32_t *rankstart;	/* start of each rank in byrank */
+	int nranks;
+	uint32_t *lhosts;	/* hosts grouped by leaf */
+	uint32_t *lhstart;	/* per leaf start in lhosts */
+	int cur_rank;
+};
+
+void ftsw_dmodc_select(uint64_t d, uint64_t pi, unsigned ngroups,
+		       unsigned gsize, unsigned offset, unsigned *gi,
+		       unsigned *pidx)
+{
+	uint64_t y = d / pi + offset;
+
+	*gi = (unsigned)(y % ngroups);
+	*pidx = (unsigned)((y / ngroups) % gsize);
+}
+
+static int cmp_group(const void *x, const void *y, void *arg)
+{
+	const struct group *a = x, *b = y;
+	const struct ftsw_topo *t = arg;
+	uint64_t ga = t->nodes[t->switches[a->sw]].guid;
+	uint64_t gb = t->nodes[t->switches[b->sw]].guid;
+
+	if (ga != gb)
+		return ga < gb ? -1 : 1;
+	return a->sw < b->sw ? -1 : a->sw > b->sw;
+}
+
+static int build_groups(struct dc *a)
+{
+	const struct ftsw_topo *t = a->t;
+	uint32_t ns = t->nswitches, s, total = 0, np = 0;
+	uint32_t *last = malloc((ns + 1) * sizeof(uint32_t));
+
+	a->gfirst = malloc((ns + 1) * sizeof(uint32_t));
+	a->groups = malloc(((size_t)t->nports + 1) * sizeof(struct group));
+	a->gports = malloc((size_t)t->nports + 1);
+	if (!last || !a->gfirst || !a->groups || !a->gports) {
+		free(last);
+		return -1;
+	}
+	for (s = 0; s < ns; s++)
+		last[s] = FTSW_NONE;
+	for (s = 0; s < ns; s++) {
+		const struct ftsw_node *n = &t->nodes[t->switches[s]];
+		uint32_t g0 = total, g;
+		unsigned p;
+
+		a->gfirst[s] = total;
+		/* count ports per neighbour, in port order */
+		for (p = 1; p <= n->nports; p++) {
+			const struct ftsw_port *x = &t->ports[n->first_port + p - 1];
+			uint32_t u;
+
+			if (x->peer == FTSW_NONE ||
+			    t->nodes[x->peer].kind != FTSW_SWITCH)
+				continue;
+			u = t->nodes[x->peer].index;
+			if (u == s)
+				continue;
+			if (last[u] == FTSW_NONE || last[u] < g0) {
+				last[u] = total;
+				a->groups[total++] = (struct group){ u, 0, 0, 0 };
+			}
+			a->groups[last[u]].n++;
+		}
+		/* sort groups by GUID, then lay out their ports */
+		qsort_r(&a->groups[g0], total - g0, sizeof(struct group),
+			cmp_group, (void *)t);
+		for (g = g0; g < total; g++) {
+			struct group *gr = &a->groups[g];
+			int ru = a->rank[gr->sw], rs = a->rank[s];
+
+			gr->first = np;
+			gr->up = ru > rs ? 1 : ru < rs ? 0 : 2;
+			last[gr->sw] = g;
+			np += gr->n;
+			gr->n = 0;
+		}
+		for (p = 1; p <= n->nports; p++) {
+			const struct ftsw_port *x = &t->ports[n->first_port + p - 1];
+			struct group *gr;
+
+			if (x->peer == FTSW_NONE ||
+			    t->nodes[x->peer].kind != FTSW_SWITCH ||
+			    t->nodes[x->peer].index == s)
+				continue;
+			gr = &a->groups[last[t->nodes[x->peer].index]];
+			a->gports[gr->first + gr->n++] = (uint8_t)p;
+		}
+	}
+	a->gfirst[ns] = total;
+	free(last);
+	return 0;
+}
+
+static inline void relax(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		uint8_t v = src[i] + (src[i] != INF);
+
+		dst[i] = dst[i] < v ? dst[i] : v;
+	}
+}
+
+/* Ascending pass for one switch of rank cur_rank: pull from lower. */
+static void asc_one(size_t i, void *arg)
+{
+	struct dc *a = arg;
+	uint32_t s = a->byrank[a->rankstart[a->cur_rank] + i], g;
+	uint8_t *cs = &a->c[(size_t)s * a->nl];
+	uint64_t pi = 1;
+
+	for (g = a->gfirst[s]; g < a->gfirst[s + 1]; g++) {
+		const struct group *gr = &a->groups[g];
+		uint32_t lo = gr->sw, ups = 0, h;
+
+		if (gr->up != 0)
+			continue;
+		relax(cs, &a->c[(size_t)lo * a->nl], a->nl);
+		for (h = a->gfirst[lo]; h < a->gfirst[lo + 1]; h++)
+			ups += a->groups[h].up == 1;
+		if (a->pi[lo] * ups > pi)
+			pi = a->pi[lo] * ups;
+	}
+	a->pi[s] = pi;
+}
+
+/* Descending pass for one switch of rank cur_rank: pull from upper. */
+static void desc_one(size_t i, void *arg)
+{
+	struct dc *a = arg;
+	uint32_t s = a->byrank[a->rankstart[a->cur_rank] + i], g;
+	uint8_t *cs = &a->c[(size_t)s * a->nl];
+
+	for (g = a->gfirst[s]; g < a->gfirst[s + 1]; g++) {
+		const struct group *gr = &a->groups[g];
+
+		if (gr->up != 1)
+			continue;
+		relax(cs, &a->c[(size_t)gr->sw * a->nl], a->nl);
+	}
+}
+
+static void route_one(size_t s, void *arg)
+{
+	struct dc *a = arg;
+	const struct ftsw_topo *t = a->t;
+	struct ftsw_routing *r = a->r;
+	uint32_t nl = a->nl, l, g0 = a->gfirst[s], ng = a->gfirst[s + 1] - g0;
+	const uint8_t *cs = &a->c[(size_t)s * nl];
+	uint8_t *lft = ftsw_lft(r, (uint32_t)s);
+	uint32_t *cl = malloc((ng + 1) * sizeof(uint32_t));
+	const uint8_t **crow = malloc((ng + 1) * sizeof(*crow));
+	unsigned noff = 1u << r->lmc, o;
+	uint64_t pi = a->pi[s];
+	uint32_t gi;
+
+	if (!cl || !crow)
+		goto out;
+	if (a->rank[s] < 0)
+		goto out;
+	for (gi = 0; gi < ng; gi++) {
+		const struct group *gr = &a->groups[g0 + gi];
+		const uint8_t *base = (a->o->updown_cost && gr->up == 0) ? a->cd : a->c;
+
+		crow[gi] = &base[(size_t)gr->sw * nl];
+	}
+	for (l = 0; l < nl; l++) {
+		uint32_t nc = 0, h;
+		uint8_t cost = cs[l];
+
+		if (a->leaf_sw[l] == s) {
+			/* hosts linked to s: their own port */
+			for (h = a->lhstart[l]; h < a->lhstart[l + 1]; h++) {
+				uint32_t n = a->lhosts[h], hn = t->hosts[n];
+				unsigned hp = ftsw_host_port(t, hn);
+				uint8_t port = ftsw_port(t, hn, hp)->peer_port;
+				uint32_t lid = ftsw_host_lid(r, n);
+
+				for (o = 0; o < noff; o++)
+					lft[lid + o] = port;
+			}
+			continue;
+		}
+		if (cost == INF)
+			continue;
+		for (gi = 0; gi < ng; gi++)
+			if (crow[gi][l] < cost)
+				cl[nc++] = gi;
+		if (!nc)
+			continue;
+		for (h = a->lhstart[l]; h < a->lhstart[l + 1]; h++) {
+			uint32_t d = a->lhosts[h];
+			uint32_t lid = ftsw_host_lid(r, d);
+			uint64_t y0 = d / pi;
+
+			for (o = 0; o < noff; o++) {
+				uint64_t y = y0 + o;
+				const struct group *gr = &a->groups[g0 + cl[y % nc]];
+
+				lft[lid + o] = a->gports[gr->first +
+							 (y / nc) % gr->n];
+			}
+		}
+	}
+out:
+	free(cl);
+	free(crow);
+}
+
+static void free_dc(struct dc *a)
+{
+	free(a->leaf_of_sw);
+	free(a->leaf_sw);
+	free(a->c);
+	free(a->cd);
+	free(a->pi);
+	free(a->gfirst);
+	free(a->groups);
+	free(a->gports);
+	free(a->byrank);
+	free(a->rankstart);
+	free(a->lhosts);
+	free(a->lhstart);
+}
+
+int ftsw_route_dmodc(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
+		     struct ftsw_routing *r, struct ftsw_err *err)
+{
+	struct dc a = { .t = t, .r = r, .o = o };
+	uint32_t ns = t->nswitches, s, n, l, i;
+	int rk;
+	uint64_t bad = 0;
+
+	r->rank = malloc((ns + 1) * sizeof(int));
+	a.rank = r->rank;
+	a.leaf_of_sw = malloc((ns + 1) * sizeof(uint32_t));
+	a.leaf_sw = malloc((ns + 1) * sizeof(uint32_t));
+	a.pi = malloc((ns + 1) * sizeof(uint64_t));
+	a.byrank = malloc((ns + 1) * sizeof(uint32_t));
+	a.lhosts = malloc((t->nhosts + 1) * sizeof(uint32_t));
+	if (!r->rank || !a.leaf_of_sw || !a.leaf_sw || !a.pi || !a.byrank ||
+	    !a.lhosts)
+		goto oom;
+	a.nranks = ftsw_rank_from_leaves(t, a.rank);
+	if (a.nranks <= 0) {
+		ftsw_err_set(err, "dmodc: no leaf switch (no switch has a host)");
+		goto fail;
+	}
+	for (s = 0; s < ns; s++) {
+		a.leaf_of_sw[s] = FTSW_NONE;
+		if (a.rank[s] == 0) {
+			a.leaf_of_sw[s] = a.nl;
+			a.leaf_sw[a.nl++] = s;
+		}
+	}
+	/* switches by rank (counting sort, stable by index) */
+	a.rankstart = calloc((size_t)a.nranks + 2, sizeof(uint32_t));
+	a.lhstart = calloc((size_t)a.nl + 2, sizeof(uint32_t));
+	a.c = malloc((size_t)ns * a.nl + 1);
+	if (!a.rankstart || !a.lhstart || !a.c)
+		goto oom;
+	for (s = 0; s < ns; s++)
+		if (a.rank[s] >= 0)
+			a.rankstart[a.rank[s] + 1]++;
+	for (rk = 0; rk < a.nranks; rk++)
+		a.rankstart[rk + 1] += a.rankstart[rk];
+	{
+		uint32_t *fill = calloc((size_t)a.nranks + 1, sizeof(uint32_t));
+
+		if (!fill)
+			goto oom;
+		for (s = 0; s < ns; s++)
+			if (a.rank[s] >= 0)
+				a.byrank[a.rankstart[a.rank[s]] + fill[a.rank[s]]++] = s;
+		free(fill);
+	}
+	/* hosts grouped by leaf, in host order */
+	for (n = 0; n < t->nhosts; n++) {
+		uint32_t sw = ftsw_host_switch(t, t->hosts[n]);
+
+		if (sw != FTSW_NONE)
+			a.lhstart[a.leaf_of_sw[t->nodes[sw].index] + 1]++;
+	}
+	for (l = 0; l < a.nl; l++)
+		a.lhstart[l + 1] += a.lhstart[l];
+	{
+		uint32_t *fill = calloc((size_t)a.nl + 1, sizeof(uint32_t));
+
+		if (!fill)
+			goto oom;
+		for (n = 0; n < t->nhosts; n++) {
+			uint32_t sw = ftsw_host_switch(t, t->hosts[n]);
+
+			if (sw != FTSW_NONE) {
+				l = a.leaf_of_sw[t->nodes[sw].index];
+				a.lhosts[a.lhstart[l] + fill[l]++] = n;
+			}
+		}
+		free(fill);
+	}
+	if (build_groups(&a))
+		goto oom;
+	/* Procedure 1 */
+	memset(a.c, INF, (size_t)ns * a.nl);
+	for (l = 0; l < a.nl; l++) {
+		a.c[(size_t)a.leaf_sw[l] * a.nl + l] = 0;
+	}
+	for (s = 0; s < ns; s++)
+		a.pi[s] = 1;
+	for (rk = 1; rk < a.nranks; rk++) {
+		a.cur_rank = rk;
+		ftsw_parallel_for(o->threads, a.rankstart[rk + 1] - a.rankstart[rk],
+				  asc_one, &a);
+	}
+	if (o->updown_cost) {
+		a.cd = malloc((size_t)ns * a.nl + 1);
+		if (!a.cd)
+			goto oom;
+		memcpy(a.cd, a.c, (size_t)ns * a.nl);
+	}
+	for (rk = a.nranks - 2; rk >= 0; rk--) {
+		a.cur_rank = rk;
+		ftsw_parallel_for(o->threads, a.rankstart[rk + 1] - a.rankstart[rk],
+				  desc_one, &a);
+	}
+	/* validity: every leaf pair at finite cost */
+	for (l = 0; l < a.nl; l++) {
+		const uint8_t *cl = &a.c[(size_t)a.leaf_sw[l] * a.nl];
+
+		for (i = 0; i < a.nl; i++)
+			if (cl[i] == INF) {
+				if (!bad)
+					snprintf(r->warning, sizeof(r->warning),
+						 "dmodc: no up-down path between "
+						 "leaf switches '%s' and '%s'",
+						 t->nodes[t->switches[a.leaf_sw[l]]].desc,
+						 t->nodes[t->switches[a.leaf_sw[i]]].desc);
+				bad++;
+			}
+	}
+	r->unroutable_pairs = bad;
+	ftsw_parallel_for(o->threads, ns, route_one, &a);
+	if (!o->no_switch_lids)
+		ftsw_route_switch_lids(t, r, a.rank, o->threads, err);
+	free_dc(&a);
+	return 0;
+oom:
+	ftsw_err_set(err, "dmodc: out of memory");
+fail:
+	free_dc(&a);
+	return -1;
+}

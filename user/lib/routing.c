@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Routing result, LID plan, engine registry and the helpers engines share
+ * (thread pool loop, switch-LID routes).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "routing.h"
+
+static const struct ftsw_engine engines[] = {
+	{ "dmodk", "D-Mod-K closed-form routing for complete PGFTs",
+	  "Zahavi, Fat-trees routing and node ordering (paper 003), eq. (1)",
+	  FTSW_RT_MINIMAL | FTSW_RT_UPDOWN, ftsw_route_dmodk },
+	{ "dmodc", "Dmodc fault-resilient routing for (degraded) PGFTs",
+	  "Gliksberg et al., High-quality fault resiliency in fat trees (paper 004)",
+	  FTSW_RT_UPDOWN, ftsw_route_dmodc },
+	{ "minhop", "shortest paths, balanced by port use (OpenSM's default)",
+	  "classic min-hop", FTSW_RT_MINIMAL, ftsw_route_minhop },
+	{ "updn", "Up*/Down* shortest legal paths from BFS ranking of roots",
+	  "classic Up*/Down*", FTSW_RT_UPDOWN, ftsw_route_updn },
+};
+
+static const struct ftsw_engine *const engine_list[] = {
+	&engines[0], &engines[1], &engines[2], &engines[3], NULL,
+};
+
+const struct ftsw_engine *const *ftsw_engine_list(void)
+{
+	return engine_list;
+}
+
+const struct ftsw_engine *ftsw_engine_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; engine_list[i]; i++)
+		if (!strcmp(engine_list[i]->name, name))
+			return engine_list[i];
+	return NULL;
+}
+
+uint64_t ftsw_lid_need(const struct ftsw_topo *t, unsigned lmc)
+{
+	return (((uint64_t)t->nhosts + 1) << lmc) + t->nswitches - 1;
+}
+
+struct ftsw_routing *ftsw_routing_new(const struct ftsw_topo *t, unsigned lmc,
+				      bool extended, struct ftsw_err *err)
+{
+	struct ftsw_routing *r;
+	uint64_t need = ftsw_lid_need(t, lmc);
+	uint32_t i;
+
+	if (lmc > FTSW_LMC_MAX) {
+		ftsw_err_set(err, "--lmc %u: LMC is 0..%d", lmc, FTSW_LMC_MAX);
+		return NULL;
+	}
+	if (need > (extended ? FTSW_LID_EXT_MAX : FTSW_LID_MAX)) {
+		ftsw_err_set(err, "LID space exhausted: %u hosts and %u switches "
+			     "at LMC %u need LIDs up to %llu (0x%llx), beyond "
+			     "0x%X%s", t->nhosts, t->nswitches, lmc,
+			     (unsigned long long)need, (unsigned long long)need,
+			     extended ? FTSW_LID_EXT_MAX : FTSW_LID_MAX,
+			     extended ? "" : "; lower --lmc, or use --extended-lids "
+			     "for analysis only");
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		goto oom;
+	r->topo = t;
+	r->lmc = (uint8_t)lmc;
+	r->nvls = 1;
+	r->nswitches = t->nswitches;
+	r->nhosts = t->nhosts;
+	r->max_lid = (uint32_t)need;
+	r->lft_size = (size_t)need + 1;
+	r->lft = malloc(r->lft_size * (t->nswitches ? t->nswitches : 1));
+	r->policy = calloc(t->nhosts + 1, sizeof(*r->policy));
+	if (!r->lft || !r->policy)
+		goto oom;
+	memset(r->lft, FTSW_PORT_NONE, r->lft_size * t->nswitches);
+	for (i = 0; i < t->nhosts; i++) {
+		unsigned n = 1u << lmc;
+
+		r->policy[i].allowed[0] = n >= 64 ? ~0ULL : (1ULL << n) - 1;
+		r->policy[i].allowed[1] = n > 64 ? (n >= 128 ? ~0ULL :
+				(1ULL << (n - 64)) - 1) : 0;
+		r->policy[i].fixed_offset = FTSW_OFFSET_ANY;
+	}
+	return r;
+oom:
+	ftsw_err_set(err, "out of memory for the routing tables (%u switches x "
+		     "%llu LIDs)", t->nswitches, (unsigned long long)need + 1);
+	ftsw_routing_free(r);
+	return NULL;
+}
+
+void ftsw_routing_free(struct ftsw_routing *r)
+{
+	if (!r)
+		return;
+	free(r->lft);
+	free(r->policy);
+	free(r->sl);
+	free(r->rank);
+	free(r);
+}
+
+int ftsw_lid_owner(const struct ftsw_routing *r, uint32_t lid, uint32_t *idx,
+		   unsigned *offset)
+{
+	uint32_t base = (r->nhosts + 1) << r->lmc;
+
+	if (lid >= (1u << r->lmc) && lid < base) {
+		*idx = (lid >> r->lmc) - 1;
+		if (offset)
+			*offset = lid & ((1u << r->lmc) - 1);
+		return FTSW_HOST;
+	}
+	if (lid >= base && lid - base < r->nswitches) {
+		*idx = lid - base;
+		if (offset)
+			*offset = 0;
+		return FTSW_SWITCH;
+	}
+	return 0;
+}
+
+unsigned ftsw_threads(unsigned asked)
+{
+	long n;
+
+	if (asked)
+		return asked > 256 ? 256 : asked;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
+}
+
+struct pfor {
+	atomic_size_t next;
+	size_t n, chunk;
+	void (*fn)(size_t i, void *arg);
+	void *arg;
+};
+
+static void *pfor_worker(void *a)
+{
+	struct pfor *p = a;
+
+	for (;;) {
+		size_t i = atomic_fetch_add(&p->next, p->chunk), e;
+
+		if (i >= p->n)
+			break;
+		e = i + p->chunk < p->n ? i + p->chunk : p->n;
+		for (; i < e; i++)
+			p->fn(i, p->arg);
+	}
+	return NULL;
+}
+
+void ftsw_parallel_for(unsigned threads, size_t n,
+		       void (*fn)(size_t i, void *arg), void *arg)
+{
+	struct pfor p = { .n = n, .fn = fn, .arg = arg };
+	pthread_t tid[256];
+	unsigned i, started = 0;
+
+	atomic_init(&p.next, 0);
+	threads = ftsw_threads(threads);
+	if (threads > n)
+		threads = n ? (unsigned)n : 1;
+	p.chunk = n / (threads * 16) + 1;
+	for (i = 1; i < threads; i++)
+		if (!pthread_create(&tid[started], NULL, pfor_worker, &p))
+			started++;
+	pfor_worker(&p);
+	for (i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+}
+
+/*
+ * Switch LIDs: a BFS from each destination switch over switches. With a
+ * height (rank: larger = higher, ties broken by switch index) only
+ * up*down* paths are used: a reverse BFS over two states per switch,
+ * D(v) "v reaches the destination going only down" and A(v) "v reaches it
+ * by some up*down* path".
+ */
+struct swl {
+	const struct ftsw_topo *t;
+	struct ftsw_routing *r;
+	const int *height;
+};
+
+static inline int is_up(const int *h, uint32_t u, uint32_t v)
+{
+	return h[v] > h[u] || (h[v] == h[u] && v > u);
+}
+
+static void swl_one(size_t d, void *arg)
+{
+	struct swl *a = arg;
+	const struct ftsw_topo *t = a->t;
+	struct ftsw_routing *r = a->r;
+	uint32_t ns = t->nswitches, qh = 0, qn = 0;
+	uint8_t *st = calloc(ns + 1, 1);	/* bit0 A set, bit1 D set */
+	uint32_t *q = malloc(2 * ((size_t)ns + 1) * sizeof(uint32_t));
+	uint32_t lid = ftsw_switch_lid(r, (uint32_t)d);
+
+	if (!st || !q)
+		goto out;
+	st[d] = 3;
+	q[qn++] = (uint32_t)d << 1 | 1;
+	while (qh < qn) {
+		uint32_t v = q[qh] >> 1, isd = q[qh] & 1;
+		const struct ftsw_node *n = &t->nodes[t->switches[v]];
+		unsigned p;
+
+		qh++;
+		for (p = 1; p <= n->nports; p++) {
+			const struct ftsw_port *x = &t->ports[n->first_port + p - 1];
+			uint32_t u;
+			int up;
+
+			if (x->peer == FTSW_NONE ||
+			    t->nodes[x->peer].kind != FTSW_SWITCH)
+				continue;
+			u = t->nodes[x->peer].index;
+			up = a->height ? is_up(a->height, u, v) : 1;
+			if (!a->height) {
+				if (st[u])
+					continue;
+				st[u] = 3;
+				ftsw_lft(r, u)[lid] = x->peer_port;
+				q[qn++] = u << 1 | 1;
+				continue;
+			}
+			if (!up && isd && !(st[u] & 2)) {
+				/* u -> v is a down hop into an all-down path */
+				if (!(st[u] & 1))
+					ftsw_lft(r, u)[lid] = x->peer_port;
+				st[u] |= 3;
+				q[qn++] = u << 1 | 1;
+			} else if (up && !(st[u] & 1)) {
+				st[u] |= 1;
+				ftsw_lft(r, u)[lid] = x->peer_port;
+				q[qn++] = u << 1;
+			}
+		}
+	}
+out:
+	free(st);
+	free(q);
+}
+
+int ftsw_route_switch_lids(const struct ftsw_topo *t, struct ftsw_routing *r,
+			   const int *height, unsigned threads,
+			   struct ftsw_err *err)
+{
+	struct swl a = { .t = t, .r = r, .height = height };
+
+	(void)err;
+	ftsw_parallel_for(threads, t->nswitches, swl_one, &a);
+	r->flags |= FTSW_RT_SWITCH_LIDS;
+	return 0;
+}
+
+struct ftsw_routing *ftsw_route(const char *name, const struct ftsw_topo *t,
+				const struct ftsw_route_opts *o,
+				struct ftsw_err *err)
+{
+	const struct ftsw_engine *e = ftsw_engine_find(name);
+	struct ftsw_routing *r;
+
+	if (!e) {
+		ftsw_err_set(err, "unknown routing engine '%s'", name);
+		return NULL;
+	}
+	r = ftsw_routing_new(t, o->lmc, o->extended_lids, err);
+	if (!r)
+		return NULL;
+	snprintf(r->engine, sizeof(r->engine), "%s", e->name);
+	r->flags = e->flags;
+	if (e->route(t, o, r, err)) {
+		ftsw_routing_free(r);
+		return NULL;
+	}
+	return r;
+}

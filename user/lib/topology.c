@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Topology graph: builder, queries, rankings, statistics, subsets and
+ * degradations, plus small shared helpers (errors, atomic files, PRNG).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "topology.h"
+
+void ftsw_err_set(struct ftsw_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+uint64_t ftsw_rand_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+struct ftsw_topo *ftsw_topo_new(void)
+{
+	return calloc(1, sizeof(struct ftsw_topo));
+}
+
+void ftsw_topo_free(struct ftsw_topo *t)
+{
+	uint32_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nnodes; i++)
+		free(t->nodes[i].desc);
+	free(t->nodes);
+	free(t->ports);
+	free(t->port_guids);
+	free(t->switches);
+	free(t->hosts);
+	free(t->digits);
+	free(t);
+}
+
+uint32_t ftsw_topo_add_node(struct ftsw_topo *t, enum ftsw_node_kind kind,
+			    unsigned nports, uint64_t guid, const char *desc,
+			    struct ftsw_err *err)
+{
+	struct ftsw_node *n;
+	uint32_t i;
+
+	if (nports < 1 || nports > FTSW_TOPO_MAX_PORTS) {
+		ftsw_err_set(err, "node '%s': %u ports (1..%u allowed)",
+			     desc ? desc : "?", nports, FTSW_TOPO_MAX_PORTS);
+		return FTSW_NONE;
+	}
+	if (t->nnodes == t->cap_nodes) {
+		uint32_t cap = t->cap_nodes ? t->cap_nodes * 2 : 64;
+		void *p = realloc(t->nodes, cap * sizeof(*t->nodes));
+
+		if (!p)
+			goto oom;
+		t->nodes = p;
+		t->cap_nodes = cap;
+	}
+	if (t->nports + nports > t->cap_ports) {
+		uint32_t cap = t->cap_ports ? t->cap_ports : 256;
+		void *p;
+
+		while (cap < t->nports + nports)
+			cap *= 2;
+		p = realloc(t->ports, (size_t)cap * sizeof(*t->ports));
+		if (!p)
+			goto oom;
+		t->ports = p;
+		if (t->port_guids) {
+			p = realloc(t->port_guids, (size_t)cap * sizeof(uint64_t));
+			if (!p)
+				goto oom;
+			t->port_guids = p;
+		}
+		t->cap_ports = cap;
+	}
+	n = &t->nodes[t->nnodes];
+	memset(n, 0, sizeof(*n));
+	n->guid = guid;
+	n->desc = desc ? strdup(desc) : NULL;
+	n->kind = kind;
+	n->nports = nports;
+	n->level = -1;
+	n->first_port = t->nports;
+	n->index = FTSW_NONE;
+	for (i = 0; i < nports; i++) {
+		t->ports[t->nports + i].peer = FTSW_NONE;
+		t->ports[t->nports + i].peer_port = 0;
+		if (t->port_guids)
+			t->port_guids[t->nports + i] = 0;
+	}
+	t->nports += nports;
+	return t->nnodes++;
+oom:
+	ftsw_err_set(err, "out of memory adding node %u", t->nnodes);
+	return FTSW_NONE;
+}
+
+int ftsw_topo_connect(struct ftsw_topo *t, uint32_t a, unsigned pa,
+		      uint32_t b, unsigned pb, struct ftsw_err *err)
+{
+	struct ftsw_port *x, *y;
+
+	if (a >= t->nnodes || b >= t->nnodes || pa < 1 || pb < 1 ||
+	    pa > t->nodes[a].nports || pb > t->nodes[b].nports) {
+		ftsw_err_set(err, "link %u/%u - %u/%u: no such node or port",
+			     a, pa, b, pb);
+		return -EINVAL;
+	}
+	if (a == b && pa == pb) {
+		ftsw_err_set(err, "node %u port %u: linked to itself", a, pa);
+		return -EINVAL;
+	}
+	x = ftsw_port(t, a, pa);
+	y = ftsw_port(t, b, pb);
+	if (x->peer != FTSW_NONE && (x->peer != b || x->peer_port != pb)) {
+		ftsw_err_set(err, "%s port %u: already linked",
+			     t->nodes[a].desc ? t->nodes[a].desc : "node", pa);
+		return -EEXIST;
+	}
+	if (y->peer != FTSW_NONE && (y->peer != a || y->peer_port != pa)) {
+		ftsw_err_set(err, "%s port %u: already linked",
+			     t->nodes[b].desc ? t->nodes[b].desc : "node", pb);
+		return -EEXIST;
+	}
+	x->peer = b;
+	x->peer_port = pb;
+	y->peer = a;
+	y->peer_port = pa;
+	return 0;
+}
+
+void ftsw_topo_disconnect(struct ftsw_topo *t, uint32_t a, unsigned pa)
+{
+	struct ftsw_port *x = ftsw_port(t, a, pa);
+
+	if (x->peer != FTSW_NONE) {
+		struct ftsw_port *y = ftsw_port(t, x->peer, x->peer_port);
+
+		y->peer = FTSW_NONE;
+		y->peer_port = 0;
+	}
+	x->peer = FTSW_NONE;
+	x->peer_port = 0;
+}
+
+int ftsw_topo_finish(struct ftsw_topo *t, struct ftsw_err *err)
+{
+	uint32_t i, ns = 0, nh = 0;
+
+	free(t->switches);
+	free(t->hosts);
+	for (i = 0; i < t->nnodes; i++) {
+		if (t->nodes[i].kind == FTSW_SWITCH)
+			ns++;
+		else
+			nh++;
+	}
+	t->switches = malloc((ns + 1) * sizeof(uint32_t));
+	t->hosts = malloc((nh + 1) * sizeof(uint32_t));
+	if (!t->switches || !t->hosts) {
+		ftsw_err_set(err, "out of memory");
+		return -ENOMEM;
+	}
+	t->nswitches = ns;
+	t->nhosts = nh;
+	ns = nh = 0;
+	for (i = 0; i < t->nnodes; i++) {
+		if (t->nodes[i].kind == FTSW_SWITCH) {
+			t->nodes[i].index = ns;
+			t->switches[ns++] = i;
+		} else {
+			t->nodes[i].index = nh;
+			t->hosts[nh++] = i;
+		}
+	}
+	return 0;
+}
+
+unsigned ftsw_node_degree(const struct ftsw_topo *t, uint32_t node)
+{
+	const struct ftsw_node *n = &t->nodes[node];
+	unsigned p, d = 0;
+
+	for (p = 0; p < n->nports; p++)
+		if (t->ports[n->first_port + p].peer != FTSW_NONE)
+			d++;
+	return d;
+}
+
+unsigned ftsw_host_port(const struct ftsw_topo *t, uint32_t host_node)
+{
+	const struct ftsw_node *n = &t->nodes[host_node];
+	unsigned p;
+
+	for (p = 0; p < n->nports; p++)
+		if (t->ports[n->first_port + p].peer != FTSW_NONE)
+			return p + 1;
+	return 0;
+}
+
+uint32_t ftsw_host_switch(const struct ftsw_topo *t, uint32_t host_node)
+{
+	unsigned p = ftsw_host_port(t, host_node);
+	uint32_t peer;
+
+	if (!p)
+		return FTSW_NONE;
+	peer = ftsw_port(t, host_node, p)->peer;
+	return t->nodes[peer].kind == FTSW_SWITCH ? peer : FTSW_NONE;
+}
+
+uint64_t ftsw_topo_nlinks(const struct ftsw_topo *t)
+{
+	uint64_t n = 0;
+	uint32_t i;
+	unsigned p;
+
+	for (i = 0; i < t->nnodes; i++)
+		for (p = 1; p <= t->nodes[i].nports; p++) {
+			const struct ftsw_port *x = ftsw_port(t, i, p);
+
+			if (x->peer != FTSW_NONE &&
+			    (x->peer > i || (x->peer == i && x->peer_port > p)))
+				n++;
+		}
+	return n;
+}
+
+static int bfs_rank(const struct ftsw_topo *t, uint32_t *queue, uint32_t qn,
+		    int *rank)
+{
+	uint32_t qh = 0;
+	int maxr = qn ? 0 : -1;
+
+	while (qh < qn) {
+		uint32_t s = queue[qh++];
+		const struct ftsw_node *n = &t->nodes[t->switches[s]];
+		unsigned p;
+
+		for (p = 0; p < n->nports; p++) {
+			uint32_t peer = t->ports[n->first_port + p].peer;
+			uint32_t j;
+
+			if (peer == FTSW_NONE || t->nodes[peer].kind != FTSW_SWITCH)
+				continue;
+			j = t->nodes[peer].index;
+			if (rank[j] >= 0)
+				continue;
+			rank[j] = rank[s] + 1;
+			if (rank[j] > maxr)
+				maxr = rank[j];
+			queue[qn++] = j;
+		}
+	}
+	return maxr + 1;
+}
+
+int ftsw_rank_from_leaves(const struct ftsw_topo *t, int *rank)
+{
+	uint32_t *q = malloc((t->nswitches + 1) * sizeof(uint32_t));
+	uint32_t i, qn = 0;
+	int r;
+
+	if (!q)
+		return -ENOMEM;
+	for (i = 0; i < t->nswitches; i++)
+		rank[i] = -1;
+	for (i = 0; i < t->nhosts; i++) {
+		uint32_t sw = ftsw_host_switch(t, t->hosts[i]);
+
+		if (sw != FTSW_NONE && rank[t->nodes[sw].index] < 0) {
+			rank[t->nodes[sw].index] = 0;
+			q[qn++] = t->nodes[sw].index;
+		}
+	}
+	/* leaves in switch order, so ranking is independent of host order */
+	qn = 0;
+	for (i = 0; i < t->nswitches; i++)
+		if (rank[i] == 0)
+			q[qn++] = i;
+	r = bfs_rank(t, q, qn, rank);
+	free(q);
+	return r;
+}
+
+int ftsw_rank_from_roots(const struct ftsw_topo *t, const uint32_t *roots,
+			 size_t nroots, int *rank)
+{
+	uint32_t *q = malloc((t->nswitches + 1) * sizeof(uint32_t));
+	uint32_t i, qn = 0;
+	int r;
+
+	if (!q)
+		return -ENOMEM;
+	for (i = 0; i < t->nswitches; i++)
+		rank[i] = -1;
+	for (i = 0; i < nroots; i++)
+		if (roots[i] < t->nswitches && rank[roots[i]] < 0) {
+			rank[roots[i]] = 0;
+			q[qn++] = roots[i];
+		}
+	r = bfs_rank(t, q, qn, rank);
+	free(q);
+	return r;
+}
+
+void ftsw_topo_stats(const struct ftsw_topo *t, struct ftsw_topo_stats *s)
+{
+	int *rank = malloc((t->nswitches + 1) * sizeof(int));
+	uint32_t i;
+	int nl;
+
+	memset(s, 0, sizeof(*s));
+	s->min_deg = ~0u;
+	for (i = 0; i < t->nswitches; i++) {
+		unsigned d = ftsw_node_degree(t, t->switches[i]);
+
+		if (d < s->min_deg)
+			s->min_deg = d;
+		if (d > s->max_deg)
+			s->max_deg = d;
+	}
+	if (!t->nswitches)
+		s->min_deg = 0;
+	for (i = 0; i < t->nhosts; i++)
+		if (ftsw_host_switch(t, t->hosts[i]) == FTSW_NONE)
+			s->unconnected_hosts++;
+	s->links = ftsw_topo_nlinks(t);
+	for (i = 0; i < t->nnodes; i++) {
+		const struct ftsw_node *n = &t->nodes[i];
+		unsigned p;
+
+		if (n->kind != FTSW_HOST)
+			continue;
+		for (p = 0; p < n->nports; p++)
+			if (t->ports[n->first_port + p].peer != FTSW_NONE)
+				s->host_links++;
+	}
+	s->switch_links = s->links - s->host_links;
+	if (!rank)
+		return;
+	nl = ftsw_rank_from_leaves(t, rank);
+	s->nlevels = nl > 0 ? (unsigned)nl : 0;
+	for (i = 0; i < t->nswitches; i++)
+		if (rank[i] >= 0 && rank[i] < 16)
+			s->per_level[rank[i]]++;
+	free(rank);
+}
+
+struct ftsw_topo *ftsw_topo_subset(const struct ftsw_topo *t, const bool *keep,
+				   struct ftsw_err *err)
+{
+	struct ftsw_topo *o = ftsw_topo_new();
+	uint32_t *map = malloc((t->nnodes + 1) * sizeof(uint32_t));
+	uint32_t i;
+	unsigned p;
+
+	if (!o || !map)
+		goto oom;
+	if (t->port_guids) {
+		o->port_guids = calloc(1, sizeof(uint64_t));
+		if (!o->port_guids)
+			goto oom;
+	}
+	for (i = 0; i < t->nnodes; i++) {
+		const struct ftsw_node *n = &t->nodes[i];
+
+		map[i] = FTSW_NONE;
+		if (!keep[i])
+			continue;
+		map[i] = ftsw_topo_add_node(o, n->kind, n->nports, n->guid,
+					    n->desc, err);
+		if (map[i] == FTSW_NONE)
+			goto fail;
+		o->nodes[map[i]].level = n->level;
+		if (t->port_guids)
+			memcpy(&o->port_guids[o->nodes[map[i]].first_port],
+			       &t->port_guids[n->first_port],
+			       n->nports * sizeof(uint64_t));
+	}
+	for (i = 0; i < t->nnodes; i++) {
+		if (map[i] == FTSW_NONE)
+			continue;
+		for (p = 1; p <= t->nodes[i].nports; p++) {
+			const struct ftsw_port *x = ftsw_port(t, i, p);
+
+			if (x->peer == FTSW_NONE || map[x->peer] == FTSW_NONE)
+				continue;
+			*ftsw_port(o, map[i], p) = (struct ftsw_port){
+				map[x->peer], x->peer_port };
+		}
+	}
+	if (ftsw_topo_finish(o, err))
+		goto fail;
+	o->is_pgft = t->is_pgft;
+	o->pgft = t->pgft;
+	o->degraded = t->degraded || o->nnodes != t->nnodes;
+	memcpy(o->spec, t->spec, sizeof(o->spec));
+	if (t->digits && t->is_pgft) {
+		unsigned h = t->pgft.h;
+
+		o->digits = malloc((size_t)o->nnodes * h * sizeof(uint16_t) + 2);
+		if (!o->digits)
+			goto oom;
+		for (i = 0; i < t->nnodes; i++)
+			if (map[i] != FTSW_NONE)
+				memcpy(&o->digits[(size_t)map[i] * h],
+				       &t->digits[(size_t)i * h],
+				       h * sizeof(uint16_t));
+	}
+	free(map);
+	return o;
+oom:
+	ftsw_err_set(err, "out of memory");
+fail:
+	free(map);
+	ftsw_topo_free(o);
+	return NULL;
+}
+
+/* Uniformly pick k distinct items out of n (partial Fisher-Yates). */
+static uint32_t *pick(uint32_t n, unsigned k, uint64_t *seed)
+{
+	uint32_t *a = malloc((n + 1) * sizeof(uint32_t));
+	uint32_t i;
+
+	if (!a)
+		return NULL;
+	for (i = 0; i < n; i++)
+		a[i] = i;
+	for (i = 0; i < k && i < n; i++) {
+		uint32_t j = i + ftsw_rand_next(seed) % (n - i);
+		uint32_t x = a[i];
+
+		a[i] = a[j];
+		a[j] = x;
+	}
+	return a;
+}
+
+struct ftsw_topo *ftsw_topo_degrade(const struct ftsw_topo *t,
+				    const struct ftsw_degrade *d,
+				    struct ftsw_err *err)
+{
+	bool *keep = malloc(t->nnodes + 1);
+	struct ftsw_topo *o = NULL;
+	uint64_t seed = d->seed;
+	uint32_t i, *a;
+	size_t k;
+
+	if (!keep)
+		goto oom;
+	memset(keep, 1, t->nnodes + 1);
+	for (k = 0; k < d->nswitch; k++) {
+		if (d->switches[k] >= t->nnodes ||
+		    t->nodes[d->switches[k]].kind != FTSW_SWITCH) {
+			ftsw_err_set(err, "remove switch: node %u is not a switch",
+				     d->switches[k]);
+			goto fail;
+		}
+		keep[d->switches[k]] = false;
+	}
+	for (k = 0; k < d->nhostlist; k++) {
+		if (d->hostlist[k] >= t->nnodes ||
+		    t->nodes[d->hostlist[k]].kind != FTSW_HOST) {
+			ftsw_err_set(err, "remove host: node %u is not a host",
+				     d->hostlist[k]);
+			goto fail;
+		}
+		keep[d->hostlist[k]] = false;
+	}
+	if (d->rand_switches) {
+		if (d->rand_switches > t->nswitches) {
+			ftsw_err_set(err, "--switches %u: only %u switches",
+				     d->rand_switches, t->nswitches);
+			goto fail;
+		}
+		a = pick(t->nswitches, d->rand_switches, &seed);
+		if (!a)
+			goto oom;
+		for (i = 0; i < d->rand_switches; i++)
+			keep[t->switches[a[i]]] = false;
+		free(a);
+	}
+	if (d->rand_hosts) {
+		if (d->rand_hosts > t->nhosts) {
+			ftsw_err_set(err, "--hosts %u: only %u hosts",
+				     d->rand_hosts, t->nhosts);
+			goto fail;
+		}
+		a = pick(t->nhosts, d->rand_hosts, &seed);
+		if (!a)
+			goto oom;
+		for (i = 0; i < d->rand_hosts; i++)
+			keep[t->hosts[a[i]]] = false;
+		free(a);
+	}
+	o = ftsw_topo_subset(t, keep, err);
+	if (!o)
+		goto fail;
+	free(keep);
+	keep = NULL;
+	/* Links: explicit (by end in t, mapped by GUID-free id order) */
+	for (k = 0; k < d->nlinks; k++) {
+		uint32_t n = d->links[k][0], p = d->links[k][1];
+
+		if (n >= t->nnodes || p < 1 || p > t->nodes[n].nports ||
+		    ftsw_port(t, n, p)->peer == FTSW_NONE) {
+			ftsw_err_set(err, "remove link: node %u port %u is not linked",
+				     n, p);
+			goto fail;
+		}
+		/* node ids are preserved when nothing was removed before */
+		if (o->nnodes == t->nnodes)
+			ftsw_topo_disconnect(o, n, p);
+		o->degraded = true;
+	}
+	if (d->rand_links) {
+		/* candidate link ends: switch ports whose peer is a switch with
+		 * a larger id (each link once) */
+		uint64_t nl = 0;
+		uint32_t (*ends)[2] = NULL;
+
+		for (i = 0; i < o->nswitches; i++) {
+			uint32_t s = o->switches[i];
+			unsigned p;
+
+			for (p = 1; p <= o->nodes[s].nports; p++) {
+				const struct ftsw_port *x = ftsw_port(o, s, p);
+
+				if (x->peer != FTSW_NONE &&
+				    o->nodes[x->peer].kind == FTSW_SWITCH &&
+				    (x->peer > s || (x->peer == s && x->peer_port > p)))
+					nl++;
+			}
+		}
+		if (d->rand_links > nl) {
+			ftsw_err_set(err, "--links %u: only %llu switch-switch links",
+				     d->rand_links, (unsigned long long)nl);
+			goto fail;
+		}
+		ends = malloc((nl + 1) * sizeof(*ends));
+		if (!ends)
+			goto oom;
+		nl = 0;
+		for (i = 0; i < o->nswitches; i++) {
+			uint32_t s = o->switches[i];
+			unsigned p;
+
+			for (p = 1; p <= o->nodes[s].nports; p++) {
+				const struct ftsw_port *x = ftsw_port(o, s, p);
+
+				if (x->peer != FTSW_NONE &&
+				    o->nodes[x->peer].kind == FTSW_SWITCH &&
+				    (x->peer > s || (x->peer == s && x->peer_port > p))) {
+					ends[nl][0] = s;
+					ends[nl][1] = p;
+					nl++;
+				}
+			}
+		}
+		a = pick((uint32_t)nl, d->rand_links, &seed);
+		if (!a) {
+			free(ends);
+			goto oom;
+		}
+		for (i = 0; i < d->rand_links; i++)
+			ftsw_topo_disconnect(o, ends[a[i]][0], ends[a[i]][1]);
+		free(a);
+		free(ends);
+		o->degraded = true;
+	}
+	return o;
+oom:
+	ftsw_err_set(err, "out of memory");
+fail:
+	free(keep);
+	ftsw_topo_free(o);
+	return NULL;
+}
+
+FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err)
+{
+	size_t n = strlen(path) + 32;
+	FILE *f;
+	int fd;
+
+	*tmp = malloc(n);
+	if (!*tmp) {
+		ftsw_err_set(err, "%s: out of memory", path);
+		return NULL;
+	}
+	snprintf(*tmp, n, "%s.tmpXXXXXX", path);
+	fd = mkstemp(*tmp);
+	if (fd < 0) {
+		ftsw_err_set(err, "%s: cannot create temporary file: %s", path,
+			     strerror(errno));
+		free(*tmp);
+		*tmp = NULL;
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+	}
+	return f;
+}
+
+int ftsw_atomic_commit(FILE *f, const char *path, char *tmp,
+		       struct ftsw_err *err)
+{
+	int bad = ferror(f);
+
+	if (fflush(f) || fsync(fileno(f)))
+		bad = 1;
+	if (fclose(f))
+		bad = 1;
+	if (bad) {
+		ftsw_err_set(err, "%s: write failed: %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -EIO;
+	}
+	if (rename(tmp, path)) {
+		ftsw_err_set(err, "%s: rename: %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -errno;
+	}
+	free(tmp);
+	return 0;
+}
