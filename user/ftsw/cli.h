@@ -28,5 +28,7 @@ void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Object handlers, one file each (user/ftsw/cmd_*.c). */
 int cmd_version(int argc, char **argv);
+int cmd_topo(int argc, char **argv);
+int cmd_route(int argc, char **argv);
 
 #endif

@@ -15,6 +15,8 @@ struct cli_opts cli;
 
 static const struct cli_object objects[] = {
 	{ "version", "print the version", cmd_version },
+	{ "topo", "generate, show and degrade fat-tree topologies", cmd_topo },
+	{ "route", "compute, check and convert routing tables", cmd_route },
 };
 
 void cli_err(const char *fmt, ...)

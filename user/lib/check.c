@@ -13,7 +13,8 @@
  * loop, ...), in O(switches) per LID instead of O(hosts) walks. From it:
  * delivery of every (host, LID) pair, minimality (against BFS distances),
  * up*down* legality (by the routing's ranks), and the channel dependency
- * graph per virtual layer, checked for cycles.
+ * graph per virtual layer, checked for cycles. Switch LIDs (management
+ * traffic, VL15 on InfiniBand) are checked for delivery only.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -427,7 +428,7 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 						       hops[l] - 1,
 						       c.dist[(size_t)c.leaf_of_sw[dleaf] * ns + l]);
 				}
-				if (o->updown && !(flags[l] & 1)) {
+				if (o->updown && kind == FTSW_HOST && !(flags[l] & 1)) {
 					if (!c.updown++)
 						report(&c, "up*down* violated: %s -> LID %u "
 						       "(from switch %s)",
@@ -456,7 +457,7 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 				       t->nodes[t->hosts[n]].desc, lid);
 				break;
 			}
-			if (c.dep && rs == ST_OK) {
+			if (c.dep && rs == ST_OK && kind == FTSW_HOST) {
 				/* mark the path's switches used on the pair's VL */
 				unsigned v = 0;
 				uint32_t cur = l;
@@ -467,6 +468,8 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 					const struct ftsw_port *x;
 
 					used[(size_t)v * ns + cur] = 1;
+					if (kind == FTSW_SWITCH && cur == idx)
+						break;
 					x = ftsw_port(t, t->switches[cur],
 						      ftsw_lft(r, cur)[lid]);
 					cur = t->nodes[x->peer].kind == FTSW_SWITCH ?
@@ -481,15 +484,18 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 					const struct ftsw_port *x;
 					uint32_t u;
 
-					if (!used[(size_t)vl * ns + s])
+					if (!used[(size_t)vl * ns + s] ||
+					    (kind == FTSW_SWITCH && s == idx))
 						continue;
 					p = ftsw_lft(r, s)[lid];
 					x = ftsw_port(t, t->switches[s], p);
 					if (t->nodes[x->peer].kind != FTSW_SWITCH)
 						continue;
 					u = t->nodes[x->peer].index;
+					if (kind == FTSW_SWITCH && u == idx)
+						continue;
 					q = ftsw_lft(r, u)[lid];
-					if (q == FTSW_PORT_NONE ||
+					if (q == FTSW_PORT_NONE || q == 0 ||
 					    t->nodes[ftsw_port(t, x->peer, q)->peer].kind
 					    != FTSW_SWITCH)
 						continue;

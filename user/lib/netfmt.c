@@ -328,8 +328,6 @@ struct ftsw_topo *ftsw_net_read_file(FILE *f, const char *name,
 				perr(&p, "unexpected text in '%s'", s);
 				goto fail;
 			}
-			if (pg)
-				t->port_guids[0] = 0; /* placeholder, set below */
 			if (p.nlinks == p.lcap) {
 				p.lcap = p.lcap ? 2 * p.lcap : 1024;
 				p.links = realloc(p.links, p.lcap * sizeof(*p.links));
@@ -457,7 +455,7 @@ static uint64_t port_guid(const struct ftsw_topo *t, uint32_t n, unsigned p)
 	uint64_t g = t->port_guids ?
 		t->port_guids[t->nodes[n].first_port + p - 1] : 0;
 
-	return g ? g : t->nodes[n].guid + p;
+	return g ? g : t->nodes[n].guid | p;
 }
 
 int ftsw_net_write_file(const struct ftsw_topo *t, FILE *f)
@@ -539,10 +537,11 @@ int ftsw_topo_match_pgft(struct ftsw_topo *t, const struct ftsw_pgft *g,
 		goto out;
 	for (i = 0; i < t->nnodes; i++) {
 		uint64_t gu = t->nodes[i].guid;
-		unsigned l = (unsigned)((gu >> 40) & 0xff);
-		uint64_t x = gu & 0xffffffffffULL;
+		unsigned l = FTSW_GEN_GUID_LEVEL(gu);
+		uint64_t x = FTSW_GEN_GUID_INDEX(gu);
 
-		if ((gu >> 48) != 0x66 || l > h || x >= base[l + 1] - base[l]) {
+		if (FTSW_GEN_GUID_TAG(gu) != 0x6674 || l > h ||
+		    x >= base[l + 1] - base[l] || (gu & 15)) {
 			ftsw_err_set(err, "node %016" PRIx64 " is not part of %s",
 				     gu, full->spec);
 			goto out;

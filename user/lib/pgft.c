@@ -16,6 +16,10 @@
  * followed by the switch digits a_1..a_l (a_1 most significant). Ports are
  * numbered up-ports first: InfiniBand port q + 1 for up-port q, then
  * w_{l+1} p_{l+1} + r + 1 for down-port r (top switches: r + 1).
+ *
+ * GUIDs: 0x6674 ("ft"), level, index (FTSW_GEN_GUID); ordering switches by
+ * GUID within a level is index order, so a node's parents sorted by GUID
+ * come in the order of their digit b_{l+1}, as D-Mod-K numbers them.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -295,8 +299,7 @@ struct ftsw_topo *ftsw_topo_gen_pgft(const struct ftsw_pgft *g,
 		for (x = 0; x < size[l]; x++) {
 			char desc[96];
 			uint32_t id;
-			uint64_t guid = 0x0066747300000000ULL |
-					((uint64_t)l << 40) | x;
+			uint64_t guid = FTSW_GEN_GUID(l, x);
 
 			if (l == 0)
 				snprintf(desc, sizeof(desc), "H%llu",

@@ -254,6 +254,44 @@ static void swl_one(size_t d, void *arg)
 			}
 		}
 	}
+	if (a->height) {
+		/*
+		 * Switches with no legal path (degraded fabrics): fall back to
+		 * unrestricted shortest paths. Such a switch points to one
+		 * closer to d, either legal (whose path stays legal) or another
+		 * fallback one, so no loop can form. Switch LIDs carry
+		 * management traffic, which is outside the data VLs.
+		 */
+		uint8_t *seen = calloc(ns + 1, 1);
+
+		if (!seen)
+			goto out;
+		qh = qn = 0;
+		seen[d] = 1;
+		q[qn++] = (uint32_t)d;
+		while (qh < qn) {
+			uint32_t v = q[qh++];
+			const struct ftsw_node *n = &t->nodes[t->switches[v]];
+			unsigned p;
+
+			for (p = 1; p <= n->nports; p++) {
+				const struct ftsw_port *x = &t->ports[n->first_port + p - 1];
+				uint32_t u;
+
+				if (x->peer == FTSW_NONE ||
+				    t->nodes[x->peer].kind != FTSW_SWITCH)
+					continue;
+				u = t->nodes[x->peer].index;
+				if (seen[u])
+					continue;
+				seen[u] = 1;
+				if (!st[u])
+					ftsw_lft(r, u)[lid] = x->peer_port;
+				q[qn++] = u;
+			}
+		}
+		free(seen);
+	}
 out:
 	free(st);
 	free(q);

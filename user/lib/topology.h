@@ -92,6 +92,14 @@ static inline struct ftsw_port *ftsw_port(const struct ftsw_topo *t,
 	return &t->ports[t->nodes[node].first_port + port - 1];
 }
 
+/* GUIDs of generated nodes: "ft" tag, level, index; CA port p: guid | p. */
+#define FTSW_GEN_GUID(level, index) \
+	(0x6674000000000000ULL | ((uint64_t)(level) << 40) | \
+	 ((uint64_t)(index) << 4))
+#define FTSW_GEN_GUID_TAG(g)	((g) >> 48)
+#define FTSW_GEN_GUID_LEVEL(g)	((unsigned)(((g) >> 40) & 0xff))
+#define FTSW_GEN_GUID_INDEX(g)	(((g) & 0xffffffffffULL) >> 4)
+
 /* Builder. add_node returns the node id or FTSW_NONE (err set). */
 struct ftsw_topo *ftsw_topo_new(void);
 void ftsw_topo_free(struct ftsw_topo *t);

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsw route: compute routing tables with an engine, write them in
+ * OpenSM's dump format, check them.
+ *
+ *   ftsw route -a ENGINE -t TOPO [OPTIONS] [-o FILE]
+ *   ftsw route check -t TOPO (-a ENGINE | -i LFTS) [OPTIONS]
+ *   ftsw route list
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "routing.h"
+
+static void route_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ftsw route -a ENGINE -t TOPO [OPTIONS] [-o LFTS]\n"
+		"       ftsw route check -t TOPO (-a ENGINE | -i LFTS) [OPTIONS]\n"
+		"       ftsw route list\n"
+		"Options:\n"
+		"  --lmc N            2^N LIDs (paths) per host (default 0)\n"
+		"  --threads N        worker threads (default: all CPUs)\n"
+		"  --roots I,J,..     updn root switches (switch indices)\n"
+		"  --updown-cost      dmodc: strict up-down cost variant\n"
+		"  --no-switch-lids   don't route switch LIDs\n"
+		"  --extended-lids    allow LIDs past 0xBFFF (analysis only)\n"
+		"  --seed S           seed for randomised engines\n"
+		"  --check            check the routing after computing it\n"
+		"  --lfts             with -j: include the tables\n"
+		"  -o FILE            write OpenSM's opensm-lfts.dump format\n");
+}
+
+struct ropts {
+	const char *engine, *topo, *in, *out;
+	struct ftsw_route_opts o;
+	uint32_t roots[1024];
+	bool check, lfts;
+};
+
+static int parse_num(const char *opt, const char *v, unsigned long long max,
+		     unsigned long long *out)
+{
+	char *e;
+
+	if (!v) {
+		cli_err("%s: value expected", opt);
+		return -1;
+	}
+	*out = strtoull(v, &e, 0);
+	if (e == v || *e || *out > max) {
+		cli_err("%s: '%s' is not a number in 0..%llu", opt, v, max);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct ropts *ro)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		unsigned long long x;
+
+		if (!strcmp(a, "-a") || !strcmp(a, "-t") || !strcmp(a, "-o") ||
+		    !strcmp(a, "-i")) {
+			if (!v) {
+				cli_err("%s: argument expected", a);
+				return -1;
+			}
+			if (a[1] == 'a')
+				ro->engine = v;
+			else if (a[1] == 't')
+				ro->topo = v;
+			else if (a[1] == 'o')
+				ro->out = v;
+			else
+				ro->in = v;
+			i++;
+		} else if (!strcmp(a, "--lmc")) {
+			if (parse_num(a, v, FTSW_LMC_MAX, &x))
+				return -1;
+			ro->o.lmc = (unsigned)x;
+			i++;
+		} else if (!strcmp(a, "--threads")) {
+			if (parse_num(a, v, 256, &x))
+				return -1;
+			ro->o.threads = (unsigned)x;
+			i++;
+		} else if (!strcmp(a, "--seed")) {
+			if (parse_num(a, v, ~0ULL, &x))
+				return -1;
+			ro->o.seed = x;
+			i++;
+		} else if (!strcmp(a, "--roots")) {
+			char *s, *tok, *save = NULL, *dup;
+
+			if (!v) {
+				cli_err("--roots: switch indices expected");
+				return -1;
+			}
+			dup = strdup(v);
+			for (s = dup; (tok = strtok_r(s, ",", &save)); s = NULL) {
+				if (ro->o.nroots == 1024 ||
+				    parse_num("--roots", tok, 0xffffffffULL, &x)) {
+					free(dup);
+					return -1;
+				}
+				ro->roots[ro->o.nroots++] = (uint32_t)x;
+			}
+			free(dup);
+			ro->o.roots = ro->roots;
+			i++;
+		} else if (!strcmp(a, "--updown-cost")) {
+			ro->o.updown_cost = true;
+		} else if (!strcmp(a, "--no-switch-lids")) {
+			ro->o.no_switch_lids = true;
+		} else if (!strcmp(a, "--extended-lids")) {
+			ro->o.extended_lids = true;
+		} else if (!strcmp(a, "--check")) {
+			ro->check = true;
+		} else if (!strcmp(a, "--lfts")) {
+			ro->lfts = true;
+		} else {
+			cli_err("route: unknown argument '%s' (ftsw route help)", a);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int do_check(const struct ftsw_routing *r, const struct ropts *ro,
+		    double *secs)
+{
+	struct ftsw_check_opts co = { 0 };
+	struct ftsw_check_result res;
+	struct ftsw_err err;
+	double t0 = now();
+
+	co.minimal = r->flags & FTSW_RT_MINIMAL;
+	co.updown = (r->flags & FTSW_RT_UPDOWN) && r->rank;
+	co.cdg = true;
+	co.switch_lids = (r->flags & FTSW_RT_SWITCH_LIDS) && !ro->o.no_switch_lids;
+	if (ftsw_routing_check(r, &co, &res, &err)) {
+		cli_err("%s", err.msg);
+		return 1;
+	}
+	*secs = now() - t0;
+	if (cli.json) {
+		printf("{\"check\":{\"ok\":%s,\"pairs\":%" PRIu64 ",\"delivered\":%"
+		       PRIu64 ",\"no_route\":%" PRIu64 ",\"loops\":%" PRIu64
+		       ",\"dead_port\":%" PRIu64 ",\"misdelivered\":%" PRIu64
+		       ",\"non_minimal\":%" PRIu64 ",\"updown_violations\":%" PRIu64
+		       ",\"cdg_cyclic_vls\":%u,\"max_hops\":%" PRIu64
+		       ",\"seconds\":%.3f}}\n",
+		       res.ok ? "true" : "false", res.pairs, res.delivered,
+		       res.no_route, res.loops, res.dead_port, res.misdelivered,
+		       res.non_minimal, res.updown_violations, res.cdg_cyclic_vls,
+		       res.max_hops, *secs);
+	} else {
+		printf("check %s: %" PRIu64 "/%" PRIu64 " pairs delivered, max %"
+		       PRIu64 " hops; no route %" PRIu64 ", loops %" PRIu64
+		       ", dead port %" PRIu64 ", misdelivered %" PRIu64
+		       ", non-minimal %" PRIu64 "%s, up*down* violations %" PRIu64
+		       "%s, VLs with CDG cycles %u (%.3f s)\n",
+		       res.ok ? "ok" : "FAILED", res.delivered, res.pairs,
+		       res.max_hops, res.no_route, res.loops, res.dead_port,
+		       res.misdelivered, res.non_minimal,
+		       co.minimal ? "" : " (not promised)",
+		       res.updown_violations, co.updown ? "" : " (not checked)",
+		       res.cdg_cyclic_vls, *secs);
+		if (res.report && !res.ok)
+			fputs(res.report, stdout);
+	}
+	ftsw_check_result_free(&res);
+	return res.ok ? 0 : 1;
+}
+
+static int route_run(int argc, char **argv, bool check_cmd)
+{
+	struct ropts ro = { 0 };
+	struct ftsw_routing *r = NULL;
+	struct ftsw_topo *t;
+	struct ftsw_err err;
+	double t0, tr, tc = 0;
+	int rc = 0;
+
+	if (parse_opts(argc, argv, &ro))
+		return 2;
+	if (!ro.topo || (!ro.engine && !ro.in) || (ro.engine && ro.in)) {
+		route_usage(stderr);
+		return 2;
+	}
+	t = ftsw_net_read(ro.topo, &err);
+	if (!t) {
+		cli_err("%s", err.msg);
+		return 1;
+	}
+	t0 = now();
+	if (ro.engine)
+		r = ftsw_route(ro.engine, t, &ro.o, &err);
+	else
+		r = ftsw_lfts_read(t, ro.in, ro.o.lmc, &err);
+	tr = now() - t0;
+	if (!r) {
+		cli_err("%s", err.msg);
+		ftsw_topo_free(t);
+		return 1;
+	}
+	if (r->unroutable_pairs) {
+		cli_err("%s (%" PRIu64 " ordered leaf pairs unroutable)",
+			r->warning, r->unroutable_pairs);
+		rc = 1;
+	}
+	if (ro.out && ftsw_lfts_write(r, ro.out, &err)) {
+		cli_err("%s", err.msg);
+		rc = 1;
+	}
+	if (cli.json && !check_cmd)
+		ftsw_routing_json(r, stdout, ro.lfts);
+	else if (!check_cmd)
+		printf("%s: %u switches, %u hosts, LMC %u, LIDs 1..%u, %.3f s\n",
+		       r->engine, r->nswitches, r->nhosts, r->lmc, r->max_lid, tr);
+	if (check_cmd || ro.check) {
+		if (do_check(r, &ro, &tc))
+			rc = 1;
+	}
+	if (cli.stats)
+		fprintf(stderr, "route: %.3f s routing, %.3f s check\n", tr, tc);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+	return rc;
+}
+
+int cmd_route(int argc, char **argv)
+{
+	const struct ftsw_engine *const *e;
+
+	if (argc >= 2 && !strcmp(argv[1], "help")) {
+		route_usage(stdout);
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "list")) {
+		for (e = ftsw_engine_list(); *e; e++) {
+			if (cli.json)
+				printf("%s{\"name\":\"%s\",\"summary\":\"%s\"}%s",
+				       e == ftsw_engine_list() ? "[" : "",
+				       (*e)->name, (*e)->summary, e[1] ? "," : "]\n");
+			else
+				printf("%-8s %s (%s)\n", (*e)->name, (*e)->summary,
+				       (*e)->paper);
+		}
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "check"))
+		return route_run(argc - 2, argv + 2, true);
+	if (argc < 2) {
+		route_usage(stderr);
+		return 2;
+	}
+	return route_run(argc - 1, argv + 1, false);
+}

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsw topo: generate, show and degrade topologies (net format files).
+ *
+ *   ftsw topo gen SPEC [-o FILE]
+ *   ftsw topo show FILE
+ *   ftsw topo degrade FILE [--links K] [--switches K] [--hosts K]
+ *                     [--seed S] [-o FILE]
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "topology.h"
+
+static void topo_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ftsw topo gen SPEC [-o FILE]\n"
+		"       ftsw topo show FILE\n"
+		"       ftsw topo degrade FILE [--links K] [--switches K] "
+		"[--hosts K] [--seed S] [-o FILE]\n"
+		"SPEC: pgft:H;M1,..;W1,..;P1,..  (or PGFT(H;...;...;...))\n"
+		"      xgft:H;M..;W..   rlft:H;M..;W..;P..   kary:K,N   ftmn:M,N\n");
+}
+
+static int parse_uint(const char *opt, const char *v, unsigned long long *out)
+{
+	char *e;
+
+	if (!v) {
+		cli_err("%s: value expected", opt);
+		return -1;
+	}
+	*out = strtoull(v, &e, 0);
+	if (e == v || *e) {
+		cli_err("%s: '%s' is not a number", opt, v);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_out(const struct ftsw_topo *t, const char *out)
+{
+	struct ftsw_err err;
+
+	if (ftsw_net_write(t, out, &err)) {
+		cli_err("%s", err.msg);
+		return 1;
+	}
+	return 0;
+}
+
+static int topo_gen(int argc, char **argv)
+{
+	const char *spec = NULL, *out = NULL;
+	struct ftsw_err err;
+	struct ftsw_topo *t;
+	int i, rc;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			out = argv[++i];
+		else if (!spec && argv[i][0] != '-')
+			spec = argv[i];
+		else {
+			cli_err("topo gen: unexpected argument '%s'", argv[i]);
+			return 2;
+		}
+	}
+	if (!spec) {
+		topo_usage(stderr);
+		return 2;
+	}
+	t = ftsw_topo_gen(spec, &err);
+	if (!t) {
+		cli_err("%s", err.msg);
+		return 1;
+	}
+	rc = write_out(t, out);
+	if (!rc && out && cli.verbose)
+		fprintf(stderr, "%s: %u switches, %u hosts\n", out, t->nswitches,
+			t->nhosts);
+	ftsw_topo_free(t);
+	return rc;
+}
+
+static int topo_show(int argc, char **argv)
+{
+	struct ftsw_topo_stats s;
+	struct ftsw_err err;
+	struct ftsw_topo *t;
+	const char *kind;
+	unsigned l;
+
+	if (argc != 1) {
+		topo_usage(stderr);
+		return 2;
+	}
+	t = ftsw_net_read(argv[0], &err);
+	if (!t) {
+		cli_err("%s", err.msg);
+		return 1;
+	}
+	ftsw_topo_stats(t, &s);
+	kind = t->is_pgft ? (t->degraded ? "degraded" : "complete") :
+		"not recognised as a PGFT";
+	if (cli.json) {
+		printf("{\"file\":\"%s\",\"switches\":%u,\"hosts\":%u,"
+		       "\"links\":%" PRIu64 ",\"switch_links\":%" PRIu64
+		       ",\"host_links\":%" PRIu64 ",\"levels\":%u,\"per_level\":[",
+		       argv[0], t->nswitches, t->nhosts, s.links, s.switch_links,
+		       s.host_links, s.nlevels);
+		for (l = 0; l < s.nlevels && l < 16; l++)
+			printf("%s%u", l ? "," : "", s.per_level[l]);
+		printf("],\"min_degree\":%u,\"max_degree\":%u,"
+		       "\"unconnected_hosts\":%u,\"pgft\":%s,\"degraded\":%s",
+		       s.min_deg, s.max_deg, s.unconnected_hosts,
+		       t->is_pgft ? "true" : "false",
+		       t->degraded ? "true" : "false");
+		if (t->is_pgft)
+			printf(",\"spec\":\"%s\"", t->spec);
+		printf("}\n");
+	} else {
+		printf("%s: %s%s%s\n", argv[0], kind, t->is_pgft ? " " : "",
+		       t->is_pgft ? t->spec : "");
+		printf("  switches %u, hosts %u, links %" PRIu64
+		       " (%" PRIu64 " switch-switch, %" PRIu64 " host)\n",
+		       t->nswitches, t->nhosts, s.links, s.switch_links,
+		       s.host_links);
+		printf("  levels %u (ranked from the leaves):", s.nlevels);
+		for (l = 0; l < s.nlevels && l < 16; l++)
+			printf(" %u", s.per_level[l]);
+		printf("\n  switch degree %u..%u (cabled ports)\n", s.min_deg,
+		       s.max_deg);
+		if (s.unconnected_hosts)
+			printf("  unconnected hosts %u\n", s.unconnected_hosts);
+	}
+	ftsw_topo_free(t);
+	return 0;
+}
+
+static int topo_degrade(int argc, char **argv)
+{
+	struct ftsw_degrade d = { 0 };
+	const char *in = NULL, *out = NULL;
+	unsigned long long v;
+	struct ftsw_err err;
+	struct ftsw_topo *t, *o;
+	int i, rc;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "-o")) {
+			if (!val) {
+				cli_err("-o: file expected");
+				return 2;
+			}
+			out = val;
+			i++;
+		} else if (!strcmp(a, "--links") || !strcmp(a, "--switches") ||
+			   !strcmp(a, "--hosts") || !strcmp(a, "--seed")) {
+			if (parse_uint(a, val, &v))
+				return 2;
+			i++;
+			if (a[2] == 'l')
+				d.rand_links = (unsigned)v;
+			else if (a[2] == 's' && a[3] == 'w')
+				d.rand_switches = (unsigned)v;
+			else if (a[2] == 'h')
+				d.rand_hosts = (unsigned)v;
+			else
+				d.seed = v;
+		} else if (!in && a[0] != '-') {
+			in = a;
+		} else {
+			cli_err("topo degrade: unexpected argument '%s'", a);
+			return 2;
+		}
+	}
+	if (!in) {
+		topo_usage(stderr);
+		return 2;
+	}
+	t = ftsw_net_read(in, &err);
+	if (!t) {
+		cli_err("%s", err.msg);
+		return 1;
+	}
+	o = ftsw_topo_degrade(t, &d, &err);
+	ftsw_topo_free(t);
+	if (!o) {
+		cli_err("%s", err.msg);
+		return 1;
+	}
+	rc = write_out(o, out);
+	ftsw_topo_free(o);
+	return rc;
+}
+
+int cmd_topo(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "help")) {
+		topo_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "gen"))
+		return topo_gen(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "show"))
+		return topo_show(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "degrade"))
+		return topo_degrade(argc - 2, argv + 2);
+	cli_err("topo: unknown command '%s' (gen, show, degrade)", argv[1]);
+	return 2;
+}
