@@ -30,5 +30,12 @@ void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cmd_version(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
 int cmd_route(int argc, char **argv);
+int cmd_fabric(int argc, char **argv);
+int cmd_switch(int argc, char **argv);
+int cmd_port(int argc, char **argv);
+int cmd_lft(int argc, char **argv);
+int cmd_sl2vl(int argc, char **argv);
+int cmd_commit(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
 
 #endif

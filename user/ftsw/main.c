@@ -17,6 +17,13 @@ static const struct cli_object objects[] = {
 	{ "version", "print the version", cmd_version },
 	{ "topo", "generate, show and degrade fat-tree topologies", cmd_topo },
 	{ "route", "compute, check and convert routing tables", cmd_route },
+	{ "fabric", "show, tune or reset this namespace's fabric", cmd_fabric },
+	{ "switch", "add, delete and show switches", cmd_switch },
+	{ "port", "bind, unbind, set and show switch ports", cmd_port },
+	{ "lft", "write and show linear forwarding tables", cmd_lft },
+	{ "sl2vl", "set and show SL to VL tables", cmd_sl2vl },
+	{ "commit", "publish every staged LFT at once", cmd_commit },
+	{ "monitor", "print port and commit events", cmd_monitor },
 };
 
 void cli_err(const char *fmt, ...)

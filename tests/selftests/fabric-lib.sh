@@ -1,0 +1,95 @@
+# shellcheck shell=bash
+# Fabric helpers for the ftsw selftests (sourced after lib.sh; not a test).
+#
+# The fabric lives in one network namespace ($FAB); every host in its own
+# ($FAB-hN) with eth0 at MTU 1500, MAC 02:66:74:00:<LID>, 198.18.0.N+1/15 and
+# 2001:db8::N+1/64, static neighbours, no ARP. Switch-side ends of host links
+# are hN, links between switches are veth pairs at MTU 9000.
+
+FAB=ftsw$$
+: "${TMPDIR:=/tmp}"
+PY=$(command -v /usr/bin/python3 || command -v python3)
+
+fab() { ip netns exec "$FAB" "$@"; }
+fsw() { ip netns exec "$FAB" "$FTSW" "$@"; }
+hns() { echo "$FAB-h$1"; }
+hx() { local n=$1; shift; ip netns exec "$(hns "$n")" "$@"; }
+lid_mac() { printf '02:66:74:00:%02x:%02x' $(($1 >> 8)) $(($1 & 255)); }
+host_ip() { echo "198.18.0.$(($1 + 1))"; }
+host_ip6() { echo "2001:db8::$(($1 + 1))"; }
+
+fabric_setup() {
+	ip netns add "$FAB" || return 1
+	fab sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+	fab sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	fab ip link set lo up
+}
+
+# host_add N LID: host N with base LID LID behind switch-side device hN.
+declare -A HOST_LID
+host_add() {
+	local n=$1 lid=$2 ns
+	ns=$(hns "$n")
+	HOST_LID[$n]=$lid
+	ip netns add "$ns" || return 1
+	ip -n "$ns" link set lo up
+	ip link add "h$n" netns "$FAB" type veth peer name eth0 netns "$ns" || return 1
+	ip -n "$ns" link set eth0 address "$(lid_mac "$lid")" mtu 1500
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.eth0.accept_dad=0
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.eth0.router_solicitations=0
+	ip -n "$ns" link set eth0 up
+	ip -n "$ns" addr add "$(host_ip "$n")/15" dev eth0
+	ip -n "$ns" -6 addr add "$(host_ip6 "$n")/64" dev eth0 nodad
+	ip -n "$FAB" link set "h$n" up
+}
+
+# hosts_neigh: every host gets permanent neighbours for every other host.
+hosts_neigh() {
+	local a b
+	for a in "${!HOST_LID[@]}"; do
+		for b in "${!HOST_LID[@]}"; do
+			[ "$a" = "$b" ] && continue
+			ip -n "$(hns "$a")" neigh replace "$(host_ip "$b")" \
+				lladdr "$(lid_mac "${HOST_LID[$b]}")" dev eth0 nud permanent
+			ip -n "$(hns "$a")" -6 neigh replace "$(host_ip6 "$b")" \
+				lladdr "$(lid_mac "${HOST_LID[$b]}")" dev eth0 nud permanent
+		done
+	done
+}
+
+# link_add A B: a veth pair A <-> B in the fabric namespace, MTU 9000, up.
+link_add() {
+	ip -n "$FAB" link add "$1" mtu 9000 type veth peer name "$2" mtu 9000 &&
+		ip -n "$FAB" link set "$1" up && ip -n "$FAB" link set "$2" up
+}
+
+fabric_cleanup() {
+	local n
+	for n in "${!HOST_LID[@]}"; do
+		ip netns del "$(hns "$n")" 2>/dev/null
+	done
+	ip netns del "$FAB" 2>/dev/null
+	HOST_LID=()
+}
+
+# port_stat SW PORT FIELD: a counter of a port (FIELD: rx_packets,
+# tx_packets, drops.no_route, tx_vl.0 ...).
+port_stat() {
+	fsw -j -s port show switch "$1" port "$2" | "$PY" -c '
+import json, sys
+p = json.load(sys.stdin)[0]["stats"]
+for k in sys.argv[1].split("."):
+    p = p[int(k)] if isinstance(p, list) else p[k]
+print(p)' "$3"
+}
+
+fabric_stat() {
+	fsw -j fabric show | "$PY" -c '
+import json, sys
+p = json.load(sys.stdin)
+for k in sys.argv[1].split("."):
+    p = p[k]
+print(p)' "$1"
+}
+
+ping_ok() { hx "$1" ping -c "${3:-2}" -i 0.2 -W 2 -q "$2" >/dev/null 2>&1; }

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsw monitor [count N]: print port and commit events as they come.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "nlcli.h"
+
+struct mon {
+	uint64_t left;	/* 0: forever */
+};
+
+static int mon_event(const struct ftsw_event *ev, void *arg)
+{
+	struct mon *m = arg;
+	bool first = true;
+
+	if (ev->cmd == FTSW_CMD_COMMIT_EVENT) {
+		if (cli.json)
+			printf("{\"event\":\"commit\",\"generation\":%" PRIu64 "}\n",
+			       ev->generation);
+		else
+			printf("commit generation %" PRIu64 "\n", ev->generation);
+	} else {
+		if (cli.json) {
+			printf("{\"event\":\"port\",\"port\":");
+			port_print(&ev->port, false, &first);
+			printf("}\n");
+		} else {
+			printf("port %s ", ev->port.admin_up && ev->port.oper_up ?
+			       "up" : "down");
+			port_print(&ev->port, false, &first);
+		}
+	}
+	fflush(stdout);
+	if (m->left && !--m->left)
+		return 1;
+	return 0;
+}
+
+int cmd_monitor(int argc, char **argv)
+{
+	struct mon m = { 0 };
+	struct ftsw_nl *nl;
+	int i = 1, r;
+	const char *v;
+
+	if (argc > 1 && !strcmp(argv[1], "help")) {
+		printf("Usage: ftsw [-j] monitor [count N]\n"
+		       "Prints port state changes and commits of this namespace's fabric.\n");
+		return 0;
+	}
+	while (i < argc) {
+		if (nlcli_kv(argc, argv, &i, "count", &v)) {
+			if (!nlcli_num(v, UINT64_MAX, &m.left) || !m.left)
+				return nlcli_usage_err("monitor", v ? v : "count");
+		} else {
+			return nlcli_usage_err("monitor", argv[i]);
+		}
+	}
+	nl = nlcli_open();
+	if (!nl)
+		return 1;
+	if (ftsw_nl_subscribe(nl))
+		return nlcli_fail(nl, "monitor");
+	/* Tell scripts waiting for us that the subscription is live. */
+	if (!cli.json)
+		fprintf(stderr, "ftsw: monitoring events\n");
+	for (;;) {
+		r = ftsw_nl_event_recv(nl, mon_event, &m);
+		if (r < 0)
+			return nlcli_fail(nl, "monitor");
+		if (r > 0)
+			break;
+	}
+	ftsw_nl_close(nl);
+	return 0;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libftsw netlink client for the "ftsw" generic netlink family
+ * (include/uapi/linux/ftsw.h, Documentation/netlink.md). One typed function
+ * per command. Functions return 0 or a negative errno; ftsw_nl_error() then
+ * gives the kernel's extack message (and the attribute at fault) or the
+ * libnl error.
+ */
+#ifndef FTSW_NL_H
+#define FTSW_NL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/ftsw.h>
+
+struct ftsw_nl;
+
+/* Open a client in the caller's network namespace. NULL + errno on error. */
+struct ftsw_nl *ftsw_nl_open(void);
+void ftsw_nl_close(struct ftsw_nl *nl);
+const char *ftsw_nl_error(const struct ftsw_nl *nl);
+
+struct ftsw_fabric_info {
+	uint64_t generation;
+	uint32_t nswitches;
+	uint32_t nports;
+	uint32_t max_switches;
+	uint16_t max_lid;
+	uint8_t max_ports;
+	uint8_t hop_limit;
+	uint64_t lft_bytes;
+	uint64_t drops[FTSW_DROP_MAX + 1];
+};
+
+int ftsw_nl_fabric_get(struct ftsw_nl *nl, struct ftsw_fabric_info *fi);
+int ftsw_nl_fabric_set_hop_limit(struct ftsw_nl *nl, uint8_t hop_limit);
+int ftsw_nl_fabric_reset(struct ftsw_nl *nl);
+
+struct ftsw_switch_info {
+	uint32_t id;
+	uint64_t guid;		/* 0 on new: the kernel uses the id */
+	char name[FTSW_NAME_MAX];
+	uint8_t nports;
+	uint16_t lid;		/* 0: none */
+	uint32_t nbound;
+	uint32_t lft_size;
+	bool staged;
+	uint8_t sl2vl[FTSW_NUM_SL];
+};
+
+int ftsw_nl_switch_new(struct ftsw_nl *nl, const struct ftsw_switch_info *si);
+int ftsw_nl_switch_del(struct ftsw_nl *nl, uint32_t id);
+int ftsw_nl_switch_get(struct ftsw_nl *nl, uint32_t id,
+		       struct ftsw_switch_info *si);
+typedef int (*ftsw_switch_cb)(const struct ftsw_switch_info *si, void *arg);
+int ftsw_nl_switch_dump(struct ftsw_nl *nl, ftsw_switch_cb cb, void *arg);
+
+struct ftsw_port_stats {
+	uint64_t rx_packets;
+	uint64_t rx_bytes;
+	uint64_t tx_packets;
+	uint64_t tx_bytes;
+	uint64_t tx_vl[FTSW_NUM_VL];
+	uint64_t drops[FTSW_DROP_MAX + 1];
+};
+
+struct ftsw_port_info {
+	uint32_t switch_id;
+	uint8_t port;
+	uint32_t ifindex;
+	char ifname[16];
+	uint8_t kind;		/* enum ftsw_port_kind */
+	bool admin_up;
+	bool oper_up;
+	bool edge;		/* the endpoint fields below are valid */
+	uint16_t base_lid;
+	uint8_t lmc;
+	uint8_t sl;
+	uint8_t n_offsets;
+	uint8_t offsets[FTSW_MAX_OFFSETS];
+	uint8_t reason;		/* events: enum ftsw_port_reason */
+	bool has_stats;
+	struct ftsw_port_stats stats;
+};
+
+/* A bind or set request. Fields at -1 (or n_offsets 0) are left out. */
+struct ftsw_port_cfg {
+	uint32_t switch_id;
+	uint8_t port;
+	uint32_t ifindex;	/* bind */
+	uint8_t kind;		/* bind */
+	int admin_up;
+	int base_lid;
+	int lmc;
+	int sl;
+	int n_offsets;
+	uint8_t offsets[FTSW_MAX_OFFSETS];
+	const uint8_t *sl_table;	/* with sl_table_len, if non-NULL */
+	uint32_t sl_table_len;
+};
+
+void ftsw_port_cfg_init(struct ftsw_port_cfg *c);
+int ftsw_nl_port_bind(struct ftsw_nl *nl, const struct ftsw_port_cfg *c);
+int ftsw_nl_port_set(struct ftsw_nl *nl, const struct ftsw_port_cfg *c);
+int ftsw_nl_port_unbind(struct ftsw_nl *nl, uint32_t sw, uint8_t port);
+int ftsw_nl_port_get(struct ftsw_nl *nl, uint32_t sw, uint8_t port,
+		     struct ftsw_port_info *pi);
+typedef int (*ftsw_port_cb)(const struct ftsw_port_info *pi, void *arg);
+/* @sw < 0: every switch. */
+int ftsw_nl_port_dump(struct ftsw_nl *nl, int64_t sw, ftsw_port_cb cb,
+		      void *arg);
+
+/* Write @len entries from @first into the switch's staged LFT. */
+int ftsw_nl_lft_set(struct ftsw_nl *nl, uint32_t sw, uint16_t first,
+		    const uint8_t *ports, uint32_t len);
+/*
+ * Read a switch's whole LFT (active, or the staged view) into
+ * @table[FTSW_LFT_SIZE]; entries past the table's size read as no route.
+ */
+int ftsw_nl_lft_get(struct ftsw_nl *nl, uint32_t sw, bool staged,
+		    uint8_t *table, uint32_t *size, bool *has_staged);
+int ftsw_nl_lft_discard(struct ftsw_nl *nl, int64_t sw);
+int ftsw_nl_sl2vl_set(struct ftsw_nl *nl, uint32_t sw,
+		      const uint8_t vl[FTSW_NUM_SL]);
+int ftsw_nl_commit(struct ftsw_nl *nl, uint64_t *generation);
+
+/* Events (multicast group "events"). */
+struct ftsw_event {
+	uint8_t cmd;		/* FTSW_CMD_PORT_EVENT or FTSW_CMD_COMMIT_EVENT */
+	uint64_t generation;
+	struct ftsw_port_info port;
+};
+
+typedef int (*ftsw_event_cb)(const struct ftsw_event *ev, void *arg);
+int ftsw_nl_subscribe(struct ftsw_nl *nl);
+int ftsw_nl_event_fd(const struct ftsw_nl *nl);
+/* Receive pending events; the callback returns non-zero to stop. */
+int ftsw_nl_event_recv(struct ftsw_nl *nl, ftsw_event_cb cb, void *arg);
+
+const char *ftsw_drop_name(int reason);
+const char *ftsw_reason_name(int reason);
+const char *ftsw_kind_name(int kind);
+
+#endif
