@@ -32,7 +32,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fastdiv.h"
 #include "routing.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define INF 255
 
@@ -49,6 +54,7 @@ struct dc {
 	const struct ftsw_route_opts *o;
 	int *rank;
 	uint32_t nl;		/* leaves */
+	uint32_t nlp;		/* cost row stride: nl rounded up to 64 */
 	uint32_t *leaf_of_sw;	/* switch -> leaf index or NONE */
 	uint32_t *leaf_sw;	/* leaf index -> switch */
 	uint8_t *c, *cd;	/* costs [sw * nl + leaf], cd: down-only */
@@ -154,15 +160,64 @@ static int build_groups(struct dc *a)
 	return 0;
 }
 
+/* dst = min(dst, src + 1), saturating at INF; n is a multiple of 64 */
 static inline void relax(uint8_t *dst, const uint8_t *src, uint32_t n)
 {
 	uint32_t i;
 
+#if defined(__SSE2__)
+	const __m128i one = _mm_set1_epi8(1);
+
+	for (i = 0; i < n; i += 16) {
+		__m128i v = _mm_adds_epu8(_mm_loadu_si128((const void *)(src + i)), one);
+		__m128i d = _mm_loadu_si128((const void *)(dst + i));
+
+		_mm_storeu_si128((void *)(dst + i), _mm_min_epu8(d, v));
+	}
+#else
 	for (i = 0; i < n; i++) {
 		uint8_t v = src[i] + (src[i] != INF);
 
 		dst[i] = dst[i] < v ? dst[i] : v;
 	}
+#endif
+}
+
+/* 64 bits: bit i set where a[i] < b[i] */
+static inline uint64_t less64(const uint8_t *a, const uint8_t *b)
+{
+	uint64_t m = 0;
+	unsigned i;
+
+#if defined(__SSE2__)
+	for (i = 0; i < 64; i += 16) {
+		__m128i x = _mm_loadu_si128((const void *)(a + i));
+		__m128i y = _mm_loadu_si128((const void *)(b + i));
+		/* x >= y where min(x, y) == y */
+		unsigned ge = (unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(_mm_min_epu8(x, y), y));
+
+		m |= (uint64_t)(~ge & 0xffff) << i;
+	}
+#else
+	for (i = 0; i < 64; i++)
+		m |= (uint64_t)(a[i] < b[i]) << i;
+#endif
+	return m;
+}
+
+/* In place: afterwards bit j of a[i] is what bit i of a[j] was. */
+static void transpose64(uint64_t a[64])
+{
+	unsigned j, k;
+	uint64_t m, t;
+
+	for (j = 32, m = 0x00000000FFFFFFFFULL; j; j >>= 1, m ^= m << j)
+		for (k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+			t = ((a[k] >> j) ^ a[k | j]) & m;
+			a[k | j] ^= t;
+			a[k] ^= t << j;
+		}
 }
 
 /* Ascending pass for one switch of rank cur_rank: pull from lower. */
@@ -170,7 +225,7 @@ static void asc_one(size_t i, void *arg)
 {
 	struct dc *a = arg;
 	uint32_t s = a->byrank[a->rankstart[a->cur_rank] + i], g;
-	uint8_t *cs = &a->c[(size_t)s * a->nl];
+	uint8_t *cs = &a->c[(size_t)s * a->nlp];
 	uint64_t pi = 1;
 
 	for (g = a->gfirst[s]; g < a->gfirst[s + 1]; g++) {
@@ -179,7 +234,7 @@ static void asc_one(size_t i, void *arg)
 
 		if (gr->up != 0)
 			continue;
-		relax(cs, &a->c[(size_t)lo * a->nl], a->nl);
+		relax(cs, &a->c[(size_t)lo * a->nlp], a->nlp);
 		for (h = a->gfirst[lo]; h < a->gfirst[lo + 1]; h++)
 			ups += a->groups[h].up == 1;
 		if (a->pi[lo] * ups > pi)
@@ -193,32 +248,48 @@ static void desc_one(size_t i, void *arg)
 {
 	struct dc *a = arg;
 	uint32_t s = a->byrank[a->rankstart[a->cur_rank] + i], g;
-	uint8_t *cs = &a->c[(size_t)s * a->nl];
+	uint8_t *cs = &a->c[(size_t)s * a->nlp];
 
 	for (g = a->gfirst[s]; g < a->gfirst[s + 1]; g++) {
 		const struct group *gr = &a->groups[g];
 
 		if (gr->up != 1)
 			continue;
-		relax(cs, &a->c[(size_t)gr->sw * a->nl], a->nl);
+		relax(cs, &a->c[(size_t)gr->sw * a->nlp], a->nlp);
 	}
 }
 
+/*
+ * Routes of switch s. Eq. (1) for all leaves at once: for each block of
+ * 64 leaves, one 64-bit mask per neighbour group of "closer" bits, then a
+ * bit-matrix transpose gives per leaf the mask of closer groups (in GUID
+ * order); the index list C is rebuilt only when the mask changes.
+ */
 static void route_one(size_t s, void *arg)
 {
 	struct dc *a = arg;
 	const struct ftsw_topo *t = a->t;
 	struct ftsw_routing *r = a->r;
-	uint32_t nl = a->nl, l, g0 = a->gfirst[s], ng = a->gfirst[s + 1] - g0;
-	const uint8_t *cs = &a->c[(size_t)s * nl];
+	uint32_t nl = a->nl, nlp = a->nlp, l, g0 = a->gfirst[s];
+	uint32_t ng = a->gfirst[s + 1] - g0, nw = (ng + 63) / 64;
+	const uint8_t *cs = &a->c[(size_t)s * nlp];
 	uint8_t *lft = ftsw_lft(r, (uint32_t)s);
-	uint32_t *cl = malloc((ng + 1) * sizeof(uint32_t));
+	const uint8_t **cfirst = malloc((ng + 1) * sizeof(*cfirst));
+	struct fdiv *cdiv = malloc((ng + 1) * sizeof(*cdiv));
 	const uint8_t **crow = malloc((ng + 1) * sizeof(*crow));
+	struct fdiv *gdiv = malloc((ng + 1) * sizeof(*gdiv));
+	int single = 1;
+	uint64_t *mask = malloc(((size_t)nw * 64 + 1) * sizeof(uint64_t));
+	uint64_t prev[4] = { 0 }, blk[64];
+	struct fdiv ncdiv[FTSW_TOPO_MAX_PORTS + 1];
 	unsigned noff = 1u << r->lmc, o;
 	uint64_t pi = a->pi[s];
-	uint32_t gi;
+	struct fdiv pidiv = fdiv_make(pi > UINT32_MAX ? UINT32_MAX : (uint32_t)pi);
+	uint32_t gi, nc = 0, w;
 
-	if (!cl || !crow)
+	/* this switch's LFT row, initialised here while it is cache-hot */
+	memset(lft, FTSW_PORT_NONE, r->lft_size);
+	if (!cfirst || !cdiv || !crow || !gdiv || !mask)
 		goto out;
 	if (a->rank[s] < 0)
 		goto out;
@@ -226,12 +297,26 @@ static void route_one(size_t s, void *arg)
 		const struct group *gr = &a->groups[g0 + gi];
 		const uint8_t *base = (a->o->updown_cost && gr->up == 0) ? a->cd : a->c;
 
-		crow[gi] = &base[(size_t)gr->sw * nl];
+		crow[gi] = &base[(size_t)gr->sw * nlp];
+		gdiv[gi] = fdiv_make(gr->n);
 	}
+	for (gi = 1; gi <= ng && gi <= FTSW_TOPO_MAX_PORTS; gi++)
+		ncdiv[gi] = fdiv_make(gi);
 	for (l = 0; l < nl; l++) {
-		uint32_t nc = 0, h;
-		uint8_t cost = cs[l];
+		uint32_t h, lb = l & 63;
+		int same = 1;
 
+		if (!lb) {
+			/* masks for leaves l..l+63, word w of the groups */
+			for (w = 0; w < nw; w++) {
+				for (gi = 0; gi < 64; gi++)
+					blk[gi] = w * 64 + gi < ng ?
+						less64(crow[w * 64 + gi] + l, cs + l) : 0;
+				transpose64(blk);
+				for (gi = 0; gi < 64; gi++)
+					mask[(size_t)gi * nw + w] = blk[gi];
+			}
+		}
 		if (a->leaf_sw[l] == s) {
 			/* hosts linked to s: their own port */
 			for (h = a->lhstart[l]; h < a->lhstart[l + 1]; h++) {
@@ -245,30 +330,58 @@ static void route_one(size_t s, void *arg)
 			}
 			continue;
 		}
-		if (cost == INF)
+		if (cs[l] == INF)
 			continue;
-		for (gi = 0; gi < ng; gi++)
-			if (crow[gi][l] < cost)
-				cl[nc++] = gi;
+		for (w = 0; w < nw; w++)
+			if (mask[(size_t)lb * nw + w] != prev[w])
+				same = 0;
+		if (!same || !nc) {
+			nc = 0;
+			single = 1;
+			for (w = 0; w < nw; w++) {
+				uint64_t m = mask[(size_t)lb * nw + w];
+
+				prev[w] = m;
+				while (m) {
+					uint32_t g = w * 64 + (uint32_t)__builtin_ctzll(m);
+					const struct group *gr = &a->groups[g0 + g];
+
+					cfirst[nc] = a->gports + gr->first;
+					cdiv[nc] = gdiv[g];
+					single &= gr->n == 1;
+					nc++;
+					m &= m - 1;
+				}
+			}
+		}
 		if (!nc)
 			continue;
 		for (h = a->lhstart[l]; h < a->lhstart[l + 1]; h++) {
 			uint32_t d = a->lhosts[h];
 			uint32_t lid = ftsw_host_lid(r, d);
-			uint64_t y0 = d / pi;
+			uint32_t y0 = fdiv_div(d, pidiv);
 
+			if (single && noff == 1) {
+				/* no parallel links: eq. (4) picks the only port */
+				uint32_t q = fdiv_div(y0, ncdiv[nc]);
+
+				lft[lid] = *cfirst[y0 - q * nc];
+				continue;
+			}
 			for (o = 0; o < noff; o++) {
-				uint64_t y = y0 + o;
-				const struct group *gr = &a->groups[g0 + cl[y % nc]];
+				uint32_t y = y0 + o, q = fdiv_div(y, ncdiv[nc]);
+				uint32_t i = y - q * nc;
 
-				lft[lid + o] = a->gports[gr->first +
-							 (y / nc) % gr->n];
+				lft[lid + o] = cfirst[i][fdiv_mod(q, cdiv[i])];
 			}
 		}
 	}
 out:
-	free(cl);
+	free(cfirst);
+	free(cdiv);
 	free(crow);
+	free(gdiv);
+	free(mask);
 }
 
 static void free_dc(struct dc *a)
@@ -320,7 +433,8 @@ int ftsw_route_dmodc(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 	/* switches by rank (counting sort, stable by index) */
 	a.rankstart = calloc((size_t)a.nranks + 2, sizeof(uint32_t));
 	a.lhstart = calloc((size_t)a.nl + 2, sizeof(uint32_t));
-	a.c = malloc((size_t)ns * a.nl + 1);
+	a.nlp = (a.nl + 63) & ~63u;
+	a.c = malloc((size_t)ns * a.nlp + 64);
 	if (!a.rankstart || !a.lhstart || !a.c)
 		goto oom;
 	for (s = 0; s < ns; s++)
@@ -365,10 +479,9 @@ int ftsw_route_dmodc(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 	if (build_groups(&a))
 		goto oom;
 	/* Procedure 1 */
-	memset(a.c, INF, (size_t)ns * a.nl);
-	for (l = 0; l < a.nl; l++) {
-		a.c[(size_t)a.leaf_sw[l] * a.nl + l] = 0;
-	}
+	memset(a.c, INF, (size_t)ns * a.nlp);
+	for (l = 0; l < a.nl; l++)
+		a.c[(size_t)a.leaf_sw[l] * a.nlp + l] = 0;
 	for (s = 0; s < ns; s++)
 		a.pi[s] = 1;
 	for (rk = 1; rk < a.nranks; rk++) {
@@ -377,10 +490,10 @@ int ftsw_route_dmodc(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 				  asc_one, &a);
 	}
 	if (o->updown_cost) {
-		a.cd = malloc((size_t)ns * a.nl + 1);
+		a.cd = malloc((size_t)ns * a.nlp + 64);
 		if (!a.cd)
 			goto oom;
-		memcpy(a.cd, a.c, (size_t)ns * a.nl);
+		memcpy(a.cd, a.c, (size_t)ns * a.nlp);
 	}
 	for (rk = a.nranks - 2; rk >= 0; rk--) {
 		a.cur_rank = rk;
@@ -389,7 +502,7 @@ int ftsw_route_dmodc(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 	}
 	/* validity: every leaf pair at finite cost */
 	for (l = 0; l < a.nl; l++) {
-		const uint8_t *cl = &a.c[(size_t)a.leaf_sw[l] * a.nl];
+		const uint8_t *cl = &a.c[(size_t)a.leaf_sw[l] * a.nlp];
 
 		for (i = 0; i < a.nl; i++)
 			if (cl[i] == INF) {

@@ -44,6 +44,7 @@ static void dk_switch(size_t si, void *arg)
 	unsigned noff = 1u << r->lmc, i, o;
 	uint32_t n;
 
+	memset(lft, FTSW_PORT_NONE, r->lft_size);
 	/* subtree of s: digits a_h..a_{l+1} as a number */
 	for (i = h; i > l; i--)
 		sub = sub * g->m[i - 1] + dg[i - 1];

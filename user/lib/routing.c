@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "routing.h"
@@ -15,10 +16,11 @@
 static const struct ftsw_engine engines[] = {
 	{ "dmodk", "D-Mod-K closed-form routing for complete PGFTs",
 	  "Zahavi, Fat-trees routing and node ordering (paper 003), eq. (1)",
-	  FTSW_RT_MINIMAL | FTSW_RT_UPDOWN, ftsw_route_dmodk },
+	  FTSW_RT_MINIMAL | FTSW_RT_UPDOWN | FTSW_ENGINE_INITS_LFTS,
+	  ftsw_route_dmodk },
 	{ "dmodc", "Dmodc fault-resilient routing for (degraded) PGFTs",
 	  "Gliksberg et al., High-quality fault resiliency in fat trees (paper 004)",
-	  FTSW_RT_UPDOWN, ftsw_route_dmodc },
+	  FTSW_RT_UPDOWN | FTSW_ENGINE_INITS_LFTS, ftsw_route_dmodc },
 	{ "minhop", "shortest paths, balanced by port use (OpenSM's default)",
 	  "classic min-hop", FTSW_RT_MINIMAL, ftsw_route_minhop },
 	{ "updn", "Up*/Down* shortest legal paths from BFS ranking of roots",
@@ -49,8 +51,60 @@ uint64_t ftsw_lid_need(const struct ftsw_topo *t, unsigned lmc)
 	return (((uint64_t)t->nhosts + 1) << lmc) + t->nswitches - 1;
 }
 
+/*
+ * The LFTs are one block of nswitches x (max LID + 1) bytes (362 MB for
+ * 65,536 hosts), mapped directly so that freeing returns it at once. (Huge
+ * pages were tried: with this kernel's direct compaction they cost more
+ * system time than the page faults they save.)
+ */
+static uint8_t *lft_alloc(size_t sz)
+{
+	void *p;
+
+	if (sz < (4u << 20))
+		return malloc(sz ? sz : 1);
+	p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	return p;
+}
+
+static void lft_free(uint8_t *p, size_t sz)
+{
+	if (!p)
+		return;
+	if (sz < (4u << 20))
+		free(p);
+	else
+		munmap(p, sz);
+}
+
+static void lft_init_one(size_t s, void *arg)
+{
+	struct ftsw_routing *r = arg;
+
+	memset(ftsw_lft(r, (uint32_t)s), FTSW_PORT_NONE, r->lft_size);
+}
+
+void ftsw_routing_init_lfts(struct ftsw_routing *r, unsigned threads)
+{
+	ftsw_parallel_for(threads, r->nswitches, lft_init_one, r);
+}
+
+static struct ftsw_routing *routing_alloc(const struct ftsw_topo *t,
+					  unsigned lmc, bool extended,
+					  bool init, struct ftsw_err *err);
+
 struct ftsw_routing *ftsw_routing_new(const struct ftsw_topo *t, unsigned lmc,
 				      bool extended, struct ftsw_err *err)
+{
+	return routing_alloc(t, lmc, extended, true, err);
+}
+
+static struct ftsw_routing *routing_alloc(const struct ftsw_topo *t,
+					  unsigned lmc, bool extended,
+					  bool init, struct ftsw_err *err)
 {
 	struct ftsw_routing *r;
 	uint64_t need = ftsw_lid_need(t, lmc);
@@ -80,11 +134,12 @@ struct ftsw_routing *ftsw_routing_new(const struct ftsw_topo *t, unsigned lmc,
 	r->nhosts = t->nhosts;
 	r->max_lid = (uint32_t)need;
 	r->lft_size = (size_t)need + 1;
-	r->lft = malloc(r->lft_size * (t->nswitches ? t->nswitches : 1));
+	r->lft = lft_alloc(r->lft_size * t->nswitches);
 	r->policy = calloc(t->nhosts + 1, sizeof(*r->policy));
 	if (!r->lft || !r->policy)
 		goto oom;
-	memset(r->lft, FTSW_PORT_NONE, r->lft_size * t->nswitches);
+	if (init)
+		ftsw_routing_init_lfts(r, 0);
 	for (i = 0; i < t->nhosts; i++) {
 		unsigned n = 1u << lmc;
 
@@ -105,7 +160,7 @@ void ftsw_routing_free(struct ftsw_routing *r)
 {
 	if (!r)
 		return;
-	free(r->lft);
+	lft_free(r->lft, r->lft_size * r->nswitches);
 	free(r->policy);
 	free(r->sl);
 	free(r->rank);
@@ -320,11 +375,12 @@ struct ftsw_routing *ftsw_route(const char *name, const struct ftsw_topo *t,
 		ftsw_err_set(err, "unknown routing engine '%s'", name);
 		return NULL;
 	}
-	r = ftsw_routing_new(t, o->lmc, o->extended_lids, err);
+	r = routing_alloc(t, o->lmc, o->extended_lids,
+			  !(e->flags & FTSW_ENGINE_INITS_LFTS), err);
 	if (!r)
 		return NULL;
 	snprintf(r->engine, sizeof(r->engine), "%s", e->name);
-	r->flags = e->flags;
+	r->flags = e->flags & ~FTSW_ENGINE_INITS_LFTS;
 	if (e->route(t, o, r, err)) {
 		ftsw_routing_free(r);
 		return NULL;

@@ -38,6 +38,12 @@ enum ftsw_routing_flags {
 	FTSW_RT_MINIMAL = 1u << 0,	/* every path shortest in hops */
 	FTSW_RT_UPDOWN = 1u << 1,	/* every path up*, down* by rank[] */
 	FTSW_RT_SWITCH_LIDS = 1u << 2,	/* switch LIDs are routed too */
+	/*
+	 * Engine flag (not kept in the routing): the engine sets every LFT
+	 * byte itself, calling ftsw_routing_init_lfts() or filling each row,
+	 * so ftsw_route() hands it uninitialised tables.
+	 */
+	FTSW_ENGINE_INITS_LFTS = 1u << 16,
 };
 
 struct ftsw_routing {
@@ -92,6 +98,8 @@ int ftsw_lid_owner(const struct ftsw_routing *r, uint32_t lid, uint32_t *idx,
 struct ftsw_routing *ftsw_routing_new(const struct ftsw_topo *t, unsigned lmc,
 				      bool extended, struct ftsw_err *err);
 void ftsw_routing_free(struct ftsw_routing *r);
+/* Set every LFT entry to FTSW_PORT_NONE (in parallel). */
+void ftsw_routing_init_lfts(struct ftsw_routing *r, unsigned threads);
 /* Largest LID this topology needs at this LMC (hosts and switches). */
 uint64_t ftsw_lid_need(const struct ftsw_topo *t, unsigned lmc);
 
