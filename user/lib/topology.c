@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "topology.h"
@@ -617,6 +618,13 @@ FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err)
 		free(*tmp);
 		*tmp = NULL;
 		return NULL;
+	}
+	{
+		/* mkstemp creates 0600: give the file the usual mode */
+		mode_t m = umask(0);
+
+		umask(m);
+		fchmod(fd, 0666 & ~m);
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
