@@ -10,6 +10,9 @@
 # The kernel side of the tests always runs in QEMU on the test kernel built by
 # tests/vm/build-kernel; see tests/vm/README.md.
 
+SHELL	:= /bin/bash
+.SHELLFLAGS := -o pipefail -c
+
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 B	:= $(TOP)/build
 VM	:= $(TOP)/tests/vm
@@ -52,7 +55,7 @@ LIBFTSW	:= $(B)/libftsw.a
 FTSW	:= $(B)/ftsw
 
 .PHONY: all user kmod clean deps check check-user check-style check-kunit \
-	check-selftests check-vm modules-compat demo vm-kernel vm-kernel-plain \
+	check-selftests modules-compat demo vm-kernel vm-kernel-plain \
 	bench unit-bins FORCE
 
 all: user kmod
@@ -112,6 +115,10 @@ $(B)/kmod-debug/kmod/ftsw.ko: $(KMOD_SRCS) FORCE
 
 $(B)/kmod-plain/kmod/ftsw.ko: $(KMOD_SRCS) FORCE
 	$(call kbuild,plain,$(shell $(VM)/build-kernel --plain))
+
+.PHONY: kmod-debug kmod-plain
+kmod-debug: $(B)/kmod-debug/kmod/ftsw.ko
+kmod-plain: $(B)/kmod-plain/kmod/ftsw.ko
 
 HDR_61	= $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64)))
 HDR_612	= $(lastword $(sort $(wildcard /usr/src/linux-headers-6.12.*-amd64)))
