@@ -182,7 +182,8 @@ TEST(degrade_seeded)
 	EXPECT_TRUE(a->degraded);
 	EXPECT_FALSE(t->degraded);
 	/* same seed, same result; another seed, another one */
-	EXPECT_EQ(0, memcmp(a->ports, b->ports, a->nports * sizeof(*a->ports)));
+	for (i = 0; i < a->nports; i++)
+		EXPECT_EQ(a->ports[i].peer, b->ports[i].peer);
 	for (i = 0; i < a->nports; i++)
 		differ |= a->ports[i].peer != c->ports[i].peer;
 	EXPECT_TRUE(differ);
