@@ -8,10 +8,10 @@
 #include <linux/if_ether.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
-#include <linux/version.h>
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
-#include <net/gso.h>
-#endif
+/* skb_gso_segment(): <linux/netdevice.h> up to 6.4, <net/gso.h> (which
+ * <net/udp.h> includes) since; one include that works for both.
+ */
+#include <net/udp.h>
 #include "ftsw.h"
 
 static void ftsw_count_rx(struct ftsw_port *p, unsigned int len)
@@ -145,7 +145,7 @@ void ftsw_forward(struct ftsw_port *in, struct sk_buff *skb)
 }
 
 /* A frame from a neighbour switch. */
-static void ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb)
+void ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb)
 {
 	struct ftsw_hdr *h;
 	const char *why;

@@ -139,6 +139,7 @@ int ftsw_policy_check(u16 base_lid, u8 lmc, const u8 *offsets, u32 n_offsets,
 rx_handler_result_t ftsw_handle_frame(struct sk_buff **pskb);
 void ftsw_forward(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb);
+void ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_port_stats_read(const struct ftsw_port *p, struct ftsw_stats *s);
 void ftsw_port_drop(struct ftsw_port *p, enum ftsw_drop reason);
 
@@ -158,6 +159,9 @@ void ftsw_port_unbind(struct ftsw_port *p, u8 reason, bool notify);
 void ftsw_port_set_admin(struct ftsw_port *p, bool up);
 struct ftsw_policy *ftsw_policy_alloc(u32 sl_len);
 u64 ftsw_commit(struct ftsw_net *fn);
+
+/* policy.c */
+extern const struct nla_policy ftsw_nl_policy[FTSW_ATTR_MAX + 1];
 
 /* netlink.c */
 extern struct genl_family ftsw_genl_family;

@@ -14,78 +14,21 @@
 #include <net/sock.h>
 #include "ftsw.h"
 
-static struct netlink_range_validation ftsw_lid_range = {
-	.min = 1,
-	.max = FTSW_MAX_LID,
-};
-
-static struct netlink_range_validation ftsw_lid0_range = {
-	.min = 0,
-	.max = FTSW_MAX_LID,
-};
-
-static struct netlink_range_validation ftsw_ifindex_range = {
-	.min = 1,
-	.max = INT_MAX,
-};
-
-#define FTSW_OUT_ONLY { .type = NLA_REJECT, \
-			.reject_message = "output-only attribute" }
-
-const struct nla_policy ftsw_nl_policy[FTSW_ATTR_MAX + 1] = {
-	[FTSW_ATTR_PAD]			= FTSW_OUT_ONLY,
-	[FTSW_ATTR_GENERATION]		= FTSW_OUT_ONLY,
-	[FTSW_ATTR_SWITCH_COUNT]	= FTSW_OUT_ONLY,
-	[FTSW_ATTR_PORT_COUNT]		= FTSW_OUT_ONLY,
-	[FTSW_ATTR_MAX_SWITCHES]	= FTSW_OUT_ONLY,
-	[FTSW_ATTR_MAX_LID]		= FTSW_OUT_ONLY,
-	[FTSW_ATTR_MAX_PORTS]		= FTSW_OUT_ONLY,
-	[FTSW_ATTR_HOP_LIMIT]		= NLA_POLICY_MIN(NLA_U8, 1),
-	[FTSW_ATTR_SWITCH_ID]		= { .type = NLA_U32 },
-	[FTSW_ATTR_SWITCH_GUID]		= { .type = NLA_U64 },
-	[FTSW_ATTR_SWITCH_NAME]		= { .type = NLA_NUL_STRING,
-					    .len = FTSW_NAME_MAX - 1 },
-	[FTSW_ATTR_SWITCH_NPORTS]	= NLA_POLICY_RANGE(NLA_U8, 1,
-							   FTSW_MAX_PORTS),
-	[FTSW_ATTR_SWITCH_LID]		= NLA_POLICY_FULL_RANGE(NLA_U16,
-							&ftsw_lid_range),
-	[FTSW_ATTR_SWITCH_STAGED]	= FTSW_OUT_ONLY,
-	[FTSW_ATTR_PORT_NUM]		= NLA_POLICY_RANGE(NLA_U8, 1,
-							   FTSW_MAX_PORTS),
-	[FTSW_ATTR_PORT_IFINDEX]	= NLA_POLICY_FULL_RANGE(NLA_U32,
-							&ftsw_ifindex_range),
-	[FTSW_ATTR_PORT_IFNAME]		= FTSW_OUT_ONLY,
-	[FTSW_ATTR_PORT_KIND]		= NLA_POLICY_RANGE(NLA_U8, FTSW_PORT_LINK,
-							   FTSW_PORT_EDGE),
-	[FTSW_ATTR_PORT_ADMIN_UP]	= NLA_POLICY_MAX(NLA_U8, 1),
-	[FTSW_ATTR_PORT_OPER_UP]	= FTSW_OUT_ONLY,
-	[FTSW_ATTR_PORT_BASE_LID]	= NLA_POLICY_FULL_RANGE(NLA_U16,
-							&ftsw_lid_range),
-	[FTSW_ATTR_PORT_LMC]		= NLA_POLICY_MAX(NLA_U8, FTSW_MAX_LMC),
-	[FTSW_ATTR_PORT_OFFSETS]	= NLA_POLICY_RANGE(NLA_BINARY, 1,
-							   FTSW_MAX_OFFSETS),
-	[FTSW_ATTR_PORT_SL]		= NLA_POLICY_MAX(NLA_U8,
-							 FTSW_NUM_SL - 1),
-	[FTSW_ATTR_PORT_SL_TABLE]	= { .type = NLA_BINARY,
-					    .len = FTSW_LFT_SIZE },
-	[FTSW_ATTR_PORT_STATS]		= FTSW_OUT_ONLY,
-	[FTSW_ATTR_PORT_REASON]		= FTSW_OUT_ONLY,
-	[FTSW_ATTR_LFT_FIRST_LID]	= NLA_POLICY_FULL_RANGE(NLA_U16,
-							&ftsw_lid0_range),
-	[FTSW_ATTR_LFT_DATA]		= { .type = NLA_BINARY,
-					    .len = FTSW_LFT_SIZE },
-	[FTSW_ATTR_LFT_STAGED]		= { .type = NLA_FLAG },
-	[FTSW_ATTR_LFT_SIZE]		= FTSW_OUT_ONLY,
-	[FTSW_ATTR_SL2VL]		= NLA_POLICY_EXACT_LEN(FTSW_NUM_SL),
-	[FTSW_ATTR_DROPS]		= FTSW_OUT_ONLY,
-	[FTSW_ATTR_LFT_BYTES]		= FTSW_OUT_ONLY,
-};
-
 /* Events are only sent while the family is registered. */
 static bool ftsw_nl_live;
 
 /* LIDs per message of an LFT dump. */
 #define FTSW_LFT_CHUNK	4096
+
+/* A required attribute: report it missing, with a message. */
+static bool ftsw_req(struct genl_info *info, int type)
+{
+	if (info->attrs[type])
+		return false;
+	NL_SET_ERR_ATTR_MISS(info->extack, NULL, type);
+	NL_SET_ERR_MSG(info->extack, "missing required attribute");
+	return true;
+}
 
 /* Report a static message from the pure checkers against @attr. */
 static void ftsw_extack(struct netlink_ext_ack *extack,
@@ -110,7 +53,7 @@ static struct ftsw_switch *ftsw_nl_switch(struct ftsw_net *fn,
 	struct nlattr *a = info->attrs[FTSW_ATTR_SWITCH_ID];
 	struct ftsw_switch *sw;
 
-	if (GENL_REQ_ATTR_CHECK(info, FTSW_ATTR_SWITCH_ID))
+	if (ftsw_req(info, FTSW_ATTR_SWITCH_ID))
 		return ERR_PTR(-EINVAL);
 	sw = ftsw_switch_find(fn, nla_get_u32(a));
 	if (!sw) {
@@ -267,7 +210,7 @@ static int ftsw_nl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 	err = FTSW_NL_ONLY(info, FTSW_ATTR_HOP_LIMIT);
 	if (err)
 		return err;
-	if (GENL_REQ_ATTR_CHECK(info, FTSW_ATTR_HOP_LIMIT))
+	if (ftsw_req(info, FTSW_ATTR_HOP_LIMIT))
 		return -EINVAL;
 	mutex_lock(&fn->lock);
 	WRITE_ONCE(fn->hop_limit, nla_get_u8(info->attrs[FTSW_ATTR_HOP_LIMIT]));
@@ -337,8 +280,8 @@ static int ftsw_nl_switch_new(struct sk_buff *skb, struct genl_info *info)
 			   FTSW_ATTR_SWITCH_LID);
 	if (err)
 		return err;
-	if (GENL_REQ_ATTR_CHECK(info, FTSW_ATTR_SWITCH_ID) ||
-	    GENL_REQ_ATTR_CHECK(info, FTSW_ATTR_SWITCH_NPORTS))
+	if (ftsw_req(info, FTSW_ATTR_SWITCH_ID) ||
+	    ftsw_req(info, FTSW_ATTR_SWITCH_NPORTS))
 		return -EINVAL;
 	id = nla_get_u32(a[FTSW_ATTR_SWITCH_ID]);
 	sw = ftsw_switch_alloc(id, nla_get_u8(a[FTSW_ATTR_SWITCH_NPORTS]));
@@ -556,7 +499,7 @@ static struct ftsw_port *ftsw_nl_port(struct ftsw_net *fn,
 	sw = ftsw_nl_switch(fn, info);
 	if (IS_ERR(sw))
 		return ERR_CAST(sw);
-	if (GENL_REQ_ATTR_CHECK(info, FTSW_ATTR_PORT_NUM))
+	if (ftsw_req(info, FTSW_ATTR_PORT_NUM))
 		return ERR_PTR(-EINVAL);
 	if (nla_get_u8(na) > sw->nports) {
 		NL_SET_ERR_MSG_ATTR(info->extack, na,
@@ -589,10 +532,10 @@ static int ftsw_nl_port_bind(struct sk_buff *skb, struct genl_info *info)
 			   FTSW_ATTR_PORT_SL, FTSW_ATTR_PORT_SL_TABLE);
 	if (err)
 		return err;
-	if (GENL_REQ_ATTR_CHECK(info, FTSW_ATTR_SWITCH_ID) ||
-	    GENL_REQ_ATTR_CHECK(info, FTSW_ATTR_PORT_NUM) ||
-	    GENL_REQ_ATTR_CHECK(info, FTSW_ATTR_PORT_IFINDEX) ||
-	    GENL_REQ_ATTR_CHECK(info, FTSW_ATTR_PORT_KIND))
+	if (ftsw_req(info, FTSW_ATTR_SWITCH_ID) ||
+	    ftsw_req(info, FTSW_ATTR_PORT_NUM) ||
+	    ftsw_req(info, FTSW_ATTR_PORT_IFINDEX) ||
+	    ftsw_req(info, FTSW_ATTR_PORT_KIND))
 		return -EINVAL;
 	num = nla_get_u8(a[FTSW_ATTR_PORT_NUM]);
 	kind = nla_get_u8(a[FTSW_ATTR_PORT_KIND]);
@@ -846,9 +789,9 @@ static int ftsw_nl_lft_set(struct sk_buff *skb, struct genl_info *info)
 			   FTSW_ATTR_LFT_DATA);
 	if (err)
 		return err;
-	if (GENL_REQ_ATTR_CHECK(info, FTSW_ATTR_SWITCH_ID) ||
-	    GENL_REQ_ATTR_CHECK(info, FTSW_ATTR_LFT_FIRST_LID) ||
-	    GENL_REQ_ATTR_CHECK(info, FTSW_ATTR_LFT_DATA))
+	if (ftsw_req(info, FTSW_ATTR_SWITCH_ID) ||
+	    ftsw_req(info, FTSW_ATTR_LFT_FIRST_LID) ||
+	    ftsw_req(info, FTSW_ATTR_LFT_DATA))
 		return -EINVAL;
 	first = nla_get_u16(info->attrs[FTSW_ATTR_LFT_FIRST_LID]);
 
@@ -982,8 +925,8 @@ static int ftsw_nl_sl2vl_set(struct sk_buff *skb, struct genl_info *info)
 	err = FTSW_NL_ONLY(info, FTSW_ATTR_SWITCH_ID, FTSW_ATTR_SL2VL);
 	if (err)
 		return err;
-	if (GENL_REQ_ATTR_CHECK(info, FTSW_ATTR_SWITCH_ID) ||
-	    GENL_REQ_ATTR_CHECK(info, FTSW_ATTR_SL2VL))
+	if (ftsw_req(info, FTSW_ATTR_SWITCH_ID) ||
+	    ftsw_req(info, FTSW_ATTR_SL2VL))
 		return -EINVAL;
 	vl = nla_data(va);
 	for (i = 0; i < FTSW_NUM_SL; i++) {

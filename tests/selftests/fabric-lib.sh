@@ -35,11 +35,16 @@ host_add() {
 	ip -n "$ns" link set lo up
 	ip link add "h$n" netns "$FAB" type veth peer name eth0 netns "$ns" || return 1
 	ip -n "$ns" link set eth0 address "$(lid_mac "$lid")" mtu 1500
+	if [ -n "${HOST_NO_V6:-}" ]; then
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
+	fi
 	ip netns exec "$ns" sysctl -qw net.ipv6.conf.eth0.accept_dad=0
 	ip netns exec "$ns" sysctl -qw net.ipv6.conf.eth0.router_solicitations=0
 	ip -n "$ns" link set eth0 up
 	ip -n "$ns" addr add "$(host_ip "$n")/15" dev eth0
-	ip -n "$ns" -6 addr add "$(host_ip6 "$n")/64" dev eth0 nodad
+	[ -n "${HOST_NO_V6:-}" ] ||
+		ip -n "$ns" -6 addr add "$(host_ip6 "$n")/64" dev eth0 nodad
 	ip -n "$FAB" link set "h$n" up
 }
 
@@ -51,7 +56,8 @@ hosts_neigh() {
 			[ "$a" = "$b" ] && continue
 			ip -n "$(hns "$a")" neigh replace "$(host_ip "$b")" \
 				lladdr "$(lid_mac "${HOST_LID[$b]}")" dev eth0 nud permanent
-			ip -n "$(hns "$a")" -6 neigh replace "$(host_ip6 "$b")" \
+			[ -n "${HOST_NO_V6:-}" ] ||
+				ip -n "$(hns "$a")" -6 neigh replace "$(host_ip6 "$b")" \
 				lladdr "$(lid_mac "${HOST_LID[$b]}")" dev eth0 nud permanent
 		done
 	done
@@ -93,3 +99,47 @@ print(p)' "$1"
 }
 
 ping_ok() { hx "$1" ping -c "${3:-2}" -i 0.2 -W 2 -q "$2" >/dev/null 2>&1; }
+
+# tree_setup LMC: the 2-level tree of tests (2) and (3). Leaves 1 and 2,
+# spines 3 and 4; leaf ports 1-2 to hosts, 3 to spine 3, 4 to spine 4;
+# spine port 1 to leaf 1, port 2 to leaf 2. Hosts 0,1 on leaf 1 and 2,3
+# on leaf 2 (with NHOSTS=2: host 0 on leaf 1, host 1 on leaf 2), base LID
+# (n+1) << LMC. Tables are left to the caller.
+tree_setup() {
+	local lmc=$1 n nh=${NHOSTS:-4}
+	fabric_setup || return 1
+	for n in $(seq 0 $((nh - 1))); do
+		host_add "$n" $(((n + 1) << lmc)) || return 1
+	done
+	hosts_neigh
+	link_add l1s3 s3l1 && link_add l1s4 s4l1 &&
+		link_add l2s3 s3l2 && link_add l2s4 s4l2 || return 1
+	fsw switch add id 1 ports 4 name leaf1 && fsw switch add id 2 ports 4 name leaf2 &&
+		fsw switch add id 3 ports 2 name spine3 &&
+		fsw switch add id 4 ports 2 name spine4 || return 1
+	fsw port bind switch 1 port 3 dev l1s3 kind link &&
+		fsw port bind switch 1 port 4 dev l1s4 kind link &&
+		fsw port bind switch 2 port 3 dev l2s3 kind link &&
+		fsw port bind switch 2 port 4 dev l2s4 kind link &&
+		fsw port bind switch 3 port 1 dev s3l1 kind link &&
+		fsw port bind switch 3 port 2 dev s3l2 kind link &&
+		fsw port bind switch 4 port 1 dev s4l1 kind link &&
+		fsw port bind switch 4 port 2 dev s4l2 kind link || return 1
+	if [ "$nh" = 4 ]; then
+		fsw port bind switch 1 port 1 dev h0 kind edge lid $((1 << lmc)) lmc "$lmc" &&
+			fsw port bind switch 1 port 2 dev h1 kind edge lid $((2 << lmc)) lmc "$lmc" &&
+			fsw port bind switch 2 port 1 dev h2 kind edge lid $((3 << lmc)) lmc "$lmc" &&
+			fsw port bind switch 2 port 2 dev h3 kind edge lid $((4 << lmc)) lmc "$lmc"
+	else
+		fsw port bind switch 1 port 1 dev h0 kind edge lid $((1 << lmc)) lmc "$lmc" &&
+			fsw port bind switch 2 port 1 dev h1 kind edge lid $((2 << lmc)) lmc "$lmc"
+	fi
+}
+
+# all_tx: "SW PORT TX" lines for every bound port.
+all_tx() {
+	fsw -j -s port show | "$PY" -c '
+import json, sys
+for p in json.load(sys.stdin):
+    print(p["switch"], p["port"], p["stats"]["tx_packets"])'
+}

@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suites of ftsw: compact LFTs and staged writes, the fabric header
+ * on crafted skbs, LID addressing and path policy, the data path's drop
+ * accounting, and the netlink policy.
+ */
+#include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/percpu.h>
+#include <linux/random.h>
+#include <linux/skbuff.h>
+#include <net/netlink.h>
+#include "ftsw.h"
+
+/* ---------------------------------------------------------------- LFT */
+
+static void ftsw_lft_alloc_no_route(struct kunit *test)
+{
+	struct ftsw_lft *t = ftsw_lft_alloc(10, NULL);
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_EXPECT_EQ(test, t->size, 64U);
+	for (i = 0; i < t->size; i++)
+		KUNIT_EXPECT_EQ(test, t->port[i], FTSW_NO_ROUTE);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(t, 5), FTSW_NO_ROUTE);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(t, 0xBFFF), FTSW_NO_ROUTE);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(NULL, 1), FTSW_NO_ROUTE);
+	ftsw_lft_free(t);
+}
+
+static void ftsw_lft_stage_copy_on_write(struct kunit *test)
+{
+	struct ftsw_lft *active, *staged = NULL;
+	u8 blk[3] = { 1, 2, 3 };
+	u8 big = 7;
+
+	active = ftsw_lft_alloc(64, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, active);
+	active->port[10] = 4;
+
+	/* Staging copies the active table and leaves it alone. */
+	KUNIT_ASSERT_EQ(test, ftsw_lft_stage(&staged, active, 20, blk, 3), 0);
+	KUNIT_ASSERT_NOT_NULL(test, staged);
+	KUNIT_EXPECT_PTR_NE(test, staged, active);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(staged, 10), 4);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(staged, 21), 2);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(active, 21), FTSW_NO_ROUTE);
+
+	/* Growing keeps what was staged. */
+	KUNIT_ASSERT_EQ(test, ftsw_lft_stage(&staged, active, 0xBFFF, &big, 1),
+			0);
+	KUNIT_EXPECT_EQ(test, staged->size, (u32)FTSW_LFT_SIZE);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(staged, 0xBFFF), 7);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(staged, 22), 3);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(staged, 10), 4);
+	KUNIT_EXPECT_EQ(test, active->size, 64U);
+	ftsw_lft_free(staged);
+	ftsw_lft_free(active);
+}
+
+static void ftsw_lft_check_rejects(struct kunit *test)
+{
+	u8 ok[4] = { 1, 4, FTSW_NO_ROUTE, 0 };
+	u8 bad[2] = { 1, 5 };
+	const char *msg = NULL;
+
+	KUNIT_EXPECT_EQ(test, ftsw_lft_check_block(1, ok, 4, 4, &msg), 0);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_check_block(1, bad, 2, 4, &msg), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, msg);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_check_block(0xBFFE, ok, 4, 4, &msg),
+			-ERANGE);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_check_block(0xBFFC, ok, 4, 4, &msg), 0);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_check_block(0xC000, ok, 1, 4, &msg),
+			-ERANGE);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_check_block(1, ok, 0, 4, &msg), -EINVAL);
+}
+
+/* A full table costs one byte per LID plus a small header. */
+static void ftsw_lft_bytes_per_entry(struct kunit *test)
+{
+	struct ftsw_lft *t = ftsw_lft_alloc(FTSW_LFT_SIZE, NULL);
+	size_t bytes;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	bytes = ftsw_lft_bytes(t);
+	kunit_info(test, "full LFT: %zu bytes for %u entries\n", bytes,
+		   FTSW_LFT_SIZE);
+	KUNIT_EXPECT_LE(test, bytes, (size_t)FTSW_LFT_SIZE + 64);
+	ftsw_lft_free(t);
+}
+
+/* ---------------------------------------------------------------- header */
+
+static const u8 ftsw_t_dst[ETH_ALEN] = { 0x02, 0x66, 0x74, 0x00, 0x00, 0x08 };
+static const u8 ftsw_t_src[ETH_ALEN] = { 0x02, 0x66, 0x74, 0x00, 0x00, 0x04 };
+
+/* An Ethernet frame with @plen payload bytes, skb->data at the MAC header. */
+static struct sk_buff *ftsw_t_frame(struct kunit *test, __be16 proto,
+				    unsigned int plen)
+{
+	struct sk_buff *skb = alloc_skb(128 + plen, GFP_KERNEL);
+	struct ethhdr *eth;
+	u8 *p;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, 64);
+	eth = skb_put(skb, ETH_HLEN);
+	ether_addr_copy(eth->h_dest, ftsw_t_dst);
+	ether_addr_copy(eth->h_source, ftsw_t_src);
+	eth->h_proto = proto;
+	p = skb_put(skb, plen);
+	for (i = 0; i < plen; i++)
+		p[i] = i;
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, ETH_HLEN);
+	skb->protocol = proto;
+	/* No device to dissect against: give the flow hash directly. */
+	skb_set_hash(skb, 0x1234, PKT_HASH_TYPE_L4);
+	return skb;
+}
+
+/* A fabric frame: Ethernet, fabric header, @plen payload bytes. */
+static struct sk_buff *ftsw_t_fabric(struct kunit *test, u16 dlid, u8 sl,
+				     u8 hops, unsigned int plen)
+{
+	struct sk_buff *skb = ftsw_t_frame(test, htons(ETH_P_IP), plen);
+	struct ftsw_hdr *h;
+
+	KUNIT_ASSERT_EQ(test, ftsw_encap(skb, dlid, 4, sl), 0);
+	h = (struct ftsw_hdr *)(skb->data + ETH_HLEN);
+	h->hops = hops;
+	return skb;
+}
+
+static void ftsw_hdr_push_pop(struct kunit *test)
+{
+	struct sk_buff *skb = ftsw_t_frame(test, htons(ETH_P_IPV6), 40);
+	struct ftsw_hdr *h;
+	struct ethhdr *eth;
+	u8 copy[ETH_HLEN + 40];
+
+	memcpy(copy, skb->data, sizeof(copy));
+	KUNIT_ASSERT_EQ(test, ftsw_encap(skb, 9, 4, 3), 0);
+	KUNIT_EXPECT_EQ(test, skb->len, (unsigned int)(ETH_HLEN + FTSW_HLEN + 40));
+	eth = (struct ethhdr *)skb->data;
+	KUNIT_EXPECT_EQ(test, eth->h_proto, htons(FTSW_ETH_P));
+	KUNIT_EXPECT_EQ(test, skb->protocol, htons(FTSW_ETH_P));
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(eth->h_dest, ftsw_t_dst));
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(eth->h_source, ftsw_t_src));
+	h = (struct ftsw_hdr *)(skb->data + ETH_HLEN);
+	KUNIT_EXPECT_EQ(test, ntohs(h->dlid), 9);
+	KUNIT_EXPECT_EQ(test, ntohs(h->slid), 4);
+	KUNIT_EXPECT_EQ(test, h->sl, 3);
+	KUNIT_EXPECT_EQ(test, h->hops, 0);
+	KUNIT_EXPECT_EQ(test, h->proto, htons(ETH_P_IPV6));
+	/* The payload did not move: checksum offsets stay valid. */
+	KUNIT_EXPECT_EQ(test, skb_network_header(skb)[0], 0);
+	KUNIT_EXPECT_EQ(test, skb->data[ETH_HLEN + FTSW_HLEN + 39], 39);
+
+	KUNIT_ASSERT_EQ(test, ftsw_decap(skb), 0);
+	KUNIT_EXPECT_EQ(test, skb->len, (unsigned int)sizeof(copy));
+	KUNIT_EXPECT_EQ(test, memcmp(skb->data, copy, sizeof(copy)), 0);
+	KUNIT_EXPECT_EQ(test, skb->protocol, htons(ETH_P_IPV6));
+	kfree_skb(skb);
+}
+
+static void ftsw_hdr_push_short(struct kunit *test)
+{
+	struct sk_buff *skb = alloc_skb(64, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_put(skb, 6);	/* not even an Ethernet header */
+	KUNIT_EXPECT_NE(test, ftsw_encap(skb, 1, 1, 0), 0);
+	kfree_skb(skb);
+}
+
+/* Encapsulating a cloned skb must not write into the shared data. */
+static void ftsw_hdr_push_clone(struct kunit *test)
+{
+	struct sk_buff *skb = ftsw_t_frame(test, htons(ETH_P_IP), 20);
+	struct sk_buff *clone = skb_clone(skb, GFP_KERNEL);
+	u8 copy[ETH_HLEN + 20];
+
+	KUNIT_ASSERT_NOT_NULL(test, clone);
+	memcpy(copy, clone->data, sizeof(copy));
+	KUNIT_ASSERT_EQ(test, ftsw_encap(skb, 2, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(clone->data, copy, sizeof(copy)), 0);
+	kfree_skb(clone);
+	kfree_skb(skb);
+}
+
+static void ftsw_hdr_check_fields(struct kunit *test)
+{
+	struct ftsw_hdr h = {
+		.dlid = htons(5), .slid = htons(1), .sl = 15, .hops = 200,
+		.proto = htons(ETH_P_IP),
+	};
+	const char *why;
+
+	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), 0);
+	h.dlid = 0;
+	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), -EINVAL);
+	h.dlid = htons(0xC000);
+	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), -EINVAL);
+	h.dlid = htons(0xBFFF);
+	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), 0);
+	h.sl = 0x10;
+	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), -EINVAL);
+	h.sl = 0;
+	h.proto = htons(100);
+	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), -EINVAL);
+}
+
+/* ---------------------------------------------------------------- policy */
+
+static struct ftsw_policy *ftsw_t_policy(struct kunit *test, u16 base,
+					 u8 lmc, const u8 *off, u8 n)
+{
+	struct ftsw_policy *pol;
+
+	pol = kunit_kzalloc(test, struct_size(pol, sl, 0), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pol);
+	pol->base_lid = base;
+	pol->lmc = lmc;
+	pol->n_offsets = n;
+	memcpy(pol->offsets, off, n);
+	return pol;
+}
+
+static void ftsw_mac_lid(struct kunit *test)
+{
+	u8 mac[ETH_ALEN];
+	u16 lid = 0;
+
+	ftsw_lid_to_mac(0x1234, mac);
+	KUNIT_EXPECT_TRUE(test, ftsw_mac_to_lid(mac, &lid));
+	KUNIT_EXPECT_EQ(test, lid, 0x1234);
+	ftsw_lid_to_mac(0xC000, mac);
+	KUNIT_EXPECT_FALSE(test, ftsw_mac_to_lid(mac, &lid));
+	ftsw_lid_to_mac(0, mac);
+	KUNIT_EXPECT_FALSE(test, ftsw_mac_to_lid(mac, &lid));
+	eth_broadcast_addr(mac);
+	KUNIT_EXPECT_FALSE(test, ftsw_mac_to_lid(mac, &lid));
+}
+
+static void ftsw_offsets_spread(struct kunit *test)
+{
+	static const u8 all[4] = { 0, 1, 2, 3 };
+	static const u8 two[2] = { 1, 3 };
+	struct ftsw_policy *pol = ftsw_t_policy(test, 8, 2, all, 4);
+	unsigned int hits[4] = { 0 };
+	int i;
+
+	for (i = 0; i < 4000; i++)
+		hits[ftsw_pick_offset(pol, get_random_u32())]++;
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_GT(test, hits[i], 700U);
+
+	pol = ftsw_t_policy(test, 8, 2, two, 2);
+	memset(hits, 0, sizeof(hits));
+	for (i = 0; i < 4000; i++)
+		hits[ftsw_pick_offset(pol, get_random_u32())]++;
+	KUNIT_EXPECT_EQ(test, hits[0] + hits[2], 0U);
+	KUNIT_EXPECT_GT(test, hits[1], 1500U);
+	KUNIT_EXPECT_GT(test, hits[3], 1500U);
+
+	/* A single allowed offset: a fixed, per-source path. */
+	pol = ftsw_t_policy(test, 8, 2, &two[1], 1);
+	for (i = 0; i < 100; i++)
+		KUNIT_EXPECT_EQ(test, ftsw_pick_offset(pol, get_random_u32()), 3);
+	/* The same flow hash always takes the same offset. */
+	pol = ftsw_t_policy(test, 8, 2, all, 4);
+	KUNIT_EXPECT_EQ(test, ftsw_pick_offset(pol, 0xdeadbeef),
+			ftsw_pick_offset(pol, 0xdeadbeef));
+}
+
+static void ftsw_lid_range(struct kunit *test)
+{
+	static const u8 all[4] = { 0, 1, 2, 3 };
+	struct ftsw_policy *pol = ftsw_t_policy(test, 4, 2, all, 4);
+
+	KUNIT_EXPECT_FALSE(test, ftsw_lid_in_range(pol, 3));
+	KUNIT_EXPECT_TRUE(test, ftsw_lid_in_range(pol, 4));
+	KUNIT_EXPECT_TRUE(test, ftsw_lid_in_range(pol, 7));
+	KUNIT_EXPECT_FALSE(test, ftsw_lid_in_range(pol, 8));
+	pol = ftsw_t_policy(test, 9, 0, all, 1);
+	KUNIT_EXPECT_TRUE(test, ftsw_lid_in_range(pol, 9));
+	KUNIT_EXPECT_FALSE(test, ftsw_lid_in_range(pol, 10));
+}
+
+static void ftsw_policy_checks(struct kunit *test)
+{
+	static const u8 off[3] = { 0, 1, 3 };
+	u8 sl[4] = { 0, 15, 2, 3 };
+	const char *msg;
+
+	KUNIT_EXPECT_EQ(test, ftsw_policy_check(4, 2, off, 3, sl, 4, &msg), 0);
+	KUNIT_EXPECT_EQ(test, ftsw_policy_check(5, 2, off, 3, NULL, 0, &msg),
+			-EINVAL);	/* misaligned */
+	KUNIT_EXPECT_EQ(test, ftsw_policy_check(4, 1, off, 3, NULL, 0, &msg),
+			-EINVAL);	/* offset 3 >= 2 */
+	KUNIT_EXPECT_EQ(test, ftsw_policy_check(8, 8, off, 1, NULL, 0, &msg),
+			-EINVAL);	/* LMC */
+	KUNIT_EXPECT_EQ(test, ftsw_policy_check(0, 0, off, 1, NULL, 0, &msg),
+			-EINVAL);	/* LID 0 */
+	KUNIT_EXPECT_EQ(test, ftsw_policy_check(0xBFFC, 3, off, 1, NULL, 0,
+						&msg), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ftsw_policy_check(4, 2, off, 0, NULL, 0, &msg),
+			-EINVAL);	/* no offsets */
+	sl[2] = 16;
+	KUNIT_EXPECT_EQ(test, ftsw_policy_check(4, 2, off, 3, sl, 4, &msg),
+			-EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, msg);
+}
+
+/* ---------------------------------------------------------------- data path */
+
+struct ftsw_t_fabric {
+	struct ftsw_net fn;
+	struct ftsw_switch *sw;
+	struct ftsw_port *ports[3];
+};
+
+static void ftsw_t_fabric_free(struct ftsw_t_fabric *f)
+{
+	int i;
+
+	for (i = 1; i < 3; i++) {
+		if (!f->ports[i])
+			continue;
+		kvfree(rcu_access_pointer(f->ports[i]->policy));
+		free_percpu(f->ports[i]->stats);
+		kfree(f->ports[i]);
+	}
+	if (f->sw)
+		ftsw_lft_free(rcu_access_pointer(f->sw->lft));
+	kfree(f->sw);
+}
+
+/*
+ * One switch with 4 ports: 1 a link port, 2 an edge port for LIDs 8..11
+ * (both bound, no device: nothing may reach a transmit), 3 and 4 unbound.
+ * LFT: 8 -> 2, 20 -> 2 (not the host's LID), 12 -> 3, 13 -> 200 (past
+ * nports), 14 -> 0 (the switch itself), everything else no route.
+ */
+static struct ftsw_t_fabric *ftsw_t_fabric_new(struct kunit *test)
+{
+	struct ftsw_t_fabric *f;
+	struct ftsw_policy *pol;
+	struct ftsw_lft *lft;
+	int i, cpu;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->fn.hop_limit = 4;
+	f->sw = kzalloc(struct_size(f->sw, ports, 5), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->sw);
+	f->sw->fn = &f->fn;
+	f->sw->nports = 4;
+	for (i = 0; i < FTSW_NUM_SL; i++)
+		f->sw->sl2vl[i] = i;
+	for (i = 1; i < 3; i++) {
+		struct ftsw_port *p = kzalloc(sizeof(*p), GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, p);
+		f->ports[i] = p;
+		p->stats = alloc_percpu(struct ftsw_pcpu_stats);
+		KUNIT_ASSERT_NOT_NULL(test, p->stats);
+		for_each_possible_cpu(cpu)
+			u64_stats_init(&per_cpu_ptr(p->stats, cpu)->syncp);
+		p->sw = f->sw;
+		p->num = i;
+		p->kind = i == 1 ? FTSW_PORT_LINK : FTSW_PORT_EDGE;
+		p->admin_up = true;
+		p->oper_up = true;
+		p->up = true;
+		RCU_INIT_POINTER(f->sw->ports[i], p);
+	}
+	pol = kvzalloc(struct_size(pol, sl, 0), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pol);
+	pol->base_lid = 8;
+	pol->lmc = 2;
+	pol->n_offsets = 4;
+	for (i = 0; i < 4; i++)
+		pol->offsets[i] = i;
+	RCU_INIT_POINTER(f->ports[2]->policy, pol);
+	lft = ftsw_lft_alloc(64, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, lft);
+	lft->port[8] = 2;
+	lft->port[20] = 2;
+	lft->port[12] = 3;
+	lft->port[13] = 200;
+	lft->port[14] = 0;
+	RCU_INIT_POINTER(f->sw->lft, lft);
+	return f;
+}
+
+static u64 ftsw_t_drops(struct ftsw_port *p, enum ftsw_drop r)
+{
+	struct ftsw_stats st;
+
+	ftsw_port_stats_read(p, &st);
+	return st.drops[r];
+}
+
+/* Feed @skb to a port as the rx handler would and check the one drop. */
+static void ftsw_t_expect_drop(struct kunit *test, struct ftsw_port *in,
+			       struct sk_buff *skb, enum ftsw_drop reason)
+{
+	u64 before[FTSW_DROP_MAX + 1];
+	int r;
+
+	for (r = 0; r <= FTSW_DROP_MAX; r++)
+		before[r] = ftsw_t_drops(in, r);
+	local_bh_disable();
+	rcu_read_lock();
+	if (in->kind == FTSW_PORT_LINK)
+		ftsw_link_rx(in, skb);
+	else
+		ftsw_edge_rx(in, skb);
+	rcu_read_unlock();
+	local_bh_enable();
+	for (r = 0; r <= FTSW_DROP_MAX; r++)
+		KUNIT_EXPECT_EQ_MSG(test, ftsw_t_drops(in, r),
+				    before[r] + (r == reason),
+				    "drop reason %d (expected %d)", r, reason);
+}
+
+static void ftsw_dp_link_drops(struct kunit *test)
+{
+	struct ftsw_t_fabric *f = ftsw_t_fabric_new(test);
+	struct ftsw_port *in = f->ports[1];
+	struct sk_buff *skb;
+
+	/* Not a fabric frame. */
+	skb = ftsw_t_frame(test, htons(ETH_P_IP), 40);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_NOT_FABRIC);
+	/* Truncated header: 4 of its 8 bytes. */
+	skb = ftsw_t_frame(test, htons(FTSW_ETH_P), 4);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_MALFORMED);
+	/* Ethernet header only. */
+	skb = ftsw_t_frame(test, htons(FTSW_ETH_P), 0);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_MALFORMED);
+	/* Invalid DLID 0. */
+	skb = ftsw_t_fabric(test, 8, 0, 0, 20);
+	((struct ftsw_hdr *)(skb->data + ETH_HLEN))->dlid = 0;
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_MALFORMED);
+	/* Reserved SL bits. */
+	skb = ftsw_t_fabric(test, 8, 0, 0, 20);
+	((struct ftsw_hdr *)(skb->data + ETH_HLEN))->sl = 0x80;
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_MALFORMED);
+	/* Hop limit (4): at it, and a huge hop count that must not wrap. */
+	skb = ftsw_t_fabric(test, 8, 0, 4, 20);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_HOP_LIMIT);
+	skb = ftsw_t_fabric(test, 8, 0, 255, 20);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_HOP_LIMIT);
+	/* No route: no entry, port past nports, port 0. */
+	skb = ftsw_t_fabric(test, 30, 0, 0, 20);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_NO_ROUTE);
+	skb = ftsw_t_fabric(test, 0x1000, 0, 0, 20);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_NO_ROUTE);
+	skb = ftsw_t_fabric(test, 13, 0, 0, 20);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_NO_ROUTE);
+	skb = ftsw_t_fabric(test, 14, 0, 0, 20);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_NO_ROUTE);
+	/* Out port unbound. */
+	skb = ftsw_t_fabric(test, 12, 0, 3, 20);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_PORT_DOWN);
+	/* Out edge port, DLID not the host's. */
+	skb = ftsw_t_fabric(test, 20, 0, 0, 20);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_MISDELIVERED);
+	/* Out port administratively down. */
+	WRITE_ONCE(f->ports[2]->up, false);
+	skb = ftsw_t_fabric(test, 8, 0, 0, 20);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_PORT_DOWN);
+	ftsw_t_fabric_free(f);
+}
+
+static void ftsw_dp_edge_drops(struct kunit *test)
+{
+	struct ftsw_t_fabric *f = ftsw_t_fabric_new(test);
+	struct ftsw_port *in = f->ports[2];
+	struct sk_buff *skb;
+
+	/* Broadcast / multicast: the fabric is routed, not flooded. */
+	skb = ftsw_t_frame(test, htons(ETH_P_IP), 40);
+	eth_broadcast_addr(eth_hdr(skb)->h_dest);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_NOT_FABRIC);
+	/* A host LID (0x40 + offset) with no route on this switch. */
+	skb = ftsw_t_frame(test, htons(ETH_P_IP), 40);
+	ftsw_lid_to_mac(0x40, eth_hdr(skb)->h_dest);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_NO_ROUTE);
+	/* Routed back to the sender's own edge port is fine, but to LID 20
+	 * (not the host behind port 2) is misdelivery.
+	 */
+	skb = ftsw_t_frame(test, htons(ETH_P_IP), 40);
+	ftsw_lid_to_mac(20, eth_hdr(skb)->h_dest);
+	rcu_access_pointer(f->ports[2]->policy)->n_offsets = 1;
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_MISDELIVERED);
+	ftsw_t_fabric_free(f);
+}
+
+static struct kunit_case ftsw_lft_cases[] = {
+	KUNIT_CASE(ftsw_lft_alloc_no_route),
+	KUNIT_CASE(ftsw_lft_stage_copy_on_write),
+	KUNIT_CASE(ftsw_lft_check_rejects),
+	KUNIT_CASE(ftsw_lft_bytes_per_entry),
+	{}
+};
+
+static struct kunit_suite ftsw_lft_suite = {
+	.name = "ftsw_lft",
+	.test_cases = ftsw_lft_cases,
+};
+
+static struct kunit_case ftsw_hdr_cases[] = {
+	KUNIT_CASE(ftsw_hdr_push_pop),
+	KUNIT_CASE(ftsw_hdr_push_short),
+	KUNIT_CASE(ftsw_hdr_push_clone),
+	KUNIT_CASE(ftsw_hdr_check_fields),
+	KUNIT_CASE(ftsw_mac_lid),
+	{}
+};
+
+static struct kunit_suite ftsw_hdr_suite = {
+	.name = "ftsw_hdr",
+	.test_cases = ftsw_hdr_cases,
+};
+
+static struct kunit_case ftsw_policy_cases[] = {
+	KUNIT_CASE(ftsw_offsets_spread),
+	KUNIT_CASE(ftsw_lid_range),
+	KUNIT_CASE(ftsw_policy_checks),
+	{}
+};
+
+static struct kunit_suite ftsw_policy_suite = {
+	.name = "ftsw_policy",
+	.test_cases = ftsw_policy_cases,
+};
+
+static struct kunit_case ftsw_dp_cases[] = {
+	KUNIT_CASE(ftsw_dp_link_drops),
+	KUNIT_CASE(ftsw_dp_edge_drops),
+	{}
+};
+
+static struct kunit_suite ftsw_dp_suite = {
+	.name = "ftsw_datapath",
+	.test_cases = ftsw_dp_cases,
+};
+
+kunit_test_suites(&ftsw_lft_suite, &ftsw_hdr_suite, &ftsw_policy_suite,
+		  &ftsw_dp_suite);

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# (5) Link carrier down: port-down drops, events seen by `ftsw monitor`;
+# carrier back: traffic and up events. Admin down too. A device deleted
+# under a bound port unbinds it cleanly (event, no leak).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/fabric-lib.sh"
+export HOST_NO_V6=1
+
+tap_plan 9
+tap_check "insmod ftsw.ko" ftsw_load
+setup() {
+	fabric_setup && host_add 0 1 && host_add 1 2 && hosts_neigh &&
+		link_add a12 b21 &&
+		fsw switch add id 1 ports 2 && fsw switch add id 2 ports 2 &&
+		fsw port bind switch 1 port 1 dev h0 kind edge lid 1 &&
+		fsw port bind switch 1 port 2 dev a12 kind link &&
+		fsw port bind switch 2 port 1 dev h1 kind edge lid 2 &&
+		fsw port bind switch 2 port 2 dev b21 kind link &&
+		fsw lft set switch 1 lid 1 port 1 lid 2 port 2 &&
+		fsw lft set switch 2 lid 1 port 2 lid 2 port 1 && fsw commit >/dev/null
+}
+tap_check "two switches in a chain" setup
+tap_check "ping works" ping_ok 0 "$(host_ip 1)" 2
+
+MON=$TMPDIR/mon.$$
+fab "$FTSW" monitor >"$MON" 2>/dev/null &
+MONPID=$!
+sleep 1
+carrier_down() {
+	local d0 d1
+	d0=$(port_stat 1 1 drops.port_down)
+	fab ip link set b21 down
+	sleep 1
+	fsw port show switch 1 port 2 | grep -q "oper down" || return 1
+	! ping_ok 0 "$(host_ip 1)" 2 || { echo "ping still works"; return 1; }
+	d1=$(port_stat 1 1 drops.port_down)
+	echo "port_down drops at switch 1 port 1: $d0 -> $d1"
+	[ "$d1" -ge $((d0 + 2)) ]
+}
+tap_check "carrier down: port down, traffic dropped as port_down" carrier_down
+ev_down() {
+	cat "$MON"
+	grep -q "^port down switch 1 port 2 dev a12 .*reason carrier" "$MON" &&
+		grep -q "^port down switch 2 port 2 dev b21 .*reason carrier" "$MON"
+}
+tap_check "monitor saw both link ends go down (reason carrier)" ev_down
+carrier_up() {
+	fab ip link set b21 up
+	sleep 1
+	ping_ok 0 "$(host_ip 1)" 2 && grep -q "^port up switch 1 port 2 .*reason carrier" "$MON"
+}
+tap_check "carrier up: traffic flows, up event" carrier_up
+admin() {
+	fsw port set switch 2 port 1 down || return 1
+	sleep 0.5
+	ping_ok 0 "$(host_ip 1)" 2 && { echo "ping works with port admin down"; return 1; }
+	grep -q "^port down switch 2 port 1 .*reason admin" "$MON" || return 1
+	fsw port set switch 2 port 1 up && ping_ok 0 "$(host_ip 1)" 2
+}
+tap_check "admin down/up: drops, event, recovers" admin
+unregister() {
+	fab ip link del a12 || return 1
+	sleep 1
+	! fsw port show switch 1 port 2 >/dev/null 2>&1 &&
+		! fsw port show switch 2 port 2 >/dev/null 2>&1 &&
+		grep -q "reason unregister" "$MON" &&
+		[ "$(fabric_stat ports)" = 2 ]
+}
+tap_check "deleting a bound device unbinds both ends (event)" unregister
+kill "$MONPID" 2>/dev/null; wait "$MONPID" 2>/dev/null
+cat "$MON" | tap_diag
+fabric_cleanup
+tap_check "rmmod ftsw" ftsw_unload
+tap_done
