@@ -23,15 +23,24 @@ tap_check "two switches in a chain" setup
 tap_check "ping works" ping_ok 0 "$(host_ip 1)" 2
 
 MON=$TMPDIR/mon.$$
-fab "$FTSW" monitor >"$MON" 2>/dev/null &
+ip netns exec "$FAB" "$FTSW" monitor >"$MON" 2>/dev/null &
 MONPID=$!
 sleep 1
+# wait_for CMD...: up to 10 s for CMD to succeed (link watch is lazy).
+wait_for() {
+	local i
+	for i in $(seq 20); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.5
+	done
+	return 1
+}
+oper_is() { fsw port show switch "$1" port "$2" | grep -q "oper $3"; }
 carrier_down() {
 	local d0 d1
 	d0=$(port_stat 1 1 drops.port_down)
 	fab ip link set b21 down
-	sleep 1
-	fsw port show switch 1 port 2 | grep -q "oper down" || return 1
+	wait_for oper_is 1 2 down || { echo "switch 1 port 2 still up"; return 1; }
 	! ping_ok 0 "$(host_ip 1)" 2 || { echo "ping still works"; return 1; }
 	d1=$(port_stat 1 1 drops.port_down)
 	echo "port_down drops at switch 1 port 1: $d0 -> $d1"
@@ -39,6 +48,7 @@ carrier_down() {
 }
 tap_check "carrier down: port down, traffic dropped as port_down" carrier_down
 ev_down() {
+	wait_for grep -q "^port down switch 1 port 2" "$MON"
 	cat "$MON"
 	grep -q "^port down switch 1 port 2 dev a12 .*reason carrier" "$MON" &&
 		grep -q "^port down switch 2 port 2 dev b21 .*reason carrier" "$MON"
@@ -46,7 +56,8 @@ ev_down() {
 tap_check "monitor saw both link ends go down (reason carrier)" ev_down
 carrier_up() {
 	fab ip link set b21 up
-	sleep 1
+	wait_for oper_is 1 2 up || return 1
+	wait_for grep -q "^port up switch 1 port 2" "$MON"
 	ping_ok 0 "$(host_ip 1)" 2 && grep -q "^port up switch 1 port 2 .*reason carrier" "$MON"
 }
 tap_check "carrier up: traffic flows, up event" carrier_up
@@ -60,7 +71,7 @@ admin() {
 tap_check "admin down/up: drops, event, recovers" admin
 unregister() {
 	fab ip link del a12 || return 1
-	sleep 1
+	wait_for grep -q "reason unregister" "$MON"
 	! fsw port show switch 1 port 2 >/dev/null 2>&1 &&
 		! fsw port show switch 2 port 2 >/dev/null 2>&1 &&
 		grep -q "reason unregister" "$MON" &&

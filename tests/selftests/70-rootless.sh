@@ -9,6 +9,9 @@ export HOST_NO_V6=1
 NOBODY=65534
 asuser() { setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups "$@"; }
 
+# Debian kernels gate unprivileged user namespaces behind a sysctl.
+sysctl -qw kernel.unprivileged_userns_clone=1 2>/dev/null || true
+
 tap_plan 7
 tap_check "insmod ftsw.ko" ftsw_load
 tap_check "init namespace: root creates switch 99" "$FTSW" switch add id 99 ports 2 name initsw

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Guest side of tests/bench/datapath (runs as root in the test VM).
+set -uo pipefail
+: "${FTSW_KMOD:?}" "${FTSW:?}"
+SECS=${BENCH_SECS:-5}
+ROUNDS=${BENCH_ROUNDS:-3}
+NSW=5
+S=bs$$ R=br$$ F=bf$$
+
+insmod "$FTSW_KMOD/ftsw.ko" || exit 1
+f() { ip netns exec "$F" "$@"; }
+
+hosts() {
+	ip netns add "$S"; ip netns add "$R"; ip netns add "$F"
+	f sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+	ip link add s0 netns "$F" type veth peer name eth0 netns "$S"
+	ip link add r0 netns "$F" type veth peer name eth0 netns "$R"
+	ip -n "$S" link set eth0 address 02:66:74:00:00:01 up
+	ip -n "$R" link set eth0 address 02:66:74:00:00:02 up
+	ip -n "$S" addr add 198.18.0.1/15 dev eth0
+	ip -n "$S" neigh add 198.18.0.2 lladdr 02:66:74:00:00:02 dev eth0 nud permanent
+	f ip link set s0 up; f ip link set r0 up
+	# Links between consecutive elements: lNr (right of N) <-> lMl (left of M).
+	local i
+	for i in $(seq 1 $((NSW - 1))); do
+		f ip link add "l${i}r" mtu 9000 type veth peer name "l$((i + 1))l" mtu 9000
+		f ip link set "l${i}r" up; f ip link set "l$((i + 1))l" up
+	done
+}
+left() { [ "$1" = 1 ] && echo s0 || echo "l${1}l"; }
+right() { [ "$1" = $NSW ] && echo r0 || echo "l${1}r"; }
+
+chain_ftsw() {
+	local i
+	for i in $(seq 1 $NSW); do
+		f "$FTSW" switch add id "$i" ports 8
+		if [ "$i" = 1 ]; then
+			f "$FTSW" port bind switch 1 port 1 dev s0 kind edge lid 1
+		else
+			f "$FTSW" port bind switch "$i" port 1 dev "$(left "$i")" kind link
+		fi
+		if [ "$i" = $NSW ]; then
+			f "$FTSW" port bind switch "$i" port 2 dev r0 kind edge lid 2
+		else
+			f "$FTSW" port bind switch "$i" port 2 dev "$(right "$i")" kind link
+		fi
+		f "$FTSW" lft set switch "$i" lid 1 port 1 lid 2 port 2
+	done
+	f "$FTSW" commit >/dev/null
+}
+chain_bridge() {
+	local i
+	for i in $(seq 1 $NSW); do
+		f ip link add "br$i" type bridge stp_state 0 mcast_snooping 0
+		f ip link set "$(left "$i")" master "br$i"
+		f ip link set "$(right "$i")" master "br$i"
+		f ip link set "br$i" up
+	done
+}
+teardown() { ip netns del "$S"; ip netns del "$R"; ip netns del "$F"; sleep 1; }
+
+pg() { ip netns exec "$S" sh -c "echo '$1' > /proc/net/pktgen/$2"; }
+# run_pktgen: send for SECS seconds, print packets/s received by R.
+run_pktgen() {
+	local a b t0 t1
+	pg "rem_device_all" kpktgend_0
+	pg "add_device eth0" kpktgend_0
+	pg "count 0" eth0
+	pg "clone_skb 0" eth0
+	pg "pkt_size 64" eth0
+	pg "delay 0" eth0
+	pg "dst 198.18.0.2" eth0
+	pg "dst_mac 02:66:74:00:00:02" eth0
+	pg "udp_dst_min 9" eth0
+	pg "udp_dst_max 9" eth0
+	ip netns exec "$S" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
+	sleep 1
+	a=$(ip netns exec "$R" cat /sys/class/net/eth0/statistics/rx_packets)
+	t0=$(date +%s.%N)
+	sleep "$SECS"
+	b=$(ip netns exec "$R" cat /sys/class/net/eth0/statistics/rx_packets)
+	t1=$(date +%s.%N)
+	ip netns exec "$S" sh -c 'echo stop > /proc/net/pktgen/pgctrl'
+	wait
+	awk -v a="$a" -v b="$b" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.0f\n", (b - a) / (t1 - t0) }'
+}
+
+ftsw_pps=() br_pps=()
+for r in $(seq 1 "$ROUNDS"); do
+	hosts; chain_ftsw
+	p=$(run_pktgen); ftsw_pps+=("$p")
+	echo "round $r: ftsw   chain of $NSW: $p pps"
+	f "$FTSW" -s port show switch 3 | sed 's/^/    /' | head -3
+	teardown
+	hosts; chain_bridge
+	p=$(run_pktgen); br_pps+=("$p")
+	echo "round $r: bridge chain of $NSW: $p pps"
+	teardown
+done
+fs=$(printf '%s\n' "${ftsw_pps[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+bs=$(printf '%s\n' "${br_pps[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+awk -v f="$fs" -v b="$bs" -v n=$NSW 'BEGIN { printf "ratio: ftsw %d pps / bridge %d pps (medians, chain of %d, 64-byte UDP) = %.2f\n", f, b, n, f / b }'
+
+# Memory: NTAB switches with a full LFT (0xC000 entries) each.
+NTAB=100
+ip netns add "$F"
+avail() { awk '/^MemAvailable/ {print $2 * 1024}' /proc/meminfo; }
+sync; echo 3 > /proc/sys/vm/drop_caches
+m0=$(avail)
+tab=$(mktemp); echo "1-49151 1" >"$tab"
+for i in $(seq 1 $NTAB); do
+	f "$FTSW" switch add id "$i" ports 8 >/dev/null
+	f "$FTSW" lft set switch "$i" file "$tab"
+done
+f "$FTSW" commit >/dev/null
+sleep 2
+sync; echo 3 > /proc/sys/vm/drop_caches
+m1=$(avail)
+lb=$(f "$FTSW" -j fabric show | sed 's/.*"lft_bytes":\([0-9]*\).*/\1/')
+awk -v lb="$lb" -v d="$((m0 - m1))" -v n=$NTAB 'BEGIN {
+	e = n * 49152
+	printf "lft bytes/entry: %.4f (reported by the module: %d bytes for %d entries); %.3f measured as MemAvailable drop for %d switches with full tables (includes switch and port structures)\n", lb / e, lb, e, d / e, n }'
+rm -f "$tab"
+ip netns del "$F"
+rmmod ftsw
