@@ -147,7 +147,7 @@ deps:
 # them with prove and prints the closing "N passed, N failed" line.
 check: deps
 	@rm -rf $(TAP); mkdir -p $(TAP)
-	-@$(MAKE) --no-print-directory tap-user tap-style tap-vm
+	-@$(MAKE) -k --no-print-directory tap-user tap-style tap-vm
 	@$(TOP)/tests/tap-summary $(TAP)
 
 check-user:
@@ -173,14 +173,19 @@ check-selftests:
 .PHONY: tap-user tap-style tap-vm
 tap-user:
 	@mkdir -p $(TAP)
-	@$(MAKE) --no-print-directory user unit-bins >$(TAP)/build-user.log 2>&1 \
+	@$(MAKE) --no-print-directory user >$(TAP)/build-user.log 2>&1 \
 		|| { tail -n 30 $(TAP)/build-user.log; \
-		     printf '1..1\nnot ok 1 - userspace build (see build/tap/build-user.log)\n' \
+		     printf '1..1\nnot ok 1 - libftsw and ftsw build (see build/tap/build-user.log)\n' \
 		     >$(TAP)/unit-build.tap; exit 1; }
-	@printf '1..1\nok 1 - userspace build\n' >$(TAP)/unit-build.tap
+	@printf '1..1\nok 1 - libftsw and ftsw build\n' >$(TAP)/unit-build.tap
 	@for t in $(UNIT_BINS); do \
 		n=$$(basename $$t); \
 		echo "  UNIT    $$n"; \
+		if ! $(MAKE) --no-print-directory $$t >$(TAP)/unit-$$n.err 2>&1; then \
+			tail -n 20 $(TAP)/unit-$$n.err; \
+			printf '1..1\nnot ok 1 - build of tests/unit/%s.c\n' $$n >$(TAP)/unit-$$n.tap; \
+			continue; \
+		fi; \
 		(cd $(TOP) && timeout 600 $$t) >$(TAP)/unit-$$n.tap 2>$(TAP)/unit-$$n.err; \
 	done
 
