@@ -69,10 +69,12 @@ link_add() {
 		ip -n "$FAB" link set "$1" up && ip -n "$FAB" link set "$2" up
 }
 
+# fabric_cleanup: delete the fabric and every host namespace (by name:
+# setups often run in a subshell, e.g. under tap_check).
 fabric_cleanup() {
-	local n
-	for n in "${!HOST_LID[@]}"; do
-		ip netns del "$(hns "$n")" 2>/dev/null
+	local ns
+	for ns in $(ip netns list | awk '{print $1}'); do
+		case "$ns" in "$FAB"-h*) ip netns del "$ns" 2>/dev/null ;; esac
 	done
 	ip netns del "$FAB" 2>/dev/null
 	HOST_LID=()
