@@ -458,6 +458,18 @@ static uint64_t port_guid(const struct ftsw_topo *t, uint32_t n, unsigned p)
 	return g ? g : t->nodes[n].guid | p;
 }
 
+/* LID at LMC 0 in ftsw's plan, for the informative lid remarks */
+static uint32_t plan_lid(const struct ftsw_topo *t, uint32_t n)
+{
+	return t->nodes[n].kind == FTSW_HOST ? t->nodes[n].index + 1 :
+		t->nhosts + 1 + t->nodes[n].index;
+}
+
+/*
+ * Written like ibnetdiscover: GUID line, node line with the description
+ * and base LID remark, one line per cabled port with the peer's
+ * description, LID and a link speed (ibsim reads these remarks).
+ */
 int ftsw_net_write_file(const struct ftsw_topo *t, FILE *f)
 {
 	uint32_t i;
@@ -475,8 +487,13 @@ int ftsw_net_write_file(const struct ftsw_topo *t, FILE *f)
 		node_id(t, i, id, sizeof(id));
 		fprintf(f, "\n%s=0x%016" PRIx64 "\n", sw ? "switchguid" : "caguid",
 			n->guid);
-		fprintf(f, "%s\t%u \"%s\"\t\t# \"%s\"\n", sw ? "Switch" : "Ca",
-			n->nports, id, n->desc ? n->desc : id);
+		if (sw)
+			fprintf(f, "Switch\t%u \"%s\"\t\t# \"%s\" base port 0 lid %u "
+				"lmc 0\n", n->nports, id, n->desc ? n->desc : id,
+				plan_lid(t, i));
+		else
+			fprintf(f, "Ca\t%u \"%s\"\t\t# \"%s\"\n", n->nports, id,
+				n->desc ? n->desc : id);
 		for (p = 1; p <= n->nports; p++) {
 			const struct ftsw_port *x = ftsw_port(t, i, p);
 
@@ -490,8 +507,11 @@ int ftsw_net_write_file(const struct ftsw_topo *t, FILE *f)
 			if (t->nodes[x->peer].kind == FTSW_HOST)
 				fprintf(f, "(%" PRIx64 ")",
 					port_guid(t, x->peer, x->peer_port));
-			fprintf(f, "\t\t# \"%s\"\n", t->nodes[x->peer].desc ?
-				t->nodes[x->peer].desc : pid);
+			fprintf(f, "\t\t# ");
+			if (!sw)
+				fprintf(f, "lid %u lmc 0 ", plan_lid(t, i));
+			fprintf(f, "\"%s\" lid %u 4xEDR\n", t->nodes[x->peer].desc ?
+				t->nodes[x->peer].desc : pid, plan_lid(t, x->peer));
 		}
 	}
 	return ferror(f) ? -EIO : 0;
