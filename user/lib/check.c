@@ -25,6 +25,12 @@
 
 enum { ST_UNK = 0, ST_BUSY, ST_OK, ST_NOROUTE, ST_LOOP, ST_DEAD, ST_MIS };
 
+struct src {
+	uint32_t host, host2;	/* a host of the group and another one */
+	uint32_t leaf;		/* FTSW_NONE: uncabled host */
+	uint32_t cnt;
+};
+
 int ftsw_trace(const struct ftsw_routing *r, uint32_t src_host, uint32_t dlid,
 	       uint32_t *sw_path, uint8_t *port_path, unsigned max)
 {
@@ -342,7 +348,9 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 	uint32_t *stack = malloc((ns + 2) * sizeof(uint32_t));
 	uint32_t *hostleaf = malloc((nh + 1) * sizeof(uint32_t));
 	uint8_t *used = malloc((size_t)(ns + 1) * nvl);
-	uint32_t n, s, lid, vl;
+	uint32_t n, s, lid, vl, k, nsrc = 0, *srcof = NULL;
+	struct src *srcs = NULL;
+	bool per_host;
 	unsigned noff = 1u << r->lmc;
 	int rc = -ENOMEM;
 
@@ -374,6 +382,32 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 		if (sw != FTSW_NONE && c.leaf_of_sw[t->nodes[sw].index] == FTSW_NONE)
 			c.leaf_of_sw[t->nodes[sw].index] = c.nl++;
 	}
+	/*
+	 * Sources: hosts on one leaf share every path (tables depend on the
+	 * destination only), so one walk per leaf counts for all of them;
+	 * with per-pair SLs each host is its own source (its VL may differ).
+	 */
+	per_host = r->sl != NULL;
+	srcs = malloc(((size_t)nh + 1) * sizeof(*srcs));
+	srcof = malloc(((size_t)ns + 1) * sizeof(uint32_t));
+	if (!srcs || !srcof)
+		goto out;
+	for (s = 0; s < ns; s++)
+		srcof[s] = FTSW_NONE;
+	for (n = 0; n < nh; n++) {
+		uint32_t l = hostleaf[n];
+
+		if (!per_host && l != FTSW_NONE && srcof[l] != FTSW_NONE) {
+			struct src *sr = &srcs[srcof[l]];
+
+			if (sr->cnt++ == 1)
+				sr->host2 = n;
+			continue;
+		}
+		if (l != FTSW_NONE)
+			srcof[l] = nsrc;
+		srcs[nsrc++] = (struct src){ n, n, l, 1 };
+	}
 	if (o->minimal) {
 		c.dist = malloc((size_t)c.nl * ns + 1);
 		if (!c.dist)
@@ -396,63 +430,78 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 		memset(st, ST_UNK, ns);
 		if (c.dep)
 			memset(used, 0, (size_t)ns * nvl);
-		for (n = 0; n < nh; n++) {
-			uint32_t l = hostleaf[n];
+		for (k = 0; k < nsrc; k++) {
+			const struct src *sr = &srcs[k];
+			uint32_t l = sr->leaf, n = sr->host;
+			uint64_t w = sr->cnt;
 			uint8_t rs;
 
-			if (kind == FTSW_HOST && n == idx)
+			if (kind == FTSW_HOST && hostleaf[idx] == l && l != FTSW_NONE &&
+			    (sr->cnt > 1 || n == idx)) {
+				/* the destination is one of this group's hosts */
+				if (per_host && n == idx)
+					continue;
+				if (!per_host) {
+					w--;
+					if (n == idx)
+						n = sr->host2;
+				}
+			}
+			if (!w)
 				continue;
-			c.pairs++;
+			c.pairs += w;
 			if (l == FTSW_NONE) {
-				c.dead++;
+				c.dead += w;
 				report(&c, "host %s is not cabled",
 				       t->nodes[t->hosts[n]].desc);
 				continue;
 			}
 			if (kind == FTSW_SWITCH && l == idx) {
-				c.delivered++;
+				c.delivered += w;
 				continue;
 			}
 			rs = walk(&c, lid, l, st, hops, flags, stack);
 			switch (rs) {
 			case ST_OK:
-				c.delivered++;
+				c.delivered += w;
 				if ((uint64_t)hops[l] + 1 > c.max_hops)
 					c.max_hops = (uint64_t)hops[l] + 1;
 				if (o->minimal && kind == FTSW_HOST && dleaf != FTSW_NONE &&
 				    hops[l] - 1 != c.dist[(size_t)c.leaf_of_sw[dleaf] * ns + l]) {
-					if (!c.nonmin++)
+					if (!c.nonmin)
 						report(&c, "non-minimal: %s -> LID %u: %u "
 						       "switch hops, shortest %u",
 						       t->nodes[t->hosts[n]].desc, lid,
 						       hops[l] - 1,
 						       c.dist[(size_t)c.leaf_of_sw[dleaf] * ns + l]);
+					c.nonmin += w;
 				}
 				if (o->updown && kind == FTSW_HOST && !(flags[l] & 1)) {
-					if (!c.updown++)
+					if (!c.updown)
 						report(&c, "up*down* violated: %s -> LID %u "
 						       "(from switch %s)",
 						       t->nodes[t->hosts[n]].desc, lid,
 						       swname(t, l));
+					c.updown += w;
 				}
 				break;
 			case ST_NOROUTE:
-				c.no_route++;
+				c.no_route += w;
 				report(&c, "no route: %s -> LID %u (leaf %s)",
 				       t->nodes[t->hosts[n]].desc, lid, swname(t, l));
 				break;
 			case ST_LOOP:
-				c.loops++;
+				c.loops += w;
 				report(&c, "loop: %s -> LID %u (leaf %s)",
 				       t->nodes[t->hosts[n]].desc, lid, swname(t, l));
 				break;
 			case ST_DEAD:
-				c.dead++;
+				c.dead += w;
 				report(&c, "dead port: %s -> LID %u (leaf %s)",
 				       t->nodes[t->hosts[n]].desc, lid, swname(t, l));
 				break;
 			default:
-				c.mis++;
+				c.mis += w;
 				report(&c, "misdelivered: %s -> LID %u",
 				       t->nodes[t->hosts[n]].desc, lid);
 				break;
@@ -462,14 +511,12 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 				unsigned v = 0;
 				uint32_t cur = l;
 
-				if (r->sl && kind == FTSW_HOST)
+				if (r->sl)
 					v = r->sl[(size_t)n * nh + idx] % nvl;
 				while (cur != FTSW_NONE && !used[(size_t)v * ns + cur]) {
 					const struct ftsw_port *x;
 
 					used[(size_t)v * ns + cur] = 1;
-					if (kind == FTSW_SWITCH && cur == idx)
-						break;
 					x = ftsw_port(t, t->switches[cur],
 						      ftsw_lft(r, cur)[lid]);
 					cur = t->nodes[x->peer].kind == FTSW_SWITCH ?
@@ -552,6 +599,8 @@ out:
 	free(c.dist);
 	free(c.leaf_of_sw);
 	free(c.rep);
+	free(srcs);
+	free(srcof);
 	return rc;
 }
 
