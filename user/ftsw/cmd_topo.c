@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json.h"
 #include "topology.h"
 
 static void topo_usage(FILE *f)
@@ -108,10 +109,12 @@ static int topo_show(int argc, char **argv)
 	kind = t->is_pgft ? (t->degraded ? "degraded" : "complete") :
 		"not recognised as a PGFT";
 	if (cli.json) {
-		printf("{\"file\":\"%s\",\"switches\":%u,\"hosts\":%u,"
+		printf("{\"file\":");
+		ftsw_json_str(stdout, argv[0]);
+		printf(",\"switches\":%u,\"hosts\":%u,"
 		       "\"links\":%" PRIu64 ",\"switch_links\":%" PRIu64
 		       ",\"host_links\":%" PRIu64 ",\"levels\":%u,\"per_level\":[",
-		       argv[0], t->nswitches, t->nhosts, s.links, s.switch_links,
+		       t->nswitches, t->nhosts, s.links, s.switch_links,
 		       s.host_links, s.nlevels);
 		for (l = 0; l < s.nlevels && l < 16; l++)
 			printf("%s%u", l ? "," : "", s.per_level[l]);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "routing.h"
 
 static uint64_t host_port_guid(const struct ftsw_topo *t, uint32_t hn)
@@ -270,10 +271,16 @@ void ftsw_routing_json(const struct ftsw_routing *r, FILE *f, bool lfts)
 	const struct ftsw_topo *t = r->topo;
 	uint32_t s, lid;
 
-	fprintf(f, "{\"engine\":\"%s\",\"lmc\":%u,\"vls\":%u,\"switches\":%u,"
+	fprintf(f, "{\"engine\":");
+	ftsw_json_str(f, r->engine);
+	fprintf(f, ",\"lmc\":%u,\"vls\":%u,\"switches\":%u,"
 		"\"hosts\":%u,\"max_lid\":%u,\"unroutable_leaf_pairs\":%" PRIu64,
-		r->engine, r->lmc, r->nvls, r->nswitches, r->nhosts, r->max_lid,
+		r->lmc, r->nvls, r->nswitches, r->nhosts, r->max_lid,
 		r->unroutable_pairs);
+	if (r->warning[0]) {
+		fprintf(f, ",\"warning\":");
+		ftsw_json_str(f, r->warning);
+	}
 	if (lfts) {
 		fprintf(f, ",\"lfts\":[");
 		for (s = 0; s < r->nswitches; s++) {
@@ -281,10 +288,10 @@ void ftsw_routing_json(const struct ftsw_routing *r, FILE *f, bool lfts)
 			int first = 1;
 
 			fprintf(f, "%s{\"guid\":\"0x%016" PRIx64 "\",\"lid\":%u,"
-				"\"name\":\"%s\",\"routes\":{", s ? "," : "",
-				t->nodes[t->switches[s]].guid, ftsw_switch_lid(r, s),
-				t->nodes[t->switches[s]].desc ?
-				t->nodes[t->switches[s]].desc : "");
+				"\"name\":", s ? "," : "",
+				t->nodes[t->switches[s]].guid, ftsw_switch_lid(r, s));
+			ftsw_json_str(f, t->nodes[t->switches[s]].desc);
+			fprintf(f, ",\"routes\":{");
 			for (lid = 1; lid <= r->max_lid; lid++) {
 				if (l[lid] == FTSW_PORT_NONE)
 					continue;
