@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "routing.h"
+#include "engines2.h"
 
 static const struct ftsw_engine engines[] = {
 	{ "dmodk", "D-Mod-K closed-form routing for complete PGFTs",
@@ -25,10 +26,48 @@ static const struct ftsw_engine engines[] = {
 	  "classic min-hop", FTSW_RT_MINIMAL, ftsw_route_minhop },
 	{ "updn", "Up*/Down* shortest legal paths from BFS ranking of roots",
 	  "classic Up*/Down*", FTSW_RT_UPDOWN, ftsw_route_updn },
+	{ "sssp", "single-source shortest paths, globally balanced (any topology)",
+	  "Domke, Hoefler, Nagel (paper 001), Alg. 1", FTSW_RT_MINIMAL,
+	  ftsw_route_sssp },
+	{ "dfsssp", "SSSP with virtual layers breaking CDG cycles, weakest edge",
+	  "Domke, Hoefler, Nagel (paper 001), Alg. 2", FTSW_RT_MINIMAL,
+	  ftsw_route_dfsssp },
+	{ "dfsssp-strongest", "dfsssp breaking the strongest edge of each cycle",
+	  "Domke, Hoefler, Nagel (paper 001), §IV heuristics", FTSW_RT_MINIMAL,
+	  ftsw_route_dfsssp_strongest },
+	{ "dfsssp-first", "dfsssp breaking the first edge of each cycle",
+	  "Domke, Hoefler, Nagel (paper 001), §IV heuristics", FTSW_RT_MINIMAL,
+	  ftsw_route_dfsssp_first },
+	{ "shift1", "XGFT limited multipath: K consecutive paths from d-mod-k's",
+	  "Mahapatra, Yuan, Nienaber (paper 000), §4.2.2",
+	  FTSW_RT_MINIMAL | FTSW_RT_UPDOWN, ftsw_route_shift1 },
+	{ "disjoint", "XGFT limited multipath: K paths forking lowest first",
+	  "Mahapatra, Yuan, Nienaber (paper 000), §4.2.3",
+	  FTSW_RT_MINIMAL | FTSW_RT_UPDOWN, ftsw_route_disjoint },
+	{ "random", "XGFT limited multipath: K random paths (seeded)",
+	  "Mahapatra, Yuan, Nienaber (paper 000), §4.2.1",
+	  FTSW_RT_MINIMAL | FTSW_RT_UPDOWN, ftsw_route_random },
+	{ "umulti", "XGFT multipath over all shortest paths",
+	  "Mahapatra, Yuan, Nienaber (paper 000), §4.1",
+	  FTSW_RT_MINIMAL | FTSW_RT_UPDOWN, ftsw_route_umulti },
+	{ "osrm2", "optimal oblivious single-path routing on FT(m, 2)",
+	  "Yuan, Nienaber, Duan, Melhem (paper 002), Fig. 8",
+	  FTSW_RT_MINIMAL | FTSW_RT_UPDOWN, ftsw_route_osrm2 },
+	{ "osrm3", "optimal oblivious single-path routing on FT(m, 3)",
+	  "Yuan, Nienaber, Duan, Melhem (paper 002), Fig. 9",
+	  FTSW_RT_MINIMAL | FTSW_RT_UPDOWN, ftsw_route_osrm3 },
+	{ "mlid", "Multiple LID routing on FT(m, n): one LID per root switch",
+	  "Lin, Chung, Huang, as in paper 002, §5",
+	  FTSW_RT_MINIMAL | FTSW_RT_UPDOWN, ftsw_route_mlid },
+	{ "wsr", "widest shortest routing on XGFTs, per-pair paths",
+	  "paper 002, §5", FTSW_RT_MINIMAL | FTSW_RT_UPDOWN, ftsw_route_wsr },
 };
 
 static const struct ftsw_engine *const engine_list[] = {
-	&engines[0], &engines[1], &engines[2], &engines[3], NULL,
+	&engines[0], &engines[1], &engines[2], &engines[3],
+	&engines[4], &engines[5], &engines[6], &engines[7], &engines[8],
+	&engines[9], &engines[10], &engines[11], &engines[12], &engines[13],
+	&engines[14], &engines[15], NULL,
 };
 
 const struct ftsw_engine *const *ftsw_engine_list(void)

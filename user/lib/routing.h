@@ -114,6 +114,8 @@ struct ftsw_route_opts {
 	bool no_switch_lids;	/* don't route switch LIDs */
 	bool extended_lids;	/* allow LIDs past 0xBFFF (analysis only) */
 	bool progress;		/* progress on stderr (callers: only on a tty) */
+	unsigned paths;		/* multipath engines: K paths (0 = 2^lmc) */
+	unsigned max_vls;	/* dfsssp: virtual layers allowed (0 = 8) */
 };
 
 struct ftsw_engine {
