@@ -37,5 +37,7 @@ int cmd_lft(int argc, char **argv);
 int cmd_sl2vl(int argc, char **argv);
 int cmd_commit(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
+int cmd_order(int argc, char **argv);
 
 #endif

@@ -1,0 +1,711 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsw analyze: link loads and metrics of a routing under a traffic
+ * pattern (Documentation/analysis.md).
+ *
+ *   ftsw analyze -t TOPO (-a ENGINE | -r LFTS) [-p PATTERN] [OPTIONS]
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analyze.h"
+#include "cli.h"
+
+static void analyze_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: ftsw analyze -t TOPO (-a ENGINE | -r LFTS) [-p PATTERN] [OPTIONS]\n"
+"TOPO is a net file or a generator spec (ftmn:16,3, xgft:2;8,16;1,8, ...).\n"
+"Routing:\n"
+"  -a ENGINE        compute with an engine (ftsw route list)\n"
+"  -r LFTS          read an OpenSM LFT dump\n"
+"  --lmc N          LMC (paths per host 2^N), --seed S engine seed\n"
+"Traffic (-p, default perm):\n"
+"  perm[:SEED] shift[:S] ring dissemination tournament binomial\n"
+"  binomial-gather recdbl rechalv topo-recdbl a2a uniform:P[:SEED]\n"
+"  cluster:G[:SEED] bisect[:SEED] file:PATH\n"
+"  --order SPEC     rank->host: topo (default), random[:SEED],\n"
+"                   contig-random[:SEED], file:PATH\n"
+"  --ranks N        ranks (partial allocation; default all hosts)\n"
+"Metrics:\n"
+"  --samples N      random patterns: exactly N samples (default: 1000,\n"
+"                   doubled until the 99%% CI is within 1%% of the mean)\n"
+"  --orders K       hot-spot degree averaged over K random node orders\n"
+"  --oblivious      exact oblivious performance ratio (matching)\n"
+"  --trace S:D[:O]  print the path of host S to host D (offset O)\n"
+"  --stages         list every stage\n"
+"  --dot FILE       Graphviz picture of the worst stage's link loads\n"
+"  --picture F.svg  render it with dot(1) (.svg, .png, .pdf)\n"
+"  --no-hosts       leave hosts out of the picture\n");
+}
+
+struct aopts {
+	const char *topo, *engine, *lfts, *pattern, *order, *dot, *picture;
+	const char *trace;
+	struct ftsw_route_opts ro;
+	uint32_t ranks;
+	uint64_t samples, orders;
+	bool oblivious, stages, no_hosts, progress;
+};
+
+static int num(const char *opt, const char *v, unsigned long long max,
+	       unsigned long long *out)
+{
+	char *e;
+
+	if (!v) {
+		cli_err("analyze: %s: value expected", opt);
+		return -1;
+	}
+	*out = strtoull(v, &e, 0);
+	if (e == v || *e || *out > max) {
+		cli_err("analyze: %s: '%s' is not a number in 0..%llu", opt, v,
+			max);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct aopts *o)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		const char **sp = NULL;
+		unsigned long long x;
+
+		if (!strcmp(a, "-t"))
+			sp = &o->topo;
+		else if (!strcmp(a, "-a"))
+			sp = &o->engine;
+		else if (!strcmp(a, "-r"))
+			sp = &o->lfts;
+		else if (!strcmp(a, "-p"))
+			sp = &o->pattern;
+		else if (!strcmp(a, "--order"))
+			sp = &o->order;
+		else if (!strcmp(a, "--dot"))
+			sp = &o->dot;
+		else if (!strcmp(a, "--picture"))
+			sp = &o->picture;
+		else if (!strcmp(a, "--trace"))
+			sp = &o->trace;
+		if (sp) {
+			if (!v) {
+				cli_err("analyze: %s: argument expected", a);
+				return -1;
+			}
+			*sp = v;
+			i++;
+			continue;
+		}
+		if (!strcmp(a, "--lmc") || !strcmp(a, "--seed") ||
+		    !strcmp(a, "--ranks") || !strcmp(a, "--samples") ||
+		    !strcmp(a, "--orders") || !strcmp(a, "--threads")) {
+			if (num(a, v, a[2] == 'l' ? FTSW_LMC_MAX : ~0ULL, &x))
+				return -1;
+			if (!strcmp(a, "--lmc"))
+				o->ro.lmc = (unsigned)x;
+			else if (!strcmp(a, "--seed"))
+				o->ro.seed = x;
+			else if (!strcmp(a, "--ranks"))
+				o->ranks = (uint32_t)x;
+			else if (!strcmp(a, "--samples"))
+				o->samples = x;
+			else if (!strcmp(a, "--orders"))
+				o->orders = x;
+			else
+				o->ro.threads = (unsigned)x;
+			i++;
+		} else if (!strcmp(a, "--oblivious")) {
+			o->oblivious = true;
+		} else if (!strcmp(a, "--stages")) {
+			o->stages = true;
+		} else if (!strcmp(a, "--no-hosts")) {
+			o->no_hosts = true;
+		} else {
+			cli_err("analyze: unknown argument '%s' (ftsw analyze "
+				"help)", a);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* A topology from a net file, or from a generator spec. */
+static struct ftsw_topo *load_topo(const char *s, struct ftsw_err *err)
+{
+	struct stat st;
+
+	if (stat(s, &st) && strchr(s, ':'))
+		return ftsw_topo_gen(s, err);
+	return ftsw_net_read(s, err);
+}
+
+/* ---------------------------------------------------------- random runs */
+
+struct sample_ctx {
+	const struct ftsw_routing *r;
+	const char *kind;	/* pattern spec without seed */
+	const char *order;
+	uint32_t ranks;
+	uint64_t seed0;
+	double *load, *flows;
+	double perf_sum, ebb_sum, base_sum, ml_sum;
+	bool exact, ebb;
+	int failed;
+	struct ftsw_err err;
+};
+
+static double one_sample(uint64_t i, void *arg)
+{
+	struct sample_ctx *c = arg;
+	const struct ftsw_topo *t = c->r->topo;
+	struct ftsw_pattern p;
+	struct ftsw_load_result res;
+	char spec[160];
+	uint32_t *order = malloc(t->nhosts * sizeof(*order));
+	double m = NAN, ml;
+	bool exact;
+
+	/* spec:...:SEED with a seed per sample */
+	snprintf(spec, sizeof(spec), "%s:%llu", c->kind,
+		 (unsigned long long)(c->seed0 + i));
+	if (!order || ftsw_pattern_make(spec, c->ranks, t, &p, &c->err)) {
+		c->failed = 1;
+		free(order);
+		return NAN;
+	}
+	if (!strncmp(c->order, "random", 6)) {
+		char os[64];
+
+		snprintf(os, sizeof(os), "random:%llu",
+			 (unsigned long long)(c->seed0 + 7919 * (i + 1)));
+		ftsw_order_make(os, t, c->ranks, order, &c->err);
+	} else if (ftsw_order_make(c->order, t, c->ranks, order, &c->err)) {
+		c->failed = 1;
+	}
+	if (!c->failed) {
+		ftsw_tm_apply_order(&p.stages[0], order, t->nhosts);
+		if (c->ebb) {
+			m = ftsw_ebb(c->r, &p.stages[0], c->flows);
+		} else if (!ftsw_link_loads(c->r, &p.stages[0], NULL, c->load,
+					    NULL, &res, &c->err)) {
+			m = ftsw_max_load(t, c->load, false, NULL);
+			ml = ftsw_ml_bound(t, &p.stages[0], &exact);
+			c->exact = exact;
+			c->ml_sum += ml;
+			c->base_sum += ftsw_baseload(&p.stages[0]);
+			c->perf_sum += ml > 0 ? m / ml : 1;
+		} else {
+			c->failed = 1;
+		}
+	}
+	ftsw_pattern_free(&p);
+	free(order);
+	return m;
+}
+
+static int run_random(const struct ftsw_routing *r, const struct aopts *o,
+		      uint32_t ranks)
+{
+	const struct ftsw_topo *t = r->topo;
+	struct sample_ctx c = { .r = r, .order = o->order, .ranks = ranks };
+	struct ftsw_sample_opts so = { .rel = 0.01, .progress = o->progress };
+	struct ftsw_sampled sm;
+	char kind[128], *colon;
+	const char *metric;
+
+	/* split the seed off: perm[:SEED], uniform:P[:SEED], ... */
+	snprintf(kind, sizeof(kind), "%s", o->pattern);
+	colon = strrchr(kind, ':');
+	c.seed0 = 1;
+	if ((!strncmp(kind, "perm", 4) || !strncmp(kind, "bisect", 6)) && colon) {
+		c.seed0 = strtoull(colon + 1, NULL, 0);
+		*colon = 0;
+	} else if (colon && strchr(kind, ':') != colon) {
+		c.seed0 = strtoull(colon + 1, NULL, 0);
+		*colon = 0;
+	}
+	c.ebb = !strncmp(kind, "bisect", 6);
+	c.load = malloc(t->nports * sizeof(double));
+	c.flows = malloc(t->nports * sizeof(double));
+	if (!c.load || !c.flows) {
+		cli_err("out of memory");
+		return 1;
+	}
+	if (o->samples) {
+		so.first = so.max = o->samples;
+	} else {
+		so.first = 1000;
+		so.max = 1u << 17;
+	}
+	ftsw_sample(&so, one_sample, &c, &sm);
+	free(c.load);
+	free(c.flows);
+	if (c.failed) {
+		cli_err("%s", c.err.msg);
+		return 1;
+	}
+	metric = c.ebb ? "effective bisection bandwidth" : "max link load";
+	if (cli.json) {
+		printf("{\"engine\":\"%s\",\"hosts\":%u,\"ranks\":%u,"
+		       "\"pattern\":\"%s\",\"order\":\"%s\",\"metric\":\"%s\","
+		       "\"samples\":%" PRIu64 ",\"mean\":%.6g,\"ci99\":%.6g,"
+		       "\"min\":%.6g,\"max\":%.6g",
+		       r->engine, t->nhosts, ranks, kind, o->order,
+		       c.ebb ? "ebb" : "mload", sm.samples, sm.mean, sm.half,
+		       sm.min, sm.max);
+		if (!c.ebb)
+			printf(",\"avg_baseload\":%.6g,\"avg_oload\":%.6g,"
+			       "\"oload_exact\":%s,\"avg_perf\":%.6g",
+			       c.base_sum / sm.samples, c.ml_sum / sm.samples,
+			       c.exact ? "true" : "false",
+			       c.perf_sum / sm.samples);
+		printf("}\n");
+	} else {
+		printf("%s on %u hosts, %s (%u ranks), order %s, %" PRIu64
+		       " samples\n", r->engine, t->nhosts, kind, ranks,
+		       o->order, sm.samples);
+		printf("  %s: mean %.4f ± %.4f (99%% CI), min %.4f, max %.4f\n",
+		       metric, sm.mean, sm.half, sm.min, sm.max);
+		if (!c.ebb)
+			printf("  avg baseload %.4f, avg OLOAD %.4f (%s), avg "
+			       "PERF %.4f\n", c.base_sum / sm.samples,
+			       c.ml_sum / sm.samples,
+			       c.exact ? "ML(TM), exact" : "baseload, lower bound",
+			       c.perf_sum / sm.samples);
+	}
+	return 0;
+}
+
+/* ----------------------------------------------------------- trace */
+
+static int run_trace(const struct ftsw_routing *r, const char *spec)
+{
+	const struct ftsw_topo *t = r->topo;
+	unsigned long s, d, off = FTSW_OFFSET_ANY;
+	struct ftsw_path p;
+	char *e;
+	unsigned i;
+
+	s = strtoul(spec, &e, 0);
+	if (*e != ':')
+		goto bad;
+	d = strtoul(e + 1, &e, 0);
+	if (*e == ':')
+		off = strtoul(e + 1, &e, 0);
+	if (*e || s >= t->nhosts || d >= t->nhosts)
+		goto bad;
+	ftsw_trace_path(r, (uint32_t)s, (uint32_t)d, (unsigned)off, 0, &p);
+	if (cli.json) {
+		printf("{\"src\":%lu,\"dst\":%lu,\"dlid\":%u,\"offset\":%u,"
+		       "\"sl\":%u,\"status\":\"%s\",\"hops\":[", s, d, p.dlid,
+		       p.offset, p.sl, ftsw_trace_status_str(p.status));
+		for (i = 0; i < p.nhops; i++)
+			printf("%s{\"switch\":%u,\"name\":\"%s\",\"port\":%u}",
+			       i ? "," : "", p.hops[i].sw,
+			       t->nodes[t->switches[p.hops[i].sw]].desc ?
+			       t->nodes[t->switches[p.hops[i].sw]].desc : "",
+			       p.hops[i].port);
+		printf("]}\n");
+	} else {
+		printf("host %lu -> host %lu: DLID %u (offset %u), SL %u: %s\n",
+		       s, d, p.dlid, p.offset, p.sl,
+		       ftsw_trace_status_str(p.status));
+		for (i = 0; i < p.nhops; i++)
+			printf("  %2u  switch %u (%s) port %u\n", i,
+			       p.hops[i].sw,
+			       t->nodes[t->switches[p.hops[i].sw]].desc ?
+			       t->nodes[t->switches[p.hops[i].sw]].desc : "?",
+			       p.hops[i].port);
+	}
+	return p.status ? 1 : 0;
+bad:
+	cli_err("analyze: --trace '%s': expected SRC:DST[:OFFSET] with hosts "
+		"in 0..%u", spec, t->nhosts - 1);
+	return 2;
+}
+
+/* ---------------------------------------------------------- oblivious */
+
+static int run_oblivious(const struct ftsw_routing *r, bool progress)
+{
+	const struct ftsw_topo *t = r->topo;
+	struct ftsw_oblivious ob;
+	struct ftsw_err err;
+	uint32_t i, node = FTSW_NONE, port = 0;
+
+	if (ftsw_oblivious_ratio(r, progress, &ob, &err)) {
+		cli_err("%s", err.msg);
+		return 1;
+	}
+	if (ob.link != FTSW_NONE) {
+		for (node = 0; node + 1 < t->nnodes &&
+		     t->nodes[node + 1].first_port <= ob.link; node++)
+			;
+		port = ob.link - t->nodes[node].first_port + 1;
+	}
+	if (cli.json) {
+		printf("{\"engine\":\"%s\",\"hosts\":%u,\"lmc\":%u,"
+		       "\"oblivious_ratio\":%.6g,\"exact\":%s,\"multipath\":%s,"
+		       "\"why\":\"%s\",\"seconds\":%.3f", r->engine, t->nhosts,
+		       r->lmc, ob.ratio, ob.exact ? "true" : "false",
+		       ob.multipath ? "true" : "false", ob.why, ob.seconds);
+		if (node != FTSW_NONE) {
+			printf(",\"link\":{\"node\":\"%s\",\"port\":%u},"
+			       "\"witness\":[", t->nodes[node].desc ?
+			       t->nodes[node].desc : "", port);
+			for (i = 0; i < ob.nwitness; i++)
+				printf("%s[%u,%u]", i ? "," : "",
+				       ob.witness_src[i], ob.witness_dst[i]);
+			printf("]");
+		}
+		printf("}\n");
+	} else {
+		printf("%s on %u hosts (LMC %u, %s): oblivious performance "
+		       "ratio %s %.4f (%.2f s)\n  %s\n", r->engine, t->nhosts,
+		       r->lmc, ob.multipath ? "multipath" : "single path",
+		       ob.exact ? "=" : "<=", ob.ratio, ob.seconds, ob.why);
+		if (node != FTSW_NONE) {
+			printf("  attained on link %s port %u by the traffic "
+			       "matrix of %u unit flows:", t->nodes[node].desc ?
+			       t->nodes[node].desc : "?", port, ob.nwitness);
+			for (i = 0; i < ob.nwitness && i < 16; i++)
+				printf(" %u->%u", ob.witness_src[i],
+				       ob.witness_dst[i]);
+			printf("%s\n", ob.nwitness > 16 ? " ..." : "");
+		}
+	}
+	ftsw_oblivious_free(&ob);
+	return 0;
+}
+
+/* ------------------------------------------------------ staged patterns */
+
+static int run_stages(const struct ftsw_routing *r, const struct aopts *o,
+		      uint32_t ranks, const uint32_t *order)
+{
+	const struct ftsw_topo *t = r->topo;
+	struct ftsw_pattern p;
+	struct ftsw_err err;
+	double *load = malloc(t->nports * sizeof(double));
+	double *worst = malloc(t->nports * sizeof(double));
+	double worst_m = -1, sum_m = 0, sum_perf = 0, max_perf = 0;
+	struct ftsw_load_result res, tot;
+	struct ftsw_level_stat ls[FTSW_MAX_LEVEL_STATS];
+	struct ftsw_table_stats ts;
+	unsigned s, nls, k, worst_s = 0;
+	bool exact_all = true;
+	double t0 = now(), last = t0;
+	int rc = 0;
+
+	if (!load || !worst) {
+		cli_err("out of memory");
+		return 1;
+	}
+	if (ftsw_pattern_make(o->pattern, ranks, t, &p, &err)) {
+		cli_err("%s", err.msg);
+		free(load);
+		free(worst);
+		return 1;
+	}
+	memset(&tot, 0, sizeof(tot));
+	if (cli.json)
+		printf("{\"engine\":\"%s\",\"hosts\":%u,\"ranks\":%u,\"lmc\":%u,"
+		       "\"pattern\":\"%s\",\"order\":\"%s\",\"stages\":[",
+		       r->engine, t->nhosts, ranks, r->lmc, o->pattern,
+		       o->order);
+	else
+		printf("%s on %u hosts, pattern %s (%u ranks, %u stages), "
+		       "order %s\n", r->engine, t->nhosts, o->pattern, ranks,
+		       p.nstages, o->order);
+	if (!cli.json && o->stages)
+		printf("  %-10s %8s %10s %10s %10s %8s\n", "stage", "flows",
+		       "MLOAD", "baseload", "OLOAD", "PERF");
+	for (s = 0; s < p.nstages; s++) {
+		struct ftsw_tm *tm = &p.stages[s];
+		double m, base, ml, perf;
+		bool exact;
+
+		ftsw_tm_apply_order(tm, order, t->nhosts);
+		if (ftsw_link_loads(r, tm, NULL, load, NULL, &res, &err)) {
+			cli_err("%s", err.msg);
+			rc = 1;
+			break;
+		}
+		if (res.failed && !tot.failed)
+			snprintf(tot.first_failure, sizeof(tot.first_failure),
+				 "%s", res.first_failure);
+		tot.flows += res.flows;
+		tot.delivered += res.delivered;
+		tot.failed += res.failed;
+		for (k = 0; k < FTSW_HOP_LIMIT + 2; k++)
+			tot.path_hist[k] += res.path_hist[k];
+		m = ftsw_max_load(t, load, false, NULL);
+		base = ftsw_baseload(tm);
+		ml = ftsw_ml_bound(t, tm, &exact);
+		exact_all &= exact;
+		perf = ml > 0 ? m / ml : 1;
+		sum_m += m;
+		sum_perf += perf;
+		if (perf > max_perf)
+			max_perf = perf;
+		if (m > worst_m) {
+			worst_m = m;
+			worst_s = s;
+			memcpy(worst, load, t->nports * sizeof(double));
+		}
+		if (cli.json && (o->stages || p.nstages <= 64))
+			printf("%s{\"stage\":\"%s\",\"flows\":%zu,\"mload\":%.6g,"
+			       "\"baseload\":%.6g,\"oload\":%.6g,\"perf\":%.6g}",
+			       s ? "," : "", p.stage_names[s],
+			       tm->all_to_all ? (size_t)tm->n * (tm->n - 1) :
+			       tm->nflows, m, base, ml, perf);
+		else if (!cli.json && o->stages)
+			printf("  %-10s %8zu %10.4g %10.4g %10.4g %8.4f\n",
+			       p.stage_names[s], tm->all_to_all ?
+			       (size_t)tm->n * (tm->n - 1) : tm->nflows, m, base,
+			       ml, perf);
+		ftsw_tm_free(tm);	/* stages are large; free as we go */
+		if (o->progress && now() - last > 0.5) {
+			last = now();
+			fprintf(stderr, "\r  stage %u/%u   ", s + 1, p.nstages);
+		}
+	}
+	if (o->progress)
+		fprintf(stderr, "\r%40s\r", "");
+	if (rc)
+		goto out;
+	nls = ftsw_level_stats(t, worst, ls, FTSW_MAX_LEVEL_STATS);
+	ftsw_table_stats(r, &ts);
+	if (cli.json) {
+		printf("],\"hot_spot_degree\":%.6g,\"max_mload\":%.6g,"
+		       "\"avg_perf\":%.6g,\"max_perf\":%.6g,\"oload_exact\":%s,"
+		       "\"paths\":%" PRIu64 ",\"undelivered\":%" PRIu64
+		       ",\"worst_stage\":\"%s\",\"levels\":[",
+		       p.nstages ? sum_m / p.nstages : 0, worst_m,
+		       p.nstages ? sum_perf / p.nstages : 0, max_perf,
+		       exact_all ? "true" : "false", tot.flows, tot.failed,
+		       p.nstages ? p.stage_names[worst_s] : "");
+		for (k = 0; k < nls; k++)
+			printf("%s{\"from\":%d,\"to\":%d,\"links\":%" PRIu64
+			       ",\"used\":%" PRIu64 ",\"max\":%.6g,\"avg\":%.6g}",
+			       k ? "," : "", ls[k].from_level, ls[k].to_level,
+			       ls[k].links, ls[k].used, ls[k].max,
+			       ls[k].links ? ls[k].sum / ls[k].links : 0);
+		printf("],\"path_switches\":{");
+		for (k = 0, s = 0; k < FTSW_HOP_LIMIT + 2; k++)
+			if (tot.path_hist[k])
+				printf("%s\"%u\":%" PRIu64, s++ ? "," : "", k,
+				       tot.path_hist[k]);
+		printf("},\"lft\":{\"switches\":%u,\"entries\":%" PRIu64
+		       ",\"used\":%" PRIu64 ",\"min_used\":%u,\"max_used\":%u},"
+		       "\"seconds\":%.3f}\n", r->nswitches, ts.total_entries,
+		       ts.used_entries, ts.min_used, ts.max_used, now() - t0);
+	} else {
+		printf("  hot-spot degree (avg over stages of max flows per link): "
+		       "%.4f, worst stage %s with %.4g\n",
+		       p.nstages ? sum_m / p.nstages : 0,
+		       p.nstages ? p.stage_names[worst_s] : "-", worst_m);
+		printf("  PERF = MLOAD / OLOAD: avg %.4f, max %.4f (OLOAD %s)\n",
+		       p.nstages ? sum_perf / p.nstages : 0, max_perf,
+		       exact_all ? "= ML(TM), exact" :
+		       "= baseload, a lower bound: PERF is an upper bound");
+		printf("  paths %" PRIu64 ", undelivered %" PRIu64 "%s%s\n",
+		       tot.flows, tot.failed, tot.failed ? ", first: " : "",
+		       tot.failed ? tot.first_failure : "");
+		printf("  links of the worst stage by level:\n"
+		       "    %-9s %7s %7s %10s %10s\n", "level", "links", "used",
+		       "max", "avg");
+		for (k = 0; k < nls; k++) {
+			char lv[24];
+
+			snprintf(lv, sizeof(lv), "%d->%d", ls[k].from_level,
+				 ls[k].to_level);
+			printf("    %-9s %7" PRIu64 " %7" PRIu64 " %10.4g %10.4g\n",
+			       lv, ls[k].links, ls[k].used, ls[k].max,
+			       ls[k].links ? ls[k].sum / ls[k].links : 0);
+		}
+		printf("  path length (switches):");
+		for (k = 0; k < FTSW_HOP_LIMIT + 2; k++)
+			if (tot.path_hist[k])
+				printf(" %u:%" PRIu64, k, tot.path_hist[k]);
+		printf("\n  LFTs: %u switches x %zu entries, used per switch "
+		       "%u..%u (%.2f s)\n", r->nswitches, r->lft_size,
+		       ts.min_used, ts.max_used, now() - t0);
+	}
+	if (tot.failed)
+		rc = 1;
+	if (o->dot || o->picture) {
+		struct ftsw_dot_opts d = { .load = worst,
+					   .hosts = !o->no_hosts &&
+						    t->nhosts <= 256 };
+		char title[256], *dotp = NULL;
+
+		snprintf(title, sizeof(title), "%s, %s, stage %s: max load %.3g",
+			 r->engine, o->pattern,
+			 p.nstages ? p.stage_names[worst_s] : "-", worst_m);
+		d.title = title;
+		if (o->dot) {
+			dotp = strdup(o->dot);
+		} else if (asprintf(&dotp, "%s.dot", o->picture) < 0) {
+			dotp = NULL;
+		}
+		if (!dotp || ftsw_dot_write(t, &d, dotp, &err) ||
+		    (o->picture && ftsw_dot_render(dotp, o->picture, &err))) {
+			cli_err("%s", dotp ? err.msg : "out of memory");
+			rc = 1;
+		}
+		if (!o->dot && dotp)
+			unlink(dotp);
+		free(dotp);
+	}
+out:
+	ftsw_pattern_free(&p);
+	free(load);
+	free(worst);
+	return rc;
+}
+
+/* Hot-spot degree over K random node orders (paper 003 §II, Table 3). */
+static int run_orders(const struct ftsw_routing *r, const struct aopts *o,
+		      uint32_t ranks)
+{
+	const struct ftsw_topo *t = r->topo;
+	uint32_t *order = malloc(t->nhosts * sizeof(*order));
+	struct ftsw_pattern p;
+	struct ftsw_err err;
+	double sum = 0, mn = INFINITY, mx = 0;
+	uint64_t k, seed0 = 1;
+	const char *c = strchr(o->order, ':');
+
+	if (c)
+		seed0 = strtoull(c + 1, NULL, 0);
+	if (!order || ftsw_pattern_make(o->pattern, ranks, t, &p, &err)) {
+		cli_err("%s", order ? err.msg : "out of memory");
+		free(order);
+		return 1;
+	}
+	for (k = 0; k < o->orders; k++) {
+		struct ftsw_hsd h;
+		char os[64];
+
+		snprintf(os, sizeof(os), "random:%llu",
+			 (unsigned long long)(seed0 + k));
+		if (ftsw_order_make(os, t, ranks, order, &err) ||
+		    ftsw_hot_spot(r, &p, order, &h, &err)) {
+			cli_err("%s", err.msg);
+			ftsw_pattern_free(&p);
+			free(order);
+			return 1;
+		}
+		sum += h.avg;
+		if (h.avg < mn)
+			mn = h.avg;
+		if (h.avg > mx)
+			mx = h.avg;
+		free(h.per_stage);
+		if (o->progress)
+			fprintf(stderr, "\r  order %llu/%llu   ",
+				(unsigned long long)k + 1,
+				(unsigned long long)o->orders);
+	}
+	if (o->progress)
+		fprintf(stderr, "\r%40s\r", "");
+	if (cli.json)
+		printf("{\"engine\":\"%s\",\"hosts\":%u,\"ranks\":%u,"
+		       "\"pattern\":\"%s\",\"orders\":%llu,\"avg_hsd\":%.6g,"
+		       "\"min_hsd\":%.6g,\"max_hsd\":%.6g}\n", r->engine,
+		       t->nhosts, ranks, o->pattern,
+		       (unsigned long long)o->orders, sum / o->orders, mn, mx);
+	else
+		printf("%s on %u hosts, %s (%u ranks, %u stages): hot-spot "
+		       "degree over %llu random orders: avg %.4f (min %.4f, "
+		       "max %.4f)\n", r->engine, t->nhosts, o->pattern, ranks,
+		       p.nstages, (unsigned long long)o->orders,
+		       sum / o->orders, mn, mx);
+	ftsw_pattern_free(&p);
+	free(order);
+	return 0;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	struct aopts o = { .pattern = "perm", .order = "topo" };
+	struct ftsw_topo *t;
+	struct ftsw_routing *r;
+	struct ftsw_err err;
+	uint32_t *order = NULL, ranks;
+	int rc;
+
+	if (argc >= 2 && !strcmp(argv[1], "help")) {
+		analyze_usage(stdout);
+		return 0;
+	}
+	if (parse(argc - 1, argv + 1, &o))
+		return 2;
+	if (!o.topo || !o.engine == !o.lfts) {
+		analyze_usage(stderr);
+		return 2;
+	}
+	o.progress = isatty(2) && !cli.json;
+	o.ro.progress = o.progress;
+	t = load_topo(o.topo, &err);
+	if (!t) {
+		cli_err("%s", err.msg);
+		return 1;
+	}
+	if (o.engine)
+		r = ftsw_route(o.engine, t, &o.ro, &err);
+	else
+		r = ftsw_lfts_read(t, o.lfts, o.ro.lmc, &err);
+	if (!r) {
+		cli_err("%s", err.msg);
+		ftsw_topo_free(t);
+		return 1;
+	}
+	ranks = o.ranks ? o.ranks : t->nhosts;
+	if (ranks > t->nhosts || ranks < 2) {
+		cli_err("analyze: --ranks %u: must be 2..%u", ranks, t->nhosts);
+		rc = 2;
+		goto out;
+	}
+	if (o.trace) {
+		rc = run_trace(r, o.trace);
+	} else if (o.oblivious) {
+		rc = run_oblivious(r, o.progress);
+	} else if (o.orders) {
+		rc = run_orders(r, &o, ranks);
+	} else if (ftsw_pattern_is_random(o.pattern)) {
+		rc = run_random(r, &o, ranks);
+	} else {
+		order = malloc(t->nhosts * sizeof(*order));
+		if (!order || ftsw_order_make(o.order, t, ranks, order, &err)) {
+			cli_err("%s", order ? err.msg : "out of memory");
+			rc = 1;
+			goto out;
+		}
+		rc = run_stages(r, &o, ranks, order);
+	}
+out:
+	free(order);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+	return rc;
+}

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libftsw analysis: path tracing with the kernel's forwarding semantics,
+ * traffic patterns (papers 000, 001, 002, 003), node orders, link loads and
+ * the metrics of the fat-tree routing literature (MLOAD, baseload, ML(TM),
+ * PERF, hot-spot degree, effective bisection bandwidth, exact oblivious
+ * performance ratio), Graphviz pictures. Documentation/analysis.md explains
+ * every definition and where it is exact.
+ *
+ * Directed links are named by the port record that transmits on them:
+ * link id = topo->nodes[node].first_port + port - 1, so a load array has
+ * topo->nports entries. Host ports are included (host -> leaf), as are
+ * switch ports towards hosts (leaf -> host).
+ */
+#ifndef LIBFTSW_ANALYZE_H
+#define LIBFTSW_ANALYZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "routing.h"
+
+/* ------------------------------------------------------------ tracing */
+
+#define FTSW_HOP_LIMIT	64	/* the kernel's default fabric hop limit */
+
+enum ftsw_trace_status {
+	FTSW_TRACE_OK = 0,
+	FTSW_TRACE_NO_ROUTE = -1,	/* LFT entry 255 / 0, or port past nports */
+	FTSW_TRACE_LOOP = -2,		/* hop limit exceeded */
+	FTSW_TRACE_DEAD = -3,		/* uncabled port, host not attached */
+	FTSW_TRACE_MISDELIVERED = -4,	/* reached a host not owning the DLID */
+	FTSW_TRACE_BAD_OFFSET = -5,	/* offset not allowed by the policy */
+};
+
+const char *ftsw_trace_status_str(int status);
+
+/* One hop: the switch (index) and the port it sends the packet out of. */
+struct ftsw_hop {
+	uint32_t sw;
+	uint8_t port;
+};
+
+struct ftsw_path {
+	int status;		/* enum ftsw_trace_status */
+	uint32_t dlid;
+	uint8_t offset, sl;
+	unsigned nhops;		/* switches traversed (hops[] entries) */
+	struct ftsw_hop hops[FTSW_HOP_LIMIT + 2];
+};
+
+/*
+ * The LMC offsets the source's edge port spreads flows to dst over, with
+ * the fraction of flows each receives (the kernel hashes flows uniformly
+ * over its offset list): the fixed offset if the policy has one, else every
+ * allowed offset below 2^lmc. Returns the number of offsets (0 = none).
+ */
+unsigned ftsw_path_offsets(const struct ftsw_routing *r, uint32_t src,
+			   uint8_t *offsets, double *weights);
+
+/*
+ * Trace the packet host src sends to host dst at LMC offset `offset`
+ * (FTSW_OFFSET_ANY: the policy's first allowed offset), exactly as the
+ * kernel forwards it: DLID = base LID of dst + offset, leaf LFT lookup,
+ * LFT lookup per switch, hop count limited to hop_limit link hops
+ * (0 = FTSW_HOP_LIMIT), delivery only if the host reached owns the DLID.
+ * Fills p and returns p->status.
+ */
+int ftsw_trace_path(const struct ftsw_routing *r, uint32_t src, uint32_t dst,
+		    unsigned offset, unsigned hop_limit, struct ftsw_path *p);
+
+/* Link id of (switch index, port) and of a host's uplink. */
+static inline uint32_t ftsw_link_id(const struct ftsw_topo *t, uint32_t node,
+				    unsigned port)
+{
+	return t->nodes[node].first_port + port - 1;
+}
+
+/* ------------------------------------------------------ traffic matrix */
+
+struct ftsw_flow {
+	uint32_t src, dst;	/* host indices (after node order) */
+	double amount;
+};
+
+/*
+ * A traffic matrix over n endpoints: a list of flows (duplicates add up),
+ * or, with all_to_all set, every ordered pair s != d with amount a2a.
+ */
+struct ftsw_tm {
+	uint32_t n;
+	size_t nflows, cap;
+	struct ftsw_flow *f;
+	bool all_to_all;
+	double a2a;
+};
+
+void ftsw_tm_init(struct ftsw_tm *tm, uint32_t n);
+void ftsw_tm_free(struct ftsw_tm *tm);
+void ftsw_tm_clear(struct ftsw_tm *tm);
+int ftsw_tm_add(struct ftsw_tm *tm, uint32_t src, uint32_t dst, double amount);
+/* Map ranks to hosts: src/dst := order[src/dst]; n := nhosts. */
+void ftsw_tm_apply_order(struct ftsw_tm *tm, const uint32_t *order,
+			 uint32_t nhosts);
+
+/* A pattern: one or more stages (permutation sequences have many). */
+struct ftsw_pattern {
+	char name[64];
+	uint32_t n;		/* ranks */
+	unsigned nstages;
+	struct ftsw_tm *stages;
+	char **stage_names;	/* optional, e.g. "pre", "s=3", "2.-1" */
+};
+
+void ftsw_pattern_free(struct ftsw_pattern *p);
+
+/*
+ * Pattern specifications (also what `ftsw analyze -p` takes):
+ *   perm[:SEED]               random permutation (may map i to i)
+ *   shift | ring | dissemination | tournament | binomial | binomial-gather
+ *   recdbl | rechalv          the collective permutation sequences of
+ *                             paper 003 Table 2 (pre/post stages for
+ *                             non-powers of two)
+ *   shift:S                   one shift stage i -> i + S mod N
+ *   topo-recdbl               paper 003 §VI eqs. (3)-(7) (needs a PGFT)
+ *   a2a | all-to-all          every ordered pair
+ *   uniform:P[:SEED]          each entry 1 with probability P (002 §5)
+ *   cluster:G[:SEED]          random groups of G, all-to-all inside (002 §5)
+ *   bisect[:SEED]             random bisection matching, both directions
+ *                             (001 §V, ORCS)
+ *   file:PATH                 "src dst [amount]" lines, # comments
+ * n is the number of ranks; t (may be NULL) is needed by topo-recdbl.
+ */
+int ftsw_pattern_make(const char *spec, uint32_t n, const struct ftsw_topo *t,
+		      struct ftsw_pattern *p, struct ftsw_err *err);
+/* Pattern is random (resampled per sample) and its seed-free spec kind. */
+bool ftsw_pattern_is_random(const char *spec);
+int ftsw_tm_read(const char *path, uint32_t n, struct ftsw_tm *tm,
+		 struct ftsw_err *err);
+
+/* Random helpers (splitmix64 state). */
+void ftsw_shuffle(uint32_t *a, uint32_t n, uint64_t *state);
+double ftsw_rand_unit(uint64_t *state);
+
+/* --------------------------------------------------------------- order */
+
+/*
+ * Node order: rank -> host index. Specs:
+ *   topo | topology           rank i on host i (topology order)
+ *   random[:SEED]             seeded random permutation
+ *   file:PATH                 one host per line (index or node name), in
+ *                             rank order; or "RANK HOST" lines
+ * With nranks < nhosts (a partial allocation), the hosts used are the
+ * first nranks in topology order ("topo"), a random subset in topology
+ * order ("contig-random[:SEED]": random hosts excluded), or the file's.
+ */
+int ftsw_order_make(const char *spec, const struct ftsw_topo *t,
+		    uint32_t nranks, uint32_t *order, struct ftsw_err *err);
+/* Number of hosts for `i` congestion-free units, i * prod(w) (003 §V.B). */
+uint64_t ftsw_order_cf_unit(const struct ftsw_topo *t);
+
+enum ftsw_order_format {
+	FTSW_ORDER_OMPI_RANKFILE,	/* rank R=HOST slot=0 */
+	FTSW_ORDER_OMPI_HOSTFILE,	/* HOST slots=1 */
+	FTSW_ORDER_MPICH_HOSTFILE,	/* HOST:1 */
+	FTSW_ORDER_PLAIN,		/* RANK HOSTINDEX HOSTNAME */
+};
+int ftsw_order_write(const struct ftsw_topo *t, const uint32_t *order,
+		     uint32_t nranks, enum ftsw_order_format fmt,
+		     const char *path, struct ftsw_err *err);
+const char *ftsw_host_name(const struct ftsw_topo *t, uint32_t host,
+			   char *buf, size_t sz);
+
+/* --------------------------------------------------------------- loads */
+
+struct ftsw_load_opts {
+	unsigned hop_limit;	/* 0 = FTSW_HOP_LIMIT */
+	bool count_flows;	/* also fill flows[] (flows per link) */
+};
+
+struct ftsw_load_result {
+	uint64_t flows, delivered, failed;	/* (src, dst, offset) paths */
+	uint64_t fail_status[6];		/* by -status */
+	uint64_t path_hist[FTSW_HOP_LIMIT + 2];	/* switches per path */
+	double failed_amount;
+	char first_failure[160];
+};
+
+/*
+ * Per directed link load of tm: load[link] += amount * fraction for every
+ * path. load (and flows, when asked) have topo->nports entries and are
+ * zeroed first.
+ */
+int ftsw_link_loads(const struct ftsw_routing *r, const struct ftsw_tm *tm,
+		    const struct ftsw_load_opts *o, double *load,
+		    double *flows, struct ftsw_load_result *res,
+		    struct ftsw_err *err);
+
+/* Per-level link statistics: by the level of the transmitting node. */
+struct ftsw_level_stat {
+	int from_level, to_level;	/* PGFT level or rank; 0 = host */
+	uint64_t links, used;
+	double max, sum;
+};
+#define FTSW_MAX_LEVEL_STATS 32
+unsigned ftsw_level_stats(const struct ftsw_topo *t, const double *load,
+			  struct ftsw_level_stat *st, unsigned max);
+
+/* Levels of nodes: PGFT level, else 0 for hosts and 1 + rank from leaves. */
+void ftsw_node_levels(const struct ftsw_topo *t, int *level);
+
+double ftsw_max_load(const struct ftsw_topo *t, const double *load,
+		     bool switch_links_only, uint32_t *argmax);
+double ftsw_baseload(const struct ftsw_tm *tm);
+/*
+ * ML(TM) of paper 000 §4.1 on a complete PGFT / XGFT: the largest traffic
+ * into or out of a subtree divided by the links joining it to the rest.
+ * *exact is set when OLOAD(TM) = ML(TM) holds (complete PGFT, UMULTI
+ * argument); else the value is baseload(TM), a lower bound of OLOAD.
+ */
+double ftsw_ml_bound(const struct ftsw_topo *t, const struct ftsw_tm *tm,
+		     bool *exact);
+
+/* ------------------------------------------------------------ metrics */
+
+/* Mean of samples with the 99% confidence half-width (normal). */
+struct ftsw_sampled {
+	double mean, half, min, max;
+	uint64_t samples;
+};
+
+struct ftsw_sample_opts {
+	uint64_t first;		/* initial samples (1000 in 000 §5) */
+	uint64_t max;		/* give up doubling here */
+	double rel;		/* stop when half-width <= rel * mean (0.01) */
+	bool progress;		/* progress on stderr */
+};
+
+/* Sampling rule of paper 000 §5: value(i, arg) for samples i = 0, 1, ... */
+int ftsw_sample(const struct ftsw_sample_opts *o,
+		double (*value)(uint64_t i, void *arg), void *arg,
+		struct ftsw_sampled *out);
+
+/*
+ * Hot-spot degree (paper 003 §II): per stage, the most flows on any
+ * switch-to-switch or host link; stats over stages.
+ */
+struct ftsw_hsd {
+	double avg, max;		/* over stages of the per-stage maximum */
+	unsigned nstages;
+	double *per_stage;		/* malloc, nstages entries */
+};
+int ftsw_hot_spot(const struct ftsw_routing *r, const struct ftsw_pattern *p,
+		  const uint32_t *order, struct ftsw_hsd *h,
+		  struct ftsw_err *err);
+
+/*
+ * Effective bisection bandwidth of one traffic matrix (ORCS, 001 §V):
+ * each flow's path gets 1 / (most flows on a link of the path); the mean
+ * over flows (weighted by the offset fractions for multipath).
+ */
+double ftsw_ebb(const struct ftsw_routing *r, const struct ftsw_tm *tm,
+		double *scratch_flows);
+
+/*
+ * Exact oblivious performance ratio (Documentation/analysis.md): for each
+ * directed link, the maximum over doubly sub-stochastic TMs of the traffic
+ * the link carries, i.e. a maximum (weight) bipartite matching between the
+ * sources and destinations routed over it; the maximum over links. It
+ * equals PERF(r) when OPTU(TM) = baseload(TM) for every TM (complete PGFT
+ * whose every subtree has at least as many up-links as hosts); otherwise it
+ * is an upper bound of PERF(r) (exact = false).
+ */
+struct ftsw_oblivious {
+	double ratio;
+	bool exact, multipath;
+	uint32_t link;			/* a link attaining it */
+	uint32_t *witness_src, *witness_dst;	/* matching on that link */
+	uint32_t nwitness;
+	double seconds;
+	char why[160];			/* why exact / not exact */
+};
+int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
+			 struct ftsw_oblivious *res, struct ftsw_err *err);
+void ftsw_oblivious_free(struct ftsw_oblivious *res);
+/* Full bisection test used by the above. */
+bool ftsw_full_bisection(const struct ftsw_topo *t, char *why, size_t sz);
+
+/* Matchings (exported for tests). */
+/* Max cardinality bipartite matching (Hopcroft-Karp); adj in CSR form. */
+uint32_t ftsw_hopcroft_karp(uint32_t nl, uint32_t nr, const uint32_t *start,
+			    const uint32_t *adj, uint32_t *match_l);
+/* Max weight bipartite matching (Hungarian), dense w[nl * nr] >= 0. */
+double ftsw_max_weight_matching(uint32_t nl, uint32_t nr, const double *w,
+				uint32_t *match_l);
+
+/* LFT sizes: used entries per switch (not 255), min / max / total. */
+struct ftsw_table_stats {
+	uint64_t total_entries, used_entries, bytes;
+	uint32_t min_used, max_used;
+};
+void ftsw_table_stats(const struct ftsw_routing *r, struct ftsw_table_stats *s);
+
+/* ---------------------------------------------------------------- dot */
+
+struct ftsw_dot_opts {
+	const double *load;	/* per link, may be NULL */
+	double max;		/* colour scale top (0 = max load) */
+	bool hosts;		/* draw hosts (default on for small fabrics) */
+	const char *title;
+};
+int ftsw_dot_write(const struct ftsw_topo *t, const struct ftsw_dot_opts *o,
+		   const char *path, struct ftsw_err *err);
+void ftsw_dot_write_file(const struct ftsw_topo *t,
+			 const struct ftsw_dot_opts *o, FILE *f);
+/* Render DOT to SVG/PNG (by the output name) with Graphviz dot(1). */
+int ftsw_dot_render(const char *dot_path, const char *out_path,
+		    struct ftsw_err *err);
+
+#endif

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Node order (MPI rank -> host) and MPI rankfiles / hostfiles.
+ *
+ * Topology order is the fabric's host numbering, which for generated PGFTs
+ * is the RLFT node indexing of paper 003 (digit a_1 least significant):
+ * with D-Mod-K it makes every shift stage contention free (Theorems 1-2).
+ * Partial allocations keep topology order among the hosts used; paper 003
+ * §V.B keeps contention freedom for N = i * prod(w) hosts.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+
+const char *ftsw_host_name(const struct ftsw_topo *t, uint32_t host,
+			   char *buf, size_t sz)
+{
+	const char *d = t->nodes[t->hosts[host]].desc;
+
+	if (d && *d) {
+		/* first word of the description: MPI host names have no blanks */
+		size_t n = strcspn(d, " \t");
+
+		snprintf(buf, sz, "%.*s", (int)n, d);
+	} else {
+		snprintf(buf, sz, "H%u", host);
+	}
+	return buf;
+}
+
+uint64_t ftsw_order_cf_unit(const struct ftsw_topo *t)
+{
+	uint64_t u = 1;
+	unsigned i;
+
+	if (!t->is_pgft)
+		return 1;
+	for (i = 0; i < t->pgft.h; i++)
+		u *= t->pgft.w[i];
+	return u;
+}
+
+static int host_by_name(const struct ftsw_topo *t, const char *s, uint32_t *h)
+{
+	char buf[128], *e;
+	unsigned long x;
+	uint32_t i;
+
+	x = strtoul(s, &e, 0);
+	if (e != s && !*e) {
+		if (x >= t->nhosts)
+			return -1;
+		*h = (uint32_t)x;
+		return 0;
+	}
+	for (i = 0; i < t->nhosts; i++)
+		if (!strcmp(ftsw_host_name(t, i, buf, sizeof(buf)), s)) {
+			*h = i;
+			return 0;
+		}
+	return -1;
+}
+
+static int order_file(const char *path, const struct ftsw_topo *t,
+		      uint32_t nranks, uint32_t *order, struct ftsw_err *err)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	unsigned ln = 0;
+	uint32_t next = 0, i;
+	bool *seen_rank = calloc(nranks, 1), *used = calloc(t->nhosts, 1);
+	int rc = -1;
+
+	if (!f || !seen_rank || !used) {
+		ftsw_err_set(err, "%s: %s", path, f ? "out of memory" :
+			     strerror(errno));
+		goto out;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, '#'), *w1, *w2, *save = NULL;
+		uint32_t rank, host;
+
+		ln++;
+		if (c)
+			*c = 0;
+		w1 = strtok_r(line, " \t\r\n", &save);
+		if (!w1)
+			continue;
+		w2 = strtok_r(NULL, " \t\r\n", &save);
+		if (w2) {
+			char *e;
+			unsigned long r = strtoul(w1, &e, 0);
+
+			if (*e || e == w1 || r >= nranks) {
+				ftsw_err_set(err, "%s:%u: rank '%s' not in "
+					     "0..%u", path, ln, w1, nranks - 1);
+				goto out;
+			}
+			rank = (uint32_t)r;
+			w1 = w2;
+		} else {
+			rank = next;
+		}
+		if (rank >= nranks) {
+			ftsw_err_set(err, "%s:%u: more than %u ranks", path, ln,
+				     nranks);
+			goto out;
+		}
+		if (host_by_name(t, w1, &host)) {
+			ftsw_err_set(err, "%s:%u: no host '%s'", path, ln, w1);
+			goto out;
+		}
+		if (seen_rank[rank] || used[host]) {
+			ftsw_err_set(err, "%s:%u: rank %u or host '%s' given "
+				     "twice", path, ln, rank, w1);
+			goto out;
+		}
+		seen_rank[rank] = used[host] = true;
+		order[rank] = host;
+		next = rank + 1;
+	}
+	for (i = 0; i < nranks; i++)
+		if (!seen_rank[i]) {
+			ftsw_err_set(err, "%s: rank %u has no host", path, i);
+			goto out;
+		}
+	rc = 0;
+out:
+	if (f)
+		fclose(f);
+	free(seen_rank);
+	free(used);
+	return rc;
+}
+
+int ftsw_order_make(const char *spec, const struct ftsw_topo *t,
+		    uint32_t nranks, uint32_t *order, struct ftsw_err *err)
+{
+	uint64_t seed = 1;
+	const char *arg = strchr(spec, ':');
+	size_t kl = arg ? (size_t)(arg - spec) : strlen(spec);
+	uint32_t i;
+
+	if (nranks == 0 || nranks > t->nhosts) {
+		ftsw_err_set(err, "order: %u ranks for %u hosts", nranks,
+			     t->nhosts);
+		return -EINVAL;
+	}
+	if (arg)
+		arg++;
+	if ((kl == 4 && !strncmp(spec, "topo", 4)) ||
+	    (kl == 8 && !strncmp(spec, "topology", 8))) {
+		for (i = 0; i < nranks; i++)
+			order[i] = i;
+		return 0;
+	}
+	if (kl == 4 && !strncmp(spec, "file", 4) && arg)
+		return order_file(arg, t, nranks, order, err);
+	if ((kl == 6 && !strncmp(spec, "random", 6)) ||
+	    (kl == 13 && !strncmp(spec, "contig-random", 13))) {
+		uint32_t *all = malloc(t->nhosts * sizeof(*all));
+		char *e;
+
+		if (!all) {
+			ftsw_err_set(err, "out of memory");
+			return -ENOMEM;
+		}
+		if (arg) {
+			seed = strtoull(arg, &e, 0);
+			if (*e || e == arg) {
+				free(all);
+				ftsw_err_set(err, "order '%s': bad seed", spec);
+				return -EINVAL;
+			}
+		}
+		for (i = 0; i < t->nhosts; i++)
+			all[i] = i;
+		ftsw_shuffle(all, t->nhosts, &seed);
+		if (spec[0] == 'r') {
+			memcpy(order, all, nranks * sizeof(*order));
+		} else {
+			/* keep nranks random hosts, in topology order */
+			bool *keep = calloc(t->nhosts, 1);
+			uint32_t k = 0;
+
+			if (!keep) {
+				free(all);
+				return -ENOMEM;
+			}
+			for (i = 0; i < nranks; i++)
+				keep[all[i]] = true;
+			for (i = 0; i < t->nhosts; i++)
+				if (keep[i])
+					order[k++] = i;
+			free(keep);
+		}
+		free(all);
+		return 0;
+	}
+	ftsw_err_set(err, "unknown order '%s' (topo, random[:SEED], "
+		     "contig-random[:SEED], file:PATH)", spec);
+	return -EINVAL;
+}
+
+int ftsw_order_write(const struct ftsw_topo *t, const uint32_t *order,
+		     uint32_t nranks, enum ftsw_order_format fmt,
+		     const char *path, struct ftsw_err *err)
+{
+	char *tmp = NULL, name[128];
+	FILE *f;
+	uint32_t i;
+
+	if (path && strcmp(path, "-")) {
+		f = ftsw_atomic_open(path, &tmp, err);
+		if (!f)
+			return -1;
+	} else {
+		f = stdout;
+	}
+	if (fmt == FTSW_ORDER_OMPI_RANKFILE)
+		fprintf(f, "# Open MPI rankfile: mpirun --rankfile FILE "
+			   "(ftsw order)\n");
+	else if (fmt == FTSW_ORDER_OMPI_HOSTFILE)
+		fprintf(f, "# Open MPI hostfile, one slot per host in rank "
+			   "order: mpirun --hostfile FILE --map-by node\n");
+	else if (fmt == FTSW_ORDER_MPICH_HOSTFILE)
+		fprintf(f, "# MPICH/Hydra machinefile in rank order: mpiexec "
+			   "-f FILE\n");
+	for (i = 0; i < nranks; i++) {
+		ftsw_host_name(t, order[i], name, sizeof(name));
+		switch (fmt) {
+		case FTSW_ORDER_OMPI_RANKFILE:
+			fprintf(f, "rank %u=%s slot=0\n", i, name);
+			break;
+		case FTSW_ORDER_OMPI_HOSTFILE:
+			fprintf(f, "%s slots=1\n", name);
+			break;
+		case FTSW_ORDER_MPICH_HOSTFILE:
+			fprintf(f, "%s:1\n", name);
+			break;
+		case FTSW_ORDER_PLAIN:
+			fprintf(f, "%u %u %s\n", i, order[i], name);
+			break;
+		}
+	}
+	if (tmp)
+		return ftsw_atomic_commit(f, path, tmp, err);
+	fflush(f);
+	return 0;
+}

@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Traffic patterns: traffic matrices and multi-stage permutation sequences.
+ *
+ * Collective permutation sequences follow paper 003 Table 2 over N ranks;
+ * every stage is a set of (source rank, destination rank) pairs, each one
+ * unit. Sequences defined for powers of two get MPI's "pre" and "post"
+ * stages for other N (003 §VI): with P the largest power of two <= N, rank
+ * i + P first sends to proxy i (pre), the proxies run the sequence among
+ * ranks 0..P-1, and finally send back to i + P (post).
+ *
+ * The topology-aware recursive doubling of 003 §VI groups stages by tree
+ * level (eqs. 3-7); at level l it exchanges along digit a_l of the host
+ * index, flipping bit s of that digit (the XOR of eq. 7 is on the level's
+ * digit, which is what keeps every pair inside one level-l subtree for
+ * switch arities that are not powers of two).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+
+void ftsw_tm_init(struct ftsw_tm *tm, uint32_t n)
+{
+	memset(tm, 0, sizeof(*tm));
+	tm->n = n;
+}
+
+void ftsw_tm_free(struct ftsw_tm *tm)
+{
+	free(tm->f);
+	memset(tm, 0, sizeof(*tm));
+}
+
+void ftsw_tm_clear(struct ftsw_tm *tm)
+{
+	tm->nflows = 0;
+	tm->all_to_all = false;
+}
+
+int ftsw_tm_add(struct ftsw_tm *tm, uint32_t src, uint32_t dst, double amount)
+{
+	if (tm->nflows == tm->cap) {
+		size_t cap = tm->cap ? tm->cap * 2 : 64;
+		struct ftsw_flow *f = realloc(tm->f, cap * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		tm->f = f;
+		tm->cap = cap;
+	}
+	tm->f[tm->nflows++] = (struct ftsw_flow){ src, dst, amount };
+	return 0;
+}
+
+void ftsw_tm_apply_order(struct ftsw_tm *tm, const uint32_t *order,
+			 uint32_t nhosts)
+{
+	size_t i;
+
+	for (i = 0; i < tm->nflows; i++) {
+		tm->f[i].src = order[tm->f[i].src];
+		tm->f[i].dst = order[tm->f[i].dst];
+	}
+	if (tm->all_to_all) {
+		/* expand: the implicit form is over hosts 0..n-1 only */
+		uint32_t s, d, n = tm->n;
+		double a = tm->a2a;
+
+		for (s = 0; s < n && order[s] == s; s++)
+			;
+		if (s == n)	/* identity on 0..n-1: stays implicit */
+			return;
+
+		tm->all_to_all = false;
+		for (s = 0; s < n; s++)
+			for (d = 0; d < n; d++)
+				if (s != d)
+					ftsw_tm_add(tm, order[s], order[d], a);
+	}
+	tm->n = nhosts;
+}
+
+void ftsw_pattern_free(struct ftsw_pattern *p)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nstages; i++) {
+		ftsw_tm_free(&p->stages[i]);
+		if (p->stage_names)
+			free(p->stage_names[i]);
+	}
+	free(p->stages);
+	free(p->stage_names);
+	memset(p, 0, sizeof(*p));
+}
+
+
+double ftsw_rand_unit(uint64_t *state)
+{
+	return (ftsw_rand_next(state) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static uint64_t rand_below(uint64_t *state, uint64_t n)
+{
+	/* rejection sampling: unbiased */
+	uint64_t lim = UINT64_MAX - UINT64_MAX % n, x;
+
+	do
+		x = ftsw_rand_next(state);
+	while (x >= lim);
+	return x % n;
+}
+
+void ftsw_shuffle(uint32_t *a, uint32_t n, uint64_t *state)
+{
+	uint32_t i;
+
+	for (i = n; i > 1; i--) {
+		uint32_t j = (uint32_t)rand_below(state, i), x = a[i - 1];
+
+		a[i - 1] = a[j];
+		a[j] = x;
+	}
+}
+
+static struct ftsw_tm *new_stage(struct ftsw_pattern *p, const char *fmt,
+				 long a, long b)
+{
+	struct ftsw_tm *s = realloc(p->stages, (p->nstages + 1) * sizeof(*s));
+	char **nm;
+	char buf[48];
+
+	if (!s)
+		return NULL;
+	p->stages = s;
+	nm = realloc(p->stage_names, (p->nstages + 1) * sizeof(*nm));
+	if (!nm)
+		return NULL;
+	p->stage_names = nm;
+	snprintf(buf, sizeof(buf), fmt, a, b);
+	nm[p->nstages] = strdup(buf);
+	ftsw_tm_init(&s[p->nstages], p->n);
+	return &s[p->nstages++];
+}
+
+static unsigned floor_log2(uint32_t n)
+{
+	unsigned l = 0;
+
+	while ((2ull << l) <= n)
+		l++;
+	return l;
+}
+
+static unsigned ceil_log2(uint32_t n)
+{
+	unsigned l = 0;
+
+	while ((1ull << l) < n)
+		l++;
+	return l;
+}
+
+/* Pre (i + P -> i) or post (i -> i + P) stage for non-powers of two. */
+static int proxy_stage(struct ftsw_pattern *p, bool pre)
+{
+	uint32_t n = p->n, P = 1u << floor_log2(n), i;
+	struct ftsw_tm *s;
+
+	if (P == n)
+		return 0;
+	s = new_stage(p, pre ? "pre" : "post", 0, 0);
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i + P < n; i++)
+		if ((pre ? ftsw_tm_add(s, i + P, i, 1) :
+			   ftsw_tm_add(s, i, i + P, 1)))
+			return -ENOMEM;
+	return 0;
+}
+
+/* Recursive doubling (halving = reversed) among ranks 0..P-1. */
+static int recdbl(struct ftsw_pattern *p, bool halving)
+{
+	uint32_t P = 1u << floor_log2(p->n), i;
+	unsigned L = floor_log2(p->n), k;
+
+	if (proxy_stage(p, true))
+		return -ENOMEM;
+	for (k = 0; k < L; k++) {
+		unsigned s = halving ? L - 1 - k : k;
+		struct ftsw_tm *st = new_stage(p, "s=%ld", s, 0);
+
+		if (!st)
+			return -ENOMEM;
+		for (i = 0; i < P; i++)
+			if (ftsw_tm_add(st, i, i ^ (1u << s), 1))
+				return -ENOMEM;
+	}
+	return proxy_stage(p, false);
+}
+
+/* Topology-aware recursive doubling, paper 003 §VI eqs. (3)-(7). */
+static int topo_recdbl(struct ftsw_pattern *p, const struct ftsw_topo *t,
+		       struct ftsw_err *err)
+{
+	const struct ftsw_pgft *g = &t->pgft;
+	uint64_t M[FTSW_PGFT_MAX_H + 1];
+	uint32_t n = p->n, i;
+	unsigned l;
+
+	if (!t->is_pgft) {
+		ftsw_err_set(err, "topo-recdbl: the topology is not a PGFT");
+		return -EINVAL;
+	}
+	M[0] = 1;
+	for (l = 1; l <= g->h; l++)
+		M[l] = M[l - 1] * g->m[l - 1];
+	for (l = 1; l <= g->h; l++) {
+		unsigned ml = g->m[l - 1], L = floor_log2(ml), s;
+		uint64_t E = M[l - 1] << L;
+		struct ftsw_tm *st;
+
+		if (E != M[l]) {	/* eq. (4): j -> i, j = i + E */
+			st = new_stage(p, "%ld.-1", l, 0);
+			if (!st)
+				return -ENOMEM;
+			for (i = 0; i + E < n; i++)
+				if ((i + E) % M[l] >= E &&
+				    ftsw_tm_add(st, (uint32_t)(i + E), i, 1))
+					return -ENOMEM;
+		}
+		for (s = 0; s < L; s++) {	/* eqs. (6), (7) */
+			st = new_stage(p, "%ld.%ld", l, s);
+			if (!st)
+				return -ENOMEM;
+			for (i = 0; i < n; i++) {
+				uint64_t low = i % M[l - 1];
+				uint64_t digit = (i / M[l - 1]) % ml;
+				uint64_t high = i / M[l];
+				uint64_t j;
+
+				if (i % M[l] >= E)
+					continue;
+				j = (high * ml + (digit ^ (1u << s))) * M[l - 1] +
+				    low;
+				if (j < n && ftsw_tm_add(st, i, (uint32_t)j, 1))
+					return -ENOMEM;
+			}
+		}
+		if (E != M[l]) {	/* eq. (5): i -> j, j = i + E */
+			st = new_stage(p, "%ld.+1", l, 0);
+			if (!st)
+				return -ENOMEM;
+			for (i = 0; i + E < n; i++)
+				if ((i + E) % M[l] >= E &&
+				    ftsw_tm_add(st, i, (uint32_t)(i + E), 1))
+					return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+bool ftsw_pattern_is_random(const char *spec)
+{
+	return !strncmp(spec, "perm", 4) || !strncmp(spec, "uniform", 7) ||
+	       !strncmp(spec, "cluster", 7) || !strncmp(spec, "bisect", 6);
+}
+
+int ftsw_tm_read(const char *path, uint32_t n, struct ftsw_tm *tm,
+		 struct ftsw_err *err)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	unsigned ln = 0;
+
+	if (!f) {
+		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	ftsw_tm_init(tm, n);
+	while (fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, '#'), *e;
+		unsigned long s, d;
+		double a = 1;
+
+		ln++;
+		if (c)
+			*c = 0;
+		c = line;
+		while (*c == ' ' || *c == '\t')
+			c++;
+		if (!*c || *c == '\n')
+			continue;
+		s = strtoul(c, &e, 0);
+		if (e == c)
+			goto bad;
+		c = e;
+		d = strtoul(c, &e, 0);
+		if (e == c)
+			goto bad;
+		c = e;
+		while (*c == ' ' || *c == '\t')
+			c++;
+		if (*c && *c != '\n') {
+			a = strtod(c, &e);
+			if (e == c || a < 0)
+				goto bad;
+			c = e;
+			while (*c == ' ' || *c == '\t' || *c == '\n')
+				c++;
+			if (*c)
+				goto bad;
+		}
+		if (s >= n || d >= n) {
+			ftsw_err_set(err, "%s:%u: rank outside 0..%u", path, ln,
+				     n - 1);
+			goto fail;
+		}
+		if (ftsw_tm_add(tm, (uint32_t)s, (uint32_t)d, a)) {
+			ftsw_err_set(err, "%s:%u: out of memory", path, ln);
+			goto fail;
+		}
+		continue;
+bad:
+		ftsw_err_set(err, "%s:%u: expected 'SRC DST [AMOUNT]'", path, ln);
+		goto fail;
+	}
+	fclose(f);
+	return 0;
+fail:
+	fclose(f);
+	ftsw_tm_free(tm);
+	return -1;
+}
+
+static int parse_seed(const char *a, uint64_t *seed)
+{
+	char *e;
+
+	if (!a || !*a)
+		return 0;
+	*seed = strtoull(a, &e, 0);
+	return *e ? -1 : 0;
+}
+
+int ftsw_pattern_make(const char *spec, uint32_t n, const struct ftsw_topo *t,
+		      struct ftsw_pattern *p, struct ftsw_err *err)
+{
+	char kind[32], *arg = NULL, *arg2 = NULL, buf[256];
+	uint64_t seed = 1;
+	struct ftsw_tm *st;
+	uint32_t i, s;
+	int rc = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->n = n;
+	snprintf(p->name, sizeof(p->name), "%s", spec);
+	if (n < 2) {
+		ftsw_err_set(err, "pattern '%s': needs at least 2 ranks", spec);
+		return -EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "%s", spec);
+	arg = strchr(buf, ':');
+	if (arg) {
+		*arg++ = 0;
+		arg2 = strchr(arg, ':');
+		if (arg2)
+			*arg2++ = 0;
+	}
+	snprintf(kind, sizeof(kind), "%.31s", buf);
+
+	if (!strcmp(kind, "perm") || !strcmp(kind, "bisect")) {
+		uint32_t *a = malloc(n * sizeof(*a));
+
+		if (parse_seed(arg, &seed) || !a) {
+			free(a);
+			goto badarg;
+		}
+		for (i = 0; i < n; i++)
+			a[i] = i;
+		ftsw_shuffle(a, n, &seed);
+		st = new_stage(p, "%s", 0, 0);
+		if (!st) {
+			free(a);
+			return -ENOMEM;
+		}
+		if (kind[0] == 'p') {
+			for (i = 0; i < n && !rc; i++)
+				rc = ftsw_tm_add(st, i, a[i], 1);
+		} else {
+			/* first half matched to the second, both ways */
+			for (i = 0; i < n / 2 && !rc; i++)
+				rc = ftsw_tm_add(st, a[i], a[n / 2 + i], 1) ||
+				     ftsw_tm_add(st, a[n / 2 + i], a[i], 1);
+		}
+		free(a);
+	} else if (!strcmp(kind, "shift") && arg) {
+		char *e;
+		unsigned long k = strtoul(arg, &e, 0);
+
+		if (*e || !*arg || k >= n)
+			goto badarg;
+		st = new_stage(p, "s=%ld", (long)k, 0);
+		for (i = 0; st && i < n && !rc; i++)
+			rc = ftsw_tm_add(st, i, (uint32_t)((i + k) % n), 1);
+		rc = st ? rc : -ENOMEM;
+	} else if (!strcmp(kind, "shift")) {
+		for (s = 1; s < n && !rc; s++) {
+			st = new_stage(p, "s=%ld", s, 0);
+			for (i = 0; st && i < n && !rc; i++)
+				rc = ftsw_tm_add(st, i, (i + s) % n, 1);
+			rc = st ? rc : -ENOMEM;
+		}
+	} else if (!strcmp(kind, "ring")) {
+		st = new_stage(p, "ring", 0, 0);
+		for (i = 0; st && i < n && !rc; i++)
+			rc = ftsw_tm_add(st, i, (i + 1) % n, 1);
+		rc = st ? rc : -ENOMEM;
+	} else if (!strcmp(kind, "dissemination")) {
+		for (s = 0; s < ceil_log2(n) && !rc; s++) {
+			st = new_stage(p, "s=%ld", s, 0);
+			for (i = 0; st && i < n && !rc; i++)
+				rc = ftsw_tm_add(st, i, (i + (1u << s)) % n, 1);
+			rc = st ? rc : -ENOMEM;
+		}
+	} else if (!strcmp(kind, "tournament")) {
+		for (s = 0; s < ceil_log2(n) && !rc; s++) {
+			st = new_stage(p, "s=%ld", s, 0);
+			for (i = 0; st && i + (1u << s) < n && !rc;
+			     i += 2u << s)
+				rc = ftsw_tm_add(st, i + (1u << s), i, 1);
+			rc = st ? rc : -ENOMEM;
+		}
+	} else if (!strcmp(kind, "binomial") ||
+		   !strcmp(kind, "binomial-gather")) {
+		bool gather = kind[8] == '-';
+		unsigned L = ceil_log2(n), k;
+
+		for (k = 0; k < L && !rc; k++) {
+			/* gather runs the scatter's stages backwards */
+			s = gather ? L - 1 - k : k;
+			st = new_stage(p, "s=%ld", s, 0);
+			for (i = 0; st && i < (1u << s) && i + (1u << s) < n &&
+			     !rc; i++)
+				rc = gather ? ftsw_tm_add(st, i + (1u << s), i, 1) :
+					      ftsw_tm_add(st, i, i + (1u << s), 1);
+			rc = st ? rc : -ENOMEM;
+		}
+	} else if (!strcmp(kind, "recdbl") || !strcmp(kind, "rechalv")) {
+		rc = recdbl(p, kind[3] == 'h');
+	} else if (!strcmp(kind, "topo-recdbl")) {
+		if (!t) {
+			ftsw_err_set(err, "topo-recdbl needs a topology");
+			return -EINVAL;
+		}
+		rc = topo_recdbl(p, t, err);
+		if (rc == -EINVAL)
+			return rc;
+	} else if (!strcmp(kind, "a2a") || !strcmp(kind, "all-to-all")) {
+		st = new_stage(p, "a2a", 0, 0);
+		if (!st)
+			return -ENOMEM;
+		st->all_to_all = true;
+		st->a2a = 1;
+	} else if (!strcmp(kind, "uniform")) {
+		char *e;
+		double prob = arg ? strtod(arg, &e) : -1;
+		uint32_t d;
+
+		if (!arg || *e || prob < 0 || prob > 1 || parse_seed(arg2, &seed))
+			goto badarg;
+		st = new_stage(p, "uniform", 0, 0);
+		for (i = 0; st && i < n && !rc; i++)
+			for (d = 0; d < n && !rc; d++)
+				if (d != i && ftsw_rand_unit(&seed) < prob)
+					rc = ftsw_tm_add(st, i, d, 1);
+		rc = st ? rc : -ENOMEM;
+	} else if (!strcmp(kind, "cluster")) {
+		char *e;
+		unsigned long g = arg ? strtoul(arg, &e, 0) : 0;
+		uint32_t *a = malloc(n * sizeof(*a)), b, c;
+
+		if (!a || !arg || *e || g < 1 || g > n ||
+		    parse_seed(arg2, &seed)) {
+			free(a);
+			goto badarg;
+		}
+		for (i = 0; i < n; i++)
+			a[i] = i;
+		ftsw_shuffle(a, n, &seed);
+		st = new_stage(p, "cluster", 0, 0);
+		/* groups of g consecutive shuffled ranks (last may be short) */
+		for (i = 0; st && i < n && !rc; i += (uint32_t)g)
+			for (b = i; b < i + g && b < n && !rc; b++)
+				for (c = i; c < i + g && c < n && !rc; c++)
+					if (b != c)
+						rc = ftsw_tm_add(st, a[b], a[c], 1);
+		free(a);
+		rc = st ? rc : -ENOMEM;
+	} else if (!strcmp(kind, "file")) {
+		if (!arg)
+			goto badarg;
+		/* the path may contain ':' */
+		snprintf(buf, sizeof(buf), "%s", spec + 5);
+		st = new_stage(p, "file", 0, 0);
+		if (!st)
+			return -ENOMEM;
+		if (ftsw_tm_read(buf, n, st, err)) {
+			ftsw_pattern_free(p);
+			return -EINVAL;
+		}
+	} else {
+		ftsw_err_set(err, "unknown pattern '%s' (perm, shift, ring, "
+			     "dissemination, tournament, binomial, "
+			     "binomial-gather, recdbl, rechalv, topo-recdbl, "
+			     "a2a, uniform:P, cluster:G, bisect, file:PATH)",
+			     spec);
+		return -EINVAL;
+	}
+	if (rc) {
+		ftsw_pattern_free(p);
+		ftsw_err_set(err, "pattern '%s': out of memory", spec);
+		return -ENOMEM;
+	}
+	return 0;
+badarg:
+	ftsw_pattern_free(p);
+	ftsw_err_set(err, "pattern '%s': bad argument", spec);
+	return -EINVAL;
+}
