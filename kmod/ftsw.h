@@ -22,7 +22,7 @@
 struct ftsw_lft {
 	struct rcu_head rcu;
 	u32 size;
-	u8 port[];
+	u8 *port;		/* size entries, allocator-sized */
 };
 
 /* Per-CPU counters of one port. */
@@ -109,6 +109,7 @@ struct ftsw_net {
 /* lft.c: pure table logic. */
 struct ftsw_lft *ftsw_lft_alloc(u32 size, const struct ftsw_lft *from);
 void ftsw_lft_free(struct ftsw_lft *lft);
+void ftsw_lft_free_deferred(struct ftsw_lft *lft);
 size_t ftsw_lft_bytes(const struct ftsw_lft *lft);
 int ftsw_lft_check_block(u32 first, const u8 *data, u32 len, u8 nports,
 			 const char **msg);

@@ -5,16 +5,34 @@
  */
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <linux/vmalloc.h>
+#include <linux/rcupdate.h>
 #include <linux/overflow.h>
 #include <linux/string.h>
 #include "ftsw.h"
 
-/* Tables grow in steps of this many LIDs. */
+/* Tables grow in steps of at least this many LIDs. */
 #define FTSW_LFT_GRAIN	64
 
 /*
- * Allocate a table of at least @size entries (rounded up to the grain, at
- * most FTSW_LFT_SIZE), every entry "no route", then copy @from if given.
+ * The entry array is sized to what the allocator really hands out, so no
+ * byte is wasted: up to a page, the kmalloc bucket; beyond, whole pages of
+ * vmalloc (kmalloc would round a 48 KiB table up to 64 KiB). A full table
+ * of 0xC000 LIDs is exactly 12 pages: one byte per entry.
+ */
+static u32 ftsw_lft_round(u32 size)
+{
+	size = round_up(max_t(u32, size, 1), FTSW_LFT_GRAIN);
+	if (size <= PAGE_SIZE)
+		size = kmalloc_size_roundup(size);
+	else
+		size = PAGE_ALIGN(size);
+	return min_t(u32, size, FTSW_LFT_SIZE);
+}
+
+/*
+ * Allocate a table of at least @size entries (at most FTSW_LFT_SIZE), every
+ * entry "no route", then copy @from if given.
  */
 struct ftsw_lft *ftsw_lft_alloc(u32 size, const struct ftsw_lft *from)
 {
@@ -22,10 +40,18 @@ struct ftsw_lft *ftsw_lft_alloc(u32 size, const struct ftsw_lft *from)
 
 	if (from && from->size > size)
 		size = from->size;
-	size = min_t(u32, round_up(size, FTSW_LFT_GRAIN), FTSW_LFT_SIZE);
-	lft = kvmalloc(struct_size(lft, port, size), GFP_KERNEL_ACCOUNT);
+	size = ftsw_lft_round(size);
+	lft = kmalloc(sizeof(*lft), GFP_KERNEL_ACCOUNT);
 	if (!lft)
 		return NULL;
+	if (size <= PAGE_SIZE)
+		lft->port = kmalloc(size, GFP_KERNEL_ACCOUNT);
+	else
+		lft->port = __vmalloc(size, GFP_KERNEL_ACCOUNT);
+	if (!lft->port) {
+		kfree(lft);
+		return NULL;
+	}
 	lft->size = size;
 	memset(lft->port, FTSW_NO_ROUTE, size);
 	if (from)
@@ -35,13 +61,28 @@ struct ftsw_lft *ftsw_lft_alloc(u32 size, const struct ftsw_lft *from)
 
 void ftsw_lft_free(struct ftsw_lft *lft)
 {
-	kvfree(lft);
+	if (!lft)
+		return;
+	kvfree(lft->port);
+	kfree(lft);
 }
 
-/* Kernel memory held by a table: header plus one byte per entry. */
+static void ftsw_lft_free_rcu(struct rcu_head *head)
+{
+	ftsw_lft_free(container_of(head, struct ftsw_lft, rcu));
+}
+
+/* Free a table once every reader is done with it. */
+void ftsw_lft_free_deferred(struct ftsw_lft *lft)
+{
+	if (lft)
+		call_rcu(&lft->rcu, ftsw_lft_free_rcu);
+}
+
+/* Kernel memory held by a table: its entries plus a small header. */
 size_t ftsw_lft_bytes(const struct ftsw_lft *lft)
 {
-	return lft ? struct_size(lft, port, lft->size) : 0;
+	return lft ? sizeof(*lft) + lft->size : 0;
 }
 
 /*

@@ -218,8 +218,7 @@ void ftsw_switch_del(struct ftsw_switch *sw, u8 reason, bool notify)
 	xa_erase(&fn->switches, sw->id);
 	fn->nswitches--;
 	lft = rcu_replace_pointer(sw->lft, NULL, lockdep_is_held(&fn->lock));
-	if (lft)
-		kvfree_rcu(lft, rcu);
+	ftsw_lft_free_deferred(lft);
 	ftsw_lft_free(sw->staged);
 	kfree_rcu(sw, rcu);
 }
@@ -247,8 +246,7 @@ u64 ftsw_commit(struct ftsw_net *fn)
 		old = rcu_replace_pointer(sw->lft, sw->staged,
 					  lockdep_is_held(&fn->lock));
 		sw->staged = NULL;
-		if (old)
-			kvfree_rcu(old, rcu);
+		ftsw_lft_free_deferred(old);
 	}
 	fn->generation++;
 	ftsw_nl_commit_event(fn);
@@ -349,7 +347,7 @@ static void __exit ftsw_exit(void)
 	/* Unbinds every port of every fabric: no rx handler is left. */
 	unregister_pernet_subsys(&ftsw_net_ops);
 	unregister_netdevice_notifier(&ftsw_netdev_notifier);
-	/* kvfree_rcu()/kfree_rcu() callbacks need no module code. */
+	/* Wait for the call_rcu() callbacks freeing tables (module code). */
 	rcu_barrier();
 }
 

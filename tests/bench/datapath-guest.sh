@@ -19,6 +19,8 @@ hosts() {
 	ip -n "$R" link set eth0 address 02:66:74:00:00:02 up
 	ip -n "$S" addr add 198.18.0.1/15 dev eth0
 	ip -n "$S" neigh add 198.18.0.2 lladdr 02:66:74:00:00:02 dev eth0 nud permanent
+	ip -n "$R" addr add 198.18.0.2/15 dev eth0
+	ip -n "$R" neigh add 198.18.0.1 lladdr 02:66:74:00:00:01 dev eth0 nud permanent
 	f ip link set s0 up; f ip link set r0 up
 	# Links between consecutive elements: lNr (right of N) <-> lMl (left of M).
 	local i
@@ -85,21 +87,35 @@ run_pktgen() {
 	awk -v a="$a" -v b="$b" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.0f\n", (b - a) / (t1 - t0) }'
 }
 
-ftsw_pps=() br_pps=()
+# run_tcp: iperf3 TCP S -> R (hosts at MTU 1500, TSO/GSO on), Mbit/s.
+run_tcp() {
+	ip netns exec "$R" iperf3 -s -D -1 >/dev/null 2>&1
+	sleep 0.5
+	ip netns exec "$S" iperf3 -c 198.18.0.2 -t "$SECS" -J 2>/dev/null |
+		awk -F'[:,]' '/"sum_received"/ {s = 1} s && /"bits_per_second"/ {printf "%.1f\n", $2 / 1e6; exit}'
+}
+
+ftsw_pps=() br_pps=() ftsw_tcp=() br_tcp=()
 for r in $(seq 1 "$ROUNDS"); do
 	hosts; chain_ftsw
 	p=$(run_pktgen); ftsw_pps+=("$p")
-	echo "round $r: ftsw   chain of $NSW: $p pps"
+	t=$(run_tcp); ftsw_tcp+=("$t")
+	echo "round $r: ftsw   chain of $NSW: $p pps, TCP $t Mbit/s"
 	f "$FTSW" -s port show switch 3 | sed 's/^/    /' | head -3
 	teardown
 	hosts; chain_bridge
 	p=$(run_pktgen); br_pps+=("$p")
-	echo "round $r: bridge chain of $NSW: $p pps"
+	t=$(run_tcp); br_tcp+=("$t")
+	echo "round $r: bridge chain of $NSW: $p pps, TCP $t Mbit/s"
 	teardown
 done
 fs=$(printf '%s\n' "${ftsw_pps[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
 bs=$(printf '%s\n' "${br_pps[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
 awk -v f="$fs" -v b="$bs" -v n=$NSW 'BEGIN { printf "ratio: ftsw %d pps / bridge %d pps (medians, chain of %d, 64-byte UDP) = %.2f\n", f, b, n, f / b }'
+
+ft=$(printf '%s\n' "${ftsw_tcp[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+bt=$(printf '%s\n' "${br_tcp[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
+awk -v f="$ft" -v b="$bt" 'BEGIN { printf "tcp: ftsw %.1f Mbit/s / bridge %.1f Mbit/s (medians, iperf3, MTU 1500, GSO segmented at the edge) = %.2f\n", f, b, (b > 0 ? f / b : 0) }'
 
 # Memory: NTAB switches with a full LFT (0xC000 entries) each.
 NTAB=100
