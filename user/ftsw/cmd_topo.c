@@ -22,7 +22,10 @@ static void topo_usage(FILE *f)
 		"Usage: ftsw topo gen SPEC [-o FILE]\n"
 		"       ftsw topo show FILE\n"
 		"       ftsw topo degrade FILE [--links K] [--switches K] "
-		"[--hosts K] [--seed S] [-o FILE]\n"
+		"[--hosts K] [--seed S]\n"
+		"                 [--remove-switch NODE] [--remove-host NODE]"
+		" [--remove-link NODE:PORT] [-o FILE]\n"
+		"NODE: description, 0xGUID or net-file id (S-<guid>)\n"
 		"SPEC: pgft:H;M1,..;W1,..;P1,..  (or PGFT(H;...;...;...))\n"
 		"      xgft:H;M..;W..   rlft:H;M..;W..;P..   kary:K,N   ftmn:M,N\n");
 }
@@ -149,10 +152,17 @@ static int topo_degrade(int argc, char **argv)
 {
 	struct ftsw_degrade d = { 0 };
 	const char *in = NULL, *out = NULL;
+	const char **rsw = calloc((size_t)argc + 1, sizeof(char *));
+	const char **rho = calloc((size_t)argc + 1, sizeof(char *));
+	const char **rli = calloc((size_t)argc + 1, sizeof(char *));
+	uint32_t *swl = calloc((size_t)argc + 1, sizeof(uint32_t));
+	uint32_t *hol = calloc((size_t)argc + 1, sizeof(uint32_t));
+	uint32_t (*lil)[2] = calloc((size_t)argc + 1, sizeof(*lil));
+	int nrsw = 0, nrho = 0, nrli = 0, k;
 	unsigned long long v;
 	struct ftsw_err err;
 	struct ftsw_topo *t, *o;
-	int i, rc;
+	int i, rc = 0;
 
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -160,14 +170,17 @@ static int topo_degrade(int argc, char **argv)
 		if (!strcmp(a, "-o")) {
 			if (!val) {
 				cli_err("-o: file expected");
-				return 2;
+				rc = 2;
+				goto out;
 			}
 			out = val;
 			i++;
 		} else if (!strcmp(a, "--links") || !strcmp(a, "--switches") ||
 			   !strcmp(a, "--hosts") || !strcmp(a, "--seed")) {
-			if (parse_uint(a, val, &v))
-				return 2;
+			if (parse_uint(a, val, &v)) {
+				rc = 2;
+				goto out;
+			}
 			i++;
 			if (a[2] == 'l')
 				d.rand_links = (unsigned)v;
@@ -177,30 +190,96 @@ static int topo_degrade(int argc, char **argv)
 				d.rand_hosts = (unsigned)v;
 			else
 				d.seed = v;
+		} else if (!strcmp(a, "--remove-switch") ||
+			   !strcmp(a, "--remove-host") ||
+			   !strcmp(a, "--remove-link")) {
+			if (!val) {
+				cli_err("%s: node expected", a);
+				rc = 2;
+				goto out;
+			}
+			if (a[9] == 's')
+				rsw[nrsw++] = val;
+			else if (a[9] == 'h')
+				rho[nrho++] = val;
+			else
+				rli[nrli++] = val;
+			i++;
 		} else if (!in && a[0] != '-') {
 			in = a;
 		} else {
 			cli_err("topo degrade: unexpected argument '%s'", a);
-			return 2;
+			rc = 2;
+			goto out;
 		}
 	}
-	if (!in) {
+	if (!in || !rsw || !rho || !rli || !swl || !hol || !lil) {
 		topo_usage(stderr);
-		return 2;
+		rc = 2;
+		goto out;
 	}
 	t = ftsw_net_read(in, &err);
 	if (!t) {
 		cli_err("%s", err.msg);
-		return 1;
+		rc = 1;
+		goto out;
 	}
+	rc = 1;
+	for (k = 0; k < nrsw; k++) {
+		swl[k] = ftsw_topo_find(t, rsw[k]);
+		if (swl[k] == FTSW_NONE || t->nodes[swl[k]].kind != FTSW_SWITCH) {
+			cli_err("--remove-switch: no switch '%s' in %s", rsw[k], in);
+			goto done;
+		}
+	}
+	for (k = 0; k < nrho; k++) {
+		hol[k] = ftsw_topo_find(t, rho[k]);
+		if (hol[k] == FTSW_NONE || t->nodes[hol[k]].kind != FTSW_HOST) {
+			cli_err("--remove-host: no host '%s' in %s", rho[k], in);
+			goto done;
+		}
+	}
+	for (k = 0; k < nrli; k++) {
+		char *name = strdup(rli[k]), *colon = name ? strrchr(name, ':') : NULL;
+		unsigned long long port;
+
+		if (!colon || parse_uint("--remove-link", colon + 1, &port)) {
+			cli_err("--remove-link: '%s' is not NODE:PORT", rli[k]);
+			free(name);
+			goto done;
+		}
+		*colon = 0;
+		lil[k][0] = ftsw_topo_find(t, name);
+		lil[k][1] = (uint32_t)port;
+		if (lil[k][0] == FTSW_NONE) {
+			cli_err("--remove-link: no node '%s' in %s", name, in);
+			free(name);
+			goto done;
+		}
+		free(name);
+	}
+	d.switches = swl;
+	d.nswitch = (size_t)nrsw;
+	d.hostlist = hol;
+	d.nhostlist = (size_t)nrho;
+	d.links = (const uint32_t (*)[2])lil;
+	d.nlinks = (size_t)nrli;
 	o = ftsw_topo_degrade(t, &d, &err);
-	ftsw_topo_free(t);
 	if (!o) {
 		cli_err("%s", err.msg);
-		return 1;
+		goto done;
 	}
 	rc = write_out(o, out);
 	ftsw_topo_free(o);
+done:
+	ftsw_topo_free(t);
+out:
+	free(rsw);
+	free(rho);
+	free(rli);
+	free(swl);
+	free(hol);
+	free(lil);
 	return rc;
 }
 

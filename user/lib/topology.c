@@ -515,26 +515,41 @@ struct ftsw_topo *ftsw_topo_degrade(const struct ftsw_topo *t,
 			keep[t->hosts[a[i]]] = false;
 		free(a);
 	}
-	o = ftsw_topo_subset(t, keep, err);
+	/* explicit links first, on a full copy (node ids still those of t) */
+	if (d->nlinks) {
+		bool *all = malloc(t->nnodes + 1);
+		struct ftsw_topo *c;
+
+		if (!all)
+			goto oom;
+		memset(all, 1, t->nnodes + 1);
+		c = ftsw_topo_subset(t, all, err);
+		free(all);
+		if (!c)
+			goto fail;
+		for (k = 0; k < d->nlinks; k++) {
+			uint32_t n = d->links[k][0], p = d->links[k][1];
+
+			if (n >= t->nnodes || p < 1 || p > t->nodes[n].nports ||
+			    ftsw_port(t, n, p)->peer == FTSW_NONE) {
+				ftsw_err_set(err, "remove link: %s port %u is not "
+					     "linked", n < t->nnodes && t->nodes[n].desc ?
+					     t->nodes[n].desc : "node", p);
+				ftsw_topo_free(c);
+				goto fail;
+			}
+			ftsw_topo_disconnect(c, n, p);
+		}
+		c->degraded = true;
+		o = ftsw_topo_subset(c, keep, err);
+		ftsw_topo_free(c);
+	} else {
+		o = ftsw_topo_subset(t, keep, err);
+	}
 	if (!o)
 		goto fail;
 	free(keep);
 	keep = NULL;
-	/* Links: explicit (by end in t, mapped by GUID-free id order) */
-	for (k = 0; k < d->nlinks; k++) {
-		uint32_t n = d->links[k][0], p = d->links[k][1];
-
-		if (n >= t->nnodes || p < 1 || p > t->nodes[n].nports ||
-		    ftsw_port(t, n, p)->peer == FTSW_NONE) {
-			ftsw_err_set(err, "remove link: node %u port %u is not linked",
-				     n, p);
-			goto fail;
-		}
-		/* node ids are preserved when nothing was removed before */
-		if (o->nnodes == t->nnodes)
-			ftsw_topo_disconnect(o, n, p);
-		o->degraded = true;
-	}
 	if (d->rand_links) {
 		/* candidate link ends: switch ports whose peer is a switch with
 		 * a larger id (each link once) */
@@ -660,4 +675,25 @@ int ftsw_atomic_commit(FILE *f, const char *path, char *tmp,
 	}
 	free(tmp);
 	return 0;
+}
+
+uint32_t ftsw_topo_find(const struct ftsw_topo *t, const char *name)
+{
+	uint64_t g = 0;
+	bool by_guid = false;
+	char *e;
+	uint32_t i;
+
+	if (!strncmp(name, "0x", 2) || !strncmp(name, "0X", 2)) {
+		g = strtoull(name + 2, &e, 16);
+		by_guid = e != name + 2 && !*e;
+	} else if ((name[0] == 'S' || name[0] == 'H') && name[1] == '-') {
+		g = strtoull(name + 2, &e, 16);
+		by_guid = e != name + 2 && !*e;
+	}
+	for (i = 0; i < t->nnodes; i++)
+		if (by_guid ? t->nodes[i].guid == g :
+		    (t->nodes[i].desc && !strcmp(t->nodes[i].desc, name)))
+			return i;
+	return FTSW_NONE;
 }

@@ -178,6 +178,12 @@ int ftsw_net_write_file(const struct ftsw_topo *t, FILE *f);
 int ftsw_topo_match_pgft(struct ftsw_topo *t, const struct ftsw_pgft *g,
 			 struct ftsw_err *err);
 
+/*
+ * Find a node by "0x<GUID>", by net-file id ("S-<guid>", "H-<guid>") or by
+ * description; FTSW_NONE when absent.
+ */
+uint32_t ftsw_topo_find(const struct ftsw_topo *t, const char *name);
+
 /* Summary used by `ftsw topo show`. */
 struct ftsw_topo_stats {
 	unsigned nlevels;		/* by BFS ranking from leaves */
