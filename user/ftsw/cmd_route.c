@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "routing.h"
@@ -25,7 +26,7 @@ static void route_usage(FILE *f)
 		"Options:\n"
 		"  --lmc N            2^N LIDs (paths) per host (default 0)\n"
 		"  --threads N        worker threads (default: all CPUs)\n"
-		"  --roots I,J,..     updn root switches (switch indices)\n"
+		"  --roots S,..       updn roots: switch indices, names or 0xGUIDs\n"
 		"  --updown-cost      dmodc: strict up-down cost variant\n"
 		"  --no-switch-lids   don't route switch LIDs\n"
 		"  --extended-lids    allow LIDs past 0xBFFF (analysis only)\n"
@@ -39,6 +40,7 @@ struct ropts {
 	const char *engine, *topo, *in, *out;
 	struct ftsw_route_opts o;
 	uint32_t roots[1024];
+	const char *roots_arg;
 	bool check, lfts;
 };
 
@@ -98,23 +100,11 @@ static int parse_opts(int argc, char **argv, struct ropts *ro)
 			ro->o.seed = x;
 			i++;
 		} else if (!strcmp(a, "--roots")) {
-			char *s, *tok, *save = NULL, *dup;
-
 			if (!v) {
-				cli_err("--roots: switch indices expected");
+				cli_err("--roots: switches expected");
 				return -1;
 			}
-			dup = strdup(v);
-			for (s = dup; (tok = strtok_r(s, ",", &save)); s = NULL) {
-				if (ro->o.nroots == 1024 ||
-				    parse_num("--roots", tok, 0xffffffffULL, &x)) {
-					free(dup);
-					return -1;
-				}
-				ro->roots[ro->o.nroots++] = (uint32_t)x;
-			}
-			free(dup);
-			ro->o.roots = ro->roots;
+			ro->roots_arg = v;
 			i++;
 		} else if (!strcmp(a, "--updown-cost")) {
 			ro->o.updown_cost = true;
@@ -131,6 +121,38 @@ static int parse_opts(int argc, char **argv, struct ropts *ro)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/* --roots I,J,..: switch indices, descriptions or 0xGUIDs */
+static int resolve_roots(const struct ftsw_topo *t, struct ropts *ro)
+{
+	char *dup = strdup(ro->roots_arg), *s, *tok, *save = NULL;
+
+	if (!dup)
+		return -1;
+	for (s = dup; (tok = strtok_r(s, ",", &save)); s = NULL) {
+		uint32_t n = ftsw_topo_find(t, tok);
+		char *e;
+		unsigned long x = strtoul(tok, &e, 10);
+
+		if (ro->o.nroots == 1024) {
+			cli_err("--roots: at most 1024 roots");
+			free(dup);
+			return -1;
+		}
+		if (n != FTSW_NONE && t->nodes[n].kind == FTSW_SWITCH)
+			x = t->nodes[n].index;
+		else if (*e || e == tok || x >= t->nswitches) {
+			cli_err("--roots: no switch '%s' (index 0..%u, name or "
+				"0xGUID)", tok, t->nswitches ? t->nswitches - 1 : 0);
+			free(dup);
+			return -1;
+		}
+		ro->roots[ro->o.nroots++] = (uint32_t)x;
+	}
+	free(dup);
+	ro->o.roots = ro->roots;
 	return 0;
 }
 
@@ -154,6 +176,7 @@ static int do_check(const struct ftsw_routing *r, const struct ropts *ro,
 	co.updown = (r->flags & FTSW_RT_UPDOWN) && r->rank;
 	co.cdg = true;
 	co.switch_lids = (r->flags & FTSW_RT_SWITCH_LIDS) && !ro->o.no_switch_lids;
+	co.progress = isatty(STDERR_FILENO);
 	if (ftsw_routing_check(r, &co, &res, &err)) {
 		cli_err("%s", err.msg);
 		return 1;
@@ -208,6 +231,10 @@ static int route_run(int argc, char **argv, bool check_cmd)
 	if (!t) {
 		cli_err("%s", err.msg);
 		return 1;
+	}
+	if (ro.roots_arg && resolve_roots(t, &ro)) {
+		ftsw_topo_free(t);
+		return 2;
 	}
 	t0 = now();
 	if (ro.engine)

@@ -421,6 +421,9 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 		uint32_t idx, dleaf = FTSW_NONE;
 		int kind = ftsw_lid_owner(r, lid, &idx, NULL);
 
+		if (o->progress && (lid & 1023) == 0)
+			fprintf(stderr, "\rcheck: LID %u of %u", lid, r->max_lid);
+
 		if (kind == FTSW_SWITCH && !o->switch_lids)
 			continue;
 		if (!kind)
@@ -556,6 +559,8 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 				}
 		}
 	}
+	if (o->progress)
+		fprintf(stderr, "\r%40s\r", "");
 	if (c.dep) {
 		for (vl = 0; vl < nvl; vl++) {
 			uint64_t *save = c.dep;

@@ -180,6 +180,7 @@ struct ftsw_check_opts {
 	bool cdg;		/* per-VL channel dependency graph acyclic */
 	bool switch_lids;	/* also trace to switch LIDs */
 	unsigned max_report;	/* problems listed in detail (0 = 10) */
+	bool progress;		/* progress on stderr (callers: only on a tty) */
 };
 
 struct ftsw_check_result {
