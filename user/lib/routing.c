@@ -290,6 +290,9 @@ struct swl {
 	const struct ftsw_topo *t;
 	struct ftsw_routing *r;
 	const int *height;
+	/* switch-only adjacency (CSR): neighbour, this end's port, up flag */
+	uint32_t *first, *nbr;
+	uint8_t *port, *peer_port, *up;
 };
 
 static inline int is_up(const int *h, uint32_t u, uint32_t v)
@@ -300,55 +303,55 @@ static inline int is_up(const int *h, uint32_t u, uint32_t v)
 static void swl_one(size_t d, void *arg)
 {
 	struct swl *a = arg;
-	const struct ftsw_topo *t = a->t;
 	struct ftsw_routing *r = a->r;
-	uint32_t ns = t->nswitches, qh = 0, qn = 0;
+	uint32_t ns = a->t->nswitches, qh = 0, qn = 0, reached = 1;
 	uint8_t *st = calloc(ns + 1, 1);	/* bit0 A set, bit1 D set */
 	uint32_t *q = malloc(2 * ((size_t)ns + 1) * sizeof(uint32_t));
 	uint32_t lid = ftsw_switch_lid(r, (uint32_t)d);
+	uint8_t *lft = r->lft;
+	size_t lsz = r->lft_size;
 
 	if (!st || !q)
 		goto out;
 	st[d] = 3;
 	q[qn++] = (uint32_t)d << 1 | 1;
 	while (qh < qn) {
-		uint32_t v = q[qh] >> 1, isd = q[qh] & 1;
-		const struct ftsw_node *n = &t->nodes[t->switches[v]];
-		unsigned p;
+		uint32_t v = q[qh] >> 1, isd = q[qh] & 1, e;
 
 		qh++;
-		for (p = 1; p <= n->nports; p++) {
-			const struct ftsw_port *x = &t->ports[n->first_port + p - 1];
-			uint32_t u;
-			int up;
+		for (e = a->first[v]; e < a->first[v + 1]; e++) {
+			uint32_t u = a->nbr[e];
+			/* hop u -> v goes up when v is above u: a->up[e] says v
+			 * is above... e is v's edge, so "up" from v's side means
+			 * u is above v, i.e. u -> v goes down */
+			int down = a->height ? a->up[e] : 0;
 
-			if (x->peer == FTSW_NONE ||
-			    t->nodes[x->peer].kind != FTSW_SWITCH)
-				continue;
-			u = t->nodes[x->peer].index;
-			up = a->height ? is_up(a->height, u, v) : 1;
 			if (!a->height) {
 				if (st[u])
 					continue;
 				st[u] = 3;
-				ftsw_lft(r, u)[lid] = x->peer_port;
+				lft[u * lsz + lid] = a->peer_port[e];
 				q[qn++] = u << 1 | 1;
+				reached++;
 				continue;
 			}
-			if (!up && isd && !(st[u] & 2)) {
+			if (down && isd && !(st[u] & 2)) {
 				/* u -> v is a down hop into an all-down path */
-				if (!(st[u] & 1))
-					ftsw_lft(r, u)[lid] = x->peer_port;
+				if (!(st[u] & 1)) {
+					lft[u * lsz + lid] = a->peer_port[e];
+					reached++;
+				}
 				st[u] |= 3;
 				q[qn++] = u << 1 | 1;
-			} else if (up && !(st[u] & 1)) {
+			} else if (!down && !(st[u] & 1)) {
 				st[u] |= 1;
-				ftsw_lft(r, u)[lid] = x->peer_port;
+				lft[u * lsz + lid] = a->peer_port[e];
+				reached++;
 				q[qn++] = u << 1;
 			}
 		}
 	}
-	if (a->height) {
+	if (a->height && reached < ns) {
 		/*
 		 * Switches with no legal path (degraded fabrics): fall back to
 		 * unrestricted shortest paths. Such a switch points to one
@@ -364,23 +367,16 @@ static void swl_one(size_t d, void *arg)
 		seen[d] = 1;
 		q[qn++] = (uint32_t)d;
 		while (qh < qn) {
-			uint32_t v = q[qh++];
-			const struct ftsw_node *n = &t->nodes[t->switches[v]];
-			unsigned p;
+			uint32_t v = q[qh++], e;
 
-			for (p = 1; p <= n->nports; p++) {
-				const struct ftsw_port *x = &t->ports[n->first_port + p - 1];
-				uint32_t u;
+			for (e = a->first[v]; e < a->first[v + 1]; e++) {
+				uint32_t u = a->nbr[e];
 
-				if (x->peer == FTSW_NONE ||
-				    t->nodes[x->peer].kind != FTSW_SWITCH)
-					continue;
-				u = t->nodes[x->peer].index;
 				if (seen[u])
 					continue;
 				seen[u] = 1;
 				if (!st[u])
-					ftsw_lft(r, u)[lid] = x->peer_port;
+					lft[u * lsz + lid] = a->peer_port[e];
 				q[qn++] = u;
 			}
 		}
@@ -396,11 +392,48 @@ int ftsw_route_switch_lids(const struct ftsw_topo *t, struct ftsw_routing *r,
 			   struct ftsw_err *err)
 {
 	struct swl a = { .t = t, .r = r, .height = height };
+	uint32_t ns = t->nswitches, s, n = 0;
+	int rc = -1;
 
-	(void)err;
-	ftsw_parallel_for(threads, t->nswitches, swl_one, &a);
+	a.first = malloc(((size_t)ns + 2) * sizeof(uint32_t));
+	a.nbr = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
+	a.port = malloc((size_t)t->nports + 1);
+	a.peer_port = malloc((size_t)t->nports + 1);
+	a.up = malloc((size_t)t->nports + 1);
+	if (!a.first || !a.nbr || !a.port || !a.peer_port || !a.up) {
+		ftsw_err_set(err, "switch LIDs: out of memory");
+		goto out;
+	}
+	for (s = 0; s < ns; s++) {
+		const struct ftsw_node *nd = &t->nodes[t->switches[s]];
+		unsigned p;
+
+		a.first[s] = n;
+		for (p = 1; p <= nd->nports; p++) {
+			const struct ftsw_port *x = &t->ports[nd->first_port + p - 1];
+			uint32_t u;
+
+			if (x->peer == FTSW_NONE || t->nodes[x->peer].kind != FTSW_SWITCH)
+				continue;
+			u = t->nodes[x->peer].index;
+			a.nbr[n] = u;
+			a.port[n] = (uint8_t)p;
+			a.peer_port[n] = x->peer_port;	/* u's port towards s */
+			a.up[n] = height ? (uint8_t)is_up(height, s, u) : 0;
+			n++;
+		}
+	}
+	a.first[ns] = n;
+	ftsw_parallel_for(threads, ns, swl_one, &a);
 	r->flags |= FTSW_RT_SWITCH_LIDS;
-	return 0;
+	rc = 0;
+out:
+	free(a.first);
+	free(a.nbr);
+	free(a.port);
+	free(a.peer_port);
+	free(a.up);
+	return rc;
 }
 
 struct ftsw_routing *ftsw_route(const char *name, const struct ftsw_topo *t,
