@@ -177,6 +177,7 @@ static int do_check(const struct ftsw_routing *r, const struct ropts *ro,
 	co.cdg = true;
 	co.switch_lids = (r->flags & FTSW_RT_SWITCH_LIDS) && !ro->o.no_switch_lids;
 	co.progress = isatty(STDERR_FILENO);
+	co.threads = ro->o.threads;
 	if (ftsw_routing_check(r, &co, &res, &err)) {
 		cli_err("%s", err.msg);
 		return 1;

@@ -17,6 +17,7 @@
  * traffic, VL15 on InfiniBand) are checked for delivery only.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,7 @@ struct ck {
 	char *rep;
 	size_t replen, repcap;
 	unsigned nrep, maxrep;
+	bool oom;
 };
 
 static void report(struct ck *c, const char *fmt, ...)
@@ -225,13 +227,14 @@ static uint8_t walk(struct ck *c, uint32_t lid, uint32_t s, uint8_t *st,
 	return res;
 }
 
-static void dep_add(struct ck *c, uint32_t s, uint8_t p, uint32_t u, uint8_t q)
+static void dep_add(struct ck *c, uint64_t *dep, uint32_t s, uint8_t p,
+		    uint8_t q)
 {
 	const struct ftsw_topo *t = c->t;
 	uint32_t ch = t->nodes[t->switches[s]].first_port + p - 1;
 
-	(void)u;
-	c->dep[(size_t)ch * 4 + (q >> 6)] |= 1ULL << (q & 63);
+	atomic_fetch_or_explicit((_Atomic uint64_t *)&dep[(size_t)ch * 4 + (q >> 6)],
+				 1ULL << (q & 63), memory_order_relaxed);
 }
 
 /* DFS for a cycle in the channel dependency graph (one VL). */
@@ -336,6 +339,195 @@ static void bfs_dist(const struct ftsw_topo *t, uint32_t root, uint8_t *d,
 	}
 }
 
+/* Shared, read-only state of one check, and the blocks' own results. */
+struct ckshared {
+	const struct ftsw_routing *r;
+	const struct ftsw_check_opts *o;
+	const uint32_t *hostleaf;
+	const struct src *srcs;
+	uint32_t nsrc, nblocks;
+	bool per_host;
+	struct ck *blocks;	/* per block: counters, reports */
+	atomic_size_t done;
+};
+
+/*
+ * LIDs [lo, hi) of block b: each block has its own scratch and results,
+ * merged in block order afterwards, so the outcome is the same for any
+ * number of threads; the dependency bits are OR-ed atomically.
+ */
+static void check_block(size_t b, void *arg)
+{
+	struct ckshared *sh = arg;
+	struct ck *c = &sh->blocks[b];
+	const struct ftsw_routing *r = sh->r;
+	const struct ftsw_check_opts *o = sh->o;
+	const struct ftsw_topo *t = r->topo;
+	uint32_t ns = t->nswitches, nh = t->nhosts, nvl = r->nvls ? r->nvls : 1;
+	uint32_t span = (r->max_lid + sh->nblocks) / sh->nblocks;
+	uint32_t lo = 1 + (uint32_t)b * span, hi = lo + span;
+	uint8_t *st = malloc(ns + 1), *flags = malloc(ns + 1);
+	uint16_t *hops = malloc((ns + 1) * sizeof(uint16_t));
+	uint32_t *stack = malloc((ns + 2) * sizeof(uint32_t));
+	uint8_t *used = malloc((size_t)(ns + 1) * nvl);
+	const uint32_t *hostleaf = sh->hostleaf;
+	const struct src *srcs = sh->srcs;
+	uint32_t nsrc = sh->nsrc, s, lid, vl, k;
+	bool per_host = sh->per_host;
+
+	if (hi > r->max_lid + 1)
+		hi = r->max_lid + 1;
+	if (!st || !flags || !hops || !stack || !used) {
+		c->oom = true;
+		goto out;
+	}
+	for (lid = lo; lid < hi; lid++) {
+		uint32_t idx, dleaf = FTSW_NONE;
+		int kind = ftsw_lid_owner(r, lid, &idx, NULL);
+
+		if (o->progress && (lid & 1023) == 0)
+			fprintf(stderr, "\rcheck: LID %zu of %u",
+				(size_t)atomic_fetch_add(&sh->done, 1024) + 1024,
+				r->max_lid);
+
+		if (kind == FTSW_SWITCH && !o->switch_lids)
+			continue;
+		if (!kind)
+			continue;
+		if (kind == FTSW_HOST)
+			dleaf = hostleaf[idx];
+		memset(st, ST_UNK, ns);
+		if (c->dep)
+			memset(used, 0, (size_t)ns * nvl);
+		for (k = 0; k < nsrc; k++) {
+			const struct src *sr = &srcs[k];
+			uint32_t l = sr->leaf, n = sr->host;
+			uint64_t w = sr->cnt;
+			uint8_t rs;
+
+			if (kind == FTSW_HOST && hostleaf[idx] == l && l != FTSW_NONE &&
+			    (sr->cnt > 1 || n == idx)) {
+				/* the destination is one of this group's hosts */
+				if (per_host && n == idx)
+					continue;
+				if (!per_host) {
+					w--;
+					if (n == idx)
+						n = sr->host2;
+				}
+			}
+			if (!w)
+				continue;
+			c->pairs += w;
+			if (l == FTSW_NONE) {
+				c->dead += w;
+				report(c, "host %s is not cabled",
+				       t->nodes[t->hosts[n]].desc);
+				continue;
+			}
+			if (kind == FTSW_SWITCH && l == idx) {
+				c->delivered += w;
+				continue;
+			}
+			rs = walk(c, lid, l, st, hops, flags, stack);
+			switch (rs) {
+			case ST_OK:
+				c->delivered += w;
+				if ((uint64_t)hops[l] + 1 > c->max_hops)
+					c->max_hops = (uint64_t)hops[l] + 1;
+				if (o->minimal && kind == FTSW_HOST && dleaf != FTSW_NONE &&
+				    hops[l] - 1 != c->dist[(size_t)c->leaf_of_sw[dleaf] * ns + l]) {
+					if (!c->nonmin)
+						report(c, "non-minimal: %s -> LID %u: %u "
+						       "switch hops, shortest %u",
+						       t->nodes[t->hosts[n]].desc, lid,
+						       hops[l] - 1,
+						       c->dist[(size_t)c->leaf_of_sw[dleaf] * ns + l]);
+					c->nonmin += w;
+				}
+				if (o->updown && kind == FTSW_HOST && !(flags[l] & 1)) {
+					if (!c->updown)
+						report(c, "up*down* violated: %s -> LID %u "
+						       "(from switch %s)",
+						       t->nodes[t->hosts[n]].desc, lid,
+						       swname(t, l));
+					c->updown += w;
+				}
+				break;
+			case ST_NOROUTE:
+				c->no_route += w;
+				report(c, "no route: %s -> LID %u (leaf %s)",
+				       t->nodes[t->hosts[n]].desc, lid, swname(t, l));
+				break;
+			case ST_LOOP:
+				c->loops += w;
+				report(c, "loop: %s -> LID %u (leaf %s)",
+				       t->nodes[t->hosts[n]].desc, lid, swname(t, l));
+				break;
+			case ST_DEAD:
+				c->dead += w;
+				report(c, "dead port: %s -> LID %u (leaf %s)",
+				       t->nodes[t->hosts[n]].desc, lid, swname(t, l));
+				break;
+			default:
+				c->mis += w;
+				report(c, "misdelivered: %s -> LID %u",
+				       t->nodes[t->hosts[n]].desc, lid);
+				break;
+			}
+			if (c->dep && rs == ST_OK && kind == FTSW_HOST) {
+				/* mark the path's switches used on the pair's VL */
+				unsigned v = 0;
+				uint32_t cur = l;
+
+				if (r->sl)
+					v = r->sl[(size_t)n * nh + idx] % nvl;
+				while (cur != FTSW_NONE && !used[(size_t)v * ns + cur]) {
+					const struct ftsw_port *x;
+
+					used[(size_t)v * ns + cur] = 1;
+					x = ftsw_port(t, t->switches[cur],
+						      ftsw_lft(r, cur)[lid]);
+					cur = t->nodes[x->peer].kind == FTSW_SWITCH ?
+						t->nodes[x->peer].index : FTSW_NONE;
+				}
+			}
+		}
+		if (c->dep) {
+			for (vl = 0; vl < nvl; vl++)
+				for (s = 0; s < ns; s++) {
+					uint8_t p, q;
+					const struct ftsw_port *x;
+					uint32_t u;
+
+					if (!used[(size_t)vl * ns + s] ||
+					    (kind == FTSW_SWITCH && s == idx))
+						continue;
+					p = ftsw_lft(r, s)[lid];
+					x = ftsw_port(t, t->switches[s], p);
+					if (t->nodes[x->peer].kind != FTSW_SWITCH)
+						continue;
+					u = t->nodes[x->peer].index;
+					if (kind == FTSW_SWITCH && u == idx)
+						continue;
+					q = ftsw_lft(r, u)[lid];
+					if (q == FTSW_PORT_NONE || q == 0 ||
+					    t->nodes[ftsw_port(t, x->peer, q)->peer].kind
+					    != FTSW_SWITCH)
+						continue;
+					dep_add(c, c->dep + (size_t)vl * t->nports * 4,
+						s, p, q);
+				}
+		}
+	}
+out:
+	free(st);
+	free(flags);
+	free(hops);
+	free(stack);
+	free(used);
+}
+
 int ftsw_routing_check(const struct ftsw_routing *r,
 		       const struct ftsw_check_opts *o,
 		       struct ftsw_check_result *res, struct ftsw_err *err)
@@ -343,20 +535,16 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 	const struct ftsw_topo *t = r->topo;
 	struct ck c = { .r = r, .o = o, .t = t };
 	uint32_t ns = t->nswitches, nh = t->nhosts, nvl = r->nvls ? r->nvls : 1;
-	uint8_t *st = malloc(ns + 1), *flags = malloc(ns + 1);
-	uint16_t *hops = malloc((ns + 1) * sizeof(uint16_t));
 	uint32_t *stack = malloc((ns + 2) * sizeof(uint32_t));
 	uint32_t *hostleaf = malloc((nh + 1) * sizeof(uint32_t));
-	uint8_t *used = malloc((size_t)(ns + 1) * nvl);
-	uint32_t n, s, lid, vl, k, nsrc = 0, *srcof = NULL;
+	uint32_t n, s, vl, nsrc = 0, *srcof = NULL;
 	struct src *srcs = NULL;
 	bool per_host;
-	unsigned noff = 1u << r->lmc;
 	int rc = -ENOMEM;
 
 	memset(res, 0, sizeof(*res));
 	c.maxrep = o->max_report ? o->max_report : 10;
-	if (!st || !flags || !hops || !stack || !hostleaf || !used)
+	if (!stack || !hostleaf)
 		goto out;
 	if ((o->updown) && !r->rank) {
 		ftsw_err_set(err, "check: up*down* asked but the routing has no "
@@ -417,147 +605,52 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 				bfs_dist(t, s, &c.dist[(size_t)c.leaf_of_sw[s] * ns],
 					 stack);
 	}
-	for (lid = 1; lid <= r->max_lid; lid++) {
-		uint32_t idx, dleaf = FTSW_NONE;
-		int kind = ftsw_lid_owner(r, lid, &idx, NULL);
+	{
+		struct ckshared sh = { .r = r, .o = o, .hostleaf = hostleaf,
+				       .srcs = srcs, .nsrc = nsrc,
+				       .per_host = per_host };
+		unsigned nt = ftsw_threads(o->threads), bi;
 
-		if (o->progress && (lid & 1023) == 0)
-			fprintf(stderr, "\rcheck: LID %u of %u", lid, r->max_lid);
-
-		if (kind == FTSW_SWITCH && !o->switch_lids)
-			continue;
-		if (!kind)
-			continue;
-		if (kind == FTSW_HOST)
-			dleaf = hostleaf[idx];
-		memset(st, ST_UNK, ns);
-		if (c.dep)
-			memset(used, 0, (size_t)ns * nvl);
-		for (k = 0; k < nsrc; k++) {
-			const struct src *sr = &srcs[k];
-			uint32_t l = sr->leaf, n = sr->host;
-			uint64_t w = sr->cnt;
-			uint8_t rs;
-
-			if (kind == FTSW_HOST && hostleaf[idx] == l && l != FTSW_NONE &&
-			    (sr->cnt > 1 || n == idx)) {
-				/* the destination is one of this group's hosts */
-				if (per_host && n == idx)
-					continue;
-				if (!per_host) {
-					w--;
-					if (n == idx)
-						n = sr->host2;
-				}
-			}
-			if (!w)
-				continue;
-			c.pairs += w;
-			if (l == FTSW_NONE) {
-				c.dead += w;
-				report(&c, "host %s is not cabled",
-				       t->nodes[t->hosts[n]].desc);
-				continue;
-			}
-			if (kind == FTSW_SWITCH && l == idx) {
-				c.delivered += w;
-				continue;
-			}
-			rs = walk(&c, lid, l, st, hops, flags, stack);
-			switch (rs) {
-			case ST_OK:
-				c.delivered += w;
-				if ((uint64_t)hops[l] + 1 > c.max_hops)
-					c.max_hops = (uint64_t)hops[l] + 1;
-				if (o->minimal && kind == FTSW_HOST && dleaf != FTSW_NONE &&
-				    hops[l] - 1 != c.dist[(size_t)c.leaf_of_sw[dleaf] * ns + l]) {
-					if (!c.nonmin)
-						report(&c, "non-minimal: %s -> LID %u: %u "
-						       "switch hops, shortest %u",
-						       t->nodes[t->hosts[n]].desc, lid,
-						       hops[l] - 1,
-						       c.dist[(size_t)c.leaf_of_sw[dleaf] * ns + l]);
-					c.nonmin += w;
-				}
-				if (o->updown && kind == FTSW_HOST && !(flags[l] & 1)) {
-					if (!c.updown)
-						report(&c, "up*down* violated: %s -> LID %u "
-						       "(from switch %s)",
-						       t->nodes[t->hosts[n]].desc, lid,
-						       swname(t, l));
-					c.updown += w;
-				}
-				break;
-			case ST_NOROUTE:
-				c.no_route += w;
-				report(&c, "no route: %s -> LID %u (leaf %s)",
-				       t->nodes[t->hosts[n]].desc, lid, swname(t, l));
-				break;
-			case ST_LOOP:
-				c.loops += w;
-				report(&c, "loop: %s -> LID %u (leaf %s)",
-				       t->nodes[t->hosts[n]].desc, lid, swname(t, l));
-				break;
-			case ST_DEAD:
-				c.dead += w;
-				report(&c, "dead port: %s -> LID %u (leaf %s)",
-				       t->nodes[t->hosts[n]].desc, lid, swname(t, l));
-				break;
-			default:
-				c.mis += w;
-				report(&c, "misdelivered: %s -> LID %u",
-				       t->nodes[t->hosts[n]].desc, lid);
-				break;
-			}
-			if (c.dep && rs == ST_OK && kind == FTSW_HOST) {
-				/* mark the path's switches used on the pair's VL */
-				unsigned v = 0;
-				uint32_t cur = l;
-
-				if (r->sl)
-					v = r->sl[(size_t)n * nh + idx] % nvl;
-				while (cur != FTSW_NONE && !used[(size_t)v * ns + cur]) {
-					const struct ftsw_port *x;
-
-					used[(size_t)v * ns + cur] = 1;
-					x = ftsw_port(t, t->switches[cur],
-						      ftsw_lft(r, cur)[lid]);
-					cur = t->nodes[x->peer].kind == FTSW_SWITCH ?
-						t->nodes[x->peer].index : FTSW_NONE;
-				}
-			}
+		sh.nblocks = nt * 8;
+		if (sh.nblocks > r->max_lid)
+			sh.nblocks = r->max_lid ? r->max_lid : 1;
+		atomic_init(&sh.done, 0);
+		sh.blocks = calloc(sh.nblocks, sizeof(struct ck));
+		if (!sh.blocks)
+			goto out;
+		for (bi = 0; bi < sh.nblocks; bi++) {
+			sh.blocks[bi] = c;
+			sh.blocks[bi].rep = NULL;
+			sh.blocks[bi].replen = sh.blocks[bi].repcap = 0;
 		}
-		if (c.dep) {
-			for (vl = 0; vl < nvl; vl++)
-				for (s = 0; s < ns; s++) {
-					uint8_t p, q;
-					const struct ftsw_port *x;
-					uint32_t u;
+		ftsw_parallel_for(nt, sh.nblocks, check_block, &sh);
+		for (bi = 0; bi < sh.nblocks; bi++) {
+			struct ck *x = &sh.blocks[bi];
+			const char *line = x->rep;
 
-					if (!used[(size_t)vl * ns + s] ||
-					    (kind == FTSW_SWITCH && s == idx))
-						continue;
-					p = ftsw_lft(r, s)[lid];
-					x = ftsw_port(t, t->switches[s], p);
-					if (t->nodes[x->peer].kind != FTSW_SWITCH)
-						continue;
-					u = t->nodes[x->peer].index;
-					if (kind == FTSW_SWITCH && u == idx)
-						continue;
-					q = ftsw_lft(r, u)[lid];
-					if (q == FTSW_PORT_NONE || q == 0 ||
-					    t->nodes[ftsw_port(t, x->peer, q)->peer].kind
-					    != FTSW_SWITCH)
-						continue;
-					{
-						uint64_t *save = c.dep;
+			c.oom |= x->oom;
+			c.pairs += x->pairs;
+			c.delivered += x->delivered;
+			c.no_route += x->no_route;
+			c.loops += x->loops;
+			c.mis += x->mis;
+			c.dead += x->dead;
+			c.nonmin += x->nonmin;
+			c.updown += x->updown;
+			if (x->max_hops > c.max_hops)
+				c.max_hops = x->max_hops;
+			while (line && *line) {
+				const char *nl = strchr(line, '\n');
+				int len = nl ? (int)(nl - line) : (int)strlen(line);
 
-						c.dep += (size_t)vl * t->nports * 4;
-						dep_add(&c, s, p, u, q);
-						c.dep = save;
-					}
-				}
+				report(&c, "%.*s", len, line);
+				line += len + (nl ? 1 : 0);
+			}
+			free(x->rep);
 		}
+		free(sh.blocks);
+		if (c.oom)
+			goto out;
 	}
 	if (o->progress)
 		fprintf(stderr, "\r%40s\r", "");
@@ -589,17 +682,12 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 	c.rep = NULL;
 	res->ok = c.pairs == c.delivered && !c.nonmin && !c.updown &&
 		  !res->cdg_cyclic_vls;
-	(void)noff;
 	rc = 0;
 out:
 	if (rc == -ENOMEM)
 		ftsw_err_set(err, "check: out of memory");
-	free(st);
-	free(flags);
-	free(hops);
 	free(stack);
 	free(hostleaf);
-	free(used);
 	free(c.dep);
 	free(c.dist);
 	free(c.leaf_of_sw);

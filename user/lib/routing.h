@@ -181,6 +181,7 @@ struct ftsw_check_opts {
 	bool switch_lids;	/* also trace to switch LIDs */
 	unsigned max_report;	/* problems listed in detail (0 = 10) */
 	bool progress;		/* progress on stderr (callers: only on a tty) */
+	unsigned threads;	/* 0 = all CPUs; results identical for any */
 };
 
 struct ftsw_check_result {
