@@ -25,7 +25,10 @@ static void analyze_usage(FILE *f)
 "Routing:\n"
 "  -a ENGINE        compute with an engine (ftsw route list)\n"
 "  -r LFTS          read an OpenSM LFT dump\n"
-"  --lmc N          LMC (paths per host 2^N), --seed S engine seed\n"
+"  --lmc N          LMC (paths per host 2^N; default: the smallest the\n"
+"                   engine accepts), --seed S engine seed\n"
+"  --extended-lids  allow LIDs past 0xBFFF (analysis only)\n"
+"  --paths K        multipath engines: K paths per pair (LMC to fit)\n"
 "Traffic (-p, default perm):\n"
 "  perm[:SEED] shift[:S] ring dissemination tournament binomial\n"
 "  binomial-gather recdbl rechalv topo-recdbl a2a uniform:P[:SEED]\n"
@@ -51,7 +54,7 @@ struct aopts {
 	struct ftsw_route_opts ro;
 	uint32_t ranks;
 	uint64_t samples, orders;
-	bool oblivious, stages, no_hosts, progress;
+	bool oblivious, stages, no_hosts, progress, lmc_given;
 };
 
 static int num(const char *opt, const char *v, unsigned long long max,
@@ -108,11 +111,14 @@ static int parse(int argc, char **argv, struct aopts *o)
 		}
 		if (!strcmp(a, "--lmc") || !strcmp(a, "--seed") ||
 		    !strcmp(a, "--ranks") || !strcmp(a, "--samples") ||
-		    !strcmp(a, "--orders") || !strcmp(a, "--threads")) {
+		    !strcmp(a, "--orders") || !strcmp(a, "--threads") ||
+		    !strcmp(a, "--paths")) {
 			if (num(a, v, a[2] == 'l' ? FTSW_LMC_MAX : ~0ULL, &x))
 				return -1;
-			if (!strcmp(a, "--lmc"))
+			if (!strcmp(a, "--lmc")) {
 				o->ro.lmc = (unsigned)x;
+				o->lmc_given = true;
+			}
 			else if (!strcmp(a, "--seed"))
 				o->ro.seed = x;
 			else if (!strcmp(a, "--ranks"))
@@ -121,9 +127,13 @@ static int parse(int argc, char **argv, struct aopts *o)
 				o->samples = x;
 			else if (!strcmp(a, "--orders"))
 				o->orders = x;
+			else if (!strcmp(a, "--paths"))
+				o->ro.paths = (unsigned)x;
 			else
 				o->ro.threads = (unsigned)x;
 			i++;
+		} else if (!strcmp(a, "--extended-lids")) {
+			o->ro.extended_lids = true;
 		} else if (!strcmp(a, "--oblivious")) {
 			o->oblivious = true;
 		} else if (!strcmp(a, "--stages")) {
@@ -671,9 +681,25 @@ int cmd_analyze(int argc, char **argv)
 		cli_err("%s", err.msg);
 		return 1;
 	}
-	if (o.engine)
+	if (o.engine) {
+		/* without --lmc: the smallest LMC the engine accepts */
 		r = ftsw_route(o.engine, t, &o.ro, &err);
-	else
+		while (!r && !o.lmc_given && o.ro.lmc < FTSW_LMC_MAX) {
+			struct ftsw_err e2;
+
+			o.ro.lmc++;
+			if (ftsw_lid_need(t, o.ro.lmc) > FTSW_LID_MAX &&
+			    !o.ro.extended_lids) {
+				/* analysis only: no kernel needs these LIDs */
+				o.ro.extended_lids = true;
+				if (!cli.json)
+					fprintf(stderr, "ftsw: note: LMC %u needs "
+						"LIDs past 0xBFFF (extended LIDs, "
+						"analysis only)\n", o.ro.lmc);
+			}
+			r = ftsw_route(o.engine, t, &o.ro, &e2);
+		}
+	} else
 		r = ftsw_lfts_read(t, o.lfts, o.ro.lmc, &err);
 	if (!r) {
 		cli_err("%s", err.msg);

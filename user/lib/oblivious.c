@@ -272,8 +272,16 @@ bool ftsw_full_bisection(const struct ftsw_topo *t, char *why, size_t sz)
 	return true;
 }
 
+/*
+ * Sources are grouped by (leaf switch, path policy): LFTs are destination
+ * based, so every member of a group sends to destination d over the same
+ * switch paths; only its own host uplink differs (that link carries one
+ * source: at most 1, accounted for separately). Entries are (group,
+ * destination, fraction of the pair's traffic on the link), one per link
+ * a (group, d) path set touches.
+ */
 struct entry {
-	uint32_t s, d;
+	uint32_t g, d;
 	float w;
 };
 
@@ -285,54 +293,146 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+struct groups {
+	uint32_t n;		/* groups */
+	uint32_t *of;		/* host -> group */
+	uint32_t *start, *mem;	/* CSR: members of group g */
+	uint32_t *rep;		/* a member */
+};
+
+static int host_key_cmp(const void *a, const void *b, void *arg)
+{
+	const struct ftsw_routing *r = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const struct ftsw_path_policy *px = &r->policy[x], *py = &r->policy[y];
+	uint32_t lx = ftsw_host_switch(r->topo, r->topo->hosts[x]);
+	uint32_t ly = ftsw_host_switch(r->topo, r->topo->hosts[y]);
+
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	if (px->fixed_offset != py->fixed_offset)
+		return px->fixed_offset < py->fixed_offset ? -1 : 1;
+	if (px->allowed[0] != py->allowed[0])
+		return px->allowed[0] < py->allowed[0] ? -1 : 1;
+	if (px->allowed[1] != py->allowed[1])
+		return px->allowed[1] < py->allowed[1] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static bool same_group(const struct ftsw_routing *r, uint32_t x, uint32_t y)
+{
+	const struct ftsw_path_policy *px = &r->policy[x], *py = &r->policy[y];
+
+	return ftsw_host_switch(r->topo, r->topo->hosts[x]) ==
+	       ftsw_host_switch(r->topo, r->topo->hosts[y]) &&
+	       px->fixed_offset == py->fixed_offset &&
+	       px->allowed[0] == py->allowed[0] &&
+	       px->allowed[1] == py->allowed[1];
+}
+
+static void groups_free(struct groups *G)
+{
+	free(G->of);
+	free(G->start);
+	free(G->mem);
+	free(G->rep);
+}
+
+static int groups_make(const struct ftsw_routing *r, struct groups *G)
+{
+	uint32_t n = r->nhosts, i;
+
+	memset(G, 0, sizeof(*G));
+	G->of = malloc(n * sizeof(uint32_t));
+	G->start = malloc((n + 1) * sizeof(uint32_t));
+	G->mem = malloc(n * sizeof(uint32_t));
+	G->rep = malloc(n * sizeof(uint32_t));
+	if (!G->of || !G->start || !G->mem || !G->rep)
+		return -1;
+	for (i = 0; i < n; i++)
+		G->mem[i] = i;
+	qsort_r(G->mem, n, sizeof(uint32_t), host_key_cmp, (void *)r);
+	for (i = 0; i < n; i++) {
+		if (!i || !same_group(r, G->mem[i - 1], G->mem[i])) {
+			G->start[G->n] = i;
+			G->rep[G->n] = G->mem[i];
+			G->n++;
+		}
+		G->of[G->mem[i]] = G->n - 1;
+	}
+	G->start[G->n] = n;
+	return 0;
+}
+
 /*
- * Trace every (s, d, offset) path; for each link l in [lo, hi) either count
- * (ent == NULL) or store the entry at pos[l]++.
+ * Trace every (group, d, offset) path (from a member other than d); per
+ * (group, d) sum the fractions per link; for links in [lo, hi) count
+ * (ent == NULL) or store entries at pos[l]++.
  */
-static int collect(const struct ftsw_routing *r, uint32_t lo, uint32_t hi,
-		   uint64_t *cnt, uint64_t *pos, struct entry *ent,
-		   uint64_t *undelivered)
+static int collect(const struct ftsw_routing *r, const struct groups *G,
+		   uint32_t lo, uint32_t hi, uint64_t *cnt, uint64_t *pos,
+		   struct entry *ent, uint64_t *undelivered)
 {
 	const struct ftsw_topo *t = r->topo;
 	struct ftsw_path *p = malloc(sizeof(*p));
-	uint32_t s, d;
+	uint32_t *touched = malloc(t->nports * sizeof(uint32_t));
+	float *acc = calloc(t->nports, sizeof(float));
+	uint32_t g, d;
 
-	if (!p)
+	if (!p || !touched || !acc) {
+		free(p);
+		free(touched);
+		free(acc);
 		return -1;
-	for (s = 0; s < t->nhosts; s++) {
+	}
+	for (g = 0; g < G->n; g++) {
 		uint8_t offs[128];
 		double w[128];
-		unsigned n = ftsw_path_offsets(r, s, offs, w), k, i;
-		uint32_t hn = t->hosts[s];
-		uint32_t hl = ftsw_link_id(t, hn, ftsw_host_port(t, hn));
+		uint32_t rep = G->rep[g], alt;
+		unsigned n = ftsw_path_offsets(r, rep, offs, w), k, i;
 
+		alt = G->start[g + 1] - G->start[g] > 1 ?
+		      G->mem[G->start[g] + 1] : rep;
 		for (d = 0; d < t->nhosts; d++) {
-			if (d == s)
-				continue;
+			uint32_t s = d == rep ? alt : rep, nt = 0;
+
+			if (s == d)
+				continue;	/* the group is {d} */
+			if (!n && undelivered)
+				(*undelivered)++;
 			for (k = 0; k < n; k++) {
 				if (ftsw_trace_path(r, s, d, offs[k], 0, p)) {
 					if (undelivered)
 						(*undelivered)++;
 					continue;
 				}
-				for (i = 0; i <= p->nhops; i++) {
-					uint32_t l = i == p->nhops ? hl :
-						ftsw_link_id(t,
-						  t->switches[p->hops[i].sw],
-						  p->hops[i].port);
+				for (i = 0; i < p->nhops; i++) {
+					uint32_t l = ftsw_link_id(t,
+						t->switches[p->hops[i].sw],
+						p->hops[i].port);
 
 					if (l < lo || l >= hi)
 						continue;
-					if (!ent)
-						cnt[l]++;
-					else
-						ent[pos[l]++] = (struct entry){
-							s, d, (float)w[k] };
+					if (acc[l] == 0)
+						touched[nt++] = l;
+					acc[l] += (float)w[k];
 				}
+			}
+			for (i = 0; i < nt; i++) {
+				uint32_t l = touched[i];
+
+				if (!ent)
+					cnt[l]++;
+				else
+					ent[pos[l]++] = (struct entry){ g, d,
+									acc[l] };
+				acc[l] = 0;
 			}
 		}
 	}
 	free(p);
+	free(touched);
+	free(acc);
 	return 0;
 }
 
@@ -347,21 +447,27 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 	uint32_t *lid_d = malloc(t->nhosts * sizeof(uint32_t));
 	uint32_t *stamp_s = calloc(t->nhosts, sizeof(uint32_t));
 	uint32_t *stamp_d = calloc(t->nhosts, sizeof(uint32_t));
+	uint32_t *stamp_g = calloc(t->nhosts, sizeof(uint32_t));
+	double *gmax = calloc(t->nhosts, sizeof(double));
+	double *dmax = calloc(t->nhosts, sizeof(double));
 	uint32_t *gs = malloc(t->nhosts * sizeof(uint32_t));
 	uint32_t *gd = malloc(t->nhosts * sizeof(uint32_t));
 	uint32_t *start = malloc((t->nhosts + 2) * sizeof(uint32_t));
 	uint32_t *adj = NULL, *match = malloc(t->nhosts * sizeof(uint32_t));
 	struct entry *ent = NULL;
 	double t0 = now(), best = 0, last = t0, *wm = NULL;
-	uint64_t undelivered = 0, maxent = 0;
+	uint64_t undelivered = 0, maxent = 0, maxadj = 0;
 	uint32_t lo, hi, l, stamp = 0, s;
+	struct groups G;
 	bool multi = false;
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
+	memset(&G, 0, sizeof(G));
 	res->link = FTSW_NONE;
-	if (!cnt || !pos || !lid_s || !lid_d || !stamp_s || !stamp_d || !gs ||
-	    !gd || !start || !match) {
+	if (!cnt || !pos || !lid_s || !lid_d || !stamp_s || !stamp_d ||
+	    !stamp_g || !gmax || !dmax || !gs || !gd || !start || !match ||
+	    groups_make(r, &G)) {
 		ftsw_err_set(err, "out of memory");
 		goto out;
 	}
@@ -374,7 +480,7 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 	}
 	res->multipath = multi;
 	res->exact = ftsw_full_bisection(t, res->why, sizeof(res->why));
-	if (collect(r, 0, t->nports, cnt, NULL, NULL, &undelivered)) {
+	if (collect(r, &G, 0, t->nports, cnt, NULL, NULL, &undelivered)) {
 		ftsw_err_set(err, "out of memory");
 		goto out;
 	}
@@ -384,13 +490,26 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 			     (unsigned long long)undelivered);
 		goto out;
 	}
+	/* a host uplink carries its one source: ratio 1 when it sends */
+	if (t->nhosts > 1) {
+		uint32_t h0 = t->hosts[0];
+
+		best = 1;
+		res->link = ftsw_link_id(t, h0, ftsw_host_port(t, h0));
+		res->witness_src = malloc(sizeof(uint32_t));
+		res->witness_dst = malloc(sizeof(uint32_t));
+		if (res->witness_src && res->witness_dst) {
+			res->witness_src[0] = 0;
+			res->witness_dst[0] = 1;
+			res->nwitness = 1;
+		}
+	}
 	for (l = 0; l < t->nports; l++)
 		if (cnt[l] > maxent)
 			maxent = cnt[l];
 	ent = malloc((maxent > chunk_max ? maxent : chunk_max) * sizeof(*ent));
-	adj = malloc((maxent + 1) * sizeof(*adj));
-	if (!ent || !adj) {
-		ftsw_err_set(err, "out of memory (%llu SD pairs on one link)",
+	if (!ent) {
+		ftsw_err_set(err, "out of memory (%llu SD groups on one link)",
 			     (unsigned long long)maxent);
 		goto out;
 	}
@@ -405,14 +524,14 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 			pos[l] = tot;
 			tot += cnt[l];
 		}
-		if (collect(r, lo, hi, NULL, pos, ent, NULL)) {
+		if (tot && collect(r, &G, lo, hi, NULL, pos, ent, NULL)) {
 			ftsw_err_set(err, "out of memory");
 			goto out;
 		}
 		/* pos[l] is now the end of link l's entries */
 		for (l = lo; l < hi; l++) {
-			uint64_t b = pos[l] - cnt[l], e = pos[l], i;
-			uint32_t nl = 0, nr = 0, u;
+			uint64_t b = pos[l] - cnt[l], e = pos[l], i, na = 0;
+			uint32_t nl = 0, nr = 0, ng = 0, u, j;
 			double val, ub_s = 0, ub_d = 0;
 
 			if (!cnt[l])
@@ -420,61 +539,96 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 			if (++stamp == 0) {
 				memset(stamp_s, 0, t->nhosts * sizeof(uint32_t));
 				memset(stamp_d, 0, t->nhosts * sizeof(uint32_t));
+				memset(stamp_g, 0, t->nhosts * sizeof(uint32_t));
 				stamp = 1;
 			}
+			/* bounds: sum of column maxima, of row maxima */
 			for (i = b; i < e; i++) {
-				if (stamp_s[ent[i].s] != stamp) {
-					stamp_s[ent[i].s] = stamp;
-					gs[nl] = ent[i].s;
-					lid_s[ent[i].s] = nl++;
+				uint32_t g = ent[i].g, d = ent[i].d;
+
+				if (stamp_g[g] != stamp) {
+					stamp_g[g] = stamp;
+					gmax[g] = 0;
+					ng++;
 				}
-				if (stamp_d[ent[i].d] != stamp) {
-					stamp_d[ent[i].d] = stamp;
-					gd[nr] = ent[i].d;
-					lid_d[ent[i].d] = nr++;
+				if (stamp_d[d] != stamp) {
+					stamp_d[d] = stamp;
+					dmax[d] = 0;
+					gd[nr] = d;
+					lid_d[d] = nr++;
+				}
+				if (ent[i].w > gmax[g])
+					gmax[g] = ent[i].w;
+				if (ent[i].w > dmax[d])
+					dmax[d] = ent[i].w;
+			}
+			for (i = b; i < e; i++)
+				if (stamp_g[ent[i].g] == stamp) {
+					uint32_t g = ent[i].g;
+
+					ub_s += gmax[g] * (G.start[g + 1] -
+							   G.start[g]);
+					stamp_g[g] = stamp - 1;	/* once */
+				}
+			for (u = 0; u < nr; u++)
+				ub_d += dmax[gd[u]];
+			if ((ub_s < ub_d ? ub_s : ub_d) <= best + 1e-9)
+				continue;	/* cannot beat the best */
+			/* rows: the member hosts of the groups present */
+			for (i = b; i < e; i++) {
+				uint32_t g = ent[i].g;
+
+				for (j = G.start[g]; j < G.start[g + 1]; j++) {
+					uint32_t h = G.mem[j];
+
+					if (stamp_s[h] != stamp) {
+						stamp_s[h] = stamp;
+						gs[nl] = h;
+						lid_s[h] = nl++;
+					}
 				}
 			}
-			if ((nl < nr ? nl : nr) <= best)
-				continue;	/* cannot beat the best */
 			if (!multi) {
 				memset(start, 0, (nl + 2) * sizeof(*start));
 				for (i = b; i < e; i++)
-					start[lid_s[ent[i].s] + 2]++;
+					for (j = G.start[ent[i].g];
+					     j < G.start[ent[i].g + 1]; j++)
+						if (G.mem[j] != ent[i].d) {
+							start[lid_s[G.mem[j]] + 2]++;
+							na++;
+						}
+				if (na > maxadj) {
+					free(adj);
+					maxadj = na;
+					adj = malloc(maxadj * sizeof(*adj));
+					if (!adj) {
+						ftsw_err_set(err, "out of memory");
+						goto out;
+					}
+				}
 				for (u = 0; u < nl; u++)
 					start[u + 2] += start[u + 1];
 				for (i = b; i < e; i++)
-					adj[start[lid_s[ent[i].s] + 1]++] =
-						lid_d[ent[i].d];
+					for (j = G.start[ent[i].g];
+					     j < G.start[ent[i].g + 1]; j++)
+						if (G.mem[j] != ent[i].d)
+							adj[start[lid_s[G.mem[j]] + 1]++] =
+								lid_d[ent[i].d];
 				val = ftsw_hopcroft_karp(nl, nr, start, adj,
 							 match);
 			} else {
-				double *rmax, *cmax;
-
 				free(wm);
-				wm = calloc((size_t)nl * nr + nl + nr,
-					    sizeof(*wm));
+				wm = calloc((size_t)nl * nr, sizeof(*wm));
 				if (!wm) {
 					ftsw_err_set(err, "out of memory");
 					goto out;
 				}
-				rmax = wm + (size_t)nl * nr;
-				cmax = rmax + nl;
 				for (i = b; i < e; i++)
-					wm[(size_t)lid_s[ent[i].s] * nr +
-					   lid_d[ent[i].d]] += ent[i].w;
-				for (i = 0; i < (size_t)nl * nr; i++) {
-					u = (uint32_t)(i / nr);
-					if (wm[i] > rmax[u])
-						rmax[u] = wm[i];
-					if (wm[i] > cmax[i % nr])
-						cmax[i % nr] = wm[i];
-				}
-				for (u = 0; u < nl; u++)
-					ub_s += rmax[u];
-				for (u = 0; u < nr; u++)
-					ub_d += cmax[u];
-				if ((ub_s < ub_d ? ub_s : ub_d) <= best + 1e-9)
-					continue;
+					for (j = G.start[ent[i].g];
+					     j < G.start[ent[i].g + 1]; j++)
+						if (G.mem[j] != ent[i].d)
+							wm[(size_t)lid_s[G.mem[j]] * nr +
+							   lid_d[ent[i].d]] = ent[i].w;
 				val = ftsw_max_weight_matching(nl, nr, wm, match);
 			}
 			if (val > best + 1e-9) {
@@ -506,12 +660,16 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 	res->seconds = now() - t0;
 	rc = 0;
 out:
+	groups_free(&G);
 	free(cnt);
 	free(pos);
 	free(lid_s);
 	free(lid_d);
 	free(stamp_s);
 	free(stamp_d);
+	free(stamp_g);
+	free(gmax);
+	free(dmax);
 	free(gs);
 	free(gd);
 	free(start);
