@@ -259,6 +259,17 @@ static void desc_one(size_t i, void *arg)
 	}
 }
 
+/* No route from this switch to leaf l's hosts. */
+static void no_route(const struct dc *a, const struct ftsw_routing *r,
+		     uint8_t *lft, uint32_t l)
+{
+	uint32_t h;
+
+	for (h = a->lhstart[l]; h < a->lhstart[l + 1]; h++)
+		memset(lft + ftsw_host_lid(r, a->lhosts[h]), FTSW_PORT_NONE,
+		       (size_t)1 << r->lmc);
+}
+
 /*
  * Routes of switch s. Eq. (1) for all leaves at once: for each block of
  * 64 leaves, one 64-bit mask per neighbour group of "closer" bits, then a
@@ -281,18 +292,29 @@ static void route_one(size_t s, void *arg)
 	int single = 1;
 	uint64_t *mask = malloc(((size_t)nw * 64 + 1) * sizeof(uint64_t));
 	uint64_t prev[4] = { 0 }, blk[64];
+	uint8_t cport[FTSW_TOPO_MAX_PORTS + 1];
 	struct fdiv ncdiv[FTSW_TOPO_MAX_PORTS + 1];
 	unsigned noff = 1u << r->lmc, o;
 	uint64_t pi = a->pi[s];
 	struct fdiv pidiv = fdiv_make(pi > UINT32_MAX ? UINT32_MAX : (uint32_t)pi);
 	uint32_t gi, nc = 0, w;
 
-	/* this switch's LFT row, initialised here while it is cache-hot */
-	memset(lft, FTSW_PORT_NONE, r->lft_size);
-	if (!cfirst || !cdiv || !crow || !gdiv || !mask)
-		goto out;
-	if (a->rank[s] < 0)
-		goto out;
+	/*
+	 * This switch's LFT row: every host LID is written exactly once
+	 * below (255 where unroutable), so only the rest is preset here --
+	 * unless some host hangs off no leaf, or the switch is unranked.
+	 */
+	if (!cfirst || !cdiv || !crow || !gdiv || !mask || a->rank[s] < 0 ||
+	    a->lhstart[nl] != r->nhosts) {
+		memset(lft, FTSW_PORT_NONE, r->lft_size);
+		if (!cfirst || !cdiv || !crow || !gdiv || !mask || a->rank[s] < 0)
+			goto out;
+	} else {
+		size_t hend = ((size_t)r->nhosts + 1) << r->lmc;
+
+		memset(lft, FTSW_PORT_NONE, (size_t)1 << r->lmc);
+		memset(lft + hend, FTSW_PORT_NONE, r->lft_size - hend);
+	}
 	for (gi = 0; gi < ng; gi++) {
 		const struct group *gr = &a->groups[g0 + gi];
 		const uint8_t *base = (a->o->updown_cost && gr->up == 0) ? a->cd : a->c;
@@ -330,8 +352,10 @@ static void route_one(size_t s, void *arg)
 			}
 			continue;
 		}
-		if (cs[l] == INF)
+		if (cs[l] == INF) {
+			no_route(a, r, lft, l);
 			continue;
+		}
 		for (w = 0; w < nw; w++)
 			if (mask[(size_t)lb * nw + w] != prev[w])
 				same = 0;
@@ -354,20 +378,47 @@ static void route_one(size_t s, void *arg)
 				}
 			}
 		}
-		if (!nc)
+		if (!nc) {
+			no_route(a, r, lft, l);
 			continue;
+		}
+		if (single && noff == 1) {
+			/*
+			 * No parallel links: eq. (4) picks the group's only
+			 * port. Hosts of a leaf usually have consecutive d, so
+			 * floor(d / Pi) and its residue mod #C are stepped
+			 * instead of divided.
+			 */
+			uint32_t prev = UINT32_MAX - 1, y0 = 0, rem = 0, gi2 = 0;
+			uint32_t pi32 = pidiv.d;
+
+			for (gi = 0; gi < nc; gi++)
+				cport[gi] = *cfirst[gi];
+			for (h = a->lhstart[l]; h < a->lhstart[l + 1]; h++) {
+				uint32_t d = a->lhosts[h];
+
+				if (d == prev + 1) {
+					if (++rem == pi32) {
+						rem = 0;
+						y0++;
+						if (++gi2 == nc)
+							gi2 = 0;
+					}
+				} else {
+					y0 = fdiv_div(d, pidiv);
+					rem = d - y0 * pi32;
+					gi2 = y0 - fdiv_div(y0, ncdiv[nc]) * nc;
+				}
+				prev = d;
+				lft[ftsw_host_lid(r, d)] = cport[gi2];
+			}
+			continue;
+		}
 		for (h = a->lhstart[l]; h < a->lhstart[l + 1]; h++) {
 			uint32_t d = a->lhosts[h];
 			uint32_t lid = ftsw_host_lid(r, d);
 			uint32_t y0 = fdiv_div(d, pidiv);
 
-			if (single && noff == 1) {
-				/* no parallel links: eq. (4) picks the only port */
-				uint32_t q = fdiv_div(y0, ncdiv[nc]);
-
-				lft[lid] = *cfirst[y0 - q * nc];
-				continue;
-			}
 			for (o = 0; o < noff; o++) {
 				uint32_t y = y0 + o, q = fdiv_div(y, ncdiv[nc]);
 				uint32_t i = y - q * nc;
