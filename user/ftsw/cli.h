@@ -37,6 +37,8 @@ int cmd_lft(int argc, char **argv);
 int cmd_sl2vl(int argc, char **argv);
 int cmd_commit(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
+int cmd_lab(int argc, char **argv);
+int cmd_fm(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_order(int argc, char **argv);
 

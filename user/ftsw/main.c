@@ -24,6 +24,8 @@ static const struct cli_object objects[] = {
 	{ "sl2vl", "set and show SL to VL tables", cmd_sl2vl },
 	{ "commit", "publish every staged LFT at once", cmd_commit },
 	{ "monitor", "print port and commit events", cmd_monitor },
+	{ "lab", "a fat-tree of namespaces with real packets", cmd_lab },
+	{ "fm", "the fabric manager: discover, route, reroute on failures", cmd_fm },
 	{ "analyze", "link loads and metrics of a routing under traffic", cmd_analyze },
 	{ "order", "MPI node order: rankfiles and hostfiles", cmd_order },
 };

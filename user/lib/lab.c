@@ -1,0 +1,1185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libftsw lab: build, describe, fail and tear down a lab (see lab.h).
+ *
+ * Interface indexes are chosen, not discovered: the fabric namespace is new,
+ * so the device of topology port record k (topo->ports[k]) gets ifindex
+ * LAB_IFINDEX_BASE + k, and every host's eth0 gets LAB_HOST_IFINDEX in its
+ * own namespace. That makes every later request (binding, failing, tc)
+ * possible without a lookup.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include "lab.h"
+#include "lab_rtnl.h"
+
+#define LAB_IFINDEX_BASE	0x10000
+#define LAB_HOST_IFINDEX	0x10000
+
+static int port_ifindex(const struct ftsw_topo *t, uint32_t node, unsigned p)
+{
+	return LAB_IFINDEX_BASE + (int)(t->nodes[node].first_port + p - 1);
+}
+
+void ftsw_lab_host_ns(const char *lab, uint32_t host, char *buf, size_t sz)
+{
+	snprintf(buf, sz, "%s-h%" PRIu32, lab, host);
+}
+
+void ftsw_lab_port_dev(uint32_t sw, unsigned port, char *buf, size_t sz)
+{
+	snprintf(buf, sz, "s%" PRIu32 "p%u", sw, port);
+}
+
+uint32_t ftsw_lab_host_ip(uint32_t host)
+{
+	return htonl((198u << 24 | 18u << 16) + host + 1);
+}
+
+static void host_mac(uint32_t lid, uint8_t mac[6])
+{
+	mac[0] = FTSW_MAC_PREFIX0;
+	mac[1] = FTSW_MAC_PREFIX1;
+	mac[2] = FTSW_MAC_PREFIX2;
+	mac[3] = FTSW_MAC_PREFIX3;
+	mac[4] = lid >> 8;
+	mac[5] = lid & 0xff;
+}
+
+static int check_name(const char *name, struct ftsw_err *err)
+{
+	size_t i, n = strlen(name);
+
+	if (!n || n > FTSW_LAB_NAME_MAX) {
+		ftsw_err_set(err, "lab name '%s': 1..%d characters", name,
+			     FTSW_LAB_NAME_MAX);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+		      (c == '-' && i)))
+			goto bad;
+	}
+	return 0;
+bad:
+	ftsw_err_set(err, "lab name '%s': letters, digits, '_', '.', '-' only",
+		     name);
+	return -1;
+}
+
+static void rundir(const char *name, char *buf, size_t sz)
+{
+	snprintf(buf, sz, FTSW_LAB_RUNDIR "/%s", name);
+}
+
+static struct ftsw_topo *load_topo(const char *spec, struct ftsw_err *err)
+{
+	if (access(spec, R_OK) == 0)
+		return ftsw_net_read(spec, err);
+	return ftsw_topo_gen(spec, err);
+}
+
+static const char *default_engine(const struct ftsw_topo *t)
+{
+	if (t->is_pgft && !t->degraded)
+		return "dmodk";
+	if (t->is_pgft)
+		return "dmodc";
+	if (ftsw_engine_find("dfsssp"))
+		return "dfsssp";
+	return "updn";
+}
+
+/* ------------------------------------------------------------ up */
+
+struct lab_build {
+	const struct ftsw_lab_opts *o;
+	const char *name;
+	struct ftsw_topo *t;
+	struct ftsw_routing *r;
+	int fabric_fd;
+	int *host_fd;
+	struct ftsw_lab_times *tm;
+	bool tty;
+};
+
+static void progress(const struct lab_build *b, const char *what,
+		     uint64_t done, uint64_t total)
+{
+	if (!b->o->progress)
+		return;
+	if (done == total || (done & 63) == 0)
+		fprintf(stderr, "\r  %-28s %" PRIu64 "/%" PRIu64 "%s", what, done,
+			total, done == total ? "\n" : "");
+}
+
+static int write_conf(const struct lab_build *b, struct ftsw_err *err)
+{
+	char dir[256], path[300];
+	FILE *f;
+
+	rundir(b->name, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/topo.net", dir);
+	if (ftsw_net_write(b->t, path, err))
+		return -1;
+	snprintf(path, sizeof(path), "%s/lab.conf", dir);
+	f = fopen(path, "w");
+	if (!f) {
+		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "spec=%s\nengine=%s%s\nlmc=%u\nrate=%" PRIu64
+		"\nhosts=%" PRIu32 "\nswitches=%" PRIu32 "\n",
+		b->o->topo, b->o->lft_file ? "lft:" : "",
+		b->o->lft_file ? b->o->lft_file : b->r->engine, b->o->lmc,
+		b->o->rate_bps, b->t->nhosts, b->t->nswitches);
+	if (fclose(f)) {
+		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int make_namespaces(struct lab_build *b, struct ftsw_err *err)
+{
+	char ns[64];
+	uint32_t n;
+	uint64_t t0 = ftsw_now_us();
+
+	if (ftsw_netns_add(b->name, err))
+		return -1;
+	if (lab_sysctl("net/ipv6/conf/all/disable_ipv6", "1", err) ||
+	    lab_sysctl("net/ipv6/conf/default/disable_ipv6", "1", err))
+		return -1;
+	b->fabric_fd = ftsw_netns_open(b->name, err);
+	if (b->fabric_fd < 0)
+		return -1;
+	for (n = 0; n < b->t->nhosts; n++) {
+		ftsw_lab_host_ns(b->name, n, ns, sizeof(ns));
+		if (ftsw_netns_add(ns, err))
+			return -1;
+		/* No IPv6: no router solicitations or DAD in the counters. */
+		if (lab_sysctl("net/ipv6/conf/all/disable_ipv6", "1", err) ||
+		    lab_sysctl("net/ipv6/conf/default/disable_ipv6", "1", err))
+			return -1;
+		b->host_fd[n] = ftsw_netns_open(ns, err);
+		if (b->host_fd[n] < 0)
+			return -1;
+		progress(b, "namespaces", n + 1, b->t->nhosts);
+	}
+	b->tm->nnetns = b->t->nhosts + 1;
+	b->tm->netns = ftsw_now_us() - t0;
+	return ftsw_netns_home(err);
+}
+
+static int make_links(struct lab_build *b, struct lab_rt *rt,
+		      struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = b->t;
+	uint64_t t0 = ftsw_now_us(), done = 0;
+	uint32_t i;
+
+	if (lab_rt_link_up(rt, 1, true, "lo", err))
+		return -1;
+	for (i = 0; i < t->nswitches; i++) {
+		uint32_t node = t->switches[i];
+		unsigned p;
+
+		for (p = 1; p <= t->nodes[node].nports; p++) {
+			const struct ftsw_port *x = ftsw_port(t, node, p);
+			char a[16], c[16];
+			uint8_t mac[6];
+			struct lab_veth v = {
+				.name = a, .ifindex = port_ifindex(t, node, p),
+				.peer = c, .peer_netns_fd = -1, .up = true,
+			};
+
+			if (x->peer == FTSW_NONE)
+				continue;
+			ftsw_lab_port_dev(i, p, a, sizeof(a));
+			if (t->nodes[x->peer].kind == FTSW_SWITCH) {
+				uint32_t j = t->nodes[x->peer].index;
+
+				if (x->peer < node ||
+				    (x->peer == node && x->peer_port < p))
+					continue;	/* made from the other end */
+				ftsw_lab_port_dev(j, x->peer_port, c, sizeof(c));
+				v.mtu = v.peer_mtu = FTSW_LAB_LINK_MTU;
+				v.peer_ifindex = port_ifindex(t, x->peer,
+							      x->peer_port);
+			} else {
+				uint32_t h = t->nodes[x->peer].index;
+
+				snprintf(c, sizeof(c), "eth0");
+				host_mac(ftsw_host_lid(b->r, h), mac);
+				v.mtu = v.peer_mtu = FTSW_LAB_HOST_MTU;
+				v.peer_mac = mac;
+				v.peer_ifindex = LAB_HOST_IFINDEX;
+				v.peer_netns_fd = b->host_fd[h];
+			}
+			if (lab_rt_veth(rt, &v, err))
+				return -1;
+			done++;
+			progress(b, "veth pairs", done, ftsw_topo_nlinks(t));
+		}
+	}
+	if (lab_rt_flush(rt, err))
+		return -1;
+	progress(b, "veth pairs", done, done);
+	b->tm->nlinks = done;
+	b->tm->links = ftsw_now_us() - t0;
+	return 0;
+}
+
+static int config_hosts(struct lab_build *b, struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = b->t;
+	uint64_t t0 = ftsw_now_us();
+	uint32_t n, m;
+	uint8_t *macs;
+
+	macs = malloc((size_t)t->nhosts * 6 + 1);
+	if (!macs) {
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	for (m = 0; m < t->nhosts; m++)
+		host_mac(ftsw_host_lid(b->r, m), macs + 6 * m);
+	for (n = 0; n < t->nhosts; n++) {
+		struct lab_rt rt;
+		char what[48];
+		int rc = -1;
+
+		if (ftsw_netns_enter_fd(b->host_fd[n], "host", err) ||
+		    lab_rt_open(&rt, err))
+			goto out;
+		snprintf(what, sizeof(what), "host %" PRIu32 " lo", n);
+		if (lab_rt_link_up(&rt, 1, true, what, err))
+			goto close;
+		snprintf(what, sizeof(what), "host %" PRIu32 " eth0 up", n);
+		if (lab_rt_link_up(&rt, LAB_HOST_IFINDEX, true, what, err))
+			goto close;
+		snprintf(what, sizeof(what), "host %" PRIu32 " address", n);
+		if (lab_rt_addr4(&rt, LAB_HOST_IFINDEX, ftsw_lab_host_ip(n), 15,
+				 what, err))
+			goto close;
+		if (!b->o->no_neigh) {
+			for (m = 0; m < t->nhosts; m++) {
+				if (m == n)
+					continue;
+				snprintf(what, sizeof(what),
+					 "host %" PRIu32 " neighbour %" PRIu32,
+					 n, m);
+				if (lab_rt_neigh4(&rt, LAB_HOST_IFINDEX,
+						  ftsw_lab_host_ip(m),
+						  macs + 6 * m, what, err))
+					goto close;
+			}
+			b->tm->nneigh += t->nhosts - 1;
+		}
+		rc = lab_rt_flush(&rt, err);
+		b->tm->nmsgs += rt.nmsgs;
+close:
+		lab_rt_close(&rt);
+		if (rc)
+			goto out;
+		progress(b, "hosts configured", n + 1, t->nhosts);
+	}
+	free(macs);
+	b->tm->hosts = ftsw_now_us() - t0;
+	return ftsw_netns_home(err);
+out:
+	free(macs);
+	ftsw_netns_home(NULL);
+	return -1;
+}
+
+static void policy_cfg(const struct ftsw_routing *r, uint32_t h,
+		       struct ftsw_port_cfg *c)
+{
+	const struct ftsw_path_policy *pp = &r->policy[h];
+	unsigned k, n = 1u << r->lmc;
+
+	if (!r->lmc)
+		return;
+	if (pp->fixed_offset != FTSW_OFFSET_ANY) {
+		c->n_offsets = 1;
+		c->offsets[0] = pp->fixed_offset;
+		return;
+	}
+	c->n_offsets = 0;
+	for (k = 0; k < n; k++)
+		if (pp->allowed[k / 64] & (1ULL << (k % 64)))
+			c->offsets[c->n_offsets++] = k;
+	if (c->n_offsets == (int)n)
+		c->n_offsets = 0;	/* all: the default */
+}
+
+static int nlerr(struct ftsw_nl *nl, struct ftsw_err *err, const char *fmt,
+		 uint32_t a, unsigned b)
+{
+	char what[96];
+
+	snprintf(what, sizeof(what), fmt, a, b);
+	ftsw_err_set(err, "%s: %s", what, ftsw_nl_error(nl));
+	return -1;
+}
+
+/* Upload every switch's LFT (staged) and, if asked, commit. */
+static int upload_lfts(struct ftsw_nl *nl, const struct ftsw_routing *r,
+		       struct ftsw_err *err)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->nswitches; i++) {
+		size_t off, len = r->lft_size > FTSW_LFT_SIZE ? FTSW_LFT_SIZE :
+				   r->lft_size;
+
+		for (off = 0; off < len; off += 0x4000) {
+			size_t n = len - off > 0x4000 ? 0x4000 : len - off;
+
+			if (ftsw_nl_lft_set(nl, i, off, ftsw_lft(r, i) + off, n))
+				return nlerr(nl, err, "switch %" PRIu32
+					     " LFT block at LID %u", i,
+					     (unsigned)off);
+		}
+	}
+	return 0;
+}
+
+static int make_switches(struct lab_build *b, struct ftsw_nl *nl,
+			 struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = b->t;
+	const struct ftsw_routing *r = b->r;
+	uint64_t t0 = ftsw_now_us();
+	uint8_t *slt = NULL;
+	uint32_t i;
+
+	if (r->sl)
+		slt = calloc(r->max_lid + 1, 1);
+	for (i = 0; i < t->nswitches; i++) {
+		uint32_t node = t->switches[i];
+		struct ftsw_switch_info si = { .id = i };
+		unsigned p;
+
+		si.guid = t->nodes[node].guid;
+		snprintf(si.name, sizeof(si.name), "%s",
+			 t->nodes[node].desc ? t->nodes[node].desc : "");
+		si.nports = t->nodes[node].nports;
+		if (ftsw_switch_lid(r, i) <= FTSW_MAX_LID)
+			si.lid = ftsw_switch_lid(r, i);
+		if (ftsw_nl_switch_new(nl, &si)) {
+			free(slt);
+			return nlerr(nl, err, "switch %" PRIu32 "%.0u", i, 0);
+		}
+		for (p = 1; p <= t->nodes[node].nports; p++) {
+			const struct ftsw_port *x = ftsw_port(t, node, p);
+			struct ftsw_port_cfg c;
+
+			if (x->peer == FTSW_NONE)
+				continue;
+			ftsw_port_cfg_init(&c);
+			c.switch_id = i;
+			c.port = p;
+			c.ifindex = port_ifindex(t, node, p);
+			c.kind = FTSW_PORT_LINK;
+			if (t->nodes[x->peer].kind == FTSW_HOST) {
+				uint32_t h = t->nodes[x->peer].index, d;
+				unsigned k;
+
+				c.kind = FTSW_PORT_EDGE;
+				c.base_lid = ftsw_host_lid(r, h);
+				c.lmc = r->lmc;
+				policy_cfg(r, h, &c);
+				if (slt) {
+					bool any = false;
+
+					for (d = 0; d < r->nhosts; d++)
+						for (k = 0; k < (1u << r->lmc); k++) {
+							uint8_t s = r->sl[(size_t)h * r->nhosts + d];
+
+							slt[ftsw_host_lid(r, d) + k] = s;
+							any |= s != 0;
+						}
+					if (any) {
+						c.sl_table = slt;
+						c.sl_table_len = r->max_lid + 1;
+					}
+				}
+			}
+			if (ftsw_nl_port_bind(nl, &c)) {
+				free(slt);
+				return nlerr(nl, err, "switch %" PRIu32 " port %u",
+					     i, p);
+			}
+		}
+		progress(b, "switches", i + 1, t->nswitches);
+	}
+	free(slt);
+	b->tm->switches = ftsw_now_us() - t0;
+	t0 = ftsw_now_us();
+	if (upload_lfts(nl, r, err))
+		return -1;
+	if (ftsw_nl_commit(nl, NULL)) {
+		ftsw_err_set(err, "commit: %s", ftsw_nl_error(nl));
+		return -1;
+	}
+	b->tm->upload = ftsw_now_us() - t0;
+	return 0;
+}
+
+static int shape_links(struct lab_build *b, struct lab_rt *rt,
+		       struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = b->t;
+	uint64_t t0 = ftsw_now_us();
+	uint32_t i;
+
+	for (i = 0; i < t->nswitches; i++) {
+		uint32_t node = t->switches[i];
+		unsigned p;
+
+		for (p = 1; p <= t->nodes[node].nports; p++) {
+			const struct ftsw_port *x = ftsw_port(t, node, p);
+			char what[48];
+
+			if (x->peer == FTSW_NONE ||
+			    t->nodes[x->peer].kind != FTSW_SWITCH)
+				continue;
+			snprintf(what, sizeof(what), "switch %" PRIu32
+				 " port %u qdisc", i, p);
+			if (lab_rt_tbf(rt, port_ifindex(t, node, p),
+				       b->o->rate_bps, what, err))
+				return -1;
+		}
+	}
+	if (lab_rt_flush(rt, err))
+		return -1;
+	b->tm->shape = ftsw_now_us() - t0;
+	return 0;
+}
+
+int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
+		struct ftsw_err *err)
+{
+	struct ftsw_lab_times tm0;
+	struct lab_build b = { .o = o, .fabric_fd = -1 };
+	struct ftsw_route_opts ro = { .lmc = o->lmc, .seed = o->seed };
+	struct ftsw_nl *nl = NULL;
+	struct lab_rt rt = { 0 };
+	char dir[256];
+	uint64_t t0 = ftsw_now_us(), t1;
+	uint32_t n;
+	int rc = -1;
+	bool made = false;
+
+	memset(tm ? tm : &tm0, 0, sizeof(tm0));
+	b.tm = tm ? tm : &tm0;
+	b.name = o->name ? o->name : FTSW_LAB_DEFAULT;
+	if (check_name(b.name, err))
+		return -1;
+	if (!o->topo) {
+		ftsw_err_set(err, "lab %s: no topology (-t)", b.name);
+		return -1;
+	}
+	b.t = load_topo(o->topo, err);
+	if (!b.t)
+		return -1;
+	if (!b.t->nhosts) {
+		ftsw_err_set(err, "topology %s: no hosts", o->topo);
+		goto out;
+	}
+	t1 = ftsw_now_us();
+	if (o->lft_file) {
+		b.r = ftsw_lfts_read(b.t, o->lft_file, o->lmc, err);
+	} else {
+		const char *eng = o->engine ? o->engine : default_engine(b.t);
+
+		b.r = ftsw_route(eng, b.t, &ro, err);
+	}
+	if (!b.r)
+		goto out;
+	b.tm->route = ftsw_now_us() - t1;
+	b.host_fd = malloc(sizeof(int) * b.t->nhosts);
+	if (!b.host_fd) {
+		ftsw_err_set(err, "out of memory");
+		goto out;
+	}
+	for (n = 0; n < b.t->nhosts; n++)
+		b.host_fd[n] = -1;
+
+	/* The run directory marks the lab as ours from here on. */
+	if (mkdir(FTSW_LAB_RUNDIR, 0755) < 0 && errno != EEXIST) {
+		ftsw_err_set(err, "%s: %s", FTSW_LAB_RUNDIR, strerror(errno));
+		goto out;
+	}
+	rundir(b.name, dir, sizeof(dir));
+	if (mkdir(dir, 0755) < 0) {
+		ftsw_err_set(err, "lab %s: %s", b.name, errno == EEXIST ?
+			     "exists already (ftsw lab down first)" :
+			     strerror(errno));
+		goto out;
+	}
+	made = true;
+	if (write_conf(&b, err))
+		goto out;
+	if (make_namespaces(&b, err))
+		goto out;
+	if (ftsw_netns_enter_fd(b.fabric_fd, b.name, err) ||
+	    lab_rt_open(&rt, err))
+		goto out;
+	if (make_links(&b, &rt, err))
+		goto out;
+	b.tm->nmsgs += rt.nmsgs;
+	if (ftsw_netns_home(err) || config_hosts(&b, err))
+		goto out;
+	b.tm->neigh = b.tm->hosts;
+	nl = ftsw_nl_open_in(b.name, err);
+	if (!nl || make_switches(&b, nl, err))
+		goto out;
+	if (o->rate_bps) {
+		if (ftsw_netns_enter_fd(b.fabric_fd, b.name, err) ||
+		    shape_links(&b, &rt, err))
+			goto out;
+	}
+	rc = 0;
+out:
+	ftsw_netns_home(NULL);
+	lab_rt_close(&rt);
+	ftsw_nl_close(nl);
+	if (b.host_fd)
+		for (n = 0; n < b.t->nhosts; n++)
+			if (b.host_fd[n] >= 0)
+				close(b.host_fd[n]);
+	if (b.fabric_fd >= 0)
+		close(b.fabric_fd);
+	free(b.host_fd);
+	if (rc && made) {
+		struct ftsw_err e2;
+
+		if (o->progress)
+			fprintf(stderr, "lab %s: failed, rolling back\n", b.name);
+		ftsw_lab_down(b.name, &e2);
+	}
+	ftsw_routing_free(b.r);
+	ftsw_topo_free(b.t);
+	b.tm->total = ftsw_now_us() - t0;
+	return rc;
+}
+
+/* ------------------------------------------------------------ down */
+
+int ftsw_lab_down(const char *name, struct ftsw_err *err)
+{
+	char dir[256], path[600], pre[64];
+	struct ftsw_nl *nl;
+	DIR *d;
+	struct dirent *de;
+	size_t pl;
+	bool found = false;
+
+	if (check_name(name, err))
+		return -1;
+	/* Flush the fabric first: switches go before their devices. */
+	nl = ftsw_nl_open_in(name, NULL);
+	if (nl) {
+		found = true;
+		ftsw_nl_fabric_reset(nl);
+		ftsw_nl_close(nl);
+	}
+	ftsw_netns_home(NULL);
+	snprintf(pre, sizeof(pre), "%s-h", name);
+	pl = strlen(pre);
+	d = opendir(FTSW_NETNS_DIR);
+	if (d) {
+		while ((de = readdir(d))) {
+			const char *s = de->d_name + pl;
+
+			if (strncmp(de->d_name, pre, pl) || !*s ||
+			    strspn(s, "0123456789") != strlen(s))
+				continue;
+			found = true;
+			if (ftsw_netns_del(de->d_name, err)) {
+				closedir(d);
+				return -1;
+			}
+		}
+		closedir(d);
+	}
+	snprintf(path, sizeof(path), FTSW_NETNS_DIR "/%s", name);
+	if (access(path, F_OK) == 0) {
+		found = true;
+		if (ftsw_netns_del(name, err))
+			return -1;
+	}
+	rundir(name, dir, sizeof(dir));
+	d = opendir(dir);
+	if (d) {
+		found = true;
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			unlink(path);
+		}
+		closedir(d);
+		if (rmdir(dir) < 0) {
+			ftsw_err_set(err, "%s: %s", dir, strerror(errno));
+			return -1;
+		}
+	}
+	if (!found) {
+		ftsw_err_set(err, "lab %s: no such lab", name);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ open */
+
+int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err)
+{
+	char dir[256], path[600], line[512];
+	FILE *f;
+	uint32_t n;
+
+	memset(lab, 0, sizeof(*lab));
+	lab->fabric_fd = -1;
+	name = name ? name : FTSW_LAB_DEFAULT;
+	if (check_name(name, err))
+		return -1;
+	snprintf(lab->name, sizeof(lab->name), "%s", name);
+	rundir(name, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/lab.conf", dir);
+	f = fopen(path, "r");
+	if (!f) {
+		ftsw_err_set(err, "lab %s: %s", name, errno == ENOENT ?
+			     "no such lab (ftsw lab list)" : strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *v = strchr(line, '=');
+
+		if (!v)
+			continue;
+		*v++ = 0;
+		v[strcspn(v, "\n")] = 0;
+		if (!strcmp(line, "spec"))
+			snprintf(lab->spec, sizeof(lab->spec), "%s", v);
+		else if (!strcmp(line, "engine"))
+			snprintf(lab->engine, sizeof(lab->engine), "%s", v);
+		else if (!strcmp(line, "lmc"))
+			lab->lmc = (unsigned)atoi(v);
+		else if (!strcmp(line, "rate"))
+			lab->rate_bps = strtoull(v, NULL, 10);
+	}
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/topo.net", dir);
+	lab->topo = ftsw_net_read(path, err);
+	if (!lab->topo)
+		return -1;
+	lab->host_fd = malloc(sizeof(int) * (lab->topo->nhosts + 1));
+	if (!lab->host_fd) {
+		ftsw_lab_close(lab);
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	for (n = 0; n < lab->topo->nhosts; n++)
+		lab->host_fd[n] = -1;
+	lab->fabric_fd = ftsw_netns_open(name, err);
+	if (lab->fabric_fd < 0) {
+		ftsw_lab_close(lab);
+		return -1;
+	}
+	lab->nl = ftsw_nl_open_in(name, err);
+	if (!lab->nl) {
+		ftsw_lab_close(lab);
+		return -1;
+	}
+	return 0;
+}
+
+void ftsw_lab_close(struct ftsw_lab *lab)
+{
+	uint32_t n;
+
+	if (lab->host_fd && lab->topo)
+		for (n = 0; n < lab->topo->nhosts; n++)
+			if (lab->host_fd[n] >= 0)
+				close(lab->host_fd[n]);
+	free(lab->host_fd);
+	lab->host_fd = NULL;
+	if (lab->fabric_fd >= 0)
+		close(lab->fabric_fd);
+	lab->fabric_fd = -1;
+	ftsw_nl_close(lab->nl);
+	lab->nl = NULL;
+	ftsw_topo_free(lab->topo);
+	lab->topo = NULL;
+}
+
+int ftsw_lab_list(int (*cb)(const char *name, void *arg), void *arg)
+{
+	DIR *d = opendir(FTSW_LAB_RUNDIR);
+	struct dirent *de;
+	int rc = 0;
+
+	if (!d)
+		return 0;
+	while (!rc && (de = readdir(d)))
+		if (de->d_name[0] != '.')
+			rc = cb(de->d_name, arg);
+	closedir(d);
+	return rc;
+}
+
+int ftsw_lab_host_fd(struct ftsw_lab *lab, uint32_t host, struct ftsw_err *err)
+{
+	char ns[64];
+
+	if (host >= lab->topo->nhosts) {
+		ftsw_err_set(err, "host %" PRIu32 ": lab %s has %" PRIu32
+			     " hosts", host, lab->name, lab->topo->nhosts);
+		return -1;
+	}
+	if (lab->host_fd[host] < 0) {
+		ftsw_lab_host_ns(lab->name, host, ns, sizeof(ns));
+		lab->host_fd[host] = ftsw_netns_open(ns, err);
+	}
+	return lab->host_fd[host];
+}
+
+int ftsw_lab_enter_host(struct ftsw_lab *lab, uint32_t host,
+			struct ftsw_err *err)
+{
+	int fd = ftsw_lab_host_fd(lab, host, err);
+
+	if (fd < 0)
+		return -1;
+	return ftsw_netns_enter_fd(fd, "host", err);
+}
+
+static bool parse_index(const char *s, char prefix, uint32_t *v)
+{
+	char *e;
+	unsigned long x;
+
+	if (prefix) {
+		if (s[0] != prefix && s[0] != prefix - 32)
+			return false;
+		s++;
+	}
+	if (*s < '0' || *s > '9')
+		return false;
+	x = strtoul(s, &e, 10);
+	if (*e || x > UINT32_MAX)
+		return false;
+	*v = (uint32_t)x;
+	return true;
+}
+
+int ftsw_lab_find_host(const struct ftsw_lab *lab, const char *s,
+		       uint32_t *host, struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = lab->topo;
+	uint32_t i;
+
+	if (parse_index(s, 'h', host) || parse_index(s, 0, host)) {
+		if (*host < t->nhosts)
+			return 0;
+		ftsw_err_set(err, "host '%s': lab %s has hosts 0..%" PRIu32, s,
+			     lab->name, t->nhosts - 1);
+		return -1;
+	}
+	for (i = 0; i < t->nhosts; i++) {
+		const char *d = t->nodes[t->hosts[i]].desc;
+
+		if (d && !strcmp(d, s)) {
+			*host = i;
+			return 0;
+		}
+	}
+	ftsw_err_set(err, "host '%s': no such host in lab %s (h0..h%" PRIu32
+		     " or a node name)", s, lab->name, t->nhosts - 1);
+	return -1;
+}
+
+int ftsw_lab_find_node(const struct ftsw_lab *lab, const char *s,
+		       uint32_t *node, struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = lab->topo;
+	uint32_t i;
+
+	if (parse_index(s, 's', &i)) {
+		if (i < t->nswitches) {
+			*node = t->switches[i];
+			return 0;
+		}
+		ftsw_err_set(err, "switch '%s': lab %s has switches s0..s%" PRIu32,
+			     s, lab->name, t->nswitches - 1);
+		return -1;
+	}
+	if (parse_index(s, 'h', &i)) {
+		if (i < t->nhosts) {
+			*node = t->hosts[i];
+			return 0;
+		}
+		ftsw_err_set(err, "host '%s': lab %s has hosts h0..h%" PRIu32,
+			     s, lab->name, t->nhosts - 1);
+		return -1;
+	}
+	for (i = 0; i < t->nnodes; i++) {
+		const char *d = t->nodes[i].desc;
+
+		if (d && !strcmp(d, s)) {
+			*node = i;
+			return 0;
+		}
+	}
+	ftsw_err_set(err, "node '%s': no such switch or host in lab %s "
+		     "(s0.., h0.. or a node name)", s, lab->name);
+	return -1;
+}
+
+/* ------------------------------------------------------------ routing */
+
+struct port_state_arg {
+	struct ftsw_topo *t;
+};
+
+static int port_down_cb(const struct ftsw_port_info *pi, void *arg)
+{
+	struct ftsw_topo *t = arg;
+	uint32_t node;
+
+	if (pi->switch_id >= t->nswitches)
+		return 0;
+	node = t->switches[pi->switch_id];
+	if (pi->port > t->nodes[node].nports)
+		return 0;
+	if (!pi->oper_up || !pi->admin_up)
+		ftsw_topo_disconnect(t, node, pi->port);
+	return 0;
+}
+
+struct ftsw_routing *ftsw_lab_read_routing(struct ftsw_lab *lab,
+					   struct ftsw_err *err)
+{
+	struct ftsw_routing *r;
+	uint8_t *table;
+	uint32_t i;
+
+	/* Down ports are cables the model must not use either. */
+	if (ftsw_nl_port_dump(lab->nl, -1, port_down_cb, lab->topo)) {
+		ftsw_err_set(err, "lab %s: port dump: %s", lab->name,
+			     ftsw_nl_error(lab->nl));
+		return NULL;
+	}
+	r = ftsw_routing_new(lab->topo, lab->lmc, false, err);
+	if (!r)
+		return NULL;
+	snprintf(r->engine, sizeof(r->engine), "kernel");
+	table = malloc(FTSW_LFT_SIZE);
+	if (!table) {
+		ftsw_routing_free(r);
+		ftsw_err_set(err, "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < lab->topo->nswitches; i++) {
+		uint32_t size = 0;
+		bool staged = false;
+		size_t n = r->lft_size < FTSW_LFT_SIZE ? r->lft_size :
+			   FTSW_LFT_SIZE;
+
+		if (ftsw_nl_lft_get(lab->nl, i, false, table, &size, &staged)) {
+			ftsw_err_set(err, "switch %" PRIu32 " LFT: %s", i,
+				     ftsw_nl_error(lab->nl));
+			free(table);
+			ftsw_routing_free(r);
+			return NULL;
+		}
+		memcpy(ftsw_lft(r, i), table, n);
+	}
+	free(table);
+	return r;
+}
+
+/* ------------------------------------------------------------ failures */
+
+int ftsw_lab_set_link(struct ftsw_lab *lab, uint32_t node, unsigned port,
+		      bool up, FILE *out, struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = lab->topo;
+	const struct ftsw_port *x;
+	struct lab_rt rt;
+	char what[64], a[24], b[24];
+	int rc;
+
+	if (port < 1 || port > t->nodes[node].nports) {
+		ftsw_err_set(err, "port %u: node %s has ports 1..%u", port,
+			     t->nodes[node].desc ? t->nodes[node].desc : "?",
+			     t->nodes[node].nports);
+		return -1;
+	}
+	x = ftsw_port(t, node, port);
+	if (x->peer == FTSW_NONE) {
+		ftsw_err_set(err, "port %u of %s is not cabled", port,
+			     t->nodes[node].desc ? t->nodes[node].desc : "?");
+		return -1;
+	}
+	if (t->nodes[node].kind == FTSW_HOST) {
+		/* Always act from the switch end. */
+		uint32_t sw = x->peer;
+
+		port = x->peer_port;
+		node = sw;
+		x = ftsw_port(t, node, port);
+	}
+	if (ftsw_netns_enter_fd(lab->fabric_fd, lab->name, err))
+		return -1;
+	rc = lab_rt_open(&rt, err);
+	if (rc)
+		goto home;
+	snprintf(a, sizeof(a), "s%" PRIu32 ":%u", t->nodes[node].index, port);
+	snprintf(what, sizeof(what), "switch %s", a);
+	rc = lab_rt_link_up(&rt, port_ifindex(t, node, port), up, what, err);
+	if (!rc && t->nodes[x->peer].kind == FTSW_SWITCH) {
+		snprintf(b, sizeof(b), "s%" PRIu32 ":%u",
+			 t->nodes[x->peer].index, x->peer_port);
+		snprintf(what, sizeof(what), "switch %s", b);
+		rc = lab_rt_link_up(&rt, port_ifindex(t, x->peer, x->peer_port),
+				    up, what, err);
+	} else {
+		/*
+		 * Host links: only the switch end goes down administratively;
+		 * the host's eth0 loses carrier and keeps its configuration
+		 * (an admin-down device would lose its permanent neighbours).
+		 */
+		snprintf(b, sizeof(b), "h%" PRIu32, t->nodes[x->peer].index);
+	}
+	if (!rc)
+		rc = lab_rt_flush(&rt, err);
+	lab_rt_close(&rt);
+	if (!rc && out)
+		fprintf(out, "%s link %s <-> %s\n", up ? "healed" : "failed",
+			a, b);
+home:
+	if (ftsw_netns_home(rc ? NULL : err))
+		rc = -1;
+	return rc;
+}
+
+struct dev_state {
+	const struct ftsw_topo *t;
+	bool *up;	/* by port record */
+};
+
+static int dev_state_cb(int ifindex, const char *name, int link, bool other,
+			bool up, bool carrier, void *arg)
+{
+	struct dev_state *d = arg;
+	long k = (long)ifindex - LAB_IFINDEX_BASE;
+
+	(void)name;
+	(void)link;
+	(void)other;
+	(void)carrier;
+	if (k >= 0 && k < (long)d->t->nports)
+		d->up[k] = up;
+	return 0;
+}
+
+/* Admin state of every switch-side device, by port record. */
+static bool *port_states(struct ftsw_lab *lab, struct ftsw_err *err)
+{
+	struct dev_state d = { .t = lab->topo };
+	struct lab_rt rt;
+	int rc;
+
+	d.up = calloc(lab->topo->nports + 1, sizeof(bool));
+	if (!d.up) {
+		ftsw_err_set(err, "out of memory");
+		return NULL;
+	}
+	if (ftsw_netns_enter_fd(lab->fabric_fd, lab->name, err))
+		goto fail;
+	rc = lab_rt_open(&rt, err);
+	if (!rc) {
+		rc = lab_rt_dump_links(&rt, dev_state_cb, &d, err);
+		lab_rt_close(&rt);
+	}
+	if (ftsw_netns_home(err) || rc)
+		goto fail;
+	return d.up;
+fail:
+	ftsw_netns_home(NULL);
+	free(d.up);
+	return NULL;
+}
+
+static bool port_up(const struct ftsw_topo *t, const bool *st, uint32_t node,
+		    unsigned p)
+{
+	const struct ftsw_port *x = ftsw_port(t, node, p);
+
+	if (t->nodes[node].kind == FTSW_HOST)
+		return st[t->nodes[x->peer].first_port + x->peer_port - 1];
+	return st[t->nodes[node].first_port + p - 1];
+}
+
+int ftsw_lab_fail(struct ftsw_lab *lab, enum ftsw_lab_fail_kind kind,
+		  const char *a, const char *b, bool up, bool all, FILE *out,
+		  struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = lab->topo;
+	uint32_t na, nb;
+	unsigned p, changed = 0;
+	bool *st;
+	int rc = 0;
+
+	if (kind == FTSW_FAIL_PORT) {
+		char node[128], *c;
+		unsigned long pp;
+		char *e;
+
+		snprintf(node, sizeof(node), "%s", a);
+		c = strrchr(node, ':');
+		if (!c) {
+			ftsw_err_set(err, "port '%s': expected SWITCH:PORT", a);
+			return -1;
+		}
+		*c++ = 0;
+		pp = strtoul(c, &e, 10);
+		if (*e || !*c || pp > 254) {
+			ftsw_err_set(err, "port '%s': bad port number", a);
+			return -1;
+		}
+		if (ftsw_lab_find_node(lab, node, &na, err))
+			return -1;
+		return ftsw_lab_set_link(lab, na, (unsigned)pp, up, out, err);
+	}
+	if (ftsw_lab_find_node(lab, a, &na, err))
+		return -1;
+	st = port_states(lab, err);
+	if (!st)
+		return -1;
+	if (kind == FTSW_FAIL_SWITCH) {
+		if (t->nodes[na].kind != FTSW_SWITCH) {
+			ftsw_err_set(err, "'%s' is not a switch", a);
+			free(st);
+			return -1;
+		}
+		for (p = 1; p <= t->nodes[na].nports && !rc; p++) {
+			if (ftsw_port(t, na, p)->peer == FTSW_NONE ||
+			    port_up(t, st, na, p) == up)
+				continue;
+			rc = ftsw_lab_set_link(lab, na, p, up, out, err);
+			changed++;
+		}
+		free(st);
+		return rc;
+	}
+	if (ftsw_lab_find_node(lab, b, &nb, err)) {
+		free(st);
+		return -1;
+	}
+	for (p = 1; p <= t->nodes[na].nports && !rc; p++) {
+		if (ftsw_port(t, na, p)->peer != nb || port_up(t, st, na, p) == up)
+			continue;
+		rc = ftsw_lab_set_link(lab, na, p, up, out, err);
+		changed++;
+		if (!all)
+			break;
+	}
+	free(st);
+	if (!rc && !changed) {
+		bool cabled = false;
+
+		for (p = 1; p <= t->nodes[na].nports; p++)
+			cabled |= ftsw_port(t, na, p)->peer == nb;
+		ftsw_err_set(err, cabled ? "link %s - %s: every link between them "
+			     "is %s already" : "link %s - %s: not cabled%.0s",
+			     a, b, up ? "up" : "down");
+		return -1;
+	}
+	return rc;
+}
+
+int ftsw_lab_chaos(struct ftsw_lab *lab, unsigned count, uint64_t seed,
+		   FILE *out, struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = lab->topo;
+	uint32_t *cand, *cnode, nc = 0, i;
+	uint8_t *cport;
+	uint64_t st = seed;
+	bool *up;
+	int rc = 0;
+
+	up = port_states(lab, err);
+	if (!up)
+		return -1;
+	cand = malloc(sizeof(uint32_t) * (t->nports + 1));
+	if (!cand) {
+		free(up);
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	cnode = malloc(sizeof(uint32_t) * (t->nports + 1));
+	cport = malloc(t->nports + 1);
+	if (!cnode || !cport) {
+		free(cnode);
+		free(cport);
+		free(cand);
+		free(up);
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < t->nswitches; i++) {
+		uint32_t node = t->switches[i];
+		unsigned p;
+
+		for (p = 1; p <= t->nodes[node].nports; p++) {
+			const struct ftsw_port *x = ftsw_port(t, node, p);
+
+			if (x->peer == FTSW_NONE || x->peer < node ||
+			    t->nodes[x->peer].kind != FTSW_SWITCH ||
+			    (x->peer == node && x->peer_port < p) ||
+			    !up[t->nodes[node].first_port + p - 1])
+				continue;
+			cnode[t->nodes[node].first_port + p - 1] = node;
+			cport[t->nodes[node].first_port + p - 1] = p;
+			cand[nc++] = t->nodes[node].first_port + p - 1;
+		}
+	}
+	if (count > nc) {
+		ftsw_err_set(err, "chaos: %u failures asked, %" PRIu32
+			     " switch links up", count, nc);
+		rc = -1;
+	}
+	for (i = 0; !rc && i < count; i++) {
+		uint32_t j = i + (uint32_t)(ftsw_rand_next(&st) % (nc - i));
+		uint32_t k = cand[j];
+
+		cand[j] = cand[i];
+		cand[i] = k;
+		rc = ftsw_lab_set_link(lab, cnode[k], cport[k], false, out, err);
+	}
+	free(cnode);
+	free(cport);
+	free(cand);
+	free(up);
+	return rc;
+}

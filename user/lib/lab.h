@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libftsw lab: a fat-tree of network namespaces with real packets.
+ *
+ * A lab NAME is one fabric namespace NAME (bound at /run/netns/NAME) that
+ * holds every switch port device, and one namespace NAME-hN per host, each
+ * with one device eth0 (the other end of a veth pair whose fabric end is an
+ * edge port). Switch i of the topology is kernel switch id i; its port p is
+ * device "s<i>p<p>" of the fabric namespace. Links between switches are veth
+ * pairs at MTU 9000, host links MTU 1500 (ARCHITECTURE.md addressing plan:
+ * host n has MAC 02:66:74:00:<base LID>, 198.18.0.0 + n + 1 /15 and a
+ * permanent neighbour entry for every other host).
+ *
+ * Everything is done through netlink from this process: namespaces are
+ * created with unshare(2) and bind mounts (as ip-netns does), devices,
+ * addresses, neighbours and qdiscs through rtnetlink, the switches through
+ * the "ftsw" generic netlink family. The lab's description (topology, LMC,
+ * engine) is kept in /run/ftsw/NAME/ so later commands find it.
+ *
+ * Every function returns 0 or -1 with err naming the object at fault.
+ */
+#ifndef LIBFTSW_LAB_H
+#define LIBFTSW_LAB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "topology.h"
+#include "routing.h"
+#include "nl.h"
+
+#define FTSW_LAB_DEFAULT	"ftsw"
+#define FTSW_LAB_RUNDIR		"/run/ftsw"
+#define FTSW_NETNS_DIR		"/run/netns"
+#define FTSW_LAB_NAME_MAX	24
+#define FTSW_LAB_LINK_MTU	9000
+#define FTSW_LAB_HOST_MTU	1500
+
+/* ------------------------------------------------------------ namespaces */
+
+/* Create /run/netns/NAME holding a new network namespace (EEXIST: error). */
+int ftsw_netns_add(const char *name, struct ftsw_err *err);
+/* Unmount and remove /run/netns/NAME; 0 if it did not exist. */
+int ftsw_netns_del(const char *name, struct ftsw_err *err);
+/* Open /run/netns/NAME (O_RDONLY|O_CLOEXEC), -1 + err on failure. */
+int ftsw_netns_open(const char *name, struct ftsw_err *err);
+/* Move the calling thread into the namespace (fd or name). */
+int ftsw_netns_enter_fd(int fd, const char *name, struct ftsw_err *err);
+int ftsw_netns_enter(const char *name, struct ftsw_err *err);
+/* The caller's original namespace, saved at first use; back to it. */
+int ftsw_netns_home(struct ftsw_err *err);
+/* Open an ftsw genl client inside namespace NAME. */
+struct ftsw_nl *ftsw_nl_open_in(const char *netns, struct ftsw_err *err);
+
+/* ------------------------------------------------------------ the lab */
+
+struct ftsw_lab_opts {
+	const char *name;	/* NULL: FTSW_LAB_DEFAULT */
+	const char *topo;	/* generator spec or ibnetdiscover file */
+	const char *engine;	/* NULL: dmodk on a complete PGFT, dmodc on a
+				 * degraded one, updn otherwise */
+	const char *lft_file;	/* OpenSM opensm-lfts.dump instead of an engine */
+	unsigned lmc;
+	uint64_t rate_bps;	/* 0: no shaping; else tbf on every fabric link */
+	uint64_t seed;
+	bool no_neigh;		/* skip the permanent neighbour mesh */
+	bool progress;		/* progress on stderr */
+};
+
+/* Timings of `lab up`, in microseconds. */
+struct ftsw_lab_times {
+	uint64_t netns, links, hosts, neigh, switches, route, upload, shape,
+		 total;
+	uint64_t nnetns, nlinks, nneigh, nmsgs;
+};
+
+int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
+		struct ftsw_err *err);
+/* Remove everything of lab NAME; tolerant of half-built labs. */
+int ftsw_lab_down(const char *name, struct ftsw_err *err);
+
+/* A lab as described by its run directory. */
+struct ftsw_lab {
+	char name[FTSW_LAB_NAME_MAX + 1];
+	char spec[256];		/* what -t said */
+	char engine[64];	/* engine or "lft:FILE" */
+	unsigned lmc;
+	uint64_t rate_bps;
+	struct ftsw_topo *topo;
+	struct ftsw_nl *nl;	/* genl client in the fabric namespace */
+	int fabric_fd;		/* fabric namespace */
+	int *host_fd;		/* host namespaces, opened on demand (-1) */
+};
+
+int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err);
+void ftsw_lab_close(struct ftsw_lab *lab);
+/* Names of existing labs, one callback each. */
+int ftsw_lab_list(int (*cb)(const char *name, void *arg), void *arg);
+
+/* Names. */
+void ftsw_lab_host_ns(const char *lab, uint32_t host, char *buf, size_t sz);
+void ftsw_lab_port_dev(uint32_t sw, unsigned port, char *buf, size_t sz);
+/* Host address (network order) of host n. */
+uint32_t ftsw_lab_host_ip(uint32_t host);
+/* Resolve "h3" / "3" / node description to a host index. */
+int ftsw_lab_find_host(const struct ftsw_lab *lab, const char *s,
+		       uint32_t *host, struct ftsw_err *err);
+/* Resolve "s3" / node description / "h3" (hosts) to a node id. */
+int ftsw_lab_find_node(const struct ftsw_lab *lab, const char *s,
+		       uint32_t *node, struct ftsw_err *err);
+/* Enter a host's namespace (for exec). */
+int ftsw_lab_enter_host(struct ftsw_lab *lab, uint32_t host,
+			struct ftsw_err *err);
+int ftsw_lab_host_fd(struct ftsw_lab *lab, uint32_t host, struct ftsw_err *err);
+
+/*
+ * The routing currently active in the kernel, read back from the switches'
+ * LFTs and the edge ports' LMC (for tracing: model == reality).
+ */
+struct ftsw_routing *ftsw_lab_read_routing(struct ftsw_lab *lab,
+					   struct ftsw_err *err);
+
+/* ------------------------------------------------------------ failures */
+
+enum ftsw_lab_fail_kind { FTSW_FAIL_LINK, FTSW_FAIL_SWITCH, FTSW_FAIL_PORT };
+
+/*
+ * Fail (up = false) or heal (up = true) a link A B (the first one between
+ * the two nodes that is in the wanted state unless all), every link of a
+ * switch, or one port S:P. Both veth ends go administratively down, so both
+ * sides lose carrier. Prints one line per link changed on out (if set).
+ */
+int ftsw_lab_set_link(struct ftsw_lab *lab, uint32_t node, unsigned port,
+		      bool up, FILE *out, struct ftsw_err *err);
+int ftsw_lab_fail(struct ftsw_lab *lab, enum ftsw_lab_fail_kind kind,
+		  const char *a, const char *b, bool up, bool all, FILE *out,
+		  struct ftsw_err *err);
+/* K random switch-to-switch links failed, seeded. */
+int ftsw_lab_chaos(struct ftsw_lab *lab, unsigned count, uint64_t seed,
+		   FILE *out, struct ftsw_err *err);
+
+/* ------------------------------------------------------------ traffic */
+
+struct ftsw_pair_fail {
+	uint32_t src, dst;
+	unsigned sent, received;
+};
+
+struct ftsw_ping_result {
+	uint64_t pairs, ok, failed;
+	uint64_t sent, received;
+	double min_us, avg_us, max_us;
+	double elapsed_s;
+	struct ftsw_pair_fail *fails;	/* failed pairs (malloc), nfails */
+	uint64_t nfails;
+};
+
+/*
+ * ICMP echo from every source to every destination (NULL: all hosts), count
+ * echoes per pair, in parallel (one raw socket per host namespace, one
+ * thread). A pair fails when fewer than count replies arrive in timeout_ms.
+ */
+int ftsw_lab_ping(struct ftsw_lab *lab, const uint32_t *srcs, size_t nsrcs,
+		  const uint32_t *dsts, size_t ndsts, unsigned count,
+		  unsigned timeout_ms, struct ftsw_ping_result *res,
+		  struct ftsw_err *err);
+void ftsw_ping_result_free(struct ftsw_ping_result *res);
+
+/* Per-port counters of the fabric, indexed by (switch, port). */
+struct ftsw_lab_counters {
+	uint32_t nswitches;
+	unsigned maxports;
+	uint64_t *tx;		/* tx[sw * (maxports + 1) + port] packets */
+	uint64_t *rx;
+	uint64_t drops;		/* fabric-wide drops, every reason */
+};
+
+int ftsw_lab_counters(struct ftsw_lab *lab, struct ftsw_lab_counters *c,
+		      struct ftsw_err *err);
+void ftsw_lab_counters_free(struct ftsw_lab_counters *c);
+
+/*
+ * Traffic patterns over host indices (rank r is host order[r]):
+ *   all2all  every ordered pair, one stage per shift 1..N-1
+ *   shift:K  one stage, rank r -> rank (r + K) mod N
+ *   cps      every shift, one stage each (= all2all, stage by stage)
+ *   perm     one random permutation (seeded)
+ */
+struct ftsw_lab_traffic_opts {
+	const char *pattern;
+	const char *order;	/* "topology" (default) or "random" */
+	uint64_t seed;
+	unsigned packets;	/* UDP packets per flow per stage (default 10) */
+	unsigned size;		/* UDP payload bytes (default 64) */
+	unsigned max_stages;	/* 0: all */
+	bool per_stage;		/* print every stage */
+	bool json;
+	bool verbose;		/* every link, not the busiest ones */
+	const char *svg;	/* link-load picture written there */
+};
+
+/* 0: model == reality; 1: a link's count differs; -1: error (err). */
+int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o,
+		     FILE *out, struct ftsw_err *err);
+
+/*
+ * Trace SRC -> DST: the path from the kernel's tables, then `probes` echo
+ * requests whose counters must show on every hop. Prints on out.
+ */
+int ftsw_lab_trace(struct ftsw_lab *lab, uint32_t src, uint32_t dst,
+		   unsigned probes, bool json, FILE *out, struct ftsw_err *err);
+
+/* Status on out (text or JSON). */
+int ftsw_lab_status(struct ftsw_lab *lab, bool json, FILE *out,
+		    struct ftsw_err *err);
+
+/* A socket (AF_INET, type, proto) created inside host h's namespace. */
+int ftsw_lab_host_socket(struct ftsw_lab *lab, uint32_t h, int type, int proto,
+			 struct ftsw_err *err);
+/* Raise the open files limit to its hard maximum (one socket per host). */
+void ftsw_lab_raise_nofile(void);
+
+/* Monotonic clock in microseconds. */
+uint64_t ftsw_now_us(void);
+
+#endif

@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libftsw lab: all-pairs ICMP echo, fabric counters, path trace, status.
+ *
+ * Ping opens one raw ICMP socket inside each source host's namespace (a
+ * socket stays in the namespace it was created in), then a single thread
+ * sends echo requests to every destination, paced by a window of
+ * outstanding requests so the veth backlog never overflows, and matches the
+ * replies by (source, destination, round) carried in the payload.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <linux/icmp.h>
+
+#include "lab.h"
+
+#define PING_MAGIC	0x66747377u	/* "ftsw" */
+#define PING_WINDOW	256
+
+struct ping_payload {
+	uint32_t magic, src, dst, round;
+	uint64_t sent_us;
+};
+
+static uint16_t csum(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	uint32_t s = 0;
+
+	for (; n > 1; n -= 2, b += 2)
+		s += (uint32_t)b[0] << 8 | b[1];
+	if (n)
+		s += (uint32_t)b[0] << 8;
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return htons((uint16_t)~s);
+}
+
+void ftsw_lab_raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* A socket of (domain, type, proto) inside host h's namespace. */
+int ftsw_lab_host_socket(struct ftsw_lab *lab, uint32_t h, int type, int proto,
+			 struct ftsw_err *err)
+{
+	char ns[64];
+	int fd, e;
+
+	ftsw_lab_host_ns(lab->name, h, ns, sizeof(ns));
+	if (ftsw_netns_enter(ns, err))
+		return -1;
+	fd = socket(AF_INET, type | SOCK_NONBLOCK | SOCK_CLOEXEC, proto);
+	e = errno;
+	if (ftsw_netns_home(err)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (fd < 0)
+		ftsw_err_set(err, "host %" PRIu32 ": socket: %s", h, strerror(e));
+	return fd;
+}
+
+struct ping_state {
+	struct ftsw_lab *lab;
+	uint32_t nsrc, ndst;
+	const uint32_t *srcs, *dsts;
+	int *fd;		/* per source index */
+	uint32_t *dpos;		/* host -> dst index + 1 (0: not a dst) */
+	uint32_t *spos;		/* host -> src index + 1 */
+	uint16_t *got;		/* [si * ndst + di] replies */
+	uint64_t outstanding, received;
+	double rtt_sum, rtt_min, rtt_max;
+};
+
+static void ping_recv(struct ping_state *ps, uint32_t si)
+{
+	char buf[2048];
+
+	for (;;) {
+		ssize_t n = recv(ps->fd[si], buf, sizeof(buf), 0);
+		const struct iphdr *ip = (const struct iphdr *)buf;
+		const struct icmphdr *ic;
+		const struct ping_payload *pl;
+		size_t hl;
+		uint32_t di;
+		double rtt;
+
+		if (n < 0)
+			return;
+		hl = (size_t)ip->ihl * 4;
+		if ((size_t)n < hl + sizeof(*ic) + sizeof(*pl))
+			continue;
+		ic = (const struct icmphdr *)(buf + hl);
+		pl = (const struct ping_payload *)(ic + 1);
+		if (ic->type != ICMP_ECHOREPLY || pl->magic != PING_MAGIC ||
+		    pl->src != ps->srcs[si] || pl->dst >= ps->lab->topo->nhosts)
+			continue;
+		di = ps->dpos[pl->dst];
+		if (!di)
+			continue;
+		ps->got[(size_t)si * ps->ndst + di - 1]++;
+		ps->received++;
+		if (ps->outstanding)
+			ps->outstanding--;
+		rtt = (double)(ftsw_now_us() - pl->sent_us);
+		ps->rtt_sum += rtt;
+		if (rtt < ps->rtt_min)
+			ps->rtt_min = rtt;
+		if (rtt > ps->rtt_max)
+			ps->rtt_max = rtt;
+	}
+}
+
+/* Wait up to ms for replies on every socket. */
+static void ping_wait(struct ping_state *ps, struct pollfd *pfd, int ms)
+{
+	uint32_t i;
+	int n = poll(pfd, ps->nsrc, ms);
+
+	if (n <= 0)
+		return;
+	for (i = 0; i < ps->nsrc; i++)
+		if (pfd[i].revents & POLLIN)
+			ping_recv(ps, i);
+}
+
+int ftsw_lab_ping(struct ftsw_lab *lab, const uint32_t *srcs, size_t nsrcs,
+		  const uint32_t *dsts, size_t ndsts, unsigned count,
+		  unsigned timeout_ms, struct ftsw_ping_result *res,
+		  struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = lab->topo;
+	struct ping_state ps = { .lab = lab, .rtt_min = 1e18 };
+	struct pollfd *pfd = NULL;
+	uint32_t *all = NULL, i, si, di;
+	uint64_t t0 = ftsw_now_us(), sent = 0, deadline;
+	unsigned round;
+	int rc = -1;
+
+	memset(res, 0, sizeof(*res));
+	if (!count)
+		count = 1;
+	ftsw_lab_raise_nofile();
+	all = malloc(sizeof(uint32_t) * t->nhosts);
+	ps.dpos = calloc(t->nhosts, sizeof(uint32_t));
+	ps.spos = calloc(t->nhosts, sizeof(uint32_t));
+	if (!all || !ps.dpos || !ps.spos)
+		goto nomem;
+	for (i = 0; i < t->nhosts; i++)
+		all[i] = i;
+	ps.srcs = srcs ? srcs : all;
+	ps.nsrc = srcs ? (uint32_t)nsrcs : t->nhosts;
+	ps.dsts = dsts ? dsts : all;
+	ps.ndst = dsts ? (uint32_t)ndsts : t->nhosts;
+	for (i = 0; i < ps.ndst; i++) {
+		if (ps.dsts[i] >= t->nhosts) {
+			ftsw_err_set(err, "host %" PRIu32 ": no such host",
+				     ps.dsts[i]);
+			goto out;
+		}
+		ps.dpos[ps.dsts[i]] = i + 1;
+	}
+	ps.fd = malloc(sizeof(int) * (ps.nsrc + 1));
+	pfd = calloc(ps.nsrc + 1, sizeof(*pfd));
+	ps.got = calloc((size_t)ps.nsrc * ps.ndst + 1, sizeof(uint16_t));
+	if (!ps.fd || !pfd || !ps.got)
+		goto nomem;
+	for (si = 0; si < ps.nsrc; si++)
+		ps.fd[si] = -1;
+	for (si = 0; si < ps.nsrc; si++) {
+		struct icmp_filter f = { ~(1u << ICMP_ECHOREPLY) };
+		int bufsz = 1 << 20;
+
+		if (ps.srcs[si] >= t->nhosts) {
+			ftsw_err_set(err, "host %" PRIu32 ": no such host",
+				     ps.srcs[si]);
+			goto out;
+		}
+		ps.fd[si] = ftsw_lab_host_socket(lab, ps.srcs[si], SOCK_RAW,
+						 IPPROTO_ICMP, err);
+		if (ps.fd[si] < 0)
+			goto out;
+		setsockopt(ps.fd[si], SOL_RAW, ICMP_FILTER, &f, sizeof(f));
+		setsockopt(ps.fd[si], SOL_SOCKET, SO_RCVBUF, &bufsz,
+			   sizeof(bufsz));
+		pfd[si].fd = ps.fd[si];
+		pfd[si].events = POLLIN;
+	}
+	for (round = 0; round < count; round++) {
+		for (si = 0; si < ps.nsrc; si++) {
+			for (di = 0; di < ps.ndst; di++) {
+				struct {
+					struct icmphdr ic;
+					struct ping_payload pl;
+				} pkt;
+				struct sockaddr_in to = { .sin_family = AF_INET };
+				uint32_t s = ps.srcs[si], d = ps.dsts[di];
+
+				if (s == d)
+					continue;
+				while (ps.outstanding >= PING_WINDOW) {
+					uint64_t before = ps.received;
+
+					ping_wait(&ps, pfd, 20);
+					if (ps.received == before)
+						ps.outstanding -= ps.outstanding / 4;
+				}
+				memset(&pkt, 0, sizeof(pkt));
+				pkt.ic.type = ICMP_ECHO;
+				pkt.ic.un.echo.id = htons((uint16_t)s);
+				pkt.ic.un.echo.sequence = htons((uint16_t)round);
+				pkt.pl.magic = PING_MAGIC;
+				pkt.pl.src = s;
+				pkt.pl.dst = d;
+				pkt.pl.round = round;
+				pkt.pl.sent_us = ftsw_now_us();
+				pkt.ic.checksum = csum(&pkt, sizeof(pkt));
+				to.sin_addr.s_addr = ftsw_lab_host_ip(d);
+				if (sendto(ps.fd[si], &pkt, sizeof(pkt), 0,
+					   (struct sockaddr *)&to,
+					   sizeof(to)) == (ssize_t)sizeof(pkt)) {
+					ps.outstanding++;
+					sent++;
+				}
+				if ((sent & 31) == 0)
+					ping_wait(&ps, pfd, 0);
+			}
+		}
+	}
+	deadline = ftsw_now_us() + (uint64_t)timeout_ms * 1000;
+	while (ps.received < sent && ftsw_now_us() < deadline)
+		ping_wait(&ps, pfd, 10);
+
+	res->sent = sent;
+	res->received = ps.received;
+	for (si = 0; si < ps.nsrc; si++)
+		for (di = 0; di < ps.ndst; di++) {
+			unsigned g = ps.got[(size_t)si * ps.ndst + di];
+
+			if (ps.srcs[si] == ps.dsts[di])
+				continue;
+			res->pairs++;
+			if (g >= count) {
+				res->ok++;
+				continue;
+			}
+			res->failed++;
+			if (!(res->nfails & (res->nfails + 1)) || !res->fails) {
+				void *p = realloc(res->fails,
+						  sizeof(*res->fails) *
+						  (2 * res->nfails + 2));
+
+				if (!p)
+					goto nomem;
+				res->fails = p;
+			}
+			res->fails[res->nfails].src = ps.srcs[si];
+			res->fails[res->nfails].dst = ps.dsts[di];
+			res->fails[res->nfails].sent = count;
+			res->fails[res->nfails].received = g;
+			res->nfails++;
+		}
+	if (ps.received) {
+		res->min_us = ps.rtt_min;
+		res->max_us = ps.rtt_max;
+		res->avg_us = ps.rtt_sum / (double)ps.received;
+	}
+	res->elapsed_s = (double)(ftsw_now_us() - t0) / 1e6;
+	rc = 0;
+	goto out;
+nomem:
+	ftsw_err_set(err, "ping: out of memory");
+out:
+	if (ps.fd)
+		for (si = 0; si < ps.nsrc; si++)
+			if (ps.fd[si] >= 0)
+				close(ps.fd[si]);
+	free(ps.fd);
+	free(pfd);
+	free(ps.got);
+	free(ps.dpos);
+	free(ps.spos);
+	free(all);
+	return rc;
+}
+
+void ftsw_ping_result_free(struct ftsw_ping_result *res)
+{
+	free(res->fails);
+	res->fails = NULL;
+}
+
+/* ------------------------------------------------------------ counters */
+
+struct cnt_arg {
+	struct ftsw_lab_counters *c;
+};
+
+static int cnt_cb(const struct ftsw_port_info *pi, void *arg)
+{
+	struct ftsw_lab_counters *c = arg;
+	size_t k;
+	int i;
+
+	if (pi->switch_id >= c->nswitches || pi->port > c->maxports ||
+	    !pi->has_stats)
+		return 0;
+	k = (size_t)pi->switch_id * (c->maxports + 1) + pi->port;
+	c->tx[k] = pi->stats.tx_packets;
+	c->rx[k] = pi->stats.rx_packets;
+	for (i = 1; i <= FTSW_DROP_MAX; i++)
+		c->drops += pi->stats.drops[i];
+	return 0;
+}
+
+int ftsw_lab_counters(struct ftsw_lab *lab, struct ftsw_lab_counters *c,
+		      struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = lab->topo;
+	uint32_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->nswitches = t->nswitches;
+	for (i = 0; i < t->nswitches; i++)
+		if (t->nodes[t->switches[i]].nports > c->maxports)
+			c->maxports = t->nodes[t->switches[i]].nports;
+	c->tx = calloc((size_t)c->nswitches * (c->maxports + 1) + 1, 8);
+	c->rx = calloc((size_t)c->nswitches * (c->maxports + 1) + 1, 8);
+	if (!c->tx || !c->rx) {
+		ftsw_lab_counters_free(c);
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	if (ftsw_nl_port_dump(lab->nl, -1, cnt_cb, c)) {
+		ftsw_err_set(err, "lab %s: port counters: %s", lab->name,
+			     ftsw_nl_error(lab->nl));
+		ftsw_lab_counters_free(c);
+		return -1;
+	}
+	return 0;
+}
+
+void ftsw_lab_counters_free(struct ftsw_lab_counters *c)
+{
+	free(c->tx);
+	free(c->rx);
+	c->tx = c->rx = NULL;
+}
+
+/* ------------------------------------------------------------ trace */
+
+static const char *node_name(const struct ftsw_topo *t, uint32_t node,
+			     char *buf, size_t sz)
+{
+	const struct ftsw_node *n = &t->nodes[node];
+
+	snprintf(buf, sz, "%c%" PRIu32 "%s%s%s",
+		 n->kind == FTSW_SWITCH ? 's' : 'h', n->index,
+		 n->desc ? "(" : "", n->desc ? n->desc : "", n->desc ? ")" : "");
+	return buf;
+}
+
+int ftsw_lab_trace(struct ftsw_lab *lab, uint32_t src, uint32_t dst,
+		   unsigned probes, bool json, FILE *out, struct ftsw_err *err)
+{
+	struct ftsw_routing *r;
+	struct ftsw_lab_counters c0, c1;
+	struct ftsw_ping_result pr;
+	const struct ftsw_topo *t = lab->topo;
+	unsigned noff, off, maxh = t->nswitches + 2;
+	uint32_t *swp = NULL;
+	uint8_t *pp = NULL;
+	int rc = -1;
+
+	if (src == dst) {
+		ftsw_err_set(err, "trace: source and destination are both h%" PRIu32,
+			     src);
+		return -1;
+	}
+	r = ftsw_lab_read_routing(lab, err);
+	if (!r)
+		return -1;
+	swp = malloc(sizeof(uint32_t) * maxh);
+	pp = malloc(maxh);
+	if (!swp || !pp) {
+		ftsw_err_set(err, "out of memory");
+		goto out;
+	}
+	if (ftsw_lab_counters(lab, &c0, err))
+		goto out;
+	if (ftsw_lab_ping(lab, &src, 1, &dst, 1, probes, 2000, &pr, err)) {
+		ftsw_lab_counters_free(&c0);
+		goto out;
+	}
+	ftsw_ping_result_free(&pr);
+	if (ftsw_lab_counters(lab, &c1, err)) {
+		ftsw_lab_counters_free(&c0);
+		goto out;
+	}
+	noff = 1u << r->lmc;
+	if (json)
+		fprintf(out, "{\"src\":%" PRIu32 ",\"dst\":%" PRIu32
+			",\"probes\":%u,\"replies\":%" PRIu64 ",\"paths\":[",
+			src, dst, probes, pr.received);
+	for (off = 0; off < noff; off++) {
+		uint32_t dlid = ftsw_host_lid(r, dst) + off;
+		int h = ftsw_trace(r, src, dlid, swp, pp, maxh), i;
+		uint64_t minc = UINT64_MAX;
+		char nb[96];
+
+		if (json)
+			fprintf(out, "%s{\"dlid\":%" PRIu32 ",\"status\":%d,\"hops\":[",
+				off ? "," : "", dlid, h < 0 ? h : 0);
+		else
+			fprintf(out, "dlid %" PRIu32 ": %s", dlid,
+				node_name(t, t->hosts[src], nb, sizeof(nb)));
+		for (i = 0; i < (h < 0 ? (int)maxh : h) && i < (int)maxh; i++) {
+			size_t k = (size_t)swp[i] * (c1.maxports + 1) + pp[i];
+			uint64_t d = pp[i] <= c1.maxports && pp[i] ?
+				     c1.tx[k] - c0.tx[k] : 0;
+
+			if (h < 0 && i >= 1 && swp[i] == swp[0] && i > 1)
+				break;
+			if (d < minc)
+				minc = d;
+			if (json)
+				fprintf(out, "%s{\"switch\":%" PRIu32 ",\"port\":%u,"
+					"\"tx_delta\":%" PRIu64 "}", i ? "," : "",
+					swp[i], pp[i], d);
+			else
+				fprintf(out, " -> s%" PRIu32 ":%u [%" PRIu64 "]",
+					swp[i], pp[i], d);
+			if (h < 0 && (pp[i] == FTSW_PORT_NONE || i + 1 >= 8))
+				break;
+		}
+		if (json) {
+			fprintf(out, "],\"confirmed\":%s}", h > 0 && minc >= probes ?
+				"true" : "false");
+		} else if (h > 0) {
+			fprintf(out, " -> %s  %s\n",
+				node_name(t, t->hosts[dst], nb, sizeof(nb)),
+				minc >= probes ? "(confirmed by counters)" :
+				noff > 1 ? "(not taken by the probe flow)" :
+				"(COUNTERS DISAGREE)");
+		} else {
+			fprintf(out, "  %s\n", h == -1 ? "no route" :
+				h == -2 ? "loop" : h == -3 ? "dead port" :
+				"misdelivered");
+		}
+	}
+	if (json)
+		fprintf(out, "]}\n");
+	else
+		fprintf(out, "probes: %u sent, %" PRIu64 " replies "
+			"([n] = packets sent on that port during the probe)\n",
+			probes, pr.received);
+	ftsw_lab_counters_free(&c0);
+	ftsw_lab_counters_free(&c1);
+	rc = 0;
+out:
+	free(swp);
+	free(pp);
+	ftsw_routing_free(r);
+	return rc;
+}
+
+/* ------------------------------------------------------------ status */
+
+struct st_arg {
+	uint64_t bound, down, edge;
+};
+
+static int st_cb(const struct ftsw_port_info *pi, void *arg)
+{
+	struct st_arg *s = arg;
+
+	s->bound++;
+	s->edge += pi->kind == FTSW_PORT_EDGE;
+	s->down += !pi->oper_up || !pi->admin_up;
+	return 0;
+}
+
+int ftsw_lab_status(struct ftsw_lab *lab, bool json, FILE *out,
+		    struct ftsw_err *err)
+{
+	struct ftsw_fabric_info fi;
+	struct st_arg s = { 0 };
+	uint64_t drops = 0;
+	int i;
+
+	if (ftsw_nl_fabric_get(lab->nl, &fi) ||
+	    ftsw_nl_port_dump(lab->nl, -1, st_cb, &s)) {
+		ftsw_err_set(err, "lab %s: %s", lab->name, ftsw_nl_error(lab->nl));
+		return -1;
+	}
+	for (i = 1; i <= FTSW_DROP_MAX; i++)
+		drops += fi.drops[i];
+	if (json) {
+		fprintf(out, "{\"name\":\"%s\",\"topology\":\"%s\",\"engine\":\"%s\","
+			"\"lmc\":%u,\"rate\":%" PRIu64 ",\"hosts\":%" PRIu32
+			",\"switches\":%" PRIu32 ",\"links\":%" PRIu64
+			",\"generation\":%" PRIu64 ",\"ports\":%" PRIu64
+			",\"ports_down\":%" PRIu64 ",\"drops\":{",
+			lab->name, lab->spec, lab->engine, lab->lmc,
+			lab->rate_bps, lab->topo->nhosts, fi.nswitches,
+			ftsw_topo_nlinks(lab->topo), fi.generation, s.bound,
+			s.down);
+		for (i = 1; i <= FTSW_DROP_MAX; i++)
+			fprintf(out, "%s\"%s\":%" PRIu64, i > 1 ? "," : "",
+				ftsw_drop_name(i), fi.drops[i]);
+		fprintf(out, "}}\n");
+		return 0;
+	}
+	fprintf(out, "lab %s: %s\n", lab->name, lab->spec);
+	fprintf(out, "  routing     %s, LMC %u%s\n", lab->engine, lab->lmc,
+		lab->rate_bps ? ", shaped" : "");
+	if (lab->rate_bps)
+		fprintf(out, "  rate        %" PRIu64 " bit/s per fabric link\n",
+			lab->rate_bps * 8);
+	fprintf(out, "  hosts       %" PRIu32 " (namespaces %s-h0..)\n",
+		lab->topo->nhosts, lab->name);
+	fprintf(out, "  switches    %" PRIu32 " (namespace %s)\n", fi.nswitches,
+		lab->name);
+	fprintf(out, "  ports       %" PRIu64 " bound (%" PRIu64 " edge), %"
+		PRIu64 " down\n", s.bound, s.edge, s.down);
+	fprintf(out, "  generation  %" PRIu64 "\n", fi.generation);
+	fprintf(out, "  drops       %" PRIu64, drops);
+	for (i = 1; i <= FTSW_DROP_MAX; i++)
+		if (fi.drops[i])
+			fprintf(out, " %s=%" PRIu64, ftsw_drop_name(i),
+				fi.drops[i]);
+	fprintf(out, "\n");
+	return 0;
+}

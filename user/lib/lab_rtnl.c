@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libftsw lab: pipelined rtnetlink (libnl-3 messages, libnl-route-3 for the
+ * tbf qdisc). See lab_rtnl.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/if.h>
+#include <linux/if_link.h>
+#include <linux/neighbour.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/veth.h>
+
+#include <netlink/netlink.h>
+#include <netlink/msg.h>
+#include <netlink/attr.h>
+#include <netlink/route/tc.h>
+#include <netlink/route/qdisc.h>
+#include <netlink/route/qdisc/tbf.h>
+
+#include "lab_rtnl.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+int lab_rt_open(struct lab_rt *rt, struct ftsw_err *err)
+{
+	int one = 1, bufsz = 1 << 20;
+
+	memset(rt, 0, sizeof(*rt));
+	rt->sk = nl_socket_alloc();
+	if (!rt->sk || nl_connect(rt->sk, NETLINK_ROUTE) < 0) {
+		if (rt->sk)
+			nl_socket_free(rt->sk);
+		rt->sk = NULL;
+		ftsw_err_set(err, "rtnetlink socket: %s", strerror(errno));
+		return -1;
+	}
+	rt->fd = nl_socket_get_fd(rt->sk);
+	setsockopt(rt->fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(rt->fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	setsockopt(rt->fd, SOL_SOCKET, SO_RCVBUF, &bufsz, sizeof(bufsz));
+	return 0;
+}
+
+void lab_rt_close(struct lab_rt *rt)
+{
+	if (rt->sk)
+		nl_socket_free(rt->sk);
+	rt->sk = NULL;
+}
+
+/* The extack message of an error, if any. */
+static const char *ack_msg(struct nlmsghdr *h)
+{
+	struct nlmsgerr *e = NLMSG_DATA(h);
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { 0 };
+	int off = sizeof(*e), len;
+
+	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
+		return NULL;
+	if (!(h->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
+	len = (int)h->nlmsg_len - NLMSG_HDRLEN - off;
+	if (len <= 0)
+		return NULL;
+	nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)((char *)e + off),
+		  len, NULL);
+	return tb[NLMSGERR_ATTR_MSG] ? nla_get_string(tb[NLMSGERR_ATTR_MSG]) :
+				       NULL;
+}
+
+/* Read acks until at most `keep` requests are outstanding. */
+static int drain(struct lab_rt *rt, unsigned keep, struct ftsw_err *err)
+{
+	static char buf[1 << 16];
+
+	while (rt->inflight > keep) {
+		ssize_t n = recv(rt->fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *h;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ftsw_err_set(err, "rtnetlink: receive: %s",
+				     strerror(errno));
+			return -1;
+		}
+		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (unsigned)n);
+		     h = NLMSG_NEXT(h, n)) {
+			struct nlmsgerr *e;
+			unsigned slot = h->nlmsg_seq % LAB_RT_WINDOW;
+
+			if (h->nlmsg_type != NLMSG_ERROR)
+				continue;
+			e = NLMSG_DATA(h);
+			if (rt->inflight)
+				rt->inflight--;
+			if (e->error && !rt->error) {
+				const char *m = ack_msg(h);
+
+				rt->error = e->error;
+				snprintf(rt->errmsg, sizeof(rt->errmsg),
+					 "%s: %s%s%s%s",
+					 rt->seqs[slot] == h->nlmsg_seq ?
+					 rt->what[slot] : "rtnetlink",
+					 strerror(-e->error), m ? " (" : "",
+					 m ? m : "", m ? ")" : "");
+			}
+		}
+	}
+	if (rt->error) {
+		ftsw_err_set(err, "%s", rt->errmsg);
+		return -1;
+	}
+	return 0;
+}
+
+int lab_rt_flush(struct lab_rt *rt, struct ftsw_err *err)
+{
+	return drain(rt, 0, err);
+}
+
+/* Send msg (consumed) for object `what`. */
+static int send_msg(struct lab_rt *rt, struct nl_msg *msg, const char *what,
+		    struct ftsw_err *err)
+{
+	uint32_t seq;
+	int rc;
+
+	if (!msg) {
+		ftsw_err_set(err, "%s: out of memory", what);
+		return -1;
+	}
+	if (drain(rt, LAB_RT_WINDOW - 1, err)) {
+		nlmsg_free(msg);
+		return -1;
+	}
+	rc = nl_send_auto(rt->sk, msg);
+	seq = nlmsg_hdr(msg)->nlmsg_seq;
+	nlmsg_free(msg);
+	if (rc < 0) {
+		ftsw_err_set(err, "%s: send: %s", what, nl_geterror(rc));
+		return -1;
+	}
+	rt->seqs[seq % LAB_RT_WINDOW] = seq;
+	snprintf(rt->what[seq % LAB_RT_WINDOW], sizeof(rt->what[0]), "%s", what);
+	rt->inflight++;
+	rt->nmsgs++;
+	return 0;
+}
+
+static int put_ifinfo(struct nl_msg *msg, int ifindex, bool up)
+{
+	struct ifinfomsg ifi = {
+		.ifi_family = AF_UNSPEC,
+		.ifi_index = ifindex,
+		.ifi_flags = up ? IFF_UP : 0,
+		.ifi_change = up ? IFF_UP : 0,
+	};
+
+	return nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO);
+}
+
+int lab_rt_veth(struct lab_rt *rt, const struct lab_veth *v,
+		struct ftsw_err *err)
+{
+	struct nl_msg *msg;
+	struct nlattr *li, *data, *peer;
+	struct ifinfomsg ifi = {
+		.ifi_family = AF_UNSPEC,
+		.ifi_index = v->peer_ifindex,
+	};
+	char what[48];
+
+	snprintf(what, sizeof(what), "veth %s/%s", v->name, v->peer);
+	msg = nlmsg_alloc_simple(RTM_NEWLINK, NLM_F_REQUEST | NLM_F_CREATE |
+				 NLM_F_EXCL);
+	if (!msg)
+		goto nomem;
+	if (put_ifinfo(msg, v->ifindex, v->up) ||
+	    nla_put_string(msg, IFLA_IFNAME, v->name) ||
+	    (v->mtu && nla_put_u32(msg, IFLA_MTU, v->mtu)) ||
+	    (v->mac && nla_put(msg, IFLA_ADDRESS, 6, v->mac)))
+		goto nomem;
+	li = nla_nest_start(msg, IFLA_LINKINFO);
+	if (!li || nla_put_string(msg, IFLA_INFO_KIND, "veth"))
+		goto nomem;
+	data = nla_nest_start(msg, IFLA_INFO_DATA);
+	peer = data ? nla_nest_start(msg, VETH_INFO_PEER) : NULL;
+	if (!peer || nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO) ||
+	    nla_put_string(msg, IFLA_IFNAME, v->peer) ||
+	    (v->peer_mtu && nla_put_u32(msg, IFLA_MTU, v->peer_mtu)) ||
+	    (v->peer_mac && nla_put(msg, IFLA_ADDRESS, 6, v->peer_mac)) ||
+	    (v->peer_netns_fd >= 0 &&
+	     nla_put_u32(msg, IFLA_NET_NS_FD, v->peer_netns_fd)))
+		goto nomem;
+	nla_nest_end(msg, peer);
+	nla_nest_end(msg, data);
+	nla_nest_end(msg, li);
+	if (send_msg(rt, msg, what, err))
+		return -1;
+	/*
+	 * The peer cannot be brought up inside the creating request (veth's
+	 * open fails until both ends are registered): a second request,
+	 * processed in order, when the peer stays in this namespace.
+	 */
+	if (v->up && v->peer_netns_fd < 0 && v->peer_ifindex)
+		return lab_rt_link_up(rt, v->peer_ifindex, true, what, err);
+	return 0;
+nomem:
+	nlmsg_free(msg);
+	ftsw_err_set(err, "%s: message too large or out of memory", what);
+	return -1;
+}
+
+int lab_rt_link_up(struct lab_rt *rt, int ifindex, bool up, const char *what,
+		   struct ftsw_err *err)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(RTM_NEWLINK, NLM_F_REQUEST);
+	struct ifinfomsg ifi = {
+		.ifi_family = AF_UNSPEC,
+		.ifi_index = ifindex,
+		.ifi_flags = up ? IFF_UP : 0,
+		.ifi_change = IFF_UP,
+	};
+
+	if (msg && nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return send_msg(rt, msg, what, err);
+}
+
+int lab_rt_addr4(struct lab_rt *rt, int ifindex, uint32_t addr, unsigned plen,
+		 const char *what, struct ftsw_err *err)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(RTM_NEWADDR, NLM_F_REQUEST |
+						NLM_F_CREATE | NLM_F_EXCL);
+	struct ifaddrmsg ifa = {
+		.ifa_family = AF_INET,
+		.ifa_prefixlen = plen,
+		.ifa_scope = RT_SCOPE_UNIVERSE,
+		.ifa_index = ifindex,
+	};
+
+	if (msg && (nlmsg_append(msg, &ifa, sizeof(ifa), NLMSG_ALIGNTO) ||
+		    nla_put(msg, IFA_LOCAL, 4, &addr) ||
+		    nla_put(msg, IFA_ADDRESS, 4, &addr))) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return send_msg(rt, msg, what, err);
+}
+
+int lab_rt_neigh4(struct lab_rt *rt, int ifindex, uint32_t addr,
+		  const uint8_t *mac, const char *what, struct ftsw_err *err)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(RTM_NEWNEIGH, NLM_F_REQUEST |
+						NLM_F_CREATE | NLM_F_REPLACE);
+	struct ndmsg nd = {
+		.ndm_family = AF_INET,
+		.ndm_ifindex = ifindex,
+		.ndm_state = NUD_PERMANENT,
+	};
+
+	if (msg && (nlmsg_append(msg, &nd, sizeof(nd), NLMSG_ALIGNTO) ||
+		    nla_put(msg, NDA_DST, 4, &addr) ||
+		    nla_put(msg, NDA_LLADDR, 6, mac))) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return send_msg(rt, msg, what, err);
+}
+
+int lab_rt_tbf(struct lab_rt *rt, int ifindex, uint64_t rate_bps,
+	       const char *what, struct ftsw_err *err)
+{
+	struct rtnl_qdisc *q = rtnl_qdisc_alloc();
+	struct nl_msg *msg = NULL;
+	uint64_t burst = rate_bps / 250, limit;
+	int rc;
+
+	if (!q) {
+		ftsw_err_set(err, "%s: out of memory", what);
+		return -1;
+	}
+	if (rate_bps > INT32_MAX) {
+		rtnl_qdisc_put(q);
+		ftsw_err_set(err, "%s: rate %llu bytes/s too high for tbf",
+			     what, (unsigned long long)rate_bps);
+		return -1;
+	}
+	if (burst < 2 * (FTSW_LAB_MTU_MAX))
+		burst = 2 * FTSW_LAB_MTU_MAX;
+	limit = rate_bps / 50;	/* 20 ms of queue */
+	if (limit < 4 * burst)
+		limit = 4 * burst;
+	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
+	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
+	rtnl_tc_set_handle(TC_CAST(q), TC_HANDLE(1, 0));
+	rtnl_tc_set_mtu(TC_CAST(q), FTSW_LAB_MTU_MAX);
+	rc = rtnl_tc_set_kind(TC_CAST(q), "tbf");
+	if (!rc) {
+		rtnl_qdisc_tbf_set_limit(q, (int)limit);
+		rtnl_qdisc_tbf_set_rate(q, (int)rate_bps, (int)burst, 0);
+	}
+	if (!rc)
+		rc = rtnl_qdisc_build_add_request(q, NLM_F_CREATE | NLM_F_REPLACE,
+						  &msg);
+	rtnl_qdisc_put(q);
+	if (rc < 0) {
+		ftsw_err_set(err, "%s: tbf: %s", what, nl_geterror(rc));
+		return -1;
+	}
+	return send_msg(rt, msg, what, err);
+}
+
+/* One synchronous request whose replies go to parse(). */
+static int request(struct lab_rt *rt, struct nl_msg *msg,
+		   int (*parse)(struct nlmsghdr *h, void *arg), void *arg,
+		   const char *what, struct ftsw_err *err)
+{
+	static char buf[1 << 16];
+	uint32_t seq;
+	int rc, done = 0, res = 0;
+
+	if (lab_rt_flush(rt, err)) {
+		nlmsg_free(msg);
+		return -1;
+	}
+	rc = nl_send_auto(rt->sk, msg);
+	seq = nlmsg_hdr(msg)->nlmsg_seq;
+	nlmsg_free(msg);
+	if (rc < 0) {
+		ftsw_err_set(err, "%s: send: %s", what, nl_geterror(rc));
+		return -1;
+	}
+	while (!done) {
+		ssize_t n = recv(rt->fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *h;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ftsw_err_set(err, "%s: receive: %s", what,
+				     strerror(errno));
+			return -1;
+		}
+		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (unsigned)n);
+		     h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_seq != seq)
+				continue;
+			if (h->nlmsg_type == NLMSG_DONE) {
+				done = 1;
+			} else if (h->nlmsg_type == NLMSG_ERROR) {
+				struct nlmsgerr *e = NLMSG_DATA(h);
+
+				done = 1;
+				if (e->error) {
+					const char *m = ack_msg(h);
+
+					ftsw_err_set(err, "%s: %s%s%s%s", what,
+						     strerror(-e->error),
+						     m ? " (" : "", m ? m : "",
+						     m ? ")" : "");
+					return -1;
+				}
+			} else if (!res) {
+				res = parse(h, arg);
+				if (!(h->nlmsg_flags & NLM_F_MULTI))
+					done = 1;
+			}
+		}
+	}
+	if (res < 0)
+		ftsw_err_set(err, "%s: bad reply", what);
+	return res < 0 ? -1 : res;
+}
+
+static int parse_ifindex(struct nlmsghdr *h, void *arg)
+{
+	struct ifinfomsg *ifi = NLMSG_DATA(h);
+
+	if (h->nlmsg_type != RTM_NEWLINK)
+		return 0;
+	*(int *)arg = ifi->ifi_index;
+	return 0;
+}
+
+int lab_rt_ifindex(struct lab_rt *rt, const char *name, struct ftsw_err *err)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(RTM_GETLINK, NLM_F_REQUEST);
+	char what[48];
+	int ifindex = 0;
+
+	snprintf(what, sizeof(what), "device %s", name);
+	if (!msg || put_ifinfo(msg, 0, false) ||
+	    nla_put_string(msg, IFLA_IFNAME, name)) {
+		nlmsg_free(msg);
+		ftsw_err_set(err, "%s: out of memory", what);
+		return -1;
+	}
+	if (request(rt, msg, parse_ifindex, &ifindex, what, err) < 0)
+		return -1;
+	return ifindex;
+}
+
+struct dump_arg {
+	lab_rt_link_cb cb;
+	void *arg;
+};
+
+static int parse_link(struct nlmsghdr *h, void *arg)
+{
+	struct dump_arg *d = arg;
+	struct ifinfomsg *ifi = NLMSG_DATA(h);
+	struct nlattr *tb[IFLA_MAX + 1];
+	const char *name = "";
+	int link = 0;
+	bool carrier = true;
+
+	if (h->nlmsg_type != RTM_NEWLINK)
+		return 0;
+	if (nlmsg_parse(h, sizeof(*ifi), tb, IFLA_MAX, NULL) < 0)
+		return -1;
+	if (tb[IFLA_IFNAME])
+		name = nla_get_string(tb[IFLA_IFNAME]);
+	if (tb[IFLA_LINK])
+		link = (int)nla_get_u32(tb[IFLA_LINK]);
+	if (tb[IFLA_CARRIER])
+		carrier = nla_get_u8(tb[IFLA_CARRIER]);
+	return d->cb(ifi->ifi_index, name, link, tb[IFLA_LINK_NETNSID] != NULL,
+		     ifi->ifi_flags & IFF_UP, carrier, d->arg);
+}
+
+int lab_rt_dump_links(struct lab_rt *rt, lab_rt_link_cb cb, void *arg,
+		      struct ftsw_err *err)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(RTM_GETLINK,
+						NLM_F_REQUEST | NLM_F_DUMP);
+	struct dump_arg d = { cb, arg };
+
+	if (!msg || put_ifinfo(msg, 0, false)) {
+		nlmsg_free(msg);
+		ftsw_err_set(err, "link dump: out of memory");
+		return -1;
+	}
+	return request(rt, msg, parse_link, &d, "link dump", err) < 0 ? -1 : 0;
+}
+
+int lab_sysctl(const char *path, const char *value, struct ftsw_err *err)
+{
+	char p[256];
+	int fd;
+	ssize_t n;
+
+	snprintf(p, sizeof(p), "/proc/sys/%s", path);
+	fd = open(p, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;	/* e.g. no IPv6 in this kernel */
+		ftsw_err_set(err, "sysctl %s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = write(fd, value, strlen(value));
+	close(fd);
+	if (n < 0) {
+		ftsw_err_set(err, "sysctl %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

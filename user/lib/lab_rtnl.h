@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libftsw lab: pipelined rtnetlink requests (libnl-3 messages on a
+ * NETLINK_ROUTE socket of one namespace). Requests are sent without waiting,
+ * up to a window of outstanding acks; an error names the object of the
+ * request that failed, with the kernel's extack message.
+ */
+#ifndef LIBFTSW_LAB_RTNL_H
+#define LIBFTSW_LAB_RTNL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "topology.h"
+
+#define LAB_RT_WINDOW 128
+#define FTSW_LAB_MTU_MAX 9022	/* largest frame on a fabric link, for tbf */
+
+struct lab_rt {
+	struct nl_sock *sk;
+	int fd;
+	unsigned inflight;
+	uint64_t nmsgs;
+	int error;			/* first error (negative errno) */
+	char what[LAB_RT_WINDOW][48];	/* object of each outstanding seq */
+	uint32_t seqs[LAB_RT_WINDOW];
+	char errmsg[256];
+};
+
+/* Socket in the calling thread's current namespace. */
+int lab_rt_open(struct lab_rt *rt, struct ftsw_err *err);
+void lab_rt_close(struct lab_rt *rt);
+/* Wait for every outstanding ack; 0 or -1 with err. */
+int lab_rt_flush(struct lab_rt *rt, struct ftsw_err *err);
+
+struct lab_veth {
+	const char *name;	/* device in this namespace */
+	int ifindex;		/* 0: kernel's choice */
+	unsigned mtu;
+	const uint8_t *mac;	/* NULL: random */
+	const char *peer;
+	int peer_ifindex;
+	unsigned peer_mtu;
+	const uint8_t *peer_mac;
+	int peer_netns_fd;	/* -1: this namespace */
+	bool up;		/* both ends; a peer in another namespace
+				 * must be brought up there */
+};
+
+int lab_rt_veth(struct lab_rt *rt, const struct lab_veth *v,
+		struct ftsw_err *err);
+int lab_rt_link_up(struct lab_rt *rt, int ifindex, bool up, const char *what,
+		   struct ftsw_err *err);
+int lab_rt_addr4(struct lab_rt *rt, int ifindex, uint32_t addr, unsigned plen,
+		 const char *what, struct ftsw_err *err);
+int lab_rt_neigh4(struct lab_rt *rt, int ifindex, uint32_t addr,
+		  const uint8_t *mac, const char *what, struct ftsw_err *err);
+/* tbf root qdisc at rate bytes/s; burst and limit sized for the rate. */
+int lab_rt_tbf(struct lab_rt *rt, int ifindex, uint64_t rate_bps,
+	       const char *what, struct ftsw_err *err);
+/* Resolve a device name in this namespace (synchronous). */
+int lab_rt_ifindex(struct lab_rt *rt, const char *name, struct ftsw_err *err);
+
+/* Peers of veth devices: ifindex -> IFLA_LINK, for every device (dump). */
+typedef int (*lab_rt_link_cb)(int ifindex, const char *name, int link,
+			      bool link_other_ns, bool up, bool carrier,
+			      void *arg);
+int lab_rt_dump_links(struct lab_rt *rt, lab_rt_link_cb cb, void *arg,
+		      struct ftsw_err *err);
+
+/* Write a sysctl of the current namespace (path under /proc/sys). */
+int lab_sysctl(const char *path, const char *value, struct ftsw_err *err);
+
+#endif
