@@ -300,91 +300,156 @@ static inline int is_up(const int *h, uint32_t u, uint32_t v)
 	return h[v] > h[u] || (h[v] == h[u] && v > u);
 }
 
-static void swl_one(size_t d, void *arg)
+/*
+ * Bit-parallel, level-synchronous BFS for a block of up to 64 * SWL_W
+ * destination switches at once: per switch, bitsets of the destinations
+ * it reaches by a legal path (A) and by an all-down path (D). At each
+ * level a switch u pulls from its neighbours v: over an up hop u -> v the
+ * new A bits of v, over a down hop the new D bits of v (which give u both
+ * D and A). The LFT entry of u for destination t is the lowest-numbered
+ * port that brought t's A bit at the first level it arrived.
+ */
+#define SWL_W 16	/* 64-bit words per destination block */
+
+static void swl_block(size_t blk, void *arg)
 {
 	struct swl *a = arg;
 	struct ftsw_routing *r = a->r;
-	uint32_t ns = a->t->nswitches, qh = 0, qn = 0, reached = 1;
-	uint8_t *st = calloc(ns + 1, 1);	/* bit0 A set, bit1 D set */
-	uint32_t *q = malloc(2 * ((size_t)ns + 1) * sizeof(uint32_t));
-	uint32_t lid = ftsw_switch_lid(r, (uint32_t)d);
+	uint32_t ns = a->t->nswitches, d0 = (uint32_t)blk * 64 * SWL_W;
+	uint32_t nd = ns - d0 < 64 * SWL_W ? ns - d0 : 64 * SWL_W;
+	uint32_t nw = (nd + 63) / 64, u, e, i, lid0 = ftsw_switch_lid(r, d0);
+	size_t sz = (size_t)ns * nw;
+	uint64_t *av = calloc(sz, 8), *dv = calloc(sz, 8);
+	uint64_t *af = calloc(sz, 8), *df = calloc(sz, 8);
+	uint64_t *an = calloc(sz, 8), *dn = calloc(sz, 8);
 	uint8_t *lft = r->lft;
 	size_t lsz = r->lft_size;
+	uint64_t total = 0;
+	int more = 1, restricted = a->height != NULL;
 
-	if (!st || !q)
+	if (!av || !dv || !af || !df || !an || !dn)
 		goto out;
-	st[d] = 3;
-	q[qn++] = (uint32_t)d << 1 | 1;
-	while (qh < qn) {
-		uint32_t v = q[qh] >> 1, isd = q[qh] & 1, e;
+	for (i = 0; i < nd; i++) {
+		size_t k = (size_t)(d0 + i) * nw + i / 64;
 
-		qh++;
-		for (e = a->first[v]; e < a->first[v + 1]; e++) {
-			uint32_t u = a->nbr[e];
-			/* hop u -> v goes up when v is above u: a->up[e] says v
-			 * is above... e is v's edge, so "up" from v's side means
-			 * u is above v, i.e. u -> v goes down */
-			int down = a->height ? a->up[e] : 0;
+		av[k] = dv[k] = af[k] = df[k] = 1ULL << (i % 64);
+	}
+	total = nd;
+	while (more) {
+		more = 0;
+		for (u = 0; u < ns; u++) {
+			uint64_t *pa = &an[(size_t)u * nw], *pd = &dn[(size_t)u * nw];
+			const uint64_t *uav = &av[(size_t)u * nw];
+			const uint64_t *udv = &dv[(size_t)u * nw];
 
-			if (!a->height) {
-				if (st[u])
-					continue;
-				st[u] = 3;
-				lft[u * lsz + lid] = a->peer_port[e];
-				q[qn++] = u << 1 | 1;
-				reached++;
-				continue;
-			}
-			if (down && isd && !(st[u] & 2)) {
-				/* u -> v is a down hop into an all-down path */
-				if (!(st[u] & 1)) {
-					lft[u * lsz + lid] = a->peer_port[e];
-					reached++;
+			memset(pa, 0, nw * 8);
+			memset(pd, 0, nw * 8);
+			for (e = a->first[u]; e < a->first[u + 1]; e++) {
+				uint32_t v = a->nbr[e], w;
+				const uint64_t *src;
+				int up = restricted ? a->up[e] : 1;
+
+				src = up ? &af[(size_t)v * nw] : &df[(size_t)v * nw];
+				for (w = 0; w < nw; w++) {
+					uint64_t bits = src[w] & ~uav[w] & ~pa[w];
+
+					if (!up)
+						pd[w] |= df[(size_t)v * nw + w] & ~udv[w];
+					while (bits) {
+						unsigned b = (unsigned)__builtin_ctzll(bits);
+
+						lft[u * lsz + lid0 + w * 64 + b] =
+							a->port[e];
+						bits &= bits - 1;
+					}
+					pa[w] |= src[w] & ~uav[w];
 				}
-				st[u] |= 3;
-				q[qn++] = u << 1 | 1;
-			} else if (!down && !(st[u] & 1)) {
-				st[u] |= 1;
-				lft[u * lsz + lid] = a->peer_port[e];
-				reached++;
-				q[qn++] = u << 1;
 			}
 		}
+		for (i = 0; i < sz; i++) {
+			if (an[i] | dn[i])
+				more = 1;
+			av[i] |= an[i];
+			dv[i] |= dn[i];
+			total += (uint64_t)__builtin_popcountll(an[i]);
+		}
+		{
+			uint64_t *x = af;
+
+			af = an;
+			an = x;
+			x = df;
+			df = dn;
+			dn = x;
+		}
 	}
-	if (a->height && reached < ns) {
+	if (restricted && total < (uint64_t)nd * ns) {
 		/*
 		 * Switches with no legal path (degraded fabrics): fall back to
-		 * unrestricted shortest paths. Such a switch points to one
-		 * closer to d, either legal (whose path stays legal) or another
-		 * fallback one, so no loop can form. Switch LIDs carry
-		 * management traffic, which is outside the data VLs.
+		 * unrestricted shortest paths, filling only the entries still
+		 * empty. Such a switch points to one closer to the destination,
+		 * either legal (whose path stays legal) or another fallback
+		 * one, so no loop can form. Switch LIDs carry management
+		 * traffic, outside the data VLs.
 		 */
-		uint8_t *seen = calloc(ns + 1, 1);
+		uint64_t *legal = dv;	/* reuse: legal set = av */
 
-		if (!seen)
-			goto out;
-		qh = qn = 0;
-		seen[d] = 1;
-		q[qn++] = (uint32_t)d;
-		while (qh < qn) {
-			uint32_t v = q[qh++], e;
+		memcpy(legal, av, sz * 8);
+		memset(av, 0, sz * 8);
+		memset(af, 0, sz * 8);
+		for (i = 0; i < nd; i++) {
+			size_t k = (size_t)(d0 + i) * nw + i / 64;
 
-			for (e = a->first[v]; e < a->first[v + 1]; e++) {
-				uint32_t u = a->nbr[e];
+			av[k] = af[k] = 1ULL << (i % 64);
+		}
+		more = 1;
+		while (more) {
+			more = 0;
+			for (u = 0; u < ns; u++) {
+				uint64_t *pa = &an[(size_t)u * nw];
+				const uint64_t *uav = &av[(size_t)u * nw];
+				const uint64_t *ulg = &legal[(size_t)u * nw];
 
-				if (seen[u])
-					continue;
-				seen[u] = 1;
-				if (!st[u])
-					lft[u * lsz + lid] = a->peer_port[e];
-				q[qn++] = u;
+				memset(pa, 0, nw * 8);
+				for (e = a->first[u]; e < a->first[u + 1]; e++) {
+					const uint64_t *src = &af[(size_t)a->nbr[e] * nw];
+					uint32_t w;
+
+					for (w = 0; w < nw; w++) {
+						uint64_t bits = src[w] & ~uav[w] & ~pa[w] &
+								~ulg[w];
+
+						while (bits) {
+							unsigned b = (unsigned)__builtin_ctzll(bits);
+
+							lft[u * lsz + lid0 + w * 64 + b] =
+								a->port[e];
+							bits &= bits - 1;
+						}
+						pa[w] |= src[w] & ~uav[w];
+					}
+				}
+			}
+			for (i = 0; i < sz; i++) {
+				if (an[i])
+					more = 1;
+				av[i] |= an[i];
+			}
+			{
+				uint64_t *x = af;
+
+				af = an;
+				an = x;
 			}
 		}
-		free(seen);
 	}
 out:
-	free(st);
-	free(q);
+	free(av);
+	free(dv);
+	free(af);
+	free(df);
+	free(an);
+	free(dn);
 }
 
 int ftsw_route_switch_lids(const struct ftsw_topo *t, struct ftsw_routing *r,
@@ -417,14 +482,15 @@ int ftsw_route_switch_lids(const struct ftsw_topo *t, struct ftsw_routing *r,
 				continue;
 			u = t->nodes[x->peer].index;
 			a.nbr[n] = u;
-			a.port[n] = (uint8_t)p;
-			a.peer_port[n] = x->peer_port;	/* u's port towards s */
+			a.port[n] = (uint8_t)p;		/* s's port towards u */
+			a.peer_port[n] = x->peer_port;
 			a.up[n] = height ? (uint8_t)is_up(height, s, u) : 0;
 			n++;
 		}
 	}
 	a.first[ns] = n;
-	ftsw_parallel_for(threads, ns, swl_one, &a);
+	ftsw_parallel_for(threads, (ns + 64 * SWL_W - 1) / (64 * SWL_W),
+			  swl_block, &a);
 	r->flags |= FTSW_RT_SWITCH_LIDS;
 	rc = 0;
 out:
