@@ -338,7 +338,7 @@ static double hsd(const struct ftsw_routing *r, const char *pat, uint32_t n,
 		free(o);
 		return -1;
 	}
-	if (ftsw_hot_spot(r, &p, o, &h, &err)) {
+	if (ftsw_hot_spot(r, &p, o, false, &h, &err)) {
 		fprintf(stderr, "# %s\n", err.msg);
 		v = -1;
 	} else {

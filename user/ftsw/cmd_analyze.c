@@ -42,6 +42,8 @@ static void analyze_usage(FILE *f)
 "  --orders K       hot-spot degree averaged over K random node orders\n"
 "  --oblivious      exact oblivious performance ratio (matching)\n"
 "  --trace S:D[:O]  print the path of host S to host D (offset O)\n"
+"  --bundle         hot-spot degree per switch pair (parallel links\n"
+"                   summed) instead of per cable\n"
 "  --stages         list every stage\n"
 "  --dot FILE       Graphviz picture of the worst stage's link loads\n"
 "  --picture F.svg  render it with dot(1) (.svg, .png, .pdf)\n"
@@ -54,7 +56,7 @@ struct aopts {
 	struct ftsw_route_opts ro;
 	uint32_t ranks;
 	uint64_t samples, orders;
-	bool oblivious, stages, no_hosts, progress, lmc_given;
+	bool oblivious, stages, no_hosts, progress, lmc_given, bundle;
 };
 
 static int num(const char *opt, const char *v, unsigned long long max,
@@ -136,6 +138,8 @@ static int parse(int argc, char **argv, struct aopts *o)
 			o->ro.extended_lids = true;
 		} else if (!strcmp(a, "--oblivious")) {
 			o->oblivious = true;
+		} else if (!strcmp(a, "--bundle")) {
+			o->bundle = true;
 		} else if (!strcmp(a, "--stages")) {
 			o->stages = true;
 		} else if (!strcmp(a, "--no-hosts")) {
@@ -252,6 +256,7 @@ static int run_random(const struct ftsw_routing *r, const struct aopts *o,
 		c.seed0 = strtoull(colon + 1, NULL, 0);
 		*colon = 0;
 	}
+	c.kind = kind;
 	c.ebb = !strncmp(kind, "bisect", 6);
 	c.load = malloc(t->nports * sizeof(double));
 	c.flows = malloc(t->nports * sizeof(double));
@@ -417,6 +422,7 @@ static int run_stages(const struct ftsw_routing *r, const struct aopts *o,
 	double *load = malloc(t->nports * sizeof(double));
 	double *worst = malloc(t->nports * sizeof(double));
 	double worst_m = -1, sum_m = 0, sum_perf = 0, max_perf = 0;
+	unsigned busy = 0;
 	struct ftsw_load_result res, tot;
 	struct ftsw_level_stat ls[FTSW_MAX_LEVEL_STATS];
 	struct ftsw_table_stats ts;
@@ -472,7 +478,11 @@ static int run_stages(const struct ftsw_routing *r, const struct aopts *o,
 		ml = ftsw_ml_bound(t, tm, &exact);
 		exact_all &= exact;
 		perf = ml > 0 ? m / ml : 1;
-		sum_m += m;
+		if (res.delivered) {
+			/* hot-spot degree: over the stages with flows */
+			sum_m += o->bundle ? ftsw_max_bundle_load(t, load) : m;
+			busy++;
+		}
 		sum_perf += perf;
 		if (perf > max_perf)
 			max_perf = perf;
@@ -509,7 +519,7 @@ static int run_stages(const struct ftsw_routing *r, const struct aopts *o,
 		       "\"avg_perf\":%.6g,\"max_perf\":%.6g,\"oload_exact\":%s,"
 		       "\"paths\":%" PRIu64 ",\"undelivered\":%" PRIu64
 		       ",\"worst_stage\":\"%s\",\"levels\":[",
-		       p.nstages ? sum_m / p.nstages : 0, worst_m,
+		       busy ? sum_m / busy : 0, worst_m,
 		       p.nstages ? sum_perf / p.nstages : 0, max_perf,
 		       exact_all ? "true" : "false", tot.flows, tot.failed,
 		       p.nstages ? p.stage_names[worst_s] : "");
@@ -531,7 +541,7 @@ static int run_stages(const struct ftsw_routing *r, const struct aopts *o,
 	} else {
 		printf("  hot-spot degree (avg over stages of max flows per link): "
 		       "%.4f, worst stage %s with %.4g\n",
-		       p.nstages ? sum_m / p.nstages : 0,
+		       busy ? sum_m / busy : 0,
 		       p.nstages ? p.stage_names[worst_s] : "-", worst_m);
 		printf("  PERF = MLOAD / OLOAD: avg %.4f, max %.4f (OLOAD %s)\n",
 		       p.nstages ? sum_perf / p.nstages : 0, max_perf,
@@ -619,7 +629,7 @@ static int run_orders(const struct ftsw_routing *r, const struct aopts *o,
 		snprintf(os, sizeof(os), "random:%llu",
 			 (unsigned long long)(seed0 + k));
 		if (ftsw_order_make(os, t, ranks, order, &err) ||
-		    ftsw_hot_spot(r, &p, order, &h, &err)) {
+		    ftsw_hot_spot(r, &p, order, o->bundle, &h, &err)) {
 			cli_err("%s", err.msg);
 			ftsw_pattern_free(&p);
 			free(order);
@@ -718,7 +728,9 @@ int cmd_analyze(int argc, char **argv)
 		rc = run_oblivious(r, o.progress);
 	} else if (o.orders) {
 		rc = run_orders(r, &o, ranks);
-	} else if (ftsw_pattern_is_random(o.pattern)) {
+	} else if (ftsw_pattern_is_random(o.pattern) && !o.dot &&
+		   !o.picture && !o.stages) {
+		/* sampled; with a picture or --stages: the one seeded instance */
 		rc = run_random(r, &o, ranks);
 	} else {
 		order = malloc(t->nhosts * sizeof(*order));

@@ -302,10 +302,42 @@ int ftsw_sample(const struct ftsw_sample_opts *o,
 
 /* ------------------------------------------------------- hot-spot degree */
 
+double ftsw_max_bundle_load(const struct ftsw_topo *t, const double *load)
+{
+	double *sum = calloc(t->nnodes, sizeof(*sum)), m = 0;
+	uint32_t v, p;
+
+	if (!sum)
+		return NAN;
+	for (v = 0; v < t->nnodes; v++) {
+		const struct ftsw_node *n = &t->nodes[v];
+
+		for (p = 1; p <= n->nports; p++) {
+			const struct ftsw_port *x = ftsw_port(t, v, p);
+
+			if (x->peer != FTSW_NONE)
+				sum[x->peer] += load[ftsw_link_id(t, v, p)];
+		}
+		for (p = 1; p <= n->nports; p++) {
+			const struct ftsw_port *x = ftsw_port(t, v, p);
+
+			if (x->peer == FTSW_NONE)
+				continue;
+			if (sum[x->peer] > m)
+				m = sum[x->peer];
+			sum[x->peer] = 0;
+		}
+	}
+	free(sum);
+	return m;
+}
+
 int ftsw_hot_spot(const struct ftsw_routing *r, const struct ftsw_pattern *p,
-		  const uint32_t *order, struct ftsw_hsd *h,
+		  const uint32_t *order, bool bundle, struct ftsw_hsd *h,
 		  struct ftsw_err *err)
 {
+	unsigned busy = 0;
+
 	const struct ftsw_topo *t = r->topo;
 	double *load = malloc(t->nports * sizeof(*load));
 	struct ftsw_load_result res;
@@ -339,14 +371,18 @@ int ftsw_hot_spot(const struct ftsw_routing *r, const struct ftsw_pattern *p,
 			free(load);
 			return -1;
 		}
-		m = ftsw_max_load(t, load, false, NULL);
+		m = bundle ? ftsw_max_bundle_load(t, load) :
+			     ftsw_max_load(t, load, false, NULL);
 		h->per_stage[s] = m;
-		h->avg += m;
+		if (res.delivered) {
+			h->avg += m;
+			busy++;
+		}
 		if (m > h->max)
 			h->max = m;
 	}
-	if (p->nstages)
-		h->avg /= p->nstages;
+	if (busy)
+		h->avg /= busy;
 	ftsw_tm_free(&tm);
 	free(load);
 	return 0;

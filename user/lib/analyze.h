@@ -245,7 +245,8 @@ int ftsw_sample(const struct ftsw_sample_opts *o,
 
 /*
  * Hot-spot degree (paper 003 §II): per stage, the most flows on any
- * switch-to-switch or host link; stats over stages.
+ * link (bundle: on any switch pair); the average over the stages that
+ * carry flows (partial allocations leave some empty).
  */
 struct ftsw_hsd {
 	double avg, max;		/* over stages of the per-stage maximum */
@@ -253,8 +254,13 @@ struct ftsw_hsd {
 	double *per_stage;		/* malloc, nstages entries */
 };
 int ftsw_hot_spot(const struct ftsw_routing *r, const struct ftsw_pattern *p,
-		  const uint32_t *order, struct ftsw_hsd *h,
+		  const uint32_t *order, bool bundle, struct ftsw_hsd *h,
 		  struct ftsw_err *err);
+/*
+ * Most load on one switch pair: parallel cables between two nodes summed
+ * (how a model that treats a bundle of p links as one link counts).
+ */
+double ftsw_max_bundle_load(const struct ftsw_topo *t, const double *load);
 
 /*
  * Effective bisection bandwidth of one traffic matrix (ORCS, 001 §V):

@@ -89,7 +89,10 @@ void ftsw_dot_write_file(const struct ftsw_topo *t,
 							 x->peer_port)];
 			}
 			m = a > b ? a : b;
-			colour(top > 0 ? m / top : 0, col, sizeof(col));
+			if (o->load && m <= 0)
+				snprintf(col, sizeof(col), "#c8c8c8");	/* idle */
+			else
+				colour(top > 0 ? m / top : 0, col, sizeof(col));
 			/* lower level first so the edge points up */
 			if (lv[v] <= lv[x->peer])
 				fprintf(f, "  n%u -> n%u", v, x->peer);

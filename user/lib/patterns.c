@@ -384,7 +384,7 @@ int ftsw_pattern_make(const char *spec, uint32_t n, const struct ftsw_topo *t,
 		for (i = 0; i < n; i++)
 			a[i] = i;
 		ftsw_shuffle(a, n, &seed);
-		st = new_stage(p, "%s", 0, 0);
+		st = new_stage(p, kind[0] == 'p' ? "perm" : "bisect", 0, 0);
 		if (!st) {
 			free(a);
 			return -ENOMEM;
