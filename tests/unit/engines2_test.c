@@ -558,4 +558,44 @@ TEST(mlid_wsr_and_refusals)
 	ftsw_topo_free(t);
 }
 
+/*
+ * WSR (paper 002, §5) by hand on FT(4, 2): hosts 0..7 (leaf = host / 2),
+ * leaves are nodes 8..11, top switches 12 (T0) and 13 (T1). Channels U0 =
+ * leaf0->T0, U1 = leaf0->T1, Dj(x) = Tj->leaf x, all 0 at first. Source 0:
+ * (0,1) same leaf;
+ * (0,2): T0 0+0, T1 0+0, tie -> T0; U0 = 1, D0(1) = 1
+ * (0,3): T0 1+1, T1 0+0 -> T1; U1 = 1, D1(1) = 1
+ * (0,4): T0 1+0, T1 1+0, tie -> T0; U0 = 2, D0(2) = 1
+ * (0,5): T0 2+1, T1 1+0 -> T1; U1 = 2, D1(2) = 1
+ * (0,6): T0 2+0, T1 2+0, tie -> T0; U0 = 3, D0(3) = 1
+ * (0,7): T0 3+1, T1 2+0 -> T1; U1 = 3
+ * Source 1: (1,0) same leaf; (1,2): T0 3+1, T1 3+1, tie -> T0.
+ */
+TEST(wsr_paper002_by_hand)
+{
+	struct ftsw_err err;
+	struct ftsw_topo *t = ftsw_topo_gen("ftmn:4,2", &err);
+	struct ftsw_routing *r;
+	static const unsigned top0[8] = { 0, 0, 12, 13, 12, 13, 12, 13 };
+	uint32_t sw[8];
+	unsigned d;
+	int n;
+
+	ASSERT_NE(NULL, t);
+	r = route_k("wsr", t, 1, 0);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(0, r->policy[0].fixed_offset);
+	EXPECT_EQ(1, r->policy[1].fixed_offset);
+	for (d = 2; d < 8; d++) {
+		n = ftsw_trace(r, 0, ftsw_host_lid(r, d), sw, NULL, 8);
+		ASSERT_EQ(3, n);
+		EXPECT_EQ(top0[d], t->switches[sw[1]]) TH_LOG("0 -> %u", d);
+	}
+	n = ftsw_trace(r, 1, ftsw_host_lid(r, 2) + 1, sw, NULL, 8);
+	ASSERT_EQ(3, n);
+	EXPECT_EQ(12, t->switches[sw[1]]);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
 TEST_HARNESS_MAIN
