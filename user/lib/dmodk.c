@@ -17,13 +17,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fastdiv.h"
 #include "routing.h"
 
 struct dk {
 	const struct ftsw_topo *t;
 	struct ftsw_routing *r;
 	const struct ftsw_pgft *g;
-	uint64_t *hostj;	/* PGFT index of host n */
+	/*
+	 * Per level l (1..h) and host n, what eq. (1) needs of the host's
+	 * PGFT index j: its subtree floor(j / (m_1..m_l)), its digit a_l and
+	 * floor(j / (w_1..w_l)); computed once, shared by the level's switches.
+	 */
+	uint32_t *sub[FTSW_PGFT_MAX_H + 1];
+	uint32_t *quo[FTSW_PGFT_MAX_H + 1];
+	uint16_t *dig[FTSW_PGFT_MAX_H + 1];
 	uint64_t W[FTSW_PGFT_MAX_H + 1], M[FTSW_PGFT_MAX_H + 1];
 };
 
@@ -40,31 +48,28 @@ static void dk_switch(size_t si, void *arg)
 	unsigned up = l < h ? g->w[l] * g->p[l] : 0;
 	unsigned w = l < h ? g->w[l] : 1, p = l < h ? g->p[l] : 1;
 	unsigned ml = g->m[l - 1], pl = g->p[l - 1];
-	uint64_t sub = 0, W = a->W[l];
+	struct fdiv fw = fdiv_make(w), fp = fdiv_make(p), fpl = fdiv_make(pl);
+	const uint32_t *sub = a->sub[l], *quo = a->quo[l];
+	const uint16_t *dig = a->dig[l];
+	uint32_t mysub = 0;
 	unsigned noff = 1u << r->lmc, i, o;
 	uint32_t n;
 
 	memset(lft, FTSW_PORT_NONE, r->lft_size);
 	/* subtree of s: digits a_h..a_{l+1} as a number */
 	for (i = h; i > l; i--)
-		sub = sub * g->m[i - 1] + dg[i - 1];
+		mysub = mysub * g->m[i - 1] + dg[i - 1];
 	for (n = 0; n < t->nhosts; n++) {
-		uint64_t j = a->hostj[n], y0 = j / W;
-		uint32_t lid = ftsw_host_lid(r, n);
+		uint32_t lid = ftsw_host_lid(r, n), y0 = quo[n];
 
-		if (j / a->M[l] == sub) {
-			unsigned al = (unsigned)((j / a->M[l - 1]) % ml);
-
-			for (o = 0; o < noff; o++) {
-				unsigned k = (unsigned)((y0 + o) % pl);
-
-				lft[lid + o] = (uint8_t)(up + al + k * ml + 1);
-			}
+		if (sub[n] == mysub) {
+			for (o = 0; o < noff; o++)
+				lft[lid + o] = (uint8_t)(up + dig[n] +
+					fdiv_mod(y0 + o, fpl) * ml + 1);
 		} else {
 			for (o = 0; o < noff; o++) {
-				uint64_t y = y0 + o;
-				unsigned b = (unsigned)(y % w);
-				unsigned k = (unsigned)((y / w) % p);
+				uint32_t y = y0 + o, q = fdiv_div(y, fw);
+				unsigned b = y - q * w, k = fdiv_mod(q, fp);
 
 				lft[lid + o] = (uint8_t)(b + k * w + 1);
 			}
@@ -96,12 +101,15 @@ int ftsw_route_dmodk(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 		a.W[l] = a.W[l - 1] * t->pgft.w[l - 1];
 		a.M[l] = a.M[l - 1] * t->pgft.m[l - 1];
 	}
-	a.hostj = malloc((t->nhosts + 1) * sizeof(uint64_t));
 	r->rank = malloc((t->nswitches + 1) * sizeof(int));
-	if (!a.hostj || !r->rank) {
-		free(a.hostj);
-		ftsw_err_set(err, "dmodk: out of memory");
-		return -1;
+	if (!r->rank)
+		goto oom;
+	for (l = 1; l <= h; l++) {
+		a.sub[l] = malloc((t->nhosts + 1) * sizeof(uint32_t));
+		a.quo[l] = malloc((t->nhosts + 1) * sizeof(uint32_t));
+		a.dig[l] = malloc((t->nhosts + 1) * sizeof(uint16_t));
+		if (!a.sub[l] || !a.quo[l] || !a.dig[l])
+			goto oom;
 	}
 	for (n = 0; n < t->nhosts; n++) {
 		const uint16_t *dg = &t->digits[(size_t)t->hosts[n] * h];
@@ -109,13 +117,29 @@ int ftsw_route_dmodk(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 
 		for (i = h; i >= 1; i--)
 			j = j * t->pgft.m[i - 1] + dg[i - 1];
-		a.hostj[n] = j;
+		for (l = 1; l <= h; l++) {
+			a.sub[l][n] = (uint32_t)(j / a.M[l]);
+			a.quo[l][n] = (uint32_t)(j / a.W[l]);
+			a.dig[l][n] = dg[l - 1];
+		}
 	}
 	for (n = 0; n < t->nswitches; n++)
 		r->rank[n] = t->nodes[t->switches[n]].level - 1;
 	ftsw_parallel_for(o->threads, t->nswitches, dk_switch, &a);
-	free(a.hostj);
+	for (l = 1; l <= h; l++) {
+		free(a.sub[l]);
+		free(a.quo[l]);
+		free(a.dig[l]);
+	}
 	if (!o->no_switch_lids)
 		ftsw_route_switch_lids(t, r, r->rank, o->threads, err);
 	return 0;
+oom:
+	for (l = 1; l <= h; l++) {
+		free(a.sub[l]);
+		free(a.quo[l]);
+		free(a.dig[l]);
+	}
+	ftsw_err_set(err, "dmodk: out of memory");
+	return -1;
 }
