@@ -104,6 +104,7 @@ static int lab_up(int argc, char **argv)
 	uint64_t v;
 	int i;
 
+	o.lmc_auto = true;
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i], *n = i + 1 < argc ? argv[i + 1] : NULL;
 
@@ -123,6 +124,7 @@ static int lab_up(int argc, char **argv)
 			if (parse_u64(a, n, FTSW_LMC_MAX, &v))
 				return 2;
 			o.lmc = (unsigned)v;
+			o.lmc_auto = false;
 			i++;
 		} else if (!strcmp(a, "--seed")) {
 			if (parse_u64(a, n, UINT64_MAX, &o.seed))
@@ -159,18 +161,19 @@ static int lab_up(int argc, char **argv)
 		return 1;
 	}
 	if (cli.json) {
-		printf("{\"name\":\"%s\",\"namespaces\":%" PRIu64 ",\"links\":%"
+		printf("{\"name\":\"%s\",\"engine\":\"%s\",\"lmc\":%u,\"namespaces\":%" PRIu64 ",\"links\":%"
 		       PRIu64 ",\"neighbours\":%" PRIu64 ",\"messages\":%" PRIu64
 		       ",\"us\":{\"route\":%" PRIu64 ",\"netns\":%" PRIu64
 		       ",\"links\":%" PRIu64 ",\"hosts\":%" PRIu64 ",\"switches\":%"
 		       PRIu64 ",\"upload\":%" PRIu64 ",\"shape\":%" PRIu64
-		       ",\"total\":%" PRIu64 "}}\n", o.name, tm.nnetns, tm.nlinks,
+		       ",\"total\":%" PRIu64 "}}\n", o.name, tm.engine, tm.lmc, tm.nnetns, tm.nlinks,
 		       tm.nneigh, tm.nmsgs, tm.route, tm.netns, tm.links, tm.hosts,
 		       tm.switches, tm.upload, tm.shape, tm.total);
 	} else {
 		printf("lab %s up: %" PRIu64 " namespaces, %" PRIu64
-		       " links, %" PRIu64 " neighbour entries in %.3f s\n",
-		       o.name, tm.nnetns, tm.nlinks, tm.nneigh, tm.total / 1e6);
+		       " links, %" PRIu64 " neighbour entries, routed by %s "
+		       "(LMC %u) in %.3f s\n", o.name, tm.nnetns, tm.nlinks,
+		       tm.nneigh, tm.engine, tm.lmc, tm.total / 1e6);
 		if (cli.verbose)
 			printf("  route %.3f s, namespaces %.3f s, links %.3f s, "
 			       "hosts %.3f s, switches %.3f s, upload+commit %.3f s, "

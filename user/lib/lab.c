@@ -143,7 +143,7 @@ static int write_conf(const struct lab_build *b, struct ftsw_err *err)
 	fprintf(f, "spec=%s\nengine=%s%s\nlmc=%u\nrate=%" PRIu64
 		"\nhosts=%" PRIu32 "\nswitches=%" PRIu32 "\n",
 		b->o->topo, b->o->lft_file ? "lft:" : "",
-		b->o->lft_file ? b->o->lft_file : b->r->engine, b->o->lmc,
+		b->o->lft_file ? b->o->lft_file : b->r->engine, b->r->lmc,
 		b->o->rate_bps, b->t->nhosts, b->t->nswitches);
 	if (fclose(f)) {
 		ftsw_err_set(err, "%s: %s", path, strerror(errno));
@@ -237,7 +237,6 @@ static int make_links(struct lab_build *b, struct lab_rt *rt,
 	}
 	if (lab_rt_flush(rt, err))
 		return -1;
-	progress(b, "veth pairs", done, done);
 	b->tm->nlinks = done;
 	b->tm->links = ftsw_now_us() - t0;
 	return 0;
@@ -509,10 +508,20 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 		const char *eng = o->engine ? o->engine : default_engine(b.t);
 
 		b.r = ftsw_route(eng, b.t, &ro, err);
+		/* No LMC given: the smallest one the engine accepts. */
+		while (!b.r && o->lmc_auto && ro.lmc < FTSW_LMC_MAX &&
+		       ftsw_engine_find(eng)) {
+			ro.lmc++;
+			b.r = ftsw_route(eng, b.t, &ro, err);
+		}
+		if (b.r && ro.lmc != o->lmc && o->progress)
+			fprintf(stderr, "  %s needs LMC %u\n", eng, ro.lmc);
 	}
 	if (!b.r)
 		goto out;
 	b.tm->route = ftsw_now_us() - t1;
+	b.tm->lmc = b.r->lmc;
+	snprintf(b.tm->engine, sizeof(b.tm->engine), "%s", b.r->engine);
 	b.host_fd = malloc(sizeof(int) * b.t->nhosts);
 	if (!b.host_fd) {
 		ftsw_err_set(err, "out of memory");
@@ -860,9 +869,15 @@ struct port_state_arg {
 	struct ftsw_topo *t;
 };
 
+struct rd_arg {
+	struct ftsw_topo *t;
+	struct ftsw_routing *r;
+};
+
 static int port_down_cb(const struct ftsw_port_info *pi, void *arg)
 {
-	struct ftsw_topo *t = arg;
+	struct rd_arg *a = arg;
+	struct ftsw_topo *t = a->t;
 	uint32_t node;
 
 	if (pi->switch_id >= t->nswitches)
@@ -872,6 +887,13 @@ static int port_down_cb(const struct ftsw_port_info *pi, void *arg)
 		return 0;
 	if (!pi->oper_up || !pi->admin_up)
 		ftsw_topo_disconnect(t, node, pi->port);
+	/* An edge port allowed one LMC offset: the source's path is fixed. */
+	if (a->r && pi->edge && pi->n_offsets == 1 && pi->base_lid) {
+		uint32_t h = (pi->base_lid >> a->r->lmc) - 1;
+
+		if (h < a->r->nhosts)
+			a->r->policy[h].fixed_offset = pi->offsets[0];
+	}
 	return 0;
 }
 
@@ -879,18 +901,21 @@ struct ftsw_routing *ftsw_lab_read_routing(struct ftsw_lab *lab,
 					   struct ftsw_err *err)
 {
 	struct ftsw_routing *r;
+	struct rd_arg a = { .t = lab->topo };
 	uint8_t *table;
 	uint32_t i;
 
-	/* Down ports are cables the model must not use either. */
-	if (ftsw_nl_port_dump(lab->nl, -1, port_down_cb, lab->topo)) {
-		ftsw_err_set(err, "lab %s: port dump: %s", lab->name,
-			     ftsw_nl_error(lab->nl));
-		return NULL;
-	}
 	r = ftsw_routing_new(lab->topo, lab->lmc, false, err);
 	if (!r)
 		return NULL;
+	a.r = r;
+	/* Down ports are cables the model must not use either. */
+	if (ftsw_nl_port_dump(lab->nl, -1, port_down_cb, &a)) {
+		ftsw_err_set(err, "lab %s: port dump: %s", lab->name,
+			     ftsw_nl_error(lab->nl));
+		ftsw_routing_free(r);
+		return NULL;
+	}
 	snprintf(r->engine, sizeof(r->engine), "kernel");
 	table = malloc(FTSW_LFT_SIZE);
 	if (!table) {

@@ -62,6 +62,7 @@ struct ftsw_lab_opts {
 				 * degraded one, updn otherwise */
 	const char *lft_file;	/* OpenSM opensm-lfts.dump instead of an engine */
 	unsigned lmc;
+	bool lmc_auto;		/* raise the LMC until the engine accepts it */
 	uint64_t rate_bps;	/* 0: no shaping; else tbf on every fabric link */
 	uint64_t seed;
 	bool no_neigh;		/* skip the permanent neighbour mesh */
@@ -73,6 +74,8 @@ struct ftsw_lab_times {
 	uint64_t netns, links, hosts, neigh, switches, route, upload, shape,
 		 total;
 	uint64_t nnetns, nlinks, nneigh, nmsgs;
+	unsigned lmc;		/* the LMC used */
+	char engine[32];	/* the engine used */
 };
 
 int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,

@@ -322,7 +322,10 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 	r = ftsw_lab_read_routing(lab, err);
 	if (!r)
 		return -1;
-	multipath = r->lmc > 0;
+	/* Deterministic paths: LMC 0, or one allowed offset per source. */
+	multipath = false;
+	for (i = 0; r->lmc && i < r->nhosts; i++)
+		multipath |= r->policy[i].fixed_offset == FTSW_OFFSET_ANY;
 	if (ftsw_lab_counters(lab, &c0, err))
 		goto out;
 	maxp = c0.maxports;
@@ -362,8 +365,8 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 	if (!o->json)
 		fprintf(out, "pattern %s, %s order, %u packets of %u bytes per "
 			"flow%s\n", o->pattern, o->order, packets, size,
-			multipath ? " (LMC > 0: flows spread over paths by "
-			"hash; only totals compared)" : "");
+			multipath ? " (several LIDs per destination: flows "
+			"spread over paths by hash; only totals compared)" : "");
 	for (s = 0; !o->max_stages || s < o->max_stages; s++) {
 		uint32_t nf = stage_flows(&tr, s, fl, &rng, label, sizeof(label));
 		uint64_t t0, t1, stage_sent = 0, last, max_flows = 0, before;
@@ -377,7 +380,9 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 		memset(stage_load, 0, sizeof(uint64_t) * nslots);
 		/* The model: every hop of every flow's path. */
 		for (f = 0; f < nf; f++) {
-			int h = ftsw_trace(r, fl[f].src, ftsw_host_lid(r, fl[f].dst),
+			uint8_t fo = r->policy[fl[f].src].fixed_offset;
+			int h = ftsw_trace(r, fl[f].src, ftsw_host_lid(r, fl[f].dst) +
+					   (fo == FTSW_OFFSET_ANY ? 0 : fo),
 					   swp, pp, maxh), k;
 
 			for (k = 0; k < h && k < (int)maxh; k++) {

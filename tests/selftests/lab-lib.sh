@@ -1,0 +1,37 @@
+# shellcheck shell=bash
+# Helpers for the lab selftests (1xx-lab-*.sh; sourced after lib.sh).
+# Each test uses its own lab name so parallel or left-over labs never clash.
+
+LAB=t$$
+export FTSW_LAB=$LAB
+PY=$(command -v /usr/bin/python3 || command -v python3)
+
+lab() { "$FTSW" "$@"; }
+
+# lab_gone NAME: no namespace, run directory, device or switch left behind.
+lab_gone() {
+	local n=${1:-$LAB} left
+	left=$(ls /run/netns 2>/dev/null | grep -E "^$n(-h[0-9]+)?\$")
+	[ -z "$left" ] || { echo "namespaces left: $left"; return 1; }
+	[ ! -e "/run/ftsw/$n" ] || { echo "/run/ftsw/$n left"; return 1; }
+	left=$(ip -o link show | grep -E ': s[0-9]+p[0-9]+[@:]')
+	[ -z "$left" ] || { echo "devices left in the init namespace: $left"; return 1; }
+	[ "$("$FTSW" -j fabric show | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["switches"])' 2>/dev/null || echo 0)" = 0 ] ||
+		{ echo "switches left in the init namespace"; return 1; }
+}
+
+# lab_up_ping TOPO ENGINE [LAB ARGS]: lab up, all-pairs ping, lab down.
+lab_up_ping() {
+	local topo=$1 eng=$2 rc=0
+	shift 2
+	lab lab up --name "$LAB" -t "$topo" -a "$eng" "$@" || return 1
+	lab lab ping --name "$LAB" -c 1 -W 5000 || rc=1
+	lab lab down --name "$LAB" || rc=1
+	return $rc
+}
+
+# ping_summary: "ok failed" of an all-pairs ping of $LAB.
+ping_json() {
+	lab -j lab ping --name "$LAB" -c 1 -W "${1:-3000}" |
+		"$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["ok"], d["failed"])'
+}
