@@ -67,6 +67,8 @@ struct dc {
 	int nranks;
 	uint32_t *lhosts;	/* hosts grouped by leaf */
 	uint32_t *lhstart;	/* per leaf start in lhosts */
+	struct { uint32_t d, n; } *runs;	/* runs of consecutive hosts */
+	uint32_t *runstart;	/* per leaf start in runs */
 	int cur_rank;
 };
 
@@ -292,7 +294,8 @@ static void route_one(size_t s, void *arg)
 	int single = 1;
 	uint64_t *mask = malloc(((size_t)nw * 64 + 1) * sizeof(uint64_t));
 	uint64_t prev[4] = { 0 }, blk[64];
-	uint8_t cport[FTSW_TOPO_MAX_PORTS + 1];
+	uint8_t cport[2 * (FTSW_TOPO_MAX_PORTS + 1)];
+	int cport_ok = 0;
 	struct fdiv ncdiv[FTSW_TOPO_MAX_PORTS + 1];
 	unsigned noff = 1u << r->lmc, o;
 	uint64_t pi = a->pi[s];
@@ -362,6 +365,7 @@ static void route_one(size_t s, void *arg)
 		if (!same || !nc) {
 			nc = 0;
 			single = 1;
+			cport_ok = 0;
 			for (w = 0; w < nw; w++) {
 				uint64_t m = mask[(size_t)lb * nw + w];
 
@@ -389,28 +393,39 @@ static void route_one(size_t s, void *arg)
 			 * floor(d / Pi) and its residue mod #C are stepped
 			 * instead of divided.
 			 */
-			uint32_t prev = UINT32_MAX - 1, y0 = 0, rem = 0, gi2 = 0;
 			uint32_t pi32 = pidiv.d;
 
-			for (gi = 0; gi < nc; gi++)
-				cport[gi] = *cfirst[gi];
-			for (h = a->lhstart[l]; h < a->lhstart[l + 1]; h++) {
-				uint32_t d = a->lhosts[h];
+			if (!cport_ok) {
+				/* C's ports, repeated: for pi = 1 they cycle
+				 * host by host and a run is one copy */
+				for (gi = 0; gi < nc + FTSW_TOPO_MAX_PORTS + 1; gi++)
+					cport[gi] = *cfirst[gi < nc ? gi : gi % nc];
+				cport_ok = 1;
+			}
+			for (h = a->runstart[l]; h < a->runstart[l + 1]; h++) {
+				/* a run of consecutive hosts: consecutive LIDs */
+				uint32_t d = a->runs[h].d, run = a->runs[h].n;
+				uint32_t y0, rem, gi2;
+				uint8_t *out = lft + ftsw_host_lid(r, d);
 
-				if (d == prev + 1) {
-					if (++rem == pi32) {
-						rem = 0;
-						y0++;
-						if (++gi2 == nc)
-							gi2 = 0;
-					}
-				} else {
-					y0 = fdiv_div(d, pidiv);
-					rem = d - y0 * pi32;
-					gi2 = y0 - fdiv_div(y0, ncdiv[nc]) * nc;
+				y0 = fdiv_div(d, pidiv);
+				rem = d - y0 * pi32;
+				gi2 = y0 - fdiv_div(y0, ncdiv[nc]) * nc;
+				if (pi32 == 1) {
+					memcpy(out, cport + gi2, run);
+					continue;
 				}
-				prev = d;
-				lft[ftsw_host_lid(r, d)] = cport[gi2];
+				/* each port for pi consecutive destinations */
+				while (run) {
+					uint32_t len = pi32 - rem < run ? pi32 - rem : run;
+
+					memset(out, cport[gi2], len);
+					out += len;
+					run -= len;
+					rem = 0;
+					if (++gi2 == nc)
+						gi2 = 0;
+				}
 			}
 			continue;
 		}
@@ -449,6 +464,8 @@ static void free_dc(struct dc *a)
 	free(a->rankstart);
 	free(a->lhosts);
 	free(a->lhstart);
+	free(a->runs);
+	free(a->runstart);
 }
 
 int ftsw_route_dmodc(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
@@ -526,6 +543,32 @@ int ftsw_route_dmodc(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 			}
 		}
 		free(fill);
+	}
+	/* runs of consecutive host indices per leaf (at most 254 long) */
+	a.runs = malloc((t->nhosts + 1) * sizeof(*a.runs));
+	a.runstart = malloc(((size_t)a.nl + 2) * sizeof(uint32_t));
+	if (!a.runs || !a.runstart)
+		goto oom;
+	{
+		uint32_t nr = 0, h;
+
+		for (l = 0; l < a.nl; l++) {
+			a.runstart[l] = nr;
+			for (h = a.lhstart[l]; h < a.lhstart[l + 1]; h++) {
+				uint32_t d = a.lhosts[h];
+
+				if (nr > a.runstart[l] &&
+				    a.runs[nr - 1].d + a.runs[nr - 1].n == d &&
+				    a.runs[nr - 1].n < FTSW_TOPO_MAX_PORTS) {
+					a.runs[nr - 1].n++;
+				} else {
+					a.runs[nr].d = d;
+					a.runs[nr].n = 1;
+					nr++;
+				}
+			}
+		}
+		a.runstart[a.nl] = nr;
 	}
 	if (build_groups(&a))
 		goto oom;
