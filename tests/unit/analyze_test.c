@@ -785,4 +785,82 @@ TEST(order_and_rankfile)
 	ftsw_topo_free(t);
 }
 
+/* Traffic matrix and order files: errors name file:line. */
+TEST(file_errors)
+{
+	struct ftsw_topo *t = gen("ftmn:4,2");
+	char path[] = "/tmp/ftsw-tm-XXXXXX", want[96], spec[64];
+	struct ftsw_pattern p;
+	struct ftsw_err err;
+	uint32_t o[8];
+	FILE *f;
+	int fd;
+
+	ASSERT_NE(NULL, t);
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	f = fdopen(fd, "w");
+	fprintf(f, "# a comment\n0 5 2.5\n\n1 9\n");
+	fclose(f);
+	snprintf(spec, sizeof(spec), "file:%s", path);
+	EXPECT_NE(0, ftsw_pattern_make(spec, 8, t, &p, &err));
+	snprintf(want, sizeof(want), "%s:4: rank outside 0..7", path);
+	EXPECT_STREQ(want, err.msg);
+	f = fopen(path, "w");
+	fprintf(f, "0 5 2.5\n1 x\n");
+	fclose(f);
+	EXPECT_NE(0, ftsw_pattern_make(spec, 8, t, &p, &err));
+	snprintf(want, sizeof(want), "%s:2: expected 'SRC DST [AMOUNT]'", path);
+	EXPECT_STREQ(want, err.msg);
+	f = fopen(path, "w");
+	fprintf(f, "0 5 2.5\n1 3\n");
+	fclose(f);
+	ASSERT_EQ(0, ftsw_pattern_make(spec, 8, t, &p, &err));
+	ASSERT_EQ(2, p.stages[0].nflows);
+	EXPECT_EQ(2.5, p.stages[0].f[0].amount);
+	EXPECT_EQ(1.0, p.stages[0].f[1].amount);
+	ftsw_pattern_free(&p);
+	f = fopen(path, "w");
+	fprintf(f, "H1\nH2\nH1\n");
+	fclose(f);
+	EXPECT_NE(0, ftsw_order_make(spec, t, 3, o, &err));
+	snprintf(want, sizeof(want), "%s:3: rank 2 or host 'H1' given twice",
+		 path);
+	EXPECT_STREQ(want, err.msg);
+	unlink(path);
+	ftsw_topo_free(t);
+}
+
+/*
+ * Per switch pair: PGFT(2;2,4;1,2;1,2) has 4 leaves of 2 hosts, 2 tops,
+ * 2 cables per leaf-top pair; up-port q leads to top q mod 2. D-Mod-K
+ * sends destination d up through up-port d mod 4: flows 0 -> 2 and 1 -> 4
+ * take up-ports 2 and 0, both cables to top 0: one flow per cable, two
+ * per switch pair.
+ */
+TEST(hot_spot_bundle)
+{
+	struct ftsw_topo *t = gen("pgft:2;2,4;1,2;1,2");
+	struct ftsw_routing *r;
+	struct ftsw_load_result res;
+	struct ftsw_err err;
+	struct ftsw_tm tm;
+	double *load;
+
+	ASSERT_NE(NULL, t);
+	r = route("dmodk", t, 0);
+	ASSERT_NE(NULL, r);
+	load = calloc(t->nports, sizeof(*load));
+	ftsw_tm_init(&tm, 8);
+	ftsw_tm_add(&tm, 0, 2, 1);
+	ftsw_tm_add(&tm, 1, 4, 1);
+	ASSERT_EQ(0, ftsw_link_loads(r, &tm, NULL, load, NULL, &res, &err));
+	EXPECT_EQ(1.0, ftsw_max_load(t, load, true, NULL));
+	EXPECT_EQ(2.0, ftsw_max_bundle_load(t, load));
+	ftsw_tm_free(&tm);
+	free(load);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
 TEST_HARNESS_MAIN
