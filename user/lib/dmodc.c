@@ -294,7 +294,7 @@ static void route_one(size_t s, void *arg)
 	int single = 1;
 	uint64_t *mask = malloc(((size_t)nw * 64 + 1) * sizeof(uint64_t));
 	uint64_t prev[4] = { 0 }, blk[64];
-	uint8_t cport[2 * (FTSW_TOPO_MAX_PORTS + 1)];
+	uint8_t cport[2 * (FTSW_TOPO_MAX_PORTS + 1) + 2];
 	int cport_ok = 0;
 	struct fdiv ncdiv[FTSW_TOPO_MAX_PORTS + 1];
 	unsigned noff = 1u << r->lmc, o;
@@ -396,10 +396,20 @@ static void route_one(size_t s, void *arg)
 			uint32_t pi32 = pidiv.d;
 
 			if (!cport_ok) {
-				/* C's ports, repeated: for pi = 1 they cycle
-				 * host by host and a run is one copy */
-				for (gi = 0; gi < nc + FTSW_TOPO_MAX_PORTS + 1; gi++)
-					cport[gi] = *cfirst[gi < nc ? gi : gi % nc];
+				/* C's ports, repeated when pi = 1: then they
+				 * cycle host by host and a run is one copy */
+				uint32_t len = nc;
+
+				for (gi = 0; gi < nc; gi++)
+					cport[gi] = *cfirst[gi];
+				while (pi32 == 1 && len < nc + FTSW_TOPO_MAX_PORTS + 1) {
+					uint32_t n2 = len;
+
+					if (n2 > sizeof(cport) - len)
+						n2 = (uint32_t)(sizeof(cport) - len);
+					memcpy(cport + len, cport, n2);
+					len += n2;
+				}
 				cport_ok = 1;
 			}
 			for (h = a->runstart[l]; h < a->runstart[l + 1]; h++) {
