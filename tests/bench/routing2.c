@@ -6,6 +6,7 @@
  *
  *   routing2 time ENGINE TOPO [LMC]    TOPO: generator spec or net file
  *   routing2 vls NSW PORTS HOSTS LINKS SEEDS [MAXVLS]
+ *   routing2 net NSW PORTS HOSTS LINKS SEED FILE   write a random topology
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,24 @@ static int cmd_vls(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_net(int argc, char **argv)
+{
+	struct ftsw_err err;
+	struct ftsw_topo *t;
+
+	if (argc < 6)
+		return 2;
+	t = ftsw_topo_gen_random((unsigned)atoi(argv[0]), (unsigned)atoi(argv[1]),
+				 (unsigned)atoi(argv[2]), (unsigned)atoi(argv[3]),
+				 strtoull(argv[4], NULL, 0), &err);
+	if (!t || ftsw_net_write(t, argv[5], &err)) {
+		fprintf(stderr, "routing2: %s\n", err.msg);
+		return 1;
+	}
+	ftsw_topo_free(t);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 2;
@@ -121,8 +140,11 @@ int main(int argc, char **argv)
 		rc = cmd_time(argc - 2, argv + 2);
 	else if (argc > 1 && !strcmp(argv[1], "vls"))
 		rc = cmd_vls(argc - 2, argv + 2);
+	else if (argc > 1 && !strcmp(argv[1], "net"))
+		rc = cmd_net(argc - 2, argv + 2);
 	if (rc == 2)
 		fprintf(stderr, "usage: routing2 time ENGINE TOPO [LMC]\n"
-			"       routing2 vls NSW PORTS HOSTS LINKS SEEDS [MAXVLS]\n");
+			"       routing2 vls NSW PORTS HOSTS LINKS SEEDS [MAXVLS]\n"
+			"       routing2 net NSW PORTS HOSTS LINKS SEED FILE\n");
 	return rc;
 }

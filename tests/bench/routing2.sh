@@ -7,6 +7,11 @@
 #
 #   tests/bench/routing2.sh [-f FTSW] [-r RUNS] [--no-opensm] [--vls-only]
 #                           [--seeds N] [--links "L1 L2 .."]
+#                           [--osm-vls "NSW:LINKS .."]
+#
+# --osm-vls: also run OpenSM's dfsssp (weakest edge, 8 VLs available) on
+# random topologies NSW switches of 32 ports, 16 hosts each, LINKS links,
+# seeds 1..N, and print its "Virtual Lanes needed" next to ftsw's.
 #
 # OpenSM's routing time: from its log line "building routing with
 # '<engine>' routing algorithm" to "<engine> tables configured on all
@@ -25,6 +30,7 @@ VLS=1
 BENCH=1
 SEEDS=5
 LINKS="192 256 384 512 768"
+OSMVLS=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-f) FTSW=$2; shift ;;
@@ -34,6 +40,7 @@ while [ $# -gt 0 ]; do
 	--vls-only) BENCH=0 ;;
 	--seeds) SEEDS=$2; shift ;;
 	--links) LINKS=$2; shift ;;
+	--osm-vls) OSMVLS=$2; shift ;;
 	*) echo "usage: $0 [-f FTSW] [-r RUNS] [--no-opensm] [--no-vls] [--vls-only] [--seeds N] [--links \"L ..\"]" >&2
 	   exit 2 ;;
 	esac
@@ -145,4 +152,38 @@ if [ $VLS = 1 ]; then
 		done
 	done
 	echo "# CDG bookkeeping (weakest, seed 1): $(awk '$6 == "weakest" && $4 == 1 { printf "%s links: %s CDG edges, %s path deps, %s MiB, %s s;  ", $2, $12, $14, $16, $18 }' "$W"/vls-*.txt)"
+fi
+
+if [ -n "$OSMVLS" ]; then
+	echo "# layers needed, OpenSM 3.3.23 dfsssp vs ftsw (weakest edge), random topologies,"
+	echo "# 32-port switches with 16 hosts each"
+	printf "%-9s %-6s %-5s %8s %8s\n" switches links seed opensm ftsw
+	opensm -c "$W/osm.conf" >/dev/null 2>&1
+	printf 'osm_ucast_mgr.c=0x07\nosm_ucast_dfsssp.c=0x07\n' >"$W/pml.conf"
+	sed -i -e "s|^per_module_logging_file .*|per_module_logging_file $W/pml.conf|" \
+	       -e "s|^dump_files_dir .*|dump_files_dir $W/dump|" "$W/osm.conf"
+	mkdir -p "$W/dump"
+	for c in $OSMVLS; do
+		n=${c%%:*}
+		l=${c#*:}
+		for s in $(seq "$SEEDS"); do
+			net=$W/rand-$n-$l-$s.net
+			"$W/routing2" net "$n" 32 16 "$l" "$s" "$net" || exit 1
+			nodes=$(grep -c '^\(Switch\|Ca\)' "$net")
+			ibsim -s -n -N $((nodes + 64)) -S $((n + 16)) -P $((nodes * 40)) "$net" \
+				>"$W/ibsim.log" 2>&1 &
+			IBSIM_PID=$!
+			sleep 3
+			timeout 1200 ibsim-run opensm -F "$W/osm.conf" -o -s 3600 -R dfsssp \
+				-f "$W/osm-rand.log" >/dev/null 2>&1
+			kill "$IBSIM_PID" 2>/dev/null
+			wait "$IBSIM_PID" 2>/dev/null
+			IBSIM_PID=
+			o=$(sed -n 's/.*Virtual Lanes needed: \([0-9]*\).*/\1/p' "$W/osm-rand.log" | head -1)
+			grep -q "no deadlock-free\|ERR" "$W/osm-rand.log" && [ -z "$o" ] && o=fail
+			f=$("$W/routing2" vls "$n" 32 16 "$l" "$s" 15 | awk -v s="$s" '$4 == s && $6 == "weakest" { print $8 }')
+			printf "%-9s %-6s %-5s %8s %8s\n" "$n" "$l" "$s" "${o:--}" "$f"
+			rm -f "$W/osm-rand.log"
+		done
+	done
 fi
