@@ -110,6 +110,53 @@ static int walk(const struct ftsw_topo *t, const struct ftsw_routing *r,
 	}
 }
 
+/*
+ * The DFS stack stk[0..top-1] ends in a cycle from vertex w (somewhere on
+ * the stack) back to w through edge e out of the top vertex; frame j left
+ * its vertex on edge sit[j] - 1. Pick the edge to break.
+ */
+static uint32_t pick_edge(const struct cdg *c, unsigned i,
+			  enum ftsw_vl_heuristic h, const uint32_t *stk,
+			  const uint32_t *sit, uint32_t top, uint32_t w,
+			  uint32_t e)
+{
+	uint32_t at = top - 1, pick = e, best = 0, j;
+
+	while (stk[at] != w)
+		at--;
+	for (j = at; j < top; j++) {
+		uint32_t ej = j + 1 < top ? sit[j] - 1 : e;
+		uint32_t cj = c->cnt[(uint64_t)ej * c->L + i];
+
+		if (h == FTSW_VL_FIRST)
+			return ej;
+		if (j == at || (h == FTSW_VL_WEAKEST ? cj < best : cj > best)) {
+			best = cj;
+			pick = ej;
+		}
+	}
+	return pick;
+}
+
+/* Move every layer-i path inducing edge e to layer i + 1. */
+static void move_paths(struct cdg *c, unsigned i, uint32_t e)
+{
+	unsigned L = c->L;
+	uint64_t q, x;
+
+	for (q = c->qstart[e]; q < c->qstart[e + 1]; q++) {
+		uint32_t pp = c->qpath[q];
+
+		if (c->layer[pp] != i)
+			continue;
+		c->layer[pp] = (uint8_t)(i + 1);
+		for (x = c->pstart[pp]; x < c->pstart[pp + 1]; x++) {
+			c->cnt[(uint64_t)c->pedge[x] * L + i]--;
+			c->cnt[(uint64_t)c->pedge[x] * L + i + 1]++;
+		}
+	}
+}
+
 int ftsw_dfsssp_layers(const struct ftsw_topo *t, struct ftsw_routing *r,
 		       const struct ftsw_dfsssp_opts *o,
 		       struct ftsw_dfsssp_stats *st, struct ftsw_err *err)
@@ -327,60 +374,23 @@ int ftsw_dfsssp_layers(const struct ftsw_topo *t, struct ftsw_routing *r,
 					continue;
 				}
 				/* cycle: stack from w to v, closed by e */
-				{
-					uint32_t at = top - 1, pick = e, j;
-					uint32_t best = c.cnt[(uint64_t)e * L + i];
-					uint64_t q;
-
-					while (stk[at] != w)
-						at--;
-					for (j = at; j < top; j++) {
-						uint32_t ej = j + 1 < top ?
-							sit[j] - 1 : e;
-						uint32_t cj = c.cnt[(uint64_t)ej * L + i];
-
-						if (o->heuristic == FTSW_VL_FIRST) {
-							pick = ej;
-							break;
-						}
-						if (j == at ||
-						    (o->heuristic == FTSW_VL_WEAKEST ?
-						     cj < best : cj > best)) {
-							best = cj;
-							pick = ej;
-						}
-					}
-					if (i + 1 >= L) {
-						ftsw_err_set(err, "dfsssp: more than %u "
-							     "virtual layers needed (the "
-							     "%s-edge heuristic found a "
-							     "cycle in layer %u); allow "
-							     "more with max VLs (up to 15) "
-							     "or use another engine", L,
-							     ftsw_heuristic_name(o->heuristic),
-							     L);
-						st->layers_needed = L + 1;
-						goto out;
-					}
-					for (q = c.qstart[pick]; q < c.qstart[pick + 1]; q++) {
-						uint32_t pp = c.qpath[q];
-						uint64_t x;
-
-						if (c.layer[pp] != i)
-							continue;
-						c.layer[pp] = (uint8_t)(i + 1);
-						for (x = c.pstart[pp]; x < c.pstart[pp + 1]; x++) {
-							c.cnt[(uint64_t)c.pedge[x] * L + i]--;
-							c.cnt[(uint64_t)c.pedge[x] * L + i + 1]++;
-						}
-					}
-					st->cycles_broken++;
-					/* unwind: gray back to white */
-					for (j = 0; j < top; j++)
-						color[stk[j]] = 0;
-					top = 0;
-					root--;	/* retry this root */
+				if (i + 1 >= L) {
+					ftsw_err_set(err, "dfsssp: more than %u virtual "
+						     "layers needed (the %s-edge heuristic "
+						     "found a cycle in layer %u); allow more "
+						     "with max VLs (up to 15) or use another "
+						     "engine", L,
+						     ftsw_heuristic_name(o->heuristic), L);
+					st->layers_needed = L + 1;
+					goto out;
 				}
+				move_paths(&c, i, pick_edge(&c, i, o->heuristic, stk,
+							    sit, top, w, e));
+				st->cycles_broken++;
+				/* unwind: gray back to white, retry this root */
+				while (top)
+					color[stk[--top]] = 0;
+				root--;
 			}
 		}
 	}
