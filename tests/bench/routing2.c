@@ -42,6 +42,7 @@ static int cmd_time(int argc, char **argv)
 		return 2;
 	o.lmc = argc > 2 ? (unsigned)atoi(argv[2]) : 0;
 	o.threads = 1;
+	o.extended_lids = true;	/* timing only: LIDs past 0xBFFF allowed */
 	t = load(argv[1], &err);
 	if (!t) {
 		fprintf(stderr, "routing2: %s\n", err.msg);
