@@ -37,7 +37,8 @@ static void lab_usage(FILE *f)
 		"       ftsw lab chaos [--name LAB] --count K [--seed S]\n"
 		"       ftsw lab traffic [--name LAB] -p PATTERN [--order topology|random]\n"
 		"                   [--packets N] [--size BYTES] [--seed S] [--stages N]\n"
-		"                   [--per-stage] [--svg FILE]\n"
+		"                   [--per-stage] [--svg FILE] [--pps N]\n"
+		"                   [--fail A B --fail-at ROUND]  (loss across a live failure)\n"
 		"TOPO: a generator spec (ftmn:4,3, pgft:...) or an ibnetdiscover file.\n"
 		"HOST: h3, 3 or a node name; switches: s5 or a node name.\n"
 		"RATE: bit/s with k, M, G suffix (shapes every switch-to-switch link).\n"
@@ -363,9 +364,9 @@ static int lab_ping(int argc, char **argv)
 	if (cli.json) {
 		printf("{\"pairs\":%" PRIu64 ",\"ok\":%" PRIu64 ",\"failed\":%"
 		       PRIu64 ",\"sent\":%" PRIu64 ",\"received\":%" PRIu64
-		       ",\"rtt_us\":{\"min\":%.0f,\"avg\":%.0f,\"max\":%.0f}"
+		       ",\"retried\":%" PRIu64 ",\"rtt_us\":{\"min\":%.0f,\"avg\":%.0f,\"max\":%.0f}"
 		       ",\"seconds\":%.3f,\"failures\":[", res.pairs, res.ok,
-		       res.failed, res.sent, res.received, res.min_us, res.avg_us,
+		       res.failed, res.sent, res.received, res.retried, res.min_us, res.avg_us,
 		       res.max_us, res.elapsed_s);
 		for (i = 0; i < res.nfails; i++)
 			printf("%s{\"src\":%" PRIu32 ",\"dst\":%" PRIu32
@@ -381,6 +382,9 @@ static int lab_ping(int argc, char **argv)
 		if (res.received)
 			printf("; rtt min/avg/max %.0f/%.0f/%.0f us",
 			       res.min_us, res.avg_us, res.max_us);
+		if (res.retried)
+			printf(" (%" PRIu64 " echoes re-sent after a silence)",
+			       res.retried);
 		printf("\n");
 		for (i = 0; i < res.nfails && i < maxshow; i++)
 			printf("  FAIL h%" PRIu32 " -> h%" PRIu32 ": %u/%u replies\n",
@@ -544,6 +548,20 @@ static int lab_traffic(int argc, char **argv)
 		} else if (!strcmp(a, "--seed")) {
 			if (parse_u64(a, n, UINT64_MAX, &o.seed))
 				goto out;
+			i++;
+		} else if (!strcmp(a, "--fail") && i + 2 < argc) {
+			o.fail_a = argv[i + 1];
+			o.fail_b = argv[i + 2];
+			i += 2;
+		} else if (!strcmp(a, "--fail-at")) {
+			if (parse_u64(a, n, 1000000, &v))
+				goto out;
+			o.fail_at = (unsigned)v;
+			i++;
+		} else if (!strcmp(a, "--pps")) {
+			if (parse_u64(a, n, 100000000, &v))
+				goto out;
+			o.pps = (unsigned)v;
 			i++;
 		} else if (!strcmp(a, "--per-stage")) {
 			o.per_stage = true;

@@ -594,7 +594,6 @@ out:
 int ftsw_lab_down(const char *name, struct ftsw_err *err)
 {
 	char dir[256], path[600], pre[64];
-	struct ftsw_nl *nl;
 	DIR *d;
 	struct dirent *de;
 	size_t pl;
@@ -602,14 +601,11 @@ int ftsw_lab_down(const char *name, struct ftsw_err *err)
 
 	if (check_name(name, err))
 		return -1;
-	/* Flush the fabric first: switches go before their devices. */
-	nl = ftsw_nl_open_in(name, NULL);
-	if (nl) {
-		found = true;
-		ftsw_nl_fabric_reset(nl);
-		ftsw_nl_close(nl);
-	}
-	ftsw_netns_home(NULL);
+	/*
+	 * No fabric reset: the kernel tears the fabric down with its namespace
+	 * (pernet exit), asynchronously, as it frees the devices. Unmounting
+	 * is all the work here.
+	 */
 	snprintf(pre, sizeof(pre), "%s-h", name);
 	pl = strlen(pre);
 	d = opendir(FTSW_NETNS_DIR);

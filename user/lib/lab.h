@@ -153,6 +153,7 @@ struct ftsw_pair_fail {
 struct ftsw_ping_result {
 	uint64_t pairs, ok, failed;
 	uint64_t sent, received;
+	uint64_t retried;	/* echoes re-sent after a first silence */
 	double min_us, avg_us, max_us;
 	double elapsed_s;
 	struct ftsw_pair_fail *fails;	/* failed pairs (malloc), nfails */
@@ -162,7 +163,9 @@ struct ftsw_ping_result {
 /*
  * ICMP echo from every source to every destination (NULL: all hosts), count
  * echoes per pair, in parallel (one raw socket per host namespace, one
- * thread). A pair fails when fewer than count replies arrive in timeout_ms.
+ * thread). Missing replies are asked for again twice (transient drops on a
+ * loaded machine are not broken paths); a pair fails when fewer than count
+ * replies arrive in the end.
  */
 int ftsw_lab_ping(struct ftsw_lab *lab, const uint32_t *srcs, size_t nsrcs,
 		  const uint32_t *dsts, size_t ndsts, unsigned count,
@@ -201,6 +204,15 @@ struct ftsw_lab_traffic_opts {
 	bool json;
 	bool verbose;		/* every link, not the busiest ones */
 	const char *svg;	/* link-load picture written there */
+	/*
+	 * Failure during traffic: cable fail_a - fail_b fails before round
+	 * fail_at of every stage's packets; losses are reported for the flows
+	 * whose path crossed it and for the others. pps paces the sending
+	 * (packets per second, all flows together; 0: as fast as possible).
+	 */
+	const char *fail_a, *fail_b;
+	unsigned fail_at;
+	unsigned pps;
 };
 
 /* 0: model == reality; 1: a link's count differs; -1: error (err). */

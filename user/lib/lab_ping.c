@@ -25,7 +25,7 @@
 #include "lab.h"
 
 #define PING_MAGIC	0x66747377u	/* "ftsw" */
-#define PING_WINDOW	256
+#define PING_WINDOW	64
 
 struct ping_payload {
 	uint32_t magic, src, dst, round;
@@ -142,6 +142,43 @@ static void ping_wait(struct ping_state *ps, struct pollfd *pfd, int ms)
 			ping_recv(ps, i);
 }
 
+/* One echo request from source index si (host s) to host d. */
+static bool ping_send(struct ping_state *ps, struct pollfd *pfd, uint32_t si,
+		      uint32_t s, uint32_t d, unsigned round)
+{
+	struct {
+		struct icmphdr ic;
+		struct ping_payload pl;
+	} pkt;
+	struct sockaddr_in to = { .sin_family = AF_INET };
+
+	while (ps->outstanding >= PING_WINDOW) {
+		uint64_t before = ps->received;
+
+		ping_wait(ps, pfd, 20);
+		if (ps->received == before)
+			ps->outstanding -= ps->outstanding / 8;
+	}
+	memset(&pkt, 0, sizeof(pkt));
+	pkt.ic.type = ICMP_ECHO;
+	pkt.ic.un.echo.id = htons((uint16_t)s);
+	pkt.ic.un.echo.sequence = htons((uint16_t)round);
+	pkt.pl.magic = PING_MAGIC;
+	pkt.pl.src = s;
+	pkt.pl.dst = d;
+	pkt.pl.round = round;
+	pkt.pl.sent_us = ftsw_now_us();
+	pkt.ic.checksum = csum(&pkt, sizeof(pkt));
+	to.sin_addr.s_addr = ftsw_lab_host_ip(d);
+	if (sendto(ps->fd[si], &pkt, sizeof(pkt), 0, (struct sockaddr *)&to,
+		   sizeof(to)) != (ssize_t)sizeof(pkt))
+		return false;
+	ps->outstanding++;
+	if ((ps->received & 31) == 0)
+		ping_wait(ps, pfd, 0);
+	return true;
+}
+
 int ftsw_lab_ping(struct ftsw_lab *lab, const uint32_t *srcs, size_t nsrcs,
 		  const uint32_t *dsts, size_t ndsts, unsigned count,
 		  unsigned timeout_ms, struct ftsw_ping_result *res,
@@ -152,7 +189,8 @@ int ftsw_lab_ping(struct ftsw_lab *lab, const uint32_t *srcs, size_t nsrcs,
 	struct pollfd *pfd = NULL;
 	uint32_t *all = NULL, i, si, di;
 	uint64_t t0 = ftsw_now_us(), sent = 0, deadline;
-	unsigned round;
+	unsigned round, attempt;
+	uint64_t first_sent = 0;
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
@@ -204,51 +242,39 @@ int ftsw_lab_ping(struct ftsw_lab *lab, const uint32_t *srcs, size_t nsrcs,
 		pfd[si].fd = ps.fd[si];
 		pfd[si].events = POLLIN;
 	}
-	for (round = 0; round < count; round++) {
-		for (si = 0; si < ps.nsrc; si++) {
-			for (di = 0; di < ps.ndst; di++) {
-				struct {
-					struct icmphdr ic;
-					struct ping_payload pl;
-				} pkt;
-				struct sockaddr_in to = { .sin_family = AF_INET };
-				uint32_t s = ps.srcs[si], d = ps.dsts[di];
+	/*
+	 * Round `count + k` re-sends what is still missing after round k's
+	 * wait, twice at most: a transient drop (a full backlog on a loaded
+	 * machine) is not a broken path; a broken path never answers. The
+	 * retries are counted in the result.
+	 */
+	for (attempt = 0; attempt < 3; attempt++) {
+		for (round = 0; round < count; round++) {
+			for (si = 0; si < ps.nsrc; si++) {
+				for (di = 0; di < ps.ndst; di++) {
+					uint32_t s = ps.srcs[si], d = ps.dsts[di];
 
-				if (s == d)
-					continue;
-				while (ps.outstanding >= PING_WINDOW) {
-					uint64_t before = ps.received;
-
-					ping_wait(&ps, pfd, 20);
-					if (ps.received == before)
-						ps.outstanding -= ps.outstanding / 4;
+					if (s == d)
+						continue;
+					if (attempt && ps.got[(size_t)si * ps.ndst + di] +
+					    round >= count)
+						continue;
+					if (ping_send(&ps, pfd, si, s, d,
+						      attempt * count + round))
+						sent++;
 				}
-				memset(&pkt, 0, sizeof(pkt));
-				pkt.ic.type = ICMP_ECHO;
-				pkt.ic.un.echo.id = htons((uint16_t)s);
-				pkt.ic.un.echo.sequence = htons((uint16_t)round);
-				pkt.pl.magic = PING_MAGIC;
-				pkt.pl.src = s;
-				pkt.pl.dst = d;
-				pkt.pl.round = round;
-				pkt.pl.sent_us = ftsw_now_us();
-				pkt.ic.checksum = csum(&pkt, sizeof(pkt));
-				to.sin_addr.s_addr = ftsw_lab_host_ip(d);
-				if (sendto(ps.fd[si], &pkt, sizeof(pkt), 0,
-					   (struct sockaddr *)&to,
-					   sizeof(to)) == (ssize_t)sizeof(pkt)) {
-					ps.outstanding++;
-					sent++;
-				}
-				if ((sent & 31) == 0)
-					ping_wait(&ps, pfd, 0);
 			}
 		}
+		deadline = ftsw_now_us() + (uint64_t)timeout_ms * 1000;
+		while (ps.received < sent && ftsw_now_us() < deadline)
+			ping_wait(&ps, pfd, 10);
+		if (!attempt)
+			first_sent = sent;
+		if (ps.received >= sent)
+			break;
+		ps.outstanding = 0;
 	}
-	deadline = ftsw_now_us() + (uint64_t)timeout_ms * 1000;
-	while (ps.received < sent && ftsw_now_us() < deadline)
-		ping_wait(&ps, pfd, 10);
-
+	res->retried = sent - first_sent;
 	res->sent = sent;
 	res->received = ps.received;
 	for (si = 0; si < ps.nsrc; si++)

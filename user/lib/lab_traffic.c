@@ -266,6 +266,40 @@ fail:
 	return -1;
 }
 
+/* affected[f]: flow f's path uses either end of cable fail_a - fail_b. */
+static int mark_affected(struct traffic *tr, const struct ftsw_routing *r,
+			 const struct flow *fl, uint32_t nf, bool *affected,
+			 uint32_t *swp, uint8_t *pp, unsigned maxh,
+			 struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = tr->lab->topo;
+	uint32_t a, b, f;
+	unsigned p;
+
+	if (ftsw_lab_find_node(tr->lab, tr->o->fail_a, &a, err) ||
+	    ftsw_lab_find_node(tr->lab, tr->o->fail_b, &b, err))
+		return -1;
+	for (f = 0; f < nf; f++) {
+		uint8_t fo = r->policy[fl[f].src].fixed_offset;
+		int h = ftsw_trace(r, fl[f].src, ftsw_host_lid(r, fl[f].dst) +
+				   (fo == FTSW_OFFSET_ANY ? 0 : fo), swp, pp,
+				   maxh), k;
+
+		affected[f] = false;
+		for (k = 0; k < h && k < (int)maxh; k++) {
+			uint32_t node = t->switches[swp[k]];
+
+			if (node != a && node != b)
+				continue;
+			p = pp[k];
+			if (p && p <= t->nodes[node].nports &&
+			    ftsw_port(t, node, p)->peer == (node == a ? b : a))
+				affected[f] = true;
+		}
+	}
+	return 0;
+}
+
 struct linkrow {
 	uint32_t sw;
 	unsigned port;
@@ -300,7 +334,8 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 	unsigned maxp, packets = o->packets ? o->packets : 10;
 	unsigned size = o->size < sizeof(struct udp_hdr) ?
 			(unsigned)sizeof(struct udp_hdr) : o->size;
-	bool multipath, exact;
+	bool multipath, exact, *affected = NULL;
+	uint64_t fail_us = 0;
 	int rc = -1;
 	char label[64];
 
@@ -340,8 +375,9 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 	stage_load = calloc(nslots + 1, sizeof(uint64_t));
 	swp = malloc(sizeof(uint32_t) * maxh);
 	pp = malloc(maxh);
+	affected = calloc(tr.n + 1, sizeof(bool));
 	if (!tr.order || !tr.fd || !tr.pfd || !tr.rx || !tr.buf || !fl ||
-	    !pred || !stage_load || !swp || !pp) {
+	    !pred || !stage_load || !swp || !pp || !affected) {
 		ftsw_err_set(err, "out of memory");
 		goto out;
 	}
@@ -403,7 +439,28 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 		/* Reality. */
 		before = tr.rx_total;
 		t0 = ftsw_now_us();
+		if (o->fail_a) {
+			/* Flows whose path crosses the cable about to fail. */
+			if (mark_affected(&tr, r, fl, nf, affected, swp, pp, maxh,
+					  err))
+				goto out;
+		}
 		for (unsigned pk = 0; pk < packets; pk++) {
+			if (o->fail_a && pk == o->fail_at) {
+				fail_us = ftsw_now_us();
+				if (ftsw_lab_fail(lab, FTSW_FAIL_LINK, o->fail_a,
+						  o->fail_b, false, false, NULL,
+						  err))
+					goto out;
+			}
+			if (o->pps) {
+				/* Paced: round pk starts at t0 + pk * nf / pps. */
+				uint64_t due = t0 + (uint64_t)pk * nf * 1000000 /
+					       o->pps;
+
+				while (ftsw_now_us() < due)
+					drain(&tr, (int)((due - ftsw_now_us()) / 1000));
+			}
 			for (f = 0; f < nf; f++) {
 				struct sockaddr_in to = {
 					.sin_family = AF_INET,
@@ -418,7 +475,8 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 				u->magic = LAB_UDP_MAGIC;
 				u->flow = f;
 				u->stage = s;
-				while (stage_sent - (tr.rx_total - before) >=
+				while (!o->pps &&
+				       stage_sent - (tr.rx_total - before) >=
 				       LAB_UDP_WINDOW) {
 					uint64_t b = tr.rx_total;
 
@@ -444,6 +502,32 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 				last = ftsw_now_us();
 		}
 		t1 = ftsw_now_us();
+		if (o->fail_a) {
+			uint64_t la = 0, lu = 0, na = 0, maxa = 0;
+
+			for (f = 0; f < nf; f++) {
+				uint64_t l = packets - tr.rx[f];
+
+				if (affected[f]) {
+					na++;
+					la += l;
+					if (l > maxa)
+						maxa = l;
+				} else {
+					lu += l;
+				}
+			}
+			fprintf(out, "failure of %s - %s after %u of %u packets "
+				"per flow (%.1f ms into the stage, %u packets/s):\n"
+				"  %" PRIu64 " flows crossed it: %" PRIu64
+				" packets lost (at most %" PRIu64 " per flow, "
+				"%.1f ms of traffic)\n  %" PRIu32 " flows did "
+				"not: %" PRIu64 " packets lost\n", o->fail_a,
+				o->fail_b, o->fail_at, packets,
+				(fail_us - t0) / 1e3, o->pps, na, la, maxa,
+				o->pps ? maxa * 1e3 * nf / o->pps : 0.0,
+				nf - (uint32_t)na, lu);
+		}
 		sent += stage_sent;
 		lost += stage_sent - (tr.rx_total - before);
 		for (f = 0; f < nf; f++) {
@@ -558,7 +642,7 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 		if (!o->json)
 			fprintf(out, "link-load picture: %s\n", o->svg);
 	}
-	rc = multipath ? 0 : (exact ? 0 : 1);
+	rc = multipath || o->fail_a ? 0 : (exact ? 0 : 1);
 out:
 	if (tr.fd)
 		for (i = 0; i < tr.n; i++)
@@ -575,6 +659,7 @@ out:
 	free(rows);
 	free(swp);
 	free(pp);
+	free(affected);
 	ftsw_lab_counters_free(&c0);
 	ftsw_lab_counters_free(&c1);
 	ftsw_routing_free(r);

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Lab set-up and tear-down: `ftsw lab up/down` (netlink, pipelined, no
+# process per object) versus a script doing the same objects with one ip(8)
+# call per object, as mininet-style tools do: one `ip netns add` per
+# namespace, one `ip link add` per veth pair and one `ip link set up` per
+# device end, one `ip addr add` per host, one `ip neigh add` per neighbour
+# entry, then one `ftsw switch add` / `ftsw port bind` per switch and port.
+# The script does strictly less than lab up (no routing, no LFT upload).
+# Same VM boot, same kernel, run in turn. Runs as root inside the VM:
+#
+#   tests/vm/run --plain --mem 4096 -- tests/bench/lab-setup.sh [TOPO...]
+#
+# Prints one line per topology: seconds for each side and the ratios.
+set -euo pipefail
+: "${FTSW:?}" "${FTSW_KMOD:?}"
+PY=$(command -v /usr/bin/python3 || command -v python3)
+W=$(mktemp -d)
+[ $# -gt 0 ] || set -- ftmn:4,3 "pgft:2;8,4;1,4;1,1"
+[ -d /sys/module/ftsw ] || insmod "$FTSW_KMOD/ftsw.ko"
+
+# gen NET SCRIPT-UP SCRIPT-DOWN: the ip(8) script for the topology.
+gen() {
+	"$PY" - "$1" "$2" "$3" "$FTSW" <<'PYEOF'
+import re, sys
+net, up, down, ftsw = sys.argv[1:5]
+nodes, order, links = {}, [], []
+cur = None
+for line in open(net):
+    m = re.match(r'^(Switch|Ca)\s+(\d+)\s+"([^"]+)"', line)
+    if m:
+        cur = m.group(3)
+        nodes[cur] = (m.group(1), int(m.group(2)))
+        order.append(cur)
+        continue
+    m = re.match(r'^\[(\d+)\](?:\([0-9a-fA-F]+\))?\s+"([^"]+)"\[(\d+)\]', line)
+    if m and cur:
+        links.append((cur, int(m.group(1)), m.group(2), int(m.group(3))))
+sw = [n for n in order if nodes[n][0] == "Switch"]
+hosts = [n for n in order if nodes[n][0] == "Ca"]
+si = {n: i for i, n in enumerate(sw)}
+hi = {n: i for i, n in enumerate(hosts)}
+F = "b"
+ip = lambda h: "198.18.%d.%d" % ((h + 1) >> 8, (h + 1) & 255)
+mac = lambda h: "02:66:74:00:%02x:%02x" % ((h + 1) >> 8, (h + 1) & 255)
+o = open(up, "w")
+o.write("set -e\nip netns add %s\nip -n %s link set lo up\n" % (F, F))
+for h in range(len(hosts)):
+    o.write("ip netns add %s-h%d\nip -n %s-h%d link set lo up\n" % (F, h, F, h))
+seen = set()
+for a, pa, b, pb in links:
+    if nodes[a][0] != "Switch":
+        continue
+    if (b, pb) in seen:
+        continue
+    seen.add((a, pa))
+    da = "s%dp%d" % (si[a], pa)
+    if nodes[b][0] == "Switch":
+        db = "s%dp%d" % (si[b], pb)
+        o.write("ip -n %s link add %s mtu 9000 type veth peer name %s mtu 9000\n" % (F, da, db))
+        o.write("ip -n %s link set %s up\nip -n %s link set %s up\n" % (F, da, F, db))
+    else:
+        h = hi[b]
+        o.write("ip -n %s link add %s type veth peer name eth0 netns %s-h%d\n" % (F, da, F, h))
+        o.write("ip -n %s link set %s up\n" % (F, da))
+        o.write("ip -n %s-h%d link set eth0 address %s up\n" % (F, h, mac(h)))
+        o.write("ip -n %s-h%d addr add %s/15 dev eth0\n" % (F, h, ip(h)))
+for h in range(len(hosts)):
+    for g in range(len(hosts)):
+        if g != h:
+            o.write("ip -n %s-h%d neigh add %s lladdr %s dev eth0 nud permanent\n" % (F, h, ip(g), mac(g)))
+for n in sw:
+    o.write("ip netns exec %s %s switch add id %d ports %d\n" % (F, ftsw, si[n], nodes[n][1]))
+for a, pa, b, pb in links:
+    if nodes[a][0] != "Switch":
+        continue
+    da = "s%dp%d" % (si[a], pa)
+    if nodes[b][0] == "Switch":
+        o.write("ip netns exec %s %s port bind switch %d port %d dev %s kind link\n" % (F, ftsw, si[a], pa, da))
+    else:
+        o.write("ip netns exec %s %s port bind switch %d port %d dev %s kind edge lid %d lmc 0\n" % (F, ftsw, si[a], pa, da, hi[b] + 1))
+o.close()
+d = open(down, "w")
+for h in range(len(hosts)):
+    d.write("ip netns del %s-h%d\n" % (F, h))
+d.write("ip netns del %s\n" % F)
+d.close()
+print(len(hosts), len(sw))
+PYEOF
+}
+
+now() { date +%s.%N; }
+echo "# lab set-up/tear-down: ftsw lab (netlink) vs one ip(8) call per object; $(uname -r), $(nproc) CPUs"
+printf '%-24s %6s %6s %8s %9s %9s %9s %9s %7s %7s\n' topology hosts calls "ip-up" "ip-down" "lab-up" "lab-down" "" "up-x" "down-x"
+for topo in "$@"; do
+	"$FTSW" topo gen "$topo" -o "$W/t.net" >/dev/null
+	read -r nh nsw < <(gen "$W/t.net" "$W/up.sh" "$W/down.sh")
+	calls=$(grep -c . "$W/up.sh")
+	t0=$(now); bash "$W/up.sh" >/dev/null; t1=$(now)
+	bash "$W/down.sh" >/dev/null; t2=$(now)
+	"$FTSW" lab up --name b -t "$topo" >/dev/null; t3=$(now)
+	"$FTSW" lab down --name b; t4=$(now)
+	"$PY" - "$topo" "$nh" "$calls" "$t0" "$t1" "$t2" "$t3" "$t4" <<'PYEOF'
+import sys
+topo, nh, calls = sys.argv[1:4]
+t = [float(x) for x in sys.argv[4:]]
+ipu, ipd, lu, ld = t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3]
+print("%-24s %6s %6s %8.2f %9.2f %9.2f %9.2f %9s %6.1fx %6.1fx" % (topo, nh, calls, ipu, ipd, lu, ld, "", ipu / lu, ipd / ld))
+PYEOF
+done
+rm -rf "$W"
