@@ -13,7 +13,7 @@
 #include "kselftest_harness.h"
 #include "routing.h"
 
-static char *net_text(const struct ftsw_topo *t)
+static __attribute__((noinline)) char *net_text(const struct ftsw_topo *t)
 {
 	char *buf = NULL;
 	size_t n = 0;
@@ -149,6 +149,43 @@ TEST(net_reads_ibnetdiscover_dump)
 	free(a);
 	free(b);
 	ftsw_topo_free(u);
+	ftsw_topo_free(t);
+}
+
+/* Without the spec comment the parameters are inferred from the graph:
+ * hand-checked, PGFT(3;2,2,3;1,2,2;1,2,1) has leaves with 2 hosts and 2
+ * parents over 2 links each, level-2 switches with 2 children and 2
+ * parents, 4 tops with 3 children each. */
+TEST(net_pgft_inferred_without_spec)
+{
+	struct ftsw_err err;
+	struct ftsw_topo *t = ftsw_topo_gen("pgft:3;2,2,3;1,2,2;1,2,1", &err), *u;
+	struct ftsw_degrade d = { .rand_links = 1, .seed = 3 };
+	struct ftsw_topo *g = ftsw_topo_degrade(t, &d, &err);
+	struct ftsw_pgft inf;
+	char *a = net_text(t), *line, spec[128];
+
+	ASSERT_NE(NULL, g);
+	line = strstr(a, "# ftsw-topology:");
+	ASSERT_NE(NULL, line);
+	/* drop the spec line */
+	memmove(line, strchr(line, '\n') + 1, strlen(strchr(line, '\n') + 1) + 1);
+	u = net_parse(a, "nospec.net", &err);
+	ASSERT_NE(NULL, u) TH_LOG("%s", err.msg);
+	EXPECT_FALSE(u->is_pgft);
+	ASSERT_EQ(0, ftsw_topo_infer_pgft(u, &inf));
+	ftsw_pgft_format(&inf, spec, sizeof(spec));
+	EXPECT_STREQ("PGFT(3;2,2,3;1,2,2;1,2,1)", spec);
+	/* a missing link breaks the regularity */
+	EXPECT_NE(0, ftsw_topo_infer_pgft(g, &inf));
+	ftsw_topo_free(u);
+	/* two leaves linked to each other: not a tree */
+	u = net_parse(real_dump, "fabric.net", &err);
+	ASSERT_NE(NULL, u);
+	EXPECT_NE(0, ftsw_topo_infer_pgft(u, &inf));
+	free(a);
+	ftsw_topo_free(u);
+	ftsw_topo_free(g);
 	ftsw_topo_free(t);
 }
 

@@ -98,6 +98,8 @@ static int topo_show(int argc, char **argv)
 	struct ftsw_topo *t;
 	const char *kind;
 	unsigned l;
+	struct ftsw_pgft inf;
+	char infspec[128] = "";
 
 	if (argc != 1) {
 		topo_usage(stderr);
@@ -111,6 +113,10 @@ static int topo_show(int argc, char **argv)
 	ftsw_topo_stats(t, &s);
 	kind = t->is_pgft ? (t->degraded ? "degraded" : "complete") :
 		"not recognised as a PGFT";
+	if (!t->is_pgft && !ftsw_topo_infer_pgft(t, &inf)) {
+		ftsw_pgft_format(&inf, infspec, sizeof(infspec));
+		kind = "structure of a complete";
+	}
 	if (cli.json) {
 		printf("{\"file\":");
 		ftsw_json_str(stdout, argv[0]);
@@ -128,10 +134,14 @@ static int topo_show(int argc, char **argv)
 		       t->degraded ? "true" : "false");
 		if (t->is_pgft)
 			printf(",\"spec\":\"%s\"", t->spec);
+		if (infspec[0])
+			printf(",\"inferred_spec\":\"%s\"", infspec);
 		printf("}\n");
 	} else {
-		printf("%s: %s%s%s\n", argv[0], kind, t->is_pgft ? " " : "",
-		       t->is_pgft ? t->spec : "");
+		printf("%s: %s%s%s%s\n", argv[0], kind,
+		       t->is_pgft || infspec[0] ? " " : "",
+		       t->is_pgft ? t->spec : infspec,
+		       infspec[0] ? " (inferred from the graph; no coordinates)" : "");
 		printf("  switches %u, hosts %u, links %" PRIu64
 		       " (%" PRIu64 " switch-switch, %" PRIu64 " host)\n",
 		       t->nswitches, t->nhosts, s.links, s.switch_links,

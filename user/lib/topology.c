@@ -697,3 +697,95 @@ uint32_t ftsw_topo_find(const struct ftsw_topo *t, const char *name)
 			return i;
 	return FTSW_NONE;
 }
+
+/*
+ * Per node: number of distinct neighbours and links to each, above and
+ * below; all must agree within a level. Returns -1 on any mismatch.
+ */
+int ftsw_topo_infer_pgft(const struct ftsw_topo *t, struct ftsw_pgft *g)
+{
+	uint32_t ns = t->nswitches, i;
+	int *rank = malloc((ns + 1) * sizeof(int));
+	uint32_t *mark = malloc((t->nnodes + 1) * sizeof(uint32_t));
+	int nr, rc = -1;
+	unsigned l;
+	long up_n[FTSW_PGFT_MAX_H + 1], up_p[FTSW_PGFT_MAX_H + 1];
+	long dn_n[FTSW_PGFT_MAX_H + 1], dn_p[FTSW_PGFT_MAX_H + 1];
+	uint64_t cnt[FTSW_PGFT_MAX_H + 1] = { 0 };
+
+	memset(g, 0, sizeof(*g));
+	if (!rank || !mark || !t->nhosts || !ns)
+		goto out;
+	nr = ftsw_rank_from_leaves(t, rank);
+	if (nr < 1 || nr > FTSW_PGFT_MAX_H)
+		goto out;
+	for (l = 0; l <= (unsigned)nr; l++)
+		up_n[l] = up_p[l] = dn_n[l] = dn_p[l] = -1;
+	for (i = 0; i < t->nnodes; i++)
+		mark[i] = FTSW_NONE;
+	for (i = 0; i < t->nnodes; i++) {
+		const struct ftsw_node *n = &t->nodes[i];
+		int lv = n->kind == FTSW_HOST ? 0 : rank[n->index] + 1;
+		long nu = 0, nd = 0, pu = -1, pd = -1;
+		unsigned p;
+
+		if (lv < 0 || (n->kind == FTSW_SWITCH && rank[n->index] < 0))
+			goto out;
+		cnt[lv]++;
+		/* count links per neighbour */
+		for (p = 1; p <= n->nports; p++) {
+			uint32_t q = ftsw_port(t, i, p)->peer;
+			int lq;
+			unsigned k, links = 0;
+
+			if (q == FTSW_NONE || mark[q] == i)
+				continue;
+			mark[q] = i;
+			lq = t->nodes[q].kind == FTSW_HOST ? 0 :
+				rank[t->nodes[q].index] + 1;
+			for (k = p; k <= n->nports; k++)
+				links += ftsw_port(t, i, k)->peer == q;
+			if (lq == lv + 1) {
+				if (pu >= 0 && pu != (long)links)
+					goto out;
+				pu = links;
+				nu++;
+			} else if (lq == lv - 1) {
+				if (pd >= 0 && pd != (long)links)
+					goto out;
+				pd = links;
+				nd++;
+			} else {
+				goto out;	/* same level or skipping levels */
+			}
+		}
+		if ((up_n[lv] >= 0 && (up_n[lv] != nu || up_p[lv] != pu)) ||
+		    (dn_n[lv] >= 0 && (dn_n[lv] != nd || dn_p[lv] != pd)))
+			goto out;
+		up_n[lv] = nu;
+		up_p[lv] = pu;
+		dn_n[lv] = nd;
+		dn_p[lv] = pd;
+	}
+	g->h = (unsigned)nr;
+	for (l = 1; l <= g->h; l++) {
+		/* w_l, p_l from below (parents of level l-1), m_l from above */
+		if (up_n[l - 1] <= 0 || dn_n[l] <= 0 || up_p[l - 1] != dn_p[l])
+			goto out;
+		g->w[l - 1] = (unsigned)up_n[l - 1];
+		g->p[l - 1] = (unsigned)up_p[l - 1];
+		g->m[l - 1] = (unsigned)dn_n[l];
+	}
+	if (up_n[g->h] != 0)
+		goto out;
+	for (l = 0; l <= g->h; l++)
+		if (cnt[l] != ftsw_pgft_level_size(g, l))
+			goto out;
+	rc = 0;
+out:
+	if (rc)
+		memset(g, 0, sizeof(*g));
+	free(rank);
+	free(mark);
+	return rc;
+}

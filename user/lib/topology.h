@@ -179,6 +179,15 @@ int ftsw_topo_match_pgft(struct ftsw_topo *t, const struct ftsw_pgft *g,
 			 struct ftsw_err *err);
 
 /*
+ * For a fabric without PGFT coordinates: 0 and g filled when its structure
+ * is that of a complete PGFT (ranks from the leaves as levels, links only
+ * between adjacent levels, every node of a level with the same numbers of
+ * distinct parents/children and of links to each, level sizes as the PGFT
+ * formulas give). Graph invariants only: not an isomorphism proof.
+ */
+int ftsw_topo_infer_pgft(const struct ftsw_topo *t, struct ftsw_pgft *g);
+
+/*
  * Find a node by "0x<GUID>", by net-file id ("S-<guid>", "H-<guid>") or by
  * description; FTSW_NONE when absent.
  */
