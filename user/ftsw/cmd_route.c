@@ -165,7 +165,7 @@ static double now(void)
 }
 
 static int do_check(const struct ftsw_routing *r, const struct ropts *ro,
-		    double *secs)
+		    double *secs, bool embedded)
 {
 	struct ftsw_check_opts co = { 0 };
 	struct ftsw_check_result res;
@@ -184,12 +184,12 @@ static int do_check(const struct ftsw_routing *r, const struct ropts *ro,
 	}
 	*secs = now() - t0;
 	if (cli.json) {
-		printf("{\"check\":{\"ok\":%s,\"pairs\":%" PRIu64 ",\"delivered\":%"
+		printf("%s{\"ok\":%s,\"pairs\":%" PRIu64 ",\"delivered\":%"
 		       PRIu64 ",\"no_route\":%" PRIu64 ",\"loops\":%" PRIu64
 		       ",\"dead_port\":%" PRIu64 ",\"misdelivered\":%" PRIu64
 		       ",\"non_minimal\":%" PRIu64 ",\"updown_violations\":%" PRIu64
 		       ",\"cdg_cyclic_vls\":%u,\"max_hops\":%" PRIu64
-		       ",\"seconds\":%.3f}}\n",
+		       ",\"seconds\":%.3f}}\n", embedded ? "" : "{\"check\":",
 		       res.ok ? "true" : "false", res.pairs, res.delivered,
 		       res.no_route, res.loops, res.dead_port, res.misdelivered,
 		       res.non_minimal, res.updown_violations, res.cdg_cyclic_vls,
@@ -257,13 +257,26 @@ static int route_run(int argc, char **argv, bool check_cmd)
 		cli_err("%s", err.msg);
 		rc = 1;
 	}
-	if (cli.json && !check_cmd)
-		ftsw_routing_json(r, stdout, ro.lfts);
-	else if (!check_cmd)
+	if (cli.json && !check_cmd) {
+		/* one object: the routing, plus "seconds" and the check */
+		char *buf = NULL;
+		size_t n = 0;
+		FILE *m = open_memstream(&buf, &n);
+
+		if (m) {
+			ftsw_routing_json(r, m, ro.lfts);
+			fclose(m);
+		}
+		while (n && (buf[n - 1] == '\n' || buf[n - 1] == '}'))
+			buf[--n] = 0;
+		printf("%s,\"seconds\":%.6f%s", buf ? buf : "{", tr,
+		       ro.check ? ",\"check\":" : "}\n");
+		free(buf);
+	} else if (!check_cmd)
 		printf("%s: %u switches, %u hosts, LMC %u, LIDs 1..%u, %.3f s\n",
 		       r->engine, r->nswitches, r->nhosts, r->lmc, r->max_lid, tr);
 	if (check_cmd || ro.check) {
-		if (do_check(r, &ro, &tc))
+		if (do_check(r, &ro, &tc, !check_cmd))
 			rc = 1;
 	}
 	if (cli.stats)
