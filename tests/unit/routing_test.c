@@ -466,6 +466,45 @@ TEST(check_finds_cdg_cycle_and_broken_tables)
 	ftsw_topo_free(t);
 }
 
+/* The checker's blocks run in parallel; counts and report do not depend
+ * on the number of threads. */
+TEST(check_thread_count_invariant)
+{
+	struct ftsw_err err;
+	struct ftsw_topo *t = ftsw_topo_gen("rlft:3;4,4,8;1,4,4;1,1,1", &err);
+	struct ftsw_degrade d = { .rand_links = 20, .rand_switches = 2, .seed = 8 };
+	struct ftsw_topo *g = ftsw_topo_degrade(t, &d, &err);
+	struct ftsw_routing *r = route("minhop", g, 1, 1);
+	struct ftsw_check_result a, b;
+	struct ftsw_check_opts co = { .minimal = true, .cdg = true,
+				      .switch_lids = true, .max_report = 50 };
+	uint32_t s;
+
+	ASSERT_NE(NULL, r);
+	/* damage some tables so that there is plenty to report */
+	for (s = 0; s < r->nswitches; s += 3)
+		ftsw_lft(r, s)[ftsw_host_lid(r, s % r->nhosts)] = FTSW_PORT_NONE;
+	co.threads = 1;
+	ASSERT_EQ(0, ftsw_routing_check(r, &co, &a, &err));
+	co.threads = 5;
+	ASSERT_EQ(0, ftsw_routing_check(r, &co, &b, &err));
+	EXPECT_GT(a.no_route, 0);
+	EXPECT_EQ(a.pairs, b.pairs);
+	EXPECT_EQ(a.delivered, b.delivered);
+	EXPECT_EQ(a.no_route, b.no_route);
+	EXPECT_EQ(a.dead_port, b.dead_port);
+	EXPECT_EQ(a.non_minimal, b.non_minimal);
+	EXPECT_EQ(a.cdg_cyclic_vls, b.cdg_cyclic_vls);
+	ASSERT_NE(NULL, a.report);
+	ASSERT_NE(NULL, b.report);
+	EXPECT_STREQ(a.report, b.report);
+	ftsw_check_result_free(&a);
+	ftsw_check_result_free(&b);
+	ftsw_routing_free(r);
+	ftsw_topo_free(g);
+	ftsw_topo_free(t);
+}
+
 TEST(dmodc_updown_cost_variant)
 {
 	struct ftsw_err err;
