@@ -174,8 +174,9 @@ static int make_namespaces(struct lab_build *b, struct ftsw_err *err)
 		if (lab_sysctl("net/ipv6/conf/all/disable_ipv6", "1", err) ||
 		    lab_sysctl("net/ipv6/conf/default/disable_ipv6", "1", err))
 			return -1;
-		b->host_fd[n] = ftsw_netns_open(ns, err);
-		if (b->host_fd[n] < 0)
+		/* Back home before the next one: fds are opened on demand, so
+		 * no limit on open files caps the lab's size. */
+		if (ftsw_netns_home(err))
 			return -1;
 		progress(b, "namespaces", n + 1, b->t->nhosts);
 	}
@@ -190,6 +191,7 @@ static int make_links(struct lab_build *b, struct lab_rt *rt,
 	const struct ftsw_topo *t = b->t;
 	uint64_t t0 = ftsw_now_us(), done = 0;
 	uint32_t i;
+	int rc;
 
 	if (lab_rt_link_up(rt, 1, true, "lo", err))
 		return -1;
@@ -227,9 +229,18 @@ static int make_links(struct lab_build *b, struct lab_rt *rt,
 				v.mtu = v.peer_mtu = FTSW_LAB_HOST_MTU;
 				v.peer_mac = mac;
 				v.peer_ifindex = LAB_HOST_IFINDEX;
-				v.peer_netns_fd = b->host_fd[h];
+				ftsw_lab_host_ns(b->name, h, c, sizeof(c));
+				v.peer_netns_fd = ftsw_netns_open(c, err);
+				if (v.peer_netns_fd < 0)
+					return -1;
+				snprintf(c, sizeof(c), "eth0");
 			}
-			if (lab_rt_veth(rt, &v, err))
+			/* rtnetlink handles the request inside sendmsg(): the
+			 * namespace fd may be closed right after. */
+			rc = lab_rt_veth(rt, &v, err);
+			if (v.peer_netns_fd >= 0)
+				close(v.peer_netns_fd);
+			if (rc)
 				return -1;
 			done++;
 			progress(b, "veth pairs", done, ftsw_topo_nlinks(t));
@@ -261,8 +272,10 @@ static int config_hosts(struct lab_build *b, struct ftsw_err *err)
 		char what[48];
 		int rc = -1;
 
-		if (ftsw_netns_enter_fd(b->host_fd[n], "host", err) ||
-		    lab_rt_open(&rt, err))
+		char ns[64];
+
+		ftsw_lab_host_ns(b->name, n, ns, sizeof(ns));
+		if (ftsw_netns_enter(ns, err) || lab_rt_open(&rt, err))
 			goto out;
 		snprintf(what, sizeof(what), "host %" PRIu32 " lo", n);
 		if (lab_rt_link_up(&rt, 1, true, what, err))
