@@ -14,24 +14,26 @@
 #include <net/udp.h>
 #include "ftsw.h"
 
-static void ftsw_count_rx(struct ftsw_port *p, unsigned int len)
+static void ftsw_count_rx(struct ftsw_port *p, unsigned int len,
+			  unsigned int pkts)
 {
 	struct ftsw_pcpu_stats *s = this_cpu_ptr(p->stats);
 
 	u64_stats_update_begin(&s->syncp);
-	s->rx_packets++;
+	s->rx_packets += pkts;
 	s->rx_bytes += len;
 	u64_stats_update_end(&s->syncp);
 }
 
-static void ftsw_count_tx(struct ftsw_port *p, unsigned int len, u8 vl)
+static void ftsw_count_tx(struct ftsw_port *p, unsigned int len,
+			  unsigned int pkts, u8 vl)
 {
 	struct ftsw_pcpu_stats *s = this_cpu_ptr(p->stats);
 
 	u64_stats_update_begin(&s->syncp);
-	s->tx_packets++;
+	s->tx_packets += pkts;
 	s->tx_bytes += len;
-	s->tx_vl[vl & (FTSW_NUM_VL - 1)]++;
+	s->tx_vl[vl & (FTSW_NUM_VL - 1)] += pkts;
 	u64_stats_update_end(&s->syncp);
 }
 
@@ -86,24 +88,91 @@ static struct ftsw_hdr *ftsw_hdr(const struct sk_buff *skb)
 	return (struct ftsw_hdr *)(skb->data + ETH_HLEN);
 }
 
-/* Transmit a frame (skb->data at the Ethernet header) on @out. */
-static void ftsw_xmit(struct ftsw_port *in, struct ftsw_port *out,
-		      struct sk_buff *skb, u8 vl)
+/* Wire packets in a frame: a GSO frame counts as its segments. */
+static unsigned int ftsw_pkts(const struct sk_buff *skb)
 {
-	struct net_device *dev = out->dev;
-	unsigned int len = skb->len;
+	return skb_is_gso(skb) ? max_t(u16, skb_shinfo(skb)->gso_segs, 1) : 1;
+}
 
-	if (unlikely(len > dev->mtu + ETH_HLEN && !skb_is_gso(skb))) {
-		ftsw_drop(in, skb, FTSW_DROP_TOO_BIG);
-		return;
-	}
-	skb->dev = dev;
+/* Transmit one frame (skb->data at the Ethernet header) on @out. */
+static void ftsw_xmit_one(struct ftsw_port *in, struct ftsw_port *out,
+			  struct sk_buff *skb, u8 vl)
+{
+	unsigned int len = skb->len, pkts = ftsw_pkts(skb);
+
 	skb_clear_tstamp(skb);
 	if (unlikely(dev_queue_xmit(skb) != NET_XMIT_SUCCESS)) {
 		ftsw_port_drop(in, FTSW_DROP_TX_ERROR);
 		return;
 	}
-	ftsw_count_tx(out, len, vl);
+	ftsw_count_tx(out, len, pkts, vl);
+}
+
+/*
+ * The egress device cannot take this GSO frame as is (no GSO handler knows
+ * 0x88B5, and it may lack the offloads): segment the inner packet, then put
+ * the same fabric header on every segment.
+ */
+static void ftsw_xmit_segmented(struct ftsw_port *in, struct ftsw_port *out,
+				struct sk_buff *skb, u8 vl)
+{
+	bool fabric = skb->protocol == htons(FTSW_ETH_P);
+	struct sk_buff *segs, *seg, *next;
+	struct ftsw_hdr h;
+
+	if (fabric) {
+		h = *ftsw_hdr(skb);
+		if (ftsw_decap(skb)) {
+			ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
+			return;
+		}
+	}
+	segs = skb_gso_segment(skb, NETIF_F_SG | NETIF_F_HW_CSUM);
+	if (IS_ERR_OR_NULL(segs)) {
+		ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
+		return;
+	}
+	consume_skb(skb);
+	skb_list_walk_safe(segs, seg, next) {
+		skb_mark_not_on_list(seg);
+		if (fabric) {
+			if (ftsw_encap(seg, ntohs(h.dlid), ntohs(h.slid), h.sl)) {
+				ftsw_drop(in, seg, FTSW_DROP_TX_ERROR);
+				continue;
+			}
+			ftsw_hdr(seg)->hops = h.hops;
+		}
+		ftsw_xmit_one(in, out, seg, vl);
+	}
+}
+
+/*
+ * Transmit a frame (skb->data at the Ethernet header) on @out. GSO frames
+ * from hosts cross the fabric whole, as through a bridge, as long as every
+ * segment fits the egress MTU and the egress device can take them.
+ */
+static void ftsw_xmit(struct ftsw_port *in, struct ftsw_port *out,
+		      struct sk_buff *skb, u8 vl)
+{
+	struct net_device *dev = out->dev;
+
+	skb->dev = dev;
+	if (!skb_is_gso(skb)) {
+		if (unlikely(skb->len > dev->mtu + ETH_HLEN)) {
+			ftsw_drop(in, skb, FTSW_DROP_TOO_BIG);
+			return;
+		}
+		ftsw_xmit_one(in, out, skb, vl);
+		return;
+	}
+	if (unlikely(!skb_gso_validate_mac_len(skb, dev->mtu + ETH_HLEN))) {
+		ftsw_drop(in, skb, FTSW_DROP_TOO_BIG);
+		return;
+	}
+	if (unlikely(netif_needs_gso(skb, netif_skb_features(skb))))
+		ftsw_xmit_segmented(in, out, skb, vl);
+	else
+		ftsw_xmit_one(in, out, skb, vl);
 }
 
 /*
@@ -170,6 +239,8 @@ void ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb)
 		return;
 	}
 	h->hops++;
+	/* The inner packet's L3 header, as GSO and offload checks expect. */
+	skb_set_network_header(skb, ETH_HLEN + FTSW_HLEN);
 	ftsw_forward(in, skb);
 }
 
@@ -185,12 +256,11 @@ static void ftsw_edge_send(struct ftsw_port *in, struct sk_buff *skb,
 
 /*
  * A frame from the host behind an edge port (skb->data at the Ethernet
- * header): pick the DLID and SL by the path policy, segment GSO packets,
- * push the fabric header and forward.
+ * header): pick the DLID and SL by the path policy, push the fabric header
+ * and forward. A GSO packet keeps one path for all its segments.
  */
 void ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 {
-	struct sk_buff *segs, *seg, *next;
 	struct ftsw_policy *pol;
 	u16 dbase, dlid, slid;
 	u8 off, sl;
@@ -213,25 +283,7 @@ void ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 	slid = pol->base_lid + off;
 	sl = ftsw_pick_sl(pol, dlid);
 
-	if (!skb_is_gso(skb)) {
-		ftsw_edge_send(in, skb, dlid, slid, sl);
-		return;
-	}
-	/* Segment before encapsulation: no GSO handler knows 0x88B5. */
-	segs = skb_gso_segment(skb, NETIF_F_SG | NETIF_F_HW_CSUM);
-	if (IS_ERR(segs)) {
-		ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
-		return;
-	}
-	if (!segs) {
-		ftsw_edge_send(in, skb, dlid, slid, sl);
-		return;
-	}
-	consume_skb(skb);
-	skb_list_walk_safe(segs, seg, next) {
-		skb_mark_not_on_list(seg);
-		ftsw_edge_send(in, seg, dlid, slid, sl);
-	}
+	ftsw_edge_send(in, skb, dlid, slid, sl);
 }
 
 rx_handler_result_t ftsw_handle_frame(struct sk_buff **pskb)
@@ -252,7 +304,7 @@ rx_handler_result_t ftsw_handle_frame(struct sk_buff **pskb)
 	*pskb = skb;
 	/* Back to the Ethernet header; the frame is forwarded whole. */
 	skb_push(skb, skb->data - skb_mac_header(skb));
-	ftsw_count_rx(p, skb->len);
+	ftsw_count_rx(p, skb->len, ftsw_pkts(skb));
 	if (unlikely(!READ_ONCE(p->up))) {
 		ftsw_drop(p, skb, FTSW_DROP_PORT_DOWN);
 		return RX_HANDLER_CONSUMED;

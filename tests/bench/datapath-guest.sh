@@ -65,8 +65,13 @@ pg() { ip netns exec "$S" sh -c "echo '$1' > /proc/net/pktgen/$2"; }
 # run_pktgen: send for SECS seconds, print packets/s received by R.
 run_pktgen() {
 	local a b t0 t1
+	# The sender runs on CPU 1; RPS steers everything s0 receives to CPU 0,
+	# where the whole chain is then forwarded: the rate R sees is what one
+	# CPU can forward, not what is left over by the sender.
+	f sh -c 'echo 1 > /sys/class/net/s0/queues/rx-0/rps_cpus'
 	pg "rem_device_all" kpktgend_0
-	pg "add_device eth0" kpktgend_0
+	pg "rem_device_all" kpktgend_1
+	pg "add_device eth0" kpktgend_1
 	pg "count 0" eth0
 	pg "clone_skb 0" eth0
 	pg "pkt_size 64" eth0
