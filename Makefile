@@ -200,8 +200,12 @@ tap-vm: $(B)/kmod-debug/kmod/ftsw.ko user
 demo: deps all
 	$(TOP)/scripts/demo
 
-bench: user $(B)/kmod-plain/kmod/ftsw.ko
+# Benchmarks (never part of make check): all, or one with make bench-NAME.
+bench: user
 	$(TOP)/tests/bench/run
+
+bench-%: user
+	$(TOP)/tests/bench/run $*
 
 clean:
 	rm -rf $(B)
