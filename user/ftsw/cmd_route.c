@@ -31,6 +31,10 @@ static void route_usage(FILE *f)
 		"  --no-switch-lids   don't route switch LIDs\n"
 		"  --extended-lids    allow LIDs past 0xBFFF (analysis only)\n"
 		"  --seed S           seed for randomised engines\n"
+		"  --paths K          multipath engines: K paths per pair\n"
+		"                     (default 2^lmc; needs --lmc >= log2 K)\n"
+		"  --max-vls N        dfsssp: virtual layers allowed, 1..15\n"
+		"                     (default 8)\n"
 		"  --check            check the routing after computing it\n"
 		"  --lfts             with -j: include the tables\n"
 		"  -o FILE            write OpenSM's opensm-lfts.dump format\n");
@@ -98,6 +102,24 @@ static int parse_opts(int argc, char **argv, struct ropts *ro)
 			if (parse_num(a, v, ~0ULL, &x))
 				return -1;
 			ro->o.seed = x;
+			i++;
+		} else if (!strcmp(a, "--paths")) {
+			if (parse_num(a, v, 128, &x))
+				return -1;
+			if (!x) {
+				cli_err("--paths: K must be at least 1");
+				return -1;
+			}
+			ro->o.paths = (unsigned)x;
+			i++;
+		} else if (!strcmp(a, "--max-vls")) {
+			if (parse_num(a, v, 15, &x))
+				return -1;
+			if (!x) {
+				cli_err("--max-vls: at least 1 layer");
+				return -1;
+			}
+			ro->o.max_vls = (unsigned)x;
 			i++;
 		} else if (!strcmp(a, "--roots")) {
 			if (!v) {
