@@ -863,4 +863,62 @@ TEST(hot_spot_bundle)
 	ftsw_topo_free(t);
 }
 
+/*
+ * ORCS effective bisection bandwidth by hand on FT(4,2) with D-Mod-K:
+ * 0 -> 2 and 1 -> 4 share L0's up-port 1 (2 flows: 1/2 each); 2 -> 0 goes
+ * up L1 port 1 to top 0, 4 -> 1 up L2 port 2 to top 1, each alone on every
+ * link (1 each). Mean (1/2 + 1/2 + 1 + 1) / 4 = 3/4.
+ */
+TEST(ebb_by_hand)
+{
+	struct ftsw_topo *t = gen("ftmn:4,2");
+	struct ftsw_routing *r;
+	struct ftsw_tm tm;
+	double *flows;
+
+	ASSERT_NE(NULL, t);
+	r = route("dmodk", t, 0);
+	ASSERT_NE(NULL, r);
+	flows = calloc(t->nports, sizeof(*flows));
+	ftsw_tm_init(&tm, 8);
+	ftsw_tm_add(&tm, 0, 2, 1);
+	ftsw_tm_add(&tm, 1, 4, 1);
+	ftsw_tm_add(&tm, 2, 0, 1);
+	ftsw_tm_add(&tm, 4, 1, 1);
+	EXPECT_EQ(0.75, ftsw_ebb(r, &tm, flows));
+	ftsw_tm_free(&tm);
+	free(flows);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
+/* DOT: one edge per cable (FT(4,2): 8 host cables, 8 leaf-top cables). */
+TEST(dot_edges)
+{
+	struct ftsw_topo *t = gen("ftmn:4,2");
+	double *load = calloc(t ? t->nports : 1, sizeof(*load));
+	struct ftsw_dot_opts o = { .load = load, .hosts = true };
+	char *buf = NULL, *c;
+	size_t n = 0;
+	FILE *f;
+	int edges = 0, red = 0;
+
+	ASSERT_NE(NULL, t);
+	load[swlink(t, 0, 1)] = 3;
+	f = open_memstream(&buf, &n);
+	ftsw_dot_write_file(t, &o, f);
+	fclose(f);
+	for (c = buf; (c = strstr(c, " -> ")); c++)
+		edges++;
+	EXPECT_EQ(16, edges);
+	/* the loaded cable at full scale: hue 0 (red), wider */
+	for (c = buf; (c = strstr(c, "color=\"0.000 ")); c++)
+		red++;
+	EXPECT_EQ(1, red);
+	EXPECT_NE(NULL, strstr(buf, "digraph fabric"));
+	free(buf);
+	free(load);
+	ftsw_topo_free(t);
+}
+
 TEST_HARNESS_MAIN
