@@ -360,6 +360,7 @@ static double hsd(const struct ftsw_routing *r, const char *pat, uint32_t n,
 TEST(contention_free_shift)
 {
 	static const char *const trees[] = {
+		"pgft:2;12,12;1,6;1,2", "pgft:2;18,18;1,9;1,2",
 		"pgft:2;12,12;1,12;1,2", "pgft:2;18,18;1,18;1,2",
 		"pgft:3;4,4,8;1,4,4;1,1,1", "ftmn:8,3",
 		"pgft:3;6,6,4;1,6,3;1,1,2", "pgft:2;4,8;1,4;1,1",

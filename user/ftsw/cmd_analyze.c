@@ -34,12 +34,14 @@ static void analyze_usage(FILE *f)
 "  binomial-gather recdbl rechalv topo-recdbl a2a uniform:P[:SEED]\n"
 "  cluster:G[:SEED] bisect[:SEED] file:PATH\n"
 "  --order SPEC     rank->host: topo (default), random[:SEED],\n"
+"                   shuffle[:SEED] (first N hosts, ranks shuffled),\n"
 "                   contig-random[:SEED], file:PATH\n"
 "  --ranks N        ranks (partial allocation; default all hosts)\n"
 "Metrics:\n"
 "  --samples N      random patterns: exactly N samples (default: 1000,\n"
 "                   doubled until the 99%% CI is within 1%% of the mean)\n"
 "  --orders K       hot-spot degree averaged over K random node orders\n"
+"                   (random, or shuffle with --order shuffle)\n"
 "  --oblivious      exact oblivious performance ratio (matching)\n"
 "  --trace S:D[:O]  print the path of host S to host D (offset O)\n"
 "  --bundle         hot-spot degree per switch pair (parallel links\n"
@@ -626,7 +628,8 @@ static int run_orders(const struct ftsw_routing *r, const struct aopts *o,
 		struct ftsw_hsd h;
 		char os[64];
 
-		snprintf(os, sizeof(os), "random:%llu",
+		snprintf(os, sizeof(os), "%s:%llu",
+			 strncmp(o->order, "shuffle", 7) ? "random" : "shuffle",
 			 (unsigned long long)(seed0 + k));
 		if (ftsw_order_make(os, t, ranks, order, &err) ||
 		    ftsw_hot_spot(r, &p, order, o->bundle, &h, &err)) {

@@ -149,7 +149,9 @@ double ftsw_rand_unit(uint64_t *state);
 /*
  * Node order: rank -> host index. Specs:
  *   topo | topology           rank i on host i (topology order)
- *   random[:SEED]             seeded random permutation
+ *   random[:SEED]             seeded random permutation (of a random
+ *                             subset of hosts in a partial allocation)
+ *   shuffle[:SEED]            the first nranks hosts, ranks shuffled
  *   file:PATH                 one host per line (index or node name), in
  *                             rank order; or "RANK HOST" lines
  * With nranks < nhosts (a partial allocation), the hosts used are the

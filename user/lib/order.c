@@ -159,6 +159,7 @@ int ftsw_order_make(const char *spec, const struct ftsw_topo *t,
 	if (kl == 4 && !strncmp(spec, "file", 4) && arg)
 		return order_file(arg, t, nranks, order, err);
 	if ((kl == 6 && !strncmp(spec, "random", 6)) ||
+	    (kl == 7 && !strncmp(spec, "shuffle", 7)) ||
 	    (kl == 13 && !strncmp(spec, "contig-random", 13))) {
 		uint32_t *all = malloc(t->nhosts * sizeof(*all));
 		char *e;
@@ -177,6 +178,13 @@ int ftsw_order_make(const char *spec, const struct ftsw_topo *t,
 		}
 		for (i = 0; i < t->nhosts; i++)
 			all[i] = i;
+		if (spec[0] == 's') {
+			/* the first nranks hosts, ranks in random order */
+			ftsw_shuffle(all, nranks, &seed);
+			memcpy(order, all, nranks * sizeof(*order));
+			free(all);
+			return 0;
+		}
 		ftsw_shuffle(all, t->nhosts, &seed);
 		if (spec[0] == 'r') {
 			memcpy(order, all, nranks * sizeof(*order));
@@ -200,7 +208,7 @@ int ftsw_order_make(const char *spec, const struct ftsw_topo *t,
 		return 0;
 	}
 	ftsw_err_set(err, "unknown order '%s' (topo, random[:SEED], "
-		     "contig-random[:SEED], file:PATH)", spec);
+		     "shuffle[:SEED], contig-random[:SEED], file:PATH)", spec);
 	return -EINVAL;
 }
 
