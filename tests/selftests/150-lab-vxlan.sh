@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# (lab 6) Beyond one machine: a fabric split across two "machines" (two
+# namespaces, mA and mB, joined only by a veth underlay carrying VXLAN). Each
+# machine runs its own fabric with one switch; the cable between the two
+# switches is a VXLAN device bound as an ordinary link port on both sides.
+# Host h0 hangs off switch 1 (machine A), h1 off switch 2 (machine B): ping
+# crosses the VXLAN cable, and both switches count it.
+. "$(dirname "$0")/lib.sh"
+PY=$(command -v /usr/bin/python3 || command -v python3)
+
+A=vxa$$ B=vxb$$ HA=vxa$$-h0 HB=vxb$$-h1
+fa() { ip netns exec "$A" "$FTSW" "$@"; }
+fb() { ip netns exec "$B" "$FTSW" "$@"; }
+
+cleanup() { for n in "$HA" "$HB" "$A" "$B"; do ip netns del "$n" 2>/dev/null; done; }
+trap cleanup EXIT
+
+tap_plan 6
+tap_check "insmod ftsw.ko" ftsw_load
+
+setup() {
+	local n
+	for n in "$A" "$B" "$HA" "$HB"; do
+		ip netns add "$n" && ip -n "$n" link set lo up || return 1
+		ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+		ip netns exec "$n" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+	done
+	# The underlay: the only thing the two machines share.
+	ip -n "$A" link add u0 mtu 1700 type veth peer name u0 netns "$B" mtu 1700 &&
+		ip -n "$A" addr add 10.99.0.1/24 dev u0 && ip -n "$B" addr add 10.99.0.2/24 dev u0 &&
+		ip -n "$A" link set u0 up && ip -n "$B" link set u0 up || return 1
+	# The fabric cable: one VXLAN device per machine (VNI 42).
+	ip -n "$A" link add vx42 mtu 1600 type vxlan id 42 local 10.99.0.1 remote 10.99.0.2 dstport 4789 dev u0 &&
+		ip -n "$B" link add vx42 mtu 1600 type vxlan id 42 local 10.99.0.2 remote 10.99.0.1 dstport 4789 dev u0 &&
+		ip -n "$A" link set vx42 up && ip -n "$B" link set vx42 up || return 1
+	# Hosts: h0 (LID 1) on machine A, h1 (LID 2) on machine B.
+	ip -n "$A" link add h0 type veth peer name eth0 netns "$HA" &&
+		ip -n "$B" link add h1 type veth peer name eth0 netns "$HB" || return 1
+	ip -n "$HA" link set eth0 address 02:66:74:00:00:01 up && ip -n "$HA" addr add 198.18.0.1/15 dev eth0 &&
+		ip -n "$HB" link set eth0 address 02:66:74:00:00:02 up && ip -n "$HB" addr add 198.18.0.2/15 dev eth0 &&
+		ip -n "$HA" neigh add 198.18.0.2 lladdr 02:66:74:00:00:02 dev eth0 nud permanent &&
+		ip -n "$HB" neigh add 198.18.0.1 lladdr 02:66:74:00:00:01 dev eth0 nud permanent &&
+		ip -n "$A" link set h0 up && ip -n "$B" link set h1 up || return 1
+	# Switches, ports, tables: each machine configures its own half.
+	fa switch add id 1 ports 2 name machineA-sw1 && fb switch add id 2 ports 2 name machineB-sw2 &&
+		fa port bind switch 1 port 1 dev h0 kind edge lid 1 lmc 0 &&
+		fa port bind switch 1 port 2 dev vx42 kind link &&
+		fb port bind switch 2 port 1 dev h1 kind edge lid 2 lmc 0 &&
+		fb port bind switch 2 port 2 dev vx42 kind link &&
+		fa lft set switch 1 lid 1 port 1 lid 2 port 2 && fa commit >/dev/null &&
+		fb lft set switch 2 lid 2 port 1 lid 1 port 2 && fb commit >/dev/null
+}
+tap_check "two machines, one VXLAN cable, a switch on each side" setup
+
+tx() { ip netns exec "$1" "$FTSW" -j -s port show switch "$2" port 2 |
+	"$PY" -c 'import json,sys; print(json.load(sys.stdin)[0]["stats"]["tx_packets"])'; }
+ping_cross() {
+	local a0 b0 a1 b1
+	sleep 1	# carrier of the new ports
+	a0=$(tx "$A" 1) b0=$(tx "$B" 2)
+	ip netns exec "$HA" ping -c 5 -i 0.2 -W 2 -q 198.18.0.2 || return 1
+	a1=$(tx "$A" 1) b1=$(tx "$B" 2)
+	echo "VXLAN port tx: machine A +$((a1 - a0)), machine B +$((b1 - b0))"
+	[ $((a1 - a0)) -ge 5 ] && [ $((b1 - b0)) -ge 5 ]
+}
+tap_check "h0 (machine A) pings h1 (machine B) across the VXLAN cable, both ports count" ping_cross
+udp_underlay() {
+	# The only packets between the machines are VXLAN (UDP 4789) frames.
+	ip -n "$A" -s link show u0 | sed -n '4p;6p'
+	[ "$(ip netns exec "$B" cat /sys/class/net/u0/statistics/rx_packets)" -ge 5 ]
+}
+tap_check "the underlay carried them" udp_underlay
+tap_check "tear down" cleanup
+tap_check "rmmod ftsw" ftsw_unload
+tap_done
