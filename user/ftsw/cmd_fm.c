@@ -28,6 +28,20 @@ static void on_signal(int sig)
 	fm_stop = 1;
 }
 
+/* The daemon tells its parent the first commit is done. */
+static void daemon_ready(void *arg)
+{
+	int *fd = arg;
+	char c = 1;
+
+	if (*fd >= 0) {
+		if (write(*fd, &c, 1) < 0)
+			perror("fm: ready");
+		close(*fd);
+		*fd = -1;
+	}
+}
+
 static void fm_usage(FILE *f)
 {
 	fprintf(f,
@@ -151,6 +165,7 @@ int cmd_fm(int argc, char **argv)
 	char deflog[320];
 	bool daemon_mode = false;
 	struct sigaction sa;
+	int ready_fd = -1;
 	int i, cmd = 0;
 
 	if (lab && !*lab)
@@ -247,22 +262,9 @@ int cmd_fm(int argc, char **argv)
 			close(fd);
 		}
 		setvbuf(stdout, NULL, _IOLBF, 0);
-		{
-			/* Signal readiness after the first sweep: --once first. */
-			struct ftsw_fm_opts first = o;
-			int rc;
-
-			first.once = true;
-			rc = ftsw_fm_run(&first, &err);
-			if (rc) {
-				fprintf(stderr, "fm: %s\n", err.msg);
-				return 1;
-			}
-			c = 1;
-			if (write(pfd[1], &c, 1) < 0)
-				return 1;
-			close(pfd[1]);
-		}
+		ready_fd = pfd[1];
+		o.ready = daemon_ready;
+		o.ready_arg = &ready_fd;
 	} else if (logpath) {
 		o.log = fopen(logpath, "a");
 		if (!o.log) {

@@ -567,6 +567,8 @@ int ftsw_fm_run(const struct ftsw_fm_opts *o, struct ftsw_err *err)
 		 fm.engine);
 	if (sweep(&fm, ftsw_now_us(), cause, err))
 		goto out;
+	if (o->ready)
+		o->ready(o->ready_arg);
 	if (o->once) {
 		rc = 0;
 		goto out;

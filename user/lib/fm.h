@@ -29,6 +29,10 @@ struct ftsw_fm_opts {
 	bool json;		/* log lines as JSON */
 	unsigned threads;
 	volatile int *stop;	/* set by a signal handler: return cleanly */
+	/* Called once the first sweep is committed (e.g. a daemon's parent
+	 * waits for it). */
+	void (*ready)(void *arg);
+	void *ready_arg;
 };
 
 /* Timings of one sweep, microseconds from detection. */
