@@ -34,7 +34,7 @@ for i in $(seq 600); do
 	sleep 0.1
 done
 echo "reroute after the failure (fm log):"
-tail -n 1 /run/ftsw/big/fm.log | cut -c1-400
+tail -n 2 /run/ftsw/big/fm.log | cut -c1-400
 n=$(grep -c 'committed generation' /run/ftsw/big/fm.log)
 "$FTSW" lab heal link "${FAIL_A:-s128}" "${FAIL_B:-s256}"
 for i in $(seq 600); do
@@ -42,7 +42,7 @@ for i in $(seq 600); do
 	sleep 0.1
 done
 echo "reroute after healing it, no traffic (fm log):"
-tail -n 1 /run/ftsw/big/fm.log | cut -c1-400
+tail -n 2 /run/ftsw/big/fm.log | cut -c1-400
 "$FTSW" fm stop
 t0=$(date +%s.%N)
 "$FTSW" lab down
