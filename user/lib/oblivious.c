@@ -495,7 +495,8 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 		uint32_t h0 = t->hosts[0];
 
 		best = 1;
-		res->link = ftsw_link_id(t, h0, ftsw_host_port(t, h0));
+		res->link = ftsw_host_port(t, h0) ?
+			    ftsw_link_id(t, h0, ftsw_host_port(t, h0)) : FTSW_NONE;
 		res->witness_src = malloc(sizeof(uint32_t));
 		res->witness_dst = malloc(sizeof(uint32_t));
 		if (res->witness_src && res->witness_dst) {
