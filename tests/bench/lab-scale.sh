@@ -29,7 +29,7 @@ tail -n 1 /run/ftsw/big/fm.log
 echo "random permutation, paced, one middle-top cable failed half-way (fm running):"
 "$FTSW" lab traffic -p perm --seed 2 --packets ${PACKETS:-100} --pps ${PPS:-5000} \
 	--fail "${FAIL_A:-s128}" "${FAIL_B:-s256}" --fail-at $((${PACKETS:-100} / 2)) | grep -v '^  s'
-for i in $(seq 600); do
+for _ in $(seq 600); do
 	[ "$(grep -c 'committed generation' /run/ftsw/big/fm.log)" -ge 2 ] && break
 	sleep 0.1
 done
@@ -37,7 +37,7 @@ echo "reroute after the failure (fm log):"
 tail -n 2 /run/ftsw/big/fm.log | cut -c1-400
 n=$(grep -c 'committed generation' /run/ftsw/big/fm.log)
 "$FTSW" lab heal link "${FAIL_A:-s128}" "${FAIL_B:-s256}"
-for i in $(seq 600); do
+for _ in $(seq 600); do
 	[ "$(grep -c 'committed generation' /run/ftsw/big/fm.log)" -gt "$n" ] && break
 	sleep 0.1
 done

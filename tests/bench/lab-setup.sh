@@ -93,7 +93,7 @@ echo "# lab set-up/tear-down: ftsw lab (netlink) vs one ip(8) call per object; $
 printf '%-24s %6s %6s %8s %9s %9s %9s %9s %7s %7s\n' topology hosts calls "ip-up" "ip-down" "lab-up" "lab-down" "" "up-x" "down-x"
 for topo in "$@"; do
 	"$FTSW" topo gen "$topo" -o "$W/t.net" >/dev/null
-	read -r nh nsw < <(gen "$W/t.net" "$W/up.sh" "$W/down.sh")
+	read -r nh _ < <(gen "$W/t.net" "$W/up.sh" "$W/down.sh")
 	calls=$(grep -c . "$W/up.sh")
 	t0=$(now); bash "$W/up.sh" >/dev/null; t1=$(now)
 	bash "$W/down.sh" >/dev/null; t2=$(now)

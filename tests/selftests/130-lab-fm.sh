@@ -21,8 +21,7 @@ tap_check "fm discovers, routes (dmodc), commits; daemon running" fm_start
 
 # wait_sweeps N: until the log has N sweeps after discovery
 wait_sweeps() {
-	local i
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		[ "$(grep -c 'committed generation' "$LOG")" -ge "$1" ] && return 0
 		sleep 0.1
 	done

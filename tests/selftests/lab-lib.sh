@@ -11,7 +11,7 @@ lab() { "$FTSW" "$@"; }
 # lab_gone NAME: no namespace, run directory, device or switch left behind.
 lab_gone() {
 	local n=${1:-$LAB} left
-	left=$(ls /run/netns 2>/dev/null | grep -E "^$n(-h[0-9]+)?\$")
+	left=$(find /run/netns -maxdepth 1 -regextype egrep -regex "/run/netns/$n(-h[0-9]+)?" 2>/dev/null)
 	[ -z "$left" ] || { echo "namespaces left: $left"; return 1; }
 	[ ! -e "/run/ftsw/$n" ] || { echo "/run/ftsw/$n left"; return 1; }
 	left=$(ip -o link show | grep -E ': s[0-9]+p[0-9]+[@:]')
