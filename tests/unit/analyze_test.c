@@ -922,4 +922,58 @@ TEST(dot_edges)
 	ftsw_topo_free(t);
 }
 
+/*
+ * The kernel's offset lists: FT(4,2) with D-Mod-K at LMC 1 sends the two
+ * LIDs of a destination up L0's two different up-ports (both shortest
+ * paths). Host 0 listing offsets {1, 1, 0} sends 2/3 of its traffic to
+ * host 2 by offset 1's port and 1/3 by the other.
+ */
+TEST(kernel_offset_lists)
+{
+	struct ftsw_topo *t = gen("ftmn:4,2");
+	struct ftsw_routing *r;
+	struct ftsw_offset_list *lists;
+	struct ftsw_load_opts o = { 0 };
+	struct ftsw_load_result res;
+	struct ftsw_err err;
+	struct ftsw_tm tm;
+	struct ftsw_path p;
+	double *load;
+	uint8_t offs[128];
+	double w[128];
+	unsigned i;
+
+	ASSERT_NE(NULL, t);
+	r = route("dmodk", t, 1);
+	ASSERT_NE(NULL, r);
+	lists = calloc(8, sizeof(*lists));
+	for (i = 0; i < 8; i++) {
+		lists[i].n = 2;
+		lists[i].off[1] = 1;
+	}
+	lists[0].n = 3;
+	lists[0].off[0] = 1;
+	lists[0].off[1] = 1;
+	lists[0].off[2] = 0;
+	ASSERT_EQ(2, ftsw_offsets_weighted(&lists[0], 1, offs, w));
+	EXPECT_EQ(0, offs[0]);
+	EXPECT_LT(fabs(w[0] - 1.0 / 3), 1e-12);
+	EXPECT_LT(fabs(w[1] - 2.0 / 3), 1e-12);
+	ASSERT_EQ(FTSW_TRACE_OK, ftsw_trace_path(r, 0, 2, 1, 0, &p));
+	load = calloc(t->nports, sizeof(*load));
+	ftsw_tm_init(&tm, 8);
+	ftsw_tm_add(&tm, 0, 2, 3);
+	o.lists = lists;
+	ASSERT_EQ(0, ftsw_link_loads(r, &tm, &o, load, NULL, &res, &err));
+	EXPECT_EQ(0, res.failed);
+	/* up-port q leads through IB port q + 1 */
+	EXPECT_LT(fabs(load[swlink(t, 0, p.hops[0].port)] - 2.0), 1e-12);
+	EXPECT_LT(fabs(load[swlink(t, 0, 3 - p.hops[0].port)] - 1.0), 1e-12);
+	ftsw_tm_free(&tm);
+	free(load);
+	free(lists);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
 TEST_HARNESS_MAIN

@@ -177,9 +177,25 @@ const char *ftsw_host_name(const struct ftsw_topo *t, uint32_t host,
 
 /* --------------------------------------------------------------- loads */
 
+/*
+ * A source's offset list as the kernel holds it (FTSW_ATTR_PORT_OFFSETS):
+ * flows hash uniformly over the n entries, so an offset listed twice gets
+ * twice the weight.
+ */
+struct ftsw_offset_list {
+	uint8_t n;
+	uint8_t off[128];
+};
+
+/* Distinct offsets of a list below 2^lmc with weights count / n. */
+unsigned ftsw_offsets_weighted(const struct ftsw_offset_list *l, unsigned lmc,
+			       uint8_t *offsets, double *weights);
+
 struct ftsw_load_opts {
 	unsigned hop_limit;	/* 0 = FTSW_HOP_LIMIT */
 	bool count_flows;	/* also fill flows[] (flows per link) */
+	/* per source host: the kernel's offset lists instead of r->policy */
+	const struct ftsw_offset_list *lists;
 };
 
 struct ftsw_load_result {

@@ -55,8 +55,38 @@ unsigned ftsw_path_offsets(const struct ftsw_routing *r, uint32_t src,
 	return n;
 }
 
+unsigned ftsw_offsets_weighted(const struct ftsw_offset_list *l, unsigned lmc,
+			       uint8_t *offsets, double *weights)
+{
+	unsigned cnt[128] = { 0 }, i, n = 0, lim = 1u << lmc, tot = 0;
+
+	for (i = 0; i < l->n && i < 128; i++)
+		if (l->off[i] < lim) {
+			cnt[l->off[i]]++;
+			tot++;
+		}
+	for (i = 0; i < lim && tot; i++)
+		if (cnt[i]) {
+			offsets[n] = (uint8_t)i;
+			weights[n++] = (double)cnt[i] / tot;
+		}
+	return n;
+}
+
+static int trace_impl(const struct ftsw_routing *r, uint32_t src, uint32_t dst,
+		      unsigned offset, unsigned hop_limit, bool policy,
+		      struct ftsw_path *p);
+
 int ftsw_trace_path(const struct ftsw_routing *r, uint32_t src, uint32_t dst,
 		    unsigned offset, unsigned hop_limit, struct ftsw_path *p)
+{
+	return trace_impl(r, src, dst, offset, hop_limit, true, p);
+}
+
+/* policy false: the offset comes from the kernel's list, not r->policy */
+static int trace_impl(const struct ftsw_routing *r, uint32_t src, uint32_t dst,
+		      unsigned offset, unsigned hop_limit, bool policy,
+		      struct ftsw_path *p)
 {
 	const struct ftsw_topo *t = r->topo;
 	uint32_t hn, node, lid, idx;
@@ -75,9 +105,9 @@ int ftsw_trace_path(const struct ftsw_routing *r, uint32_t src, uint32_t dst,
 		}
 		offset = o[0];
 	} else if (offset >= (1u << r->lmc) ||
-		   (r->policy[src].fixed_offset != FTSW_OFFSET_ANY ?
-		    r->policy[src].fixed_offset != offset :
-		    !offset_allowed(&r->policy[src], offset))) {
+		   (policy && (r->policy[src].fixed_offset != FTSW_OFFSET_ANY ?
+			       r->policy[src].fixed_offset != offset :
+			       !offset_allowed(&r->policy[src], offset)))) {
 		p->status = FTSW_TRACE_BAD_OFFSET;
 		return p->status;
 	}
@@ -145,7 +175,8 @@ static void load_flow(const struct ftsw_routing *r, uint32_t s, uint32_t d,
 
 	if (s == d)
 		return;	/* never enters the fabric */
-	n = ftsw_path_offsets(r, s, offs, w);
+	n = o->lists ? ftsw_offsets_weighted(&o->lists[s], r->lmc, offs, w) :
+		       ftsw_path_offsets(r, s, offs, w);
 	if (!n) {
 		res->flows++;
 		res->failed++;
@@ -158,7 +189,7 @@ static void load_flow(const struct ftsw_routing *r, uint32_t s, uint32_t d,
 		uint32_t hn = t->hosts[s];
 
 		res->flows++;
-		if (ftsw_trace_path(r, s, d, offs[k], o->hop_limit, p)) {
+		if (trace_impl(r, s, d, offs[k], o->hop_limit, !o->lists, p)) {
 			res->failed++;
 			res->fail_status[-p->status]++;
 			res->failed_amount += a;
