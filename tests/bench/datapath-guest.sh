@@ -120,7 +120,7 @@ awk -v f="$fs" -v b="$bs" -v n=$NSW 'BEGIN { printf "ratio: ftsw %.0f pps / brid
 
 ft=$(printf '%s\n' "${ftsw_tcp[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
 bt=$(printf '%s\n' "${br_tcp[@]}" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}')
-awk -v f="$ft" -v b="$bt" 'BEGIN { printf "tcp: ftsw %.1f Mbit/s / bridge %.1f Mbit/s (medians, iperf3, MTU 1500, GSO segmented at the edge) = %.2f\n", f, b, (b > 0 ? f / b : 0) }'
+awk -v f="$ft" -v b="$bt" 'BEGIN { printf "tcp: ftsw %.1f Mbit/s / bridge %.1f Mbit/s (medians, iperf3, hosts at MTU 1500 with TSO, GSO carried whole) = %.2f\n", f, b, (b > 0 ? f / b : 0) }'
 
 # Memory: NTAB switches with a full LFT (0xC000 entries) each.
 NTAB=100
