@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -604,6 +605,88 @@ out:
 
 /* ------------------------------------------------------------ down */
 
+/*
+ * Unmounting a namespace waits for an RCU grace period in the kernel
+ * (namespace_unlock): done one by one, that wait dominates `lab down`.
+ * Several threads unmounting at once share grace periods.
+ */
+struct del_job {
+	char **names;
+	size_t n, cap;
+	size_t next;
+	pthread_mutex_t lock;
+	int error;
+	struct ftsw_err err;
+};
+
+static int del_job_add(struct del_job *j, const char *name)
+{
+	if (j->n == j->cap) {
+		char **p = realloc(j->names, sizeof(char *) * (j->cap * 2 + 64));
+
+		if (!p)
+			return -1;
+		j->names = p;
+		j->cap = j->cap * 2 + 64;
+	}
+	j->names[j->n] = strdup(name);
+	return j->names[j->n++] ? 0 : -1;
+}
+
+static void del_job_free(struct del_job *j)
+{
+	size_t i;
+
+	for (i = 0; i < j->n; i++)
+		free(j->names[i]);
+	free(j->names);
+}
+
+static void *del_worker(void *arg)
+{
+	struct del_job *j = arg;
+	struct ftsw_err e;
+
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&j->lock);
+		i = j->next++;
+		pthread_mutex_unlock(&j->lock);
+		if (i >= j->n)
+			return NULL;
+		if (ftsw_netns_del(j->names[i], &e)) {
+			pthread_mutex_lock(&j->lock);
+			if (!j->error) {
+				j->error = -1;
+				j->err = e;
+			}
+			pthread_mutex_unlock(&j->lock);
+		}
+	}
+}
+
+static int del_job_run(struct del_job *j, struct ftsw_err *err)
+{
+	pthread_t th[32];
+	unsigned nt = j->n < 32 ? (unsigned)j->n : 32, k, started = 0;
+
+	pthread_mutex_init(&j->lock, NULL);
+	for (k = 0; k < nt; k++)
+		if (pthread_create(&th[k], NULL, del_worker, j) == 0)
+			started++;
+		else
+			break;
+	if (!started)
+		del_worker(j);
+	for (k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+	pthread_mutex_destroy(&j->lock);
+	if (j->error)
+		*err = j->err;
+	return j->error;
+}
+
 int ftsw_lab_down(const char *name, struct ftsw_err *err)
 {
 	char dir[256], path[600], pre[64];
@@ -623,6 +706,8 @@ int ftsw_lab_down(const char *name, struct ftsw_err *err)
 	pl = strlen(pre);
 	d = opendir(FTSW_NETNS_DIR);
 	if (d) {
+		struct del_job job = { 0 };
+
 		while ((de = readdir(d))) {
 			const char *s = de->d_name + pl;
 
@@ -630,12 +715,19 @@ int ftsw_lab_down(const char *name, struct ftsw_err *err)
 			    strspn(s, "0123456789") != strlen(s))
 				continue;
 			found = true;
-			if (ftsw_netns_del(de->d_name, err)) {
+			if (del_job_add(&job, de->d_name)) {
 				closedir(d);
+				del_job_free(&job);
+				ftsw_err_set(err, "out of memory");
 				return -1;
 			}
 		}
 		closedir(d);
+		if (del_job_run(&job, err)) {
+			del_job_free(&job);
+			return -1;
+		}
+		del_job_free(&job);
 	}
 	snprintf(path, sizeof(path), FTSW_NETNS_DIR "/%s", name);
 	if (access(path, F_OK) == 0) {
