@@ -2,7 +2,7 @@
 /*
  * ftsw fm: the fabric manager (user/lib/fm.h).
  *
- *   ftsw fm [--lab NAME] [-a ENGINE] [--once] [-d [--log FILE]]
+ *   ftsw fm [--lab NAME] [-a ENGINE] [--once] [-d [--log FILE]] [--rcvbuf B]
  *   ftsw fm status [--lab NAME]
  *   ftsw fm stop [--lab NAME]
  */
@@ -46,11 +46,14 @@ static void fm_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: ftsw fm [--lab NAME] [-a ENGINE] [--once] [-d] [--log FILE]\n"
+		"               [--rcvbuf BYTES]\n"
 		"       ftsw fm status [--lab NAME]\n"
 		"       ftsw fm stop [--lab NAME]\n"
 		"Without --lab (or $FTSW_LAB) the manager runs the fabric of its\n"
 		"own network namespace. -d: daemon (log to FILE, default the\n"
-		"lab's fm.log). SIGINT/SIGTERM stop it cleanly.\n");
+		"lab's fm.log). SIGINT/SIGTERM stop it cleanly. --rcvbuf: the\n"
+		"event socket's receive buffer (default 8 MiB; a tiny one\n"
+		"provokes event overruns, which the manager repairs).\n");
 }
 
 static int read_status(const char *path, char *buf, size_t sz)
@@ -108,8 +111,12 @@ static int fm_status(const char *lab)
 	       pid, lab ? "" : "");
 	printf("  switches %llu, hosts %llu, LMC %llu\n", jnum(buf, "switches"),
 	       jnum(buf, "hosts"), jnum(buf, "lmc"));
-	printf("  generation %llu, %llu port events, %llu sweeps\n",
-	       jnum(buf, "generation"), jnum(buf, "events"), jnum(buf, "sweeps"));
+	printf("  cables usable %llu of %llu\n", jnum(buf, "cables_usable"),
+	       jnum(buf, "cables"));
+	printf("  generation %llu, %llu port events (%llu without change), "
+	       "%llu sweeps, %llu event overruns\n", jnum(buf, "generation"),
+	       jnum(buf, "events"), jnum(buf, "no_change_events"),
+	       jnum(buf, "sweeps"), jnum(buf, "overruns"));
 	{
 		const char *c = strstr(buf, "\"cause\":\"");
 		char cause[160] = "";
@@ -188,6 +195,17 @@ int cmd_fm(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--log") && n) {
 			logpath = n;
+			i++;
+		} else if (!strcmp(a, "--rcvbuf") && n) {
+			char *e;
+			long v = strtol(n, &e, 10);
+
+			if (*e || e == n || v < 1 || v > (1L << 30)) {
+				cli_err("fm: --rcvbuf '%s': bytes, 1..%ld "
+					"expected", n, 1L << 30);
+				return 2;
+			}
+			o.rcvbuf = (int)v;
 			i++;
 		} else if (!strcmp(a, "--once")) {
 			o.once = true;

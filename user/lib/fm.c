@@ -5,9 +5,18 @@
  * Two genl clients: one subscribed to the event group, one for requests
  * (events never mix with replies). The manager subscribes before it
  * discovers, so a change during discovery is seen as an event afterwards.
- * A sweep takes every event pending at that moment (both ends of a cable
- * report), routes the surviving cabling, uploads only the switches whose
- * table changed, and commits once: the kernel swaps all tables at once.
+ * The manager reasons per cable, not per port: a switch-to-switch cable is
+ * usable iff both its ends are up, an edge cable iff its port is up. Every
+ * event pending at a wake-up is applied; a sweep runs only when the set of
+ * usable cables differs from the one of the last sweep, so the two ends of
+ * one failed cable (which often report in separate wake-ups) cost one sweep,
+ * not two, and no delay window is added to wait for the second end. A sweep
+ * routes the usable cabling, uploads only the switches whose table changed,
+ * and commits once: the kernel swaps all tables at once.
+ *
+ * A multicast receive buffer that overflows loses events (ENOBUFS): the
+ * manager then drops what is queued, re-reads every port state with a port
+ * dump and sweeps if the usable set changed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,6 +42,12 @@ struct fm_port {
 	bool up;
 };
 
+/* A cable: two link ports (b = NO_PORT for an edge port's host cable). */
+#define NO_PORT SIZE_MAX
+struct fm_cable {
+	size_t a, b;		/* ports indexes */
+};
+
 struct fm {
 	const struct ftsw_fm_opts *o;
 	struct ftsw_nl *nl, *ev;
@@ -44,12 +60,19 @@ struct fm {
 	size_t nports;
 	size_t *port_at;		/* [sw * 256 + port] -> ports index + 1 */
 	struct ftsw_topo *topo;		/* full cabling */
+	struct fm_cable *cables;
+	size_t ncables;
+	size_t *cable_of;		/* ports index -> cables index + 1 */
+	bool *swept;			/* usable cables at the last sweep */
+	size_t usable_swept;		/* how many */
 	uint8_t lmc;
 	uint32_t nhosts;
 	/* state */
 	uint8_t *lft;			/* last uploaded, nsw * lft_size */
 	size_t lft_size;
 	uint64_t events, sweeps, generation;
+	uint64_t no_change;		/* events that changed no usable cable */
+	uint64_t overruns;		/* resynchronisations after ENOBUFS */
 	struct ftsw_fm_sweep last;
 	char last_cause[128];
 	uint64_t unreachable;
@@ -231,6 +254,12 @@ static int discover(struct fm *fm, struct ftsw_err *err)
 		by_if[i] = UINT32_MAX;
 	for (k = 0; k < fm->nports; k++)
 		by_if[fm->ports[k].ifindex] = (uint32_t)k;
+	/* At most one cable per port. */
+	fm->cables = malloc(sizeof(*fm->cables) * (fm->nports + 1));
+	fm->cable_of = calloc(fm->nports + 1, sizeof(size_t));
+	fm->swept = calloc(fm->nports + 1, sizeof(bool));
+	if (!fm->cables || !fm->cable_of || !fm->swept)
+		goto nomem;
 	if (lab_rt_open(&rt, err))
 		goto fail;
 	if (lab_rt_dump_links(&rt, peer_cb, &pm, err)) {
@@ -272,6 +301,8 @@ static int discover(struct fm *fm, struct ftsw_err *err)
 			if (ftsw_topo_connect(t, p->sw, p->port, fm->nsw + h, 1,
 					      err))
 				goto fail;
+			fm->cables[fm->ncables].a = k;
+			fm->cables[fm->ncables++].b = NO_PORT;
 		} else {
 			int pi = pm.peer[p->ifindex];
 			uint32_t q;
@@ -285,10 +316,17 @@ static int discover(struct fm *fm, struct ftsw_err *err)
 					      fm->ports[q].sw,
 					      fm->ports[q].port, err))
 				goto fail;
+			fm->cables[fm->ncables].a = k;
+			fm->cables[fm->ncables++].b = q;
 		}
 	}
 	if (ftsw_topo_finish(t, err))
 		goto fail;
+	for (k = 0; k < fm->ncables; k++) {
+		fm->cable_of[fm->cables[k].a] = k + 1;
+		if (fm->cables[k].b != NO_PORT)
+			fm->cable_of[fm->cables[k].b] = k + 1;
+	}
 	fm->port_at = calloc((size_t)fm->nsw * 256, sizeof(size_t));
 	if (!fm->port_at)
 		goto nomem;
@@ -323,18 +361,40 @@ static void write_status(struct fm *fm)
 		return;
 	fprintf(f, "{\"pid\":%d,\"netns\":\"%s\",\"engine\":\"%s\","
 		"\"switches\":%" PRIu32 ",\"hosts\":%" PRIu32 ",\"lmc\":%u,"
+		"\"cables\":%zu,\"cables_usable\":%zu,"
 		"\"generation\":%" PRIu64 ",\"events\":%" PRIu64
+		",\"no_change_events\":%" PRIu64 ",\"overruns\":%" PRIu64
 		",\"sweeps\":%" PRIu64 ",\"last\":{\"cause\":\"%s\","
 		"\"routed_us\":%" PRIu64 ",\"uploaded_us\":%" PRIu64
 		",\"committed_us\":%" PRIu64 ",\"switches_changed\":%" PRIu32
 		"},\"unreachable_pairs\":%" PRIu64 ",\"unreachable\":[%s]}\n",
 		(int)getpid(), fm->o->netns ? fm->o->netns : "", fm->engine,
-		fm->nsw, fm->nhosts, fm->lmc, fm->generation, fm->events,
+		fm->nsw, fm->nhosts, fm->lmc, fm->ncables, fm->usable_swept,
+		fm->generation, fm->events, fm->no_change, fm->overruns,
 		fm->sweeps, fm->last_cause, fm->last.routed_us,
 		fm->last.uploaded_us, fm->last.committed_us,
 		fm->last.switches_changed, fm->unreachable, fm->unreach_list);
 	if (fclose(f) == 0)
 		rename(tmp, fm->status);
+	else
+		unlink(tmp);
+}
+
+static bool cable_usable(const struct fm *fm, size_t c)
+{
+	const struct fm_cable *x = &fm->cables[c];
+
+	return fm->ports[x->a].up && (x->b == NO_PORT || fm->ports[x->b].up);
+}
+
+/* Cables whose usability differs from the last sweep's. */
+static size_t cables_changed(const struct fm *fm)
+{
+	size_t c, n = 0;
+
+	for (c = 0; c < fm->ncables; c++)
+		n += cable_usable(fm, c) != fm->swept[c];
+	return n;
 }
 
 /* Ordered host pairs (every LID offset) without a delivered path. */
@@ -374,27 +434,38 @@ static int sweep(struct fm *fm, uint64_t t0, const char *cause,
 	struct ftsw_route_opts ro = { .lmc = fm->lmc, .threads = fm->o->threads };
 	struct ftsw_topo *t;
 	struct ftsw_routing *r;
-	bool *keep;
+	bool *keep, *usable;
 	size_t k;
 	uint32_t i, changed = 0;
 	uint64_t t1, t2, t3;
 
+	usable = malloc(fm->ncables + 1);
 	keep = malloc(fm->topo->nnodes + 1);
-	if (!keep) {
+	if (!keep || !usable) {
+		free(keep);
+		free(usable);
 		ftsw_err_set(err, "out of memory");
 		return -1;
 	}
 	memset(keep, 1, fm->topo->nnodes + 1);
 	t = ftsw_topo_subset(fm->topo, keep, err);
 	free(keep);
-	if (!t)
+	if (!t) {
+		free(usable);
 		return -1;
-	for (k = 0; k < fm->nports; k++)
-		if (!fm->ports[k].up)
-			ftsw_topo_disconnect(t, fm->ports[k].sw, fm->ports[k].port);
+	}
+	/* Route the usable cables only. */
+	for (k = 0; k < fm->ncables; k++) {
+		const struct fm_port *p = &fm->ports[fm->cables[k].a];
+
+		usable[k] = cable_usable(fm, k);
+		if (!usable[k])
+			ftsw_topo_disconnect(t, p->sw, p->port);
+	}
 	r = ftsw_route(fm->engine, t, &ro, err);
 	if (!r) {
 		ftsw_topo_free(t);
+		free(usable);
 		return -1;
 	}
 	t1 = ftsw_now_us();
@@ -443,6 +514,11 @@ static int sweep(struct fm *fm, uint64_t t0, const char *cause,
 	for (i = 0; i < fm->nsw; i++)
 		memcpy(fm->lft + (size_t)i * fm->lft_size, ftsw_lft(r, i),
 		       fm->lft_size);
+	/* What the kernel now routes: the reference for the next events. */
+	memcpy(fm->swept, usable, fm->ncables);
+	fm->usable_swept = 0;
+	for (k = 0; k < fm->ncables; k++)
+		fm->usable_swept += usable[k];
 	fm->sweeps++;
 	fm->last.routed_us = t1 - t0;
 	fm->last.uploaded_us = t2 - t0;
@@ -453,12 +529,13 @@ static int sweep(struct fm *fm, uint64_t t0, const char *cause,
 	count_unreachable(fm, r);
 	fm->last.unreachable = fm->unreachable;
 	if (fm->o->json)
-		fprintf(fm->log, "{\"cause\":\"%s\",\"routed_us\":%" PRIu64
-			",\"uploaded_us\":%" PRIu64 ",\"committed_us\":%" PRIu64
-			",\"switches_changed\":%" PRIu32 ",\"generation\":%" PRIu64
-			",\"unreachable_pairs\":%" PRIu64 "}\n", cause, t1 - t0,
-			t2 - t0, t3 - t0, changed, fm->generation,
-			fm->unreachable);
+		fprintf(fm->log, "{\"sweep\":%" PRIu64 ",\"cause\":\"%s\","
+			"\"routed_us\":%" PRIu64 ",\"uploaded_us\":%" PRIu64
+			",\"committed_us\":%" PRIu64 ",\"switches_changed\":%"
+			PRIu32 ",\"generation\":%" PRIu64 ",\"cables_usable\":%zu"
+			",\"unreachable_pairs\":%" PRIu64 "}\n", fm->sweeps,
+			cause, t1 - t0, t2 - t0, t3 - t0, changed,
+			fm->generation, fm->usable_swept, fm->unreachable);
 	else {
 		fprintf(fm->log, "fm: %s: routes computed +%" PRIu64 " us, "
 			"uploaded (%" PRIu32 " switches) +%" PRIu64 " us, committed "
@@ -477,50 +554,146 @@ static int sweep(struct fm *fm, uint64_t t0, const char *cause,
 	write_status(fm);
 	ftsw_routing_free(r);
 	ftsw_topo_free(t);
+	free(usable);
 	return 0;
 fail:
 	ftsw_routing_free(r);
 	ftsw_topo_free(t);
+	free(usable);
 	return -1;
 }
 
+/* The events of one wake-up. */
 struct ev_arg {
 	struct fm *fm;
-	unsigned changes;
-	char cause[128];
+	unsigned events;	/* port events read */
+	unsigned flips;		/* events that flipped their cable's usability */
+	char cause[96];		/* the first event that flipped a cable */
+	char first[96];		/* the first event */
 };
+
+/* Port k is now up/down: 1 if its cable's usability flipped. */
+static int port_set(struct fm *fm, size_t k, bool up)
+{
+	size_t c = fm->cable_of[k];
+	bool before;
+
+	if (!c) {
+		fm->ports[k].up = up;
+		return 0;
+	}
+	before = cable_usable(fm, c - 1);
+	fm->ports[k].up = up;
+	return cable_usable(fm, c - 1) != before;
+}
 
 static int ev_cb(const struct ftsw_event *ev, void *arg)
 {
 	struct ev_arg *a = arg;
 	struct fm *fm = a->fm;
+	char what[96];
 	uint32_t s;
-	size_t k;
+	size_t k = 0;
 	bool up;
 
 	if (ev->cmd != FTSW_CMD_PORT_EVENT)
 		return 0;
 	fm->events++;
-	s = sw_index(fm, ev->port.switch_id);
-	if (s == UINT32_MAX || !ev->port.port)
-		return 0;
-	k = fm->port_at[(size_t)s * 256 + ev->port.port];
-	if (!k)
-		return 0;	/* a port we did not discover: ignore */
+	a->events++;
 	up = ev->port.oper_up && ev->port.admin_up;
 	if (ev->port.reason == FTSW_REASON_UNBIND ||
 	    ev->port.reason == FTSW_REASON_UNREGISTER ||
 	    ev->port.reason == FTSW_REASON_RESET)
 		up = false;
-	if (fm->ports[k - 1].up == up)
-		return 0;
-	fm->ports[k - 1].up = up;
-	if (!a->changes)
-		snprintf(a->cause, sizeof(a->cause), "switch %" PRIu32
-			 " port %u %s (%s)", ev->port.switch_id, ev->port.port,
-			 up ? "up" : "down", ftsw_reason_name(ev->port.reason));
-	a->changes++;
+	snprintf(what, sizeof(what), "switch %" PRIu32 " port %u %s (%s)",
+		 ev->port.switch_id, ev->port.port, up ? "up" : "down",
+		 ftsw_reason_name(ev->port.reason));
+	if (a->events == 1)
+		snprintf(a->first, sizeof(a->first), "%s", what);
+	s = sw_index(fm, ev->port.switch_id);
+	if (s != UINT32_MAX && ev->port.port)
+		k = fm->port_at[(size_t)s * 256 + ev->port.port];
+	if (!k)
+		return 0;	/* a port we did not discover: ignore */
+	if (port_set(fm, k - 1, up) && !a->flips++)
+		snprintf(a->cause, sizeof(a->cause), "%s", what);
 	return 0;
+}
+
+struct resync_arg {
+	struct fm *fm;
+	unsigned changed;	/* ports whose state differed */
+};
+
+static int resync_cb(const struct ftsw_port_info *pi, void *arg)
+{
+	struct resync_arg *a = arg;
+	struct fm *fm = a->fm;
+	uint32_t s = sw_index(fm, pi->switch_id);
+	size_t k;
+	bool up = pi->oper_up && pi->admin_up;
+
+	if (s == UINT32_MAX || !pi->port)
+		return 0;
+	k = fm->port_at[(size_t)s * 256 + pi->port];
+	if (!k || fm->ports[k - 1].up == up)
+		return 0;
+	a->changed++;
+	port_set(fm, k - 1, up);
+	return 0;
+}
+
+/*
+ * Events were lost (receive buffer overrun). What is still queued predates
+ * the loss and would be stale after a dump: drop it, then read every port's
+ * state. Events queued after this point are newer than or equal to the
+ * dump's states, and each carries a port's whole state, so applying them
+ * later keeps the view right.
+ */
+static int resync(struct fm *fm, unsigned *changed, struct ftsw_err *err)
+{
+	struct resync_arg a = { .fm = fm };
+	int fd = ftsw_nl_event_fd(fm->ev);
+	char buf[8192];
+	unsigned i;
+
+	for (i = 0; i < 1000000; i++) {
+		ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+		if (n < 0 && errno != ENOBUFS && errno != EINTR)
+			break;	/* EAGAIN: empty */
+	}
+	if (ftsw_nl_port_dump(fm->nl, -1, resync_cb, &a)) {
+		ftsw_err_set(err, "resynchronising: port dump: %s",
+			     ftsw_nl_error(fm->nl));
+		return -1;
+	}
+	*changed = a.changed;
+	return 0;
+}
+
+/* A larger receive buffer for the event socket (root may exceed rmem_max). */
+static void set_rcvbuf(struct fm *fm, int bytes)
+{
+	int fd = ftsw_nl_event_fd(fm->ev);
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bytes, sizeof(bytes)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes));
+}
+
+static void log_no_change(struct fm *fm, const struct ev_arg *a,
+			  unsigned quiet)
+{
+	if (fm->o->json)
+		fprintf(fm->log, "{\"no_change\":%u,\"first\":\"%s\","
+			"\"cables_usable\":%zu}\n", quiet, a->first,
+			fm->usable_swept);
+	else
+		fprintf(fm->log, "fm: %s%s: no change (%u event%s, %zu of %zu "
+			"cables usable)\n", a->first,
+			a->events > 1 ? " + more" : "", quiet,
+			quiet == 1 ? "" : "s", fm->usable_swept, fm->ncables);
+	fflush(fm->log);
 }
 
 int ftsw_fm_run(const struct ftsw_fm_opts *o, struct ftsw_err *err)
@@ -548,6 +721,7 @@ int ftsw_fm_run(const struct ftsw_fm_opts *o, struct ftsw_err *err)
 		ftsw_err_set(err, "events: %s", ftsw_nl_error(fm.ev));
 		goto out;
 	}
+	set_rcvbuf(&fm, o->rcvbuf > 0 ? o->rcvbuf : FTSW_FM_RCVBUF);
 	fm.nl = ftsw_nl_open_in(o->netns, err);
 	if (!fm.nl)
 		goto out;
@@ -577,6 +751,9 @@ int ftsw_fm_run(const struct ftsw_fm_opts *o, struct ftsw_err *err)
 		struct pollfd pfd = { .fd = ftsw_nl_event_fd(fm.ev),
 				      .events = POLLIN };
 		struct ev_arg a = { .fm = &fm };
+		bool overrun = false;
+		unsigned resynced = 0;
+		size_t diff;
 		int n = poll(&pfd, 1, 500);
 
 		if (n < 0 && errno != EINTR) {
@@ -586,25 +763,49 @@ int ftsw_fm_run(const struct ftsw_fm_opts *o, struct ftsw_err *err)
 		if (n <= 0)
 			continue;
 		t0 = ftsw_now_us();
-		/* Everything pending now is one sweep. */
+		/* Everything pending now is applied before deciding. */
 		do {
 			if (ftsw_nl_event_recv(fm.ev, ev_cb, &a) < 0) {
-				/* Overrun: resynchronise from a port dump. */
-				fprintf(fm.log, "fm: event receive: %s; "
-					"resynchronising\n",
-					ftsw_nl_error(fm.ev));
+				overrun = true;
 				break;
 			}
 		} while (poll(&pfd, 1, 0) > 0);
-		if (!a.changes)
-			continue;
-		if (a.changes > 1) {
-			size_t l = strlen(a.cause);
-
-			snprintf(a.cause + l, sizeof(a.cause) - l, " + %u more",
-				 a.changes - 1);
+		if (overrun) {
+			fm.overruns++;
+			fprintf(fm.log, "fm: event receive: %s (events lost); "
+				"resynchronising from a port dump\n",
+				ftsw_nl_error(fm.ev));
+			if (resync(&fm, &resynced, err)) {
+				fprintf(fm.log, "fm: %s\n", err->msg);
+				fflush(fm.log);
+				continue;
+			}
+			fprintf(fm.log, "fm: resynchronised: %u port state%s "
+				"changed\n", resynced, resynced == 1 ? "" : "s");
+			fflush(fm.log);
 		}
-		if (sweep(&fm, t0, a.cause, err)) {
+		diff = cables_changed(&fm);
+		if (!diff) {
+			/* The usable set is the routed one: nothing to do. */
+			fm.no_change += a.events;
+			if (a.events)
+				log_no_change(&fm, &a, a.events);
+			if (a.events || overrun)
+				write_status(&fm);
+			continue;
+		}
+		fm.no_change += a.events - a.flips;
+		if (overrun)
+			snprintf(cause, sizeof(cause), "resynchronised after an "
+				 "event overrun (%u port states changed); %zu "
+				 "cable%s changed", resynced, diff,
+				 diff == 1 ? "" : "s");
+		else
+			snprintf(cause, sizeof(cause), "%s; %zu cable%s changed "
+				 "in %u event%s", a.flips ? a.cause : a.first, diff,
+				 diff == 1 ? "" : "s", a.events,
+				 a.events == 1 ? "" : "s");
+		if (sweep(&fm, t0, cause, err)) {
 			fprintf(fm.log, "fm: sweep failed: %s\n", err->msg);
 			fflush(fm.log);
 		}
@@ -620,6 +821,9 @@ out:
 	free(fm.sw_id);
 	free(fm.ports);
 	free(fm.port_at);
+	free(fm.cables);
+	free(fm.cable_of);
+	free(fm.swept);
 	free(fm.lft);
 	return rc;
 }

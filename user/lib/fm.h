@@ -8,8 +8,12 @@
  * rtnetlink (IFLA_LINK of a fabric device names its peer); edge ports give
  * the hosts (host n = base LID >> LMC - 1). It routes (Dmodc by default, any
  * engine), uploads the tables that changed and commits, then listens to the
- * event group: every port state change triggers a sweep, logged as
- * detection -> routes computed -> uploaded -> committed, in microseconds.
+ * event group. It reasons per cable: a switch-to-switch cable is usable iff
+ * both ends are up, an edge cable iff its port is up; a wake-up whose events
+ * change the set of usable cables triggers one sweep, logged as detection ->
+ * routes computed -> uploaded -> committed, in microseconds; other events are
+ * counted and logged as "no change". An event overrun (ENOBUFS) is repaired
+ * from a port dump.
  */
 #ifndef LIBFTSW_FM_H
 #define LIBFTSW_FM_H
@@ -28,12 +32,16 @@ struct ftsw_fm_opts {
 	bool once;		/* route, commit and return */
 	bool json;		/* log lines as JSON */
 	unsigned threads;
+	int rcvbuf;		/* event socket receive buffer; 0: FTSW_FM_RCVBUF */
 	volatile int *stop;	/* set by a signal handler: return cleanly */
 	/* Called once the first sweep is committed (e.g. a daemon's parent
 	 * waits for it). */
 	void (*ready)(void *arg);
 	void *ready_arg;
 };
+
+/* Default event receive buffer: room for thousands of port events. */
+#define FTSW_FM_RCVBUF (8 << 20)
 
 /* Timings of one sweep, microseconds from detection. */
 struct ftsw_fm_sweep {
