@@ -439,6 +439,7 @@ static int lab_trace(int argc, char **argv)
 static int lab_fail(int argc, char **argv, bool up)
 {
 	const char *cmd = up ? "heal" : "fail";
+	struct ftsw_lab_changes ch = { 0 };
 	struct ftsw_lab lab;
 	struct ftsw_err err;
 	bool all = false;
@@ -454,26 +455,31 @@ static int lab_fail(int argc, char **argv, bool up)
 	argc = j;
 	if (argc == 3 && !strcmp(argv[0], "link"))
 		rc = ftsw_lab_fail(&lab, FTSW_FAIL_LINK, argv[1], argv[2], up,
-				   all, stdout, &err);
+				   all, &ch, &err);
 	else if (argc == 2 && !strcmp(argv[0], "switch"))
 		rc = ftsw_lab_fail(&lab, FTSW_FAIL_SWITCH, argv[1], NULL, up,
-				   true, stdout, &err);
+				   true, &ch, &err);
 	else if (argc == 2 && !strcmp(argv[0], "port"))
 		rc = ftsw_lab_fail(&lab, FTSW_FAIL_PORT, argv[1], NULL, up,
-				   false, stdout, &err);
+				   false, &ch, &err);
 	else {
 		cli_err("lab %s: link A B | switch S | port S:P expected", cmd);
 		ftsw_lab_close(&lab);
 		return 2;
 	}
+	/* What did change is reported, also before an error. */
+	if (!rc || ch.n)
+		ftsw_lab_changes_print(&lab, &ch, cmd, cli.json, stdout);
 	if (rc)
 		cli_err("lab %s: %s", cmd, err.msg);
+	ftsw_lab_changes_free(&ch);
 	ftsw_lab_close(&lab);
 	return rc ? 1 : 0;
 }
 
 static int lab_chaos(int argc, char **argv)
 {
+	struct ftsw_lab_changes ch = { 0 };
 	struct ftsw_lab lab;
 	struct ftsw_err err;
 	uint64_t count = 0, seed = 1;
@@ -497,12 +503,13 @@ static int lab_chaos(int argc, char **argv)
 			goto out;
 		}
 	}
-	rc = 0;
-	if (ftsw_lab_chaos(&lab, (unsigned)count, seed, stdout, &err)) {
+	rc = ftsw_lab_chaos(&lab, (unsigned)count, seed, &ch, &err) ? 1 : 0;
+	if (!rc || ch.n)
+		ftsw_lab_changes_print(&lab, &ch, "chaos", cli.json, stdout);
+	if (rc)
 		cli_err("lab chaos: %s", err.msg);
-		rc = 1;
-	}
 out:
+	ftsw_lab_changes_free(&ch);
 	ftsw_lab_close(&lab);
 	return rc;
 }

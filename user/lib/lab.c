@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
+#include "json.h"
 #include "lab.h"
 #include "lab_rtnl.h"
 
@@ -1045,14 +1046,195 @@ struct ftsw_routing *ftsw_lab_read_routing(struct ftsw_lab *lab,
 
 /* ------------------------------------------------------------ failures */
 
+static int change_add(struct ftsw_lab_changes *ch, uint32_t a, unsigned ap,
+		      uint32_t b, unsigned bp, bool up, struct ftsw_err *err)
+{
+	if (!ch)
+		return 0;
+	if (ch->n == ch->cap) {
+		size_t cap = ch->cap * 2 + 8;
+		void *p = realloc(ch->v, sizeof(*ch->v) * cap);
+
+		if (!p) {
+			ftsw_err_set(err, "out of memory");
+			return -1;
+		}
+		ch->v = p;
+		ch->cap = cap;
+	}
+	ch->v[ch->n++] = (struct ftsw_lab_change){ .a = a, .a_port = ap,
+						   .b = b, .b_port = bp,
+						   .up = up };
+	return 0;
+}
+
+void ftsw_lab_changes_free(struct ftsw_lab_changes *ch)
+{
+	free(ch->v);
+	memset(ch, 0, sizeof(*ch));
+}
+
+/* "s8" / "h3": the lab's short name of a node. */
+static void node_short(const struct ftsw_topo *t, uint32_t node, char *buf,
+		       size_t sz)
+{
+	snprintf(buf, sz, "%c%" PRIu32,
+		 t->nodes[node].kind == FTSW_HOST ? 'h' : 's',
+		 t->nodes[node].index);
+}
+
+static void json_end(const struct ftsw_lab *lab, uint32_t node, unsigned port,
+		     FILE *out)
+{
+	const struct ftsw_topo *t = lab->topo;
+	char s[24], dev[32], ns[96];
+
+	node_short(t, node, s, sizeof(s));
+	fprintf(out, "{\"node\":\"%s\",\"name\":", s);
+	ftsw_json_str(out, t->nodes[node].desc ? t->nodes[node].desc : s);
+	if (t->nodes[node].kind == FTSW_HOST) {
+		ftsw_lab_host_ns(lab->name, t->nodes[node].index, ns,
+				 sizeof(ns));
+		fprintf(out, ",\"port\":%u,\"dev\":\"eth0\",\"netns\":", port);
+		ftsw_json_str(out, ns);
+	} else {
+		ftsw_lab_port_dev(t->nodes[node].index, port, dev, sizeof(dev));
+		fprintf(out, ",\"port\":%u,\"dev\":\"%s\",\"netns\":", port,
+			dev);
+		ftsw_json_str(out, lab->name);
+	}
+	fputc('}', out);
+}
+
+void ftsw_lab_changes_print(const struct ftsw_lab *lab,
+			    const struct ftsw_lab_changes *ch,
+			    const char *action, bool json, FILE *out)
+{
+	const struct ftsw_topo *t = lab->topo;
+	size_t i;
+
+	if (json) {
+		fprintf(out, "{\"lab\":");
+		ftsw_json_str(out, lab->name);
+		fprintf(out, ",\"action\":\"%s\",\"count\":%zu,\"changed\":[",
+			action, ch->n);
+	}
+	for (i = 0; i < ch->n; i++) {
+		const struct ftsw_lab_change *c = &ch->v[i];
+		char a[24], b[24];
+
+		node_short(t, c->a, a, sizeof(a));
+		node_short(t, c->b, b, sizeof(b));
+		if (!json) {
+			if (t->nodes[c->b].kind == FTSW_HOST)
+				fprintf(out, "%s link %s:%u <-> %s (eth0)\n",
+					c->up ? "healed" : "failed", a,
+					c->a_port, b);
+			else
+				fprintf(out, "%s link %s:%u <-> %s:%u\n",
+					c->up ? "healed" : "failed", a,
+					c->a_port, b, c->b_port);
+			continue;
+		}
+		fprintf(out, "%s{\"a\":", i ? "," : "");
+		json_end(lab, c->a, c->a_port, out);
+		fprintf(out, ",\"b\":");
+		json_end(lab, c->b, c->b_port, out);
+		fprintf(out, ",\"cable\":\"%s\",\"state\":\"%s\"}",
+			t->nodes[c->b].kind == FTSW_HOST ? "host" : "switch",
+			c->up ? "up" : "down");
+	}
+	if (json)
+		fprintf(out, "]}\n");
+}
+
+/*
+ * A host's eth0, in its namespace: down, or up with its permanent
+ * neighbours put back (an administratively downed device loses its
+ * neighbour entries, permanent ones included; its IPv4 address and, once
+ * up again, the prefix route stay).
+ */
+static int host_eth0(struct ftsw_lab *lab, uint32_t h, bool up,
+		     struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = lab->topo;
+	struct lab_rt rt;
+	char what[64];
+	uint32_t m;
+	int fd, rc;
+
+	fd = ftsw_lab_host_fd(lab, h, err);
+	if (fd < 0)
+		return -1;
+	snprintf(what, sizeof(what), "host h%" PRIu32, h);
+	if (ftsw_netns_enter_fd(fd, what, err))
+		return -1;
+	rc = lab_rt_open(&rt, err);
+	if (rc)
+		goto home;
+	snprintf(what, sizeof(what), "host h%" PRIu32 " eth0 %s", h,
+		 up ? "up" : "down");
+	rc = lab_rt_link_up(&rt, LAB_HOST_IFINDEX, up, what, err);
+	for (m = 0; up && !rc && m < t->nhosts; m++) {
+		uint8_t mac[6];
+
+		if (m == h)
+			continue;
+		host_mac((m + 1) << lab->lmc, mac);
+		snprintf(what, sizeof(what), "host h%" PRIu32 " neighbour h%"
+			 PRIu32, h, m);
+		rc = lab_rt_neigh4(&rt, LAB_HOST_IFINDEX, ftsw_lab_host_ip(m),
+				   mac, what, err);
+	}
+	if (!rc)
+		rc = lab_rt_flush(&rt, err);
+	lab_rt_close(&rt);
+home:
+	if (ftsw_netns_home(rc ? NULL : err))
+		rc = -1;
+	return rc;
+}
+
+/* The fabric-namespace end(s) of a cable. */
+static int fabric_ends(struct ftsw_lab *lab, uint32_t node, unsigned port,
+		       bool both, bool up, struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = lab->topo;
+	const struct ftsw_port *x = ftsw_port(t, node, port);
+	struct lab_rt rt;
+	char what[64];
+	int rc;
+
+	if (ftsw_netns_enter_fd(lab->fabric_fd, lab->name, err))
+		return -1;
+	rc = lab_rt_open(&rt, err);
+	if (rc)
+		goto home;
+	snprintf(what, sizeof(what), "switch s%" PRIu32 ":%u",
+		 t->nodes[node].index, port);
+	rc = lab_rt_link_up(&rt, port_ifindex(t, node, port), up, what, err);
+	if (!rc && both) {
+		snprintf(what, sizeof(what), "switch s%" PRIu32 ":%u",
+			 t->nodes[x->peer].index, x->peer_port);
+		rc = lab_rt_link_up(&rt, port_ifindex(t, x->peer, x->peer_port),
+				    up, what, err);
+	}
+	if (!rc)
+		rc = lab_rt_flush(&rt, err);
+	lab_rt_close(&rt);
+home:
+	if (ftsw_netns_home(rc ? NULL : err))
+		rc = -1;
+	return rc;
+}
+
 int ftsw_lab_set_link(struct ftsw_lab *lab, uint32_t node, unsigned port,
-		      bool up, FILE *out, struct ftsw_err *err)
+		      bool up, struct ftsw_lab_changes *ch,
+		      struct ftsw_err *err)
 {
 	const struct ftsw_topo *t = lab->topo;
 	const struct ftsw_port *x;
-	struct lab_rt rt;
-	char what[64], a[24], b[24];
-	int rc;
+	uint32_t peer;
 
 	if (port < 1 || port > t->nodes[node].nports) {
 		ftsw_err_set(err, "port %u: node %s has ports 1..%u", port,
@@ -1067,45 +1249,34 @@ int ftsw_lab_set_link(struct ftsw_lab *lab, uint32_t node, unsigned port,
 		return -1;
 	}
 	if (t->nodes[node].kind == FTSW_HOST) {
-		/* Always act from the switch end. */
+		/* Always name the cable from its switch end. */
 		uint32_t sw = x->peer;
 
 		port = x->peer_port;
 		node = sw;
 		x = ftsw_port(t, node, port);
 	}
-	if (ftsw_netns_enter_fd(lab->fabric_fd, lab->name, err))
-		return -1;
-	rc = lab_rt_open(&rt, err);
-	if (rc)
-		goto home;
-	snprintf(a, sizeof(a), "s%" PRIu32 ":%u", t->nodes[node].index, port);
-	snprintf(what, sizeof(what), "switch %s", a);
-	rc = lab_rt_link_up(&rt, port_ifindex(t, node, port), up, what, err);
-	if (!rc && t->nodes[x->peer].kind == FTSW_SWITCH) {
-		snprintf(b, sizeof(b), "s%" PRIu32 ":%u",
-			 t->nodes[x->peer].index, x->peer_port);
-		snprintf(what, sizeof(what), "switch %s", b);
-		rc = lab_rt_link_up(&rt, port_ifindex(t, x->peer, x->peer_port),
-				    up, what, err);
-	} else {
+	peer = x->peer;
+	if (t->nodes[peer].kind == FTSW_SWITCH) {
+		/* Both veth ends: both switches see the port go down. */
+		if (fabric_ends(lab, node, port, true, up, err))
+			return -1;
+	} else if (up) {
 		/*
-		 * Host links: only the switch end goes down administratively;
-		 * the host's eth0 loses carrier and keeps its configuration
-		 * (an admin-down device would lose its permanent neighbours).
+		 * Host cable: the host's end first (eth0 up, neighbours back),
+		 * then the switch's, so that the fabric sees the edge port up
+		 * only once the host can talk.
 		 */
-		snprintf(b, sizeof(b), "h%" PRIu32, t->nodes[x->peer].index);
+		if (host_eth0(lab, t->nodes[peer].index, true, err) ||
+		    fabric_ends(lab, node, port, false, true, err))
+			return -1;
+	} else {
+		/* The switch's end first: the fabric reacts at once. */
+		if (fabric_ends(lab, node, port, false, false, err) ||
+		    host_eth0(lab, t->nodes[peer].index, false, err))
+			return -1;
 	}
-	if (!rc)
-		rc = lab_rt_flush(&rt, err);
-	lab_rt_close(&rt);
-	if (!rc && out)
-		fprintf(out, "%s link %s <-> %s\n", up ? "healed" : "failed",
-			a, b);
-home:
-	if (ftsw_netns_home(rc ? NULL : err))
-		rc = -1;
-	return rc;
+	return change_add(ch, node, port, peer, x->peer_port, up, err);
 }
 
 struct dev_state {
@@ -1167,8 +1338,8 @@ static bool port_up(const struct ftsw_topo *t, const bool *st, uint32_t node,
 }
 
 int ftsw_lab_fail(struct ftsw_lab *lab, enum ftsw_lab_fail_kind kind,
-		  const char *a, const char *b, bool up, bool all, FILE *out,
-		  struct ftsw_err *err)
+		  const char *a, const char *b, bool up, bool all,
+		  struct ftsw_lab_changes *ch, struct ftsw_err *err)
 {
 	const struct ftsw_topo *t = lab->topo;
 	uint32_t na, nb;
@@ -1195,7 +1366,7 @@ int ftsw_lab_fail(struct ftsw_lab *lab, enum ftsw_lab_fail_kind kind,
 		}
 		if (ftsw_lab_find_node(lab, node, &na, err))
 			return -1;
-		return ftsw_lab_set_link(lab, na, (unsigned)pp, up, out, err);
+		return ftsw_lab_set_link(lab, na, (unsigned)pp, up, ch, err);
 	}
 	if (ftsw_lab_find_node(lab, a, &na, err))
 		return -1;
@@ -1212,7 +1383,7 @@ int ftsw_lab_fail(struct ftsw_lab *lab, enum ftsw_lab_fail_kind kind,
 			if (ftsw_port(t, na, p)->peer == FTSW_NONE ||
 			    port_up(t, st, na, p) == up)
 				continue;
-			rc = ftsw_lab_set_link(lab, na, p, up, out, err);
+			rc = ftsw_lab_set_link(lab, na, p, up, ch, err);
 			changed++;
 		}
 		free(st);
@@ -1225,7 +1396,7 @@ int ftsw_lab_fail(struct ftsw_lab *lab, enum ftsw_lab_fail_kind kind,
 	for (p = 1; p <= t->nodes[na].nports && !rc; p++) {
 		if (ftsw_port(t, na, p)->peer != nb || port_up(t, st, na, p) == up)
 			continue;
-		rc = ftsw_lab_set_link(lab, na, p, up, out, err);
+		rc = ftsw_lab_set_link(lab, na, p, up, ch, err);
 		changed++;
 		if (!all)
 			break;
@@ -1245,7 +1416,7 @@ int ftsw_lab_fail(struct ftsw_lab *lab, enum ftsw_lab_fail_kind kind,
 }
 
 int ftsw_lab_chaos(struct ftsw_lab *lab, unsigned count, uint64_t seed,
-		   FILE *out, struct ftsw_err *err)
+		   struct ftsw_lab_changes *ch, struct ftsw_err *err)
 {
 	const struct ftsw_topo *t = lab->topo;
 	uint32_t *cand, *cnode, nc = 0, i;
@@ -1301,7 +1472,7 @@ int ftsw_lab_chaos(struct ftsw_lab *lab, unsigned count, uint64_t seed,
 
 		cand[j] = cand[i];
 		cand[i] = k;
-		rc = ftsw_lab_set_link(lab, cnode[k], cport[k], false, out, err);
+		rc = ftsw_lab_set_link(lab, cnode[k], cport[k], false, ch, err);
 	}
 	free(cnode);
 	free(cport);

@@ -128,20 +128,46 @@ struct ftsw_routing *ftsw_lab_read_routing(struct ftsw_lab *lab,
 
 enum ftsw_lab_fail_kind { FTSW_FAIL_LINK, FTSW_FAIL_SWITCH, FTSW_FAIL_PORT };
 
+/* One cable changed: a is always a switch end, b a switch or a host. */
+struct ftsw_lab_change {
+	uint32_t a, b;		/* topology nodes */
+	unsigned a_port, b_port;
+	bool up;		/* new state */
+};
+
+struct ftsw_lab_changes {
+	struct ftsw_lab_change *v;
+	size_t n, cap;
+};
+
+void ftsw_lab_changes_free(struct ftsw_lab_changes *ch);
+/*
+ * Text (one "failed|healed link s8:1 <-> s16:3" line per cable) or one JSON
+ * document {"lab", "action", "count", "changed": [{"a": END, "b": END,
+ * "cable": "switch"|"host", "state": "up"|"down"}]}, END = {"node": "s8",
+ * "name", "port", "dev", "netns"}.
+ */
+void ftsw_lab_changes_print(const struct ftsw_lab *lab,
+			    const struct ftsw_lab_changes *ch,
+			    const char *action, bool json, FILE *out);
+
 /*
  * Fail (up = false) or heal (up = true) a link A B (the first one between
  * the two nodes that is in the wanted state unless all), every link of a
  * switch, or one port S:P. Both veth ends go administratively down, so both
- * sides lose carrier. Prints one line per link changed on out (if set).
+ * sides lose carrier: for a host cable the host's eth0 in its namespace too
+ * (heal puts its permanent neighbours back). Every cable changed is
+ * appended to ch (if not NULL), also when an error stops the rest.
  */
 int ftsw_lab_set_link(struct ftsw_lab *lab, uint32_t node, unsigned port,
-		      bool up, FILE *out, struct ftsw_err *err);
+		      bool up, struct ftsw_lab_changes *ch,
+		      struct ftsw_err *err);
 int ftsw_lab_fail(struct ftsw_lab *lab, enum ftsw_lab_fail_kind kind,
-		  const char *a, const char *b, bool up, bool all, FILE *out,
-		  struct ftsw_err *err);
+		  const char *a, const char *b, bool up, bool all,
+		  struct ftsw_lab_changes *ch, struct ftsw_err *err);
 /* K random switch-to-switch links failed, seeded. */
 int ftsw_lab_chaos(struct ftsw_lab *lab, unsigned count, uint64_t seed,
-		   FILE *out, struct ftsw_err *err);
+		   struct ftsw_lab_changes *ch, struct ftsw_err *err);
 
 /* ------------------------------------------------------------ traffic */
 
