@@ -6,6 +6,11 @@
 # device end, one `ip addr add` per host, one `ip neigh add` per neighbour
 # entry, then one `ftsw switch add` / `ftsw port bind` per switch and port.
 # The script does strictly less than lab up (no routing, no LFT upload).
+# Tear-down is timed two ways: per object as mininet's stop() does (one
+# `ip link del` per cable, one `ip netns del` per namespace), and the
+# cheapest ip(8) way (`ip netns del` only, leaving the devices to the
+# kernel's namespace clean-up, which is what `lab down` relies on too).
+# Every round runs each side in turn; the medians of ROUNDS (default 3).
 # Same VM boot, same kernel, run in turn. Runs as root inside the VM:
 #
 #   tests/vm/run --plain --mem 4096 -- tests/bench/lab-setup.sh [TOPO...]
@@ -84,27 +89,51 @@ for h in range(len(hosts)):
     d.write("ip netns del %s-h%d\n" % (F, h))
 d.write("ip netns del %s\n" % F)
 d.close()
+# Per object, as mininet's stop() does: one `ip link del` per cable (either
+# end removes the pair), then the namespaces.
+d = open(down + ".obj", "w")
+seen = set()
+for a, pa, b, pb in links:
+    if nodes[a][0] != "Switch" or (b, pb) in seen:
+        continue
+    seen.add((a, pa))
+    d.write("ip -n %s link del s%dp%d\n" % (F, si[a], pa))
+for h in range(len(hosts)):
+    d.write("ip netns del %s-h%d\n" % (F, h))
+d.write("ip netns del %s\n" % F)
+d.close()
 print(len(hosts), len(sw))
 PYEOF
 }
 
 now() { date +%s.%N; }
-echo "# lab set-up/tear-down: ftsw lab (netlink) vs one ip(8) call per object; $(uname -r), $(nproc) CPUs"
-printf '%-24s %6s %6s %8s %9s %9s %9s %9s %7s %7s\n' topology hosts calls "ip-up" "ip-down" "lab-up" "lab-down" "" "up-x" "down-x"
+ROUNDS=${ROUNDS:-3}
+echo "# lab set-up/tear-down: ftsw lab (netlink) vs one ip(8) call per object; $(uname -r), $(nproc) CPUs; median of $ROUNDS rounds"
+echo "# ip-down: one ip(8) call per object as mininet's stop() does (ip link del per cable, ip netns del per namespace);"
+echo "# ns-down: the cheapest ip(8) tear-down (ip netns del per namespace, the kernel removes the rest, as lab down relies on)"
+printf '%-22s %5s %5s %7s %7s %7s %7s %7s %6s %7s %7s\n' topology hosts calls ip-up ip-down ns-down lab-up lab-dn up-x down-x ns-dn-x
 for topo in "$@"; do
 	"$FTSW" topo gen "$topo" -o "$W/t.net" >/dev/null
 	read -r nh _ < <(gen "$W/t.net" "$W/up.sh" "$W/down.sh")
 	calls=$(grep -c . "$W/up.sh")
-	t0=$(now); bash "$W/up.sh" >/dev/null; t1=$(now)
-	bash "$W/down.sh" >/dev/null; t2=$(now)
-	"$FTSW" lab up --name b -t "$topo" >/dev/null; t3=$(now)
-	"$FTSW" lab down --name b; t4=$(now)
-	"$PY" - "$topo" "$nh" "$calls" "$t0" "$t1" "$t2" "$t3" "$t4" <<'PYEOF'
-import sys
-topo, nh, calls = sys.argv[1:4]
-t = [float(x) for x in sys.argv[4:]]
-ipu, ipd, lu, ld = t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3]
-print("%-24s %6s %6s %8.2f %9.2f %9.2f %9.2f %9s %6.1fx %6.1fx" % (topo, nh, calls, ipu, ipd, lu, ld, "", ipu / lu, ipd / ld))
+	: >"$W/times"
+	for _ in $(seq "$ROUNDS"); do
+		t0=$(now); bash "$W/up.sh" >/dev/null; t1=$(now)
+		bash "$W/down.sh.obj" >/dev/null; t2=$(now)
+		bash "$W/up.sh" >/dev/null; t3=$(now)
+		bash "$W/down.sh" >/dev/null; t4=$(now)
+		"$FTSW" lab up --name b -t "$topo" >/dev/null; t5=$(now)
+		"$FTSW" lab down --name b; t6=$(now)
+		echo "$t0 $t1 $t2 $t3 $t4 $t5 $t6" >>"$W/times"
+		sleep 2	# let the kernel finish the namespaces' clean-up
+	done
+	"$PY" - "$topo" "$nh" "$calls" "$W/times" <<'PYEOF'
+import statistics, sys
+topo, nh, calls, f = sys.argv[1:5]
+r = [[float(x) for x in l.split()] for l in open(f)]
+m = lambda i: statistics.median(t[i + 1] - t[i] for t in r)
+ipu, ipd, nsd, lu, ld = m(0), m(1), m(3), m(4), m(5)
+print("%-22s %5s %5s %7.2f %7.2f %7.2f %7.2f %7.3f %5.0fx %6.1fx %6.1fx" % (topo, nh, calls, ipu, ipd, nsd, lu, ld, ipu / lu, ipd / ld, nsd / ld))
 PYEOF
 done
 rm -rf "$W"
