@@ -10,7 +10,7 @@
  *   ftsw lab trace [--name LAB] SRC DST [-c N]
  *   ftsw lab fail|heal [--name LAB] link A B [--all] | switch S | port S:P
  *   ftsw lab chaos [--name LAB] --count K [--seed S]
- *   ftsw lab traffic [--name LAB] -p PATTERN [--order topology|random] ...
+ *   ftsw lab traffic [--name LAB] -p PATTERN [--order ORDER] ...
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -35,14 +35,17 @@ static void lab_usage(FILE *f)
 		"       ftsw lab trace [--name LAB] SRC DST [-c PROBES]\n"
 		"       ftsw lab fail|heal [--name LAB] link A B [--all] | switch S | port S:P\n"
 		"       ftsw lab chaos [--name LAB] --count K [--seed S]\n"
-		"       ftsw lab traffic [--name LAB] -p PATTERN [--order topology|random]\n"
+		"       ftsw lab traffic [--name LAB] -p PATTERN [--order ORDER]\n"
 		"                   [--packets N] [--size BYTES] [--seed S] [--stages N]\n"
-		"                   [--per-stage] [--svg FILE] [--pps N]\n"
+		"                   [--per-stage] [--svg FILE] [--pps N] [--duration MS]\n"
 		"                   [--fail A B --fail-at ROUND]  (loss across a live failure)\n"
 		"TOPO: a generator spec (ftmn:4,3, pgft:...) or an ibnetdiscover file.\n"
 		"HOST: h3, 3 or a node name; switches: s5 or a node name.\n"
 		"RATE: bit/s with k, M, G suffix (shapes every switch-to-switch link).\n"
-		"PATTERN: all2all, cps, shift:K, perm.\n"
+		"PATTERN: all2all, cps (every shift), or any of ftsw analyze -p's (shift:K,\n"
+		"perm, a2a, bisect, file:PATH, ...); ORDER: topology, random, or any of\n"
+		"ftsw analyze --order's. On a shaped lab (up --rate) each stage sends for\n"
+		"--duration MS (default 2500) and per-flow throughput is measured.\n"
 		"The lab's name defaults to $FTSW_LAB, else \"" FTSW_LAB_DEFAULT "\".\n");
 }
 
@@ -517,7 +520,7 @@ out:
 static int lab_traffic(int argc, char **argv)
 {
 	struct ftsw_lab_traffic_opts o = { .order = "topology", .packets = 10,
-					   .size = 64, .seed = 1 };
+					   .seed = 1 };
 	struct ftsw_lab lab;
 	struct ftsw_err err;
 	uint64_t v;
@@ -569,6 +572,11 @@ static int lab_traffic(int argc, char **argv)
 			if (parse_u64(a, n, 100000000, &v))
 				goto out;
 			o.pps = (unsigned)v;
+			i++;
+		} else if (!strcmp(a, "--duration")) {
+			if (parse_u64(a, n, 3600000, &v))
+				goto out;
+			o.duration_ms = (unsigned)v;
 			i++;
 		} else if (!strcmp(a, "--per-stage")) {
 			o.per_stage = true;

@@ -213,18 +213,19 @@ int ftsw_lab_counters(struct ftsw_lab *lab, struct ftsw_lab_counters *c,
 void ftsw_lab_counters_free(struct ftsw_lab_counters *c);
 
 /*
- * Traffic patterns over host indices (rank r is host order[r]):
- *   all2all  every ordered pair, one stage per shift 1..N-1
- *   shift:K  one stage, rank r -> rank (r + K) mod N
- *   cps      every shift, one stage each (= all2all, stage by stage)
- *   perm     one random permutation (seeded)
+ * Traffic patterns, the analyzer's (ftsw_pattern_make, as `ftsw analyze
+ * -p` takes them), over ranks placed by the analyzer's node order
+ * (ftsw_order_make); also
+ *   all2all, cps  every shift 1..N-1, one stage each (analyzer "shift")
+ * A random pattern or order naming no seed gets `seed`.
  */
 struct ftsw_lab_traffic_opts {
 	const char *pattern;
-	const char *order;	/* "topology" (default) or "random" */
+	const char *order;	/* "topology" (default), "random", ... */
 	uint64_t seed;
 	unsigned packets;	/* UDP packets per flow per stage (default 10) */
-	unsigned size;		/* UDP payload bytes (default 64) */
+	unsigned size;		/* UDP payload bytes (0: 64, 1400 if shaped) */
+	unsigned duration_ms;	/* shaped lab: sending time per stage */
 	unsigned max_stages;	/* 0: all */
 	bool per_stage;		/* print every stage */
 	bool json;
