@@ -713,8 +713,14 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 	pattern_spec(o->pattern, o->seed, pspec, sizeof(pspec));
 	order_spec(o->order ? o->order : "topology", o->seed, ospec,
 		   sizeof(ospec));
-	if (ftsw_pattern_make(pspec, t->nhosts, t, &pat, err))
+	if (ftsw_pattern_make(pspec, t->nhosts, t, &pat, err)) {
+		char m[sizeof(err->msg)];
+
+		snprintf(m, sizeof(m), "%s", err->msg);
+		ftsw_err_set(err, "lab %s: %.400s; also all2all, cps", lab->name,
+			     m);
 		return -1;
+	}
 	order = malloc(sizeof(uint32_t) * t->nhosts);
 	if (!order) {
 		ftsw_err_set(err, "out of memory");
