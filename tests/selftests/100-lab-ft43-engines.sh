@@ -6,10 +6,38 @@
 . "$(dirname "$0")/lab-lib.sh"
 
 ENGINES="dmodk dmodc minhop updn sssp dfsssp shift1 disjoint random umulti osrm3 mlid wsr"
-tap_plan $(($(echo $ENGINES | wc -w) + 4))
+KPATHS="shift1 disjoint random"
+tap_plan $(($(echo $ENGINES $KPATHS | wc -w) + 4))
 tap_check "insmod ftsw.ko" ftsw_load
 for e in $ENGINES; do
 	tap_check "FT(4,3) $e: lab up, 240 pairs ping" lab_up_ping ftmn:4,3 "$e"
+done
+
+# K = 2 paths: 2 LIDs per host, so LMC 1 (found by lab up), on every one of
+# the 16 edge ports in the kernel; then all pairs ping over both LIDs.
+lab_up_k2() {
+	local rc=0
+	lab lab up --name "$LAB" -t ftmn:4,3 -a "$1" --paths 2 >/dev/null || return 1
+	ip netns exec "$LAB" "$FTSW" -j port show | "$PY" -c '
+import json, sys
+def walk(x):
+    if isinstance(x, dict):
+        if "lmc" in x:
+            yield x
+        for v in x.values():
+            yield from walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from walk(v)
+edges = list(walk(json.load(sys.stdin)))
+assert len(edges) == 16 and all(e["lmc"] == 1 for e in edges), edges
+assert all(e["lid"] % 2 == 0 for e in edges), edges' || rc=1
+	lab lab ping --name "$LAB" -c 2 -W 5000 || rc=1
+	lab lab down --name "$LAB" || rc=1
+	return $rc
+}
+for e in $KPATHS; do
+	tap_check "FT(4,3) $e --paths 2: LMC 1 on all 16 edge ports, 240 pairs ping" lab_up_k2 "$e"
 done
 tap_check "nothing left behind after lab down" lab_gone
 # A failure half-way rolls back: a name that is taken by a namespace.

@@ -2,8 +2,8 @@
 /*
  * ftsw lab: a fat-tree of namespaces with real packets (user/lib/lab.h).
  *
- *   ftsw lab up -t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--name LAB]
- *                [--rate RATE] [--seed S] [--no-neigh]
+ *   ftsw lab up -t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--paths K]
+ *                [--name LAB] [--rate RATE] [--seed S] [--no-neigh]
  *   ftsw lab down|status [--name LAB]      ftsw lab list
  *   ftsw lab exec [--name LAB] HOST -- CMD [ARGS...]
  *   ftsw lab ping [--name LAB] [--all | SRC [DST]] [-c N] [-W MS]
@@ -25,8 +25,8 @@
 static void lab_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: ftsw lab up -t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--name LAB]\n"
-		"                   [--rate RATE] [--seed S] [--no-neigh]\n"
+		"Usage: ftsw lab up -t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--paths K]\n"
+		"                   [--name LAB] [--rate RATE] [--seed S] [--no-neigh]\n"
 		"       ftsw lab down [--name LAB]\n"
 		"       ftsw lab status [--name LAB]\n"
 		"       ftsw lab list\n"
@@ -41,6 +41,8 @@ static void lab_usage(FILE *f)
 		"                   [--fail A B --fail-at ROUND]  (loss across a live failure)\n"
 		"TOPO: a generator spec (ftmn:4,3, pgft:...) or an ibnetdiscover file.\n"
 		"HOST: h3, 3 or a node name; switches: s5 or a node name.\n"
+		"K: paths per pair for shift1, disjoint, random (default 2^LMC; without\n"
+		"--lmc the LMC is the smallest that carries K).\n"
 		"RATE: bit/s with k, M, G suffix (shapes every switch-to-switch link).\n"
 		"PATTERN: all2all, cps (every shift), or any of ftsw analyze -p's (shift:K,\n"
 		"perm, a2a, bisect, file:PATH, ...); ORDER: topology, random, or any of\n"
@@ -134,8 +136,13 @@ static int lab_up(int argc, char **argv)
 			if (parse_u64(a, n, UINT64_MAX, &o.seed))
 				return 2;
 			i++;
+		} else if (!strcmp(a, "--paths")) {
+			if (parse_u64(a, n, 128, &v))
+				return 2;
+			o.paths = (unsigned)v;
+			i++;
 		} else if (!strcmp(a, "--rate")) {
-			if (parse_rate(n, &o.rate_bps))
+			if (parse_rate(n, &o.rate_bytes))
 				return 2;
 			i++;
 		} else if (!strcmp(a, "--no-neigh")) {

@@ -136,7 +136,8 @@ static int write_conf(const struct lab_build *b, struct ftsw_err *err)
 	snprintf(path, sizeof(path), "%s/topo.net", dir);
 	if (ftsw_net_write(b->t, path, err))
 		return -1;
-	snprintf(path, sizeof(path), "%s/lab.conf", dir);
+	/* Written aside and renamed: readers never see half a file. */
+	snprintf(path, sizeof(path), "%s/lab.conf.tmp", dir);
 	f = fopen(path, "w");
 	if (!f) {
 		ftsw_err_set(err, "%s: %s", path, strerror(errno));
@@ -146,9 +147,16 @@ static int write_conf(const struct lab_build *b, struct ftsw_err *err)
 		"\nhosts=%" PRIu32 "\nswitches=%" PRIu32 "\n",
 		b->o->topo, b->o->lft_file ? "lft:" : "",
 		b->o->lft_file ? b->o->lft_file : b->r->engine, b->r->lmc,
-		b->o->rate_bps, b->t->nhosts, b->t->nswitches);
+		b->o->rate_bytes, b->t->nhosts, b->t->nswitches);
 	if (fclose(f)) {
 		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+		unlink(path);
+		return -1;
+	}
+	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/lab.conf");
+	if (rename(path, dir)) {
+		ftsw_err_set(err, "%s: %s", dir, strerror(errno));
+		unlink(path);
 		return -1;
 	}
 	return 0;
@@ -476,7 +484,7 @@ static int shape_links(struct lab_build *b, struct lab_rt *rt,
 			snprintf(what, sizeof(what), "switch %" PRIu32
 				 " port %u qdisc", i, p);
 			if (lab_rt_tbf(rt, port_ifindex(t, node, p),
-				       b->o->rate_bps, what, err))
+				       b->o->rate_bytes, what, err))
 				return -1;
 		}
 	}
@@ -491,7 +499,8 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 {
 	struct ftsw_lab_times tm0;
 	struct lab_build b = { .o = o, .fabric_fd = -1 };
-	struct ftsw_route_opts ro = { .lmc = o->lmc, .seed = o->seed };
+	struct ftsw_route_opts ro = { .lmc = o->lmc, .seed = o->seed,
+				       .paths = o->paths };
 	struct ftsw_nl *nl = NULL;
 	struct lab_rt rt = { 0 };
 	char dir[256];
@@ -574,7 +583,7 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 	nl = ftsw_nl_open_in(b.name, err);
 	if (!nl || make_switches(&b, nl, err))
 		goto out;
-	if (o->rate_bps) {
+	if (o->rate_bytes) {
 		if (ftsw_netns_enter_fd(b.fabric_fd, b.name, err) ||
 		    shape_links(&b, &rt, err))
 			goto out;
@@ -801,7 +810,7 @@ int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err)
 		else if (!strcmp(line, "lmc"))
 			lab->lmc = (unsigned)atoi(v);
 		else if (!strcmp(line, "rate"))
-			lab->rate_bps = strtoull(v, NULL, 10);
+			lab->rate_bytes = strtoull(v, NULL, 10);
 	}
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/topo.net", dir);

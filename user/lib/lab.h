@@ -63,7 +63,9 @@ struct ftsw_lab_opts {
 	const char *lft_file;	/* OpenSM opensm-lfts.dump instead of an engine */
 	unsigned lmc;
 	bool lmc_auto;		/* raise the LMC until the engine accepts it */
-	uint64_t rate_bps;	/* 0: no shaping; else tbf on every fabric link */
+	unsigned paths;		/* multipath engines: K paths (0: 2^LMC) */
+	uint64_t rate_bytes;	/* bytes/s; 0: no shaping; else tbf on every
+				 * fabric link */
 	uint64_t seed;
 	bool no_neigh;		/* skip the permanent neighbour mesh */
 	bool progress;		/* progress on stderr */
@@ -89,7 +91,7 @@ struct ftsw_lab {
 	char spec[256];		/* what -t said */
 	char engine[64];	/* engine or "lft:FILE" */
 	unsigned lmc;
-	uint64_t rate_bps;
+	uint64_t rate_bytes;	/* bytes/s per fabric link, 0: not shaped */
 	struct ftsw_topo *topo;
 	struct ftsw_nl *nl;	/* genl client in the fabric namespace */
 	int fabric_fd;		/* fabric namespace */

@@ -541,12 +541,12 @@ int ftsw_lab_status(struct ftsw_lab *lab, bool json, FILE *out,
 		drops += fi.drops[i];
 	if (json) {
 		fprintf(out, "{\"name\":\"%s\",\"topology\":\"%s\",\"engine\":\"%s\","
-			"\"lmc\":%u,\"rate\":%" PRIu64 ",\"hosts\":%" PRIu32
+			"\"lmc\":%u,\"rate_bits\":%" PRIu64 ",\"hosts\":%" PRIu32
 			",\"switches\":%" PRIu32 ",\"links\":%" PRIu64
 			",\"generation\":%" PRIu64 ",\"ports\":%" PRIu64
 			",\"ports_down\":%" PRIu64 ",\"drops\":{",
 			lab->name, lab->spec, lab->engine, lab->lmc,
-			lab->rate_bps, lab->topo->nhosts, fi.nswitches,
+			lab->rate_bytes * 8, lab->topo->nhosts, fi.nswitches,
 			ftsw_topo_nlinks(lab->topo), fi.generation, s.bound,
 			s.down);
 		for (i = 1; i <= FTSW_DROP_MAX; i++)
@@ -557,10 +557,10 @@ int ftsw_lab_status(struct ftsw_lab *lab, bool json, FILE *out,
 	}
 	fprintf(out, "lab %s: %s\n", lab->name, lab->spec);
 	fprintf(out, "  routing     %s, LMC %u%s\n", lab->engine, lab->lmc,
-		lab->rate_bps ? ", shaped" : "");
-	if (lab->rate_bps)
+		lab->rate_bytes ? ", shaped" : "");
+	if (lab->rate_bytes)
 		fprintf(out, "  rate        %" PRIu64 " bit/s per fabric link\n",
-			lab->rate_bps * 8);
+			lab->rate_bytes * 8);
 	fprintf(out, "  hosts       %" PRIu32 " (namespaces %s-h0..)\n",
 		lab->topo->nhosts, lab->name);
 	fprintf(out, "  switches    %" PRIu32 " (namespace %s)\n", fi.nswitches,

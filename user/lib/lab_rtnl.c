@@ -281,27 +281,27 @@ int lab_rt_neigh4(struct lab_rt *rt, int ifindex, uint32_t addr,
 	return send_msg(rt, msg, what, err);
 }
 
-int lab_rt_tbf(struct lab_rt *rt, int ifindex, uint64_t rate_bps,
+int lab_rt_tbf(struct lab_rt *rt, int ifindex, uint64_t rate_bytes,
 	       const char *what, struct ftsw_err *err)
 {
 	struct rtnl_qdisc *q = rtnl_qdisc_alloc();
 	struct nl_msg *msg = NULL;
-	uint64_t burst = rate_bps / 250, limit;
+	uint64_t burst = rate_bytes / 250, limit;
 	int rc;
 
 	if (!q) {
 		ftsw_err_set(err, "%s: out of memory", what);
 		return -1;
 	}
-	if (rate_bps > INT32_MAX) {
+	if (rate_bytes > INT32_MAX) {
 		rtnl_qdisc_put(q);
 		ftsw_err_set(err, "%s: rate %llu bytes/s too high for tbf",
-			     what, (unsigned long long)rate_bps);
+			     what, (unsigned long long)rate_bytes);
 		return -1;
 	}
 	if (burst < 2 * (FTSW_LAB_MTU_MAX))
 		burst = 2 * FTSW_LAB_MTU_MAX;
-	limit = rate_bps / 50;	/* 20 ms of queue */
+	limit = rate_bytes / 50;	/* 20 ms of queue */
 	if (limit < 4 * burst)
 		limit = 4 * burst;
 	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
@@ -311,7 +311,7 @@ int lab_rt_tbf(struct lab_rt *rt, int ifindex, uint64_t rate_bps,
 	rc = rtnl_tc_set_kind(TC_CAST(q), "tbf");
 	if (!rc) {
 		rtnl_qdisc_tbf_set_limit(q, (int)limit);
-		rtnl_qdisc_tbf_set_rate(q, (int)rate_bps, (int)burst, 0);
+		rtnl_qdisc_tbf_set_rate(q, (int)rate_bytes, (int)burst, 0);
 	}
 	if (!rc)
 		rc = rtnl_qdisc_build_add_request(q, NLM_F_CREATE | NLM_F_REPLACE,

@@ -56,7 +56,7 @@ int lab_rt_addr4(struct lab_rt *rt, int ifindex, uint32_t addr, unsigned plen,
 int lab_rt_neigh4(struct lab_rt *rt, int ifindex, uint32_t addr,
 		  const uint8_t *mac, const char *what, struct ftsw_err *err);
 /* tbf root qdisc at rate bytes/s; burst and limit sized for the rate. */
-int lab_rt_tbf(struct lab_rt *rt, int ifindex, uint64_t rate_bps,
+int lab_rt_tbf(struct lab_rt *rt, int ifindex, uint64_t rate_bytes,
 	       const char *what, struct ftsw_err *err);
 /* Resolve a device name in this namespace (synchronous). */
 int lab_rt_ifindex(struct lab_rt *rt, const char *name, struct ftsw_err *err);

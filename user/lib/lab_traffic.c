@@ -679,12 +679,12 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 	uint64_t fail_us = 0, slow = 0;
 	unsigned hs_n = 0, nst = 0, maxp, s;
 	unsigned packets = o->packets ? o->packets : 10;
-	bool rate_mode = lab->rate_bps != 0, multipath, exact, failed = false;
+	bool rate_mode = lab->rate_bytes != 0, multipath, exact, failed = false;
 	unsigned size = o->size ? o->size : rate_mode ? LAB_UDP_MAX : 64;
 	unsigned dur_ms = o->duration_ms ? o->duration_ms :
 			  LAB_RATE_DURATION_MS;
-	/* lab->rate_bps holds bytes per second, as tbf takes it */
-	double rate_bits = (double)lab->rate_bps * 8, rate_mbps = rate_bits / 1e6;
+	/* lab->rate_bytes: bytes per second, as tbf takes it */
+	double rate_bits = (double)lab->rate_bytes * 8, rate_mbps = rate_bits / 1e6;
 	size_t nslots;
 	uint32_t i;
 	int rc = -1;
