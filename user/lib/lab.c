@@ -57,6 +57,27 @@ static void host_mac(uint32_t lid, uint8_t mac[6])
 	mac[5] = lid & 0xff;
 }
 
+/* Host h's permanent neighbour entry for every other host, pipelined. */
+static int host_neighbours(struct lab_rt *rt, uint32_t h, uint32_t nhosts,
+			   unsigned lmc, struct ftsw_err *err)
+{
+	char what[64];
+	uint8_t mac[6];
+	uint32_t m;
+
+	for (m = 0; m < nhosts; m++) {
+		if (m == h)
+			continue;
+		host_mac((m + 1) << lmc, mac);
+		snprintf(what, sizeof(what), "host h%" PRIu32 " neighbour h%"
+			 PRIu32, h, m);
+		if (lab_rt_neigh4(rt, LAB_HOST_IFINDEX, ftsw_lab_host_ip(m),
+				  mac, what, err))
+			return -1;
+	}
+	return 0;
+}
+
 static int check_name(const char *name, struct ftsw_err *err)
 {
 	size_t i, n = strlen(name);
@@ -267,16 +288,8 @@ static int config_hosts(struct lab_build *b, struct ftsw_err *err)
 {
 	const struct ftsw_topo *t = b->t;
 	uint64_t t0 = ftsw_now_us();
-	uint32_t n, m;
-	uint8_t *macs;
+	uint32_t n;
 
-	macs = malloc((size_t)t->nhosts * 6 + 1);
-	if (!macs) {
-		ftsw_err_set(err, "out of memory");
-		return -1;
-	}
-	for (m = 0; m < t->nhosts; m++)
-		host_mac(ftsw_host_lid(b->r, m), macs + 6 * m);
 	for (n = 0; n < t->nhosts; n++) {
 		struct lab_rt rt;
 		char what[48];
@@ -298,17 +311,8 @@ static int config_hosts(struct lab_build *b, struct ftsw_err *err)
 				 what, err))
 			goto close;
 		if (!b->o->no_neigh) {
-			for (m = 0; m < t->nhosts; m++) {
-				if (m == n)
-					continue;
-				snprintf(what, sizeof(what),
-					 "host %" PRIu32 " neighbour %" PRIu32,
-					 n, m);
-				if (lab_rt_neigh4(&rt, LAB_HOST_IFINDEX,
-						  ftsw_lab_host_ip(m),
-						  macs + 6 * m, what, err))
-					goto close;
-			}
+			if (host_neighbours(&rt, n, t->nhosts, b->r->lmc, err))
+				goto close;
 			b->tm->nneigh += t->nhosts - 1;
 		}
 		rc = lab_rt_flush(&rt, err);
@@ -319,11 +323,9 @@ close:
 			goto out;
 		progress(b, "hosts configured", n + 1, t->nhosts);
 	}
-	free(macs);
 	b->tm->hosts = ftsw_now_us() - t0;
 	return ftsw_netns_home(err);
 out:
-	free(macs);
 	ftsw_netns_home(NULL);
 	return -1;
 }
@@ -1172,10 +1174,8 @@ void ftsw_lab_changes_print(const struct ftsw_lab *lab,
 static int host_eth0(struct ftsw_lab *lab, uint32_t h, bool up,
 		     struct ftsw_err *err)
 {
-	const struct ftsw_topo *t = lab->topo;
 	struct lab_rt rt;
 	char what[64];
-	uint32_t m;
 	int fd, rc;
 
 	fd = ftsw_lab_host_fd(lab, h, err);
@@ -1190,17 +1190,8 @@ static int host_eth0(struct ftsw_lab *lab, uint32_t h, bool up,
 	snprintf(what, sizeof(what), "host h%" PRIu32 " eth0 %s", h,
 		 up ? "up" : "down");
 	rc = lab_rt_link_up(&rt, LAB_HOST_IFINDEX, up, what, err);
-	for (m = 0; up && !rc && m < t->nhosts; m++) {
-		uint8_t mac[6];
-
-		if (m == h)
-			continue;
-		host_mac((m + 1) << lab->lmc, mac);
-		snprintf(what, sizeof(what), "host h%" PRIu32 " neighbour h%"
-			 PRIu32, h, m);
-		rc = lab_rt_neigh4(&rt, LAB_HOST_IFINDEX, ftsw_lab_host_ip(m),
-				   mac, what, err);
-	}
+	if (!rc && up)
+		rc = host_neighbours(&rt, h, lab->topo->nhosts, lab->lmc, err);
 	if (!rc)
 		rc = lab_rt_flush(&rt, err);
 	lab_rt_close(&rt);

@@ -826,8 +826,7 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 		}
 		tr.nf = 0;
 		ftsw_tm_clear(&dg);
-		for (k = 0; k < tm->nflows + (tm->all_to_all ?
-					      (size_t)tm->n * tm->n : 0); k++) {
+		for (k = 0; k < need; k++) {
 			uint32_t fs, fd;
 			double a;
 			long pk;
