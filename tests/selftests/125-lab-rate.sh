@@ -68,6 +68,11 @@ tap_check "FT(4,2) unshaped: per-port counts == hand-computed model, no throughp
 shaped() {
 	lab lab up --name "$LAB" -t ftmn:4,2 -a dmodk --rate 500kbit >/dev/null || return 1
 	local rc=0 out
+	# the status reports the shaping in bit/s (500 kbit/s = 500000)
+	lab -j lab status --name "$LAB" | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["rate_bits"] == 500000, d' || rc=1
 	out=$(lab -j lab traffic --name "$LAB" -p "file:$PAT" --duration 7500) || rc=1
 	lab lab down --name "$LAB"
 	echo "$out" >"$PAT.json"
@@ -77,7 +82,7 @@ d = json.load(sys.stdin)
 assert d["mode"] == "rate" and d["rate_mbps"] == 0.5 and d["mismatches"] == 0, d
 assert d["sender_bound"] == 0, "the sender offered less than the shares"'
 }
-tap_check "FT(4,2) shaped at 500 kbit/s: traffic on exactly the model's ports, sender fast enough" shaped
+tap_check "FT(4,2) shaped at 500 kbit/s: status says 500000 bit/s, traffic on exactly the model's ports, sender fast enough" shaped
 
 flows_check() {
 	"$PY" - "$PAT.json" "$1" <<'EOF'
