@@ -40,7 +40,7 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 CFLAGS	?= -O2 -g
 USER_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
-	-I$(TOP)/include/uapi -I$(TOP)/user/lib $(foreach d,util topo route analyze lab fm nl,-I$(TOP)/user/lib/$(d)) -MMD -MP
+	-I$(TOP)/include/uapi -I$(TOP)/user/lib -MMD -MP
 LDLIBS	:= -lpthread -lm
 
 LIB_SRCS := $(wildcard user/lib/*.c user/lib/*/*.c)

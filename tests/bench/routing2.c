@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engines2.h"
+#include "route/engines2.h"
 
 static double now(void)
 {

@@ -62,7 +62,7 @@ cleanup() {
 trap cleanup EXIT
 
 cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$TOP/include/uapi" \
-	-I"$TOP/user/lib" $(for d in util topo route analyze lab fm nl; do printf -- "-I%s " "$TOP/user/lib/$d"; done) -o "$W/routing2" "$TOP/tests/bench/routing2.c" "$LIB" \
+	-I"$TOP/user/lib" -o "$W/routing2" "$TOP/tests/bench/routing2.c" "$LIB" \
 	-lpthread -lm || exit 1
 
 logsec() {	# "Mon DD HH:MM:SS usec ..." -> seconds of the day

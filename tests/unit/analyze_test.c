@@ -15,7 +15,7 @@
 /* blocks right after ASSERT_* (the harness ends them with a for) */
 #pragma GCC diagnostic ignored "-Wmisleading-indentation"
 #include "kselftest_harness.h"
-#include "analyze.h"
+#include "analyze/analyze.h"
 
 static struct ftsw_topo *gen(const char *spec)
 {

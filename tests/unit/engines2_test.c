@@ -10,8 +10,8 @@
 /* the harness compares int literals with unsigned values */
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #include "kselftest_harness.h"
-#include "routing.h"
-#include "engines2.h"
+#include "route/routing.h"
+#include "route/engines2.h"
 
 static struct ftsw_routing *route_k(const char *eng, const struct ftsw_topo *t,
 				    unsigned lmc, unsigned K)

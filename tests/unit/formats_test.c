@@ -11,7 +11,7 @@
 /* the harness compares int literals with unsigned values */
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #include "kselftest_harness.h"
-#include "routing.h"
+#include "route/routing.h"
 
 static __attribute__((noinline)) char *net_text(const struct ftsw_topo *t)
 {

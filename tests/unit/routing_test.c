@@ -9,7 +9,7 @@
 /* the harness compares int literals with unsigned values */
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #include "kselftest_harness.h"
-#include "routing.h"
+#include "route/routing.h"
 
 static struct ftsw_routing *route(const char *eng, const struct ftsw_topo *t,
 				  unsigned lmc, unsigned threads)

@@ -8,7 +8,7 @@
 /* the harness compares int literals with unsigned values */
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #include "kselftest_harness.h"
-#include "routing.h"
+#include "route/routing.h"
 
 static int linked(const struct ftsw_topo *t, uint32_t a, uint32_t b)
 {

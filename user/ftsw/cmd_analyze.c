@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyze.h"
+#include "analyze/analyze.h"
 #include "cli.h"
 
 static void analyze_usage(FILE *f)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftsw fm: the fabric manager (user/lib/fm.h).
+ * ftsw fm: the fabric manager (user/lib/fm/fm.h).
  *
  *   ftsw fm [--lab NAME] [-a ENGINE] [--once] [-d [--log FILE]] [--rcvbuf B]
  *   ftsw fm status [--lab NAME]
@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "fm.h"
-#include "lab.h"
+#include "fm/fm.h"
+#include "lab/lab.h"
 
 static volatile int fm_stop;
 

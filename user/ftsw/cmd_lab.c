@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftsw lab: a fat-tree of namespaces with real packets (user/lib/lab.h).
+ * ftsw lab: a fat-tree of namespaces with real packets (user/lib/lab/lab.h).
  *
  *   ftsw lab up -t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--paths K]
  *                [--name LAB] [--rate RATE] [--seed S] [--no-neigh]
@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "lab.h"
+#include "lab/lab.h"
 
 static void lab_usage(FILE *f)
 {

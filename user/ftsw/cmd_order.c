@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analyze.h"
+#include "analyze/analyze.h"
 #include "cli.h"
 
 static void order_usage(FILE *f)

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "routing.h"
+#include "route/routing.h"
 
 static void route_usage(FILE *f)
 {

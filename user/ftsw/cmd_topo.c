@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "json.h"
-#include "topology.h"
+#include "util/json.h"
+#include "topo/topology.h"
 
 static void topo_usage(FILE *f)
 {

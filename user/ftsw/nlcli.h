@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "nl.h"
+#include "nl/nl.h"
 
 /* Open the netlink client or print why not; NULL on failure. */
 struct ftsw_nl *nlcli_open(void);

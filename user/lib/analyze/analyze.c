@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyze.h"
+#include "analyze/analyze.h"
 
 void ftsw_node_levels(const struct ftsw_topo *t, int *level)
 {

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "routing.h"
+#include "route/routing.h"
 
 /* ------------------------------------------------------------ tracing */
 

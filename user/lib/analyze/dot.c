@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "analyze.h"
+#include "analyze/analyze.h"
 
 static void colour(double x, char *buf, size_t sz)
 {

@@ -28,7 +28,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "analyze.h"
+#include "analyze/analyze.h"
 
 /* ------------------------------------------------------- Hopcroft-Karp */
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "analyze/analyze.h"
 
 const char *ftsw_host_name(const struct ftsw_topo *t, uint32_t host,
 			   char *buf, size_t sz)

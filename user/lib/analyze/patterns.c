@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "analyze/analyze.h"
 
 void ftsw_tm_init(struct ftsw_tm *tm, uint32_t n)
 {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "analyze/analyze.h"
 
 const char *ftsw_trace_status_str(int status)
 {

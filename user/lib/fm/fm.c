@@ -28,10 +28,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fm.h"
-#include "lab.h"
-#include "lab_rtnl.h"
-#include "routing.h"
+#include "fm/fm.h"
+#include "lab/lab.h"
+#include "lab/lab_rtnl.h"
+#include "route/routing.h"
 
 struct fm_port {
 	uint32_t sw;		/* switch index */

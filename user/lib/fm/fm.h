@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "topology.h"
+#include "topo/topology.h"
 
 struct ftsw_fm_opts {
 	const char *netns;	/* fabric namespace (a lab name); NULL: ours */

@@ -20,9 +20,9 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
-#include "json.h"
-#include "lab.h"
-#include "lab_rtnl.h"
+#include "util/json.h"
+#include "lab/lab.h"
+#include "lab/lab_rtnl.h"
 
 #define LAB_IFINDEX_BASE	0x10000
 #define LAB_HOST_IFINDEX	0x10000

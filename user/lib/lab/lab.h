@@ -26,9 +26,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "topology.h"
-#include "routing.h"
-#include "nl.h"
+#include "topo/topology.h"
+#include "route/routing.h"
+#include "nl/nl.h"
 
 #define FTSW_LAB_DEFAULT	"ftsw"
 #define FTSW_LAB_RUNDIR		"/run/ftsw"

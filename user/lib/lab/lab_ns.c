@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lab.h"
+#include "lab/lab.h"
 
 static int home_fd = -1;
 

@@ -22,7 +22,7 @@
 #include <netinet/ip.h>
 #include <linux/icmp.h>
 
-#include "lab.h"
+#include "lab/lab.h"
 
 #define PING_MAGIC	0x66747377u	/* "ftsw" */
 #define PING_WINDOW	64

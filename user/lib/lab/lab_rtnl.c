@@ -25,7 +25,7 @@
 #include <netlink/route/qdisc.h>
 #include <netlink/route/qdisc/tbf.h>
 
-#include "lab_rtnl.h"
+#include "lab/lab_rtnl.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270

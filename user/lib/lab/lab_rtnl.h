@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "topology.h"
+#include "topo/topology.h"
 
 #define LAB_RT_WINDOW 128
 #define FTSW_LAB_MTU_MAX 9022	/* largest frame on a fabric link, for tbf */

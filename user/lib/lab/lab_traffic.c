@@ -33,9 +33,9 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
-#include "analyze.h"
-#include "json.h"
-#include "lab.h"
+#include "analyze/analyze.h"
+#include "util/json.h"
+#include "lab/lab.h"
 
 #define LAB_UDP_PORT	7777
 #define LAB_UDP_MAGIC	0x66747375u

@@ -16,7 +16,7 @@
 #include <netlink/msg.h>
 #include <netlink/attr.h>
 
-#include "nl.h"
+#include "nl/nl.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270

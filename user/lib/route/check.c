@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "routing.h"
+#include "route/routing.h"
 
 enum { ST_UNK = 0, ST_BUSY, ST_OK, ST_NOROUTE, ST_LOOP, ST_DEAD, ST_MIS };
 

@@ -32,8 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fastdiv.h"
-#include "routing.h"
+#include "route/fastdiv.h"
+#include "route/routing.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>

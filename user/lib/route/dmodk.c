@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fastdiv.h"
-#include "routing.h"
+#include "route/fastdiv.h"
+#include "route/routing.h"
 
 struct dk {
 	const struct ftsw_topo *t;

@@ -8,7 +8,7 @@
 #ifndef LIBFTSW_ENGINES2_H
 #define LIBFTSW_ENGINES2_H
 
-#include "routing.h"
+#include "route/routing.h"
 
 /* Engine entry points (struct ftsw_engine.route). */
 int ftsw_route_sssp(const struct ftsw_topo *t, const struct ftsw_route_opts *o,

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hopsel.h"
+#include "route/hopsel.h"
 
 #define INF 255
 

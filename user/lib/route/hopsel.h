@@ -2,7 +2,7 @@
 #ifndef LIBFTSW_HOPSEL_H
 #define LIBFTSW_HOPSEL_H
 
-#include "routing.h"
+#include "route/routing.h"
 
 /*
  * Balanced shortest-path tables to host LIDs (minhop, updn). With height

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "routing.h"
+#include "util/json.h"
+#include "route/routing.h"
 
 static uint64_t host_port_guid(const struct ftsw_topo *t, uint32_t hn)
 {

@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xgft.h"
+#include "route/xgft.h"
 
 uint64_t ftsw_dmodk_path_index(const struct ftsw_pgft *g, uint64_t d,
 			       unsigned k)

@@ -3,7 +3,7 @@
  * minhop: shortest paths with the output ports balanced by use, OpenSM's
  * default routing, as a baseline. No deadlock freedom promised.
  */
-#include "hopsel.h"
+#include "route/hopsel.h"
 
 int ftsw_route_minhop(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 		      struct ftsw_routing *r, struct ftsw_err *err)

@@ -10,7 +10,7 @@
  * spreading, with LFTs over destination LIDs). LMC = ceil(log2((m/2)^(n-1)))
  * must fit InfiniBand's 7.
  */
-#include "xgft.h"
+#include "route/xgft.h"
 
 static unsigned mlid_choose(void *ctx, const struct ftsw_xgft *x, uint32_t sw,
 			    unsigned l, unsigned k, uint32_t dhost, unsigned off)

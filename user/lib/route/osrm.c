@@ -31,7 +31,7 @@
  */
 #include <stdlib.h>
 
-#include "xgft.h"
+#include "route/xgft.h"
 
 struct osrm {
 	unsigned m2, Ns, Nd, Gs, Gd;

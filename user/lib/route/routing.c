@@ -11,8 +11,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "routing.h"
-#include "engines2.h"
+#include "route/routing.h"
+#include "route/engines2.h"
 
 static const struct ftsw_engine engines[] = {
 	{ "dmodk", "D-Mod-K closed-form routing for complete PGFTs",

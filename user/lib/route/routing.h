@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "topology.h"
+#include "topo/topology.h"
 
 #define FTSW_LID_MAX		0xBFFF	/* last unicast LID */
 #define FTSW_LID_EXT_MAX	0xFFFFFF

@@ -17,7 +17,7 @@
  */
 #include <stdlib.h>
 
-#include "xgft.h"
+#include "route/xgft.h"
 
 struct wsr {
 	uint64_t S, N;

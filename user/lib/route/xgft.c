@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xgft.h"
+#include "route/xgft.h"
 
 void ftsw_xgft_free(struct ftsw_xgft *x)
 {

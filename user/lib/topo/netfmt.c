@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topology.h"
+#include "topo/topology.h"
 
 struct pnode {
 	char *id;

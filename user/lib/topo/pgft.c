@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topology.h"
+#include "topo/topology.h"
 
 uint64_t ftsw_pgft_level_size(const struct ftsw_pgft *g, unsigned l)
 {

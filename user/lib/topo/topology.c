@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "topology.h"
+#include "topo/topology.h"
 
 void ftsw_err_set(struct ftsw_err *err, const char *fmt, ...)
 {

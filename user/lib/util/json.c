@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* JSON output helpers. */
-#include "json.h"
+#include "util/json.h"
 
 void ftsw_json_str(FILE *f, const char *s)
 {
