@@ -310,21 +310,23 @@ static int route_run(int argc, char **argv, bool check_cmd)
 
 int cmd_route(int argc, char **argv)
 {
-	const struct ftsw_engine *const *e;
+	const struct ftsw_engine *e;
+	size_t i, n;
 
 	if (argc >= 2 && !strcmp(argv[1], "help")) {
 		route_usage(stdout);
 		return 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "list")) {
-		for (e = ftsw_engine_list(); *e; e++) {
+		e = ftsw_engines(&n);
+		for (i = 0; i < n; i++) {
 			if (cli.json)
 				printf("%s{\"name\":\"%s\",\"summary\":\"%s\"}%s",
-				       e == ftsw_engine_list() ? "[" : "",
-				       (*e)->name, (*e)->summary, e[1] ? "," : "]\n");
+				       i == 0 ? "[" : "", e[i].name, e[i].summary,
+				       i + 1 < n ? "," : "]\n");
 			else
-				printf("%-8s %s (%s)\n", (*e)->name, (*e)->summary,
-				       (*e)->paper);
+				printf("%-8s %s (%s)\n", e[i].name, e[i].summary,
+				       e[i].paper);
 		}
 		return 0;
 	}

@@ -265,7 +265,4 @@ int ftsw_lab_host_socket(struct ftsw_lab *lab, uint32_t h, int type, int proto,
 /* Raise the open files limit to its hard maximum (one socket per host). */
 void ftsw_lab_raise_nofile(void);
 
-/* Monotonic clock in microseconds. */
-uint64_t ftsw_now_us(void);
-
 #endif

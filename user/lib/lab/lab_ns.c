@@ -22,14 +22,6 @@
 
 static int home_fd = -1;
 
-uint64_t ftsw_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 static int save_home(struct ftsw_err *err)
 {
 	if (home_fd >= 0)

@@ -36,7 +36,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "route/engines2.h"
+#include "route/engines.h"
 
 int ftsw_heuristic_parse(const char *s, enum ftsw_vl_heuristic *h,
 			 struct ftsw_err *err)

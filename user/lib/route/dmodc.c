@@ -34,6 +34,7 @@
 
 #include "route/fastdiv.h"
 #include "route/routing.h"
+#include "route/engines.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>

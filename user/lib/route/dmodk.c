@@ -19,6 +19,7 @@
 
 #include "route/fastdiv.h"
 #include "route/routing.h"
+#include "route/engines.h"
 
 struct dk {
 	const struct ftsw_topo *t;

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "route/xgft.h"
+#include "route/engines.h"
 
 uint64_t ftsw_dmodk_path_index(const struct ftsw_pgft *g, uint64_t d,
 			       unsigned k)

@@ -4,6 +4,7 @@
  * default routing, as a baseline. No deadlock freedom promised.
  */
 #include "route/hopsel.h"
+#include "route/engines.h"
 
 int ftsw_route_minhop(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 		      struct ftsw_routing *r, struct ftsw_err *err)

@@ -11,6 +11,7 @@
  * must fit InfiniBand's 7.
  */
 #include "route/xgft.h"
+#include "route/engines.h"
 
 static unsigned mlid_choose(void *ctx, const struct ftsw_xgft *x, uint32_t sw,
 			    unsigned l, unsigned k, uint32_t dhost, unsigned off)

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 
 #include "route/xgft.h"
+#include "route/engines.h"
 
 struct osrm {
 	unsigned m2, Ns, Nd, Gs, Gd;

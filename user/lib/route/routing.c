@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "route/routing.h"
-#include "route/engines2.h"
+#include "route/engines.h"
 
 static const struct ftsw_engine engines[] = {
 	{ "dmodk", "D-Mod-K closed-form routing for complete PGFTs",
@@ -63,25 +63,19 @@ static const struct ftsw_engine engines[] = {
 	  "paper 002, §5", FTSW_RT_MINIMAL | FTSW_RT_UPDOWN, ftsw_route_wsr },
 };
 
-static const struct ftsw_engine *const engine_list[] = {
-	&engines[0], &engines[1], &engines[2], &engines[3],
-	&engines[4], &engines[5], &engines[6], &engines[7], &engines[8],
-	&engines[9], &engines[10], &engines[11], &engines[12], &engines[13],
-	&engines[14], &engines[15], NULL,
-};
-
-const struct ftsw_engine *const *ftsw_engine_list(void)
+const struct ftsw_engine *ftsw_engines(size_t *n)
 {
-	return engine_list;
+	*n = sizeof(engines) / sizeof(engines[0]);
+	return engines;
 }
 
 const struct ftsw_engine *ftsw_engine_find(const char *name)
 {
 	size_t i;
 
-	for (i = 0; engine_list[i]; i++)
-		if (!strcmp(engine_list[i]->name, name))
-			return engine_list[i];
+	for (i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
+		if (!strcmp(engines[i].name, name))
+			return &engines[i];
 	return NULL;
 }
 

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "route/engines2.h"
+#include "route/engines.h"
 
 struct heap {
 	uint64_t *key;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "route/hopsel.h"
+#include "route/engines.h"
 
 int ftsw_route_updn(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 		    struct ftsw_routing *r, struct ftsw_err *err)

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "route/xgft.h"
+#include "route/engines.h"
 
 struct wsr {
 	uint64_t S, N;

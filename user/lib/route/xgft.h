@@ -20,7 +20,7 @@
 #ifndef LIBFTSW_XGFT_H
 #define LIBFTSW_XGFT_H
 
-#include "route/engines2.h"
+#include "route/routing.h"
 
 struct ftsw_xgft {
 	const struct ftsw_topo *t;

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "route/engines2.h"
+#include "topo/topology.h"
 
 struct ftsw_topo *ftsw_topo_gen_random(unsigned nsw, unsigned ports,
 				       unsigned hosts_per_sw, unsigned links,

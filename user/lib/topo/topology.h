@@ -22,17 +22,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/util.h"
+
 #define FTSW_NONE	UINT32_MAX
 #define FTSW_PGFT_MAX_H	8	/* PGFT levels supported */
 #define FTSW_TOPO_MAX_PORTS 254	/* as FTSW_MAX_PORTS in the UAPI */
-
-/* Error report: every failing libftsw call fills msg (file:line, object, ...). */
-struct ftsw_err {
-	char msg[512];
-};
-
-void ftsw_err_set(struct ftsw_err *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 enum ftsw_node_kind {
 	FTSW_SWITCH = 1,
@@ -213,12 +207,15 @@ int ftsw_rank_from_leaves(const struct ftsw_topo *t, int *rank);
 int ftsw_rank_from_roots(const struct ftsw_topo *t, const uint32_t *roots,
 			 size_t nroots, int *rank);
 
-/* Atomic file write helper: open a temp next to path; commit renames. */
-FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err);
-int ftsw_atomic_commit(FILE *f, const char *path, char *tmp,
-		       struct ftsw_err *err);
-
-/* Deterministic PRNG (splitmix64) used for seeded degradations. */
-uint64_t ftsw_rand_next(uint64_t *state);
+/*
+ * Random topology for the virtual-layer experiments (paper 001, Fig. 9):
+ * nsw switches of `ports` ports, hosts_per_sw hosts on each, `links`
+ * random switch-to-switch links (a random spanning tree first, so the
+ * fabric is connected, then uniformly random pairs of switches with free
+ * ports; no self links, parallel links allowed).
+ */
+struct ftsw_topo *ftsw_topo_gen_random(unsigned nsw, unsigned ports,
+				       unsigned hosts_per_sw, unsigned links,
+				       uint64_t seed, struct ftsw_err *err);
 
 #endif

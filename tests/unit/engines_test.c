@@ -11,7 +11,7 @@
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #include "kselftest_harness.h"
 #include "route/routing.h"
-#include "route/engines2.h"
+#include "route/routing.h"
 
 static struct ftsw_routing *route_k(const char *eng, const struct ftsw_topo *t,
 				    unsigned lmc, unsigned K)

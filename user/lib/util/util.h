@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libftsw utilities shared by every folder: the error report every call
+ * fills, atomic file writes, a monotonic clock and a seeded PRNG. Nothing
+ * here knows about fabrics.
+ */
+#ifndef LIBFTSW_UTIL_H
+#define LIBFTSW_UTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Error report: every failing libftsw call fills msg (file:line, object, ...). */
+struct ftsw_err {
+	char msg[512];
+};
+
+void ftsw_err_set(struct ftsw_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Atomic file write: ftsw_atomic_open() creates a temporary file next to
+ * path; ftsw_atomic_commit() flushes, syncs and renames it over path, or
+ * removes it on any error. Readers never see a half-written file.
+ */
+FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err);
+int ftsw_atomic_commit(FILE *f, const char *path, char *tmp,
+		       struct ftsw_err *err);
+
+/* Monotonic clock in microseconds. */
+uint64_t ftsw_now_us(void);
+
+/* Deterministic PRNG (splitmix64) for everything seeded. */
+uint64_t ftsw_rand_next(uint64_t *state);
+
+#endif
