@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "route/engines2.h"
+#include "route/routing.h"
 
 static double now(void)
 {
