@@ -163,15 +163,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* A topology from a net file, or from a generator spec. */
-static struct ftsw_topo *load_topo(const char *s, struct ftsw_err *err)
-{
-	struct stat st;
-
-	if (stat(s, &st) && strchr(s, ':'))
-		return ftsw_topo_gen(s, err);
-	return ftsw_net_read(s, err);
-}
 
 /* ---------------------------------------------------------- random runs */
 
@@ -689,7 +680,7 @@ int cmd_analyze(int argc, char **argv)
 	}
 	o.progress = isatty(2) && !cli.json;
 	o.ro.progress = o.progress;
-	t = load_topo(o.topo, &err);
+	t = ftsw_topo_open(o.topo, &err);
 	if (!t) {
 		cli_err("%s", err.msg);
 		return 1;

@@ -39,7 +39,6 @@ int cmd_order(int argc, char **argv)
 	enum ftsw_order_format f;
 	struct ftsw_topo *t;
 	struct ftsw_err err;
-	struct stat st;
 	uint32_t *order;
 	int i, rc = 0;
 
@@ -99,8 +98,7 @@ int cmd_order(int argc, char **argv)
 			fmt);
 		return 2;
 	}
-	t = stat(topo, &st) && strchr(topo, ':') ? ftsw_topo_gen(topo, &err) :
-						   ftsw_net_read(topo, &err);
+	t = ftsw_topo_open(topo, &err);
 	if (!t) {
 		cli_err("%s", err.msg);
 		return 1;

@@ -250,7 +250,7 @@ static int route_run(int argc, char **argv, bool check_cmd)
 		route_usage(stderr);
 		return 2;
 	}
-	t = ftsw_net_read(ro.topo, &err);
+	t = ftsw_topo_open(ro.topo, &err);
 	if (!t) {
 		cli_err("%s", err.msg);
 		return 1;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "util/json.h"
+#include "util/output.h"
 #include "topo/topology.h"
 
 static void topo_usage(FILE *f)
@@ -119,7 +119,7 @@ static int topo_show(int argc, char **argv)
 	}
 	if (cli.json) {
 		printf("{\"file\":");
-		ftsw_json_str(stdout, argv[0]);
+		ftsw_json_write_str(stdout, argv[0]);
 		printf(",\"switches\":%u,\"hosts\":%u,"
 		       "\"links\":%" PRIu64 ",\"switch_links\":%" PRIu64
 		       ",\"host_links\":%" PRIu64 ",\"levels\":%u,\"per_level\":[",

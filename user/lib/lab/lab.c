@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
-#include "util/json.h"
+#include "util/output.h"
 #include "lab/lab.h"
 #include "lab/lab_rtnl.h"
 
@@ -105,13 +105,6 @@ bad:
 static void rundir(const char *name, char *buf, size_t sz)
 {
 	snprintf(buf, sz, FTSW_LAB_RUNDIR "/%s", name);
-}
-
-static struct ftsw_topo *load_topo(const char *spec, struct ftsw_err *err)
-{
-	if (access(spec, R_OK) == 0)
-		return ftsw_net_read(spec, err);
-	return ftsw_topo_gen(spec, err);
 }
 
 static const char *default_engine(const struct ftsw_topo *t)
@@ -520,7 +513,7 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 		ftsw_err_set(err, "lab %s: no topology (-t)", b.name);
 		return -1;
 	}
-	b.t = load_topo(o->topo, err);
+	b.t = ftsw_topo_open(o->topo, err);
 	if (!b.t)
 		return -1;
 	if (!b.t->nhosts) {
@@ -1108,17 +1101,17 @@ static void json_end(const struct ftsw_lab *lab, uint32_t node, unsigned port,
 
 	node_short(t, node, s, sizeof(s));
 	fprintf(out, "{\"node\":\"%s\",\"name\":", s);
-	ftsw_json_str(out, t->nodes[node].desc ? t->nodes[node].desc : s);
+	ftsw_json_write_str(out, t->nodes[node].desc ? t->nodes[node].desc : s);
 	if (t->nodes[node].kind == FTSW_HOST) {
 		ftsw_lab_host_ns(lab->name, t->nodes[node].index, ns,
 				 sizeof(ns));
 		fprintf(out, ",\"port\":%u,\"dev\":\"eth0\",\"netns\":", port);
-		ftsw_json_str(out, ns);
+		ftsw_json_write_str(out, ns);
 	} else {
 		ftsw_lab_port_dev(t->nodes[node].index, port, dev, sizeof(dev));
 		fprintf(out, ",\"port\":%u,\"dev\":\"%s\",\"netns\":", port,
 			dev);
-		ftsw_json_str(out, lab->name);
+		ftsw_json_write_str(out, lab->name);
 	}
 	fputc('}', out);
 }
@@ -1132,7 +1125,7 @@ void ftsw_lab_changes_print(const struct ftsw_lab *lab,
 
 	if (json) {
 		fprintf(out, "{\"lab\":");
-		ftsw_json_str(out, lab->name);
+		ftsw_json_write_str(out, lab->name);
 		fprintf(out, ",\"action\":\"%s\",\"count\":%zu,\"changed\":[",
 			action, ch->n);
 	}

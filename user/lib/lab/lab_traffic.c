@@ -34,7 +34,7 @@
 #include <netinet/in.h>
 
 #include "analyze/analyze.h"
-#include "util/json.h"
+#include "util/output.h"
 #include "lab/lab.h"
 
 #define LAB_UDP_PORT	7777
@@ -1024,11 +1024,11 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 		qsort(rows, nrows, sizeof(*rows), cmp_rows);
 		if (o->json) {
 			fprintf(out, "{\"pattern\":");
-			ftsw_json_str(out, o->pattern);
+			ftsw_json_write_str(out, o->pattern);
 			fprintf(out, ",\"analyzer_pattern\":");
-			ftsw_json_str(out, pspec);
+			ftsw_json_write_str(out, pspec);
 			fprintf(out, ",\"order\":");
-			ftsw_json_str(out, ospec);
+			ftsw_json_write_str(out, ospec);
 			fprintf(out, ",\"mode\":\"%s\",\"stages\":%u,\"sent\":%"
 				PRIu64 ",\"lost\":%" PRIu64 ",\"max_flows_per_port\":"
 				"%.6g,\"hot_spot_degree\":%.6g,\"undelivered\":%"

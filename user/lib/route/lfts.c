@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/json.h"
+#include "util/output.h"
 #include "route/routing.h"
 
 static uint64_t host_port_guid(const struct ftsw_topo *t, uint32_t hn)
@@ -272,14 +272,14 @@ void ftsw_routing_json(const struct ftsw_routing *r, FILE *f, bool lfts)
 	uint32_t s, lid;
 
 	fprintf(f, "{\"engine\":");
-	ftsw_json_str(f, r->engine);
+	ftsw_json_write_str(f, r->engine);
 	fprintf(f, ",\"lmc\":%u,\"vls\":%u,\"switches\":%u,"
 		"\"hosts\":%u,\"max_lid\":%u,\"unroutable_leaf_pairs\":%" PRIu64,
 		r->lmc, r->nvls, r->nswitches, r->nhosts, r->max_lid,
 		r->unroutable_pairs);
 	if (r->warning[0]) {
 		fprintf(f, ",\"warning\":");
-		ftsw_json_str(f, r->warning);
+		ftsw_json_write_str(f, r->warning);
 	}
 	if (lfts) {
 		fprintf(f, ",\"lfts\":[");
@@ -290,7 +290,7 @@ void ftsw_routing_json(const struct ftsw_routing *r, FILE *f, bool lfts)
 			fprintf(f, "%s{\"guid\":\"0x%016" PRIx64 "\",\"lid\":%u,"
 				"\"name\":", s ? "," : "",
 				t->nodes[t->switches[s]].guid, ftsw_switch_lid(r, s));
-			ftsw_json_str(f, t->nodes[t->switches[s]].desc);
+			ftsw_json_write_str(f, t->nodes[t->switches[s]].desc);
 			fprintf(f, ",\"routes\":{");
 			for (lid = 1; lid <= r->max_lid; lid++) {
 				if (l[lid] == FTSW_PORT_NONE)

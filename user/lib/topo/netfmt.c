@@ -17,6 +17,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "topo/topology.h"
 
@@ -442,6 +443,15 @@ struct ftsw_topo *ftsw_net_read(const char *path, struct ftsw_err *err)
 	t = ftsw_net_read_file(f, path, err);
 	fclose(f);
 	return t;
+}
+
+struct ftsw_topo *ftsw_topo_open(const char *arg, struct ftsw_err *err)
+{
+	struct stat st;
+
+	if (stat(arg, &st) && strchr(arg, ':'))
+		return ftsw_topo_gen(arg, err);
+	return ftsw_net_read(arg, err);
 }
 
 static void node_id(const struct ftsw_topo *t, uint32_t n, char *buf, size_t sz)

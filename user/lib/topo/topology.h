@@ -162,6 +162,11 @@ struct ftsw_topo *ftsw_topo_subset(const struct ftsw_topo *t, const bool *keep,
  * the fabric is checked against SPEC and recognised as a (degraded) PGFT.
  */
 struct ftsw_topo *ftsw_net_read(const char *path, struct ftsw_err *err);
+/*
+ * What every -t takes: a net file, or (when no such file exists and the
+ * argument has a ':') a generator spec such as "ftmn:8,2" or "pgft:...".
+ */
+struct ftsw_topo *ftsw_topo_open(const char *arg, struct ftsw_err *err);
 struct ftsw_topo *ftsw_net_read_file(FILE *f, const char *name,
 				     struct ftsw_err *err);
 int ftsw_net_write(const struct ftsw_topo *t, const char *path,

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one number parser (see util/parse.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/parse.h"
+
+static int digit_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int ftsw_parse_u64_prefix(const char *what, const char *s, uint64_t min,
+			  uint64_t max, uint64_t *out, const char **end,
+			  struct ftsw_err *err)
+{
+	const char *p = s ? s : "";
+	unsigned base = 10;
+	uint64_t v = 0;
+	bool over = false;
+	int d, n = 0;
+
+	if (*p == '-' || *p == '+') {
+		ftsw_err_set(err, "%s: '%s' is not an unsigned number", what, s);
+		return -EINVAL;
+	}
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
+	    digit_value(p[2]) >= 0) {
+		base = 16;
+		p += 2;
+	}
+	for (; (d = digit_value(*p)) >= 0 && (unsigned)d < base; p++, n++) {
+		if (v > (UINT64_MAX - d) / base)
+			over = true;
+		else
+			v = v * base + d;
+	}
+	if (!n) {
+		ftsw_err_set(err, "%s: '%s' is not a number", what, s ? s : "");
+		return -EINVAL;
+	}
+	if (end)
+		*end = p;
+	if (over || v < min || v > max) {
+		ftsw_err_set(err, "%s: %.*s is out of range (%llu..%llu)", what,
+			     (int)(p - (s ? s : "")), s ? s : "",
+			     (unsigned long long)min, (unsigned long long)max);
+		return -ERANGE;
+	}
+	*out = v;
+	return 0;
+}
+
+int ftsw_parse_u64(const char *what, const char *s, uint64_t min,
+		   uint64_t max, uint64_t *out, struct ftsw_err *err)
+{
+	const char *end = NULL;
+	uint64_t v;
+	int ret;
+
+	ret = ftsw_parse_u64_prefix(what, s, min, max, &v, &end, err);
+	if (ret == -EINVAL)
+		return ret;
+	if (*end) {
+		ftsw_err_set(err, "%s: '%s' is not a whole number", what, s);
+		return -EINVAL;
+	}
+	if (!ret)
+		*out = v;
+	return ret;
+}
+
+int ftsw_parse_uint(const char *what, const char *s, unsigned min,
+		    unsigned max, unsigned *out, struct ftsw_err *err)
+{
+	uint64_t v;
+	int ret;
+
+	ret = ftsw_parse_u64(what, s, min, max, &v, err);
+	if (!ret)
+		*out = (unsigned)v;
+	return ret;
+}
+
+int ftsw_parse_double(const char *what, const char *s, double min,
+		      double max, double *out, struct ftsw_err *err)
+{
+	const char *p = s ? s : "";
+	char *end;
+	double v;
+
+	/* decimal notation only: no hex floats, nan, inf or leading space */
+	if (!*p || !(isdigit((unsigned char)*p) || *p == '.' || *p == '-' ||
+		     *p == '+') || strpbrk(p, "xXnNiI")) {
+		ftsw_err_set(err, "%s: '%s' is not a number", what, p);
+		return -EINVAL;
+	}
+	errno = 0;
+	v = strtod(p, &end);
+	if (end == p || *end) {
+		ftsw_err_set(err, "%s: '%s' is not a number", what, p);
+		return -EINVAL;
+	}
+	if (errno == ERANGE || !isfinite(v) || v < min || v > max) {
+		ftsw_err_set(err, "%s: %s is out of range (%g..%g)", what, p,
+			     min, max);
+		return -ERANGE;
+	}
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one number parser of libftsw and the CLI. Every number read from an
+ * option, a spec string or a file goes through here, so that every one is
+ * refused the same way: empty, signed, trailing text, out of range or (for
+ * floating point) not finite, with an error naming `what` (the option, or
+ * "file:line: field") and the accepted range.
+ *
+ * Integers are decimal; a leading 0x or 0X selects hexadecimal (GUIDs,
+ * LIDs). A leading zero never means octal: "010" is ten.
+ */
+#ifndef LIBFTSW_UTIL_PARSE_H
+#define LIBFTSW_UTIL_PARSE_H
+
+#include <stdint.h>
+
+#include "util/util.h"
+
+int ftsw_parse_u64(const char *what, const char *s, uint64_t min,
+		   uint64_t max, uint64_t *out, struct ftsw_err *err);
+int ftsw_parse_uint(const char *what, const char *s, unsigned min,
+		    unsigned max, unsigned *out, struct ftsw_err *err);
+int ftsw_parse_double(const char *what, const char *s, double min,
+		      double max, double *out, struct ftsw_err *err);
+
+/*
+ * Like ftsw_parse_u64 but for a number at the start of s that ends at the
+ * first character not part of it (spec strings such as "pgft:3;4,4"):
+ * *end is set past the digits. At least one digit is required.
+ */
+int ftsw_parse_u64_prefix(const char *what, const char *s, uint64_t min,
+			  uint64_t max, uint64_t *out, const char **end,
+			  struct ftsw_err *err);
+
+#endif
