@@ -41,5 +41,6 @@ int cmd_lab(int argc, char **argv);
 int cmd_fm(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_order(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
 
 #endif

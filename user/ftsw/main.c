@@ -28,6 +28,7 @@ static const struct cli_object objects[] = {
 	{ "fm", "the fabric manager: discover, route, reroute on failures", cmd_fm },
 	{ "analyze", "link loads and metrics of a routing under traffic", cmd_analyze },
 	{ "order", "MPI node order: rankfiles and hostfiles", cmd_order },
+	{ "sim", "flit-level simulation: throughput, latency, deadlock", cmd_sim },
 };
 
 void cli_err(const char *fmt, ...)

@@ -1,0 +1,1352 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The flit-level simulator (sim.h; the model in Documentation/sim.md).
+ *
+ * Virtual cut-through moves whole packets whose flits follow each other one
+ * per cycle, so a packet's progress is exactly described by the cycle its
+ * head reaches each buffer: the engine keeps packets, not flits, and a
+ * time wheel of wake-ups per resource (an output port's crossbar, a link,
+ * a returning credit). Each wake-up re-runs that resource's arbitration;
+ * wake-ups are idempotent, so every condition that blocks a packet only
+ * needs the event that lifts it to schedule one. Flit timing is exact:
+ * a link or a crossbar port is busy P cycles per packet, a buffer slot is
+ * held until the packet's tail has left it.
+ *
+ * Timing of one hop (L link latency, R router latency, P flits):
+ *   head leaves on a link at s          -> head in the next input buffer
+ *                                          at s + L
+ *   head in input buffer at a           -> crossbar may start at a + R - 1,
+ *                                          head in the output buffer one
+ *                                          cycle later (a + R when idle)
+ *   crossbar start x                    -> input slot free at x + P, the
+ *                                          credit upstream at x + P - 1 + L
+ *   link start s                        -> output slot free at s + P
+ * A packet of h switches on an idle fabric: (h + 1) L + h R cycles for the
+ * head, plus P for the tail to be received.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "util/parse.h"
+
+void ftsw_sim_opts_default(struct ftsw_sim_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->packet_flits = 10;
+	o->msg_packets = 10;
+	o->in_buf = 4;
+	o->out_buf = 4;
+	o->link_latency = 1;
+	o->router_latency = 1;
+	o->seed = 1;
+	o->warmup = 10000;
+	o->measure = 20000;
+}
+
+const char *ftsw_sim_policy_name(enum ftsw_sim_policy p)
+{
+	switch (p) {
+	case FTSW_SIM_RANDOM: return "random";
+	case FTSW_SIM_HASH: return "hash";
+	case FTSW_SIM_RR: return "rr";
+	case FTSW_SIM_PACKET: return "packet";
+	}
+	return "?";
+}
+
+int ftsw_sim_policy_parse(const char *s, enum ftsw_sim_policy *p,
+			  struct ftsw_err *err)
+{
+	if (!strcmp(s, "random"))
+		*p = FTSW_SIM_RANDOM;
+	else if (!strcmp(s, "hash"))
+		*p = FTSW_SIM_HASH;
+	else if (!strcmp(s, "rr") || !strcmp(s, "round-robin"))
+		*p = FTSW_SIM_RR;
+	else if (!strcmp(s, "packet"))
+		*p = FTSW_SIM_PACKET;
+	else {
+		ftsw_err_set(err, "--path-policy '%s': expected random, hash, "
+			     "rr or packet", s);
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------- traffic */
+
+void ftsw_sim_traffic_free(struct ftsw_sim_traffic *tr)
+{
+	free(tr->start);
+	free(tr->dst);
+	free(tr->cum);
+	memset(tr, 0, sizeof(*tr));
+}
+
+int ftsw_sim_traffic_make(const struct ftsw_topo *t, const char *pattern,
+			  const char *order, uint32_t ranks,
+			  struct ftsw_sim_traffic *tr, struct ftsw_err *err)
+{
+	struct ftsw_pattern p;
+	uint32_t *ord, *cnt, h;
+	size_t total = 0, i;
+	unsigned s;
+
+	memset(tr, 0, sizeof(*tr));
+	tr->nhosts = t->nhosts;
+	snprintf(tr->name, sizeof(tr->name), "%s", pattern);
+	if (t->nhosts < 2) {
+		ftsw_err_set(err, "the fabric needs at least 2 hosts");
+		return -1;
+	}
+	if (!strcmp(pattern, "uniform")) {
+		tr->uniform = true;
+		tr->active = t->nhosts;
+		return 0;
+	}
+	if (!ranks)
+		ranks = t->nhosts;
+	if (ranks < 2 || ranks > t->nhosts) {
+		ftsw_err_set(err, "--ranks %u: must be 2..%u", ranks,
+			     t->nhosts);
+		return -1;
+	}
+	ord = malloc(t->nhosts * sizeof(*ord));
+	cnt = calloc(t->nhosts + 1, sizeof(*cnt));
+	if (!ord || !cnt) {
+		free(ord);
+		free(cnt);
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	if (ftsw_order_make(order, t, ranks, ord, err) ||
+	    ftsw_pattern_make(pattern, ranks, t, &p, err)) {
+		free(ord);
+		free(cnt);
+		return -1;
+	}
+	/* two passes over every stage: count per source, then fill */
+	for (int pass = 0; pass < 2; pass++) {
+		for (s = 0; s < p.nstages; s++) {
+			struct ftsw_tm *tm = &p.stages[s];
+			uint32_t a, b;
+
+			if (pass == 0)
+				ftsw_tm_apply_order(tm, ord, t->nhosts);
+			if (tm->all_to_all) {
+				for (a = 0; a < tm->n; a++)
+					for (b = 0; b < tm->n; b++) {
+						if (a == b)
+							continue;
+						if (pass == 0) {
+							cnt[a]++;
+							continue;
+						}
+						i = cnt[a]++;
+						tr->dst[i] = b;
+						tr->cum[i] = tm->a2a;
+					}
+				continue;
+			}
+			for (i = 0; i < tm->nflows; i++) {
+				const struct ftsw_flow *f = &tm->f[i];
+				size_t k;
+
+				if (f->src == f->dst || f->amount <= 0)
+					continue;
+				if (pass == 0) {
+					cnt[f->src]++;
+					continue;
+				}
+				k = cnt[f->src]++;
+				tr->dst[k] = f->dst;
+				tr->cum[k] = f->amount;
+			}
+		}
+		if (pass == 0) {
+			tr->start = malloc((t->nhosts + 1) *
+					   sizeof(*tr->start));
+			for (h = 0; h < t->nhosts; h++)
+				total += cnt[h];
+			tr->dst = malloc((total + 1) * sizeof(*tr->dst));
+			tr->cum = malloc((total + 1) * sizeof(*tr->cum));
+			if (!tr->start || !tr->dst || !tr->cum || total > UINT32_MAX) {
+				ftsw_err_set(err, "out of memory");
+				goto fail;
+			}
+			total = 0;
+			for (h = 0; h < t->nhosts; h++) {
+				tr->start[h] = (uint32_t)total;
+				total += cnt[h];
+				cnt[h] = tr->start[h];
+			}
+			tr->start[t->nhosts] = (uint32_t)total;
+		}
+	}
+	for (h = 0; h < t->nhosts; h++) {
+		double c = 0;
+
+		for (i = tr->start[h]; i < tr->start[h + 1]; i++) {
+			c += tr->cum[i];
+			tr->cum[i] = c;
+		}
+		if (tr->start[h + 1] > tr->start[h])
+			tr->active++;
+	}
+	ftsw_pattern_free(&p);
+	free(ord);
+	free(cnt);
+	if (!tr->active) {
+		ftsw_err_set(err, "pattern '%s' has no flow between distinct "
+			     "hosts", pattern);
+		ftsw_sim_traffic_free(tr);
+		return -1;
+	}
+	return 0;
+fail:
+	ftsw_pattern_free(&p);
+	free(ord);
+	free(cnt);
+	ftsw_sim_traffic_free(tr);
+	return -1;
+}
+
+/* ----------------------------------------------------------- the engine */
+
+enum { EV_XBAR = 0, EV_LINK = 1, EV_CREDIT = 2, EV_INFREE = 3 };
+#define EV(type, id)	(((uint32_t)(type) << 28) | (id))
+#define EV_ID_MAX	((1u << 28) - 1)
+#define NO_PKT		UINT32_MAX
+#define INF_CREDIT	0xffff
+
+struct pkt {
+	uint32_t msg;
+	uint32_t dlid;
+	uint32_t t;		/* head arrival at the current buffer */
+	uint8_t vl, out;	/* VL, output port at the current switch */
+	uint8_t hops;		/* switch-to-switch links taken */
+	uint8_t pad;
+};
+
+struct msg {
+	uint32_t created, first;	/* arrival, first flit on the wire */
+	uint32_t dst;
+	uint16_t to_inject, to_deliver;
+	uint8_t offset, vl, measured, pad;
+};
+
+struct hostq {		/* a source's queued messages (ring of msg ids) */
+	uint32_t *id;
+	uint32_t cap, head, cnt;
+	uint64_t rng;
+	uint32_t rr;		/* round-robin offset counter */
+	uint32_t sent;		/* count mode: messages generated */
+	double next;		/* next arrival time */
+};
+
+struct bucket {
+	uint32_t *ev;
+	uint32_t n, cap;
+};
+
+/* latency histogram: exact below 2^16 cycles, by 2^16 above */
+#define HFINE	65536u
+struct hist {
+	uint64_t *fine, *coarse;
+	uint64_t n;
+	double sum;
+};
+
+struct sim {
+	const struct ftsw_routing *r;
+	const struct ftsw_topo *t;
+	const struct ftsw_sim_traffic *tr;
+	struct ftsw_sim_opts o;
+	unsigned V, P, L, R, Bin, Bout;
+	uint32_t nports, now;
+	uint32_t win0, win1;	/* measured window [win0, win1) */
+	double load, mean_gap;
+
+	/* per port record (link id) */
+	uint32_t *peer;		/* peer's port id, FTSW_NONE */
+	uint32_t *pnode;	/* node owning the port */
+	uint8_t *plocal;	/* port number on its node */
+	uint32_t *link_free, *xin_free, *xout_free;
+	uint8_t *tx_vl;
+	uint16_t *rr_in;
+	uint8_t *rr_vl;
+	/* per port per VL */
+	uint16_t *credits;
+	uint8_t *req;		/* local out port of the input head, 0 none */
+	uint8_t *in_head, *in_cnt, *out_head, *out_cnt;
+	uint32_t *inq, *outq;	/* (port * V + v) * B + slot */
+	uint64_t *link_flits;
+
+	struct pkt *pk;
+	uint32_t npk, pk_cap, pk_free;
+	struct msg *ms;
+	uint32_t nms, ms_cap, ms_free;
+	uint32_t *ms_next, *pk_next;	/* free lists */
+
+	struct hostq *hq;
+	uint32_t *hport;	/* host -> port id of its uplink */
+	uint8_t *noff;		/* host -> number of offsets */
+	uint8_t *offs;		/* host * 128 + i */
+	/* arrivals: binary heap of hosts by next arrival time */
+	uint32_t *heap;
+	uint32_t nheap;
+
+	struct bucket *wheel;
+	uint32_t wmask;
+
+	struct hist hmsg, hpkt;
+	double net_sum;
+	uint64_t net_n;
+	uint64_t flits_offered, flits_accepted, flit_hops;
+	uint64_t pk_injected, pk_delivered, pk_dropped, pk_in_net;
+	uint64_t msgs_measured, msgs_done, msgs_total, msgs_left;
+	uint32_t last_move;
+	uint32_t *visit;	/* deadlock walk stamps, per port * V */
+	struct ftsw_sim_result *res;
+	struct ftsw_err *err;
+	int failed;
+};
+
+static int hist_init(struct hist *h)
+{
+	h->fine = calloc(HFINE, sizeof(*h->fine));
+	h->coarse = calloc(HFINE, sizeof(*h->coarse));
+	return h->fine && h->coarse ? 0 : -1;
+}
+
+static void hist_free(struct hist *h)
+{
+	free(h->fine);
+	free(h->coarse);
+}
+
+static inline void hist_add(struct hist *h, uint32_t v)
+{
+	if (v < HFINE)
+		h->fine[v]++;
+	else
+		h->coarse[v >> 16]++;
+	h->n++;
+	h->sum += v;
+}
+
+static double hist_q(const struct hist *h, double q)
+{
+	uint64_t want, acc = 0;
+	uint32_t i;
+
+	if (!h->n)
+		return NAN;
+	want = (uint64_t)ceil(q * h->n);
+	if (want < 1)
+		want = 1;
+	for (i = 0; i < HFINE; i++) {
+		acc += h->fine[i];
+		if (acc >= want)
+			return i;
+	}
+	for (i = 1; i < HFINE; i++) {
+		acc += h->coarse[i];
+		if (acc >= want)
+			return (double)i * HFINE;
+	}
+	return NAN;
+}
+
+static inline uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+static inline double unit(uint64_t *s)
+{
+	return (ftsw_rand_next(s) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static void push_ev(struct sim *s, uint32_t when, uint32_t ev)
+{
+	struct bucket *b = &s->wheel[when & s->wmask];
+
+	if (b->n == b->cap) {
+		uint32_t nc = b->cap ? b->cap * 2 : 64;
+		uint32_t *ne = realloc(b->ev, nc * sizeof(*ne));
+
+		if (!ne) {
+			s->failed = 1;
+			return;
+		}
+		b->ev = ne;
+		b->cap = nc;
+	}
+	b->ev[b->n++] = ev;
+}
+
+static uint32_t pkt_alloc(struct sim *s)
+{
+	uint32_t i;
+
+	if (s->pk_free != NO_PKT) {
+		i = s->pk_free;
+		s->pk_free = s->pk_next[i];
+		return i;
+	}
+	if (s->npk == s->pk_cap) {
+		uint32_t nc = s->pk_cap * 2;
+		struct pkt *np = realloc(s->pk, nc * sizeof(*np));
+		uint32_t *nn = np ? realloc(s->pk_next, nc * sizeof(*nn)) : NULL;
+
+		if (np)
+			s->pk = np;
+		if (!np || !nn) {
+			s->failed = 1;
+			return NO_PKT;
+		}
+		s->pk_next = nn;
+		s->pk_cap = nc;
+	}
+	return s->npk++;
+}
+
+static void pkt_free(struct sim *s, uint32_t i)
+{
+	s->pk_next[i] = s->pk_free;
+	s->pk_free = i;
+}
+
+static uint32_t msg_alloc(struct sim *s)
+{
+	uint32_t i;
+
+	if (s->ms_free != NO_PKT) {
+		i = s->ms_free;
+		s->ms_free = s->ms_next[i];
+		return i;
+	}
+	if (s->nms == s->ms_cap) {
+		uint32_t nc = s->ms_cap * 2;
+		struct msg *nm = realloc(s->ms, nc * sizeof(*nm));
+		uint32_t *nn = nm ? realloc(s->ms_next, nc * sizeof(*nn)) : NULL;
+
+		if (nm)
+			s->ms = nm;
+		if (!nm || !nn) {
+			s->failed = 1;
+			return NO_PKT;
+		}
+		s->ms_next = nn;
+		s->ms_cap = nc;
+	}
+	return s->nms++;
+}
+
+static void msg_free(struct sim *s, uint32_t i)
+{
+	s->ms_next[i] = s->ms_free;
+	s->ms_free = i;
+}
+
+static inline bool in_window(const struct sim *s, uint32_t t)
+{
+	return t >= s->win0 && t < s->win1;
+}
+
+/* Output buffer occupancy: queued plus the one on the wire until its tail. */
+static inline unsigned out_occ(const struct sim *s, uint32_t o, unsigned v)
+{
+	return s->out_cnt[o * s->V + v] +
+	       (s->link_free[o] > s->now && s->tx_vl[o] == v);
+}
+
+static void deliver(struct sim *s, struct pkt *p, uint32_t pi, uint32_t tail)
+{
+	struct msg *m = &s->ms[p->msg];
+
+	s->pk_delivered++;
+	s->pk_in_net--;
+	if (in_window(s, tail))
+		s->flits_accepted += s->P;
+	if (m->measured) {
+		hist_add(&s->hpkt, tail - m->created);
+		s->net_sum += tail - m->first;
+		s->net_n++;
+	}
+	if (!--m->to_deliver) {
+		if (m->measured) {
+			hist_add(&s->hmsg, tail - m->created);
+			s->msgs_done++;
+		}
+		s->msgs_left--;
+		msg_free(s, p->msg);
+	}
+	pkt_free(s, pi);
+}
+
+static void drop(struct sim *s, uint32_t pi)
+{
+	struct msg *m = &s->ms[s->pk[pi].msg];
+
+	s->pk_dropped++;
+	s->pk_in_net--;
+	if (!--m->to_deliver) {
+		s->msgs_left--;
+		msg_free(s, s->pk[pi].msg);
+	}
+	pkt_free(s, pi);
+}
+
+/* Put packet pi on link o (credit checked by the caller) at s->now. */
+static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
+{
+	uint32_t pp = s->peer[o], node, sw, lid, idx;
+	unsigned V = s->V, P = s->P;
+	struct pkt *p = &s->pk[pi];
+	const struct ftsw_topo *t = s->t;
+	uint8_t out;
+
+	s->link_free[o] = s->now + P;
+	s->tx_vl[o] = (uint8_t)v;
+	s->flit_hops += P;
+	s->last_move = s->now;
+	if (in_window(s, s->now))
+		s->link_flits[(size_t)o * V + v] += P;
+	push_ev(s, s->now + P, EV(EV_LINK, o));
+	node = s->pnode[pp];
+	if (t->nodes[node].kind == FTSW_HOST) {
+		deliver(s, p, pi, s->now + s->L + P);
+		return;
+	}
+	if (s->credits[(size_t)o * V + v] != INF_CREDIT)
+		s->credits[(size_t)o * V + v]--;
+	if (t->nodes[s->pnode[o]].kind == FTSW_SWITCH &&
+	    ++p->hops > FTSW_HOP_LIMIT) {
+		drop(s, pi);
+		return;
+	}
+	/* the kernel's lookup at the switch reached */
+	sw = t->nodes[node].index;
+	lid = p->dlid;
+	out = lid <= s->r->max_lid ? ftsw_lft(s->r, sw)[lid] : FTSW_PORT_NONE;
+	if (out == FTSW_PORT_NONE || out == 0 || out > t->nodes[node].nports ||
+	    s->peer[t->nodes[node].first_port + out - 1] == FTSW_NONE) {
+		drop(s, pi);
+		return;
+	}
+	p->out = out;
+	p->t = s->now + s->L;
+	idx = pp * V + v;
+	s->inq[((size_t)idx) * s->Bin +
+	       (s->in_head[idx] + s->in_cnt[idx]) % s->Bin] = pi;
+	if (s->in_cnt[idx]++ == 0) {
+		uint32_t when = p->t + s->R - 1;
+
+		/* the input port may still be feeding the crossbar */
+		if (s->xin_free[pp] > when)
+			when = s->xin_free[pp];
+		s->req[idx] = out;
+		push_ev(s, when,
+			EV(EV_XBAR, t->nodes[node].first_port + out - 1));
+	}
+	(void)lid;
+}
+
+/* Next message of host h (Poisson arrival already due). */
+static void host_arrival(struct sim *s, uint32_t h)
+{
+	struct hostq *q = &s->hq[h];
+	const struct ftsw_sim_traffic *tr = s->tr;
+	uint32_t when = (uint32_t)ceil(q->next), dst, mi, n;
+	struct msg *m;
+	uint8_t off;
+
+	if (tr->uniform) {
+		dst = (uint32_t)(ftsw_rand_next(&q->rng) % (tr->nhosts - 1));
+		if (dst >= h)
+			dst++;
+	} else {
+		uint32_t a = tr->start[h], b = tr->start[h + 1];
+
+		if (s->o.count) {
+			dst = tr->dst[a + q->sent % (b - a)];
+		} else {
+			double x = unit(&q->rng) * tr->cum[b - 1];
+
+			while (a + 1 < b) {	/* first cum > x */
+				uint32_t mid = a + (b - a) / 2;
+
+				if (tr->cum[mid - 1] > x)
+					b = mid;
+				else
+					a = mid;
+			}
+			dst = tr->dst[a];
+		}
+	}
+	n = s->noff[h];
+	switch (s->o.policy) {
+	case FTSW_SIM_HASH:
+		off = s->offs[(size_t)h * 128 +
+			      mix64(((uint64_t)h << 32) ^ dst ^ s->o.seed) % n];
+		break;
+	case FTSW_SIM_RR:
+		off = s->offs[(size_t)h * 128 + q->rr++ % n];
+		break;
+	default:
+		off = s->offs[(size_t)h * 128 + ftsw_rand_next(&q->rng) % n];
+		break;
+	}
+	q->sent++;
+	mi = msg_alloc(s);
+	if (mi == NO_PKT)
+		return;
+	m = &s->ms[mi];
+	m->created = when;
+	m->first = 0;
+	m->dst = dst;
+	m->to_inject = m->to_deliver = (uint16_t)s->o.msg_packets;
+	m->offset = off;
+	m->vl = (uint8_t)((s->r->sl ? s->r->sl[(size_t)h * s->r->nhosts + dst] :
+			   0) % s->V);
+	m->measured = in_window(s, when);
+	s->msgs_total++;
+	s->msgs_left++;
+	if (m->measured) {
+		s->msgs_measured++;
+		s->flits_offered += (uint64_t)s->P * s->o.msg_packets;
+	}
+	if (q->cnt == q->cap) {
+		uint32_t nc = q->cap ? q->cap * 2 : 8, i;
+		uint32_t *ni = malloc(nc * sizeof(*ni));
+
+		if (!ni) {
+			s->failed = 1;
+			return;
+		}
+		for (i = 0; i < q->cnt; i++)
+			ni[i] = q->id[(q->head + i) % q->cap];
+		free(q->id);
+		q->id = ni;
+		q->head = 0;
+		q->cap = nc;
+	}
+	q->id[(q->head + q->cnt++) % q->cap] = mi;
+	if (q->cnt == 1)
+		push_ev(s, s->now, EV(EV_LINK, s->hport[h]));
+}
+
+static void host_link(struct sim *s, uint32_t o, uint32_t h)
+{
+	struct hostq *q = &s->hq[h];
+	struct msg *m;
+	uint32_t pi, mi;
+	struct pkt *p;
+
+	if (!q->cnt)
+		return;
+	mi = q->id[q->head];
+	m = &s->ms[mi];
+	if (m->created > s->now)
+		return;
+	if (!s->credits[(size_t)o * s->V + m->vl])
+		return;
+	pi = pkt_alloc(s);
+	if (pi == NO_PKT)
+		return;
+	p = &s->pk[pi];
+	p->msg = mi;
+	p->dlid = ftsw_host_lid(s->r, m->dst) + m->offset;
+	if (s->o.policy == FTSW_SIM_PACKET)
+		p->dlid = ftsw_host_lid(s->r, m->dst) +
+			  s->offs[(size_t)h * 128 +
+				  ftsw_rand_next(&q->rng) % s->noff[h]];
+	p->vl = m->vl;
+	p->hops = 0;
+	if (m->to_inject == s->o.msg_packets)
+		m->first = s->now;
+	if (!--m->to_inject) {
+		q->head = (q->head + 1) % q->cap;
+		q->cnt--;
+	}
+	s->pk_injected++;
+	s->pk_in_net++;
+	transmit(s, o, m->vl, pi);
+}
+
+static int link_pick(const struct sim *s, uint32_t o);
+
+static void link_ev(struct sim *s, uint32_t o)
+{
+	uint32_t node;
+	size_t idx;
+	uint32_t pi;
+	int v;
+
+	if (s->link_free[o] > s->now || s->peer[o] == FTSW_NONE)
+		return;
+	node = s->pnode[o];
+	if (s->t->nodes[node].kind == FTSW_HOST) {
+		host_link(s, o, s->t->nodes[node].index);
+		return;
+	}
+	v = link_pick(s, o);
+	if (v < 0)
+		return;
+	idx = (size_t)o * s->V + v;
+	pi = s->outq[idx * s->Bout + s->out_head[idx]];
+	s->out_head[idx] = (uint8_t)((s->out_head[idx] + 1) % s->Bout);
+	s->out_cnt[idx]--;
+	s->rr_vl[o] = (uint8_t)((v + 1) % s->V);
+	/* the slot frees with the tail: the crossbar may refill it */
+	push_ev(s, s->now + s->P, EV(EV_XBAR, o));
+	transmit(s, o, (unsigned)v, pi);
+}
+
+/*
+ * Output port o's crossbar: the (input, VL) index it would grant now, in
+ * round-robin order, or SIZE_MAX.
+ */
+static size_t xbar_pick(const struct sim *s, uint32_t o)
+{
+	const struct ftsw_node *n;
+	unsigned V = s->V, np, k, total, start;
+	uint32_t base;
+	uint8_t lo;
+
+	if (s->xout_free[o] > s->now)
+		return SIZE_MAX;
+	n = &s->t->nodes[s->pnode[o]];
+	base = n->first_port;
+	np = n->nports;
+	lo = s->plocal[o];
+	total = np * V;
+	start = s->rr_in[o] % total;
+	for (k = 0; k < total; k++) {
+		unsigned c = start + k < total ? start + k : start + k - total;
+		size_t idx = (size_t)base * V + c;
+		uint32_t in = base + c / V, pi;
+
+		if (s->req[idx] != lo || s->xin_free[in] > s->now)
+			continue;
+		pi = s->inq[idx * s->Bin + s->in_head[idx]];
+		if (s->pk[pi].t + s->R - 1 > s->now)
+			continue;
+		if (out_occ(s, o, c % V) >= s->Bout)
+			continue;
+		return idx;
+	}
+	return SIZE_MAX;
+}
+
+static void xbar_ev(struct sim *s, uint32_t o)
+{
+	size_t idx = xbar_pick(s, o);
+	unsigned V = s->V, v;
+	uint32_t in, base, pi, oi;
+	struct pkt *p;
+
+	if (idx == SIZE_MAX)
+		return;
+	in = (uint32_t)(idx / V);
+	v = idx % V;
+	base = s->t->nodes[s->pnode[o]].first_port;
+	pi = s->inq[idx * s->Bin + s->in_head[idx]];
+	p = &s->pk[pi];
+	s->rr_in[o] = (uint16_t)(idx - (size_t)base * V + 1);
+	s->xin_free[in] = s->now + s->P;
+	s->xout_free[o] = s->now + s->P;
+	s->last_move = s->now;
+	s->in_head[idx] = (uint8_t)((s->in_head[idx] + 1) % s->Bin);
+	if (--s->in_cnt[idx]) {
+		struct pkt *nx = &s->pk[s->inq[idx * s->Bin + s->in_head[idx]]];
+
+		s->req[idx] = nx->out;
+		push_ev(s, s->now + s->P > nx->t + s->R - 1 ?
+			s->now + s->P : nx->t + s->R - 1,
+			EV(EV_XBAR, base + nx->out - 1));
+	} else {
+		s->req[idx] = 0;
+	}
+	if (V > 1)
+		push_ev(s, s->now + s->P, EV(EV_INFREE, in));
+	push_ev(s, s->now + s->P, EV(EV_XBAR, o));
+	/* credit back to the upstream port when the tail has left */
+	if (s->peer[in] != FTSW_NONE)
+		push_ev(s, s->now + s->P - 1 + s->L,
+			EV(EV_CREDIT, s->peer[in] * V + v));
+	oi = o * V + v;
+	s->outq[(size_t)oi * s->Bout +
+		(s->out_head[oi] + s->out_cnt[oi]) % s->Bout] = pi;
+	p->t = s->now + 1;
+	if (s->out_cnt[oi]++ == 0)
+		push_ev(s, s->now + 1, EV(EV_LINK, o));
+}
+
+/* The VL link o would serve now (switch ports), or -1. */
+static int link_pick(const struct sim *s, uint32_t o)
+{
+	unsigned V = s->V, j;
+
+	if (s->link_free[o] > s->now || s->peer[o] == FTSW_NONE)
+		return -1;
+	for (j = 0; j < V; j++) {
+		unsigned v = (s->rr_vl[o] + j) % V;
+		size_t idx = (size_t)o * V + v;
+
+		if (!s->out_cnt[idx] || !s->credits[idx])
+			continue;
+		if (s->pk[s->outq[idx * s->Bout + s->out_head[idx]]].t > s->now)
+			continue;
+		return (int)v;
+	}
+	return -1;
+}
+
+/* Host h could start a packet now. */
+static bool host_can(const struct sim *s, uint32_t o, uint32_t h)
+{
+	const struct hostq *q = &s->hq[h];
+	const struct msg *m;
+
+	if (s->link_free[o] > s->now || !q->cnt)
+		return false;
+	m = &s->ms[q->id[q->head]];
+	return m->created <= s->now && s->credits[(size_t)o * s->V + m->vl];
+}
+
+/*
+ * Verification mode: after a cycle's events, no resource may be able to
+ * act (a wake-up was missed otherwise).
+ */
+static int verify_idle(struct sim *s)
+{
+	uint32_t p;
+
+	for (p = 0; p < s->nports; p++) {
+		const struct ftsw_node *n = &s->t->nodes[s->pnode[p]];
+		bool miss;
+
+		if (s->peer[p] == FTSW_NONE)
+			continue;
+		if (n->kind == FTSW_HOST)
+			miss = host_can(s, p, n->index);
+		else
+			miss = link_pick(s, p) >= 0 || xbar_pick(s, p) != SIZE_MAX;
+		if (miss) {
+			ftsw_err_set(s->err, "cycle %u: port %u of node %u could "
+				     "act but was not woken", s->now,
+				     s->plocal[p], s->pnode[p]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void infree_ev(struct sim *s, uint32_t in)
+{
+	const struct ftsw_node *n = &s->t->nodes[s->pnode[in]];
+	unsigned v;
+
+	for (v = 0; v < s->V; v++) {
+		uint8_t q = s->req[(size_t)in * s->V + v];
+
+		if (q)
+			xbar_ev(s, n->first_port + q - 1);
+	}
+}
+
+/* ------------------------------------------------------ heap of hosts */
+
+static inline bool heap_less(const struct sim *s, uint32_t a, uint32_t b)
+{
+	double x = s->hq[a].next, y = s->hq[b].next;
+
+	return x < y || (x == y && a < b);
+}
+
+static void heap_down(struct sim *s, uint32_t i)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, m = i;
+
+		if (l < s->nheap && heap_less(s, s->heap[l], s->heap[m]))
+			m = l;
+		if (l + 1 < s->nheap && heap_less(s, s->heap[l + 1], s->heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		uint32_t x = s->heap[i];
+
+		s->heap[i] = s->heap[m];
+		s->heap[m] = x;
+		i = m;
+	}
+}
+
+/* ------------------------------------------------- checks and deadlock */
+
+/* Independent count of the packets in the fabric's buffers. */
+static int conservation(struct sim *s)
+{
+	uint64_t inbuf = 0;
+	size_t i, n = (size_t)s->nports * s->V;
+
+	for (i = 0; i < n; i++)
+		inbuf += s->in_cnt[i] + s->out_cnt[i];
+	if (s->pk_injected != s->pk_delivered + s->pk_dropped + inbuf) {
+		ftsw_err_set(s->err, "flit conservation broken at cycle %u: "
+			     "injected %llu packets, delivered %llu, dropped "
+			     "%llu, %llu in buffers", s->now,
+			     (unsigned long long)s->pk_injected,
+			     (unsigned long long)s->pk_delivered,
+			     (unsigned long long)s->pk_dropped,
+			     (unsigned long long)inbuf);
+		return -1;
+	}
+	s->res->samples++;
+	return 0;
+}
+
+/*
+ * An input buffer is stuck on the next one when its head waits for an
+ * output buffer that is full, idle on its link and without credit, whose
+ * link leads to a switch input buffer (which is then full). Following the
+ * one edge out of each stuck buffer either ends or closes a cycle: a
+ * cycle of full buffers each waiting on the next, which nothing can drain.
+ */
+static uint32_t stuck_next(struct sim *s, uint32_t idx)
+{
+	unsigned V = s->V, v = idx % V;
+	uint32_t in = idx / V, o, oi, pi;
+	const struct ftsw_node *n;
+
+	if (!s->in_cnt[idx] || !s->req[idx])
+		return FTSW_NONE;
+	pi = s->inq[(size_t)idx * s->Bin + s->in_head[idx]];
+	if (s->now - s->pk[pi].t < s->o.deadlock_cycles)
+		return FTSW_NONE;
+	n = &s->t->nodes[s->pnode[in]];
+	o = n->first_port + s->req[idx] - 1;
+	oi = o * V + v;
+	if (out_occ(s, o, v) < s->Bout || s->link_free[o] > s->now ||
+	    s->credits[oi] || s->peer[o] == FTSW_NONE)
+		return FTSW_NONE;
+	return s->peer[o] * V + v;
+}
+
+static bool find_deadlock(struct sim *s)
+{
+	size_t n = (size_t)s->nports * s->V, i;
+	uint32_t stamp = 0;
+
+	memset(s->visit, 0, n * sizeof(*s->visit));
+	for (i = 0; i < n; i++) {
+		uint32_t cur = (uint32_t)i, len = 0;
+
+		if (s->visit[i] || !s->in_cnt[i])
+			continue;
+		stamp++;
+		while (cur != FTSW_NONE && !s->visit[cur]) {
+			s->visit[cur] = stamp;
+			cur = stuck_next(s, cur);
+		}
+		if (cur == FTSW_NONE || s->visit[cur] != stamp)
+			continue;
+		/* cur is on a cycle: record it */
+		{
+			uint32_t c = cur;
+
+			do {
+				len++;
+				c = stuck_next(s, c);
+			} while (c != cur);
+		}
+		s->res->cycle = calloc(len, sizeof(*s->res->cycle));
+		if (!s->res->cycle)
+			return true;
+		s->res->ncycle = len;
+		for (uint32_t k = 0, c = cur; k < len; k++) {
+			struct ftsw_sim_wait *w = &s->res->cycle[k];
+			uint32_t in = c / s->V;
+
+			w->sw = s->t->nodes[s->pnode[in]].index;
+			w->in_port = s->plocal[in];
+			w->vl = (uint8_t)(c % s->V);
+			w->out_port = s->req[c];
+			c = stuck_next(s, c);
+		}
+		return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------- run */
+
+static void sim_free(struct sim *s)
+{
+	uint32_t i;
+
+	free(s->peer);
+	free(s->pnode);
+	free(s->plocal);
+	free(s->link_free);
+	free(s->xin_free);
+	free(s->xout_free);
+	free(s->tx_vl);
+	free(s->rr_in);
+	free(s->rr_vl);
+	free(s->credits);
+	free(s->req);
+	free(s->in_head);
+	free(s->in_cnt);
+	free(s->out_head);
+	free(s->out_cnt);
+	free(s->inq);
+	free(s->outq);
+	free(s->pk);
+	free(s->pk_next);
+	free(s->ms);
+	free(s->ms_next);
+	if (s->hq)
+		for (i = 0; i < s->t->nhosts; i++)
+			free(s->hq[i].id);
+	free(s->hq);
+	free(s->hport);
+	free(s->noff);
+	free(s->offs);
+	free(s->heap);
+	if (s->wheel)
+		for (i = 0; i <= s->wmask; i++)
+			free(s->wheel[i].ev);
+	free(s->wheel);
+	free(s->visit);
+	free(s->link_flits);
+	hist_free(&s->hmsg);
+	hist_free(&s->hpkt);
+}
+
+void ftsw_sim_result_free(struct ftsw_sim_result *res)
+{
+	free(res->link_flits);
+	free(res->cycle);
+	res->link_flits = NULL;
+	res->cycle = NULL;
+}
+
+static int sim_setup(struct sim *s, const struct ftsw_routing *r,
+		     const struct ftsw_sim_traffic *tr,
+		     const struct ftsw_sim_opts *o, double load,
+		     struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = r->topo;
+	uint32_t nd, p, h;
+	size_t pv;
+	unsigned w;
+
+	s->r = r;
+	s->t = t;
+	s->tr = tr;
+	s->o = *o;
+	s->err = err;
+	s->P = o->packet_flits;
+	s->L = o->link_latency;
+	s->R = o->router_latency;
+	s->Bin = o->in_buf;
+	s->Bout = o->out_buf;
+	s->V = o->vls ? o->vls : (r->nvls ? r->nvls : 1);
+	if (!s->o.deadlock_cycles)
+		s->o.deadlock_cycles = 2000;
+	if (!s->o.drain)
+		s->o.drain = o->measure;
+	s->load = load;
+	if (s->P < 1 || s->P > 4096 || o->msg_packets < 1 ||
+	    o->msg_packets > 65535 || s->Bin < 1 || s->Bin > 255 ||
+	    s->Bout < 1 || s->Bout > 255 || s->L < 1 || s->L > 1000 ||
+	    s->R < 1 || s->R > 1000 || s->V > FTSW_SIM_MAX_VLS) {
+		ftsw_err_set(err, "simulation parameters out of range");
+		return -1;
+	}
+	if (!(load > 0) || load > 1) {
+		ftsw_err_set(err, "load %g: must be in (0, 1]", load);
+		return -1;
+	}
+	if (tr->nhosts != t->nhosts) {
+		ftsw_err_set(err, "traffic for %u hosts, fabric has %u",
+			     tr->nhosts, t->nhosts);
+		return -1;
+	}
+	s->nports = t->nports;
+	pv = (size_t)t->nports * s->V;
+	if (pv > EV_ID_MAX) {
+		ftsw_err_set(err, "%zu port VLs: more than the simulator's "
+			     "%u", pv, EV_ID_MAX);
+		return -1;
+	}
+	s->mean_gap = (double)s->P * o->msg_packets / load;
+	s->peer = malloc(t->nports * sizeof(*s->peer));
+	s->pnode = malloc(t->nports * sizeof(*s->pnode));
+	s->plocal = malloc(t->nports);
+	s->link_free = calloc(t->nports, sizeof(uint32_t));
+	s->xin_free = calloc(t->nports, sizeof(uint32_t));
+	s->xout_free = calloc(t->nports, sizeof(uint32_t));
+	s->tx_vl = calloc(t->nports, 1);
+	s->rr_in = calloc(t->nports, sizeof(uint16_t));
+	s->rr_vl = calloc(t->nports, 1);
+	s->credits = malloc(pv * sizeof(uint16_t));
+	s->req = calloc(pv, 1);
+	s->in_head = calloc(pv, 1);
+	s->in_cnt = calloc(pv, 1);
+	s->out_head = calloc(pv, 1);
+	s->out_cnt = calloc(pv, 1);
+	s->inq = malloc(pv * s->Bin * sizeof(uint32_t));
+	s->outq = malloc(pv * s->Bout * sizeof(uint32_t));
+	s->visit = malloc(pv * sizeof(uint32_t));
+	s->link_flits = calloc(pv, sizeof(uint64_t));
+	s->pk_cap = 1024;
+	s->pk = malloc(s->pk_cap * sizeof(*s->pk));
+	s->pk_next = malloc(s->pk_cap * sizeof(uint32_t));
+	s->ms_cap = 1024;
+	s->ms = malloc(s->ms_cap * sizeof(*s->ms));
+	s->ms_next = malloc(s->ms_cap * sizeof(uint32_t));
+	s->pk_free = s->ms_free = NO_PKT;
+	s->hq = calloc(t->nhosts, sizeof(*s->hq));
+	s->hport = malloc(t->nhosts * sizeof(uint32_t));
+	s->noff = malloc(t->nhosts);
+	s->offs = malloc((size_t)t->nhosts * 128);
+	s->heap = malloc(t->nhosts * sizeof(uint32_t));
+	for (w = 64; w < 2 * s->P + s->L + s->R + 8; w *= 2)
+		;
+	s->wmask = w - 1;
+	s->wheel = calloc(w, sizeof(*s->wheel));
+	if (!s->peer || !s->pnode || !s->plocal || !s->link_free ||
+	    !s->xin_free || !s->xout_free || !s->tx_vl || !s->rr_in ||
+	    !s->rr_vl || !s->credits || !s->req || !s->in_head ||
+	    !s->in_cnt || !s->out_head || !s->out_cnt || !s->inq ||
+	    !s->outq || !s->visit || !s->link_flits || !s->pk || !s->pk_next || !s->ms ||
+	    !s->ms_next || !s->hq || !s->hport || !s->noff || !s->offs ||
+	    !s->heap || !s->wheel || hist_init(&s->hmsg) ||
+	    hist_init(&s->hpkt)) {
+		ftsw_err_set(err, "out of memory for the simulation");
+		return -1;
+	}
+	for (nd = 0; nd < t->nnodes; nd++) {
+		const struct ftsw_node *n = &t->nodes[nd];
+
+		for (p = 1; p <= n->nports; p++) {
+			uint32_t id = n->first_port + p - 1;
+			const struct ftsw_port *x = &t->ports[id];
+			unsigned v;
+
+			s->pnode[id] = nd;
+			s->plocal[id] = (uint8_t)p;
+			s->peer[id] = x->peer == FTSW_NONE ? FTSW_NONE :
+				      ftsw_link_id(t, x->peer, x->peer_port);
+			for (v = 0; v < s->V; v++)
+				s->credits[(size_t)id * s->V + v] =
+					x->peer == FTSW_NONE ? 0 :
+					t->nodes[x->peer].kind == FTSW_HOST ?
+					INF_CREDIT : (uint16_t)s->Bin;
+		}
+	}
+	s->nheap = 0;
+	for (h = 0; h < t->nhosts; h++) {
+		uint32_t hn = t->hosts[h];
+		unsigned hp = ftsw_host_port(t, hn), k, no;
+		uint8_t offs[128];
+		double wts[128];
+		struct hostq *q = &s->hq[h];
+
+		no = ftsw_path_offsets(r, h, offs, wts);
+		s->noff[h] = (uint8_t)no;
+		for (k = 0; k < no; k++)
+			s->offs[(size_t)h * 128 + k] = offs[k];
+		s->hport[h] = hp ? ftsw_link_id(t, hn, hp) : FTSW_NONE;
+		q->rng = mix64(o->seed * 0x9e3779b97f4a7c15ULL + h + 1);
+		if (!hp || !no || (!tr->uniform &&
+				   tr->start[h] == tr->start[h + 1]))
+			continue;	/* never sends */
+		q->next = -log(1.0 - unit(&q->rng)) * s->mean_gap;
+		s->heap[s->nheap++] = h;
+	}
+	for (h = s->nheap; h-- > 0;)
+		heap_down(s, h);
+	if (o->count) {
+		s->win0 = 0;
+		s->win1 = UINT32_MAX;
+	} else {
+		s->win0 = o->warmup;
+		s->win1 = o->warmup + o->measure;
+	}
+	return 0;
+}
+
+static void next_arrival(struct sim *s, uint32_t h)
+{
+	struct hostq *q = &s->hq[h];
+
+	if (s->o.count) {
+		uint32_t nf = s->tr->uniform ? 1 :
+			      s->tr->start[h + 1] - s->tr->start[h];
+
+		if (q->sent >= (uint64_t)s->o.count * nf) {
+			q->next = INFINITY;
+			return;
+		}
+	}
+	q->next += -log(1.0 - unit(&q->rng)) * s->mean_gap;
+}
+
+int ftsw_sim_run(const struct ftsw_routing *r,
+		 const struct ftsw_sim_traffic *tr,
+		 const struct ftsw_sim_opts *o, double load,
+		 struct ftsw_sim_result *res, struct ftsw_err *err)
+{
+	struct sim s;
+	uint64_t t0 = ftsw_now_us();
+	uint32_t end, sample_every, next_sample;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(&s, 0, sizeof(s));
+	s.res = res;
+	res->load = load;
+	if (sim_setup(&s, r, tr, o, load, err)) {
+		sim_free(&s);
+		return -1;
+	}
+	res->vls = s.V;
+	res->nports = s.nports;
+	end = o->count ? UINT32_MAX - 2 * s.wmask - 2 :
+	      s.win1 + s.o.drain;
+	sample_every = s.o.deadlock_cycles / 2 ? s.o.deadlock_cycles / 2 : 1;
+	next_sample = sample_every;
+	for (s.now = 0; s.now < end; s.now++) {
+		struct bucket *b = &s.wheel[s.now & s.wmask];
+		uint32_t i;
+
+		/* arrivals due this cycle */
+		while (s.nheap && s.hq[s.heap[0]].next <= s.now) {
+			uint32_t h = s.heap[0];
+
+			host_arrival(&s, h);
+			next_arrival(&s, h);
+			if (isinf(s.hq[h].next)) {
+				s.heap[0] = s.heap[--s.nheap];
+			}
+			heap_down(&s, 0);
+		}
+		for (i = 0; i < b->n; i++) {
+			uint32_t ev = b->ev[i], id = ev & EV_ID_MAX;
+
+			switch (ev >> 28) {
+			case EV_XBAR:
+				xbar_ev(&s, id);
+				break;
+			case EV_LINK:
+				link_ev(&s, id);
+				break;
+			case EV_CREDIT:
+				s.credits[id]++;
+				link_ev(&s, id / s.V);
+				break;
+			case EV_INFREE:
+				infree_ev(&s, id);
+				break;
+			}
+		}
+		b->n = 0;
+		if (o->verify && !s.failed && verify_idle(&s)) {
+			rc = -1;
+			break;
+		}
+		if (s.failed) {
+			ftsw_err_set(err, "out of memory during the simulation");
+			rc = -1;
+			break;
+		}
+		if (s.now == next_sample) {
+			next_sample += sample_every;
+			if (conservation(&s)) {
+				rc = -1;
+				break;
+			}
+			if (s.pk_in_net && s.now - s.last_move >=
+			    s.o.deadlock_cycles / 2 && find_deadlock(&s)) {
+				res->deadlock = true;
+				res->deadlock_at = s.now;
+				break;
+			}
+			if (s.pk_in_net && s.now - s.last_move >=
+			    s.o.deadlock_cycles) {
+				res->deadlock = true;
+				res->deadlock_at = s.now;
+				snprintf(res->note, sizeof(res->note),
+					 "no flit moved for %u cycles with %llu "
+					 "packets in the fabric", s.now -
+					 s.last_move,
+					 (unsigned long long)s.pk_in_net);
+				break;
+			}
+			/* a partial deadlock: some cycle stuck, others move */
+			if (s.pk_in_net && find_deadlock(&s)) {
+				res->deadlock = true;
+				res->deadlock_at = s.now;
+				break;
+			}
+		}
+		if (o->count && !s.nheap && !s.msgs_left)
+			break;
+		/* measured messages all delivered: stop draining */
+		if (!o->count && s.now >= s.win1 && s.msgs_done ==
+		    s.msgs_measured)
+			break;
+	}
+	if (!rc && conservation(&s))
+		rc = -1;
+	res->cycles = s.now;
+	if (o->count) {
+		s.win1 = s.now;
+	}
+	res->window = s.win1 - s.win0;
+	res->offered = res->window ? (double)s.flits_offered /
+		       ((double)s.tr->active * res->window) : 0;
+	res->accepted = res->window ? (double)s.flits_accepted /
+			((double)s.tr->active * res->window) : 0;
+	res->msgs_measured = s.msgs_measured;
+	res->msgs_done = s.msgs_done;
+	res->pkts_done = s.hpkt.n;
+	res->msg_lat_avg = s.hmsg.n ? s.hmsg.sum / s.hmsg.n : NAN;
+	res->pkt_lat_avg = s.hpkt.n ? s.hpkt.sum / s.hpkt.n : NAN;
+	res->net_lat_avg = s.net_n ? s.net_sum / s.net_n : NAN;
+	res->msg_lat_p50 = hist_q(&s.hmsg, 0.5);
+	res->msg_lat_p99 = hist_q(&s.hmsg, 0.99);
+	res->pkt_lat_p50 = hist_q(&s.hpkt, 0.5);
+	res->pkt_lat_p99 = hist_q(&s.hpkt, 0.99);
+	res->flit_hops = s.flit_hops;
+	res->pkts_injected = s.pk_injected;
+	res->pkts_delivered = s.pk_delivered;
+	res->pkts_dropped = s.pk_dropped;
+	res->link_flits = s.link_flits;
+	s.link_flits = NULL;
+	res->seconds = (ftsw_now_us() - t0) * 1e-6;
+	if (!res->note[0] && s.msgs_done < s.msgs_measured && !res->deadlock)
+		snprintf(res->note, sizeof(res->note),
+			 "%llu of %llu measured messages undelivered after "
+			 "the drain: saturated, latencies are lower bounds",
+			 (unsigned long long)(s.msgs_measured - s.msgs_done),
+			 (unsigned long long)s.msgs_measured);
+	sim_free(&s);
+	return rc;
+}
