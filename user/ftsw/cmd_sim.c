@@ -200,8 +200,9 @@ static void print_point(const struct ftsw_topo *t,
 	ftsw_out_uint("packets_dropped", NULL, x->pkts_dropped);
 	ftsw_out_uint("conservation_checks", NULL, x->samples);
 	ftsw_out_float("seconds", " %7.2f", x->seconds);
-	ftsw_out_float("flit_hops_per_s", NULL,
-		       x->seconds > 0 ? x->flit_hops / x->seconds : 0);
+	ftsw_out_float("cpu_seconds", NULL, x->cpu_seconds);
+	ftsw_out_float("flit_hops_per_cpu_s", NULL, x->cpu_seconds > 0 ?
+		       x->flit_hops / x->cpu_seconds : 0);
 	for (p = 0; p < x->nports; p++) {
 		uint64_t tot = 0;
 		double u;

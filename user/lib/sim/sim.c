@@ -29,6 +29,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sim/sim.h"
 #include "util/parse.h"
@@ -217,6 +218,7 @@ fail:
 
 /* ----------------------------------------------------------- the engine */
 
+enum { PF_HOST = 1, PF_PEER_HOST = 2, PF_MASK = 4 };
 enum { EV_XBAR = 0, EV_LINK = 1, EV_CREDIT = 2, EV_INFREE = 3 };
 #define EV(type, id)	(((uint32_t)(type) << 28) | (id))
 #define EV_ID_MAX	((1u << 28) - 1)
@@ -236,7 +238,8 @@ struct msg {
 	uint32_t created, first;	/* arrival, first flit on the wire */
 	uint32_t dst;
 	uint16_t to_inject, to_deliver;
-	uint8_t offset, vl, measured, pad;
+	uint8_t offset, vl, measured, known;	/* known: route[] bits */
+	uint8_t route[8];	/* LFT result at the k-th switch, memoised */
 };
 
 struct hostq {		/* a source's queued messages (ring of msg ids) */
@@ -275,6 +278,12 @@ struct sim {
 	uint32_t *peer;		/* peer's port id, FTSW_NONE */
 	uint32_t *pnode;	/* node owning the port */
 	uint8_t *plocal;	/* port number on its node */
+	uint32_t *pbase;	/* first port id of its node */
+	uint8_t *pnp;		/* ports of its node */
+	uint8_t *pflags;	/* PF_* */
+	uint32_t *pidx;		/* switch or host index of its node */
+	uint64_t *reqmask;	/* output port: requesting (input, VL), when
+				 * the switch has at most 64 of them */
 	uint32_t *link_free, *xin_free, *xout_free;
 	uint8_t *tx_vl;
 	uint16_t *rr_in;
@@ -283,6 +292,7 @@ struct sim {
 	uint16_t *credits;
 	uint8_t *req;		/* local out port of the input head, 0 none */
 	uint8_t *in_head, *in_cnt, *out_head, *out_cnt;
+	uint32_t *in_ht, *out_ht;	/* head packet's arrival time */
 	uint32_t *inq, *outq;	/* (port * V + v) * B + slot */
 	uint64_t *link_flits;
 
@@ -508,13 +518,29 @@ static void drop(struct sim *s, uint32_t pi)
 	pkt_free(s, pi);
 }
 
+/* Input (port, VL) idx now requests local output port out (0: none). */
+static inline void set_req(struct sim *s, size_t idx, uint8_t out)
+{
+	uint32_t in = (uint32_t)(idx / s->V);
+
+	if (s->pflags[in] & PF_MASK) {
+		uint32_t base = s->pbase[in];
+		unsigned c = (unsigned)(idx - (size_t)base * s->V);
+
+		if (s->req[idx])
+			s->reqmask[base + s->req[idx] - 1] &= ~(1ull << c);
+		if (out)
+			s->reqmask[base + out - 1] |= 1ull << c;
+	}
+	s->req[idx] = out;
+}
+
 /* Put packet pi on link o (credit checked by the caller) at s->now. */
 static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 {
-	uint32_t pp = s->peer[o], node, sw, lid, idx;
+	uint32_t pp = s->peer[o], sw, lid, idx, base;
 	unsigned V = s->V, P = s->P;
 	struct pkt *p = &s->pk[pi];
-	const struct ftsw_topo *t = s->t;
 	uint8_t out;
 
 	s->link_free[o] = s->now + P;
@@ -524,24 +550,41 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 	if (in_window(s, s->now))
 		s->link_flits[(size_t)o * V + v] += P;
 	push_ev(s, s->now + P, EV(EV_LINK, o));
-	node = s->pnode[pp];
-	if (t->nodes[node].kind == FTSW_HOST) {
+	if (s->pflags[o] & PF_PEER_HOST) {
 		deliver(s, p, pi, s->now + s->L + P);
 		return;
 	}
-	if (s->credits[(size_t)o * V + v] != INF_CREDIT)
-		s->credits[(size_t)o * V + v]--;
-	if (t->nodes[s->pnode[o]].kind == FTSW_SWITCH &&
-	    ++p->hops > FTSW_HOP_LIMIT) {
+	s->credits[(size_t)o * V + v]--;
+	if (!(s->pflags[o] & PF_HOST) && ++p->hops > FTSW_HOP_LIMIT) {
 		drop(s, pi);
 		return;
 	}
 	/* the kernel's lookup at the switch reached */
-	sw = t->nodes[node].index;
+	sw = s->pidx[pp];
+	base = s->pbase[pp];
 	lid = p->dlid;
-	out = lid <= s->r->max_lid ? ftsw_lft(s->r, sw)[lid] : FTSW_PORT_NONE;
-	if (out == FTSW_PORT_NONE || out == 0 || out > t->nodes[node].nports ||
-	    s->peer[t->nodes[node].first_port + out - 1] == FTSW_NONE) {
+	{
+		struct msg *m = &s->ms[p->msg];
+		unsigned k = p->hops;
+
+		/*
+		 * Destination-based tables: every packet of a message (same
+		 * DLID) gets the same port at its k-th switch, so the first
+		 * one's lookup serves the others.
+		 */
+		if (k < 8 && (m->known >> k & 1) && s->o.policy != FTSW_SIM_PACKET) {
+			out = m->route[k];
+		} else {
+			out = lid <= s->r->max_lid ? ftsw_lft(s->r, sw)[lid] :
+			      FTSW_PORT_NONE;
+			if (k < 8) {
+				m->route[k] = out;
+				m->known |= (uint8_t)(1u << k);
+			}
+		}
+	}
+	if (out == FTSW_PORT_NONE || out == 0 || out > s->pnp[pp] ||
+	    s->peer[base + out - 1] == FTSW_NONE) {
 		drop(s, pi);
 		return;
 	}
@@ -556,11 +599,10 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 		/* the input port may still be feeding the crossbar */
 		if (s->xin_free[pp] > when)
 			when = s->xin_free[pp];
-		s->req[idx] = out;
-		push_ev(s, when,
-			EV(EV_XBAR, t->nodes[node].first_port + out - 1));
+		set_req(s, idx, out);
+		s->in_ht[idx] = p->t;
+		push_ev(s, when, EV(EV_XBAR, base + out - 1));
 	}
-	(void)lid;
 }
 
 /* Next message of host h (Poisson arrival already due). */
@@ -618,6 +660,7 @@ static void host_arrival(struct sim *s, uint32_t h)
 	m->dst = dst;
 	m->to_inject = m->to_deliver = (uint16_t)s->o.msg_packets;
 	m->offset = off;
+	m->known = 0;
 	m->vl = (uint8_t)((s->r->sl ? s->r->sl[(size_t)h * s->r->nhosts + dst] :
 			   0) % s->V);
 	m->measured = in_window(s, when);
@@ -689,16 +732,14 @@ static int link_pick(const struct sim *s, uint32_t o);
 
 static void link_ev(struct sim *s, uint32_t o)
 {
-	uint32_t node;
 	size_t idx;
 	uint32_t pi;
 	int v;
 
 	if (s->link_free[o] > s->now || s->peer[o] == FTSW_NONE)
 		return;
-	node = s->pnode[o];
-	if (s->t->nodes[node].kind == FTSW_HOST) {
-		host_link(s, o, s->t->nodes[node].index);
+	if (s->pflags[o] & PF_HOST) {
+		host_link(s, o, s->pidx[o]);
 		return;
 	}
 	v = link_pick(s, o);
@@ -707,7 +748,9 @@ static void link_ev(struct sim *s, uint32_t o)
 	idx = (size_t)o * s->V + v;
 	pi = s->outq[idx * s->Bout + s->out_head[idx]];
 	s->out_head[idx] = (uint8_t)((s->out_head[idx] + 1) % s->Bout);
-	s->out_cnt[idx]--;
+	if (--s->out_cnt[idx])
+		s->out_ht[idx] = s->pk[s->outq[idx * s->Bout +
+					       s->out_head[idx]]].t;
 	s->rr_vl[o] = (uint8_t)((v + 1) % s->V);
 	/* the slot frees with the tail: the crossbar may refill it */
 	push_ev(s, s->now + s->P, EV(EV_XBAR, o));
@@ -718,34 +761,58 @@ static void link_ev(struct sim *s, uint32_t o)
  * Output port o's crossbar: the (input, VL) index it would grant now, in
  * round-robin order, or SIZE_MAX.
  */
+static inline bool xbar_ok(const struct sim *s, uint32_t o, size_t idx,
+			   uint32_t in, unsigned v)
+{
+	uint32_t pi;
+
+	if (s->xin_free[in] > s->now)
+		return false;
+	pi = s->inq[idx * s->Bin + s->in_head[idx]];
+	(void)pi;
+	if (s->in_ht[idx] + s->R - 1 > s->now)
+		return false;
+	return out_occ(s, o, v) < s->Bout;
+}
+
 static size_t xbar_pick(const struct sim *s, uint32_t o)
 {
-	const struct ftsw_node *n;
 	unsigned V = s->V, np, k, total, start;
 	uint32_t base;
 	uint8_t lo;
 
 	if (s->xout_free[o] > s->now)
 		return SIZE_MAX;
-	n = &s->t->nodes[s->pnode[o]];
-	base = n->first_port;
-	np = n->nports;
-	lo = s->plocal[o];
+	base = s->pbase[o];
+	np = s->pnp[o];
 	total = np * V;
 	start = s->rr_in[o] % total;
+	if (s->pflags[o] & PF_MASK) {
+		uint64_t m = s->reqmask[o];
+		uint64_t hi = start < 64 ? m & (~0ull << start) : 0;
+		int pass;
+
+		for (pass = 0; pass < 2; pass++) {
+			uint64_t b = pass ? m & ~hi : hi;
+
+			while (b) {
+				unsigned c = (unsigned)__builtin_ctzll(b);
+				size_t idx = (size_t)base * V + c;
+
+				b &= b - 1;
+				if (xbar_ok(s, o, idx, base + c / V, c % V))
+					return idx;
+			}
+		}
+		return SIZE_MAX;
+	}
+	lo = s->plocal[o];
 	for (k = 0; k < total; k++) {
 		unsigned c = start + k < total ? start + k : start + k - total;
 		size_t idx = (size_t)base * V + c;
-		uint32_t in = base + c / V, pi;
 
-		if (s->req[idx] != lo || s->xin_free[in] > s->now)
-			continue;
-		pi = s->inq[idx * s->Bin + s->in_head[idx]];
-		if (s->pk[pi].t + s->R - 1 > s->now)
-			continue;
-		if (out_occ(s, o, c % V) >= s->Bout)
-			continue;
-		return idx;
+		if (s->req[idx] == lo && xbar_ok(s, o, idx, base + c / V, c % V))
+			return idx;
 	}
 	return SIZE_MAX;
 }
@@ -761,7 +828,7 @@ static void xbar_ev(struct sim *s, uint32_t o)
 		return;
 	in = (uint32_t)(idx / V);
 	v = idx % V;
-	base = s->t->nodes[s->pnode[o]].first_port;
+	base = s->pbase[o];
 	pi = s->inq[idx * s->Bin + s->in_head[idx]];
 	p = &s->pk[pi];
 	s->rr_in[o] = (uint16_t)(idx - (size_t)base * V + 1);
@@ -772,12 +839,13 @@ static void xbar_ev(struct sim *s, uint32_t o)
 	if (--s->in_cnt[idx]) {
 		struct pkt *nx = &s->pk[s->inq[idx * s->Bin + s->in_head[idx]]];
 
-		s->req[idx] = nx->out;
+		set_req(s, idx, nx->out);
+		s->in_ht[idx] = nx->t;
 		push_ev(s, s->now + s->P > nx->t + s->R - 1 ?
 			s->now + s->P : nx->t + s->R - 1,
 			EV(EV_XBAR, base + nx->out - 1));
 	} else {
-		s->req[idx] = 0;
+		set_req(s, idx, 0);
 	}
 	if (V > 1)
 		push_ev(s, s->now + s->P, EV(EV_INFREE, in));
@@ -790,8 +858,10 @@ static void xbar_ev(struct sim *s, uint32_t o)
 	s->outq[(size_t)oi * s->Bout +
 		(s->out_head[oi] + s->out_cnt[oi]) % s->Bout] = pi;
 	p->t = s->now + 1;
-	if (s->out_cnt[oi]++ == 0)
+	if (s->out_cnt[oi]++ == 0) {
+		s->out_ht[oi] = p->t;
 		push_ev(s, s->now + 1, EV(EV_LINK, o));
+	}
 }
 
 /* The VL link o would serve now (switch ports), or -1. */
@@ -807,7 +877,7 @@ static int link_pick(const struct sim *s, uint32_t o)
 
 		if (!s->out_cnt[idx] || !s->credits[idx])
 			continue;
-		if (s->pk[s->outq[idx * s->Bout + s->out_head[idx]]].t > s->now)
+		if (s->out_ht[idx] > s->now)
 			continue;
 		return (int)v;
 	}
@@ -1001,6 +1071,11 @@ static void sim_free(struct sim *s)
 	free(s->peer);
 	free(s->pnode);
 	free(s->plocal);
+	free(s->pbase);
+	free(s->pnp);
+	free(s->pflags);
+	free(s->pidx);
+	free(s->reqmask);
 	free(s->link_free);
 	free(s->xin_free);
 	free(s->xout_free);
@@ -1011,6 +1086,8 @@ static void sim_free(struct sim *s)
 	free(s->req);
 	free(s->in_head);
 	free(s->in_cnt);
+	free(s->in_ht);
+	free(s->out_ht);
 	free(s->out_head);
 	free(s->out_cnt);
 	free(s->inq);
@@ -1098,6 +1175,11 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 	s->peer = malloc(t->nports * sizeof(*s->peer));
 	s->pnode = malloc(t->nports * sizeof(*s->pnode));
 	s->plocal = malloc(t->nports);
+	s->pbase = malloc(t->nports * sizeof(uint32_t));
+	s->pnp = malloc(t->nports);
+	s->pflags = calloc(t->nports, 1);
+	s->pidx = malloc(t->nports * sizeof(uint32_t));
+	s->reqmask = calloc(t->nports, sizeof(uint64_t));
 	s->link_free = calloc(t->nports, sizeof(uint32_t));
 	s->xin_free = calloc(t->nports, sizeof(uint32_t));
 	s->xout_free = calloc(t->nports, sizeof(uint32_t));
@@ -1108,6 +1190,8 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 	s->req = calloc(pv, 1);
 	s->in_head = calloc(pv, 1);
 	s->in_cnt = calloc(pv, 1);
+	s->in_ht = calloc(pv, sizeof(uint32_t));
+	s->out_ht = calloc(pv, sizeof(uint32_t));
 	s->out_head = calloc(pv, 1);
 	s->out_cnt = calloc(pv, 1);
 	s->inq = malloc(pv * s->Bin * sizeof(uint32_t));
@@ -1130,10 +1214,11 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 		;
 	s->wmask = w - 1;
 	s->wheel = calloc(w, sizeof(*s->wheel));
-	if (!s->peer || !s->pnode || !s->plocal || !s->link_free ||
+	if (!s->peer || !s->pnode || !s->plocal || !s->pbase || !s->pnp ||
+	    !s->pflags || !s->pidx || !s->reqmask || !s->link_free ||
 	    !s->xin_free || !s->xout_free || !s->tx_vl || !s->rr_in ||
 	    !s->rr_vl || !s->credits || !s->req || !s->in_head ||
-	    !s->in_cnt || !s->out_head || !s->out_cnt || !s->inq ||
+	    !s->in_cnt || !s->in_ht || !s->out_ht || !s->out_head || !s->out_cnt || !s->inq ||
 	    !s->outq || !s->visit || !s->link_flits || !s->pk || !s->pk_next || !s->ms ||
 	    !s->ms_next || !s->hq || !s->hport || !s->noff || !s->offs ||
 	    !s->heap || !s->wheel || hist_init(&s->hmsg) ||
@@ -1151,6 +1236,14 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 
 			s->pnode[id] = nd;
 			s->plocal[id] = (uint8_t)p;
+			s->pbase[id] = n->first_port;
+			s->pnp[id] = n->nports;
+			s->pidx[id] = n->index;
+			s->pflags[id] = (n->kind == FTSW_HOST ? PF_HOST : 0) |
+				(x->peer != FTSW_NONE &&
+				 t->nodes[x->peer].kind == FTSW_HOST ?
+				 PF_PEER_HOST : 0) |
+				((unsigned)n->nports * s->V <= 64 ? PF_MASK : 0);
 			s->peer[id] = x->peer == FTSW_NONE ? FTSW_NONE :
 				      ftsw_link_id(t, x->peer, x->peer_port);
 			for (v = 0; v < s->V; v++)
@@ -1215,6 +1308,7 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 {
 	struct sim s;
 	uint64_t t0 = ftsw_now_us();
+	struct timespec c0, c1;
 	uint32_t end, sample_every, next_sample;
 	int rc = 0;
 
@@ -1228,6 +1322,7 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 	}
 	res->vls = s.V;
 	res->nports = s.nports;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	end = o->count ? UINT32_MAX - 2 * s.wmask - 2 :
 	      s.win1 + s.o.drain;
 	sample_every = s.o.deadlock_cycles / 2 ? s.o.deadlock_cycles / 2 : 1;
@@ -1341,6 +1436,9 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 	res->link_flits = s.link_flits;
 	s.link_flits = NULL;
 	res->seconds = (ftsw_now_us() - t0) * 1e-6;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	res->cpu_seconds = (c1.tv_sec - c0.tv_sec) +
+			   (c1.tv_nsec - c0.tv_nsec) * 1e-9;
 	if (!res->note[0] && s.msgs_done < s.msgs_measured && !res->deadlock)
 		snprintf(res->note, sizeof(res->note),
 			 "%llu of %llu measured messages undelivered after "

@@ -109,7 +109,8 @@ struct ftsw_sim_result {
 	uint64_t flit_hops;	/* flits moved over links, whole run */
 	uint64_t pkts_injected, pkts_delivered, pkts_dropped;
 	uint64_t samples;	/* conservation checks passed */
-	double seconds;
+	double seconds;		/* wall time of the run, set-up included */
+	double cpu_seconds;	/* CPU time of the cycle loop (its thread) */
 	unsigned vls;
 	uint32_t nports;
 	/* flits per (link, VL) in the measured window: link * vls + vl */
