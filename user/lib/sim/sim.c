@@ -469,6 +469,23 @@ static void msg_free(struct sim *s, uint32_t i)
 	s->ms_free = i;
 }
 
+/* x mod n for x < 2n, without a division */
+static inline unsigned wrap(unsigned x, unsigned n)
+{
+	return x >= n ? x - n : x;
+}
+
+/* x / V and x % V, the division skipped with one VL */
+static inline uint32_t div_v(const struct sim *s, size_t x)
+{
+	return (uint32_t)(s->V == 1 ? x : x / s->V);
+}
+
+static inline unsigned mod_v(const struct sim *s, size_t x)
+{
+	return s->V == 1 ? 0 : (unsigned)(x % s->V);
+}
+
 static inline bool in_window(const struct sim *s, uint32_t t)
 {
 	return t >= s->win0 && t < s->win1;
@@ -521,7 +538,7 @@ static void drop(struct sim *s, uint32_t pi)
 /* Input (port, VL) idx now requests local output port out (0: none). */
 static inline void set_req(struct sim *s, size_t idx, uint8_t out)
 {
-	uint32_t in = (uint32_t)(idx / s->V);
+	uint32_t in = div_v(s, idx);
 
 	if (s->pflags[in] & PF_MASK) {
 		uint32_t base = s->pbase[in];
@@ -592,7 +609,7 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 	p->t = s->now + s->L;
 	idx = pp * V + v;
 	s->inq[((size_t)idx) * s->Bin +
-	       (s->in_head[idx] + s->in_cnt[idx]) % s->Bin] = pi;
+	       wrap(s->in_head[idx] + s->in_cnt[idx], s->Bin)] = pi;
 	if (s->in_cnt[idx]++ == 0) {
 		uint32_t when = p->t + s->R - 1;
 
@@ -747,11 +764,11 @@ static void link_ev(struct sim *s, uint32_t o)
 		return;
 	idx = (size_t)o * s->V + v;
 	pi = s->outq[idx * s->Bout + s->out_head[idx]];
-	s->out_head[idx] = (uint8_t)((s->out_head[idx] + 1) % s->Bout);
+	s->out_head[idx] = (uint8_t)wrap(s->out_head[idx] + 1u, s->Bout);
 	if (--s->out_cnt[idx])
 		s->out_ht[idx] = s->pk[s->outq[idx * s->Bout +
 					       s->out_head[idx]]].t;
-	s->rr_vl[o] = (uint8_t)((v + 1) % s->V);
+	s->rr_vl[o] = (uint8_t)wrap((unsigned)v + 1, s->V);
 	/* the slot frees with the tail: the crossbar may refill it */
 	push_ev(s, s->now + s->P, EV(EV_XBAR, o));
 	transmit(s, o, (unsigned)v, pi);
@@ -800,7 +817,8 @@ static size_t xbar_pick(const struct sim *s, uint32_t o)
 				size_t idx = (size_t)base * V + c;
 
 				b &= b - 1;
-				if (xbar_ok(s, o, idx, base + c / V, c % V))
+				if (xbar_ok(s, o, idx, base + div_v(s, c),
+					    mod_v(s, c)))
 					return idx;
 			}
 		}
@@ -811,7 +829,8 @@ static size_t xbar_pick(const struct sim *s, uint32_t o)
 		unsigned c = start + k < total ? start + k : start + k - total;
 		size_t idx = (size_t)base * V + c;
 
-		if (s->req[idx] == lo && xbar_ok(s, o, idx, base + c / V, c % V))
+		if (s->req[idx] == lo &&
+		    xbar_ok(s, o, idx, base + div_v(s, c), mod_v(s, c)))
 			return idx;
 	}
 	return SIZE_MAX;
@@ -826,8 +845,8 @@ static void xbar_ev(struct sim *s, uint32_t o)
 
 	if (idx == SIZE_MAX)
 		return;
-	in = (uint32_t)(idx / V);
-	v = idx % V;
+	in = div_v(s, idx);
+	v = mod_v(s, idx);
 	base = s->pbase[o];
 	pi = s->inq[idx * s->Bin + s->in_head[idx]];
 	p = &s->pk[pi];
@@ -835,7 +854,7 @@ static void xbar_ev(struct sim *s, uint32_t o)
 	s->xin_free[in] = s->now + s->P;
 	s->xout_free[o] = s->now + s->P;
 	s->last_move = s->now;
-	s->in_head[idx] = (uint8_t)((s->in_head[idx] + 1) % s->Bin);
+	s->in_head[idx] = (uint8_t)wrap(s->in_head[idx] + 1u, s->Bin);
 	if (--s->in_cnt[idx]) {
 		struct pkt *nx = &s->pk[s->inq[idx * s->Bin + s->in_head[idx]]];
 
@@ -856,7 +875,7 @@ static void xbar_ev(struct sim *s, uint32_t o)
 			EV(EV_CREDIT, s->peer[in] * V + v));
 	oi = o * V + v;
 	s->outq[(size_t)oi * s->Bout +
-		(s->out_head[oi] + s->out_cnt[oi]) % s->Bout] = pi;
+		wrap(s->out_head[oi] + s->out_cnt[oi], s->Bout)] = pi;
 	p->t = s->now + 1;
 	if (s->out_cnt[oi]++ == 0) {
 		s->out_ht[oi] = p->t;
@@ -872,7 +891,7 @@ static int link_pick(const struct sim *s, uint32_t o)
 	if (s->link_free[o] > s->now || s->peer[o] == FTSW_NONE)
 		return -1;
 	for (j = 0; j < V; j++) {
-		unsigned v = (s->rr_vl[o] + j) % V;
+		unsigned v = wrap(s->rr_vl[o] + j, V);
 		size_t idx = (size_t)o * V + v;
 
 		if (!s->out_cnt[idx] || !s->credits[idx])
