@@ -566,7 +566,6 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 	s->last_move = s->now;
 	if (in_window(s, s->now))
 		s->link_flits[(size_t)o * V + v] += P;
-	push_ev(s, s->now + P, EV(EV_LINK, o));
 	if (s->pflags[o] & PF_PEER_HOST) {
 		deliver(s, p, pi, s->now + s->L + P);
 		return;
@@ -616,6 +615,8 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 		/* the input port may still be feeding the crossbar */
 		if (s->xin_free[pp] > when)
 			when = s->xin_free[pp];
+		if (s->xout_free[base + out - 1] > when)
+			when = s->xout_free[base + out - 1];
 		set_req(s, idx, out);
 		s->in_ht[idx] = p->t;
 		push_ev(s, when, EV(EV_XBAR, base + out - 1));
@@ -704,7 +705,9 @@ static void host_arrival(struct sim *s, uint32_t h)
 	}
 	q->id[(q->head + q->cnt++) % q->cap] = mi;
 	if (q->cnt == 1)
-		push_ev(s, s->now, EV(EV_LINK, s->hport[h]));
+		push_ev(s, s->link_free[s->hport[h]] > s->now ?
+			s->link_free[s->hport[h]] : s->now,
+			EV(EV_LINK, s->hport[h]));
 }
 
 static void host_link(struct sim *s, uint32_t o, uint32_t h)
@@ -743,6 +746,8 @@ static void host_link(struct sim *s, uint32_t o, uint32_t h)
 	s->pk_injected++;
 	s->pk_in_net++;
 	transmit(s, o, m->vl, pi);
+	if (q->cnt)
+		push_ev(s, s->now + s->P, EV(EV_LINK, o));
 }
 
 static int link_pick(const struct sim *s, uint32_t o);
@@ -772,6 +777,11 @@ static void link_ev(struct sim *s, uint32_t o)
 	/* the slot frees with the tail: the crossbar may refill it */
 	push_ev(s, s->now + s->P, EV(EV_XBAR, o));
 	transmit(s, o, (unsigned)v, pi);
+	for (v = 0; v < (int)s->V; v++)
+		if (s->out_cnt[(size_t)o * s->V + v]) {
+			push_ev(s, s->now + s->P, EV(EV_LINK, o));
+			break;
+		}
 }
 
 /*
@@ -860,15 +870,20 @@ static void xbar_ev(struct sim *s, uint32_t o)
 
 		set_req(s, idx, nx->out);
 		s->in_ht[idx] = nx->t;
-		push_ev(s, s->now + s->P > nx->t + s->R - 1 ?
-			s->now + s->P : nx->t + s->R - 1,
-			EV(EV_XBAR, base + nx->out - 1));
+		uint32_t when = s->now + s->P > nx->t + s->R - 1 ?
+				s->now + s->P : nx->t + s->R - 1;
+
+		if (s->xout_free[base + nx->out - 1] > when)
+			when = s->xout_free[base + nx->out - 1];
+		push_ev(s, when, EV(EV_XBAR, base + nx->out - 1));
 	} else {
 		set_req(s, idx, 0);
 	}
 	if (V > 1)
 		push_ev(s, s->now + s->P, EV(EV_INFREE, in));
-	push_ev(s, s->now + s->P, EV(EV_XBAR, o));
+	/* others waiting for this output (a later request wakes itself) */
+	if (!(s->pflags[o] & PF_MASK) || s->reqmask[o])
+		push_ev(s, s->now + s->P, EV(EV_XBAR, o));
 	/* credit back to the upstream port when the tail has left */
 	if (s->peer[in] != FTSW_NONE)
 		push_ev(s, s->now + s->P - 1 + s->L,
@@ -879,7 +894,8 @@ static void xbar_ev(struct sim *s, uint32_t o)
 	p->t = s->now + 1;
 	if (s->out_cnt[oi]++ == 0) {
 		s->out_ht[oi] = p->t;
-		push_ev(s, s->now + 1, EV(EV_LINK, o));
+		push_ev(s, s->link_free[o] > s->now + 1 ? s->link_free[o] :
+			s->now + 1, EV(EV_LINK, o));
 	}
 }
 
