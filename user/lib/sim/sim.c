@@ -225,6 +225,31 @@ enum { EV_XBAR = 0, EV_LINK = 1, EV_CREDIT = 2, EV_INFREE = 3 };
 #define NO_PKT		UINT32_MAX
 #define INF_CREDIT	0xffff
 
+/* A port's state, one cache line. */
+struct sport {
+	uint32_t link_free, xin_free, xout_free;	/* busy until */
+	uint32_t peer;		/* peer's port id, FTSW_NONE */
+	uint32_t pnode;		/* node owning the port */
+	uint32_t pbase;		/* first port id of its node */
+	uint32_t pidx;		/* switch or host index of its node */
+	uint16_t rr_in;		/* crossbar round robin */
+	uint8_t tx_vl, rr_vl;	/* VL on the wire, link round robin */
+	uint8_t plocal;		/* port number on its node */
+	uint8_t pnp;		/* ports of its node */
+	uint8_t pflags;		/* PF_* */
+	uint8_t pad[3];
+	uint64_t reqmask;	/* output port: requesting (input, VL), when
+				 * the switch has at most 64 of them */
+};
+
+/* A port's VL: credits towards the peer, its two buffer rings. */
+struct spv {
+	uint32_t in_ht, out_ht;	/* head packet's arrival time */
+	uint16_t credits;
+	uint8_t req;		/* local out port of the input head, 0 none */
+	uint8_t in_head, in_cnt, out_head, out_cnt, pad;
+};
+
 struct pkt {
 	uint32_t msg;
 	uint32_t dlid;
@@ -274,25 +299,9 @@ struct sim {
 	uint32_t win0, win1;	/* measured window [win0, win1) */
 	double load, mean_gap;
 
-	/* per port record (link id) */
-	uint32_t *peer;		/* peer's port id, FTSW_NONE */
-	uint32_t *pnode;	/* node owning the port */
-	uint8_t *plocal;	/* port number on its node */
-	uint32_t *pbase;	/* first port id of its node */
-	uint8_t *pnp;		/* ports of its node */
-	uint8_t *pflags;	/* PF_* */
-	uint32_t *pidx;		/* switch or host index of its node */
-	uint64_t *reqmask;	/* output port: requesting (input, VL), when
-				 * the switch has at most 64 of them */
-	uint32_t *link_free, *xin_free, *xout_free;
-	uint8_t *tx_vl;
-	uint16_t *rr_in;
-	uint8_t *rr_vl;
-	/* per port per VL */
-	uint16_t *credits;
-	uint8_t *req;		/* local out port of the input head, 0 none */
-	uint8_t *in_head, *in_cnt, *out_head, *out_cnt;
-	uint32_t *in_ht, *out_ht;	/* head packet's arrival time */
+	/* per port record (link id), and per port per VL */
+	struct sport *pt;
+	struct spv *pv;
 	uint32_t *inq, *outq;	/* (port * V + v) * B + slot */
 	uint64_t *link_flits;
 
@@ -494,8 +503,8 @@ static inline bool in_window(const struct sim *s, uint32_t t)
 /* Output buffer occupancy: queued plus the one on the wire until its tail. */
 static inline unsigned out_occ(const struct sim *s, uint32_t o, unsigned v)
 {
-	return s->out_cnt[o * s->V + v] +
-	       (s->link_free[o] > s->now && s->tx_vl[o] == v);
+	return s->pv[o * s->V + v].out_cnt +
+	       (s->pt[o].link_free > s->now && s->pt[o].tx_vl == v);
 }
 
 static void deliver(struct sim *s, struct pkt *p, uint32_t pi, uint32_t tail)
@@ -540,44 +549,44 @@ static inline void set_req(struct sim *s, size_t idx, uint8_t out)
 {
 	uint32_t in = div_v(s, idx);
 
-	if (s->pflags[in] & PF_MASK) {
-		uint32_t base = s->pbase[in];
+	if (s->pt[in].pflags & PF_MASK) {
+		uint32_t base = s->pt[in].pbase;
 		unsigned c = (unsigned)(idx - (size_t)base * s->V);
 
-		if (s->req[idx])
-			s->reqmask[base + s->req[idx] - 1] &= ~(1ull << c);
+		if (s->pv[idx].req)
+			s->pt[base + s->pv[idx].req - 1].reqmask &= ~(1ull << c);
 		if (out)
-			s->reqmask[base + out - 1] |= 1ull << c;
+			s->pt[base + out - 1].reqmask |= 1ull << c;
 	}
-	s->req[idx] = out;
+	s->pv[idx].req = out;
 }
 
 /* Put packet pi on link o (credit checked by the caller) at s->now. */
 static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 {
-	uint32_t pp = s->peer[o], sw, lid, idx, base;
+	uint32_t pp = s->pt[o].peer, sw, lid, idx, base;
 	unsigned V = s->V, P = s->P;
 	struct pkt *p = &s->pk[pi];
 	uint8_t out;
 
-	s->link_free[o] = s->now + P;
-	s->tx_vl[o] = (uint8_t)v;
+	s->pt[o].link_free = s->now + P;
+	s->pt[o].tx_vl = (uint8_t)v;
 	s->flit_hops += P;
 	s->last_move = s->now;
 	if (in_window(s, s->now))
 		s->link_flits[(size_t)o * V + v] += P;
-	if (s->pflags[o] & PF_PEER_HOST) {
+	if (s->pt[o].pflags & PF_PEER_HOST) {
 		deliver(s, p, pi, s->now + s->L + P);
 		return;
 	}
-	s->credits[(size_t)o * V + v]--;
-	if (!(s->pflags[o] & PF_HOST) && ++p->hops > FTSW_HOP_LIMIT) {
+	s->pv[(size_t)o * V + v].credits--;
+	if (!(s->pt[o].pflags & PF_HOST) && ++p->hops > FTSW_HOP_LIMIT) {
 		drop(s, pi);
 		return;
 	}
 	/* the kernel's lookup at the switch reached */
-	sw = s->pidx[pp];
-	base = s->pbase[pp];
+	sw = s->pt[pp].pidx;
+	base = s->pt[pp].pbase;
 	lid = p->dlid;
 	{
 		struct msg *m = &s->ms[p->msg];
@@ -599,8 +608,8 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 			}
 		}
 	}
-	if (out == FTSW_PORT_NONE || out == 0 || out > s->pnp[pp] ||
-	    s->peer[base + out - 1] == FTSW_NONE) {
+	if (out == FTSW_PORT_NONE || out == 0 || out > s->pt[pp].pnp ||
+	    s->pt[base + out - 1].peer == FTSW_NONE) {
 		drop(s, pi);
 		return;
 	}
@@ -608,17 +617,17 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 	p->t = s->now + s->L;
 	idx = pp * V + v;
 	s->inq[((size_t)idx) * s->Bin +
-	       wrap(s->in_head[idx] + s->in_cnt[idx], s->Bin)] = pi;
-	if (s->in_cnt[idx]++ == 0) {
+	       wrap(s->pv[idx].in_head + s->pv[idx].in_cnt, s->Bin)] = pi;
+	if (s->pv[idx].in_cnt++ == 0) {
 		uint32_t when = p->t + s->R - 1;
 
 		/* the input port may still be feeding the crossbar */
-		if (s->xin_free[pp] > when)
-			when = s->xin_free[pp];
-		if (s->xout_free[base + out - 1] > when)
-			when = s->xout_free[base + out - 1];
+		if (s->pt[pp].xin_free > when)
+			when = s->pt[pp].xin_free;
+		if (s->pt[base + out - 1].xout_free > when)
+			when = s->pt[base + out - 1].xout_free;
 		set_req(s, idx, out);
-		s->in_ht[idx] = p->t;
+		s->pv[idx].in_ht = p->t;
 		push_ev(s, when, EV(EV_XBAR, base + out - 1));
 	}
 }
@@ -705,8 +714,8 @@ static void host_arrival(struct sim *s, uint32_t h)
 	}
 	q->id[(q->head + q->cnt++) % q->cap] = mi;
 	if (q->cnt == 1)
-		push_ev(s, s->link_free[s->hport[h]] > s->now ?
-			s->link_free[s->hport[h]] : s->now,
+		push_ev(s, s->pt[s->hport[h]].link_free > s->now ?
+			s->pt[s->hport[h]].link_free : s->now,
 			EV(EV_LINK, s->hport[h]));
 }
 
@@ -723,7 +732,7 @@ static void host_link(struct sim *s, uint32_t o, uint32_t h)
 	m = &s->ms[mi];
 	if (m->created > s->now)
 		return;
-	if (!s->credits[(size_t)o * s->V + m->vl])
+	if (!s->pv[(size_t)o * s->V + m->vl].credits)
 		return;
 	pi = pkt_alloc(s);
 	if (pi == NO_PKT)
@@ -758,27 +767,27 @@ static void link_ev(struct sim *s, uint32_t o)
 	uint32_t pi;
 	int v;
 
-	if (s->link_free[o] > s->now || s->peer[o] == FTSW_NONE)
+	if (s->pt[o].link_free > s->now || s->pt[o].peer == FTSW_NONE)
 		return;
-	if (s->pflags[o] & PF_HOST) {
-		host_link(s, o, s->pidx[o]);
+	if (s->pt[o].pflags & PF_HOST) {
+		host_link(s, o, s->pt[o].pidx);
 		return;
 	}
 	v = link_pick(s, o);
 	if (v < 0)
 		return;
 	idx = (size_t)o * s->V + v;
-	pi = s->outq[idx * s->Bout + s->out_head[idx]];
-	s->out_head[idx] = (uint8_t)wrap(s->out_head[idx] + 1u, s->Bout);
-	if (--s->out_cnt[idx])
-		s->out_ht[idx] = s->pk[s->outq[idx * s->Bout +
-					       s->out_head[idx]]].t;
-	s->rr_vl[o] = (uint8_t)wrap((unsigned)v + 1, s->V);
+	pi = s->outq[idx * s->Bout + s->pv[idx].out_head];
+	s->pv[idx].out_head = (uint8_t)wrap(s->pv[idx].out_head + 1u, s->Bout);
+	if (--s->pv[idx].out_cnt)
+		s->pv[idx].out_ht = s->pk[s->outq[idx * s->Bout +
+					       s->pv[idx].out_head]].t;
+	s->pt[o].rr_vl = (uint8_t)wrap((unsigned)v + 1, s->V);
 	/* the slot frees with the tail: the crossbar may refill it */
 	push_ev(s, s->now + s->P, EV(EV_XBAR, o));
 	transmit(s, o, (unsigned)v, pi);
 	for (v = 0; v < (int)s->V; v++)
-		if (s->out_cnt[(size_t)o * s->V + v]) {
+		if (s->pv[(size_t)o * s->V + v].out_cnt) {
 			push_ev(s, s->now + s->P, EV(EV_LINK, o));
 			break;
 		}
@@ -793,11 +802,11 @@ static inline bool xbar_ok(const struct sim *s, uint32_t o, size_t idx,
 {
 	uint32_t pi;
 
-	if (s->xin_free[in] > s->now)
+	if (s->pt[in].xin_free > s->now)
 		return false;
-	pi = s->inq[idx * s->Bin + s->in_head[idx]];
+	pi = s->inq[idx * s->Bin + s->pv[idx].in_head];
 	(void)pi;
-	if (s->in_ht[idx] + s->R - 1 > s->now)
+	if (s->pv[idx].in_ht + s->R - 1 > s->now)
 		return false;
 	return out_occ(s, o, v) < s->Bout;
 }
@@ -808,14 +817,14 @@ static size_t xbar_pick(const struct sim *s, uint32_t o)
 	uint32_t base;
 	uint8_t lo;
 
-	if (s->xout_free[o] > s->now)
+	if (s->pt[o].xout_free > s->now)
 		return SIZE_MAX;
-	base = s->pbase[o];
-	np = s->pnp[o];
+	base = s->pt[o].pbase;
+	np = s->pt[o].pnp;
 	total = np * V;
-	start = s->rr_in[o] % total;
-	if (s->pflags[o] & PF_MASK) {
-		uint64_t m = s->reqmask[o];
+	start = s->pt[o].rr_in % total;
+	if (s->pt[o].pflags & PF_MASK) {
+		uint64_t m = s->pt[o].reqmask;
 		uint64_t hi = start < 64 ? m & (~0ull << start) : 0;
 		int pass;
 
@@ -834,12 +843,12 @@ static size_t xbar_pick(const struct sim *s, uint32_t o)
 		}
 		return SIZE_MAX;
 	}
-	lo = s->plocal[o];
+	lo = s->pt[o].plocal;
 	for (k = 0; k < total; k++) {
 		unsigned c = start + k < total ? start + k : start + k - total;
 		size_t idx = (size_t)base * V + c;
 
-		if (s->req[idx] == lo &&
+		if (s->pv[idx].req == lo &&
 		    xbar_ok(s, o, idx, base + div_v(s, c), mod_v(s, c)))
 			return idx;
 	}
@@ -857,24 +866,24 @@ static void xbar_ev(struct sim *s, uint32_t o)
 		return;
 	in = div_v(s, idx);
 	v = mod_v(s, idx);
-	base = s->pbase[o];
-	pi = s->inq[idx * s->Bin + s->in_head[idx]];
+	base = s->pt[o].pbase;
+	pi = s->inq[idx * s->Bin + s->pv[idx].in_head];
 	p = &s->pk[pi];
-	s->rr_in[o] = (uint16_t)(idx - (size_t)base * V + 1);
-	s->xin_free[in] = s->now + s->P;
-	s->xout_free[o] = s->now + s->P;
+	s->pt[o].rr_in = (uint16_t)(idx - (size_t)base * V + 1);
+	s->pt[in].xin_free = s->now + s->P;
+	s->pt[o].xout_free = s->now + s->P;
 	s->last_move = s->now;
-	s->in_head[idx] = (uint8_t)wrap(s->in_head[idx] + 1u, s->Bin);
-	if (--s->in_cnt[idx]) {
-		struct pkt *nx = &s->pk[s->inq[idx * s->Bin + s->in_head[idx]]];
+	s->pv[idx].in_head = (uint8_t)wrap(s->pv[idx].in_head + 1u, s->Bin);
+	if (--s->pv[idx].in_cnt) {
+		struct pkt *nx = &s->pk[s->inq[idx * s->Bin + s->pv[idx].in_head]];
 
 		set_req(s, idx, nx->out);
-		s->in_ht[idx] = nx->t;
+		s->pv[idx].in_ht = nx->t;
 		uint32_t when = s->now + s->P > nx->t + s->R - 1 ?
 				s->now + s->P : nx->t + s->R - 1;
 
-		if (s->xout_free[base + nx->out - 1] > when)
-			when = s->xout_free[base + nx->out - 1];
+		if (s->pt[base + nx->out - 1].xout_free > when)
+			when = s->pt[base + nx->out - 1].xout_free;
 		push_ev(s, when, EV(EV_XBAR, base + nx->out - 1));
 	} else {
 		set_req(s, idx, 0);
@@ -882,19 +891,19 @@ static void xbar_ev(struct sim *s, uint32_t o)
 	if (V > 1)
 		push_ev(s, s->now + s->P, EV(EV_INFREE, in));
 	/* others waiting for this output (a later request wakes itself) */
-	if (!(s->pflags[o] & PF_MASK) || s->reqmask[o])
+	if (!(s->pt[o].pflags & PF_MASK) || s->pt[o].reqmask)
 		push_ev(s, s->now + s->P, EV(EV_XBAR, o));
 	/* credit back to the upstream port when the tail has left */
-	if (s->peer[in] != FTSW_NONE)
+	if (s->pt[in].peer != FTSW_NONE)
 		push_ev(s, s->now + s->P - 1 + s->L,
-			EV(EV_CREDIT, s->peer[in] * V + v));
+			EV(EV_CREDIT, s->pt[in].peer * V + v));
 	oi = o * V + v;
 	s->outq[(size_t)oi * s->Bout +
-		wrap(s->out_head[oi] + s->out_cnt[oi], s->Bout)] = pi;
+		wrap(s->pv[oi].out_head + s->pv[oi].out_cnt, s->Bout)] = pi;
 	p->t = s->now + 1;
-	if (s->out_cnt[oi]++ == 0) {
-		s->out_ht[oi] = p->t;
-		push_ev(s, s->link_free[o] > s->now + 1 ? s->link_free[o] :
+	if (s->pv[oi].out_cnt++ == 0) {
+		s->pv[oi].out_ht = p->t;
+		push_ev(s, s->pt[o].link_free > s->now + 1 ? s->pt[o].link_free :
 			s->now + 1, EV(EV_LINK, o));
 	}
 }
@@ -904,15 +913,15 @@ static int link_pick(const struct sim *s, uint32_t o)
 {
 	unsigned V = s->V, j;
 
-	if (s->link_free[o] > s->now || s->peer[o] == FTSW_NONE)
+	if (s->pt[o].link_free > s->now || s->pt[o].peer == FTSW_NONE)
 		return -1;
 	for (j = 0; j < V; j++) {
-		unsigned v = wrap(s->rr_vl[o] + j, V);
+		unsigned v = wrap(s->pt[o].rr_vl + j, V);
 		size_t idx = (size_t)o * V + v;
 
-		if (!s->out_cnt[idx] || !s->credits[idx])
+		if (!s->pv[idx].out_cnt || !s->pv[idx].credits)
 			continue;
-		if (s->out_ht[idx] > s->now)
+		if (s->pv[idx].out_ht > s->now)
 			continue;
 		return (int)v;
 	}
@@ -925,10 +934,10 @@ static bool host_can(const struct sim *s, uint32_t o, uint32_t h)
 	const struct hostq *q = &s->hq[h];
 	const struct msg *m;
 
-	if (s->link_free[o] > s->now || !q->cnt)
+	if (s->pt[o].link_free > s->now || !q->cnt)
 		return false;
 	m = &s->ms[q->id[q->head]];
-	return m->created <= s->now && s->credits[(size_t)o * s->V + m->vl];
+	return m->created <= s->now && s->pv[(size_t)o * s->V + m->vl].credits;
 }
 
 /*
@@ -940,10 +949,10 @@ static int verify_idle(struct sim *s)
 	uint32_t p;
 
 	for (p = 0; p < s->nports; p++) {
-		const struct ftsw_node *n = &s->t->nodes[s->pnode[p]];
+		const struct ftsw_node *n = &s->t->nodes[s->pt[p].pnode];
 		bool miss;
 
-		if (s->peer[p] == FTSW_NONE)
+		if (s->pt[p].peer == FTSW_NONE)
 			continue;
 		if (n->kind == FTSW_HOST)
 			miss = host_can(s, p, n->index);
@@ -952,7 +961,7 @@ static int verify_idle(struct sim *s)
 		if (miss) {
 			ftsw_err_set(s->err, "cycle %u: port %u of node %u could "
 				     "act but was not woken", s->now,
-				     s->plocal[p], s->pnode[p]);
+				     s->pt[p].plocal, s->pt[p].pnode);
 			return -1;
 		}
 	}
@@ -961,11 +970,11 @@ static int verify_idle(struct sim *s)
 
 static void infree_ev(struct sim *s, uint32_t in)
 {
-	const struct ftsw_node *n = &s->t->nodes[s->pnode[in]];
+	const struct ftsw_node *n = &s->t->nodes[s->pt[in].pnode];
 	unsigned v;
 
 	for (v = 0; v < s->V; v++) {
-		uint8_t q = s->req[(size_t)in * s->V + v];
+		uint8_t q = s->pv[(size_t)in * s->V + v].req;
 
 		if (q)
 			xbar_ev(s, n->first_port + q - 1);
@@ -1009,7 +1018,7 @@ static int conservation(struct sim *s)
 	size_t i, n = (size_t)s->nports * s->V;
 
 	for (i = 0; i < n; i++)
-		inbuf += s->in_cnt[i] + s->out_cnt[i];
+		inbuf += s->pv[i].in_cnt + s->pv[i].out_cnt;
 	if (s->pk_injected != s->pk_delivered + s->pk_dropped + inbuf) {
 		ftsw_err_set(s->err, "flit conservation broken at cycle %u: "
 			     "injected %llu packets, delivered %llu, dropped "
@@ -1037,18 +1046,18 @@ static uint32_t stuck_next(struct sim *s, uint32_t idx)
 	uint32_t in = idx / V, o, oi, pi;
 	const struct ftsw_node *n;
 
-	if (!s->in_cnt[idx] || !s->req[idx])
+	if (!s->pv[idx].in_cnt || !s->pv[idx].req)
 		return FTSW_NONE;
-	pi = s->inq[(size_t)idx * s->Bin + s->in_head[idx]];
+	pi = s->inq[(size_t)idx * s->Bin + s->pv[idx].in_head];
 	if (s->now - s->pk[pi].t < s->o.deadlock_cycles)
 		return FTSW_NONE;
-	n = &s->t->nodes[s->pnode[in]];
-	o = n->first_port + s->req[idx] - 1;
+	n = &s->t->nodes[s->pt[in].pnode];
+	o = n->first_port + s->pv[idx].req - 1;
 	oi = o * V + v;
-	if (out_occ(s, o, v) < s->Bout || s->link_free[o] > s->now ||
-	    s->credits[oi] || s->peer[o] == FTSW_NONE)
+	if (out_occ(s, o, v) < s->Bout || s->pt[o].link_free > s->now ||
+	    s->pv[oi].credits || s->pt[o].peer == FTSW_NONE)
 		return FTSW_NONE;
-	return s->peer[o] * V + v;
+	return s->pt[o].peer * V + v;
 }
 
 static bool find_deadlock(struct sim *s)
@@ -1060,7 +1069,7 @@ static bool find_deadlock(struct sim *s)
 	for (i = 0; i < n; i++) {
 		uint32_t cur = (uint32_t)i, len = 0;
 
-		if (s->visit[i] || !s->in_cnt[i])
+		if (s->visit[i] || !s->pv[i].in_cnt)
 			continue;
 		stamp++;
 		while (cur != FTSW_NONE && !s->visit[cur]) {
@@ -1086,10 +1095,10 @@ static bool find_deadlock(struct sim *s)
 			struct ftsw_sim_wait *w = &s->res->cycle[k];
 			uint32_t in = c / s->V;
 
-			w->sw = s->t->nodes[s->pnode[in]].index;
-			w->in_port = s->plocal[in];
+			w->sw = s->t->nodes[s->pt[in].pnode].index;
+			w->in_port = s->pt[in].plocal;
 			w->vl = (uint8_t)(c % s->V);
-			w->out_port = s->req[c];
+			w->out_port = s->pv[c].req;
 			c = stuck_next(s, c);
 		}
 		return true;
@@ -1103,28 +1112,8 @@ static void sim_free(struct sim *s)
 {
 	uint32_t i;
 
-	free(s->peer);
-	free(s->pnode);
-	free(s->plocal);
-	free(s->pbase);
-	free(s->pnp);
-	free(s->pflags);
-	free(s->pidx);
-	free(s->reqmask);
-	free(s->link_free);
-	free(s->xin_free);
-	free(s->xout_free);
-	free(s->tx_vl);
-	free(s->rr_in);
-	free(s->rr_vl);
-	free(s->credits);
-	free(s->req);
-	free(s->in_head);
-	free(s->in_cnt);
-	free(s->in_ht);
-	free(s->out_ht);
-	free(s->out_head);
-	free(s->out_cnt);
+	free(s->pt);
+	free(s->pv);
 	free(s->inq);
 	free(s->outq);
 	free(s->pk);
@@ -1207,28 +1196,8 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 		return -1;
 	}
 	s->mean_gap = (double)s->P * o->msg_packets / load;
-	s->peer = malloc(t->nports * sizeof(*s->peer));
-	s->pnode = malloc(t->nports * sizeof(*s->pnode));
-	s->plocal = malloc(t->nports);
-	s->pbase = malloc(t->nports * sizeof(uint32_t));
-	s->pnp = malloc(t->nports);
-	s->pflags = calloc(t->nports, 1);
-	s->pidx = malloc(t->nports * sizeof(uint32_t));
-	s->reqmask = calloc(t->nports, sizeof(uint64_t));
-	s->link_free = calloc(t->nports, sizeof(uint32_t));
-	s->xin_free = calloc(t->nports, sizeof(uint32_t));
-	s->xout_free = calloc(t->nports, sizeof(uint32_t));
-	s->tx_vl = calloc(t->nports, 1);
-	s->rr_in = calloc(t->nports, sizeof(uint16_t));
-	s->rr_vl = calloc(t->nports, 1);
-	s->credits = malloc(pv * sizeof(uint16_t));
-	s->req = calloc(pv, 1);
-	s->in_head = calloc(pv, 1);
-	s->in_cnt = calloc(pv, 1);
-	s->in_ht = calloc(pv, sizeof(uint32_t));
-	s->out_ht = calloc(pv, sizeof(uint32_t));
-	s->out_head = calloc(pv, 1);
-	s->out_cnt = calloc(pv, 1);
+	s->pt = calloc(t->nports, sizeof(*s->pt));
+	s->pv = calloc(pv, sizeof(*s->pv));
 	s->inq = malloc(pv * s->Bin * sizeof(uint32_t));
 	s->outq = malloc(pv * s->Bout * sizeof(uint32_t));
 	s->visit = malloc(pv * sizeof(uint32_t));
@@ -1249,11 +1218,7 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 		;
 	s->wmask = w - 1;
 	s->wheel = calloc(w, sizeof(*s->wheel));
-	if (!s->peer || !s->pnode || !s->plocal || !s->pbase || !s->pnp ||
-	    !s->pflags || !s->pidx || !s->reqmask || !s->link_free ||
-	    !s->xin_free || !s->xout_free || !s->tx_vl || !s->rr_in ||
-	    !s->rr_vl || !s->credits || !s->req || !s->in_head ||
-	    !s->in_cnt || !s->in_ht || !s->out_ht || !s->out_head || !s->out_cnt || !s->inq ||
+	if (!s->pt || !s->pv || !s->inq ||
 	    !s->outq || !s->visit || !s->link_flits || !s->pk || !s->pk_next || !s->ms ||
 	    !s->ms_next || !s->hq || !s->hport || !s->noff || !s->offs ||
 	    !s->heap || !s->wheel || hist_init(&s->hmsg) ||
@@ -1269,20 +1234,20 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 			const struct ftsw_port *x = &t->ports[id];
 			unsigned v;
 
-			s->pnode[id] = nd;
-			s->plocal[id] = (uint8_t)p;
-			s->pbase[id] = n->first_port;
-			s->pnp[id] = n->nports;
-			s->pidx[id] = n->index;
-			s->pflags[id] = (n->kind == FTSW_HOST ? PF_HOST : 0) |
+			s->pt[id].pnode = nd;
+			s->pt[id].plocal = (uint8_t)p;
+			s->pt[id].pbase = n->first_port;
+			s->pt[id].pnp = n->nports;
+			s->pt[id].pidx = n->index;
+			s->pt[id].pflags = (n->kind == FTSW_HOST ? PF_HOST : 0) |
 				(x->peer != FTSW_NONE &&
 				 t->nodes[x->peer].kind == FTSW_HOST ?
 				 PF_PEER_HOST : 0) |
 				((unsigned)n->nports * s->V <= 64 ? PF_MASK : 0);
-			s->peer[id] = x->peer == FTSW_NONE ? FTSW_NONE :
+			s->pt[id].peer = x->peer == FTSW_NONE ? FTSW_NONE :
 				      ftsw_link_id(t, x->peer, x->peer_port);
 			for (v = 0; v < s->V; v++)
-				s->credits[(size_t)id * s->V + v] =
+				s->pv[(size_t)id * s->V + v].credits =
 					x->peer == FTSW_NONE ? 0 :
 					t->nodes[x->peer].kind == FTSW_HOST ?
 					INF_CREDIT : (uint16_t)s->Bin;
@@ -1388,7 +1353,7 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 				link_ev(&s, id);
 				break;
 			case EV_CREDIT:
-				s.credits[id]++;
+				s.pv[id].credits++;
 				link_ev(&s, id / s.V);
 				break;
 			case EV_INFREE:
