@@ -244,6 +244,7 @@ struct sport {
 
 /* A port's VL: credits towards the peer, its two buffer rings. */
 struct spv {
+	uint64_t flits;		/* sent in the measured window */
 	uint32_t in_ht, out_ht;	/* head packet's arrival time */
 	uint16_t credits;
 	uint8_t req;		/* local out port of the input head, 0 none */
@@ -256,7 +257,10 @@ struct pkt {
 	uint32_t t;		/* head arrival at the current buffer */
 	uint8_t vl, out;	/* VL, output port at the current switch */
 	uint8_t hops;		/* switch-to-switch links taken */
-	uint8_t pad;
+	uint8_t known;		/* route[] bits valid */
+	uint8_t route[8];	/* the message's LFT results, as known at
+				 * injection (saves reading the message) */
+	uint32_t pad;
 };
 
 struct msg {
@@ -574,7 +578,7 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 	s->flit_hops += P;
 	s->last_move = s->now;
 	if (in_window(s, s->now))
-		s->link_flits[(size_t)o * V + v] += P;
+		s->pv[(size_t)o * V + v].flits += P;
 	if (s->pt[o].pflags & PF_PEER_HOST) {
 		deliver(s, p, pi, s->now + s->L + P);
 		return;
@@ -589,20 +593,22 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 	base = s->pt[pp].pbase;
 	lid = p->dlid;
 	{
-		struct msg *m = &s->ms[p->msg];
 		unsigned k = p->hops;
 
 		/*
 		 * Destination-based tables: every packet of a message (same
 		 * DLID) gets the same port at its k-th switch, so the first
-		 * one's lookup serves the others.
+		 * lookups serve the others (copied into each packet when it
+		 * is injected).
 		 */
-		if (k < 8 && (m->known >> k & 1) && s->o.policy != FTSW_SIM_PACKET) {
-			out = m->route[k];
+		if (k < 8 && (p->known >> k & 1)) {
+			out = p->route[k];
 		} else {
 			out = lid <= s->r->max_lid ? ftsw_lft(s->r, sw)[lid] :
 			      FTSW_PORT_NONE;
-			if (k < 8) {
+			if (k < 8 && s->o.policy != FTSW_SIM_PACKET) {
+				struct msg *m = &s->ms[p->msg];
+
 				m->route[k] = out;
 				m->known |= (uint8_t)(1u << k);
 			}
@@ -746,6 +752,8 @@ static void host_link(struct sim *s, uint32_t o, uint32_t h)
 				  ftsw_rand_next(&q->rng) % s->noff[h]];
 	p->vl = m->vl;
 	p->hops = 0;
+	p->known = s->o.policy == FTSW_SIM_PACKET ? 0 : m->known;
+	memcpy(p->route, m->route, sizeof(p->route));
 	if (m->to_inject == s->o.msg_packets)
 		m->first = s->now;
 	if (!--m->to_inject) {
@@ -1201,7 +1209,6 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 	s->inq = malloc(pv * s->Bin * sizeof(uint32_t));
 	s->outq = malloc(pv * s->Bout * sizeof(uint32_t));
 	s->visit = malloc(pv * sizeof(uint32_t));
-	s->link_flits = calloc(pv, sizeof(uint64_t));
 	s->pk_cap = 1024;
 	s->pk = malloc(s->pk_cap * sizeof(*s->pk));
 	s->pk_next = malloc(s->pk_cap * sizeof(uint32_t));
@@ -1219,7 +1226,7 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 	s->wmask = w - 1;
 	s->wheel = calloc(w, sizeof(*s->wheel));
 	if (!s->pt || !s->pv || !s->inq ||
-	    !s->outq || !s->visit || !s->link_flits || !s->pk || !s->pk_next || !s->ms ||
+	    !s->outq || !s->visit || !s->pk || !s->pk_next || !s->ms ||
 	    !s->ms_next || !s->hq || !s->hport || !s->noff || !s->offs ||
 	    !s->heap || !s->wheel || hist_init(&s->hmsg) ||
 	    hist_init(&s->hpkt)) {
@@ -1433,8 +1440,14 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 	res->pkts_injected = s.pk_injected;
 	res->pkts_delivered = s.pk_delivered;
 	res->pkts_dropped = s.pk_dropped;
-	res->link_flits = s.link_flits;
-	s.link_flits = NULL;
+	res->link_flits = malloc((size_t)s.nports * s.V * sizeof(uint64_t));
+	if (res->link_flits)
+		for (size_t i = 0; i < (size_t)s.nports * s.V; i++)
+			res->link_flits[i] = s.pv[i].flits;
+	else if (!rc) {
+		ftsw_err_set(err, "out of memory");
+		rc = -1;
+	}
 	res->seconds = (ftsw_now_us() - t0) * 1e-6;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
 	res->cpu_seconds = (c1.tv_sec - c0.tv_sec) +
