@@ -280,6 +280,36 @@ TEST(sweep_bounds_and_verify)
 	ftsw_topo_free(t);
 }
 
+/* No missed wake-up with several VLs (DFSSSP's layers on a torus). */
+TEST(verify_vls)
+{
+	struct ftsw_topo *t = grid(4, 4, 1);
+	struct ftsw_routing *r = route("dfsssp", t, 0, 3);
+	struct ftsw_sim_traffic tr;
+	struct ftsw_sim_opts o;
+	struct ftsw_sim_result res[2];
+	double loads[2] = { 0.3, 0.9 };
+	struct ftsw_err err;
+	unsigned i;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_GE(r->nvls, 2);
+	ASSERT_EQ(0, ftsw_sim_traffic_make(t, "uniform", "topo", 0, &tr, &err));
+	opts(&o);
+	o.verify = true;
+	o.threads = 0;
+	ASSERT_EQ(0, ftsw_sim_sweep(r, &tr, &o, loads, 2, res, &err));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(r->nvls, res[i].vls);
+		ASSERT_FALSE(res[i].deadlock);
+		ASSERT_GT(res[i].msgs_done, 0);
+		ftsw_sim_result_free(&res[i]);
+	}
+	ftsw_sim_traffic_free(&tr);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
 /* The same numbers for 1 and 2 threads, and for a point run alone. */
 TEST(deterministic)
 {

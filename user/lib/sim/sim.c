@@ -632,6 +632,10 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 			when = s->pt[pp].xin_free;
 		if (s->pt[base + out - 1].xout_free > when)
 			when = s->pt[base + out - 1].xout_free;
+		/* a full output buffer frees a slot with its link's tail */
+		if (out_occ(s, base + out - 1, v) >= s->Bout &&
+		    s->pt[base + out - 1].link_free > when)
+			when = s->pt[base + out - 1].link_free;
 		set_req(s, idx, out);
 		s->pv[idx].in_ht = p->t;
 		push_ev(s, when, EV(EV_XBAR, base + out - 1));
@@ -792,7 +796,8 @@ static void link_ev(struct sim *s, uint32_t o)
 					       s->pv[idx].out_head]].t;
 	s->pt[o].rr_vl = (uint8_t)wrap((unsigned)v + 1, s->V);
 	/* the slot frees with the tail: the crossbar may refill it */
-	push_ev(s, s->now + s->P, EV(EV_XBAR, o));
+	if (!(s->pt[o].pflags & PF_MASK) || s->pt[o].reqmask)
+		push_ev(s, s->now + s->P, EV(EV_XBAR, o));
 	transmit(s, o, (unsigned)v, pi);
 	for (v = 0; v < (int)s->V; v++)
 		if (s->pv[(size_t)o * s->V + v].out_cnt) {
@@ -892,6 +897,9 @@ static void xbar_ev(struct sim *s, uint32_t o)
 
 		if (s->pt[base + nx->out - 1].xout_free > when)
 			when = s->pt[base + nx->out - 1].xout_free;
+		if (out_occ(s, base + nx->out - 1, v) >= s->Bout &&
+		    s->pt[base + nx->out - 1].link_free > when)
+			when = s->pt[base + nx->out - 1].link_free;
 		push_ev(s, when, EV(EV_XBAR, base + nx->out - 1));
 	} else {
 		set_req(s, idx, 0);
