@@ -246,9 +246,11 @@ struct sport {
 struct spv {
 	uint64_t flits;		/* sent in the measured window */
 	uint32_t in_ht, out_ht;	/* head packet's arrival time */
-	uint16_t credits;
+	uint16_t credits;	/* in hand (returns not yet counted aside) */
 	uint8_t req;		/* local out port of the input head, 0 none */
-	uint8_t in_head, in_cnt, out_head, out_cnt, pad;
+	uint8_t in_head, in_cnt, out_head, out_cnt;
+	uint8_t cr_head, cr_cnt;	/* credit returns on their way */
+	uint8_t cwait;		/* the link waits for a credit of this VL */
 };
 
 struct pkt {
@@ -306,7 +308,8 @@ struct sim {
 	/* per port record (link id), and per port per VL */
 	struct sport *pt;
 	struct spv *pv;
-	uint32_t *inq, *outq;	/* (port * V + v) * B + slot */
+	uint32_t *inq, *outq;
+	uint32_t *crq;		/* credit return times, (port * V + v) * Bin */	/* (port * V + v) * B + slot */
 	uint64_t *link_flits;
 
 	struct pkt *pk;
@@ -511,6 +514,60 @@ static inline unsigned out_occ(const struct sim *s, uint32_t o, unsigned v)
 	       (s->pt[o].link_free > s->now && s->pt[o].tx_vl == v);
 }
 
+/*
+ * Credits: a return is queued with its arrival time instead of being an
+ * event; the sender counts those due. Only a link that found none wakes
+ * on the next return.
+ */
+static inline unsigned cred_avail(const struct sim *s, size_t idx)
+{
+	const struct spv *x = &s->pv[idx];
+	unsigned c = x->credits, k, h = x->cr_head;
+
+	for (k = 0; k < x->cr_cnt; k++) {
+		if (s->crq[idx * s->Bin + h] > s->now)
+			break;
+		c++;
+		h = wrap(h + 1, s->Bin);
+	}
+	return c;
+}
+
+static inline void cred_take(struct sim *s, size_t idx)
+{
+	struct spv *x = &s->pv[idx];
+
+	while (x->cr_cnt && s->crq[idx * s->Bin + x->cr_head] <= s->now) {
+		x->credits++;
+		x->cr_head = (uint8_t)wrap(x->cr_head + 1u, s->Bin);
+		x->cr_cnt--;
+	}
+	x->credits--;
+}
+
+/* Link o found no credit for VL idx: wake it when one arrives. */
+static void cred_wait(struct sim *s, size_t idx, uint32_t o)
+{
+	struct spv *x = &s->pv[idx];
+
+	if (x->cr_cnt)
+		push_ev(s, s->crq[idx * s->Bin + x->cr_head], EV(EV_LINK, o));
+	else
+		x->cwait = 1;
+}
+
+static void cred_return(struct sim *s, size_t idx, uint32_t when)
+{
+	struct spv *x = &s->pv[idx];
+
+	s->crq[idx * s->Bin + wrap(x->cr_head + x->cr_cnt, s->Bin)] = when;
+	x->cr_cnt++;
+	if (x->cwait) {
+		x->cwait = 0;
+		push_ev(s, when, EV(EV_LINK, div_v(s, idx)));
+	}
+}
+
 static void deliver(struct sim *s, struct pkt *p, uint32_t pi, uint32_t tail)
 {
 	struct msg *m = &s->ms[p->msg];
@@ -583,7 +640,7 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 		deliver(s, p, pi, s->now + s->L + P);
 		return;
 	}
-	s->pv[(size_t)o * V + v].credits--;
+	cred_take(s, (size_t)o * V + v);
 	if (!(s->pt[o].pflags & PF_HOST) && ++p->hops > FTSW_HOP_LIMIT) {
 		drop(s, pi);
 		return;
@@ -742,8 +799,10 @@ static void host_link(struct sim *s, uint32_t o, uint32_t h)
 	m = &s->ms[mi];
 	if (m->created > s->now)
 		return;
-	if (!s->pv[(size_t)o * s->V + m->vl].credits)
+	if (!cred_avail(s, (size_t)o * s->V + m->vl)) {
+		cred_wait(s, (size_t)o * s->V + m->vl, o);
 		return;
+	}
 	pi = pkt_alloc(s);
 	if (pi == NO_PKT)
 		return;
@@ -786,8 +845,18 @@ static void link_ev(struct sim *s, uint32_t o)
 		return;
 	}
 	v = link_pick(s, o);
-	if (v < 0)
+	if (v < 0) {
+		unsigned w;
+
+		/* ready heads without credit: wake with the next return */
+		for (w = 0; w < s->V; w++) {
+			idx = (size_t)o * s->V + w;
+			if (s->pv[idx].out_cnt && s->pv[idx].out_ht <= s->now &&
+			    !cred_avail(s, idx))
+				cred_wait(s, idx, o);
+		}
 		return;
+	}
 	idx = (size_t)o * s->V + v;
 	pi = s->outq[idx * s->Bout + s->pv[idx].out_head];
 	s->pv[idx].out_head = (uint8_t)wrap(s->pv[idx].out_head + 1u, s->Bout);
@@ -911,8 +980,8 @@ static void xbar_ev(struct sim *s, uint32_t o)
 		push_ev(s, s->now + s->P, EV(EV_XBAR, o));
 	/* credit back to the upstream port when the tail has left */
 	if (s->pt[in].peer != FTSW_NONE)
-		push_ev(s, s->now + s->P - 1 + s->L,
-			EV(EV_CREDIT, s->pt[in].peer * V + v));
+		cred_return(s, (size_t)s->pt[in].peer * V + v,
+			    s->now + s->P - 1 + s->L);
 	oi = o * V + v;
 	s->outq[(size_t)oi * s->Bout +
 		wrap(s->pv[oi].out_head + s->pv[oi].out_cnt, s->Bout)] = pi;
@@ -935,7 +1004,7 @@ static int link_pick(const struct sim *s, uint32_t o)
 		unsigned v = wrap(s->pt[o].rr_vl + j, V);
 		size_t idx = (size_t)o * V + v;
 
-		if (!s->pv[idx].out_cnt || !s->pv[idx].credits)
+		if (!s->pv[idx].out_cnt || !cred_avail(s, idx))
 			continue;
 		if (s->pv[idx].out_ht > s->now)
 			continue;
@@ -953,7 +1022,8 @@ static bool host_can(const struct sim *s, uint32_t o, uint32_t h)
 	if (s->pt[o].link_free > s->now || !q->cnt)
 		return false;
 	m = &s->ms[q->id[q->head]];
-	return m->created <= s->now && s->pv[(size_t)o * s->V + m->vl].credits;
+	return m->created <= s->now &&
+	       cred_avail(s, (size_t)o * s->V + m->vl);
 }
 
 /*
@@ -1071,7 +1141,8 @@ static uint32_t stuck_next(struct sim *s, uint32_t idx)
 	o = n->first_port + s->pv[idx].req - 1;
 	oi = o * V + v;
 	if (out_occ(s, o, v) < s->Bout || s->pt[o].link_free > s->now ||
-	    s->pv[oi].credits || s->pt[o].peer == FTSW_NONE)
+	    s->pv[oi].credits || s->pv[oi].cr_cnt ||
+	    s->pt[o].peer == FTSW_NONE)
 		return FTSW_NONE;
 	return s->pt[o].peer * V + v;
 }
@@ -1132,6 +1203,7 @@ static void sim_free(struct sim *s)
 	free(s->pv);
 	free(s->inq);
 	free(s->outq);
+	free(s->crq);
 	free(s->pk);
 	free(s->pk_next);
 	free(s->ms);
@@ -1215,6 +1287,7 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 	s->pt = calloc(t->nports, sizeof(*s->pt));
 	s->pv = calloc(pv, sizeof(*s->pv));
 	s->inq = malloc(pv * s->Bin * sizeof(uint32_t));
+	s->crq = malloc(pv * s->Bin * sizeof(uint32_t));
 	s->outq = malloc(pv * s->Bout * sizeof(uint32_t));
 	s->visit = malloc(pv * sizeof(uint32_t));
 	s->pk_cap = 1024;
@@ -1234,7 +1307,7 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 	s->wmask = w - 1;
 	s->wheel = calloc(w, sizeof(*s->wheel));
 	if (!s->pt || !s->pv || !s->inq ||
-	    !s->outq || !s->visit || !s->pk || !s->pk_next || !s->ms ||
+	    !s->outq || !s->crq || !s->visit || !s->pk || !s->pk_next || !s->ms ||
 	    !s->ms_next || !s->hq || !s->hport || !s->noff || !s->offs ||
 	    !s->heap || !s->wheel || hist_init(&s->hmsg) ||
 	    hist_init(&s->hpkt)) {
@@ -1366,10 +1439,6 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 				break;
 			case EV_LINK:
 				link_ev(&s, id);
-				break;
-			case EV_CREDIT:
-				s.pv[id].credits++;
-				link_ev(&s, id / s.V);
 				break;
 			case EV_INFREE:
 				infree_ev(&s, id);
