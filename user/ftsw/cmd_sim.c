@@ -173,9 +173,10 @@ static const char *swname(const struct ftsw_topo *t, uint32_t sw, char *buf,
 	return buf;
 }
 
-static void print_point(const struct ftsw_topo *t,
+static void print_point(const struct ftsw_routing *r,
 			const struct ftsw_sim_result *x, bool links)
 {
+	const struct ftsw_topo *t = r->topo;
 	double *vl = calloc(x->vls, sizeof(double));
 	double maxu = 0, sumu = 0;
 	uint32_t p, used = 0, nl = 0;
@@ -253,6 +254,16 @@ static void print_point(const struct ftsw_topo *t,
 			ftsw_out_close_object();
 		}
 		ftsw_out_close_array();
+		if (x->ncycle) {
+			char why[200];
+			int c = ftsw_sim_cycle_check(r, x->cycle, x->ncycle,
+						     x->vls, why, sizeof(why));
+
+			ftsw_out_str("cdg_cycle", "      CDG cross-check: %s",
+				     c > 0 ? "yes" : c == 0 ? "no" :
+				     "not checked");
+			ftsw_out_str("cdg_why", " (%s)\n", why);
+		}
 	}
 	if (links) {
 		ftsw_out_open_array("links");
@@ -499,22 +510,8 @@ int cmd_sim(int argc, char **argv)
 		      "umax", "uavg", "VL util");
 	ftsw_out_open_array("points");
 	for (i = 0; i < n; i++) {
-		print_point(t, &res[i], o.links);
+		print_point(r, &res[i], o.links);
 		deadlock |= res[i].deadlock;
-		if (res[i].deadlock && res[i].ncycle) {
-			char why[200];
-			int c = ftsw_sim_cycle_check(r, res[i].cycle,
-						     res[i].ncycle, res[i].vls,
-						     why, sizeof(why));
-
-			ftsw_out_open_object(NULL);
-			ftsw_out_float("load", NULL, res[i].load);
-			ftsw_out_str("cdg_cycle", "      CDG cross-check: %s",
-				     c > 0 ? "yes" : c == 0 ? "no" :
-				     "not checked");
-			ftsw_out_str("cdg_why", " (%s)\n", why);
-			ftsw_out_close_object();
-		}
 	}
 	ftsw_out_close_array();
 	if (!deadlock) {
