@@ -1398,6 +1398,7 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 	uint64_t t0 = ftsw_now_us();
 	struct timespec c0, c1;
 	uint32_t end, sample_every, next_sample;
+	uint64_t last_progress = t0;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -1457,6 +1458,16 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 		}
 		if (s.now == next_sample) {
 			next_sample += sample_every;
+			if (o->progress) {
+				uint64_t us = ftsw_now_us();
+
+				if (us - last_progress > 500000) {
+					last_progress = us;
+					fprintf(stderr, "\r  sim: load %.3g, cycle "
+						"%u of %u   ", load, s.now,
+						o->count ? s.now : end);
+				}
+			}
 			if (conservation(&s)) {
 				rc = -1;
 				break;
@@ -1492,6 +1503,8 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 		    s.msgs_measured)
 			break;
 	}
+	if (o->progress)
+		fprintf(stderr, "\r%50s\r", "");
 	if (!rc && conservation(&s))
 		rc = -1;
 	res->cycles = s.now;

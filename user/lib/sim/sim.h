@@ -61,7 +61,8 @@ struct ftsw_sim_opts {
 					 * half of it) */
 	uint32_t count;		/* count mode: messages per flow (0 = off) */
 	unsigned threads;	/* sweeps: 0 = all CPUs */
-	bool progress;		/* sweeps: progress on stderr */
+	bool progress;		/* progress on stderr: a sweep's points, or a
+				 * single run's cycles */
 	bool verify;		/* check every cycle that no resource able
 				 * to act was left asleep (slow; tests) */
 };

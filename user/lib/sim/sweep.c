@@ -33,9 +33,11 @@ static void *sweep_worker(void *arg)
 	size_t i;
 
 	while ((i = atomic_fetch_add(&w->next, 1)) < w->n) {
+		struct ftsw_sim_opts o = *w->o;
 		struct ftsw_err e;
 
-		if (ftsw_sim_run(w->r, w->tr, w->o, w->loads[i], &w->res[i],
+		o.progress = w->o->progress && w->n == 1;
+		if (ftsw_sim_run(w->r, w->tr, &o, w->loads[i], &w->res[i],
 				 &e)) {
 			pthread_mutex_lock(&w->lock);
 			if (!w->failed)
@@ -45,7 +47,7 @@ static void *sweep_worker(void *arg)
 		}
 		size_t d = atomic_fetch_add(&w->done, 1) + 1;
 
-		if (w->o->progress) {
+		if (w->o->progress && w->n > 1) {
 			pthread_mutex_lock(&w->lock);
 			fprintf(stderr, "\r  sim: %zu/%zu load points   ", d,
 				w->n);
