@@ -495,6 +495,38 @@ TEST(dfsssp_on_one_vl_deadlocks)
 	ftsw_topo_free(t);
 }
 
+/* An OpenSM dump of the tables simulates exactly as the engine's result. */
+TEST(opensm_dump_same_numbers)
+{
+	struct ftsw_topo *t = gen("xgft:2;4,8;1,4");
+	struct ftsw_routing *r = route("dmodk", t, 0, 0), *d;
+	const char *path = "/tmp/ftsw-sim-test-lfts.dump";
+	struct ftsw_sim_traffic tr;
+	struct ftsw_sim_opts o;
+	struct ftsw_sim_result a, b;
+	struct ftsw_err err;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, ftsw_lfts_write(r, path, &err));
+	d = ftsw_lfts_read(t, path, 0, &err);
+	ASSERT_NE(NULL, d);
+	ASSERT_EQ(0, ftsw_sim_traffic_make(t, "uniform", "topo", 0, &tr, &err));
+	opts(&o);
+	ASSERT_EQ(0, ftsw_sim_run(r, &tr, &o, 0.6, &a, &err));
+	ASSERT_EQ(0, ftsw_sim_run(d, &tr, &o, 0.6, &b, &err));
+	ASSERT_EQ(a.flit_hops, b.flit_hops);
+	ASSERT_EQ(a.msg_lat_avg, b.msg_lat_avg);
+	ASSERT_EQ(0, memcmp(a.link_flits, b.link_flits,
+			    (size_t)t->nports * a.vls * 8));
+	ftsw_sim_result_free(&a);
+	ftsw_sim_result_free(&b);
+	ftsw_sim_traffic_free(&tr);
+	unlink(path);
+	ftsw_routing_free(d);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
 TEST(loads_parse)
 {
 	struct ftsw_err err;
