@@ -5,7 +5,7 @@
  * wake-up at every cycle, the same numbers for any thread count, deadlock
  * on a ring, a torus and a random fabric with one VL and its cycle against
  * the channel dependency graph, DFSSSP's layers and Up*\/Down* never
- * deadlocking.
+ * deadlocking, an OpenSM dump simulating as the engine's tables.
  */
 #include <math.h>
 #include <stdlib.h>
