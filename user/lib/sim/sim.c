@@ -1135,7 +1135,8 @@ static uint32_t stuck_next(struct sim *s, uint32_t idx)
 	if (!s->pv[idx].in_cnt || !s->pv[idx].req)
 		return FTSW_NONE;
 	pi = s->inq[(size_t)idx * s->Bin + s->pv[idx].in_head];
-	if (s->now - s->pk[pi].t < s->o.deadlock_cycles)
+	if (s->pk[pi].t > s->now ||
+	    s->now - s->pk[pi].t < s->o.deadlock_cycles)
 		return FTSW_NONE;
 	n = &s->t->nodes[s->pt[in].pnode];
 	o = n->first_port + s->pv[idx].req - 1;
