@@ -6,7 +6,6 @@
  */
 #include <dirent.h>
 #include <limits.h>
-#include <libgen.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,13 +24,7 @@ struct graph {
 /* The repository: the test binary is build/tests/unit/layout_test. */
 static void __attribute__((constructor)) find_top(void)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	if (n <= 0)
-		return;
-	self[n] = 0;
-	snprintf(top, sizeof(top), "%s/../../..", dirname(self));
+	ut_build_path(top, sizeof(top), "..");
 }
 
 static int folder(struct graph *g, const char *name, bool add)
