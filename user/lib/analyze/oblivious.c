@@ -727,7 +727,8 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 	const struct ftsw_topo *t = r->topo;
 	const uint64_t chunk_max = 8u << 20;	/* entries per pass */
 	struct obl_work w = { 0 };
-	double t0 = now(), best = 0, last = t0;
+	uint64_t t0 = ftsw_now_us();
+	double best = 0, last = now();
 	uint64_t undelivered = 0, maxent = 0;
 	uint32_t lo, hi, l;
 	int rc = -1;
@@ -789,7 +790,8 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 	if (progress)
 		fprintf(stderr, "\r%60s\r", "");
 	res->ratio = best;
-	res->seconds = now() - t0;
+	/* from whole microseconds: prints without float noise */
+	res->seconds = (double)(ftsw_now_us() - t0) / 1e6;
 	rc = 0;
 out:
 	obl_free(&w);
