@@ -201,7 +201,7 @@ TEST(errors_name_the_option)
 		{ "topo degrade ftmn:4,2 --links -3",
 		  "--links: '-3' is not an unsigned number" },
 		{ "analyze -t ftmn:4,2 -a dmodk -p perm:12x",
-		  "-p SEED: '12x' is not a whole number" },
+		  "pattern seed: '12x' is not a whole number" },
 	};
 	unsigned i;
 
