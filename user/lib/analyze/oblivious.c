@@ -740,8 +740,7 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 			 struct ftsw_oblivious *res, struct ftsw_err *err)
 {
 	struct ob ob = { .r = r, .t = r->topo };
-	uint64_t undelivered = 0;
-	double t0 = now();
+	uint64_t undelivered = 0, t0 = ftsw_now_us();
 	uint32_t s;
 	int rc = -1;
 
@@ -775,7 +774,8 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 	if (ob_scan(&ob, res, progress, err))
 		goto out;
 	res->ratio = ob.best;
-	res->seconds = now() - t0;
+	/* from whole microseconds: prints without float noise */
+	res->seconds = (double)(ftsw_now_us() - t0) / 1e6;
 	rc = 0;
 out:
 	ob_free(&ob);
