@@ -436,51 +436,331 @@ static int collect(const struct ftsw_routing *r, const struct groups *G,
 	return 0;
 }
 
+/* Working state of the oblivious-ratio search over the links. */
+struct ob {
+	const struct ftsw_routing *r;
+	const struct ftsw_topo *t;
+	struct groups G;
+	bool multi;		/* some source has several paths */
+	uint64_t *cnt;		/* [link]: SD-group entries crossing it */
+	uint64_t *pos;		/* [link]: fill position, then end */
+	struct entry *ent;
+	/* per link: rows (sources) and columns (destinations) present */
+	uint32_t stamp, *stamp_s, *stamp_d, *stamp_g;
+	uint32_t *lid_s, *lid_d, *gs, *gd, nl, nr;
+	double *gmax, *dmax;
+	/* the matching problem */
+	uint32_t *start, *adj, *match;
+	uint64_t maxadj;
+	double *wm;
+	double best;
+};
+
+static int ob_alloc(struct ob *ob)
+{
+	uint32_t nh = ob->t->nhosts;
+
+	ob->cnt = calloc(ob->t->nports + 1, sizeof(*ob->cnt));
+	ob->pos = calloc(ob->t->nports + 1, sizeof(*ob->pos));
+	ob->lid_s = malloc(nh * sizeof(uint32_t));
+	ob->lid_d = malloc(nh * sizeof(uint32_t));
+	ob->stamp_s = calloc(nh, sizeof(uint32_t));
+	ob->stamp_d = calloc(nh, sizeof(uint32_t));
+	ob->stamp_g = calloc(nh, sizeof(uint32_t));
+	ob->gmax = calloc(nh, sizeof(double));
+	ob->dmax = calloc(nh, sizeof(double));
+	ob->gs = malloc(nh * sizeof(uint32_t));
+	ob->gd = malloc(nh * sizeof(uint32_t));
+	ob->start = malloc((nh + 2) * sizeof(uint32_t));
+	ob->match = malloc(nh * sizeof(uint32_t));
+	if (!ob->cnt || !ob->pos || !ob->lid_s || !ob->lid_d ||
+	    !ob->stamp_s || !ob->stamp_d || !ob->stamp_g || !ob->gmax ||
+	    !ob->dmax || !ob->gs || !ob->gd || !ob->start || !ob->match)
+		return -1;
+	return groups_make(ob->r, &ob->G);
+}
+
+static void ob_free(struct ob *ob)
+{
+	groups_free(&ob->G);
+	free(ob->cnt);
+	free(ob->pos);
+	free(ob->lid_s);
+	free(ob->lid_d);
+	free(ob->stamp_s);
+	free(ob->stamp_d);
+	free(ob->stamp_g);
+	free(ob->gmax);
+	free(ob->dmax);
+	free(ob->gs);
+	free(ob->gd);
+	free(ob->start);
+	free(ob->adj);
+	free(ob->match);
+	free(ob->ent);
+	free(ob->wm);
+}
+
+/*
+ * Upper bounds of link l's value from its entries [b, e): the sum of the
+ * source groups' maxima (times their sizes) and of the destinations'
+ * maxima. Numbers the destinations present (columns) on the way.
+ */
+static double ob_bound(struct ob *ob, uint64_t b, uint64_t e)
+{
+	const struct groups *G = &ob->G;
+	double ub_s = 0, ub_d = 0;
+	uint64_t i;
+	uint32_t u;
+
+	ob->nr = 0;
+	for (i = b; i < e; i++) {
+		uint32_t g = ob->ent[i].g, d = ob->ent[i].d;
+
+		if (ob->stamp_g[g] != ob->stamp) {
+			ob->stamp_g[g] = ob->stamp;
+			ob->gmax[g] = 0;
+		}
+		if (ob->stamp_d[d] != ob->stamp) {
+			ob->stamp_d[d] = ob->stamp;
+			ob->dmax[d] = 0;
+			ob->gd[ob->nr] = d;
+			ob->lid_d[d] = ob->nr++;
+		}
+		if (ob->ent[i].w > ob->gmax[g])
+			ob->gmax[g] = ob->ent[i].w;
+		if (ob->ent[i].w > ob->dmax[d])
+			ob->dmax[d] = ob->ent[i].w;
+	}
+	for (i = b; i < e; i++)
+		if (ob->stamp_g[ob->ent[i].g] == ob->stamp) {
+			uint32_t g = ob->ent[i].g;
+
+			ub_s += ob->gmax[g] * (G->start[g + 1] - G->start[g]);
+			ob->stamp_g[g] = ob->stamp - 1;	/* once */
+		}
+	for (u = 0; u < ob->nr; u++)
+		ub_d += ob->dmax[ob->gd[u]];
+	return ub_s < ub_d ? ub_s : ub_d;
+}
+
+/* Rows: the member hosts of the source groups present on the link. */
+static void ob_rows(struct ob *ob, uint64_t b, uint64_t e)
+{
+	uint64_t i;
+	uint32_t j;
+
+	ob->nl = 0;
+	for (i = b; i < e; i++) {
+		uint32_t g = ob->ent[i].g;
+
+		for (j = ob->G.start[g]; j < ob->G.start[g + 1]; j++) {
+			uint32_t h = ob->G.mem[j];
+
+			if (ob->stamp_s[h] != ob->stamp) {
+				ob->stamp_s[h] = ob->stamp;
+				ob->gs[ob->nl] = h;
+				ob->lid_s[h] = ob->nl++;
+			}
+		}
+	}
+}
+
+/* Single path: the largest matching of the link's (source, destination) pairs. */
+static int ob_match_single(struct ob *ob, uint64_t b, uint64_t e, double *val)
+{
+	const struct groups *G = &ob->G;
+	uint64_t i, na = 0;
+	uint32_t j, u;
+
+	memset(ob->start, 0, (ob->nl + 2) * sizeof(*ob->start));
+	for (i = b; i < e; i++)
+		for (j = G->start[ob->ent[i].g]; j < G->start[ob->ent[i].g + 1]; j++)
+			if (G->mem[j] != ob->ent[i].d) {
+				ob->start[ob->lid_s[G->mem[j]] + 2]++;
+				na++;
+			}
+	if (na > ob->maxadj) {
+		free(ob->adj);
+		ob->maxadj = na;
+		ob->adj = malloc(ob->maxadj * sizeof(*ob->adj));
+		if (!ob->adj)
+			return -1;
+	}
+	for (u = 0; u < ob->nl; u++)
+		ob->start[u + 2] += ob->start[u + 1];
+	for (i = b; i < e; i++)
+		for (j = G->start[ob->ent[i].g]; j < G->start[ob->ent[i].g + 1]; j++)
+			if (G->mem[j] != ob->ent[i].d)
+				ob->adj[ob->start[ob->lid_s[G->mem[j]] + 1]++] =
+					ob->lid_d[ob->ent[i].d];
+	*val = ftsw_hopcroft_karp(ob->nl, ob->nr, ob->start, ob->adj, ob->match);
+	return 0;
+}
+
+/* Multipath: the maximum-weight matching of the link's fractional loads. */
+static int ob_match_weighted(struct ob *ob, uint64_t b, uint64_t e, double *val)
+{
+	const struct groups *G = &ob->G;
+	uint64_t i;
+	uint32_t j;
+
+	free(ob->wm);
+	ob->wm = calloc((size_t)ob->nl * ob->nr, sizeof(*ob->wm));
+	if (!ob->wm)
+		return -1;
+	for (i = b; i < e; i++)
+		for (j = G->start[ob->ent[i].g]; j < G->start[ob->ent[i].g + 1]; j++)
+			if (G->mem[j] != ob->ent[i].d)
+				ob->wm[(size_t)ob->lid_s[G->mem[j]] * ob->nr +
+				       ob->lid_d[ob->ent[i].d]] = ob->ent[i].w;
+	*val = ftsw_max_weight_matching(ob->nl, ob->nr, ob->wm, ob->match);
+	return 0;
+}
+
+/* A new best at link l: remember the link and the matched pairs. */
+static void ob_witness(struct ob *ob, struct ftsw_oblivious *res, uint32_t l)
+{
+	uint32_t u;
+
+	res->link = l;
+	free(res->witness_src);
+	free(res->witness_dst);
+	res->witness_src = malloc(ob->nl * sizeof(uint32_t));
+	res->witness_dst = malloc(ob->nl * sizeof(uint32_t));
+	res->nwitness = 0;
+	for (u = 0; res->witness_src && res->witness_dst && u < ob->nl; u++)
+		if (ob->match[u] != UINT32_MAX) {
+			res->witness_src[res->nwitness] = ob->gs[u];
+			res->witness_dst[res->nwitness++] = ob->gd[ob->match[u]];
+		}
+}
+
+/* Link l's entries are ent[b, e): its value, if it can beat the best. */
+static int ob_link(struct ob *ob, struct ftsw_oblivious *res, uint32_t l,
+		   uint64_t b, uint64_t e)
+{
+	uint32_t nh = ob->t->nhosts;
+	double val;
+
+	if (++ob->stamp == 0) {
+		memset(ob->stamp_s, 0, nh * sizeof(uint32_t));
+		memset(ob->stamp_d, 0, nh * sizeof(uint32_t));
+		memset(ob->stamp_g, 0, nh * sizeof(uint32_t));
+		ob->stamp = 1;
+	}
+	if (ob_bound(ob, b, e) <= ob->best + 1e-9)
+		return 0;	/* cannot beat the best */
+	ob_rows(ob, b, e);
+	if (ob->multi ? ob_match_weighted(ob, b, e, &val) :
+			ob_match_single(ob, b, e, &val))
+		return -1;
+	if (val > ob->best + 1e-9) {
+		ob->best = val;
+		ob_witness(ob, res, l);
+	}
+	return 0;
+}
+
+/* A host uplink carries its one source: ratio 1 whenever it sends. */
+static void ob_host_uplink(struct ob *ob, struct ftsw_oblivious *res)
+{
+	const struct ftsw_topo *t = ob->t;
+	uint32_t h0 = t->hosts[0];
+
+	if (t->nhosts <= 1)
+		return;
+	ob->best = 1;
+	res->link = ftsw_host_port(t, h0) ?
+		    ftsw_link_id(t, h0, ftsw_host_port(t, h0)) : FTSW_NONE;
+	res->witness_src = malloc(sizeof(uint32_t));
+	res->witness_dst = malloc(sizeof(uint32_t));
+	if (res->witness_src && res->witness_dst) {
+		res->witness_src[0] = 0;
+		res->witness_dst[0] = 1;
+		res->nwitness = 1;
+	}
+}
+
+/*
+ * The links in passes of at most chunk_max entries: collect each pass's
+ * entries, then evaluate its links one by one.
+ */
+static int ob_scan(struct ob *ob, struct ftsw_oblivious *res, bool progress,
+		   struct ftsw_err *err)
+{
+	const uint64_t chunk_max = 8u << 20;	/* entries per pass */
+	const struct ftsw_topo *t = ob->t;
+	uint64_t maxent = 0, tot;
+	double last = now();
+	uint32_t lo, hi, l;
+
+	for (l = 0; l < t->nports; l++)
+		if (ob->cnt[l] > maxent)
+			maxent = ob->cnt[l];
+	ob->ent = malloc((maxent > chunk_max ? maxent : chunk_max) *
+			 sizeof(*ob->ent));
+	if (!ob->ent) {
+		ftsw_err_set(err, "out of memory (%llu SD groups on one link)",
+			     (unsigned long long)maxent);
+		return -1;
+	}
+	for (lo = 0; lo < t->nports; lo = hi) {
+		for (tot = 0, hi = lo; hi < t->nports &&
+		     (hi == lo || tot + ob->cnt[hi] <= chunk_max); hi++)
+			tot += ob->cnt[hi];
+		for (tot = 0, l = lo; l < hi; l++) {
+			ob->pos[l] = tot;
+			tot += ob->cnt[l];
+		}
+		if (tot && collect(ob->r, &ob->G, lo, hi, NULL, ob->pos,
+				   ob->ent, NULL))
+			goto oom;
+		/* pos[l] is now the end of link l's entries */
+		for (l = lo; l < hi; l++) {
+			if (ob->cnt[l] &&
+			    ob_link(ob, res, l, ob->pos[l] - ob->cnt[l], ob->pos[l]))
+				goto oom;
+			if (progress && now() - last > 0.5) {
+				last = now();
+				fprintf(stderr, "\r  oblivious ratio: link %u/%u, "
+					"best %.3f   ", l, t->nports, ob->best);
+			}
+		}
+	}
+	if (progress)
+		fprintf(stderr, "\r%60s\r", "");
+	return 0;
+oom:
+	ftsw_err_set(err, "out of memory");
+	return -1;
+}
+
 int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 			 struct ftsw_oblivious *res, struct ftsw_err *err)
 {
-	const struct ftsw_topo *t = r->topo;
-	const uint64_t chunk_max = 8u << 20;	/* entries per pass */
-	uint64_t *cnt = calloc(t->nports + 1, sizeof(*cnt));
-	uint64_t *pos = calloc(t->nports + 1, sizeof(*pos));
-	uint32_t *lid_s = malloc(t->nhosts * sizeof(uint32_t));
-	uint32_t *lid_d = malloc(t->nhosts * sizeof(uint32_t));
-	uint32_t *stamp_s = calloc(t->nhosts, sizeof(uint32_t));
-	uint32_t *stamp_d = calloc(t->nhosts, sizeof(uint32_t));
-	uint32_t *stamp_g = calloc(t->nhosts, sizeof(uint32_t));
-	double *gmax = calloc(t->nhosts, sizeof(double));
-	double *dmax = calloc(t->nhosts, sizeof(double));
-	uint32_t *gs = malloc(t->nhosts * sizeof(uint32_t));
-	uint32_t *gd = malloc(t->nhosts * sizeof(uint32_t));
-	uint32_t *start = malloc((t->nhosts + 2) * sizeof(uint32_t));
-	uint32_t *adj = NULL, *match = malloc(t->nhosts * sizeof(uint32_t));
-	struct entry *ent = NULL;
-	double t0 = now(), best = 0, last = t0, *wm = NULL;
-	uint64_t undelivered = 0, maxent = 0, maxadj = 0;
-	uint32_t lo, hi, l, stamp = 0, s;
-	struct groups G;
-	bool multi = false;
+	struct ob ob = { .r = r, .t = r->topo };
+	uint64_t undelivered = 0, t0 = ftsw_now_us();
+	uint32_t s;
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
-	memset(&G, 0, sizeof(G));
 	res->link = FTSW_NONE;
-	if (!cnt || !pos || !lid_s || !lid_d || !stamp_s || !stamp_d ||
-	    !stamp_g || !gmax || !dmax || !gs || !gd || !start || !match ||
-	    groups_make(r, &G)) {
+	if (ob_alloc(&ob)) {
 		ftsw_err_set(err, "out of memory");
 		goto out;
 	}
-	for (s = 0; s < t->nhosts; s++) {
+	for (s = 0; s < ob.t->nhosts; s++) {
 		uint8_t o[128];
 		double w[128];
 
 		if (ftsw_path_offsets(r, s, o, w) > 1)
-			multi = true;
+			ob.multi = true;
 	}
-	res->multipath = multi;
-	res->exact = ftsw_full_bisection(t, res->why, sizeof(res->why));
-	if (collect(r, &G, 0, t->nports, cnt, NULL, NULL, &undelivered)) {
+	res->multipath = ob.multi;
+	res->exact = ftsw_full_bisection(ob.t, res->why, sizeof(res->why));
+	if (collect(r, &ob.G, 0, ob.t->nports, ob.cnt, NULL, NULL,
+		    &undelivered)) {
 		ftsw_err_set(err, "out of memory");
 		goto out;
 	}
@@ -490,194 +770,15 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 			     (unsigned long long)undelivered);
 		goto out;
 	}
-	/* a host uplink carries its one source: ratio 1 when it sends */
-	if (t->nhosts > 1) {
-		uint32_t h0 = t->hosts[0];
-
-		best = 1;
-		res->link = ftsw_host_port(t, h0) ?
-			    ftsw_link_id(t, h0, ftsw_host_port(t, h0)) : FTSW_NONE;
-		res->witness_src = malloc(sizeof(uint32_t));
-		res->witness_dst = malloc(sizeof(uint32_t));
-		if (res->witness_src && res->witness_dst) {
-			res->witness_src[0] = 0;
-			res->witness_dst[0] = 1;
-			res->nwitness = 1;
-		}
-	}
-	for (l = 0; l < t->nports; l++)
-		if (cnt[l] > maxent)
-			maxent = cnt[l];
-	ent = malloc((maxent > chunk_max ? maxent : chunk_max) * sizeof(*ent));
-	if (!ent) {
-		ftsw_err_set(err, "out of memory (%llu SD groups on one link)",
-			     (unsigned long long)maxent);
+	ob_host_uplink(&ob, res);
+	if (ob_scan(&ob, res, progress, err))
 		goto out;
-	}
-	for (lo = 0; lo < t->nports; lo = hi) {
-		uint64_t tot = 0;
-
-		for (hi = lo; hi < t->nports &&
-		     (hi == lo || tot + cnt[hi] <= chunk_max); hi++)
-			tot += cnt[hi];
-		tot = 0;
-		for (l = lo; l < hi; l++) {
-			pos[l] = tot;
-			tot += cnt[l];
-		}
-		if (tot && collect(r, &G, lo, hi, NULL, pos, ent, NULL)) {
-			ftsw_err_set(err, "out of memory");
-			goto out;
-		}
-		/* pos[l] is now the end of link l's entries */
-		for (l = lo; l < hi; l++) {
-			uint64_t b = pos[l] - cnt[l], e = pos[l], i, na = 0;
-			uint32_t nl = 0, nr = 0, ng = 0, u, j;
-			double val, ub_s = 0, ub_d = 0;
-
-			if (!cnt[l])
-				continue;
-			if (++stamp == 0) {
-				memset(stamp_s, 0, t->nhosts * sizeof(uint32_t));
-				memset(stamp_d, 0, t->nhosts * sizeof(uint32_t));
-				memset(stamp_g, 0, t->nhosts * sizeof(uint32_t));
-				stamp = 1;
-			}
-			/* bounds: sum of column maxima, of row maxima */
-			for (i = b; i < e; i++) {
-				uint32_t g = ent[i].g, d = ent[i].d;
-
-				if (stamp_g[g] != stamp) {
-					stamp_g[g] = stamp;
-					gmax[g] = 0;
-					ng++;
-				}
-				if (stamp_d[d] != stamp) {
-					stamp_d[d] = stamp;
-					dmax[d] = 0;
-					gd[nr] = d;
-					lid_d[d] = nr++;
-				}
-				if (ent[i].w > gmax[g])
-					gmax[g] = ent[i].w;
-				if (ent[i].w > dmax[d])
-					dmax[d] = ent[i].w;
-			}
-			for (i = b; i < e; i++)
-				if (stamp_g[ent[i].g] == stamp) {
-					uint32_t g = ent[i].g;
-
-					ub_s += gmax[g] * (G.start[g + 1] -
-							   G.start[g]);
-					stamp_g[g] = stamp - 1;	/* once */
-				}
-			for (u = 0; u < nr; u++)
-				ub_d += dmax[gd[u]];
-			if ((ub_s < ub_d ? ub_s : ub_d) <= best + 1e-9)
-				continue;	/* cannot beat the best */
-			/* rows: the member hosts of the groups present */
-			for (i = b; i < e; i++) {
-				uint32_t g = ent[i].g;
-
-				for (j = G.start[g]; j < G.start[g + 1]; j++) {
-					uint32_t h = G.mem[j];
-
-					if (stamp_s[h] != stamp) {
-						stamp_s[h] = stamp;
-						gs[nl] = h;
-						lid_s[h] = nl++;
-					}
-				}
-			}
-			if (!multi) {
-				memset(start, 0, (nl + 2) * sizeof(*start));
-				for (i = b; i < e; i++)
-					for (j = G.start[ent[i].g];
-					     j < G.start[ent[i].g + 1]; j++)
-						if (G.mem[j] != ent[i].d) {
-							start[lid_s[G.mem[j]] + 2]++;
-							na++;
-						}
-				if (na > maxadj) {
-					free(adj);
-					maxadj = na;
-					adj = malloc(maxadj * sizeof(*adj));
-					if (!adj) {
-						ftsw_err_set(err, "out of memory");
-						goto out;
-					}
-				}
-				for (u = 0; u < nl; u++)
-					start[u + 2] += start[u + 1];
-				for (i = b; i < e; i++)
-					for (j = G.start[ent[i].g];
-					     j < G.start[ent[i].g + 1]; j++)
-						if (G.mem[j] != ent[i].d)
-							adj[start[lid_s[G.mem[j]] + 1]++] =
-								lid_d[ent[i].d];
-				val = ftsw_hopcroft_karp(nl, nr, start, adj,
-							 match);
-			} else {
-				free(wm);
-				wm = calloc((size_t)nl * nr, sizeof(*wm));
-				if (!wm) {
-					ftsw_err_set(err, "out of memory");
-					goto out;
-				}
-				for (i = b; i < e; i++)
-					for (j = G.start[ent[i].g];
-					     j < G.start[ent[i].g + 1]; j++)
-						if (G.mem[j] != ent[i].d)
-							wm[(size_t)lid_s[G.mem[j]] * nr +
-							   lid_d[ent[i].d]] = ent[i].w;
-				val = ftsw_max_weight_matching(nl, nr, wm, match);
-			}
-			if (val > best + 1e-9) {
-				best = val;
-				res->link = l;
-				free(res->witness_src);
-				free(res->witness_dst);
-				res->witness_src = malloc(nl * sizeof(uint32_t));
-				res->witness_dst = malloc(nl * sizeof(uint32_t));
-				res->nwitness = 0;
-				for (u = 0; res->witness_src && res->witness_dst &&
-				     u < nl; u++)
-					if (match[u] != UINT32_MAX) {
-						res->witness_src[res->nwitness] = gs[u];
-						res->witness_dst[res->nwitness++] =
-							gd[match[u]];
-					}
-			}
-			if (progress && now() - last > 0.5) {
-				last = now();
-				fprintf(stderr, "\r  oblivious ratio: link %u/%u, "
-					"best %.3f   ", l, t->nports, best);
-			}
-		}
-	}
-	if (progress)
-		fprintf(stderr, "\r%60s\r", "");
-	res->ratio = best;
-	res->seconds = now() - t0;
+	res->ratio = ob.best;
+	/* from whole microseconds: prints without float noise */
+	res->seconds = (double)(ftsw_now_us() - t0) / 1e6;
 	rc = 0;
 out:
-	groups_free(&G);
-	free(cnt);
-	free(pos);
-	free(lid_s);
-	free(lid_d);
-	free(stamp_s);
-	free(stamp_d);
-	free(stamp_g);
-	free(gmax);
-	free(dmax);
-	free(gs);
-	free(gd);
-	free(start);
-	free(adj);
-	free(match);
-	free(ent);
-	free(wm);
+	ob_free(&ob);
 	return rc;
 }
 

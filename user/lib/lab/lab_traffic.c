@@ -597,586 +597,787 @@ static void print_flow(FILE *out, const struct fres *r, double rate_mbps)
 
 /*
  * Rate mode summary: flows grouped by the flows on their busiest shaped
- * link (k), measured against rate / k.
+ * link (k, the share; 0: no shaped link; -1: several paths), measured
+ * against rate / k.
  */
-static void rate_summary(FILE *out, bool json, const struct fres *fr,
-			 size_t nfr, double rate_mbps)
+struct share_group {
+	double share, min, sum, max;
+	uint64_t flows;
+};
+
+/* The groups, by increasing share, into *out (malloc): their number. */
+static size_t share_groups(const struct fres *fr, size_t nfr,
+			   struct share_group **out)
 {
 	double *ks = malloc(sizeof(double) * (nfr + 1));
-	size_t nk = 0, i, j;
-	bool first = true;
+	struct share_group *g = calloc(nfr + 1, sizeof(*g));
+	size_t ng = 0, i, j;
 
-	if (!ks)
-		return;
+	*out = g;
+	if (!ks || !g) {
+		free(ks);
+		return 0;
+	}
 	for (i = 0; i < nfr; i++)
-		ks[nk++] = fr[i].share;
-	qsort(ks, nk, sizeof(double), cmp_double);
-	if (json)
-		fprintf(out, ",\"shares\":[");
-	for (i = 0; i < nk; i++) {
-		double mn = 1e300, mx = 0, sum = 0;
-		uint64_t cnt = 0;
+		ks[i] = fr[i].share;
+	qsort(ks, nfr, sizeof(double), cmp_double);
+	for (i = 0; i < nfr; i++) {
+		struct share_group *x = &g[ng];
 
 		if (i && ks[i] == ks[i - 1])
 			continue;
+		x->share = ks[i];
+		x->min = 1e300;
 		for (j = 0; j < nfr; j++) {
 			if (fr[j].share != ks[i])
 				continue;
-			cnt++;
-			sum += fr[j].mbps;
-			mn = fr[j].mbps < mn ? fr[j].mbps : mn;
-			mx = fr[j].mbps > mx ? fr[j].mbps : mx;
+			x->flows++;
+			x->sum += fr[j].mbps;
+			x->min = fr[j].mbps < x->min ? fr[j].mbps : x->min;
+			x->max = fr[j].mbps > x->max ? fr[j].mbps : x->max;
 		}
-		if (json) {
-			fprintf(out, "%s{\"share\":%.6g,\"flows\":%" PRIu64
-				",\"predicted_mbps\":", first ? "" : ",",
-				ks[i], cnt);
-			if (ks[i] > 0)
-				fprintf(out, "%.6g", rate_mbps / ks[i]);
-			else
-				fprintf(out, "null");
-			fprintf(out, ",\"min_mbps\":%.6g,\"avg_mbps\":%.6g,"
-				"\"max_mbps\":%.6g}", mn, sum / cnt, mx);
-		} else if (ks[i] > 0) {
+		ng++;
+	}
+	free(ks);
+	return ng;
+}
+
+static void rate_summary_text(FILE *out, const struct fres *fr, size_t nfr,
+			      double rate_mbps)
+{
+	struct share_group *g;
+	size_t ng = share_groups(fr, nfr, &g), i;
+
+	for (i = 0; i < ng; i++) {
+		double avg = g[i].sum / g[i].flows;
+
+		if (g[i].share > 0)
 			fprintf(out, "  %" PRIu64 " flows with %.3g on their "
 				"busiest shaped link: predicted %.3f, measured "
-				"%.3f/%.3f/%.3f Mbit/s (min/avg/max)\n", cnt,
-				ks[i], rate_mbps / ks[i], mn, sum / cnt, mx);
-		} else {
+				"%.3f/%.3f/%.3f Mbit/s (min/avg/max)\n",
+				g[i].flows, g[i].share, rate_mbps / g[i].share,
+				g[i].min, avg, g[i].max);
+		else
 			fprintf(out, "  %" PRIu64 " flows %s: measured "
-				"%.3f/%.3f/%.3f Mbit/s (min/avg/max)\n", cnt,
-				ks[i] < 0 ? "over several paths (the kernel "
-				"picks one by flow hash)" : "crossing no "
-				"shaped link", mn, sum / cnt, mx);
-		}
-		first = false;
+				"%.3f/%.3f/%.3f Mbit/s (min/avg/max)\n",
+				g[i].flows, g[i].share < 0 ? "over several "
+				"paths (the kernel picks one by flow hash)" :
+				"crossing no shaped link", g[i].min, avg,
+				g[i].max);
 	}
-	if (json)
-		fprintf(out, "]");
-	free(ks);
+	free(g);
+}
+
+/* "shares": the groups as JSON (util/output.h, in an open object). */
+static void rate_summary_json(const struct fres *fr, size_t nfr,
+			      double rate_mbps)
+{
+	struct share_group *g;
+	size_t ng = share_groups(fr, nfr, &g), i;
+
+	ftsw_out_open_array("shares");
+	for (i = 0; i < ng; i++) {
+		ftsw_out_open_object(NULL);
+		ftsw_out_float("share", NULL, g[i].share);
+		ftsw_out_uint("flows", NULL, g[i].flows);
+		if (g[i].share > 0)
+			ftsw_out_float("predicted_mbps", NULL,
+				       rate_mbps / g[i].share);
+		else
+			ftsw_out_null("predicted_mbps", NULL);
+		ftsw_out_float("min_mbps", NULL, g[i].min);
+		ftsw_out_float("avg_mbps", NULL, g[i].sum / g[i].flows);
+		ftsw_out_float("max_mbps", NULL, g[i].max);
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	free(g);
+}
+
+/*
+ * One run of `lab traffic`: what it was asked, the model's inputs, the
+ * sockets, the per-port predictions and the results, shared by its steps.
+ */
+struct trun {
+	struct ftsw_lab *lab;
+	const struct ftsw_lab_traffic_opts *o;
+	FILE *out;
+	struct traffic tr;
+	struct ftsw_routing *r;
+	struct ftsw_lab_counters c0, c1;
+	struct ftsw_pattern pat;
+	struct ftsw_offset_list *lists;
+	struct ftsw_path *path;
+	struct ftsw_tm dg;		/* datagrams per flow of a stage */
+	struct ftsw_pattern_metrics m;	/* the analyzer's, per stage */
+	struct linkrow *rows;
+	struct fres *fr;
+	size_t nfr, capfr, fcap, nslots;
+	uint32_t *order, fa, fb;
+	double *dload, *pred, *pflows, max_flows_all;
+	uint64_t sent, lost, nrows, bad, fail_us, slow;
+	uint64_t tx_measured;
+	double tx_predicted;
+	unsigned nst, maxp, packets, size, dur_ms;
+	bool rate_mode, multipath, exact, failed;
+	double rate_bits, rate_mbps;
+	char pspec[300], ospec[300];
+};
+
+/* The options against the lab: 0, or -1 with err set. */
+static int traffic_check(struct trun *x, struct ftsw_err *err)
+{
+	const struct ftsw_lab_traffic_opts *o = x->o;
+	struct ftsw_lab *lab = x->lab;
+
+	if (!o->pattern || !*o->pattern) {
+		ftsw_err_set(err, "no pattern (all2all, cps, shift:K, perm, or "
+			     "any of ftsw analyze -p's)");
+		return -1;
+	}
+	if (x->size < sizeof(struct udp_hdr) || x->size > LAB_UDP_MAX) {
+		ftsw_err_set(err, "datagram size %u: %zu..%d bytes", x->size,
+			     sizeof(struct udp_hdr), LAB_UDP_MAX);
+		return -1;
+	}
+	if (x->rate_mode && o->fail_a) {
+		ftsw_err_set(err, "lab %s is shaped (lab up --rate): --fail "
+			     "needs an unshaped lab", lab->name);
+		return -1;
+	}
+	if (lab->topo->nhosts < 2) {
+		ftsw_err_set(err, "lab %s: fewer than 2 hosts", lab->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* The model's inputs: pattern, order, the kernel's tables and lists. */
+static int traffic_model_inputs(struct trun *x, struct ftsw_err *err)
+{
+	const struct ftsw_lab_traffic_opts *o = x->o;
+	const struct ftsw_topo *t = x->lab->topo;
+
+	pattern_spec(o->pattern, o->seed, x->pspec, sizeof(x->pspec));
+	order_spec(o->order ? o->order : "topology", o->seed, x->ospec,
+		   sizeof(x->ospec));
+	if (ftsw_pattern_make(x->pspec, t->nhosts, t, &x->pat, err)) {
+		char m[sizeof(err->msg)];
+
+		snprintf(m, sizeof(m), "%s", err->msg);
+		ftsw_err_set(err, "lab %s: %.400s; also all2all, cps",
+			     x->lab->name, m);
+		return -1;
+	}
+	x->order = malloc(sizeof(uint32_t) * t->nhosts);
+	if (!x->order) {
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	if (ftsw_order_make(x->ospec, t, t->nhosts, x->order, err))
+		return -1;
+	x->r = ftsw_lab_read_routing(x->lab, err);
+	if (!x->r)
+		return -1;
+	x->lists = calloc(t->nhosts + 1, sizeof(*x->lists));
+	x->path = malloc(sizeof(*x->path));
+	if (!x->lists || !x->path) {
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	return read_offset_lists(x->lab, x->r, x->lists, &x->multipath, err);
+}
+
+/* The failure to cause, the counters before, buffers and sockets. */
+static int traffic_setup(struct trun *x, struct ftsw_err *err)
+{
+	const struct ftsw_lab_traffic_opts *o = x->o;
+	const struct ftsw_topo *t = x->lab->topo;
+	struct traffic *tr = &x->tr;
+	uint32_t i;
+
+	if (o->fail_a && (ftsw_lab_find_node(x->lab, o->fail_a, &x->fa, err) ||
+			  ftsw_lab_find_node(x->lab, o->fail_b, &x->fb, err)))
+		return -1;
+	if (ftsw_lab_counters(x->lab, &x->c0, err))
+		return -1;
+	x->maxp = x->c0.maxports;
+	x->nslots = (size_t)t->nswitches * (x->maxp + 1);
+	tr->fd = malloc(sizeof(int) * tr->n);
+	tr->pfd = calloc(tr->n, sizeof(*tr->pfd));
+	tr->buf = malloc(2048);
+	x->dload = calloc(t->nports + 1, sizeof(double));
+	x->pred = calloc(x->nslots + 1, sizeof(double));
+	x->pflows = calloc(x->nslots + 1, sizeof(double));
+	if (!tr->fd || !tr->pfd || !tr->buf || !x->dload || !x->pred ||
+	    !x->pflows) {
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < tr->n; i++)
+		tr->fd[i] = -1;
+	return open_sockets(tr, err);
+}
+
+static void print_header(const struct trun *x)
+{
+	const struct ftsw_lab_traffic_opts *o = x->o;
+	FILE *out = x->out;
+
+	if (o->json)
+		return;
+	fprintf(out, "pattern %s (%u stage%s), order %s; model: the "
+		"analyzer (ftsw analyze -p %s --order %s) on the tables "
+		"read back from the kernel\n", o->pattern, x->pat.nstages,
+		x->pat.nstages == 1 ? "" : "s", x->ospec, x->pspec, x->ospec);
+	if (x->rate_mode)
+		fprintf(out, "lab shaped at %.3f Mbit/s per fabric link: "
+			"each stage sends for %u ms, %u-byte datagrams, "
+			"%s; throughput at the receivers over the last "
+			"%u ms, in fabric frame bits (payload + %d "
+			"bytes)\n", x->rate_mbps, x->dur_ms, x->size, o->pps ?
+			"paced by --pps" : "each flow offered 1.5x the "
+			"rate", x->dur_ms - x->dur_ms / 5, LAB_FRAME_EXTRA);
+	else
+		fprintf(out, "%u packets of %u bytes per flow%s\n",
+			x->packets, x->size, x->multipath ? " (several LIDs per "
+			"destination: flows spread over paths by hash; "
+			"only totals compared)" : "");
+}
+
+/* The flows a stage sends (a host to itself left out) into tr->fl. */
+static int stage_flows(struct trun *x, const struct ftsw_tm *tm,
+		       struct ftsw_err *err)
+{
+	struct traffic *tr = &x->tr;
+	size_t need, k;
+
+	need = tm->nflows + (tm->all_to_all ? (size_t)tm->n * tm->n : 0);
+	if (need > x->fcap) {
+		struct lflow *nfl = realloc(tr->fl, sizeof(*nfl) * (need + 1));
+		uint32_t *nt;
+
+		if (nfl)
+			tr->fl = nfl;
+		nt = nfl ? realloc(tr->turn, sizeof(*nt) * (need + 1)) : NULL;
+		if (!nt) {
+			ftsw_err_set(err, "out of memory");
+			return -1;
+		}
+		tr->turn = nt;
+		x->fcap = need;
+	}
+	tr->nf = 0;
+	ftsw_tm_clear(&x->dg);
+	for (k = 0; k < need; k++) {
+		uint32_t fs, fd;
+		double a;
+		long pk;
+
+		if (k < tm->nflows) {
+			fs = tm->f[k].src;
+			fd = tm->f[k].dst;
+			a = tm->f[k].amount;
+		} else {
+			fs = (uint32_t)((k - tm->nflows) / tm->n);
+			fd = (uint32_t)((k - tm->nflows) % tm->n);
+			a = tm->a2a;
+		}
+		pk = lround(a * x->packets);
+		if (fs == fd || a <= 0 || (!x->rate_mode && pk <= 0))
+			continue;
+		memset(&tr->fl[tr->nf], 0, sizeof(tr->fl[tr->nf]));
+		tr->fl[tr->nf].src = fs;
+		tr->fl[tr->nf].dst = fd;
+		tr->fl[tr->nf].packets = (unsigned)pk;
+		tr->nf++;
+		if (!x->rate_mode && ftsw_tm_add(&x->dg, fs, fd, (double)pk)) {
+			ftsw_err_set(err, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The model's per-port predictions of a stage: datagrams (the analyzer's
+ * loads of the matrix whose amounts are each flow's datagram count) and
+ * flows. Returns the most flows on one port.
+ */
+static int stage_predict(struct trun *x, const double *flows,
+			 const struct ftsw_load_opts *lo, double *max_flows,
+			 struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = x->lab->topo;
+	struct ftsw_load_result res;
+	uint32_t i;
+
+	*max_flows = 0;
+	if (!x->rate_mode &&
+	    ftsw_link_loads(x->r, &x->dg, lo, x->dload, NULL, &res, err))
+		return -1;
+	for (i = 0; i < t->nswitches; i++) {
+		uint32_t node = t->switches[i];
+		unsigned p;
+
+		for (p = 1; p <= t->nodes[node].nports && p <= x->maxp; p++) {
+			uint32_t l = ftsw_link_id(t, node, p);
+			size_t slot = (size_t)i * (x->maxp + 1) + p;
+
+			if (!x->rate_mode)
+				x->pred[slot] += x->dload[l];
+			x->pflows[slot] += flows[l];
+			if (flows[l] > *max_flows)
+				*max_flows = flows[l];
+		}
+	}
+	if (*max_flows > x->max_flows_all)
+		x->max_flows_all = *max_flows;
+	return 0;
+}
+
+/* Reality: send the stage's datagrams and wait for them to arrive. */
+static int stage_send(struct trun *x, unsigned s, uint64_t *stage_sent,
+		      uint64_t *received, uint64_t *t0s, struct ftsw_err *err)
+{
+	struct traffic *tr = &x->tr;
+	uint64_t before, last;
+	uint32_t f;
+
+	tr->stage = s;
+	tr->win_a = tr->win_b = 0;
+	before = tr->rx_total;
+	*t0s = ftsw_now_us();
+	*stage_sent = 0;
+	if (x->rate_mode)
+		send_timed(tr, x->size, x->rate_bits, x->dur_ms);
+	else if (send_counted(tr, x->size, &x->failed, &x->fail_us, err))
+		return -1;
+	for (f = 0; f < tr->nf; f++)
+		*stage_sent += tr->fl[f].sent;
+	last = ftsw_now_us();
+	while (tr->rx_total - before < *stage_sent &&
+	       ftsw_now_us() - last < 500000) {
+		uint64_t b = tr->rx_total;
+
+		drain(tr, 20);
+		if (tr->rx_total != b)
+			last = ftsw_now_us();
+	}
+	*received = tr->rx_total - before;
+	x->sent += *stage_sent;
+	x->lost += *stage_sent - *received;
+	return 0;
+}
+
+/* --fail: losses of the flows that crossed the failed cable and others. */
+static void print_fail_report(const struct trun *x, uint64_t t0s)
+{
+	const struct ftsw_lab_traffic_opts *o = x->o;
+	const struct traffic *tr = &x->tr;
+	uint64_t la = 0, lu = 0, na = 0, maxa = 0;
+	uint32_t f;
+
+	for (f = 0; f < tr->nf; f++) {
+		uint64_t l = tr->fl[f].sent - tr->fl[f].rx;
+
+		if (tr->fl[f].affected) {
+			na++;
+			la += l;
+			if (l > maxa)
+				maxa = l;
+		} else {
+			lu += l;
+		}
+	}
+	fprintf(x->out, "failure of %s - %s after %u of %u packets "
+		"per flow (%.1f ms into the stage, %u packets/s):\n"
+		"  %" PRIu64 " flows crossed it: %" PRIu64
+		" packets lost (at most %" PRIu64 " per flow, "
+		"%.1f ms of traffic)\n  %" PRIu32 " flows did "
+		"not: %" PRIu64 " packets lost\n", o->fail_a,
+		o->fail_b, o->fail_at, x->packets, x->fail_us >= t0s ?
+		(double)(x->fail_us - t0s) / 1e3 : -1.0,
+		o->pps, na, la, maxa,
+		o->pps ? maxa * 1e3 * tr->nf / o->pps : 0.0,
+		tr->nf - (uint32_t)na, lu);
+}
+
+/* Shaped lab: each flow's share, offered and measured throughput. */
+static int keep_rate_results(struct trun *x, unsigned s,
+			     struct ftsw_err *err)
+{
+	const struct traffic *tr = &x->tr;
+	double win = (double)(tr->win_b - tr->win_a);
+	uint32_t f;
+
+	if (x->nfr + tr->nf > x->capfr) {
+		size_t nc = (x->nfr + tr->nf) * 2;
+		struct fres *n2 = realloc(x->fr, sizeof(*x->fr) * nc);
+
+		if (!n2) {
+			ftsw_err_set(err, "out of memory");
+			return -1;
+		}
+		x->fr = n2;
+		x->capfr = nc;
+	}
+	for (f = 0; f < tr->nf; f++) {
+		struct fres *r = &x->fr[x->nfr++];
+
+		r->stage = s;
+		r->src = tr->fl[f].src;
+		r->dst = tr->fl[f].dst;
+		r->share = tr->fl[f].share;
+		r->hot_sw = tr->fl[f].hot_sw;
+		r->hot_port = tr->fl[f].hot_port;
+		r->offered = (double)tr->fl[f].sent *
+			     (x->size + LAB_FRAME_EXTRA) * 8 / (x->dur_ms * 1e3);
+		r->mbps = win > 0 ? (double)tr->fl[f].win_bytes * 8 / win : 0;
+	}
+	return 0;
+}
+
+static void print_stage_line(const struct trun *x, unsigned s,
+			     uint64_t stage_sent, uint64_t received,
+			     double max_flows)
+{
+	const struct ftsw_lab_traffic_opts *o = x->o;
+	const struct traffic *tr = &x->tr;
+	FILE *out = x->out;
+	uint32_t f;
+
+	if (o->json || !(o->per_stage || (x->rate_mode && (o->verbose ||
+	    (x->pat.nstages == 1 && tr->nf <= 32)))))
+		return;
+	fprintf(out, "stage %u (%s): %" PRIu32 " flows, %" PRIu64
+		" sent, %" PRIu64 " received, busiest port "
+		"carries %.3g flows\n", s, x->pat.stage_names[s],
+		tr->nf, stage_sent, received, max_flows);
+	if (!x->rate_mode)
+		return;
+	fprintf(out, "  %-14s %-10s %5s %9s %9s %9s\n", "flow", "busiest",
+		"flows", "predicted", "offered", "measured");
+	for (f = 0; f < tr->nf; f++)
+		print_flow(out, &x->fr[x->nfr - tr->nf + f], x->rate_mbps);
+	fprintf(out, "  (Mbit/s; predicted: rate / flows on the busiest "
+		"shaped link)\n");
+}
+
+/*
+ * One stage, after the analyzer computed its loads and flows per link
+ * (ftsw_analyze_pattern): the flows, the model's per-port predictions,
+ * the real datagrams, their losses. Stops (1) after --stages stages.
+ */
+static int traffic_stage(unsigned s, const struct ftsw_tm *tm,
+			 const double *load, const double *flows,
+			 const struct ftsw_stage_metrics *sm, void *arg,
+			 struct ftsw_err *err)
+{
+	struct trun *x = arg;
+	struct ftsw_load_opts lo = { .count_flows = true, .lists = x->lists };
+	uint64_t stage_sent, received, t0s;
+	double max_flows;
+
+	(void)load;
+	(void)sm;
+	if (stage_flows(x, tm, err))
+		return -1;
+	if (!x->tr.nf)
+		return 0;
+	x->nst++;
+	if (stage_predict(x, flows, &lo, &max_flows, err))
+		return -1;
+	flow_paths(x->r, x->lists, flows, x->tr.fl, x->tr.nf, x->fa, x->fb,
+		   x->path);
+	if (stage_send(x, s, &stage_sent, &received, &t0s, err))
+		return -1;
+	if (x->o->fail_a && !x->o->json)
+		print_fail_report(x, t0s);
+	if (x->rate_mode && keep_rate_results(x, s, err))
+		return -1;
+	print_stage_line(x, s, stage_sent, received, max_flows);
+	return x->o->max_stages && x->nst >= x->o->max_stages ? 1 : 0;
+}
+
+/* Measured against predicted, port by port, into x->rows. */
+static int traffic_compare(struct trun *x, struct ftsw_err *err)
+{
+	uint32_t i;
+
+	/* A flow that offered less than its share cannot show the share. */
+	for (i = 0; i < x->nfr; i++)
+		if (x->fr[i].share > 0 &&
+		    x->fr[i].offered < x->rate_mbps / x->fr[i].share)
+			x->slow++;
+	/* Counters settle: every packet was received, or given up on. */
+	if (ftsw_lab_counters(x->lab, &x->c1, err))
+		return -1;
+	x->rows = calloc(x->nslots + 1, sizeof(*x->rows));
+	if (!x->rows) {
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < x->nslots; i++) {
+		uint64_t m = x->c1.tx[i] - x->c0.tx[i];
+		uint64_t pr = (uint64_t)llround(x->pred[i]);
+		struct linkrow *row = &x->rows[x->nrows];
+
+		x->tx_measured += m;
+		x->tx_predicted += x->pred[i];
+		if (!m && !x->pflows[i])
+			continue;
+		row->sw = (uint32_t)(i / (x->maxp + 1));
+		row->port = (unsigned)(i % (x->maxp + 1));
+		row->pred = x->pred[i];
+		row->flows = x->pflows[i];
+		row->meas = m;
+		/*
+		 * Deterministic paths: every datagram counted where the
+		 * model says (count mode); on a shaped lab, where tbf
+		 * drops by design, traffic exactly on the links the
+		 * model names.
+		 */
+		if (!x->multipath && (x->rate_mode ? !m != !x->pflows[i] :
+				      m != pr))
+			x->bad++;
+		x->nrows++;
+	}
+	x->exact = !x->multipath && !x->rate_mode && !x->bad;
+	qsort(x->rows, x->nrows, sizeof(*x->rows), cmp_rows);
+	return 0;
+}
+
+static void print_json_flows(const struct trun *x)
+{
+	size_t i;
+
+	ftsw_out_float("rate_mbps", NULL, x->rate_mbps);
+	ftsw_out_uint("duration_ms", NULL, x->dur_ms);
+	ftsw_out_uint("window_ms", NULL, x->dur_ms - x->dur_ms / 5);
+	ftsw_out_uint("size", NULL, x->size);
+	ftsw_out_uint("sender_bound", NULL, x->slow);
+	ftsw_out_open_array("flows");
+	for (i = 0; i < x->nfr; i++) {
+		const struct fres *fr = &x->fr[i];
+
+		ftsw_out_open_object(NULL);
+		ftsw_out_uint("stage", NULL, fr->stage);
+		ftsw_out_uint("src", NULL, fr->src);
+		ftsw_out_uint("dst", NULL, fr->dst);
+		ftsw_out_float("share", NULL, fr->share);
+		if (fr->share > 0) {
+			ftsw_out_uint("switch", NULL, fr->hot_sw);
+			ftsw_out_uint("port", NULL, fr->hot_port);
+			ftsw_out_float("predicted_mbps", NULL,
+				       x->rate_mbps / fr->share);
+		}
+		ftsw_out_float("offered_mbps", NULL, fr->offered);
+		ftsw_out_float("mbps", NULL, fr->mbps);
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	rate_summary_json(x->fr, x->nfr, x->rate_mbps);
+}
+
+/* The run as one JSON document on out (util/output.h). */
+static void print_json(const struct trun *x)
+{
+	uint64_t i;
+
+	ftsw_out_begin(x->out, true);
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("pattern", NULL, x->o->pattern);
+	ftsw_out_str("analyzer_pattern", NULL, x->pspec);
+	ftsw_out_str("order", NULL, x->ospec);
+	ftsw_out_str("mode", NULL, x->rate_mode ? "rate" : "count");
+	ftsw_out_uint("stages", NULL, x->nst);
+	ftsw_out_uint("sent", NULL, x->sent);
+	ftsw_out_uint("lost", NULL, x->lost);
+	ftsw_out_float("max_flows_per_port", NULL, x->max_flows_all);
+	ftsw_out_float("hot_spot_degree", NULL, x->m.hot_spot_degree);
+	ftsw_out_uint("undelivered", NULL, x->m.total.failed);
+	ftsw_out_uint("ports", NULL, x->nrows);
+	ftsw_out_uint("mismatches", NULL, x->bad);
+	ftsw_out_bool("exact", NULL, x->exact);
+	ftsw_out_bool("multipath", NULL, x->multipath);
+	ftsw_out_uint("drops", NULL, x->c1.drops - x->c0.drops);
+	if (x->rate_mode)
+		print_json_flows(x);
+	ftsw_out_open_array("links");
+	for (i = 0; i < x->nrows; i++) {
+		ftsw_out_open_object(NULL);
+		ftsw_out_uint("switch", NULL, x->rows[i].sw);
+		ftsw_out_uint("port", NULL, x->rows[i].port);
+		ftsw_out_float("flows", NULL, x->rows[i].flows);
+		if (!x->rate_mode)
+			ftsw_out_float("predicted", NULL, x->rows[i].pred);
+		ftsw_out_uint("measured", NULL, x->rows[i].meas);
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	ftsw_out_close_object();
+	ftsw_out_end();
+}
+
+static void print_text(const struct trun *x)
+{
+	const struct ftsw_lab_traffic_opts *o = x->o;
+	uint64_t show = o->verbose ? x->nrows : 10, i;
+	FILE *out = x->out;
+
+	fprintf(out, "%" PRIu64 " packets sent, %" PRIu64
+		" lost%s, %" PRIu64 " fabric drops; busiest port "
+		"carries %.3g flows in one stage; hot-spot degree "
+		"%.4g\n", x->sent, x->lost, x->rate_mode ? " (shaped)" : "",
+		x->c1.drops - x->c0.drops, x->max_flows_all,
+		x->m.hot_spot_degree);
+	if (x->m.total.failed)
+		fprintf(out, "the model delivers no path for %" PRIu64
+			" flows, first: %s\n", x->m.total.failed,
+			x->m.total.first_failure);
+	if (x->rate_mode) {
+		fprintf(out, "per-flow throughput at %.3f Mbit/s per fabric "
+			"link:\n", x->rate_mbps);
+		if (x->slow)
+			fprintf(out, "  warning: %" PRIu64 " flows offered "
+				"less than their predicted share (this machine "
+				"sends too slowly for the rate): their "
+				"throughput is the sender's\n", x->slow);
+		rate_summary_text(out, x->fr, x->nfr, x->rate_mbps);
+		fprintf(out, "  %-12s %10s %10s\n", "port", "flows",
+			"measured");
+	} else {
+		fprintf(out, "  %-12s %10s %10s\n", "port", "predicted",
+			"measured");
+	}
+	for (i = 0; i < x->nrows && i < show; i++) {
+		const struct linkrow *row = &x->rows[i];
+		bool mis = !x->multipath &&
+			   (x->rate_mode ? !row->meas != !row->flows :
+			    row->pred != (double)row->meas);
+
+		fprintf(out, "  s%-4" PRIu32 ":%-6u %10.4g %10" PRIu64 "%s\n",
+			row->sw, row->port, x->rate_mode ? row->flows :
+			row->pred, row->meas, mis ? "  MISMATCH" : "");
+	}
+	if (x->nrows > show)
+		fprintf(out, "  ... %" PRIu64 " more ports (-v)\n",
+			x->nrows - show);
+	if (x->multipath)
+		fprintf(out, "total tx: %" PRIu64 " measured, %.0f expected "
+			"on average; paths chosen by flow hash\n",
+			x->tx_measured, x->tx_predicted);
+	else if (x->rate_mode)
+		fprintf(out, "traffic on exactly the model's ports: %s (%"
+			PRIu64 " ports, %" PRIu64 " differ)\n",
+			x->bad ? "NO" : "yes", x->nrows, x->bad);
+	else
+		fprintf(out, "model == reality: %s (%" PRIu64 " ports, %"
+			PRIu64 " differ; %.0f packets predicted, %" PRIu64
+			" counted)\n", x->exact ? "yes" : "NO", x->nrows,
+			x->bad, x->tx_predicted, x->tx_measured);
+}
+
+/* --svg: the measured link loads as a picture. */
+static int traffic_svg(const struct trun *x, struct ftsw_err *err)
+{
+	uint64_t *lv = calloc(x->nslots + 1, sizeof(uint64_t));
+	char title[128];
+	size_t i;
+	int rc;
+
+	if (!lv) {
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < x->nslots; i++)
+		lv[i] = x->c1.tx[i] - x->c0.tx[i];
+	snprintf(title, sizeof(title), "%.50s, %.50s order", x->o->pattern,
+		 x->ospec);
+	rc = write_svg(x->lab, lv, x->maxp, x->o->svg, title, err);
+	free(lv);
+	if (!rc && !x->o->json)
+		fprintf(x->out, "link-load picture: %s\n", x->o->svg);
+	return rc;
+}
+
+static void traffic_free(struct trun *x)
+{
+	struct traffic *tr = &x->tr;
+	uint32_t i;
+
+	if (tr->fd)
+		for (i = 0; i < tr->n; i++)
+			if (tr->fd[i] >= 0)
+				close(tr->fd[i]);
+	free(tr->fd);
+	free(tr->pfd);
+	free(tr->fl);
+	free(tr->turn);
+	free(tr->buf);
+	free(x->order);
+	free(x->lists);
+	free(x->path);
+	free(x->dload);
+	free(x->pred);
+	free(x->pflows);
+	free(x->rows);
+	free(x->fr);
+	ftsw_tm_free(&x->dg);
+	ftsw_pattern_free(&x->pat);
+	ftsw_pattern_metrics_free(&x->m);
+	ftsw_lab_counters_free(&x->c0);
+	ftsw_lab_counters_free(&x->c1);
+	ftsw_routing_free(x->r);
 }
 
 int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o,
 		     FILE *out, struct ftsw_err *err)
 {
 	const struct ftsw_topo *t = lab->topo;
-	struct traffic tr = { .lab = lab, .o = o, .n = t->nhosts,
-			      .rng = o->seed ^ 0x7261746555ULL };
-	struct ftsw_routing *r = NULL;
-	struct ftsw_lab_counters c0 = { 0 }, c1 = { 0 };
-	struct ftsw_pattern pat = { 0 };
-	struct ftsw_offset_list *lists = NULL;
-	struct ftsw_path *path = NULL;
-	struct ftsw_load_result res;
-	struct ftsw_tm dg;
-	struct linkrow *rows = NULL;
-	struct fres *fr = NULL;
-	size_t nfr = 0, capfr = 0, fcap = 0;
-	uint32_t *order = NULL, fa = FTSW_NONE, fb = FTSW_NONE;
-	double *load = NULL, *flows = NULL, *dload = NULL, *pred = NULL;
-	double *pflows = NULL, max_flows_all = 0, hs_sum = 0;
-	uint64_t sent = 0, lost = 0, nrows = 0, bad = 0, undelivered = 0;
-	uint64_t fail_us = 0, slow = 0;
-	unsigned hs_n = 0, nst = 0, maxp, s;
-	unsigned packets = o->packets ? o->packets : 10;
-	bool rate_mode = lab->rate_bytes != 0, multipath, exact, failed = false;
-	unsigned size = o->size ? o->size : rate_mode ? LAB_UDP_MAX : 64;
-	unsigned dur_ms = o->duration_ms ? o->duration_ms :
-			  LAB_RATE_DURATION_MS;
-	/* lab->rate_bytes: bytes per second, as tbf takes it */
-	double rate_bits = (double)lab->rate_bytes * 8, rate_mbps = rate_bits / 1e6;
-	size_t nslots;
-	uint32_t i;
+	struct trun *x = calloc(1, sizeof(*x));
+	struct ftsw_load_opts lo = { .count_flows = true };
+	struct ftsw_analyze_opts ao = { .load = &lo, .stage_fn = traffic_stage };
 	int rc = -1;
-	char pspec[300], ospec[300], first_fail[160] = "";
 
-	ftsw_tm_init(&dg, t->nhosts);
-	if (!o->pattern || !*o->pattern) {
-		ftsw_err_set(err, "no pattern (all2all, cps, shift:K, perm, or "
-			     "any of ftsw analyze -p's)");
-		return -1;
-	}
-	if (size < sizeof(struct udp_hdr) || size > LAB_UDP_MAX) {
-		ftsw_err_set(err, "datagram size %u: %zu..%d bytes", size,
-			     sizeof(struct udp_hdr), LAB_UDP_MAX);
-		return -1;
-	}
-	if (rate_mode && o->fail_a) {
-		ftsw_err_set(err, "lab %s is shaped (lab up --rate): --fail "
-			     "needs an unshaped lab", lab->name);
-		return -1;
-	}
-	if (t->nhosts < 2) {
-		ftsw_err_set(err, "lab %s: fewer than 2 hosts", lab->name);
-		return -1;
-	}
-	pattern_spec(o->pattern, o->seed, pspec, sizeof(pspec));
-	order_spec(o->order ? o->order : "topology", o->seed, ospec,
-		   sizeof(ospec));
-	if (ftsw_pattern_make(pspec, t->nhosts, t, &pat, err)) {
-		char m[sizeof(err->msg)];
-
-		snprintf(m, sizeof(m), "%s", err->msg);
-		ftsw_err_set(err, "lab %s: %.400s; also all2all, cps", lab->name,
-			     m);
-		return -1;
-	}
-	order = malloc(sizeof(uint32_t) * t->nhosts);
-	if (!order) {
+	if (!x) {
 		ftsw_err_set(err, "out of memory");
-		goto out;
+		return -1;
 	}
-	if (ftsw_order_make(ospec, t, t->nhosts, order, err))
+	x->lab = lab;
+	x->o = o;
+	x->out = out;
+	x->tr = (struct traffic){ .lab = lab, .o = o, .n = t->nhosts,
+				  .rng = o->seed ^ 0x7261746555ULL };
+	x->fa = x->fb = FTSW_NONE;
+	x->packets = o->packets ? o->packets : 10;
+	x->rate_mode = lab->rate_bytes != 0;
+	x->size = o->size ? o->size : x->rate_mode ? LAB_UDP_MAX : 64;
+	x->dur_ms = o->duration_ms ? o->duration_ms : LAB_RATE_DURATION_MS;
+	/* lab->rate_bytes: bytes per second, as tbf takes it */
+	x->rate_bits = (double)lab->rate_bytes * 8;
+	x->rate_mbps = x->rate_bits / 1e6;
+	ftsw_tm_init(&x->dg, t->nhosts);
+	if (traffic_check(x, err) || traffic_model_inputs(x, err) ||
+	    traffic_setup(x, err))
 		goto out;
-	r = ftsw_lab_read_routing(lab, err);
-	if (!r)
+	print_header(x);
+	/* The model: the analyzer's loads and flows per link, per stage. */
+	lo.lists = x->lists;
+	ao.arg = x;
+	if (ftsw_analyze_pattern(x->r, &x->pat, x->order, &ao, &x->m, err) ||
+	    traffic_compare(x, err))
 		goto out;
-	lists = calloc(t->nhosts + 1, sizeof(*lists));
-	path = malloc(sizeof(*path));
-	if (!lists || !path) {
-		ftsw_err_set(err, "out of memory");
+	if (o->json)
+		print_json(x);
+	else
+		print_text(x);
+	if (o->svg && traffic_svg(x, err))
 		goto out;
-	}
-	if (read_offset_lists(lab, r, lists, &multipath, err))
-		goto out;
-	if (o->fail_a && (ftsw_lab_find_node(lab, o->fail_a, &fa, err) ||
-			  ftsw_lab_find_node(lab, o->fail_b, &fb, err)))
-		goto out;
-	if (ftsw_lab_counters(lab, &c0, err))
-		goto out;
-	maxp = c0.maxports;
-	nslots = (size_t)t->nswitches * (maxp + 1);
-	tr.fd = malloc(sizeof(int) * tr.n);
-	tr.pfd = calloc(tr.n, sizeof(*tr.pfd));
-	tr.buf = malloc(2048);
-	load = calloc(t->nports + 1, sizeof(double));
-	flows = calloc(t->nports + 1, sizeof(double));
-	dload = calloc(t->nports + 1, sizeof(double));
-	pred = calloc(nslots + 1, sizeof(double));
-	pflows = calloc(nslots + 1, sizeof(double));
-	if (!tr.fd || !tr.pfd || !tr.buf || !load || !flows || !dload ||
-	    !pred || !pflows) {
-		ftsw_err_set(err, "out of memory");
-		goto out;
-	}
-	for (i = 0; i < tr.n; i++)
-		tr.fd[i] = -1;
-	if (open_sockets(&tr, err))
-		goto out;
-	if (!o->json) {
-		fprintf(out, "pattern %s (%u stage%s), order %s; model: the "
-			"analyzer (ftsw analyze -p %s --order %s) on the tables "
-			"read back from the kernel\n", o->pattern, pat.nstages,
-			pat.nstages == 1 ? "" : "s", ospec, pspec, ospec);
-		if (rate_mode)
-			fprintf(out, "lab shaped at %.3f Mbit/s per fabric link: "
-				"each stage sends for %u ms, %u-byte datagrams, "
-				"%s; throughput at the receivers over the last "
-				"%u ms, in fabric frame bits (payload + %d "
-				"bytes)\n", rate_mbps, dur_ms, size, o->pps ?
-				"paced by --pps" : "each flow offered 1.5x the "
-				"rate", dur_ms - dur_ms / 5, LAB_FRAME_EXTRA);
-		else
-			fprintf(out, "%u packets of %u bytes per flow%s\n",
-				packets, size, multipath ? " (several LIDs per "
-				"destination: flows spread over paths by hash; "
-				"only totals compared)" : "");
-	}
-	for (s = 0; s < pat.nstages && (!o->max_stages || nst < o->max_stages);
-	     s++) {
-		struct ftsw_tm *tm = &pat.stages[s];
-		struct ftsw_load_opts lo = { .count_flows = true,
-					     .lists = lists };
-		uint64_t before, last, t0s, stage_sent = 0;
-		double max_flows = 0;
-		size_t need, k;
-		uint32_t f;
-
-		ftsw_tm_apply_order(tm, order, t->nhosts);
-		/* The model: the analyzer's loads and flows per link. */
-		if (ftsw_link_loads(r, tm, &lo, load, flows, &res, err))
-			goto out;
-		undelivered += res.failed;
-		if (res.failed && !first_fail[0])
-			snprintf(first_fail, sizeof(first_fail), "%s",
-				 res.first_failure);
-		if (res.delivered) {
-			/* hot-spot degree as ftsw analyze computes it */
-			hs_sum += ftsw_max_load(t, load, false, NULL);
-			hs_n++;
-		}
-		/* The flows to send: the stage's, host to itself left out. */
-		need = tm->nflows + (tm->all_to_all ?
-				     (size_t)tm->n * tm->n : 0);
-		if (need > fcap) {
-			struct lflow *nfl = realloc(tr.fl, sizeof(*nfl) *
-						    (need + 1));
-			uint32_t *nt;
-
-			if (nfl)
-				tr.fl = nfl;
-			nt = nfl ? realloc(tr.turn, sizeof(*nt) * (need + 1)) :
-				   NULL;
-			if (!nt) {
-				ftsw_err_set(err, "out of memory");
-				goto out;
-			}
-			tr.turn = nt;
-			fcap = need;
-		}
-		tr.nf = 0;
-		ftsw_tm_clear(&dg);
-		for (k = 0; k < need; k++) {
-			uint32_t fs, fd;
-			double a;
-			long pk;
-
-			if (k < tm->nflows) {
-				fs = tm->f[k].src;
-				fd = tm->f[k].dst;
-				a = tm->f[k].amount;
-			} else {
-				fs = (uint32_t)((k - tm->nflows) / tm->n);
-				fd = (uint32_t)((k - tm->nflows) % tm->n);
-				a = tm->a2a;
-			}
-			pk = lround(a * packets);
-			if (fs == fd || a <= 0 || (!rate_mode && pk <= 0))
-				continue;
-			memset(&tr.fl[tr.nf], 0, sizeof(tr.fl[tr.nf]));
-			tr.fl[tr.nf].src = fs;
-			tr.fl[tr.nf].dst = fd;
-			tr.fl[tr.nf].packets = (unsigned)pk;
-			tr.nf++;
-			if (!rate_mode && ftsw_tm_add(&dg, fs, fd, (double)pk)) {
-				ftsw_err_set(err, "out of memory");
-				goto out;
-			}
-		}
-		if (!tr.nf)
-			continue;
-		nst++;
-		/*
-		 * Datagrams per link: the analyzer's loads of the matrix whose
-		 * amounts are each flow's datagram count.
-		 */
-		if (!rate_mode &&
-		    ftsw_link_loads(r, &dg, &lo, dload, NULL, &res, err))
-			goto out;
-		for (i = 0; i < t->nswitches; i++) {
-			uint32_t node = t->switches[i];
-			unsigned p;
-
-			for (p = 1; p <= t->nodes[node].nports && p <= maxp; p++) {
-				uint32_t l = ftsw_link_id(t, node, p);
-				size_t slot = (size_t)i * (maxp + 1) + p;
-
-				if (!rate_mode)
-					pred[slot] += dload[l];
-				pflows[slot] += flows[l];
-				if (flows[l] > max_flows)
-					max_flows = flows[l];
-			}
-		}
-		if (max_flows > max_flows_all)
-			max_flows_all = max_flows;
-		flow_paths(r, lists, flows, tr.fl, tr.nf, fa, fb, path);
-		/* Reality. */
-		tr.stage = s;
-		tr.win_a = tr.win_b = 0;
-		before = tr.rx_total;
-		t0s = ftsw_now_us();
-		if (rate_mode) {
-			send_timed(&tr, size, rate_bits, dur_ms);
-		} else if (send_counted(&tr, size, &failed, &fail_us, err)) {
-			goto out;
-		}
-		for (f = 0; f < tr.nf; f++)
-			stage_sent += tr.fl[f].sent;
-		last = ftsw_now_us();
-		while (tr.rx_total - before < stage_sent &&
-		       ftsw_now_us() - last < 500000) {
-			uint64_t b = tr.rx_total;
-
-			drain(&tr, 20);
-			if (tr.rx_total != b)
-				last = ftsw_now_us();
-		}
-		sent += stage_sent;
-		lost += stage_sent - (tr.rx_total - before);
-		if (o->fail_a && !o->json) {
-			uint64_t la = 0, lu = 0, na = 0, maxa = 0;
-
-			for (f = 0; f < tr.nf; f++) {
-				uint64_t l = tr.fl[f].sent - tr.fl[f].rx;
-
-				if (tr.fl[f].affected) {
-					na++;
-					la += l;
-					if (l > maxa)
-						maxa = l;
-				} else {
-					lu += l;
-				}
-			}
-			fprintf(out, "failure of %s - %s after %u of %u packets "
-				"per flow (%.1f ms into the stage, %u packets/s):\n"
-				"  %" PRIu64 " flows crossed it: %" PRIu64
-				" packets lost (at most %" PRIu64 " per flow, "
-				"%.1f ms of traffic)\n  %" PRIu32 " flows did "
-				"not: %" PRIu64 " packets lost\n", o->fail_a,
-				o->fail_b, o->fail_at, packets, fail_us >= t0s ?
-				(double)(fail_us - t0s) / 1e3 : -1.0,
-				o->pps, na, la, maxa,
-				o->pps ? maxa * 1e3 * tr.nf / o->pps : 0.0,
-				tr.nf - (uint32_t)na, lu);
-		}
-		if (rate_mode) {
-			double win = (double)(tr.win_b - tr.win_a);
-
-			if (nfr + tr.nf > capfr) {
-				size_t nc = (nfr + tr.nf) * 2;
-				struct fres *n2 = realloc(fr, sizeof(*fr) * nc);
-
-				if (!n2) {
-					ftsw_err_set(err, "out of memory");
-					goto out;
-				}
-				fr = n2;
-				capfr = nc;
-			}
-			for (f = 0; f < tr.nf; f++) {
-				struct fres *x = &fr[nfr++];
-
-				x->stage = s;
-				x->src = tr.fl[f].src;
-				x->dst = tr.fl[f].dst;
-				x->share = tr.fl[f].share;
-				x->hot_sw = tr.fl[f].hot_sw;
-				x->hot_port = tr.fl[f].hot_port;
-				x->offered = (double)tr.fl[f].sent *
-					     (size + LAB_FRAME_EXTRA) * 8 /
-					     (dur_ms * 1e3);
-				x->mbps = win > 0 ? (double)tr.fl[f].win_bytes *
-					  8 / win : 0;
-			}
-		}
-		if (!o->json && (o->per_stage || (rate_mode && (o->verbose ||
-		    (pat.nstages == 1 && tr.nf <= 32))))) {
-			fprintf(out, "stage %u (%s): %" PRIu32 " flows, %" PRIu64
-				" sent, %" PRIu64 " received, busiest port "
-				"carries %.3g flows\n", s, pat.stage_names[s],
-				tr.nf, stage_sent, tr.rx_total - before,
-				max_flows);
-			if (rate_mode) {
-				fprintf(out, "  %-14s %-10s %5s %9s %9s %9s\n",
-					"flow", "busiest", "flows", "predicted",
-					"offered", "measured");
-				for (f = 0; f < tr.nf; f++)
-					print_flow(out, &fr[nfr - tr.nf + f],
-						   rate_mbps);
-				fprintf(out, "  (Mbit/s; predicted: rate / flows "
-					"on the busiest shaped link)\n");
-			}
-		}
-	}
-	/* A flow that offered less than its share cannot show the share. */
-	for (i = 0; i < nfr; i++)
-		if (fr[i].share > 0 && fr[i].offered < rate_mbps / fr[i].share)
-			slow++;
-	/* Counters settle: every packet was received, or given up on. */
-	if (ftsw_lab_counters(lab, &c1, err))
-		goto out;
-	rows = calloc(nslots + 1, sizeof(*rows));
-	if (!rows) {
-		ftsw_err_set(err, "out of memory");
-		goto out;
-	}
-	{
-		uint64_t tm_ = 0;
-		double tp = 0;
-
-		for (i = 0; i < nslots; i++) {
-			uint64_t m = c1.tx[i] - c0.tx[i];
-			uint64_t pr = (uint64_t)llround(pred[i]);
-
-			tm_ += m;
-			tp += pred[i];
-			if (!m && !pflows[i])
-				continue;
-			rows[nrows].sw = (uint32_t)(i / (maxp + 1));
-			rows[nrows].port = (unsigned)(i % (maxp + 1));
-			rows[nrows].pred = pred[i];
-			rows[nrows].flows = pflows[i];
-			rows[nrows].meas = m;
-			/*
-			 * Deterministic paths: every datagram counted where the
-			 * model says (count mode); on a shaped lab, where tbf
-			 * drops by design, traffic exactly on the links the
-			 * model names.
-			 */
-			if (!multipath && (rate_mode ? !m != !pflows[i] :
-					   m != pr))
-				bad++;
-			nrows++;
-		}
-		exact = !multipath && !rate_mode && !bad;
-		qsort(rows, nrows, sizeof(*rows), cmp_rows);
-		if (o->json) {
-			fprintf(out, "{\"pattern\":");
-			ftsw_json_write_str(out, o->pattern);
-			fprintf(out, ",\"analyzer_pattern\":");
-			ftsw_json_write_str(out, pspec);
-			fprintf(out, ",\"order\":");
-			ftsw_json_write_str(out, ospec);
-			fprintf(out, ",\"mode\":\"%s\",\"stages\":%u,\"sent\":%"
-				PRIu64 ",\"lost\":%" PRIu64 ",\"max_flows_per_port\":"
-				"%.6g,\"hot_spot_degree\":%.6g,\"undelivered\":%"
-				PRIu64 ",\"ports\":%" PRIu64 ",\"mismatches\":%"
-				PRIu64 ",\"exact\":%s,\"multipath\":%s,\"drops\":%"
-				PRIu64, rate_mode ? "rate" : "count", nst, sent,
-				lost, max_flows_all, hs_n ? hs_sum / hs_n : 0,
-				undelivered, nrows, bad, exact ? "true" : "false",
-				multipath ? "true" : "false",
-				c1.drops - c0.drops);
-			if (rate_mode) {
-				fprintf(out, ",\"rate_mbps\":%.6g,\"duration_ms\":%u,"
-					"\"window_ms\":%u,\"size\":%u,\"sender_bound\":%"
-					PRIu64 ",\"flows\":[", rate_mbps, dur_ms,
-					dur_ms - dur_ms / 5, size, slow);
-				for (i = 0; i < nfr; i++) {
-					fprintf(out, "%s{\"stage\":%u,\"src\":%" PRIu32
-						",\"dst\":%" PRIu32 ",\"share\":%.6g,",
-						i ? "," : "", fr[i].stage, fr[i].src,
-						fr[i].dst, fr[i].share);
-					if (fr[i].share > 0)
-						fprintf(out, "\"switch\":%" PRIu32
-							",\"port\":%u,\"predicted_mbps\":"
-							"%.6g,", fr[i].hot_sw,
-							fr[i].hot_port,
-							rate_mbps / fr[i].share);
-					fprintf(out, "\"offered_mbps\":%.6g,"
-						"\"mbps\":%.6g}", fr[i].offered,
-						fr[i].mbps);
-				}
-				fprintf(out, "]");
-				rate_summary(out, true, fr, nfr, rate_mbps);
-			}
-			fprintf(out, ",\"links\":[");
-			for (i = 0; i < nrows; i++) {
-				fprintf(out, "%s{\"switch\":%" PRIu32 ",\"port\":%u,"
-					"\"flows\":%.6g,", i ? "," : "", rows[i].sw,
-					rows[i].port, rows[i].flows);
-				if (!rate_mode)
-					fprintf(out, "\"predicted\":%.6g,",
-						rows[i].pred);
-				fprintf(out, "\"measured\":%" PRIu64 "}",
-					rows[i].meas);
-			}
-			fprintf(out, "]}\n");
-		} else {
-			uint64_t show = o->verbose ? nrows : 10;
-
-			fprintf(out, "%" PRIu64 " packets sent, %" PRIu64
-				" lost%s, %" PRIu64 " fabric drops; busiest port "
-				"carries %.3g flows in one stage; hot-spot degree "
-				"%.4g\n", sent, lost, rate_mode ? " (shaped)" : "",
-				c1.drops - c0.drops, max_flows_all,
-				hs_n ? hs_sum / hs_n : 0);
-			if (undelivered)
-				fprintf(out, "the model delivers no path for %"
-					PRIu64 " flows, first: %s\n", undelivered,
-					first_fail);
-			if (rate_mode) {
-				fprintf(out, "per-flow throughput at %.3f Mbit/s "
-					"per fabric link:\n", rate_mbps);
-				if (slow)
-					fprintf(out, "  warning: %" PRIu64 " flows "
-						"offered less than their predicted "
-						"share (this machine sends too "
-						"slowly for the rate): their "
-						"throughput is the sender's\n", slow);
-				rate_summary(out, false, fr, nfr, rate_mbps);
-				fprintf(out, "  %-12s %10s %10s\n", "port", "flows",
-					"measured");
-			} else {
-				fprintf(out, "  %-12s %10s %10s\n", "port",
-					"predicted", "measured");
-			}
-			for (i = 0; i < nrows && i < show; i++) {
-				bool mis = !multipath &&
-					   (rate_mode ? !rows[i].meas != !rows[i].flows :
-					    rows[i].pred != (double)rows[i].meas);
-
-				fprintf(out, "  s%-4" PRIu32 ":%-6u %10.4g %10"
-					PRIu64 "%s\n", rows[i].sw, rows[i].port,
-					rate_mode ? rows[i].flows : rows[i].pred,
-					rows[i].meas, mis ? "  MISMATCH" : "");
-			}
-			if (nrows > show)
-				fprintf(out, "  ... %" PRIu64 " more ports (-v)\n",
-					nrows - show);
-			if (multipath)
-				fprintf(out, "total tx: %" PRIu64 " measured, %.0f "
-					"expected on average; paths chosen by flow "
-					"hash\n", tm_, tp);
-			else if (rate_mode)
-				fprintf(out, "traffic on exactly the model's ports: "
-					"%s (%" PRIu64 " ports, %" PRIu64 " differ)\n",
-					bad ? "NO" : "yes", nrows, bad);
-			else
-				fprintf(out, "model == reality: %s (%" PRIu64
-					" ports, %" PRIu64 " differ; %.0f "
-					"packets predicted, %" PRIu64
-					" counted)\n", exact ? "yes" : "NO",
-					nrows, bad, tp, tm_);
-		}
-	}
-	if (o->svg) {
-		uint64_t *lv = calloc(nslots + 1, sizeof(uint64_t));
-		char title[128];
-
-		if (!lv) {
-			ftsw_err_set(err, "out of memory");
-			goto out;
-		}
-		for (i = 0; i < nslots; i++)
-			lv[i] = c1.tx[i] - c0.tx[i];
-		snprintf(title, sizeof(title), "%.50s, %.50s order", o->pattern,
-			 ospec);
-		if (write_svg(lab, lv, maxp, o->svg, title, err)) {
-			free(lv);
-			goto out;
-		}
-		free(lv);
-		if (!o->json)
-			fprintf(out, "link-load picture: %s\n", o->svg);
-	}
-	rc = multipath || o->fail_a ? 0 : (bad ? 1 : 0);
+	rc = x->multipath || o->fail_a ? 0 : (x->bad ? 1 : 0);
 out:
-	if (tr.fd)
-		for (i = 0; i < tr.n; i++)
-			if (tr.fd[i] >= 0)
-				close(tr.fd[i]);
-	free(tr.fd);
-	free(tr.pfd);
-	free(tr.fl);
-	free(tr.turn);
-	free(tr.buf);
-	free(order);
-	free(lists);
-	free(path);
-	free(load);
-	free(flows);
-	free(dload);
-	free(pred);
-	free(pflows);
-	free(rows);
-	free(fr);
-	ftsw_tm_free(&dg);
-	ftsw_pattern_free(&pat);
-	ftsw_lab_counters_free(&c0);
-	ftsw_lab_counters_free(&c1);
-	ftsw_routing_free(r);
+	traffic_free(x);
+	free(x);
 	return rc;
 }

@@ -29,6 +29,7 @@
  * LMC offset o (multipath, ftsw's extension): y = floor(d / Pi) + o, group
  * C[y mod #C], port g[floor(y / #C) mod #g]; o = 0 is the paper's formula.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -273,6 +274,190 @@ static void no_route(const struct dc *a, const struct ftsw_routing *r,
 		       (size_t)1 << r->lmc);
 }
 
+/* Per-switch state of route_one. */
+struct dsw {
+	struct dc *a;
+	uint32_t s, g0, ng, nw;
+	const uint8_t *cs;		/* this switch's cost row */
+	uint8_t *lft;
+	const uint8_t **crow;		/* [group]: the neighbour's cost row */
+	struct fdiv *gdiv;		/* [group]: divider by its size */
+	uint64_t *mask;			/* [leaf in block * nw + word] */
+	uint64_t prev[4];		/* the mask C was built from */
+	/* C: the closer groups of the current leaf, in GUID order */
+	uint32_t nc;
+	int single;			/* every group in C is one port */
+	const uint8_t **cfirst;
+	struct fdiv *cdiv;
+	uint8_t cport[2 * (FTSW_TOPO_MAX_PORTS + 1) + 2];
+	int cport_ok;
+	struct fdiv ncdiv[FTSW_TOPO_MAX_PORTS + 1];
+	struct fdiv pidiv;
+};
+
+/* The "closer" masks of leaves l..l+63 (l a multiple of 64). */
+static void leaf_masks(struct dsw *w, uint32_t l)
+{
+	uint64_t blk[64];
+	uint32_t gi, x;
+
+	for (x = 0; x < w->nw; x++) {
+		for (gi = 0; gi < 64; gi++)
+			blk[gi] = x * 64 + gi < w->ng ?
+				  less64(w->crow[x * 64 + gi] + l, w->cs + l) : 0;
+		transpose64(blk);
+		for (gi = 0; gi < 64; gi++)
+			w->mask[(size_t)gi * w->nw + x] = blk[gi];
+	}
+}
+
+/* Rebuild C from leaf l's mask when it differs from the last one. */
+static void closer_groups(struct dsw *w, uint32_t l)
+{
+	const uint64_t *m0 = &w->mask[(size_t)(l & 63) * w->nw];
+	int same = 1;
+	uint32_t x;
+
+	for (x = 0; x < w->nw; x++)
+		if (m0[x] != w->prev[x])
+			same = 0;
+	if (same && w->nc)
+		return;
+	w->nc = 0;
+	w->single = 1;
+	w->cport_ok = 0;
+	for (x = 0; x < w->nw; x++) {
+		uint64_t m = m0[x];
+
+		w->prev[x] = m;
+		while (m) {
+			uint32_t g = x * 64 + (uint32_t)__builtin_ctzll(m);
+			const struct group *gr = &w->a->groups[w->g0 + g];
+
+			w->cfirst[w->nc] = w->a->gports + gr->first;
+			w->cdiv[w->nc] = w->gdiv[g];
+			w->single &= gr->n == 1;
+			w->nc++;
+			m &= m - 1;
+		}
+	}
+}
+
+/* Leaf l is this switch: each host by its own port. */
+static void route_own_hosts(struct dsw *w, uint32_t l)
+{
+	const struct ftsw_topo *t = w->a->t;
+	struct ftsw_routing *r = w->a->r;
+	unsigned noff = 1u << r->lmc, o;
+	uint32_t h;
+
+	for (h = w->a->lhstart[l]; h < w->a->lhstart[l + 1]; h++) {
+		uint32_t n = w->a->lhosts[h], hn = t->hosts[n];
+		unsigned hp = ftsw_host_port(t, hn);
+		uint8_t port = ftsw_port(t, hn, hp)->peer_port;
+		uint32_t lid = ftsw_host_lid(r, n);
+
+		for (o = 0; o < noff; o++)
+			w->lft[lid + o] = port;
+	}
+}
+
+/*
+ * No parallel links, LMC 0: eq. (4) picks the group's only port. Hosts
+ * of a leaf usually have consecutive d, so floor(d / Pi) and its residue
+ * mod #C are stepped instead of divided.
+ */
+static void route_leaf_single(struct dsw *w, uint32_t l)
+{
+	const struct dc *a = w->a;
+	uint32_t pi32 = w->pidiv.d, nc = w->nc, gi, h;
+
+	if (!w->cport_ok) {
+		/* C's ports, repeated when pi = 1: then they cycle host by
+		 * host and a run is one copy */
+		uint32_t len = nc;
+
+		for (gi = 0; gi < nc; gi++)
+			w->cport[gi] = *w->cfirst[gi];
+		while (pi32 == 1 && len < nc + FTSW_TOPO_MAX_PORTS + 1) {
+			uint32_t n2 = len;
+
+			if (n2 > sizeof(w->cport) - len)
+				n2 = (uint32_t)(sizeof(w->cport) - len);
+			memcpy(w->cport + len, w->cport, n2);
+			len += n2;
+		}
+		w->cport_ok = 1;
+	}
+	for (h = a->runstart[l]; h < a->runstart[l + 1]; h++) {
+		/* a run of consecutive hosts: consecutive LIDs */
+		uint32_t d = a->runs[h].d, run = a->runs[h].n;
+		uint32_t y0, rem, gi2;
+		uint8_t *out = w->lft + ftsw_host_lid(a->r, d);
+
+		y0 = fdiv_div(d, w->pidiv);
+		rem = d - y0 * pi32;
+		gi2 = y0 - fdiv_div(y0, w->ncdiv[nc]) * nc;
+		if (pi32 == 1) {
+			memcpy(out, w->cport + gi2, run);
+			continue;
+		}
+		/* each port for pi consecutive destinations */
+		while (run) {
+			uint32_t len = pi32 - rem < run ? pi32 - rem : run;
+
+			memset(out, w->cport[gi2], len);
+			out += len;
+			run -= len;
+			rem = 0;
+			if (++gi2 == nc)
+				gi2 = 0;
+		}
+	}
+}
+
+/* Eqs. (3) and (4) for every host and LMC offset of leaf l. */
+static void route_leaf(struct dsw *w, uint32_t l)
+{
+	const struct dc *a = w->a;
+	unsigned noff = 1u << a->r->lmc, o;
+	uint32_t nc = w->nc, h;
+
+	for (h = a->lhstart[l]; h < a->lhstart[l + 1]; h++) {
+		uint32_t d = a->lhosts[h];
+		uint32_t lid = ftsw_host_lid(a->r, d);
+		uint32_t y0 = fdiv_div(d, w->pidiv);
+
+		for (o = 0; o < noff; o++) {
+			uint32_t y = y0 + o, q = fdiv_div(y, w->ncdiv[nc]);
+			uint32_t i = y - q * nc;
+
+			w->lft[lid + o] = w->cfirst[i][fdiv_mod(q, w->cdiv[i])];
+		}
+	}
+}
+
+/*
+ * Preset this switch's LFT row: every host LID is written exactly once
+ * by route_one (255 where unroutable), so only the rest is preset --
+ * unless some host hangs off no leaf, or the switch is unranked (then
+ * all of it, and false: nothing more to do).
+ */
+static bool preset_row(struct dsw *w, bool ok)
+{
+	const struct dc *a = w->a;
+	struct ftsw_routing *r = a->r;
+
+	if (!ok || a->rank[w->s] < 0 || a->lhstart[a->nl] != r->nhosts) {
+		memset(w->lft, FTSW_PORT_NONE, r->lft_size);
+		return ok && a->rank[w->s] >= 0;
+	}
+	memset(w->lft, FTSW_PORT_NONE, (size_t)1 << r->lmc);
+	memset(w->lft + (((size_t)r->nhosts + 1) << r->lmc), FTSW_PORT_NONE,
+	       r->lft_size - (((size_t)r->nhosts + 1) << r->lmc));
+	return true;
+}
+
 /*
  * Routes of switch s. Eq. (1) for all leaves at once: for each block of
  * 64 leaves, one 64-bit mask per neighbour group of "closer" bits, then a
@@ -282,183 +467,57 @@ static void no_route(const struct dc *a, const struct ftsw_routing *r,
 static void route_one(size_t s, void *arg)
 {
 	struct dc *a = arg;
-	const struct ftsw_topo *t = a->t;
-	struct ftsw_routing *r = a->r;
-	uint32_t nl = a->nl, nlp = a->nlp, l, g0 = a->gfirst[s];
-	uint32_t ng = a->gfirst[s + 1] - g0, nw = (ng + 63) / 64;
-	const uint8_t *cs = &a->c[(size_t)s * nlp];
-	uint8_t *lft = ftsw_lft(r, (uint32_t)s);
-	const uint8_t **cfirst = malloc((ng + 1) * sizeof(*cfirst));
-	struct fdiv *cdiv = malloc((ng + 1) * sizeof(*cdiv));
-	const uint8_t **crow = malloc((ng + 1) * sizeof(*crow));
-	struct fdiv *gdiv = malloc((ng + 1) * sizeof(*gdiv));
-	int single = 1;
-	uint64_t *mask = malloc(((size_t)nw * 64 + 1) * sizeof(uint64_t));
-	uint64_t prev[4] = { 0 }, blk[64];
-	uint8_t cport[2 * (FTSW_TOPO_MAX_PORTS + 1) + 2];
-	int cport_ok = 0;
-	struct fdiv ncdiv[FTSW_TOPO_MAX_PORTS + 1];
-	unsigned noff = 1u << r->lmc, o;
+	struct dsw w = { .a = a, .s = (uint32_t)s };
 	uint64_t pi = a->pi[s];
-	struct fdiv pidiv = fdiv_make(pi > UINT32_MAX ? UINT32_MAX : (uint32_t)pi);
-	uint32_t gi, nc = 0, w;
+	uint32_t l, gi;
+	bool ok;
 
-	/*
-	 * This switch's LFT row: every host LID is written exactly once
-	 * below (255 where unroutable), so only the rest is preset here --
-	 * unless some host hangs off no leaf, or the switch is unranked.
-	 */
-	if (!cfirst || !cdiv || !crow || !gdiv || !mask || a->rank[s] < 0 ||
-	    a->lhstart[nl] != r->nhosts) {
-		memset(lft, FTSW_PORT_NONE, r->lft_size);
-		if (!cfirst || !cdiv || !crow || !gdiv || !mask || a->rank[s] < 0)
-			goto out;
-	} else {
-		size_t hend = ((size_t)r->nhosts + 1) << r->lmc;
+	w.g0 = a->gfirst[s];
+	w.ng = a->gfirst[s + 1] - w.g0;
+	w.nw = (w.ng + 63) / 64;
+	w.cs = &a->c[(size_t)s * a->nlp];
+	w.lft = ftsw_lft(a->r, (uint32_t)s);
+	w.cfirst = malloc((w.ng + 1) * sizeof(*w.cfirst));
+	w.cdiv = malloc((w.ng + 1) * sizeof(*w.cdiv));
+	w.crow = malloc((w.ng + 1) * sizeof(*w.crow));
+	w.gdiv = malloc((w.ng + 1) * sizeof(*w.gdiv));
+	w.mask = malloc(((size_t)w.nw * 64 + 1) * sizeof(uint64_t));
+	w.pidiv = fdiv_make(pi > UINT32_MAX ? UINT32_MAX : (uint32_t)pi);
+	ok = w.cfirst && w.cdiv && w.crow && w.gdiv && w.mask;
+	if (!preset_row(&w, ok))
+		goto out;
+	for (gi = 0; gi < w.ng; gi++) {
+		const struct group *gr = &a->groups[w.g0 + gi];
+		const uint8_t *base = (a->o->updown_cost && gr->up == 0) ?
+				      a->cd : a->c;
 
-		memset(lft, FTSW_PORT_NONE, (size_t)1 << r->lmc);
-		memset(lft + hend, FTSW_PORT_NONE, r->lft_size - hend);
+		w.crow[gi] = &base[(size_t)gr->sw * a->nlp];
+		w.gdiv[gi] = fdiv_make(gr->n);
 	}
-	for (gi = 0; gi < ng; gi++) {
-		const struct group *gr = &a->groups[g0 + gi];
-		const uint8_t *base = (a->o->updown_cost && gr->up == 0) ? a->cd : a->c;
-
-		crow[gi] = &base[(size_t)gr->sw * nlp];
-		gdiv[gi] = fdiv_make(gr->n);
-	}
-	for (gi = 1; gi <= ng && gi <= FTSW_TOPO_MAX_PORTS; gi++)
-		ncdiv[gi] = fdiv_make(gi);
-	for (l = 0; l < nl; l++) {
-		uint32_t h, lb = l & 63;
-		int same = 1;
-
-		if (!lb) {
-			/* masks for leaves l..l+63, word w of the groups */
-			for (w = 0; w < nw; w++) {
-				for (gi = 0; gi < 64; gi++)
-					blk[gi] = w * 64 + gi < ng ?
-						less64(crow[w * 64 + gi] + l, cs + l) : 0;
-				transpose64(blk);
-				for (gi = 0; gi < 64; gi++)
-					mask[(size_t)gi * nw + w] = blk[gi];
-			}
-		}
+	for (gi = 1; gi <= w.ng && gi <= FTSW_TOPO_MAX_PORTS; gi++)
+		w.ncdiv[gi] = fdiv_make(gi);
+	for (l = 0; l < a->nl; l++) {
+		if (!(l & 63))
+			leaf_masks(&w, l);
 		if (a->leaf_sw[l] == s) {
-			/* hosts linked to s: their own port */
-			for (h = a->lhstart[l]; h < a->lhstart[l + 1]; h++) {
-				uint32_t n = a->lhosts[h], hn = t->hosts[n];
-				unsigned hp = ftsw_host_port(t, hn);
-				uint8_t port = ftsw_port(t, hn, hp)->peer_port;
-				uint32_t lid = ftsw_host_lid(r, n);
-
-				for (o = 0; o < noff; o++)
-					lft[lid + o] = port;
-			}
+			route_own_hosts(&w, l);
 			continue;
 		}
-		if (cs[l] == INF) {
-			no_route(a, r, lft, l);
-			continue;
-		}
-		for (w = 0; w < nw; w++)
-			if (mask[(size_t)lb * nw + w] != prev[w])
-				same = 0;
-		if (!same || !nc) {
-			nc = 0;
-			single = 1;
-			cport_ok = 0;
-			for (w = 0; w < nw; w++) {
-				uint64_t m = mask[(size_t)lb * nw + w];
-
-				prev[w] = m;
-				while (m) {
-					uint32_t g = w * 64 + (uint32_t)__builtin_ctzll(m);
-					const struct group *gr = &a->groups[g0 + g];
-
-					cfirst[nc] = a->gports + gr->first;
-					cdiv[nc] = gdiv[g];
-					single &= gr->n == 1;
-					nc++;
-					m &= m - 1;
-				}
-			}
-		}
-		if (!nc) {
-			no_route(a, r, lft, l);
-			continue;
-		}
-		if (single && noff == 1) {
-			/*
-			 * No parallel links: eq. (4) picks the group's only
-			 * port. Hosts of a leaf usually have consecutive d, so
-			 * floor(d / Pi) and its residue mod #C are stepped
-			 * instead of divided.
-			 */
-			uint32_t pi32 = pidiv.d;
-
-			if (!cport_ok) {
-				/* C's ports, repeated when pi = 1: then they
-				 * cycle host by host and a run is one copy */
-				uint32_t len = nc;
-
-				for (gi = 0; gi < nc; gi++)
-					cport[gi] = *cfirst[gi];
-				while (pi32 == 1 && len < nc + FTSW_TOPO_MAX_PORTS + 1) {
-					uint32_t n2 = len;
-
-					if (n2 > sizeof(cport) - len)
-						n2 = (uint32_t)(sizeof(cport) - len);
-					memcpy(cport + len, cport, n2);
-					len += n2;
-				}
-				cport_ok = 1;
-			}
-			for (h = a->runstart[l]; h < a->runstart[l + 1]; h++) {
-				/* a run of consecutive hosts: consecutive LIDs */
-				uint32_t d = a->runs[h].d, run = a->runs[h].n;
-				uint32_t y0, rem, gi2;
-				uint8_t *out = lft + ftsw_host_lid(r, d);
-
-				y0 = fdiv_div(d, pidiv);
-				rem = d - y0 * pi32;
-				gi2 = y0 - fdiv_div(y0, ncdiv[nc]) * nc;
-				if (pi32 == 1) {
-					memcpy(out, cport + gi2, run);
-					continue;
-				}
-				/* each port for pi consecutive destinations */
-				while (run) {
-					uint32_t len = pi32 - rem < run ? pi32 - rem : run;
-
-					memset(out, cport[gi2], len);
-					out += len;
-					run -= len;
-					rem = 0;
-					if (++gi2 == nc)
-						gi2 = 0;
-				}
-			}
-			continue;
-		}
-		for (h = a->lhstart[l]; h < a->lhstart[l + 1]; h++) {
-			uint32_t d = a->lhosts[h];
-			uint32_t lid = ftsw_host_lid(r, d);
-			uint32_t y0 = fdiv_div(d, pidiv);
-
-			for (o = 0; o < noff; o++) {
-				uint32_t y = y0 + o, q = fdiv_div(y, ncdiv[nc]);
-				uint32_t i = y - q * nc;
-
-				lft[lid + o] = cfirst[i][fdiv_mod(q, cdiv[i])];
-			}
-		}
+		if (w.cs[l] != INF)
+			closer_groups(&w, l);
+		if (w.cs[l] == INF || !w.nc)
+			no_route(a, a->r, w.lft, l);
+		else if (w.single && a->r->lmc == 0)
+			route_leaf_single(&w, l);
+		else
+			route_leaf(&w, l);
 	}
 out:
-	free(cfirst);
-	free(cdiv);
-	free(crow);
-	free(gdiv);
-	free(mask);
+	free(w.cfirst);
+	free(w.cdiv);
+	free(w.crow);
+	free(w.gdiv);
+	free(w.mask);
 }
 
 static void free_dc(struct dc *a)
@@ -479,13 +538,160 @@ static void free_dc(struct dc *a)
 	free(a->runstart);
 }
 
+/* Ranks from the leaves; leaves numbered; switches sorted by rank. */
+static int index_switches(struct dc *a, struct ftsw_err *err)
+{
+	uint32_t ns = a->t->nswitches, s, *fill;
+	int rk;
+
+	a->nranks = ftsw_rank_from_leaves(a->t, a->rank);
+	if (a->nranks <= 0) {
+		ftsw_err_set(err, "dmodc: no leaf switch (no switch has a host)");
+		return -EINVAL;
+	}
+	for (s = 0; s < ns; s++) {
+		a->leaf_of_sw[s] = FTSW_NONE;
+		if (a->rank[s] == 0) {
+			a->leaf_of_sw[s] = a->nl;
+			a->leaf_sw[a->nl++] = s;
+		}
+	}
+	/* switches by rank (counting sort, stable by index) */
+	a->rankstart = calloc((size_t)a->nranks + 2, sizeof(uint32_t));
+	fill = calloc((size_t)a->nranks + 1, sizeof(uint32_t));
+	if (!a->rankstart || !fill) {
+		free(fill);
+		return -ENOMEM;
+	}
+	for (s = 0; s < ns; s++)
+		if (a->rank[s] >= 0)
+			a->rankstart[a->rank[s] + 1]++;
+	for (rk = 0; rk < a->nranks; rk++)
+		a->rankstart[rk + 1] += a->rankstart[rk];
+	for (s = 0; s < ns; s++)
+		if (a->rank[s] >= 0)
+			a->byrank[a->rankstart[a->rank[s]] + fill[a->rank[s]]++] = s;
+	free(fill);
+	return 0;
+}
+
+/* Hosts grouped by leaf in host order, and their runs of consecutive indices. */
+static int index_hosts(struct dc *a)
+{
+	const struct ftsw_topo *t = a->t;
+	uint32_t n, l, h, nr = 0, *fill;
+
+	a->lhstart = calloc((size_t)a->nl + 2, sizeof(uint32_t));
+	fill = calloc((size_t)a->nl + 1, sizeof(uint32_t));
+	if (!a->lhstart || !fill) {
+		free(fill);
+		return -ENOMEM;
+	}
+	for (n = 0; n < t->nhosts; n++) {
+		uint32_t sw = ftsw_host_switch(t, t->hosts[n]);
+
+		if (sw != FTSW_NONE)
+			a->lhstart[a->leaf_of_sw[t->nodes[sw].index] + 1]++;
+	}
+	for (l = 0; l < a->nl; l++)
+		a->lhstart[l + 1] += a->lhstart[l];
+	for (n = 0; n < t->nhosts; n++) {
+		uint32_t sw = ftsw_host_switch(t, t->hosts[n]);
+
+		if (sw != FTSW_NONE) {
+			l = a->leaf_of_sw[t->nodes[sw].index];
+			a->lhosts[a->lhstart[l] + fill[l]++] = n;
+		}
+	}
+	free(fill);
+	/* runs of consecutive host indices per leaf (at most 254 long) */
+	a->runs = malloc((t->nhosts + 1) * sizeof(*a->runs));
+	a->runstart = malloc(((size_t)a->nl + 2) * sizeof(uint32_t));
+	if (!a->runs || !a->runstart)
+		return -ENOMEM;
+	for (l = 0; l < a->nl; l++) {
+		a->runstart[l] = nr;
+		for (h = a->lhstart[l]; h < a->lhstart[l + 1]; h++) {
+			uint32_t d = a->lhosts[h];
+
+			if (nr > a->runstart[l] &&
+			    a->runs[nr - 1].d + a->runs[nr - 1].n == d &&
+			    a->runs[nr - 1].n < FTSW_TOPO_MAX_PORTS) {
+				a->runs[nr - 1].n++;
+			} else {
+				a->runs[nr].d = d;
+				a->runs[nr].n = 1;
+				nr++;
+			}
+		}
+	}
+	a->runstart[a->nl] = nr;
+	return 0;
+}
+
+/* Procedure 1: costs and dividers, ascending then descending the ranks. */
+static int procedure1(struct dc *a)
+{
+	uint32_t ns = a->t->nswitches, s, l;
+	int rk;
+
+	memset(a->c, INF, (size_t)ns * a->nlp);
+	for (l = 0; l < a->nl; l++)
+		a->c[(size_t)a->leaf_sw[l] * a->nlp + l] = 0;
+	for (s = 0; s < ns; s++)
+		a->pi[s] = 1;
+	for (rk = 1; rk < a->nranks; rk++) {
+		a->cur_rank = rk;
+		ftsw_parallel_for(a->o->threads,
+				  a->rankstart[rk + 1] - a->rankstart[rk],
+				  asc_one, a);
+	}
+	if (a->o->updown_cost) {
+		a->cd = malloc((size_t)ns * a->nlp + 64);
+		if (!a->cd)
+			return -ENOMEM;
+		memcpy(a->cd, a->c, (size_t)ns * a->nlp);
+	}
+	for (rk = a->nranks - 2; rk >= 0; rk--) {
+		a->cur_rank = rk;
+		ftsw_parallel_for(a->o->threads,
+				  a->rankstart[rk + 1] - a->rankstart[rk],
+				  desc_one, a);
+	}
+	return 0;
+}
+
+/* Validity (§4.1): every leaf pair at finite cost; names the first failure. */
+static uint64_t check_leaf_pairs(const struct dc *a, struct ftsw_routing *r)
+{
+	const struct ftsw_topo *t = a->t;
+	uint64_t bad = 0;
+	uint32_t l, i;
+
+	for (l = 0; l < a->nl; l++) {
+		const uint8_t *cl = &a->c[(size_t)a->leaf_sw[l] * a->nlp];
+
+		for (i = 0; i < a->nl; i++) {
+			if (cl[i] != INF)
+				continue;
+			if (!bad)
+				snprintf(r->warning, sizeof(r->warning),
+					 "dmodc: no up-down path between "
+					 "leaf switches '%s' and '%s'",
+					 t->nodes[t->switches[a->leaf_sw[l]]].desc,
+					 t->nodes[t->switches[a->leaf_sw[i]]].desc);
+			bad++;
+		}
+	}
+	return bad;
+}
+
 int ftsw_route_dmodc(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 		     struct ftsw_routing *r, struct ftsw_err *err)
 {
 	struct dc a = { .t = t, .r = r, .o = o };
-	uint32_t ns = t->nswitches, s, n, l, i;
-	int rk;
-	uint64_t bad = 0;
+	uint32_t ns = t->nswitches;
+	int rc;
 
 	r->rank = malloc((ns + 1) * sizeof(int));
 	a.rank = r->rank;
@@ -495,140 +701,35 @@ int ftsw_route_dmodc(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 	a.byrank = malloc((ns + 1) * sizeof(uint32_t));
 	a.lhosts = malloc((t->nhosts + 1) * sizeof(uint32_t));
 	if (!r->rank || !a.leaf_of_sw || !a.leaf_sw || !a.pi || !a.byrank ||
-	    !a.lhosts)
-		goto oom;
-	a.nranks = ftsw_rank_from_leaves(t, a.rank);
-	if (a.nranks <= 0) {
-		ftsw_err_set(err, "dmodc: no leaf switch (no switch has a host)");
+	    !a.lhosts) {
+		rc = -ENOMEM;
 		goto fail;
 	}
-	for (s = 0; s < ns; s++) {
-		a.leaf_of_sw[s] = FTSW_NONE;
-		if (a.rank[s] == 0) {
-			a.leaf_of_sw[s] = a.nl;
-			a.leaf_sw[a.nl++] = s;
-		}
-	}
-	/* switches by rank (counting sort, stable by index) */
-	a.rankstart = calloc((size_t)a.nranks + 2, sizeof(uint32_t));
-	a.lhstart = calloc((size_t)a.nl + 2, sizeof(uint32_t));
+	rc = index_switches(&a, err);
+	if (rc)
+		goto fail;
 	a.nlp = (a.nl + 63) & ~63u;
 	a.c = malloc((size_t)ns * a.nlp + 64);
-	if (!a.rankstart || !a.lhstart || !a.c)
-		goto oom;
-	for (s = 0; s < ns; s++)
-		if (a.rank[s] >= 0)
-			a.rankstart[a.rank[s] + 1]++;
-	for (rk = 0; rk < a.nranks; rk++)
-		a.rankstart[rk + 1] += a.rankstart[rk];
-	{
-		uint32_t *fill = calloc((size_t)a.nranks + 1, sizeof(uint32_t));
-
-		if (!fill)
-			goto oom;
-		for (s = 0; s < ns; s++)
-			if (a.rank[s] >= 0)
-				a.byrank[a.rankstart[a.rank[s]] + fill[a.rank[s]]++] = s;
-		free(fill);
+	if (!a.c) {
+		rc = -ENOMEM;
+		goto fail;
 	}
-	/* hosts grouped by leaf, in host order */
-	for (n = 0; n < t->nhosts; n++) {
-		uint32_t sw = ftsw_host_switch(t, t->hosts[n]);
-
-		if (sw != FTSW_NONE)
-			a.lhstart[a.leaf_of_sw[t->nodes[sw].index] + 1]++;
-	}
-	for (l = 0; l < a.nl; l++)
-		a.lhstart[l + 1] += a.lhstart[l];
-	{
-		uint32_t *fill = calloc((size_t)a.nl + 1, sizeof(uint32_t));
-
-		if (!fill)
-			goto oom;
-		for (n = 0; n < t->nhosts; n++) {
-			uint32_t sw = ftsw_host_switch(t, t->hosts[n]);
-
-			if (sw != FTSW_NONE) {
-				l = a.leaf_of_sw[t->nodes[sw].index];
-				a.lhosts[a.lhstart[l] + fill[l]++] = n;
-			}
-		}
-		free(fill);
-	}
-	/* runs of consecutive host indices per leaf (at most 254 long) */
-	a.runs = malloc((t->nhosts + 1) * sizeof(*a.runs));
-	a.runstart = malloc(((size_t)a.nl + 2) * sizeof(uint32_t));
-	if (!a.runs || !a.runstart)
-		goto oom;
-	{
-		uint32_t nr = 0, h;
-
-		for (l = 0; l < a.nl; l++) {
-			a.runstart[l] = nr;
-			for (h = a.lhstart[l]; h < a.lhstart[l + 1]; h++) {
-				uint32_t d = a.lhosts[h];
-
-				if (nr > a.runstart[l] &&
-				    a.runs[nr - 1].d + a.runs[nr - 1].n == d &&
-				    a.runs[nr - 1].n < FTSW_TOPO_MAX_PORTS) {
-					a.runs[nr - 1].n++;
-				} else {
-					a.runs[nr].d = d;
-					a.runs[nr].n = 1;
-					nr++;
-				}
-			}
-		}
-		a.runstart[a.nl] = nr;
-	}
-	if (build_groups(&a))
-		goto oom;
-	/* Procedure 1 */
-	memset(a.c, INF, (size_t)ns * a.nlp);
-	for (l = 0; l < a.nl; l++)
-		a.c[(size_t)a.leaf_sw[l] * a.nlp + l] = 0;
-	for (s = 0; s < ns; s++)
-		a.pi[s] = 1;
-	for (rk = 1; rk < a.nranks; rk++) {
-		a.cur_rank = rk;
-		ftsw_parallel_for(o->threads, a.rankstart[rk + 1] - a.rankstart[rk],
-				  asc_one, &a);
-	}
-	if (o->updown_cost) {
-		a.cd = malloc((size_t)ns * a.nlp + 64);
-		if (!a.cd)
-			goto oom;
-		memcpy(a.cd, a.c, (size_t)ns * a.nlp);
-	}
-	for (rk = a.nranks - 2; rk >= 0; rk--) {
-		a.cur_rank = rk;
-		ftsw_parallel_for(o->threads, a.rankstart[rk + 1] - a.rankstart[rk],
-				  desc_one, &a);
-	}
-	/* validity: every leaf pair at finite cost */
-	for (l = 0; l < a.nl; l++) {
-		const uint8_t *cl = &a.c[(size_t)a.leaf_sw[l] * a.nlp];
-
-		for (i = 0; i < a.nl; i++)
-			if (cl[i] == INF) {
-				if (!bad)
-					snprintf(r->warning, sizeof(r->warning),
-						 "dmodc: no up-down path between "
-						 "leaf switches '%s' and '%s'",
-						 t->nodes[t->switches[a.leaf_sw[l]]].desc,
-						 t->nodes[t->switches[a.leaf_sw[i]]].desc);
-				bad++;
-			}
-	}
-	r->unroutable_pairs = bad;
+	rc = index_hosts(&a);
+	if (!rc)
+		rc = build_groups(&a) ? -ENOMEM : 0;
+	if (!rc)
+		rc = procedure1(&a);
+	if (rc)
+		goto fail;
+	r->unroutable_pairs = check_leaf_pairs(&a, r);
 	ftsw_parallel_for(o->threads, ns, route_one, &a);
 	if (!o->no_switch_lids)
 		ftsw_route_switch_lids(t, r, a.rank, o->threads, err);
 	free_dc(&a);
 	return 0;
-oom:
-	ftsw_err_set(err, "dmodc: out of memory");
 fail:
+	if (rc == -ENOMEM)
+		ftsw_err_set(err, "dmodc: out of memory");
 	free_dc(&a);
 	return -1;
 }

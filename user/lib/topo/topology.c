@@ -438,6 +438,151 @@ static uint32_t *pick(uint32_t n, unsigned k, uint64_t *seed)
 	return a;
 }
 
+/* Mark the listed nodes (all of one kind) removed. */
+static int drop_listed(const struct ftsw_topo *t, const uint32_t *ids,
+		       size_t n, enum ftsw_node_kind kind, bool *keep,
+		       struct ftsw_err *err)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (ids[k] >= t->nnodes || t->nodes[ids[k]].kind != kind) {
+			ftsw_err_set(err, "remove %s: node %u is not a %s",
+				     kind == FTSW_SWITCH ? "switch" : "host",
+				     ids[k], kind == FTSW_SWITCH ? "switch" : "host");
+			return -EINVAL;
+		}
+		keep[ids[k]] = false;
+	}
+	return 0;
+}
+
+/* Mark k random nodes of the dense list ids[0..n) removed. */
+static int drop_random(const uint32_t *ids, uint32_t n, uint32_t k,
+		       const char *opt, const char *what, uint64_t *seed,
+		       bool *keep, struct ftsw_err *err)
+{
+	uint32_t *a, i;
+
+	if (!k)
+		return 0;
+	if (k > n) {
+		ftsw_err_set(err, "%s %u: only %u %s", opt, k, n, what);
+		return -EINVAL;
+	}
+	a = pick(n, k, seed);
+	if (!a) {
+		ftsw_err_set(err, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < k; i++)
+		keep[ids[a[i]]] = false;
+	free(a);
+	return 0;
+}
+
+/*
+ * The kept nodes of t, with the explicitly listed links removed first on a
+ * full copy (their node ids are those of t).
+ */
+static struct ftsw_topo *subset_without_links(const struct ftsw_topo *t,
+					      const struct ftsw_degrade *d,
+					      const bool *keep,
+					      struct ftsw_err *err)
+{
+	struct ftsw_topo *c, *o;
+	bool *all;
+	size_t k;
+
+	if (!d->nlinks)
+		return ftsw_topo_subset(t, keep, err);
+	all = malloc(t->nnodes + 1);
+	if (!all) {
+		ftsw_err_set(err, "out of memory");
+		return NULL;
+	}
+	memset(all, 1, t->nnodes + 1);
+	c = ftsw_topo_subset(t, all, err);
+	free(all);
+	if (!c)
+		return NULL;
+	for (k = 0; k < d->nlinks; k++) {
+		uint32_t n = d->links[k][0], p = d->links[k][1];
+
+		if (n >= t->nnodes || p < 1 || p > t->nodes[n].nports ||
+		    ftsw_port(t, n, p)->peer == FTSW_NONE) {
+			ftsw_err_set(err, "remove link: %s port %u is not "
+				     "linked", n < t->nnodes && t->nodes[n].desc ?
+				     t->nodes[n].desc : "node", p);
+			ftsw_topo_free(c);
+			return NULL;
+		}
+		ftsw_topo_disconnect(c, n, p);
+	}
+	c->degraded = true;
+	o = ftsw_topo_subset(c, keep, err);
+	ftsw_topo_free(c);
+	return o;
+}
+
+/*
+ * Switch-to-switch link ends of o, each link once (from its end with the
+ * smaller node id, or port on a self link): count them, and fill ends[]
+ * when it is not NULL.
+ */
+static uint64_t switch_links(const struct ftsw_topo *o, uint32_t (*ends)[2])
+{
+	uint64_t nl = 0;
+	uint32_t i;
+
+	for (i = 0; i < o->nswitches; i++) {
+		uint32_t s = o->switches[i];
+		unsigned p;
+
+		for (p = 1; p <= o->nodes[s].nports; p++) {
+			const struct ftsw_port *x = ftsw_port(o, s, p);
+
+			if (x->peer == FTSW_NONE ||
+			    o->nodes[x->peer].kind != FTSW_SWITCH ||
+			    !(x->peer > s || (x->peer == s && x->peer_port > p)))
+				continue;
+			if (ends) {
+				ends[nl][0] = s;
+				ends[nl][1] = p;
+			}
+			nl++;
+		}
+	}
+	return nl;
+}
+
+/* Disconnect k random switch-to-switch links of o. */
+static int cut_random_links(struct ftsw_topo *o, uint32_t k, uint64_t *seed,
+			    struct ftsw_err *err)
+{
+	uint64_t nl = switch_links(o, NULL);
+	uint32_t (*ends)[2], *a, i;
+
+	if (k > nl) {
+		ftsw_err_set(err, "--links %u: only %llu switch-switch links",
+			     k, (unsigned long long)nl);
+		return -EINVAL;
+	}
+	ends = malloc((nl + 1) * sizeof(*ends));
+	a = ends ? (switch_links(o, ends), pick((uint32_t)nl, k, seed)) : NULL;
+	if (!a) {
+		free(ends);
+		ftsw_err_set(err, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < k; i++)
+		ftsw_topo_disconnect(o, ends[a[i]][0], ends[a[i]][1]);
+	free(a);
+	free(ends);
+	o->degraded = true;
+	return 0;
+}
+
 struct ftsw_topo *ftsw_topo_degrade(const struct ftsw_topo *t,
 				    const struct ftsw_degrade *d,
 				    struct ftsw_err *err)
@@ -445,149 +590,26 @@ struct ftsw_topo *ftsw_topo_degrade(const struct ftsw_topo *t,
 	bool *keep = malloc(t->nnodes + 1);
 	struct ftsw_topo *o = NULL;
 	uint64_t seed = d->seed;
-	uint32_t i, *a;
-	size_t k;
 
-	if (!keep)
-		goto oom;
+	if (!keep) {
+		ftsw_err_set(err, "out of memory");
+		return NULL;
+	}
 	memset(keep, 1, t->nnodes + 1);
-	for (k = 0; k < d->nswitch; k++) {
-		if (d->switches[k] >= t->nnodes ||
-		    t->nodes[d->switches[k]].kind != FTSW_SWITCH) {
-			ftsw_err_set(err, "remove switch: node %u is not a switch",
-				     d->switches[k]);
-			goto fail;
-		}
-		keep[d->switches[k]] = false;
-	}
-	for (k = 0; k < d->nhostlist; k++) {
-		if (d->hostlist[k] >= t->nnodes ||
-		    t->nodes[d->hostlist[k]].kind != FTSW_HOST) {
-			ftsw_err_set(err, "remove host: node %u is not a host",
-				     d->hostlist[k]);
-			goto fail;
-		}
-		keep[d->hostlist[k]] = false;
-	}
-	if (d->rand_switches) {
-		if (d->rand_switches > t->nswitches) {
-			ftsw_err_set(err, "--switches %u: only %u switches",
-				     d->rand_switches, t->nswitches);
-			goto fail;
-		}
-		a = pick(t->nswitches, d->rand_switches, &seed);
-		if (!a)
-			goto oom;
-		for (i = 0; i < d->rand_switches; i++)
-			keep[t->switches[a[i]]] = false;
-		free(a);
-	}
-	if (d->rand_hosts) {
-		if (d->rand_hosts > t->nhosts) {
-			ftsw_err_set(err, "--hosts %u: only %u hosts",
-				     d->rand_hosts, t->nhosts);
-			goto fail;
-		}
-		a = pick(t->nhosts, d->rand_hosts, &seed);
-		if (!a)
-			goto oom;
-		for (i = 0; i < d->rand_hosts; i++)
-			keep[t->hosts[a[i]]] = false;
-		free(a);
-	}
-	/* explicit links first, on a full copy (node ids still those of t) */
-	if (d->nlinks) {
-		bool *all = malloc(t->nnodes + 1);
-		struct ftsw_topo *c;
-
-		if (!all)
-			goto oom;
-		memset(all, 1, t->nnodes + 1);
-		c = ftsw_topo_subset(t, all, err);
-		free(all);
-		if (!c)
-			goto fail;
-		for (k = 0; k < d->nlinks; k++) {
-			uint32_t n = d->links[k][0], p = d->links[k][1];
-
-			if (n >= t->nnodes || p < 1 || p > t->nodes[n].nports ||
-			    ftsw_port(t, n, p)->peer == FTSW_NONE) {
-				ftsw_err_set(err, "remove link: %s port %u is not "
-					     "linked", n < t->nnodes && t->nodes[n].desc ?
-					     t->nodes[n].desc : "node", p);
-				ftsw_topo_free(c);
-				goto fail;
-			}
-			ftsw_topo_disconnect(c, n, p);
-		}
-		c->degraded = true;
-		o = ftsw_topo_subset(c, keep, err);
-		ftsw_topo_free(c);
-	} else {
-		o = ftsw_topo_subset(t, keep, err);
-	}
+	if (drop_listed(t, d->switches, d->nswitch, FTSW_SWITCH, keep, err) ||
+	    drop_listed(t, d->hostlist, d->nhostlist, FTSW_HOST, keep, err) ||
+	    drop_random(t->switches, t->nswitches, d->rand_switches,
+			"--switches", "switches", &seed, keep, err) ||
+	    drop_random(t->hosts, t->nhosts, d->rand_hosts, "--hosts", "hosts",
+			&seed, keep, err))
+		goto fail;
+	o = subset_without_links(t, d, keep, err);
 	if (!o)
 		goto fail;
+	if (d->rand_links && cut_random_links(o, d->rand_links, &seed, err))
+		goto fail;
 	free(keep);
-	keep = NULL;
-	if (d->rand_links) {
-		/* candidate link ends: switch ports whose peer is a switch with
-		 * a larger id (each link once) */
-		uint64_t nl = 0;
-		uint32_t (*ends)[2] = NULL;
-
-		for (i = 0; i < o->nswitches; i++) {
-			uint32_t s = o->switches[i];
-			unsigned p;
-
-			for (p = 1; p <= o->nodes[s].nports; p++) {
-				const struct ftsw_port *x = ftsw_port(o, s, p);
-
-				if (x->peer != FTSW_NONE &&
-				    o->nodes[x->peer].kind == FTSW_SWITCH &&
-				    (x->peer > s || (x->peer == s && x->peer_port > p)))
-					nl++;
-			}
-		}
-		if (d->rand_links > nl) {
-			ftsw_err_set(err, "--links %u: only %llu switch-switch links",
-				     d->rand_links, (unsigned long long)nl);
-			goto fail;
-		}
-		ends = malloc((nl + 1) * sizeof(*ends));
-		if (!ends)
-			goto oom;
-		nl = 0;
-		for (i = 0; i < o->nswitches; i++) {
-			uint32_t s = o->switches[i];
-			unsigned p;
-
-			for (p = 1; p <= o->nodes[s].nports; p++) {
-				const struct ftsw_port *x = ftsw_port(o, s, p);
-
-				if (x->peer != FTSW_NONE &&
-				    o->nodes[x->peer].kind == FTSW_SWITCH &&
-				    (x->peer > s || (x->peer == s && x->peer_port > p))) {
-					ends[nl][0] = s;
-					ends[nl][1] = p;
-					nl++;
-				}
-			}
-		}
-		a = pick((uint32_t)nl, d->rand_links, &seed);
-		if (!a) {
-			free(ends);
-			goto oom;
-		}
-		for (i = 0; i < d->rand_links; i++)
-			ftsw_topo_disconnect(o, ends[a[i]][0], ends[a[i]][1]);
-		free(a);
-		free(ends);
-		o->degraded = true;
-	}
 	return o;
-oom:
-	ftsw_err_set(err, "out of memory");
 fail:
 	free(keep);
 	ftsw_topo_free(o);
