@@ -41,10 +41,10 @@ const struct cli_object cli_objects[] = {
 	  cmd_analyze, cli_cmds_analyze },
 	{ "order", "MPI node order: rankfiles and hostfiles", cmd_order,
 	  cli_cmds_order },
-	{ "sim", "flit-level simulation: throughput, latency, deadlock", cmd_sim,
-	  NULL },
 	{ "completion", "print the shell completion script", cmd_completion,
 	  cli_cmds_completion },
+	{ "sim", "flit-level simulation: throughput, latency, deadlock", cmd_sim,
+	  NULL },
 	{ NULL }
 };
 
