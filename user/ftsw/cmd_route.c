@@ -271,8 +271,7 @@ static int route_run(int argc, char **argv, bool check_cmd)
 		return 1;
 	}
 	if (r->unroutable_pairs) {
-		cli_err("%s (%" PRIu64 " ordered leaf pairs unroutable)",
-			r->warning, r->unroutable_pairs);
+		cli_err("%s", r->warning);
 		rc = 1;
 	}
 	if (ro.out && ftsw_lfts_write(r, ro.out, &err)) {
@@ -295,8 +294,19 @@ static int route_run(int argc, char **argv, bool check_cmd)
 		       ro.check ? ",\"check\":" : "}\n");
 		free(buf);
 	} else if (!check_cmd)
+	{
 		printf("%s: %u switches, %u hosts, LMC %u, LIDs 1..%u, %.3f s\n",
 		       r->engine, r->nswitches, r->nhosts, r->lmc, r->max_lid, tr);
+		for (uint32_t i = 0; i < r->nroots && i < 8; i++) {
+			const char *d = t->nodes[t->switches[r->roots[i]]].desc;
+
+			printf("%s%s", i ? "," : "roots: ", d ? d : "?");
+		}
+		if (r->nroots > 8)
+			printf(",... (%u in all)", r->nroots);
+		if (r->nroots)
+			printf(": %s\n", r->roots_why);
+	}
 	if (check_cmd || ro.check) {
 		if (do_check(r, &ro, &tc, !check_cmd))
 			rc = 1;

@@ -274,12 +274,23 @@ void ftsw_routing_json(const struct ftsw_routing *r, FILE *f, bool lfts)
 	fprintf(f, "{\"engine\":");
 	ftsw_json_write_str(f, r->engine);
 	fprintf(f, ",\"lmc\":%u,\"vls\":%u,\"switches\":%u,"
-		"\"hosts\":%u,\"max_lid\":%u,\"unroutable_leaf_pairs\":%" PRIu64,
+		"\"hosts\":%u,\"max_lid\":%u,\"unroutable_pairs\":%" PRIu64,
 		r->lmc, r->nvls, r->nswitches, r->nhosts, r->max_lid,
 		r->unroutable_pairs);
 	if (r->warning[0]) {
 		fprintf(f, ",\"warning\":");
 		ftsw_json_write_str(f, r->warning);
+	}
+	if (r->nroots) {
+		fprintf(f, ",\"roots\":[");
+		for (s = 0; s < r->nroots; s++) {
+			fprintf(f, "%s{\"index\":%u,\"name\":", s ? "," : "",
+				r->roots[s]);
+			ftsw_json_write_str(f, t->nodes[t->switches[r->roots[s]]].desc);
+			fprintf(f, "}");
+		}
+		fprintf(f, "],\"roots_why\":");
+		ftsw_json_write_str(f, r->roots_why);
 	}
 	if (lfts) {
 		fprintf(f, ",\"lfts\":[");

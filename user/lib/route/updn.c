@@ -4,9 +4,13 @@
  * (default: the top rank of the ranking from the leaves, i.e. the switches
  * farthest from any host); a hop goes "up" towards a smaller BFS rank,
  * ties broken by switch index. Every path is some up hops then some down
- * hops, which makes the routing deadlock-free on one virtual layer; among
- * legal paths the shortest are used, balanced by port use.
+ * hops, which makes the routing deadlock-free on one virtual layer. The
+ * tables keep that by construction (hopsel.c): a switch that can reach the
+ * destination going only down does, every other one goes up along its
+ * shortest legal path; ports balanced by use. The roots and why they were
+ * picked are kept in the routing (r->roots, r->roots_why).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "route/hopsel.h"
@@ -15,7 +19,7 @@
 int ftsw_route_updn(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 		    struct ftsw_routing *r, struct ftsw_err *err)
 {
-	uint32_t ns = t->nswitches, s, nroots = 0, *roots = NULL;
+	uint32_t ns = t->nswitches, s;
 	int *leafrank = malloc((ns + 1) * sizeof(int));
 	int *height = malloc((ns + 1) * sizeof(int));
 	int nr, rc = -1;
@@ -24,6 +28,9 @@ int ftsw_route_updn(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 	r->rank = malloc((ns + 1) * sizeof(int));
 	if (!leafrank || !height || !r->rank)
 		goto oom;
+	r->roots = malloc((ns + 1) * sizeof(uint32_t));
+	if (!r->roots)
+		goto oom;
 	if (o->roots && o->nroots) {
 		for (i = 0; i < o->nroots; i++)
 			if (o->roots[i] >= ns) {
@@ -31,21 +38,26 @@ int ftsw_route_updn(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 					     "exist (%u switches)", o->roots[i], ns);
 				goto out;
 			}
+		for (i = 0; i < o->nroots && r->nroots < ns; i++)
+			r->roots[r->nroots++] = o->roots[i];
+		snprintf(r->roots_why, sizeof(r->roots_why),
+			 "given with --roots");
 		nr = ftsw_rank_from_roots(t, o->roots, o->nroots, r->rank);
 	} else {
 		int top = ftsw_rank_from_leaves(t, leafrank) - 1;
 
-		roots = malloc((ns + 1) * sizeof(uint32_t));
-		if (!roots)
-			goto oom;
 		for (s = 0; s < ns; s++)
 			if (top >= 0 && leafrank[s] == top)
-				roots[nroots++] = s;
-		if (!nroots) {
-			ftsw_err_set(err, "updn: no root switch found");
+				r->roots[r->nroots++] = s;
+		if (!r->nroots) {
+			ftsw_err_set(err, "updn: no root switch found (no switch "
+				     "is connected to a host's switch)");
 			goto out;
 		}
-		nr = ftsw_rank_from_roots(t, roots, nroots, r->rank);
+		snprintf(r->roots_why, sizeof(r->roots_why),
+			 "default: the switches farthest from any host (%d "
+			 "hops from the nearest host's switch)", top);
+		nr = ftsw_rank_from_roots(t, r->roots, r->nroots, r->rank);
 	}
 	(void)nr;
 	r->rank_from_top = true;
@@ -61,7 +73,6 @@ int ftsw_route_updn(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 oom:
 	ftsw_err_set(err, "updn: out of memory");
 out:
-	free(roots);
 	free(leafrank);
 	free(height);
 	return rc;
