@@ -121,3 +121,31 @@ int ftsw_parse_double(const char *what, const char *s, double min,
 	*out = v;
 	return 0;
 }
+
+int ftsw_parse_hex_prefix(const char *what, const char *s, uint64_t *out,
+			  const char **end, struct ftsw_err *err)
+{
+	const char *p = s ? s : "";
+	uint64_t v = 0;
+	int d, n = 0;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	for (; (d = digit_value(*p)) >= 0; p++, n++) {
+		if (v >> 60) {
+			ftsw_err_set(err, "%s: '%.40s' is beyond 64 bits", what,
+				     s);
+			return -ERANGE;
+		}
+		v = v << 4 | (unsigned)d;
+	}
+	if (!n) {
+		ftsw_err_set(err, "%s: '%.40s' is not a hexadecimal number",
+			     what, s ? s : "");
+		return -EINVAL;
+	}
+	if (end)
+		*end = p;
+	*out = v;
+	return 0;
+}

@@ -32,4 +32,12 @@ int ftsw_parse_u64_prefix(const char *what, const char *s, uint64_t min,
 			  uint64_t max, uint64_t *out, const char **end,
 			  struct ftsw_err *err);
 
+/*
+ * Hexadecimal at the start of s, with or without a 0x prefix (GUIDs as
+ * net files spell them: "0x0002c9..." or "0002c9..."): *end is set past
+ * the digits; at least one digit; more than 64 bits is out of range.
+ */
+int ftsw_parse_hex_prefix(const char *what, const char *s, uint64_t *out,
+			  const char **end, struct ftsw_err *err);
+
 #endif
