@@ -15,6 +15,7 @@
 #include <unistd.h>
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #include "kselftest_harness.h"
+#include "analyze/analyze.h"
 #include "route/routing.h"
 #include "util/parse.h"
 
@@ -271,6 +272,108 @@ TEST(atomic_write_interrupted_leaves_nothing)
 	EXPECT_EQ(0, tmp_files(dir, "out.net"));
 	EXPECT_NE(0, access(path, F_OK));
 	rmdir(dir);
+}
+
+static int pattern_file(const char *text, size_t len, uint32_t n,
+			struct ftsw_pattern *p, struct ftsw_err *err)
+{
+	char spec[96], *path = text ? tmpfile_with(text, len) : NULL;
+	int rc;
+
+	snprintf(spec, sizeof(spec), "file:%s", path);
+	rc = ftsw_pattern_make(spec, n, NULL, p, err);
+	unlink(path);
+	return rc;
+}
+
+TEST(traffic_files)
+{
+	static const struct { const char *text, *want; } bad[] = {
+		{ "0 1 nan\n", ":1: expected 'SRC DST [AMOUNT]'" },
+		{ "0 1 inf\n", ":1: expected" },
+		{ "0 1 -1\n", ":1: expected" },
+		{ "0 1 1e999\n", ":1: expected" },
+		{ "0 1 2 3\n", ":1: expected" },
+		{ "0x 1\n", ":1: expected" },
+		{ "0 4294967297\n", ":1: rank outside 0..15: 4294967297" },
+		{ "", ":0: no 'SRC DST [AMOUNT]' line" },
+		{ "# only a comment\n\n", ":2: no 'SRC DST" },
+	};
+	struct ftsw_pattern p;
+	struct ftsw_err err;
+	char *longline;
+	unsigned i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err.msg[0] = 0;
+		EXPECT_NE(0, pattern_file(bad[i].text, strlen(bad[i].text), 16,
+					  &p, &err)) TH_LOG("case %u accepted", i);
+		EXPECT_NE(NULL, strstr(err.msg, bad[i].want))
+			TH_LOG("case %u: '%s'", i, err.msg);
+	}
+	/* decimal, never octal: 010 is ten, 08 is eight */
+	ASSERT_EQ(0, pattern_file("010 08 0.5\n", 11, 16, &p, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(1, p.stages[0].nflows);
+	EXPECT_EQ(10, p.stages[0].f[0].src);
+	EXPECT_EQ(8, p.stages[0].f[0].dst);
+	EXPECT_EQ(0.5, p.stages[0].f[0].amount);
+	ftsw_pattern_free(&p);
+	/* a long line is refused, never read as two */
+	longline = malloc(6000);
+	ASSERT_NE(NULL, longline);
+	memset(longline, ' ', 6000);
+	memcpy(longline + 5990, "1 2 3\n", 6);
+	EXPECT_NE(0, pattern_file(longline, 5996, 16, &p, &err));
+	EXPECT_NE(NULL, strstr(err.msg, ":1: line longer than")) TH_LOG("%s", err.msg);
+	free(longline);
+	/* /dev/zero ends at once with an error; a directory is refused */
+	EXPECT_NE(0, ftsw_pattern_make("file:/dev/zero", 16, NULL, &p, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "/dev/zero:1: NUL byte")) TH_LOG("%s", err.msg);
+	EXPECT_NE(0, ftsw_pattern_make("file:/tmp", 16, NULL, &p, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "/tmp:1: read error")) TH_LOG("%s", err.msg);
+	/* pattern strings: numbers through the one parser */
+	EXPECT_NE(0, ftsw_pattern_make("shift:4294967297", 16, NULL, &p, &err));
+	EXPECT_NE(0, ftsw_pattern_make("uniform:nan", 16, NULL, &p, &err));
+	EXPECT_NE(0, ftsw_pattern_make("cluster:0", 16, NULL, &p, &err));
+	EXPECT_NE(0, ftsw_pattern_make("ring:1", 16, NULL, &p, &err));
+	EXPECT_NE(0, ftsw_pattern_make("perm:1:2", 16, NULL, &p, &err));
+	ASSERT_EQ(0, ftsw_pattern_make("shift:010", 16, NULL, &p, &err));
+	EXPECT_EQ(10, p.stages[0].f[0].dst);
+	ftsw_pattern_free(&p);
+}
+
+TEST(order_files)
+{
+	static const struct { const char *text, *want; } bad[] = {
+		{ "", ":0: no host in the file" },
+		{ "0\n1\n", ":2: rank 2 has no host" },
+		{ "0 0\n1 1\n2 2 H2 extra\n", ":3: host 2 is" },
+		{ "0 010\n", ":1: no host '010'" },	/* decimal: 10 > 3 hosts */
+		{ "4294967296 0\n", ":1: rank '4294967296' not in 0..2" },
+	};
+	struct ftsw_err err;
+	struct ftsw_topo *t = ftsw_topo_gen("kary:2,2", &err);
+	uint32_t o[4];
+	char spec[96];
+	unsigned i;
+
+	ASSERT_NE(NULL, t);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *path = tmpfile_with(bad[i].text, strlen(bad[i].text));
+
+		snprintf(spec, sizeof(spec), "file:%s", path);
+		err.msg[0] = 0;
+		EXPECT_NE(0, ftsw_order_make(spec, t, 3, o, &err))
+			TH_LOG("case %u accepted", i);
+		EXPECT_NE(NULL, strstr(err.msg, bad[i].want))
+			TH_LOG("case %u: '%s'", i, err.msg);
+		unlink(path);
+	}
+	EXPECT_NE(0, ftsw_order_make("file:/dev/zero", t, 3, o, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "NUL byte"));
+	EXPECT_NE(0, ftsw_order_make("file:/tmp", t, 3, o, &err));
+	EXPECT_NE(0, ftsw_order_make("random:-1", t, 3, o, &err));
+	ftsw_topo_free(t);
 }
 
 TEST_HARNESS_MAIN
