@@ -152,4 +152,60 @@ TEST(unroutable_pairs_counted_alike)
 	ftsw_topo_free(t);
 }
 
+/*
+ * route check -i checks every entry: on dmodk's PGFT(2;4,4;1,2;1,1)
+ * tables, an entry no host path uses (found by tracing every pair) is
+ * broken; the host-pair check still passes, the all-entries check finds
+ * exactly that one entry.
+ */
+TEST(check_all_entries_finds_unused_fault)
+{
+	struct ftsw_err err;
+	struct ftsw_topo *t = ftsw_topo_gen("pgft:2;4,4;1,2;1,1", &err);
+	struct ftsw_route_opts o = { .threads = 1 };
+	struct ftsw_check_opts co = { .cdg = true, .threads = 1 };
+	struct ftsw_check_result res;
+	struct ftsw_routing *r;
+	uint8_t *used;
+	uint32_t a, b, s, lid, hit = FTSW_NONE, hitlid = 0;
+
+	ASSERT_NE(NULL, t);
+	r = ftsw_route("dmodk", t, &o, &err);
+	ASSERT_NE(NULL, r);
+	used = calloc((size_t)r->nswitches * r->lft_size, 1);
+	ASSERT_NE(NULL, used);
+	for (a = 0; a < r->nhosts; a++)
+		for (b = 0; b < r->nhosts; b++) {
+			uint32_t sw[8];
+			int n = ftsw_trace(r, a, ftsw_host_lid(r, b), sw, NULL, 8), i;
+
+			ASSERT_GT(n, 0);
+			for (i = 0; i < n; i++)
+				used[(size_t)sw[i] * r->lft_size + ftsw_host_lid(r, b)] = 1;
+		}
+	for (s = 0; s < r->nswitches && hit == FTSW_NONE; s++)
+		for (lid = 1; lid <= r->nhosts; lid++)
+			if (!used[(size_t)s * r->lft_size + lid] &&
+			    ftsw_lft(r, s)[lid] != FTSW_PORT_NONE) {
+				hit = s;
+				hitlid = lid;
+				break;
+			}
+	ASSERT_NE(FTSW_NONE, hit);
+	/* a port past the switch's last one: a dead port */
+	ftsw_lft(r, hit)[hitlid] = t->nodes[t->switches[hit]].nports + 1;
+	ASSERT_EQ(0, ftsw_routing_check(r, &co, &res, &err));
+	EXPECT_TRUE(res.ok);
+	ftsw_check_result_free(&res);
+	co.all_entries = true;
+	ASSERT_EQ(0, ftsw_routing_check(r, &co, &res, &err));
+	EXPECT_FALSE(res.ok);
+	EXPECT_EQ(1, res.bad_entries);
+	EXPECT_NE(NULL, res.report ? strstr(res.report, "dead port") : NULL);
+	ftsw_check_result_free(&res);
+	free(used);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
 TEST_HARNESS_MAIN

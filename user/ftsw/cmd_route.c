@@ -200,6 +200,7 @@ static int do_check(const struct ftsw_routing *r, const struct ropts *ro,
 	co.switch_lids = (r->flags & FTSW_RT_SWITCH_LIDS) && !ro->o.no_switch_lids;
 	co.progress = isatty(STDERR_FILENO);
 	co.threads = ro->o.threads;
+	co.all_entries = ro->in != NULL;	/* a dump: every entry counts */
 	if (ftsw_routing_check(r, &co, &res, &err)) {
 		cli_err("%s", err.msg);
 		return 1;
@@ -211,23 +212,26 @@ static int do_check(const struct ftsw_routing *r, const struct ropts *ro,
 		       ",\"dead_port\":%" PRIu64 ",\"misdelivered\":%" PRIu64
 		       ",\"non_minimal\":%" PRIu64 ",\"updown_violations\":%" PRIu64
 		       ",\"cdg_cyclic_vls\":%u,\"max_hops\":%" PRIu64
+		       ",\"bad_entries\":%" PRIu64
 		       ",\"seconds\":%.3f}}\n", embedded ? "" : "{\"check\":",
 		       res.ok ? "true" : "false", res.pairs, res.delivered,
 		       res.no_route, res.loops, res.dead_port, res.misdelivered,
 		       res.non_minimal, res.updown_violations, res.cdg_cyclic_vls,
-		       res.max_hops, *secs);
+		       res.max_hops, res.bad_entries, *secs);
 	} else {
 		printf("check %s: %" PRIu64 "/%" PRIu64 " pairs delivered, max %"
 		       PRIu64 " hops; no route %" PRIu64 ", loops %" PRIu64
 		       ", dead port %" PRIu64 ", misdelivered %" PRIu64
 		       ", non-minimal %" PRIu64 "%s, up*down* violations %" PRIu64
-		       "%s, VLs with CDG cycles %u (%.3f s)\n",
+		       "%s, VLs with CDG cycles %u%s (%.3f s)\n",
 		       res.ok ? "ok" : "FAILED", res.delivered, res.pairs,
 		       res.max_hops, res.no_route, res.loops, res.dead_port,
 		       res.misdelivered, res.non_minimal,
 		       co.minimal ? "" : " (not promised)",
 		       res.updown_violations, co.updown ? "" : " (not checked)",
-		       res.cdg_cyclic_vls, *secs);
+		       res.cdg_cyclic_vls, co.all_entries ? (res.bad_entries ?
+		       ", faulty table entries (see below)" : ", every table entry "
+		       "delivers") : "", *secs);
 		if (res.report && !res.ok)
 			fputs(res.report, stdout);
 	}

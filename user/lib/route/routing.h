@@ -192,6 +192,11 @@ struct ftsw_check_opts {
 	unsigned max_report;	/* problems listed in detail (0 = 10) */
 	bool progress;		/* progress on stderr (callers: only on a tty) */
 	unsigned threads;	/* 0 = all CPUs; results identical for any */
+	/*
+	 * Also walk every (switch, LID) entry that is set, used by a host's
+	 * path or not: each must deliver (route check -i on a dump).
+	 */
+	bool all_entries;
 };
 
 struct ftsw_check_result {
@@ -200,6 +205,7 @@ struct ftsw_check_result {
 	uint64_t non_minimal, updown_violations;
 	uint64_t max_hops;
 	unsigned cdg_cyclic_vls;	/* number of VLs with a CDG cycle */
+	uint64_t bad_entries;		/* all_entries: entries that fail */
 	bool ok;
 	char *report;			/* text, one problem per line (malloc) */
 };
