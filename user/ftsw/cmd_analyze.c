@@ -29,6 +29,7 @@ static void analyze_usage(FILE *f)
 "                   engine accepts), --seed S engine seed\n"
 "  --extended-lids  allow LIDs past 0xBFFF (analysis only)\n"
 "  --paths K        multipath engines: K paths per pair (LMC to fit)\n"
+"  --max-vls N      dfsssp: virtual layers allowed, 1..15 (default 8)\n"
 "Traffic (-p, default perm):\n"
 "  perm[:SEED] shift[:S] ring dissemination tournament binomial\n"
 "  binomial-gather recdbl rechalv topo-recdbl a2a uniform:P[:SEED]\n"
@@ -135,6 +136,15 @@ static int parse(int argc, char **argv, struct aopts *o)
 				o->ro.paths = (unsigned)x;
 			else
 				o->ro.threads = (unsigned)x;
+			i++;
+		} else if (!strcmp(a, "--max-vls")) {
+			if (num(a, v, 15, &x))
+				return -1;
+			if (!x) {
+				cli_err("analyze: --max-vls: at least 1 layer");
+				return -1;
+			}
+			o->ro.max_vls = (unsigned)x;
 			i++;
 		} else if (!strcmp(a, "--extended-lids")) {
 			o->ro.extended_lids = true;
