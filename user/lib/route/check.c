@@ -590,6 +590,64 @@ out:
 	free(x.used);
 }
 
+/*
+ * The LIDs in blocks over the threads, then the blocks' counters and
+ * reports merged into c in block order. Returns -1 when out of memory.
+ */
+static int check_run_blocks(struct ck *cp, const uint32_t *hostleaf,
+			    const struct src *srcs, uint32_t nsrc, bool per_host)
+{
+	struct ck c = *cp;
+	const struct ftsw_routing *r = c.r;
+	const struct ftsw_check_opts *o = c.o;
+	struct ckshared sh = { .r = r, .o = o, .hostleaf = hostleaf,
+			       .srcs = srcs, .nsrc = nsrc,
+			       .per_host = per_host };
+	unsigned nt = ftsw_threads(o->threads), bi;
+
+	sh.nblocks = nt * 8;
+	if (sh.nblocks > r->max_lid)
+		sh.nblocks = r->max_lid ? r->max_lid : 1;
+	atomic_init(&sh.done, 0);
+	sh.blocks = calloc(sh.nblocks, sizeof(struct ck));
+	if (!sh.blocks)
+		return -1;
+	for (bi = 0; bi < sh.nblocks; bi++) {
+		sh.blocks[bi] = c;
+		sh.blocks[bi].rep = NULL;
+		sh.blocks[bi].replen = sh.blocks[bi].repcap = 0;
+	}
+	ftsw_parallel_for(nt, sh.nblocks, check_block, &sh);
+	for (bi = 0; bi < sh.nblocks; bi++) {
+		struct ck *x = &sh.blocks[bi];
+		const char *line = x->rep;
+
+		c.oom |= x->oom;
+		c.pairs += x->pairs;
+		c.delivered += x->delivered;
+		c.no_route += x->no_route;
+		c.loops += x->loops;
+		c.mis += x->mis;
+		c.dead += x->dead;
+		c.nonmin += x->nonmin;
+		c.updown += x->updown;
+		c.bad_entries += x->bad_entries;
+		if (x->max_hops > c.max_hops)
+			c.max_hops = x->max_hops;
+		while (line && *line) {
+			const char *nl = strchr(line, '\n');
+			int len = nl ? (int)(nl - line) : (int)strlen(line);
+
+			report(&c, "%.*s", len, line);
+			line += len + (nl ? 1 : 0);
+		}
+		free(x->rep);
+	}
+	free(sh.blocks);
+	*cp = c;
+	return c.oom ? -1 : 0;
+}
+
 int ftsw_routing_check(const struct ftsw_routing *r,
 		       const struct ftsw_check_opts *o,
 		       struct ftsw_check_result *res, struct ftsw_err *err)
@@ -667,54 +725,8 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 				bfs_dist(t, s, &c.dist[(size_t)c.leaf_of_sw[s] * ns],
 					 stack);
 	}
-	{
-		struct ckshared sh = { .r = r, .o = o, .hostleaf = hostleaf,
-				       .srcs = srcs, .nsrc = nsrc,
-				       .per_host = per_host };
-		unsigned nt = ftsw_threads(o->threads), bi;
-
-		sh.nblocks = nt * 8;
-		if (sh.nblocks > r->max_lid)
-			sh.nblocks = r->max_lid ? r->max_lid : 1;
-		atomic_init(&sh.done, 0);
-		sh.blocks = calloc(sh.nblocks, sizeof(struct ck));
-		if (!sh.blocks)
-			goto out;
-		for (bi = 0; bi < sh.nblocks; bi++) {
-			sh.blocks[bi] = c;
-			sh.blocks[bi].rep = NULL;
-			sh.blocks[bi].replen = sh.blocks[bi].repcap = 0;
-		}
-		ftsw_parallel_for(nt, sh.nblocks, check_block, &sh);
-		for (bi = 0; bi < sh.nblocks; bi++) {
-			struct ck *x = &sh.blocks[bi];
-			const char *line = x->rep;
-
-			c.oom |= x->oom;
-			c.pairs += x->pairs;
-			c.delivered += x->delivered;
-			c.no_route += x->no_route;
-			c.loops += x->loops;
-			c.mis += x->mis;
-			c.dead += x->dead;
-			c.nonmin += x->nonmin;
-			c.updown += x->updown;
-			c.bad_entries += x->bad_entries;
-			if (x->max_hops > c.max_hops)
-				c.max_hops = x->max_hops;
-			while (line && *line) {
-				const char *nl = strchr(line, '\n');
-				int len = nl ? (int)(nl - line) : (int)strlen(line);
-
-				report(&c, "%.*s", len, line);
-				line += len + (nl ? 1 : 0);
-			}
-			free(x->rep);
-		}
-		free(sh.blocks);
-		if (c.oom)
-			goto out;
-	}
+	if (check_run_blocks(&c, hostleaf, srcs, nsrc, per_host))
+		goto out;
 	if (o->progress)
 		fprintf(stderr, "\r%40s\r", "");
 	if (c.dep) {

@@ -309,6 +309,80 @@ static inline int is_up(const int *h, uint32_t u, uint32_t v)
  */
 #define SWL_W 16	/* 64-bit words per destination block */
 
+/*
+ * Switches with no legal path (degraded fabrics): unrestricted shortest
+ * paths fill the entries still empty (see the comment inside).
+ */
+static void swl_fallback(struct swl *a, uint32_t d0, uint32_t nd, uint32_t nw,
+			 uint64_t *av, uint64_t *dv, uint64_t *af, uint64_t *an)
+{
+	struct ftsw_routing *r = a->r;
+	uint32_t ns = a->t->nswitches, u, e, i, lid0 = ftsw_switch_lid(r, d0);
+	size_t sz = (size_t)ns * nw;
+	uint8_t *lft = r->lft;
+	size_t lsz = r->lft_size;
+	int more;
+
+	/*
+	 * Switches with no legal path (degraded fabrics): fall back to
+	 * unrestricted shortest paths, filling only the entries still
+	 * empty. Such a switch points to one closer to the destination,
+	 * either legal (whose path stays legal) or another fallback
+	 * one, so no loop can form. Switch LIDs carry management
+	 * traffic, outside the data VLs.
+	 */
+	uint64_t *legal = dv;	/* reuse: legal set = av */
+
+	memcpy(legal, av, sz * 8);
+	memset(av, 0, sz * 8);
+	memset(af, 0, sz * 8);
+	for (i = 0; i < nd; i++) {
+		size_t k = (size_t)(d0 + i) * nw + i / 64;
+
+		av[k] = af[k] = 1ULL << (i % 64);
+	}
+	more = 1;
+	while (more) {
+		more = 0;
+		for (u = 0; u < ns; u++) {
+			uint64_t *pa = &an[(size_t)u * nw];
+			const uint64_t *uav = &av[(size_t)u * nw];
+			const uint64_t *ulg = &legal[(size_t)u * nw];
+
+			memset(pa, 0, nw * 8);
+			for (e = a->first[u]; e < a->first[u + 1]; e++) {
+				const uint64_t *src = &af[(size_t)a->nbr[e] * nw];
+				uint32_t w;
+
+				for (w = 0; w < nw; w++) {
+					uint64_t bits = src[w] & ~uav[w] & ~pa[w] &
+							~ulg[w];
+
+					while (bits) {
+						unsigned b = (unsigned)__builtin_ctzll(bits);
+
+						lft[u * lsz + lid0 + w * 64 + b] =
+							a->port[e];
+						bits &= bits - 1;
+					}
+					pa[w] |= src[w] & ~uav[w];
+				}
+			}
+		}
+		for (i = 0; i < sz; i++) {
+			if (an[i])
+				more = 1;
+			av[i] |= an[i];
+		}
+		{
+			uint64_t *x = af;
+
+			af = an;
+			an = x;
+		}
+	}
+}
+
 static void swl_block(size_t blk, void *arg)
 {
 	struct swl *a = arg;
@@ -398,66 +472,8 @@ static void swl_block(size_t blk, void *arg)
 			dn = x;
 		}
 	}
-	if (restricted && total < (uint64_t)nd * ns) {
-		/*
-		 * Switches with no legal path (degraded fabrics): fall back to
-		 * unrestricted shortest paths, filling only the entries still
-		 * empty. Such a switch points to one closer to the destination,
-		 * either legal (whose path stays legal) or another fallback
-		 * one, so no loop can form. Switch LIDs carry management
-		 * traffic, outside the data VLs.
-		 */
-		uint64_t *legal = dv;	/* reuse: legal set = av */
-
-		memcpy(legal, av, sz * 8);
-		memset(av, 0, sz * 8);
-		memset(af, 0, sz * 8);
-		for (i = 0; i < nd; i++) {
-			size_t k = (size_t)(d0 + i) * nw + i / 64;
-
-			av[k] = af[k] = 1ULL << (i % 64);
-		}
-		more = 1;
-		while (more) {
-			more = 0;
-			for (u = 0; u < ns; u++) {
-				uint64_t *pa = &an[(size_t)u * nw];
-				const uint64_t *uav = &av[(size_t)u * nw];
-				const uint64_t *ulg = &legal[(size_t)u * nw];
-
-				memset(pa, 0, nw * 8);
-				for (e = a->first[u]; e < a->first[u + 1]; e++) {
-					const uint64_t *src = &af[(size_t)a->nbr[e] * nw];
-					uint32_t w;
-
-					for (w = 0; w < nw; w++) {
-						uint64_t bits = src[w] & ~uav[w] & ~pa[w] &
-								~ulg[w];
-
-						while (bits) {
-							unsigned b = (unsigned)__builtin_ctzll(bits);
-
-							lft[u * lsz + lid0 + w * 64 + b] =
-								a->port[e];
-							bits &= bits - 1;
-						}
-						pa[w] |= src[w] & ~uav[w];
-					}
-				}
-			}
-			for (i = 0; i < sz; i++) {
-				if (an[i])
-					more = 1;
-				av[i] |= an[i];
-			}
-			{
-				uint64_t *x = af;
-
-				af = an;
-				an = x;
-			}
-		}
-	}
+	if (restricted && total < (uint64_t)nd * ns)
+		swl_fallback(a, d0, nd, nw, av, dv, af, an);
 out:
 	free(av);
 	free(dv);
