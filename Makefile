@@ -106,7 +106,7 @@ FUZZ_LIB_OBJS	:= $(FUZZ_LIB_SRCS:%.c=$(B)/fuzz/obj/%.o)
 FUZZ_TARGETS	:= $(basename $(notdir $(FUZZ_SRCS)))
 FUZZ_BINS	:= $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 FUZZ_SECONDS	?= 600
-FUZZ_CHECK_SECONDS ?= 12
+FUZZ_CHECK_SECONDS ?= 10
 FUZZ_OPTS	:= -rss_limit_mb=2048 -timeout=20 -max_len=65536
 
 $(B)/fuzz/obj/%.o: %.c

@@ -208,4 +208,41 @@ TEST(check_all_entries_finds_unused_fault)
 	ftsw_topo_free(t);
 }
 
+/*
+ * Default roots on random graphs where every switch has hosts: the top
+ * rank from the leaves is every switch, which leaves pairs without a
+ * legal path; updn then takes the centre as its one root and routes every
+ * pair, legally, and says so.
+ */
+TEST(updn_default_roots_route_every_pair)
+{
+	unsigned seed, centre = 0;
+
+	for (seed = 1; seed <= 60; seed++) {
+		struct ftsw_err err;
+		struct ftsw_topo *t = seed % 2 ?
+			ftsw_topo_gen_random(16, 8, 2, 32, seed, &err) :
+			ftsw_topo_gen_random(6, 5, 2, 8, seed, &err);
+		struct ftsw_route_opts o = { .threads = 1 };
+		struct ftsw_check_result res;
+		struct ftsw_routing *r;
+
+		ASSERT_NE(NULL, t);
+		r = ftsw_route("updn", t, &o, &err);
+		ASSERT_NE(NULL, r) TH_LOG("%s", err.msg);
+		EXPECT_EQ(0, r->unroutable_pairs) TH_LOG("seed %u: %s", seed, r->warning);
+		EXPECT_TRUE(check(r, false, &res)) TH_LOG("seed %u", seed);
+		EXPECT_EQ(res.pairs, res.delivered);
+		ASSERT_GE(r->nroots, 1);
+		if (strstr(r->roots_why, "centre")) {
+			EXPECT_EQ(1, r->nroots);
+			centre++;
+		}
+		ftsw_check_result_free(&res);
+		ftsw_routing_free(r);
+		ftsw_topo_free(t);
+	}
+	EXPECT_GT(centre, 0);
+}
+
 TEST_HARNESS_MAIN

@@ -81,7 +81,7 @@ struct ftsw_routing {
 	 */
 	uint32_t *roots;
 	uint32_t nroots;
-	char roots_why[128];
+	char roots_why[192];
 };
 
 /*
