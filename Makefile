@@ -145,16 +145,17 @@ $(B)/fuzz/seeds.stamp: $(FTSW)
 .PHONY: fuzz-bins fuzz tap-fuzz check-fuzz
 fuzz-bins: $(FUZZ_BINS) $(B)/fuzz/seeds.stamp
 
-# corpus directories of a target: committed, generated (when present)
-fuzz_dirs = $(wildcard $(TOP)/tests/fuzz/corpus/$(1) $(B)/fuzz/seeds/$(1))
+# shell: the corpus directories of target $$t (committed, generated)
+FUZZ_DIRS = dirs=; for d in $(TOP)/tests/fuzz/corpus/$$t $(B)/fuzz/seeds/$$t; do \
+		[ -d $$d ] && dirs="$$dirs $$d"; done
 
 fuzz: fuzz-bins
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(B)/fuzz/corpus/$$t $(B)/fuzz/crashes/$$t; \
-		echo "  FUZZ    $$t ($(FUZZ_SECONDS) s)"; \
+		echo "  FUZZ    $$t ($(FUZZ_SECONDS) s)"; $(FUZZ_DIRS); \
 		$(B)/fuzz/$$t $(FUZZ_OPTS) -max_total_time=$(FUZZ_SECONDS) \
 			-print_final_stats=1 -artifact_prefix=$(B)/fuzz/crashes/$$t/ \
-			$(B)/fuzz/corpus/$$t $(call fuzz_dirs,$$t) \
+			$(B)/fuzz/corpus/$$t $$dirs \
 			>$(B)/fuzz/$$t.log 2>&1; rc=$$?; \
 		grep -E '^#[0-9]+.*(DONE|cov:)' $(B)/fuzz/$$t.log | tail -n 1; \
 		grep -E 'stat::number_of_executed_units' $(B)/fuzz/$$t.log; \
@@ -170,16 +171,16 @@ tap-fuzz:
 		printf '1..1\nnot ok 1 - fuzz targets build (see build/tap/fuzz-build.log)\n' \
 			>$(TAP)/fuzz.tap; exit 1; fi
 	@n=0; out=; for t in $(FUZZ_TARGETS); do \
-		echo "  FUZZ    $$t"; \
+		echo "  FUZZ    $$t"; $(FUZZ_DIRS); \
 		d=$$(mktemp -d); mkdir -p $(B)/fuzz/crashes/$$t; \
 		n=$$((n + 1)); \
-		if $(B)/fuzz/$$t $(FUZZ_OPTS) -runs=0 $(call fuzz_dirs,$$t) \
+		if [ -n "$$dirs" ] && $(B)/fuzz/$$t $(FUZZ_OPTS) -runs=0 $$dirs \
 			>$(TAP)/fuzz-$$t-replay.log 2>&1; then \
 			out="$$out"$$'\n'"ok $$n - fuzz $$t: corpus replays clean"; \
 		else out="$$out"$$'\n'"not ok $$n - fuzz $$t: corpus replay (see build/tap/fuzz-$$t-replay.log)"; fi; \
 		n=$$((n + 1)); \
 		if $(B)/fuzz/$$t $(FUZZ_OPTS) -seed=$$n -max_total_time=$(FUZZ_CHECK_SECONDS) \
-			-artifact_prefix=$(B)/fuzz/crashes/$$t/ $$d $(call fuzz_dirs,$$t) \
+			-artifact_prefix=$(B)/fuzz/crashes/$$t/ $$d $$dirs \
 			>$(TAP)/fuzz-$$t.log 2>&1; then \
 			out="$$out"$$'\n'"ok $$n - fuzz $$t: $(FUZZ_CHECK_SECONDS) s clean, $$(grep -Eo 'cov: [0-9]+' $(TAP)/fuzz-$$t.log | tail -n 1)"; \
 		else out="$$out"$$'\n'"not ok $$n - fuzz $$t: finding (see build/tap/fuzz-$$t.log)"; fi; \
