@@ -154,6 +154,7 @@ struct lrd {
 	uint32_t cur;		/* switch of the open section, FTSW_NONE */
 	uint32_t in_section;	/* entries in the open section */
 	unsigned cur_line;	/* its header line */
+	uint64_t cur_max;	/* its header's largest LID, or UINT64_MAX */
 	uint8_t *seen_sw;	/* switch sections read */
 	uint32_t *lo, *hi;	/* per host: smallest and largest file LID */
 };
@@ -197,6 +198,16 @@ static int lrd_header(struct lrd *d, const char *p, unsigned ln)
 	d->seen_sw[d->cur] = 1;
 	d->in_section = 0;
 	d->cur_line = ln;
+	/* "[0-MAX]" (ftsw, OpenSM) or "[0x0-0xMAX]" (ibroute) */
+	d->cur_max = UINT64_MAX;
+	g = strstr(p, "lids [");
+	if (g) {
+		const char *m = strchr(g, '-');
+
+		if (!m || ftsw_parse_u64_prefix("max", m + 1, 0, UINT32_MAX,
+						&d->cur_max, &e, NULL) || *e != ']')
+			d->cur_max = UINT64_MAX;
+	}
 	return 0;
 }
 
@@ -266,7 +277,12 @@ static int lrd_trailer(struct lrd *d, const char *p, unsigned ln)
 	if (ftsw_parse_u64_prefix("count", p, 0, UINT32_MAX, &n, &e, NULL) ||
 	    strncmp(e, " lids dumped", 12) || e[12])
 		return lrd_fail(d, ln, "malformed trailer '%.60s'", p);
-	if (n != d->in_section)
+	/*
+	 * N is the section's entry count (ftsw, ibroute), or the header's
+	 * largest LID, which is what OpenSM's opensm-lfts.dump prints whether
+	 * or not every LID has a route.
+	 */
+	if (n != d->in_section && n != d->cur_max)
 		return lrd_fail(d, ln, "trailer says %" PRIu64 " LIDs, the section "
 				"of line %u has %u", n, d->cur_line,
 				d->in_section);
