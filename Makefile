@@ -87,6 +87,111 @@ unit-bins: $(UNIT_BINS)
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_BINS:=.d)
 
+# ---------------------------------------------------------------- fuzzing
+#
+# libFuzzer harnesses (tests/fuzz/*.c, one target each) over libftsw built
+# with clang, ASan, UBSan (aborting) and leak checking. Seeds: the small
+# committed corpus in tests/fuzz/corpus/TARGET plus files ftsw itself
+# writes, generated into $(B)/fuzz/seeds/TARGET. `make check` replays every
+# corpus and runs each target FUZZ_CHECK_SECONDS; `make fuzz` runs each for
+# FUZZ_SECONDS (default 600), keeping what it finds in $(B)/fuzz/corpus.
+
+FUZZ_CC		?= clang
+FUZZ_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+		   -fno-omit-frame-pointer
+FUZZ_CFLAGS	:= -O1 -g $(FUZZ_SAN) -std=c11 -D_GNU_SOURCE -Wall -Wextra \
+		   -Werror -I$(TOP)/include/uapi -I$(TOP)/user/lib
+FUZZ_LIB_SRCS	:= $(filter-out user/lib/lab/% user/lib/nl/% user/lib/fm/%,$(LIB_SRCS))
+FUZZ_LIB_OBJS	:= $(FUZZ_LIB_SRCS:%.c=$(B)/fuzz/obj/%.o)
+FUZZ_TARGETS	:= $(basename $(notdir $(FUZZ_SRCS)))
+FUZZ_BINS	:= $(FUZZ_TARGETS:%=$(B)/fuzz/%)
+FUZZ_SECONDS	?= 600
+FUZZ_CHECK_SECONDS ?= 10
+FUZZ_OPTS	:= -rss_limit_mb=2048 -timeout=20 -max_len=65536
+
+$(B)/fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(B)/fuzz/libftsw-fuzz.a: $(FUZZ_LIB_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(B)/fuzz/libftsw-fuzz.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+		$(B)/fuzz/libftsw-fuzz.a -lpthread -lm
+
+# Seeds ftsw writes: net files of generated fabrics, LFT dumps of the
+# lfts target's fabric at LMC 0..2, order files in every format.
+FUZZ_LFTS_TOPO	:= pgft:2;4,4;1,2;1,1
+$(B)/fuzz/seeds.stamp: $(FTSW)
+	@rm -rf $(B)/fuzz/seeds; mkdir -p $(B)/fuzz/seeds/{net,lfts,order}
+	@for s in 'kary:2,2' 'ftmn:4,2' 'pgft:2;4,4;1,2;1,1' 'xgft:2;2,3;1,2' \
+		  'pgft:3;2,2,3;1,2,2;1,2,1'; do \
+		$(FTSW) topo gen "$$s" -o $(B)/fuzz/seeds/net/$$(echo "$$s" | tr ':;,' '___').net || exit 1; \
+	done
+	@$(FTSW) topo degrade $(B)/fuzz/seeds/net/pgft_2_4_4_1_2_1_1.net --links 3 \
+		--seed 2 -o $(B)/fuzz/seeds/net/degraded.net
+	@for a in 'dmodk 0' 'minhop 1' 'updn 2' 'sssp 0'; do set -- $$a; \
+		$(FTSW) route -a $$1 --lmc $$2 -t '$(FUZZ_LFTS_TOPO)' \
+			-o $(B)/fuzz/seeds/lfts/$$1-$$2.dump >/dev/null || exit 1; \
+	done
+	@for f in rankfile hostfile mpich plain; do \
+		$(FTSW) order -t kary:4,2 --ranks 8 --order random:3 -f $$f \
+			-o $(B)/fuzz/seeds/order/$$f >/dev/null || exit 1; \
+	done
+	@touch $@
+
+.PHONY: fuzz-bins fuzz tap-fuzz check-fuzz
+fuzz-bins: $(FUZZ_BINS) $(B)/fuzz/seeds.stamp
+
+# shell: the corpus directories of target $$t (committed, generated)
+FUZZ_DIRS = dirs=; for d in $(TOP)/tests/fuzz/corpus/$$t $(B)/fuzz/seeds/$$t; do \
+		[ -d $$d ] && dirs="$$dirs $$d"; done
+
+fuzz: fuzz-bins
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(B)/fuzz/corpus/$$t $(B)/fuzz/crashes/$$t; \
+		echo "  FUZZ    $$t ($(FUZZ_SECONDS) s)"; $(FUZZ_DIRS); \
+		$(B)/fuzz/$$t $(FUZZ_OPTS) -max_total_time=$(FUZZ_SECONDS) \
+			-print_final_stats=1 -artifact_prefix=$(B)/fuzz/crashes/$$t/ \
+			$(B)/fuzz/corpus/$$t $$dirs \
+			>$(B)/fuzz/$$t.log 2>&1; rc=$$?; \
+		grep -E '^#[0-9]+.*(DONE|cov:)' $(B)/fuzz/$$t.log | tail -n 1; \
+		grep -E 'stat::number_of_executed_units' $(B)/fuzz/$$t.log; \
+		[ $$rc = 0 ] || { echo "  FUZZ    $$t FAILED (see $(B)/fuzz/$$t.log)"; exit 1; }; \
+	done
+
+# make check: replay every corpus, then a short run per target; one TAP
+# line each into $(TAP)/fuzz.tap.
+tap-fuzz:
+	@mkdir -p $(TAP)
+	@if ! $(MAKE) --no-print-directory fuzz-bins >$(TAP)/fuzz-build.log 2>&1; then \
+		tail -n 20 $(TAP)/fuzz-build.log; \
+		printf '1..1\nnot ok 1 - fuzz targets build (see build/tap/fuzz-build.log)\n' \
+			>$(TAP)/fuzz.tap; exit 1; fi
+	@n=0; out=; for t in $(FUZZ_TARGETS); do \
+		echo "  FUZZ    $$t"; $(FUZZ_DIRS); \
+		d=$$(mktemp -d); mkdir -p $(B)/fuzz/crashes/$$t; \
+		n=$$((n + 1)); \
+		if [ -n "$$dirs" ] && $(B)/fuzz/$$t $(FUZZ_OPTS) -runs=0 $$dirs \
+			>$(TAP)/fuzz-$$t-replay.log 2>&1; then \
+			out="$$out"$$'\n'"ok $$n - fuzz $$t: corpus replays clean"; \
+		else out="$$out"$$'\n'"not ok $$n - fuzz $$t: corpus replay (see build/tap/fuzz-$$t-replay.log)"; fi; \
+		n=$$((n + 1)); \
+		if $(B)/fuzz/$$t $(FUZZ_OPTS) -seed=$$n -max_total_time=$(FUZZ_CHECK_SECONDS) \
+			-artifact_prefix=$(B)/fuzz/crashes/$$t/ $$d $$dirs \
+			>$(TAP)/fuzz-$$t.log 2>&1; then \
+			out="$$out"$$'\n'"ok $$n - fuzz $$t: $(FUZZ_CHECK_SECONDS) s clean, $$(grep -Eo 'cov: [0-9]+' $(TAP)/fuzz-$$t.log | tail -n 1)"; \
+		else out="$$out"$$'\n'"not ok $$n - fuzz $$t: finding (see build/tap/fuzz-$$t.log)"; fi; \
+		rm -rf $$d; \
+	done; printf '1..%s%s\n' "$$n" "$$out" >$(TAP)/fuzz.tap
+
+check-fuzz:
+	@rm -f $(TAP)/fuzz*.tap; mkdir -p $(TAP)
+	-@$(MAKE) --no-print-directory tap-fuzz
+	@$(TOP)/tests/tap-summary $(TAP)/fuzz.tap
+
 # ---------------------------------------------------------------- kernel
 
 KMOD_SRCS = Kbuild $(wildcard kmod/*.c kmod/*.h kmod/Kbuild) include/uapi/linux/ftsw.h
@@ -147,7 +252,7 @@ deps:
 # them with prove and prints the closing "N passed, N failed" line.
 check: deps
 	@rm -rf $(TAP); mkdir -p $(TAP)
-	-@$(MAKE) -k --no-print-directory tap-user tap-style tap-vm
+	-@$(MAKE) -k --no-print-directory tap-user tap-fuzz tap-style tap-vm
 	@$(TOP)/tests/tap-summary $(TAP)
 
 check-user:

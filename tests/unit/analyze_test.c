@@ -879,7 +879,7 @@ TEST(order_and_rankfile)
 TEST(file_errors)
 {
 	struct ftsw_topo *t = gen("ftmn:4,2");
-	char path[] = "/tmp/ftsw-tm-XXXXXX", want[96], spec[64];
+	char path[] = "/tmp/ftsw-tm-XXXXXX", want[128], spec[64];
 	struct ftsw_pattern p;
 	struct ftsw_err err;
 	uint32_t o[8];
@@ -894,14 +894,14 @@ TEST(file_errors)
 	fclose(f);
 	snprintf(spec, sizeof(spec), "file:%s", path);
 	EXPECT_NE(0, ftsw_pattern_make(spec, 8, t, &p, &err));
-	snprintf(want, sizeof(want), "%s:4: rank outside 0..7", path);
+	snprintf(want, sizeof(want), "%s:4: rank outside 0..7: 9", path);
 	EXPECT_STREQ(want, err.msg);
 	f = fopen(path, "w");
 	fprintf(f, "0 5 2.5\n1 x\n");
 	fclose(f);
 	EXPECT_NE(0, ftsw_pattern_make(spec, 8, t, &p, &err));
 	snprintf(want, sizeof(want), "%s:2: expected 'SRC DST [AMOUNT]'", path);
-	EXPECT_STREQ(want, err.msg);
+	EXPECT_EQ(0, strncmp(want, err.msg, strlen(want))) TH_LOG("%s", err.msg);
 	f = fopen(path, "w");
 	fprintf(f, "0 5 2.5\n1 3\n");
 	fclose(f);

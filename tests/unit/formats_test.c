@@ -269,7 +269,10 @@ TEST(lfts_reads_opensm_numbering)
 		"0x0005 001 # Channel Adapter portguid 0x0002c90300a1b2c1: 'node1 HCA-1'\n"
 		"0x0006 002 # Channel Adapter portguid 0x0002c90300a1b2d1: 'node2 HCA-1'\n"
 		"0x0007 036 # Channel Adapter portguid 0x0002c90300a1b2e1: 'node3 HCA-1'\n"
-		"5 lids dumped\n";
+		"5 lids dumped\n"
+		"Unicast lids [0-7] of switch Lid 4 guid 0x7cfe900300bdf100 ('MF0;sw2:MSB7700/U1'):\n"
+		"0x0004 000 # Switch portguid 0x7cfe900300bdf100: 'MF0;sw2:MSB7700/U1'\n"
+		"1 lids dumped\n";
 	struct ftsw_err err;
 	struct ftsw_topo *t = net_parse(real_dump, "fabric.net", &err);
 	char path[] = "/tmp/ftsw-osm-XXXXXX";
@@ -286,7 +289,7 @@ TEST(lfts_reads_opensm_numbering)
 	EXPECT_EQ(2, ftsw_lft(r, 0)[2]);
 	EXPECT_EQ(36, ftsw_lft(r, 0)[3]);
 	EXPECT_EQ(35, ftsw_lft(r, 0)[5]);	/* sw2 */
-	EXPECT_EQ(FTSW_PORT_NONE, ftsw_lft(r, 1)[1]);	/* sw2 not dumped */
+	EXPECT_EQ(FTSW_PORT_NONE, ftsw_lft(r, 1)[1]);	/* sw2 routes nothing */
 	ftsw_routing_free(r);
 	/* a GUID the topology lacks is an error naming the line */
 	fd = open(path, O_WRONLY | O_TRUNC);

@@ -164,6 +164,11 @@ static void print_check(const struct ftsw_check_result *res,
 	ftsw_out_text("%s", co->updown ? "" : " (not checked)");
 	ftsw_out_uint("cdg_cyclic_vls", ", VLs with CDG cycles %" PRIu64,
 		      res->cdg_cyclic_vls);
+	ftsw_out_uint("bad_entries", NULL, res->bad_entries);
+	if (co->all_entries)
+		ftsw_out_text("%s", res->bad_entries ?
+			      ", faulty table entries (see below)" :
+			      ", every table entry delivers");
 	ftsw_out_float("seconds", " (%.3f s)\n", secs);
 	if (res->report && !res->ok)
 		ftsw_out_text("%s", res->report);
@@ -185,6 +190,7 @@ static int do_check(const struct ftsw_routing *r, const struct ropts *ro,
 	co.switch_lids = (r->flags & FTSW_RT_SWITCH_LIDS) && !ro->o.no_switch_lids;
 	co.progress = isatty(STDERR_FILENO);
 	co.threads = ro->o.threads;
+	co.all_entries = ro->in != NULL;	/* a dump: every entry counts */
 	if (ftsw_routing_check(r, &co, &res, &err)) {
 		cli_err("%s", err.msg);
 		return -1;
@@ -225,6 +231,31 @@ static void print_lfts(const struct ftsw_routing *r)
 	ftsw_out_close_array();
 }
 
+/* The roots an engine picked (updn) and why: a list, then the reason. */
+static void print_roots(const struct ftsw_routing *r)
+{
+	const struct ftsw_topo *t = r->topo;
+	uint32_t i;
+
+	if (!r->nroots)
+		return;
+	ftsw_out_open_array("roots");
+	for (i = 0; i < r->nroots; i++) {
+		const char *d = t->nodes[t->switches[r->roots[i]]].desc;
+
+		ftsw_out_open_object(NULL);
+		ftsw_out_uint("index", NULL, r->roots[i]);
+		ftsw_out_str("name", NULL, d ? d : "?");
+		ftsw_out_close_object();
+		if (i < 8)
+			ftsw_out_text("%s%s", i ? "," : "roots ", d ? d : "?");
+	}
+	ftsw_out_close_array();
+	if (r->nroots > 8)
+		ftsw_out_text(",... (%u in all)", r->nroots);
+	ftsw_out_str("roots_why", ": %s; ", r->roots_why);
+}
+
 /* The routing's summary (text) or object (JSON), "check" left open. */
 static void print_routing(const struct ftsw_routing *r, double secs,
 			  bool lfts)
@@ -236,9 +267,10 @@ static void print_routing(const struct ftsw_routing *r, double secs,
 	ftsw_out_uint("hosts", "%" PRIu64 " hosts, ", r->nhosts);
 	ftsw_out_uint(NULL, "LMC %" PRIu64 ", ", r->lmc);
 	ftsw_out_uint("max_lid", "LIDs 1..%" PRIu64 ", ", r->max_lid);
-	ftsw_out_uint("unroutable_leaf_pairs", NULL, r->unroutable_pairs);
+	ftsw_out_uint("unroutable_pairs", NULL, r->unroutable_pairs);
 	if (r->warning[0])
 		ftsw_out_str("warning", NULL, r->warning);
+	print_roots(r);
 	if (lfts)
 		print_lfts(r);
 	ftsw_out_float("seconds", "%.3f s\n", secs);
@@ -289,8 +321,7 @@ static int route_run(const struct cli_args *a, bool check_cmd)
 		return 1;
 	}
 	if (r->unroutable_pairs) {
-		cli_err("%s (%" PRIu64 " ordered leaf pairs unroutable)",
-			r->warning, r->unroutable_pairs);
+		cli_err("%s", r->warning);
 		rc = 1;
 	}
 	if (ro.out && ftsw_lfts_write(r, ro.out, &err)) {

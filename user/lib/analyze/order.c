@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
+#include "util/parse.h"
 
 const char *ftsw_host_name(const struct ftsw_topo *t, uint32_t host,
 			   char *buf, size_t sz)
@@ -42,15 +43,16 @@ uint64_t ftsw_order_cf_unit(const struct ftsw_topo *t)
 	return u;
 }
 
+/* A host by index (decimal; "010" is ten) or by name. */
 static int host_by_name(const struct ftsw_topo *t, const char *s, uint32_t *h)
 {
-	char buf[128], *e;
-	unsigned long x;
+	char buf[128];
+	uint64_t x;
 	uint32_t i;
 
-	x = strtoul(s, &e, 0);
-	if (e != s && !*e) {
-		if (x >= t->nhosts)
+	if (*s >= '0' && *s <= '9') {
+		if (ftsw_parse_u64("host", s, 0, t->nhosts ? t->nhosts - 1 : 0,
+				   &x, NULL) || !t->nhosts)
 			return -1;
 		*h = (uint32_t)x;
 		return 0;
@@ -63,67 +65,98 @@ static int host_by_name(const struct ftsw_topo *t, const char *s, uint32_t *h)
 	return -1;
 }
 
+/*
+ * Order file: "HOST" or "RANK HOST" per line ('#' comments); every rank
+ * 0..nranks-1 exactly once, each host at most once; file:line for every
+ * error (long lines, binary input and empty files included).
+ */
+static int order_line(const char *path, unsigned ln, char *line,
+		      const struct ftsw_topo *t, uint32_t nranks, uint32_t *next,
+		      bool *seen_rank, bool *used, uint32_t *order,
+		      struct ftsw_err *err)
+{
+	char *c = strchr(line, '#'), *w[2], *name, buf[128];
+	uint32_t rank = *next, host;
+	unsigned nw;
+
+	if (c)
+		*c = 0;
+	nw = ftsw_split_words(line, w, 2, &name);
+	if (!nw)
+		return 0;
+	if (nw >= 2) {
+		uint64_t r;
+
+		if (ftsw_parse_u64("rank", w[0], 0, nranks - 1, &r, NULL)) {
+			ftsw_err_set(err, "%s:%u: rank '%.40s' not in 0..%u",
+				     path, ln, w[0], nranks - 1);
+			return -1;
+		}
+		rank = (uint32_t)r;
+		w[0] = w[1];
+	}
+	if (rank >= nranks) {
+		ftsw_err_set(err, "%s:%u: more than %u ranks", path, ln, nranks);
+		return -1;
+	}
+	if (host_by_name(t, w[0], &host)) {
+		ftsw_err_set(err, "%s:%u: no host '%.80s'", path, ln, w[0]);
+		return -1;
+	}
+	if (name) {	/* "RANK INDEX NAME" as ftsw order writes it */
+		size_t k = strlen(name);
+
+		while (k && (name[k - 1] == ' ' || name[k - 1] == '\t'))
+			name[--k] = 0;
+		if (strcmp(name, ftsw_host_name(t, host, buf, sizeof(buf)))) {
+			ftsw_err_set(err, "%s:%u: host %u is '%.60s', not "
+				     "'%.60s'", path, ln, host, buf, name);
+			return -1;
+		}
+	}
+	if (seen_rank[rank] || used[host]) {
+		ftsw_err_set(err, "%s:%u: rank %u or host '%.80s' given twice",
+			     path, ln, rank, w[0]);
+		return -1;
+	}
+	seen_rank[rank] = used[host] = true;
+	order[rank] = host;
+	*next = rank + 1;
+	return 1;
+}
+
 static int order_file(const char *path, const struct ftsw_topo *t,
 		      uint32_t nranks, uint32_t *order, struct ftsw_err *err)
 {
 	FILE *f = fopen(path, "r");
-	char line[512];
-	unsigned ln = 0;
+	char line[4096];
+	unsigned ln = 0, lines = 0;
 	uint32_t next = 0, i;
-	bool *seen_rank = calloc(nranks, 1), *used = calloc(t->nhosts, 1);
-	int rc = -1;
+	bool *seen_rank = calloc(nranks, 1), *used = calloc(t->nhosts + 1, 1);
+	int rc = -1, got, r;
 
 	if (!f || !seen_rank || !used) {
 		ftsw_err_set(err, "%s: %s", path, f ? "out of memory" :
 			     strerror(errno));
 		goto out;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *c = strchr(line, '#'), *w1, *w2, *save = NULL;
-		uint32_t rank, host;
-
-		ln++;
-		if (c)
-			*c = 0;
-		w1 = strtok_r(line, " \t\r\n", &save);
-		if (!w1)
-			continue;
-		w2 = strtok_r(NULL, " \t\r\n", &save);
-		if (w2) {
-			char *e;
-			unsigned long r = strtoul(w1, &e, 0);
-
-			if (*e || e == w1 || r >= nranks) {
-				ftsw_err_set(err, "%s:%u: rank '%s' not in "
-					     "0..%u", path, ln, w1, nranks - 1);
-				goto out;
-			}
-			rank = (uint32_t)r;
-			w1 = w2;
-		} else {
-			rank = next;
-		}
-		if (rank >= nranks) {
-			ftsw_err_set(err, "%s:%u: more than %u ranks", path, ln,
-				     nranks);
+	while ((got = ftsw_read_line(f, line, sizeof(line), path, &ln, err)) > 0) {
+		r = order_line(path, ln, line, t, nranks, &next, seen_rank, used,
+			       order, err);
+		if (r < 0)
 			goto out;
-		}
-		if (host_by_name(t, w1, &host)) {
-			ftsw_err_set(err, "%s:%u: no host '%s'", path, ln, w1);
-			goto out;
-		}
-		if (seen_rank[rank] || used[host]) {
-			ftsw_err_set(err, "%s:%u: rank %u or host '%s' given "
-				     "twice", path, ln, rank, w1);
-			goto out;
-		}
-		seen_rank[rank] = used[host] = true;
-		order[rank] = host;
-		next = rank + 1;
+		lines += (unsigned)r;
+	}
+	if (got < 0)
+		goto out;
+	if (!lines) {
+		ftsw_err_set(err, "%s:%u: no host in the file", path, ln);
+		goto out;
 	}
 	for (i = 0; i < nranks; i++)
 		if (!seen_rank[i]) {
-			ftsw_err_set(err, "%s: rank %u has no host", path, i);
+			ftsw_err_set(err, "%s:%u: rank %u has no host (end of "
+				     "file)", path, ln, i);
 			goto out;
 		}
 	rc = 0;
@@ -162,15 +195,14 @@ int ftsw_order_make(const char *spec, const struct ftsw_topo *t,
 	    (kl == 7 && !strncmp(spec, "shuffle", 7)) ||
 	    (kl == 13 && !strncmp(spec, "contig-random", 13))) {
 		uint32_t *all = malloc(t->nhosts * sizeof(*all));
-		char *e;
 
 		if (!all) {
 			ftsw_err_set(err, "out of memory");
 			return -ENOMEM;
 		}
 		if (arg) {
-			seed = strtoull(arg, &e, 0);
-			if (*e || e == arg) {
+			if (ftsw_parse_u64("seed", arg, 0, UINT64_MAX, &seed,
+					   NULL)) {
 				free(all);
 				ftsw_err_set(err, "order '%s': bad seed", spec);
 				return -EINVAL;

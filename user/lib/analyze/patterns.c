@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
+#include "util/parse.h"
 
 void ftsw_tm_init(struct ftsw_tm *tm, uint32_t n)
 {
@@ -271,63 +272,67 @@ bool ftsw_pattern_is_random(const char *spec)
 	       !strncmp(spec, "cluster", 7) || !strncmp(spec, "bisect", 6);
 }
 
+/*
+ * Traffic file: "SRC DST [AMOUNT]" per line, '#' comments. Ranks decimal
+ * (a leading zero is not octal), amounts finite and >= 0; lines longer
+ * than 4 KiB, binary input, a file with no traffic line and anything
+ * else are refused with file:line.
+ */
 int ftsw_tm_read(const char *path, uint32_t n, struct ftsw_tm *tm,
 		 struct ftsw_err *err)
 {
 	FILE *f = fopen(path, "r");
-	char line[512];
-	unsigned ln = 0;
+	char line[4096], what[64];
+	unsigned ln = 0, flows = 0;
+	int got;
 
 	if (!f) {
 		ftsw_err_set(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	ftsw_tm_init(tm, n);
-	while (fgets(line, sizeof(line), f)) {
-		char *c = strchr(line, '#'), *e;
-		unsigned long s, d;
+	while ((got = ftsw_read_line(f, line, sizeof(line), path, &ln, err)) > 0) {
+		char *c = strchr(line, '#'), *w[3];
+		unsigned nw;
+		uint64_t s, d;
 		double a = 1;
+		struct ftsw_err e2;
 
-		ln++;
 		if (c)
 			*c = 0;
-		c = line;
-		while (*c == ' ' || *c == '\t')
-			c++;
-		if (!*c || *c == '\n')
+		nw = ftsw_split_words(line, w, 3, NULL);
+		if (!nw)
 			continue;
-		s = strtoul(c, &e, 0);
-		if (e == c)
-			goto bad;
-		c = e;
-		d = strtoul(c, &e, 0);
-		if (e == c)
-			goto bad;
-		c = e;
-		while (*c == ' ' || *c == '\t')
-			c++;
-		if (*c && *c != '\n') {
-			a = strtod(c, &e);
-			if (e == c || a < 0)
-				goto bad;
-			c = e;
-			while (*c == ' ' || *c == '\t' || *c == '\n')
-				c++;
-			if (*c)
-				goto bad;
+		if (nw < 2 || nw > 3) {
+			ftsw_err_set(err, "%s:%u: expected 'SRC DST [AMOUNT]'",
+				     path, ln);
+			goto fail;
+		}
+		snprintf(what, sizeof(what), "%s:%u", path, ln);
+		if (ftsw_parse_u64(what, w[0], 0, UINT64_MAX, &s, &e2) ||
+		    ftsw_parse_u64(what, w[1], 0, UINT64_MAX, &d, &e2) ||
+		    (nw == 3 && ftsw_parse_double(what, w[2], 0, 1e300, &a, &e2))) {
+			ftsw_err_set(err, "%s:%u: expected 'SRC DST [AMOUNT]' "
+				     "(ranks, amount finite and >= 0): %.300s",
+				     path, ln, e2.msg + strlen(what) + 2);
+			goto fail;
 		}
 		if (s >= n || d >= n) {
-			ftsw_err_set(err, "%s:%u: rank outside 0..%u", path, ln,
-				     n - 1);
+			ftsw_err_set(err, "%s:%u: rank outside 0..%u: %.40s",
+				     path, ln, n - 1, s >= n ? w[0] : w[1]);
 			goto fail;
 		}
 		if (ftsw_tm_add(tm, (uint32_t)s, (uint32_t)d, a)) {
 			ftsw_err_set(err, "%s:%u: out of memory", path, ln);
 			goto fail;
 		}
-		continue;
-bad:
-		ftsw_err_set(err, "%s:%u: expected 'SRC DST [AMOUNT]'", path, ln);
+		flows++;
+	}
+	if (got < 0)
+		goto fail;
+	if (!flows) {
+		ftsw_err_set(err, "%s:%u: no 'SRC DST [AMOUNT]' line in the file",
+			     path, ln);
 		goto fail;
 	}
 	fclose(f);
@@ -338,78 +343,67 @@ fail:
 	return -1;
 }
 
+/* Optional ":SEED" (decimal or 0x hex); absent keeps *seed. */
 static int parse_seed(const char *a, uint64_t *seed)
 {
-	char *e;
-
-	if (!a || !*a)
+	if (!a)
 		return 0;
-	*seed = strtoull(a, &e, 0);
-	return *e ? -1 : 0;
+	return ftsw_parse_u64("seed", a, 0, UINT64_MAX, seed, NULL) ? -1 : 0;
 }
 
-int ftsw_pattern_make(const char *spec, uint32_t n, const struct ftsw_topo *t,
-		      struct ftsw_pattern *p, struct ftsw_err *err)
+/* perm[:SEED], bisect[:SEED] */
+static int pat_perm(struct ftsw_pattern *p, const char *kind, const char *arg)
 {
-	char kind[32], *arg = NULL, *arg2 = NULL, buf[256];
+	uint32_t n = p->n, i, *a;
 	uint64_t seed = 1;
 	struct ftsw_tm *st;
-	uint32_t i, s;
 	int rc = 0;
 
-	memset(p, 0, sizeof(*p));
-	p->n = n;
-	snprintf(p->name, sizeof(p->name), "%s", spec);
-	if (n < 2) {
-		ftsw_err_set(err, "pattern '%s': needs at least 2 ranks", spec);
+	if (parse_seed(arg, &seed))
 		return -EINVAL;
+	a = malloc(n * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		a[i] = i;
+	ftsw_shuffle(a, n, &seed);
+	st = new_stage(p, kind[0] == 'p' ? "perm" : "bisect", 0, 0);
+	if (!st)
+		rc = -ENOMEM;
+	else if (kind[0] == 'p') {
+		for (i = 0; i < n && !rc; i++)
+			rc = ftsw_tm_add(st, i, a[i], 1);
+	} else {
+		/* first half matched to the second, both ways */
+		for (i = 0; i < n / 2 && !rc; i++)
+			rc = ftsw_tm_add(st, a[i], a[n / 2 + i], 1) ||
+			     ftsw_tm_add(st, a[n / 2 + i], a[i], 1);
 	}
-	snprintf(buf, sizeof(buf), "%s", spec);
-	arg = strchr(buf, ':');
-	if (arg) {
-		*arg++ = 0;
-		arg2 = strchr(arg, ':');
-		if (arg2)
-			*arg2++ = 0;
-	}
-	snprintf(kind, sizeof(kind), "%.31s", buf);
+	free(a);
+	return rc ? -ENOMEM : 0;
+}
 
-	if (!strcmp(kind, "perm") || !strcmp(kind, "bisect")) {
-		uint32_t *a = malloc(n * sizeof(*a));
+/* shift[:K], ring, dissemination, tournament, binomial[-gather] */
+static int pat_stages(struct ftsw_pattern *p, const char *kind,
+		      const char *arg)
+{
+	uint32_t n = p->n, i, s;
+	struct ftsw_tm *st;
+	int rc = 0;
 
-		if (parse_seed(arg, &seed) || !a) {
-			free(a);
-			goto badarg;
-		}
-		for (i = 0; i < n; i++)
-			a[i] = i;
-		ftsw_shuffle(a, n, &seed);
-		st = new_stage(p, kind[0] == 'p' ? "perm" : "bisect", 0, 0);
-		if (!st) {
-			free(a);
-			return -ENOMEM;
-		}
-		if (kind[0] == 'p') {
-			for (i = 0; i < n && !rc; i++)
-				rc = ftsw_tm_add(st, i, a[i], 1);
-		} else {
-			/* first half matched to the second, both ways */
-			for (i = 0; i < n / 2 && !rc; i++)
-				rc = ftsw_tm_add(st, a[i], a[n / 2 + i], 1) ||
-				     ftsw_tm_add(st, a[n / 2 + i], a[i], 1);
-		}
-		free(a);
-	} else if (!strcmp(kind, "shift") && arg) {
-		char *e;
-		unsigned long k = strtoul(arg, &e, 0);
+	if (!strcmp(kind, "shift") && arg) {
+		uint64_t k;
 
-		if (*e || !*arg || k >= n)
-			goto badarg;
+		if (ftsw_parse_u64("shift", arg, 0, n - 1, &k, NULL))
+			return -EINVAL;
 		st = new_stage(p, "s=%ld", (long)k, 0);
 		for (i = 0; st && i < n && !rc; i++)
 			rc = ftsw_tm_add(st, i, (uint32_t)((i + k) % n), 1);
-		rc = st ? rc : -ENOMEM;
-	} else if (!strcmp(kind, "shift")) {
+		return st && !rc ? 0 : -ENOMEM;
+	}
+	if (arg)
+		return -EINVAL;
+	if (!strcmp(kind, "shift")) {
 		for (s = 1; s < n && !rc; s++) {
 			st = new_stage(p, "s=%ld", s, 0);
 			for (i = 0; st && i < n && !rc; i++)
@@ -436,8 +430,7 @@ int ftsw_pattern_make(const char *spec, uint32_t n, const struct ftsw_topo *t,
 				rc = ftsw_tm_add(st, i + (1u << s), i, 1);
 			rc = st ? rc : -ENOMEM;
 		}
-	} else if (!strcmp(kind, "binomial") ||
-		   !strcmp(kind, "binomial-gather")) {
+	} else {	/* binomial, binomial-gather */
 		bool gather = kind[8] == '-';
 		unsigned L = ceil_log2(n), k;
 
@@ -451,85 +444,148 @@ int ftsw_pattern_make(const char *spec, uint32_t n, const struct ftsw_topo *t,
 					      ftsw_tm_add(st, i, i + (1u << s), 1);
 			rc = st ? rc : -ENOMEM;
 		}
-	} else if (!strcmp(kind, "recdbl") || !strcmp(kind, "rechalv")) {
-		rc = recdbl(p, kind[3] == 'h');
-	} else if (!strcmp(kind, "topo-recdbl")) {
+	}
+	return rc ? -ENOMEM : 0;
+}
+
+/* uniform:P[:SEED] */
+static int pat_uniform(struct ftsw_pattern *p, const char *arg,
+		       const char *arg2)
+{
+	uint64_t seed = 1;
+	double prob;
+	struct ftsw_tm *st;
+	uint32_t i, d;
+	int rc = 0;
+
+	if (!arg || ftsw_parse_double("uniform", arg, 0, 1, &prob, NULL) ||
+	    parse_seed(arg2, &seed))
+		return -EINVAL;
+	st = new_stage(p, "uniform", 0, 0);
+	for (i = 0; st && i < p->n && !rc; i++)
+		for (d = 0; d < p->n && !rc; d++)
+			if (d != i && ftsw_rand_unit(&seed) < prob)
+				rc = ftsw_tm_add(st, i, d, 1);
+	return st && !rc ? 0 : -ENOMEM;
+}
+
+/* cluster:G[:SEED] */
+static int pat_cluster(struct ftsw_pattern *p, const char *arg,
+		       const char *arg2)
+{
+	uint32_t n = p->n, *a, b, c, i;
+	uint64_t seed = 1, g;
+	struct ftsw_tm *st;
+	int rc = 0;
+
+	if (!arg || ftsw_parse_u64("cluster", arg, 1, n, &g, NULL) ||
+	    parse_seed(arg2, &seed))
+		return -EINVAL;
+	a = malloc(n * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		a[i] = i;
+	ftsw_shuffle(a, n, &seed);
+	st = new_stage(p, "cluster", 0, 0);
+	/* groups of g consecutive shuffled ranks (last may be short) */
+	for (i = 0; st && i < n && !rc; i += (uint32_t)g)
+		for (b = i; b < i + g && b < n && !rc; b++)
+			for (c = i; c < i + g && c < n && !rc; c++)
+				if (b != c)
+					rc = ftsw_tm_add(st, a[b], a[c], 1);
+	free(a);
+	return st && !rc ? 0 : -ENOMEM;
+}
+
+static const char *const pattern_kinds =
+	"perm, shift, ring, dissemination, tournament, binomial, "
+	"binomial-gather, recdbl, rechalv, topo-recdbl, a2a, uniform:P, "
+	"cluster:G, bisect, file:PATH";
+
+static int pat_dispatch(struct ftsw_pattern *p, const char *spec,
+			const char *kind, const char *arg, const char *arg2,
+			const struct ftsw_topo *t, struct ftsw_err *err)
+{
+	struct ftsw_tm *st;
+	bool has2 = arg2 != NULL;
+
+	if (!strcmp(kind, "perm") || !strcmp(kind, "bisect"))
+		return has2 ? -EINVAL : pat_perm(p, kind, arg);
+	if (!strcmp(kind, "shift") || !strcmp(kind, "ring") ||
+	    !strcmp(kind, "dissemination") || !strcmp(kind, "tournament") ||
+	    !strcmp(kind, "binomial") || !strcmp(kind, "binomial-gather"))
+		return has2 ? -EINVAL : pat_stages(p, kind, arg);
+	if (!strcmp(kind, "uniform"))
+		return pat_uniform(p, arg, arg2);
+	if (!strcmp(kind, "cluster"))
+		return pat_cluster(p, arg, arg2);
+	if (!strcmp(kind, "file")) {
+		if (!arg || !*arg)
+			return -EINVAL;
+		st = new_stage(p, "file", 0, 0);
+		if (!st)
+			return -ENOMEM;
+		/* the path is the rest of the spec: it may contain ':' */
+		return ftsw_tm_read(spec + 5, p->n, st, err) ? -EIO : 0;
+	}
+	if (arg)
+		return -EINVAL;
+	if (!strcmp(kind, "recdbl") || !strcmp(kind, "rechalv"))
+		return recdbl(p, kind[3] == 'h') ? -ENOMEM : 0;
+	if (!strcmp(kind, "topo-recdbl")) {
 		if (!t) {
 			ftsw_err_set(err, "topo-recdbl needs a topology");
-			return -EINVAL;
+			return -EIO;
 		}
-		rc = topo_recdbl(p, t, err);
-		if (rc == -EINVAL)
-			return rc;
-	} else if (!strcmp(kind, "a2a") || !strcmp(kind, "all-to-all")) {
+		return topo_recdbl(p, t, err) ? -EIO : 0;
+	}
+	if (!strcmp(kind, "a2a") || !strcmp(kind, "all-to-all")) {
 		st = new_stage(p, "a2a", 0, 0);
 		if (!st)
 			return -ENOMEM;
 		st->all_to_all = true;
 		st->a2a = 1;
-	} else if (!strcmp(kind, "uniform")) {
-		char *e;
-		double prob = arg ? strtod(arg, &e) : -1;
-		uint32_t d;
+		return 0;
+	}
+	ftsw_err_set(err, "unknown pattern '%.200s' (%s)", spec, pattern_kinds);
+	return -EIO;
+}
 
-		if (!arg || *e || prob < 0 || prob > 1 || parse_seed(arg2, &seed))
-			goto badarg;
-		st = new_stage(p, "uniform", 0, 0);
-		for (i = 0; st && i < n && !rc; i++)
-			for (d = 0; d < n && !rc; d++)
-				if (d != i && ftsw_rand_unit(&seed) < prob)
-					rc = ftsw_tm_add(st, i, d, 1);
-		rc = st ? rc : -ENOMEM;
-	} else if (!strcmp(kind, "cluster")) {
-		char *e;
-		unsigned long g = arg ? strtoul(arg, &e, 0) : 0;
-		uint32_t *a = malloc(n * sizeof(*a)), b, c;
+int ftsw_pattern_make(const char *spec, uint32_t n, const struct ftsw_topo *t,
+		      struct ftsw_pattern *p, struct ftsw_err *err)
+{
+	char buf[256], *arg = NULL, *arg2 = NULL;
+	int rc;
 
-		if (!a || !arg || *e || g < 1 || g > n ||
-		    parse_seed(arg2, &seed)) {
-			free(a);
-			goto badarg;
-		}
-		for (i = 0; i < n; i++)
-			a[i] = i;
-		ftsw_shuffle(a, n, &seed);
-		st = new_stage(p, "cluster", 0, 0);
-		/* groups of g consecutive shuffled ranks (last may be short) */
-		for (i = 0; st && i < n && !rc; i += (uint32_t)g)
-			for (b = i; b < i + g && b < n && !rc; b++)
-				for (c = i; c < i + g && c < n && !rc; c++)
-					if (b != c)
-						rc = ftsw_tm_add(st, a[b], a[c], 1);
-		free(a);
-		rc = st ? rc : -ENOMEM;
-	} else if (!strcmp(kind, "file")) {
-		if (!arg)
-			goto badarg;
-		/* the path may contain ':' */
-		snprintf(buf, sizeof(buf), "%s", spec + 5);
-		st = new_stage(p, "file", 0, 0);
-		if (!st)
-			return -ENOMEM;
-		if (ftsw_tm_read(buf, n, st, err)) {
-			ftsw_pattern_free(p);
-			return -EINVAL;
-		}
-	} else {
-		ftsw_err_set(err, "unknown pattern '%s' (perm, shift, ring, "
-			     "dissemination, tournament, binomial, "
-			     "binomial-gather, recdbl, rechalv, topo-recdbl, "
-			     "a2a, uniform:P, cluster:G, bisect, file:PATH)",
-			     spec);
+	memset(p, 0, sizeof(*p));
+	p->n = n;
+	snprintf(p->name, sizeof(p->name), "%s", spec);
+	if (n < 2) {
+		ftsw_err_set(err, "pattern '%.200s': needs at least 2 ranks", spec);
 		return -EINVAL;
 	}
-	if (rc) {
-		ftsw_pattern_free(p);
-		ftsw_err_set(err, "pattern '%s': out of memory", spec);
-		return -ENOMEM;
+	if (strlen(spec) >= sizeof(buf)) {
+		ftsw_err_set(err, "pattern '%.40s...': longer than %zu bytes",
+			     spec, sizeof(buf) - 1);
+		return -EINVAL;
 	}
-	return 0;
-badarg:
+	snprintf(buf, sizeof(buf), "%s", spec);
+	arg = strchr(buf, ':');
+	if (arg) {
+		*arg++ = 0;
+		arg2 = strncmp(buf, "file", 5) ? strchr(arg, ':') : NULL;
+		if (arg2)
+			*arg2++ = 0;
+	}
+	rc = pat_dispatch(p, spec, buf, arg, arg2, t, err);
+	if (!rc)
+		return 0;
 	ftsw_pattern_free(p);
-	ftsw_err_set(err, "pattern '%s': bad argument", spec);
-	return -EINVAL;
+	if (rc == -ENOMEM)
+		ftsw_err_set(err, "pattern '%.200s': out of memory", spec);
+	else if (rc == -EINVAL)
+		ftsw_err_set(err, "pattern '%.200s': bad argument (%s)", spec,
+			     pattern_kinds);
+	return rc == -EIO ? -EINVAL : rc;
 }

@@ -87,6 +87,7 @@ struct ck {
 	uint64_t *dep;		/* per channel: 4 x 64 bits of next ports */
 	/* results */
 	uint64_t pairs, delivered, no_route, loops, mis, dead, nonmin, updown;
+	uint64_t bad_entries;
 	uint64_t max_hops;
 	char *rep;
 	size_t replen, repcap;
@@ -351,6 +352,153 @@ struct ckshared {
 	atomic_size_t done;
 };
 
+/* Scratch of one block's walks. */
+struct ckscratch {
+	uint8_t *st, *flags, *used;
+	uint16_t *hops;
+	uint32_t *stack;
+};
+
+/* Count (and report) the outcome of the walk of source sr to lid. */
+static void check_outcome(struct ck *c, uint8_t rs, uint32_t lid, int kind,
+			  uint32_t dleaf, uint32_t n, uint32_t l, uint64_t w,
+			  const struct ckscratch *x)
+{
+	const struct ftsw_topo *t = c->t;
+	const struct ftsw_check_opts *o = c->o;
+	uint32_t ns = t->nswitches;
+	const char *hn = t->nodes[t->hosts[n]].desc;
+
+	switch (rs) {
+	case ST_OK:
+		c->delivered += w;
+		if ((uint64_t)x->hops[l] + 1 > c->max_hops)
+			c->max_hops = (uint64_t)x->hops[l] + 1;
+		if (o->minimal && kind == FTSW_HOST && dleaf != FTSW_NONE &&
+		    x->hops[l] - 1 != c->dist[(size_t)c->leaf_of_sw[dleaf] * ns + l]) {
+			if (!c->nonmin)
+				report(c, "non-minimal: %s -> LID %u: %u switch "
+				       "hops, shortest %u", hn, lid, x->hops[l] - 1,
+				       c->dist[(size_t)c->leaf_of_sw[dleaf] * ns + l]);
+			c->nonmin += w;
+		}
+		if (o->updown && kind == FTSW_HOST && !(x->flags[l] & 1)) {
+			if (!c->updown)
+				report(c, "up*down* violated: %s -> LID %u (from "
+				       "switch %s)", hn, lid, swname(t, l));
+			c->updown += w;
+		}
+		break;
+	case ST_NOROUTE:
+		c->no_route += w;
+		report(c, "no route: %s -> LID %u (leaf %s)", hn, lid,
+		       swname(t, l));
+		break;
+	case ST_LOOP:
+		c->loops += w;
+		report(c, "loop: %s -> LID %u (leaf %s)", hn, lid, swname(t, l));
+		break;
+	case ST_DEAD:
+		c->dead += w;
+		report(c, "dead port: %s -> LID %u (leaf %s)", hn, lid,
+		       swname(t, l));
+		break;
+	default:
+		c->mis += w;
+		report(c, "misdelivered: %s -> LID %u", hn, lid);
+		break;
+	}
+}
+
+/* Mark the switches of the path from l on the pair's VL as used. */
+static void check_mark_used(struct ck *c, uint32_t lid, uint32_t l,
+			    uint32_t n, uint32_t idx, struct ckscratch *x)
+{
+	const struct ftsw_routing *r = c->r;
+	const struct ftsw_topo *t = c->t;
+	uint32_t ns = t->nswitches, nvl = r->nvls ? r->nvls : 1, cur = l;
+	unsigned v = 0;
+
+	if (r->sl)
+		v = r->sl[(size_t)n * t->nhosts + idx] % nvl;
+	while (cur != FTSW_NONE && !x->used[(size_t)v * ns + cur]) {
+		const struct ftsw_port *p;
+
+		x->used[(size_t)v * ns + cur] = 1;
+		p = ftsw_port(t, t->switches[cur], ftsw_lft(r, cur)[lid]);
+		cur = t->nodes[p->peer].kind == FTSW_SWITCH ?
+			t->nodes[p->peer].index : FTSW_NONE;
+	}
+}
+
+/* The channel dependencies the used switches create for lid. */
+static void check_deps(struct ck *c, uint32_t lid, int kind, uint32_t idx,
+		       const struct ckscratch *x)
+{
+	const struct ftsw_routing *r = c->r;
+	const struct ftsw_topo *t = c->t;
+	uint32_t ns = t->nswitches, nvl = r->nvls ? r->nvls : 1, vl, s;
+
+	for (vl = 0; vl < nvl; vl++)
+		for (s = 0; s < ns; s++) {
+			uint8_t p, q;
+			const struct ftsw_port *pp;
+			uint32_t u;
+
+			if (!x->used[(size_t)vl * ns + s] ||
+			    (kind == FTSW_SWITCH && s == idx))
+				continue;
+			p = ftsw_lft(r, s)[lid];
+			pp = ftsw_port(t, t->switches[s], p);
+			if (t->nodes[pp->peer].kind != FTSW_SWITCH)
+				continue;
+			u = t->nodes[pp->peer].index;
+			if (kind == FTSW_SWITCH && u == idx)
+				continue;
+			q = ftsw_lft(r, u)[lid];
+			if (q == FTSW_PORT_NONE || q == 0 ||
+			    t->nodes[ftsw_port(t, pp->peer, q)->peer].kind
+			    != FTSW_SWITCH)
+				continue;
+			dep_add(c, c->dep + (size_t)vl * t->nports * 4, s, p, q);
+		}
+}
+
+/*
+ * Every entry of the tables for lid, used by a host's path or not, must
+ * deliver: a loop, dead port or dangling entry in an unused entry is a
+ * fault of the tables all the same (a later reroute or a stray packet
+ * finds it).
+ */
+static void check_entries(struct ck *c, uint32_t lid, int kind, uint32_t idx,
+			  struct ckscratch *x)
+{
+	const struct ftsw_routing *r = c->r;
+	uint32_t ns = c->t->nswitches, s;
+	static const char *const what[] = {
+		[ST_NOROUTE] = "leads to a switch without a route",
+		[ST_LOOP] = "loops", [ST_DEAD] = "sends to a dead port",
+		[ST_MIS] = "delivers to the wrong host",
+	};
+
+	for (s = 0; s < ns; s++) {
+		uint8_t p = ftsw_lft(r, s)[lid], rs;
+
+		if (p == FTSW_PORT_NONE || p == 0 ||
+		    (kind == FTSW_SWITCH && s == idx))
+			continue;
+		rs = walk(c, lid, s, x->st, x->hops, x->flags, x->stack);
+		if (rs == ST_OK)
+			continue;
+		if (!c->bad_entries)
+			report(c, "entry: switch %s, LID %u, port %u %s",
+			       swname(c->t, s), lid, p,
+			       rs < sizeof(what) / sizeof(what[0]) && what[rs] ?
+			       what[rs] : "fails");
+		c->bad_entries++;
+	}
+}
+
 /*
  * LIDs [lo, hi) of block b: each block has its own scratch and results,
  * merged in block order afterwards, so the outcome is the same for any
@@ -363,21 +511,19 @@ static void check_block(size_t b, void *arg)
 	const struct ftsw_routing *r = sh->r;
 	const struct ftsw_check_opts *o = sh->o;
 	const struct ftsw_topo *t = r->topo;
-	uint32_t ns = t->nswitches, nh = t->nhosts, nvl = r->nvls ? r->nvls : 1;
+	uint32_t ns = t->nswitches, nvl = r->nvls ? r->nvls : 1;
 	uint32_t span = (r->max_lid + sh->nblocks) / sh->nblocks;
-	uint32_t lo = 1 + (uint32_t)b * span, hi = lo + span;
-	uint8_t *st = malloc(ns + 1), *flags = malloc(ns + 1);
-	uint16_t *hops = malloc((ns + 1) * sizeof(uint16_t));
-	uint32_t *stack = malloc((ns + 2) * sizeof(uint32_t));
-	uint8_t *used = malloc((size_t)(ns + 1) * nvl);
-	const uint32_t *hostleaf = sh->hostleaf;
-	const struct src *srcs = sh->srcs;
-	uint32_t nsrc = sh->nsrc, s, lid, vl, k;
-	bool per_host = sh->per_host;
+	uint32_t lo = 1 + (uint32_t)b * span, hi = lo + span, lid, k;
+	struct ckscratch x = {
+		.st = malloc(ns + 1), .flags = malloc(ns + 1),
+		.hops = malloc((ns + 1) * sizeof(uint16_t)),
+		.stack = malloc((ns + 2) * sizeof(uint32_t)),
+		.used = malloc((size_t)(ns + 1) * nvl),
+	};
 
 	if (hi > r->max_lid + 1)
 		hi = r->max_lid + 1;
-	if (!st || !flags || !hops || !stack || !used) {
+	if (!x.st || !x.flags || !x.hops || !x.stack || !x.used) {
 		c->oom = true;
 		goto out;
 	}
@@ -389,28 +535,25 @@ static void check_block(size_t b, void *arg)
 			fprintf(stderr, "\rcheck: LID %zu of %u",
 				(size_t)atomic_fetch_add(&sh->done, 1024) + 1024,
 				r->max_lid);
-
-		if (kind == FTSW_SWITCH && !o->switch_lids)
-			continue;
-		if (!kind)
+		if (!kind || (kind == FTSW_SWITCH && !o->switch_lids))
 			continue;
 		if (kind == FTSW_HOST)
-			dleaf = hostleaf[idx];
-		memset(st, ST_UNK, ns);
+			dleaf = sh->hostleaf[idx];
+		memset(x.st, ST_UNK, ns);
 		if (c->dep)
-			memset(used, 0, (size_t)ns * nvl);
-		for (k = 0; k < nsrc; k++) {
-			const struct src *sr = &srcs[k];
+			memset(x.used, 0, (size_t)ns * nvl);
+		for (k = 0; k < sh->nsrc; k++) {
+			const struct src *sr = &sh->srcs[k];
 			uint32_t l = sr->leaf, n = sr->host;
 			uint64_t w = sr->cnt;
 			uint8_t rs;
 
-			if (kind == FTSW_HOST && hostleaf[idx] == l && l != FTSW_NONE &&
+			if (kind == FTSW_HOST && dleaf == l && l != FTSW_NONE &&
 			    (sr->cnt > 1 || n == idx)) {
 				/* the destination is one of this group's hosts */
-				if (per_host && n == idx)
+				if (sh->per_host && n == idx)
 					continue;
-				if (!per_host) {
+				if (!sh->per_host) {
 					w--;
 					if (n == idx)
 						n = sr->host2;
@@ -429,103 +572,80 @@ static void check_block(size_t b, void *arg)
 				c->delivered += w;
 				continue;
 			}
-			rs = walk(c, lid, l, st, hops, flags, stack);
-			switch (rs) {
-			case ST_OK:
-				c->delivered += w;
-				if ((uint64_t)hops[l] + 1 > c->max_hops)
-					c->max_hops = (uint64_t)hops[l] + 1;
-				if (o->minimal && kind == FTSW_HOST && dleaf != FTSW_NONE &&
-				    hops[l] - 1 != c->dist[(size_t)c->leaf_of_sw[dleaf] * ns + l]) {
-					if (!c->nonmin)
-						report(c, "non-minimal: %s -> LID %u: %u "
-						       "switch hops, shortest %u",
-						       t->nodes[t->hosts[n]].desc, lid,
-						       hops[l] - 1,
-						       c->dist[(size_t)c->leaf_of_sw[dleaf] * ns + l]);
-					c->nonmin += w;
-				}
-				if (o->updown && kind == FTSW_HOST && !(flags[l] & 1)) {
-					if (!c->updown)
-						report(c, "up*down* violated: %s -> LID %u "
-						       "(from switch %s)",
-						       t->nodes[t->hosts[n]].desc, lid,
-						       swname(t, l));
-					c->updown += w;
-				}
-				break;
-			case ST_NOROUTE:
-				c->no_route += w;
-				report(c, "no route: %s -> LID %u (leaf %s)",
-				       t->nodes[t->hosts[n]].desc, lid, swname(t, l));
-				break;
-			case ST_LOOP:
-				c->loops += w;
-				report(c, "loop: %s -> LID %u (leaf %s)",
-				       t->nodes[t->hosts[n]].desc, lid, swname(t, l));
-				break;
-			case ST_DEAD:
-				c->dead += w;
-				report(c, "dead port: %s -> LID %u (leaf %s)",
-				       t->nodes[t->hosts[n]].desc, lid, swname(t, l));
-				break;
-			default:
-				c->mis += w;
-				report(c, "misdelivered: %s -> LID %u",
-				       t->nodes[t->hosts[n]].desc, lid);
-				break;
-			}
-			if (c->dep && rs == ST_OK && kind == FTSW_HOST) {
-				/* mark the path's switches used on the pair's VL */
-				unsigned v = 0;
-				uint32_t cur = l;
-
-				if (r->sl)
-					v = r->sl[(size_t)n * nh + idx] % nvl;
-				while (cur != FTSW_NONE && !used[(size_t)v * ns + cur]) {
-					const struct ftsw_port *x;
-
-					used[(size_t)v * ns + cur] = 1;
-					x = ftsw_port(t, t->switches[cur],
-						      ftsw_lft(r, cur)[lid]);
-					cur = t->nodes[x->peer].kind == FTSW_SWITCH ?
-						t->nodes[x->peer].index : FTSW_NONE;
-				}
-			}
+			rs = walk(c, lid, l, x.st, x.hops, x.flags, x.stack);
+			check_outcome(c, rs, lid, kind, dleaf, n, l, w, &x);
+			if (c->dep && rs == ST_OK && kind == FTSW_HOST)
+				check_mark_used(c, lid, l, n, idx, &x);
 		}
-		if (c->dep) {
-			for (vl = 0; vl < nvl; vl++)
-				for (s = 0; s < ns; s++) {
-					uint8_t p, q;
-					const struct ftsw_port *x;
-					uint32_t u;
-
-					if (!used[(size_t)vl * ns + s] ||
-					    (kind == FTSW_SWITCH && s == idx))
-						continue;
-					p = ftsw_lft(r, s)[lid];
-					x = ftsw_port(t, t->switches[s], p);
-					if (t->nodes[x->peer].kind != FTSW_SWITCH)
-						continue;
-					u = t->nodes[x->peer].index;
-					if (kind == FTSW_SWITCH && u == idx)
-						continue;
-					q = ftsw_lft(r, u)[lid];
-					if (q == FTSW_PORT_NONE || q == 0 ||
-					    t->nodes[ftsw_port(t, x->peer, q)->peer].kind
-					    != FTSW_SWITCH)
-						continue;
-					dep_add(c, c->dep + (size_t)vl * t->nports * 4,
-						s, p, q);
-				}
-		}
+		if (c->dep)
+			check_deps(c, lid, kind, idx, &x);
+		if (o->all_entries)
+			check_entries(c, lid, kind, idx, &x);
 	}
 out:
-	free(st);
-	free(flags);
-	free(hops);
-	free(stack);
-	free(used);
+	free(x.st);
+	free(x.flags);
+	free(x.hops);
+	free(x.stack);
+	free(x.used);
+}
+
+/*
+ * The LIDs in blocks over the threads, then the blocks' counters and
+ * reports merged into c in block order. Returns -1 when out of memory.
+ */
+static int check_run_blocks(struct ck *cp, const uint32_t *hostleaf,
+			    const struct src *srcs, uint32_t nsrc, bool per_host)
+{
+	struct ck c = *cp;
+	const struct ftsw_routing *r = c.r;
+	const struct ftsw_check_opts *o = c.o;
+	struct ckshared sh = { .r = r, .o = o, .hostleaf = hostleaf,
+			       .srcs = srcs, .nsrc = nsrc,
+			       .per_host = per_host };
+	unsigned nt = ftsw_threads(o->threads), bi;
+
+	sh.nblocks = nt * 8;
+	if (sh.nblocks > r->max_lid)
+		sh.nblocks = r->max_lid ? r->max_lid : 1;
+	atomic_init(&sh.done, 0);
+	sh.blocks = calloc(sh.nblocks, sizeof(struct ck));
+	if (!sh.blocks)
+		return -1;
+	for (bi = 0; bi < sh.nblocks; bi++) {
+		sh.blocks[bi] = c;
+		sh.blocks[bi].rep = NULL;
+		sh.blocks[bi].replen = sh.blocks[bi].repcap = 0;
+	}
+	ftsw_parallel_for(nt, sh.nblocks, check_block, &sh);
+	for (bi = 0; bi < sh.nblocks; bi++) {
+		struct ck *x = &sh.blocks[bi];
+		const char *line = x->rep;
+
+		c.oom |= x->oom;
+		c.pairs += x->pairs;
+		c.delivered += x->delivered;
+		c.no_route += x->no_route;
+		c.loops += x->loops;
+		c.mis += x->mis;
+		c.dead += x->dead;
+		c.nonmin += x->nonmin;
+		c.updown += x->updown;
+		c.bad_entries += x->bad_entries;
+		if (x->max_hops > c.max_hops)
+			c.max_hops = x->max_hops;
+		while (line && *line) {
+			const char *nl = strchr(line, '\n');
+			int len = nl ? (int)(nl - line) : (int)strlen(line);
+
+			report(&c, "%.*s", len, line);
+			line += len + (nl ? 1 : 0);
+		}
+		free(x->rep);
+	}
+	free(sh.blocks);
+	*cp = c;
+	return c.oom ? -1 : 0;
 }
 
 int ftsw_routing_check(const struct ftsw_routing *r,
@@ -605,53 +725,8 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 				bfs_dist(t, s, &c.dist[(size_t)c.leaf_of_sw[s] * ns],
 					 stack);
 	}
-	{
-		struct ckshared sh = { .r = r, .o = o, .hostleaf = hostleaf,
-				       .srcs = srcs, .nsrc = nsrc,
-				       .per_host = per_host };
-		unsigned nt = ftsw_threads(o->threads), bi;
-
-		sh.nblocks = nt * 8;
-		if (sh.nblocks > r->max_lid)
-			sh.nblocks = r->max_lid ? r->max_lid : 1;
-		atomic_init(&sh.done, 0);
-		sh.blocks = calloc(sh.nblocks, sizeof(struct ck));
-		if (!sh.blocks)
-			goto out;
-		for (bi = 0; bi < sh.nblocks; bi++) {
-			sh.blocks[bi] = c;
-			sh.blocks[bi].rep = NULL;
-			sh.blocks[bi].replen = sh.blocks[bi].repcap = 0;
-		}
-		ftsw_parallel_for(nt, sh.nblocks, check_block, &sh);
-		for (bi = 0; bi < sh.nblocks; bi++) {
-			struct ck *x = &sh.blocks[bi];
-			const char *line = x->rep;
-
-			c.oom |= x->oom;
-			c.pairs += x->pairs;
-			c.delivered += x->delivered;
-			c.no_route += x->no_route;
-			c.loops += x->loops;
-			c.mis += x->mis;
-			c.dead += x->dead;
-			c.nonmin += x->nonmin;
-			c.updown += x->updown;
-			if (x->max_hops > c.max_hops)
-				c.max_hops = x->max_hops;
-			while (line && *line) {
-				const char *nl = strchr(line, '\n');
-				int len = nl ? (int)(nl - line) : (int)strlen(line);
-
-				report(&c, "%.*s", len, line);
-				line += len + (nl ? 1 : 0);
-			}
-			free(x->rep);
-		}
-		free(sh.blocks);
-		if (c.oom)
-			goto out;
-	}
+	if (check_run_blocks(&c, hostleaf, srcs, nsrc, per_host))
+		goto out;
 	if (o->progress)
 		fprintf(stderr, "\r%40s\r", "");
 	if (c.dep) {
@@ -677,11 +752,12 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 	res->dead_port = c.dead;
 	res->non_minimal = c.nonmin;
 	res->updown_violations = c.updown;
+	res->bad_entries = c.bad_entries;
 	res->max_hops = c.max_hops;
 	res->report = c.rep;
 	c.rep = NULL;
 	res->ok = c.pairs == c.delivered && !c.nonmin && !c.updown &&
-		  !res->cdg_cyclic_vls;
+		  !res->cdg_cyclic_vls && !c.bad_entries;
 	rc = 0;
 out:
 	if (rc == -ENOMEM)

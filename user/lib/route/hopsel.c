@@ -1,12 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Shortest-path port selection shared by minhop and updn: per destination
- * leaf switch, hop distances from every switch (unrestricted, or legal
- * up*down* ones); then every switch picks, for each destination LID in
- * order, the least used of its ports on a shortest (legal) path, ties to
- * the lowest port number. Per-switch counters make switches independent,
- * so they are computed in parallel with identical results.
+ * Port selection shared by minhop and updn: per destination leaf switch,
+ * the hop distance of every switch's path; then every switch picks, for
+ * each destination LID in order, the least used of its ports on such a
+ * path, ties to the lowest port number. Per-switch counters make switches
+ * independent, so they are computed in parallel with identical results.
+ *
+ * minhop: unrestricted shortest paths.
+ *
+ * updn (with a height): up*down* by construction. One table entry per
+ * (switch, destination) serves every path through the switch, so a switch
+ * that some path enters by a down hop must itself go down. The rule:
+ * a switch that can reach the destination leaf by down hops alone does so
+ * (shortest such path, dD); every other switch goes up, to the up
+ * neighbours whose own path is shortest (dA, computed from the top of the
+ * height order down, since an up neighbour is always higher). A down hop
+ * lands on a switch with a finite dD, which only goes down, so no path
+ * turns up again; up hops climb the height order and down hops shorten dD,
+ * so no path loops. A pair is routed exactly when a legal path exists. The
+ * price: a switch with a down path never takes a shorter up-then-down one.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,50 +38,17 @@ struct hs {
 	struct ftsw_routing *r;
 	const int *height;
 	uint32_t nl, *leaf_sw, *leaf_of_sw, *lhosts, *lhstart;
+	uint32_t *order;	/* updn: switches, highest first */
 	uint8_t *dA, *dD;	/* [leaf * ns + sw] */
 };
 
-/* BFS from leaf l: dA (and with height, dD = down-only distances). */
-static void bfs_leaf(size_t l, void *arg)
+/* Unrestricted BFS distances from leaf l (minhop). */
+static void bfs_any(struct hs *a, uint32_t root, uint8_t *dA, uint32_t *q)
 {
-	struct hs *a = arg;
 	const struct ftsw_topo *t = a->t;
-	uint32_t ns = t->nswitches, qh, qn;
-	uint8_t *dA = &a->dA[l * ns], *dD = a->dD ? &a->dD[l * ns] : NULL;
-	uint32_t *q = malloc((ns + 1) * sizeof(uint32_t));
-	uint32_t root = a->leaf_sw[l];
+	uint32_t qh = 0, qn = 0;
 
-	if (!q)
-		return;
-	memset(dA, INF, ns);
-	if (dD) {
-		/* down-only distances: reverse of down hops = go up from root */
-		memset(dD, INF, ns);
-		dD[root] = 0;
-		qh = qn = 0;
-		q[qn++] = root;
-		while (qh < qn) {
-			uint32_t v = q[qh++];
-			const struct ftsw_node *n = &t->nodes[t->switches[v]];
-			unsigned p;
-
-			for (p = 0; p < n->nports; p++) {
-				uint32_t peer = t->ports[n->first_port + p].peer, u;
-
-				if (peer == FTSW_NONE || t->nodes[peer].kind != FTSW_SWITCH)
-					continue;
-				u = t->nodes[peer].index;
-				/* u -> v must be a down hop: v is not up from u */
-				if (dD[u] != INF || hop_up(a->height, u, v) ||
-				    dD[v] >= INF - 1)
-					continue;
-				dD[u] = dD[v] + 1;
-				q[qn++] = u;
-			}
-		}
-	}
 	dA[root] = 0;
-	qh = qn = 0;
 	q[qn++] = root;
 	while (qh < qn) {
 		uint32_t v = q[qh++];
@@ -84,14 +65,97 @@ static void bfs_leaf(size_t l, void *arg)
 			u = t->nodes[peer].index;
 			if (dA[u] != INF)
 				continue;
-			/* hop u -> v; a down hop needs v's best to be all-down */
-			if (dD && !hop_up(a->height, u, v) && dA[v] != dD[v])
-				continue;
 			dA[u] = dA[v] + 1;
 			q[qn++] = u;
 		}
 	}
+}
+
+/*
+ * updn: dD, the down-only distances (a reverse BFS from the leaf over down
+ * hops), then dA, the length of the path each switch will take: dD where
+ * finite, else one more than the best up neighbour's, highest first.
+ */
+static void bfs_updn(struct hs *a, uint32_t root, uint8_t *dA, uint8_t *dD,
+		     uint32_t *q)
+{
+	const struct ftsw_topo *t = a->t;
+	uint32_t qh = 0, qn = 0, ns = t->nswitches, i;
+
+	memset(dD, INF, ns);
+	dD[root] = 0;
+	q[qn++] = root;
+	while (qh < qn) {
+		uint32_t v = q[qh++];
+		const struct ftsw_node *n = &t->nodes[t->switches[v]];
+		unsigned p;
+
+		if (dD[v] >= INF - 1)
+			continue;
+		for (p = 0; p < n->nports; p++) {
+			uint32_t peer = t->ports[n->first_port + p].peer, u;
+
+			if (peer == FTSW_NONE || t->nodes[peer].kind != FTSW_SWITCH)
+				continue;
+			u = t->nodes[peer].index;
+			/* u -> v must be a down hop: v is not up from u */
+			if (dD[u] != INF || hop_up(a->height, u, v))
+				continue;
+			dD[u] = dD[v] + 1;
+			q[qn++] = u;
+		}
+	}
+	for (i = 0; i < ns; i++) {
+		uint32_t v = a->order[i];
+		const struct ftsw_node *n = &t->nodes[t->switches[v]];
+		unsigned p, best = INF;
+
+		if (dD[v] != INF) {
+			dA[v] = dD[v];
+			continue;
+		}
+		for (p = 0; p < n->nports; p++) {
+			uint32_t peer = t->ports[n->first_port + p].peer, u;
+
+			if (peer == FTSW_NONE || t->nodes[peer].kind != FTSW_SWITCH)
+				continue;
+			u = t->nodes[peer].index;
+			if (hop_up(a->height, v, u) && dA[u] + 1u < best)
+				best = dA[u] + 1u;
+		}
+		dA[v] = best >= INF ? INF : (uint8_t)best;
+	}
+}
+
+static void bfs_leaf(size_t l, void *arg)
+{
+	struct hs *a = arg;
+	uint32_t ns = a->t->nswitches;
+	uint8_t *dA = &a->dA[l * ns];
+	uint32_t *q = malloc((ns + 1) * sizeof(uint32_t));
+
+	memset(dA, INF, ns);
+	if (!q)
+		return;
+	if (a->dD)
+		bfs_updn(a, a->leaf_sw[l], dA, &a->dD[l * ns], q);
+	else
+		bfs_any(a, a->leaf_sw[l], dA, q);
 	free(q);
+}
+
+/* Is port p of switch s (peer switch u) on s's path to leaf l? */
+static bool on_path(const struct hs *a, uint32_t l, uint32_t s, uint32_t u)
+{
+	size_t ns = a->t->nswitches, base = (size_t)l * ns;
+
+	if (!a->dD)
+		return a->dA[base + u] + 1 == a->dA[base + s];
+	if (a->dD[base + s] != INF)	/* down only, to a shorter dD */
+		return !hop_up(a->height, s, u) &&
+		       a->dD[base + u] + 1 == a->dD[base + s];
+	return hop_up(a->height, s, u) &&
+	       a->dA[base + u] + 1 == a->dA[base + s];
 }
 
 static void sel_switch(size_t s, void *arg)
@@ -134,12 +198,8 @@ static void sel_switch(size_t s, void *arg)
 			if (x->peer == FTSW_NONE || t->nodes[x->peer].kind != FTSW_SWITCH)
 				continue;
 			u = t->nodes[x->peer].index;
-			if (a->dA[(size_t)l * ns + u] + 1 != ds)
-				continue;
-			if (a->dD && !hop_up(a->height, (uint32_t)s, u) &&
-			    a->dA[(size_t)l * ns + u] != a->dD[(size_t)l * ns + u])
-				continue;
-			cand[nc++] = (uint8_t)p;
+			if (on_path(a, l, (uint32_t)s, u))
+				cand[nc++] = (uint8_t)p;
 		}
 		for (o = 0; o < noff && nc; o++) {
 			unsigned best = 0, i;
@@ -151,6 +211,16 @@ static void sel_switch(size_t s, void *arg)
 			use[cand[best]]++;
 		}
 	}
+}
+
+/* qsort_r order: higher switches first (v up from u sorts v before u) */
+static int cmp_higher_first_r(const void *x, const void *y, void *h)
+{
+	uint32_t u = *(const uint32_t *)x, v = *(const uint32_t *)y;
+
+	if (u == v)
+		return 0;
+	return hop_up(h, u, v) ? 1 : -1;
 }
 
 int ftsw_hopsel(const struct ftsw_topo *t, struct ftsw_routing *r,
@@ -178,9 +248,17 @@ int ftsw_hopsel(const struct ftsw_topo *t, struct ftsw_routing *r,
 			a.leaf_sw[a.nl++] = s;
 		}
 	a.dA = malloc((size_t)a.nl * ns + 1);
-	if (height)
+	if (height) {
 		a.dD = malloc((size_t)a.nl * ns + 1);
-	if (!a.dA || (height && !a.dD))
+		a.order = malloc((ns + 1) * sizeof(uint32_t));
+		if (!a.dD || !a.order)
+			goto out;
+		for (s = 0; s < ns; s++)
+			a.order[s] = s;
+		qsort_r(a.order, ns, sizeof(uint32_t), cmp_higher_first_r,
+			(void *)height);
+	}
+	if (!a.dA)
 		goto out;
 	ftsw_parallel_for(threads, a.nl, bfs_leaf, &a);
 	ftsw_parallel_for(threads, ns, sel_switch, &a);
@@ -192,5 +270,6 @@ out:
 	free(a.leaf_sw);
 	free(a.dA);
 	free(a.dD);
+	free(a.order);
 	return rc;
 }

@@ -14,9 +14,11 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/parse.h"
 #include "route/routing.h"
 
 static uint64_t host_port_guid(const struct ftsw_topo *t, uint32_t hn)
@@ -129,138 +131,315 @@ static uint32_t gmap_get(const struct gmap *m, uint64_t k)
 	return FTSW_NONE;
 }
 
+/*
+ * Reading is two passes: the file into entries (every line checked, each
+ * switch's section closed by its "N lids dumped" trailer with the right
+ * N), then the LMC (the smallest that puts every port's LIDs in one
+ * aligned block, or the caller's when larger) and the tables.
+ */
+struct lent {
+	uint32_t sw, flid, owner;	/* owner: host index or switch | 1<<31 */
+	uint8_t port;
+	unsigned line;
+};
+
+struct lrd {
+	const struct ftsw_topo *t;
+	const char *path;
+	struct ftsw_err *err;
+	struct gmap sw, ports;
+	struct lent *e;
+	size_t n, cap;
+	uint32_t cur;		/* switch of the open section, FTSW_NONE */
+	uint32_t in_section;	/* entries in the open section */
+	unsigned cur_line;	/* its header line */
+	uint64_t cur_max;	/* its header's largest LID, or UINT64_MAX */
+	uint8_t *seen_sw;	/* switch sections read */
+	uint32_t *lo, *hi;	/* per host: smallest and largest file LID */
+};
+
+static int lrd_fail(struct lrd *d, unsigned ln, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int lrd_fail(struct lrd *d, unsigned ln, const char *fmt, ...)
+{
+	char buf[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (ln)
+		ftsw_err_set(d->err, "%s:%u: %s", d->path, ln, buf);
+	else
+		ftsw_err_set(d->err, "%s: %s", d->path, buf);
+	return -EINVAL;
+}
+
+/* Unicast lids [0-MAX] of switch Lid L guid 0x<guid> ('desc'): */
+static int lrd_header(struct lrd *d, const char *p, unsigned ln)
+{
+	const char *g = strstr(p, " guid 0x"), *e;
+	uint64_t guid;
+
+	if (d->cur != FTSW_NONE)
+		return lrd_fail(d, ln, "switch header before the \"lids dumped\" "
+				"trailer of the section of line %u", d->cur_line);
+	if (!g || ftsw_parse_hex_prefix("guid", g + 6, &guid, &e, NULL))
+		return lrd_fail(d, ln, "switch header without a guid");
+	d->cur = gmap_get(&d->sw, guid);
+	if (d->cur == FTSW_NONE)
+		return lrd_fail(d, ln, "switch guid 0x%016" PRIx64 " is not in "
+				"the topology", guid);
+	if (d->seen_sw[d->cur])
+		return lrd_fail(d, ln, "switch guid 0x%016" PRIx64 " has a "
+				"second table", guid);
+	d->seen_sw[d->cur] = 1;
+	d->in_section = 0;
+	d->cur_line = ln;
+	/* "[0-MAX]" (ftsw, OpenSM) or "[0x0-0xMAX]" (ibroute) */
+	d->cur_max = UINT64_MAX;
+	g = strstr(p, "lids [");
+	if (g) {
+		const char *m = strchr(g, '-');
+
+		if (!m || ftsw_parse_u64_prefix("max", m + 1, 0, UINT32_MAX,
+						&d->cur_max, &e, NULL) || *e != ']')
+			d->cur_max = UINT64_MAX;
+	}
+	return 0;
+}
+
+/* 0x<lid> <port> # ... portguid 0x<guid>: '...' */
+static int lrd_entry(struct lrd *d, const char *p, unsigned ln)
+{
+	const struct ftsw_topo *t = d->t;
+	const char *e, *g;
+	uint64_t flid, port, pg;
+	uint32_t owner;
+
+	if (d->cur == FTSW_NONE)
+		return lrd_fail(d, ln, "LFT entry outside a switch section");
+	if (ftsw_parse_u64_prefix("LID", p, 1, FTSW_LID_EXT_MAX, &flid, &e,
+				  d->err) ||
+	    (*e != ' ' && *e != '\t'))
+		return lrd_fail(d, ln, "bad LID in '%.60s' (1..0x%X)", p,
+				FTSW_LID_EXT_MAX);
+	while (*e == ' ' || *e == '\t')
+		e++;
+	if (ftsw_parse_u64_prefix("port", e, 0, 254, &port, &e, NULL) ||
+	    (*e != ' ' && *e != '\t'))
+		return lrd_fail(d, ln, "bad port in '%.60s' (0..254)", p);
+	g = strstr(e, "portguid 0x");
+	if (!g || ftsw_parse_hex_prefix("portguid", g + 9, &pg, &e, NULL) ||
+	    (*e && *e != ':' && *e != ' '))
+		return lrd_fail(d, ln, "malformed LFT entry (bad port guid)");
+	owner = gmap_get(&d->ports, pg);
+	if (owner == FTSW_NONE)
+		return lrd_fail(d, ln, "port guid 0x%016" PRIx64 " is not in the "
+				"topology", pg);
+	if (port == 0 && owner != (d->cur | 0x80000000u))
+		return lrd_fail(d, ln, "port 0 for LID 0x%" PRIx64 ", which is "
+				"not this switch's", flid);
+	if (port > t->nodes[t->switches[d->cur]].nports)
+		return lrd_fail(d, ln, "switch '%s' has no port %" PRIu64,
+				t->nodes[t->switches[d->cur]].desc, port);
+	if (!(owner & 0x80000000u)) {
+		if (d->lo[owner] == FTSW_NONE || flid < d->lo[owner])
+			d->lo[owner] = (uint32_t)flid;
+		if (d->hi[owner] == FTSW_NONE || flid > d->hi[owner])
+			d->hi[owner] = (uint32_t)flid;
+	}
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 4096;
+		struct lent *x = realloc(d->e, cap * sizeof(*x));
+
+		if (!x)
+			return -ENOMEM;
+		d->e = x;
+		d->cap = cap;
+	}
+	d->e[d->n++] = (struct lent){ d->cur, (uint32_t)flid, owner,
+				      (uint8_t)port, ln };
+	d->in_section++;
+	return 0;
+}
+
+/* N lids dumped */
+static int lrd_trailer(struct lrd *d, const char *p, unsigned ln)
+{
+	const char *e;
+	uint64_t n;
+
+	if (d->cur == FTSW_NONE)
+		return lrd_fail(d, ln, "\"lids dumped\" outside a switch section");
+	if (ftsw_parse_u64_prefix("count", p, 0, UINT32_MAX, &n, &e, NULL) ||
+	    strncmp(e, " lids dumped", 12) || e[12])
+		return lrd_fail(d, ln, "malformed trailer '%.60s'", p);
+	/*
+	 * N is the section's entry count (ftsw, ibroute), or the header's
+	 * largest LID, which is what OpenSM's opensm-lfts.dump prints whether
+	 * or not every LID has a route.
+	 */
+	if (n != d->in_section && n != d->cur_max)
+		return lrd_fail(d, ln, "trailer says %" PRIu64 " LIDs, the section "
+				"of line %u has %u", n, d->cur_line,
+				d->in_section);
+	d->cur = FTSW_NONE;
+	return 0;
+}
+
+static int lrd_parse(struct lrd *d, FILE *f)
+{
+	char *line = NULL;
+	size_t lsz = 0;
+	ssize_t len;
+	unsigned ln = 0;
+	int rc = 0;
+
+	while (!rc && (len = getline(&line, &lsz, f)) >= 0) {
+		char *p = line, *nl;
+
+		ln++;
+		if (strlen(line) != (size_t)len) {
+			rc = lrd_fail(d, ln, "NUL byte in the line");
+			break;
+		}
+		nl = strpbrk(line, "\r\n");
+		if (nl)
+			*nl = 0;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			continue;
+		if (!strncmp(p, "Unicast lids", 12))
+			rc = lrd_header(d, p, ln);
+		else if (!strncmp(p, "0x", 2))
+			rc = lrd_entry(d, p, ln);
+		else if (strstr(p, "lids dumped"))
+			rc = lrd_trailer(d, p, ln);
+		else
+			rc = lrd_fail(d, ln, "unexpected line '%.60s'", p);
+	}
+	if (!rc && ferror(f))
+		rc = lrd_fail(d, ln, "read error: %s", strerror(errno));
+	if (!rc && d->cur != FTSW_NONE)
+		rc = lrd_fail(d, ln, "truncated: the section of line %u has no "
+			      "\"lids dumped\" trailer", d->cur_line);
+	if (!rc && !ln)
+		rc = lrd_fail(d, ln, "empty file");
+	free(line);
+	return rc;
+}
+
+/* The LMC the dump needs: every host's LIDs in one aligned block. */
+static int lrd_lmc(struct lrd *d, unsigned lmc, unsigned *out)
+{
+	unsigned l = 0;
+	uint32_t h;
+
+	for (h = 0; h < d->t->nhosts; h++)
+		while (d->lo[h] != FTSW_NONE && l <= FTSW_LMC_MAX &&
+		       d->lo[h] >> l != d->hi[h] >> l)
+			l++;
+	if (l > FTSW_LMC_MAX)
+		return lrd_fail(d, 0, "a port's LIDs span more than an aligned "
+				"block of %u (LMC %u)", 1u << FTSW_LMC_MAX,
+				FTSW_LMC_MAX);
+	if (lmc && l > lmc)
+		return lrd_fail(d, 0, "the dump needs LMC %u (a port's LIDs span "
+				"%u), more than --lmc %u", l, 1u << l, lmc);
+	*out = l > lmc ? l : lmc;
+	return 0;
+}
+
+static int lrd_tables(struct lrd *d, struct ftsw_routing *r)
+{
+	size_t i;
+	uint32_t s;
+
+	for (s = 0; s < d->t->nswitches; s++)
+		if (!d->seen_sw[s])
+			return lrd_fail(d, 0, "switch '%s' (guid 0x%016" PRIx64 ") "
+					"has no table in the dump",
+					d->t->nodes[d->t->switches[s]].desc,
+					d->t->nodes[d->t->switches[s]].guid);
+	for (i = 0; i < d->n; i++) {
+		const struct lent *x = &d->e[i];
+		uint32_t lid;
+		uint8_t *slot;
+
+		if (x->owner & 0x80000000u) {
+			if (x->port == 0)
+				continue;	/* the switch itself */
+			lid = ftsw_switch_lid(r, x->owner & 0x7fffffffu);
+		} else {
+			lid = ftsw_host_lid(r, x->owner) +
+			      (x->flid & ((1u << r->lmc) - 1));
+		}
+		slot = &ftsw_lft(r, x->sw)[lid];
+		if (*slot != FTSW_PORT_NONE)
+			return lrd_fail(d, x->line, "LID 0x%x is listed twice "
+					"for this switch", x->flid);
+		*slot = x->port;
+	}
+	return 0;
+}
+
 struct ftsw_routing *ftsw_lfts_read(const struct ftsw_topo *t, const char *path,
 				    unsigned lmc, struct ftsw_err *err)
 {
-	FILE *f = fopen(path, "r");
+	struct lrd d = { .t = t, .path = path, .err = err, .cur = FTSW_NONE };
 	struct ftsw_routing *r = NULL;
-	struct gmap sw = { 0 }, ports = { 0 };
-	uint32_t *base = NULL, cur = FTSW_NONE, i;
-	char *line = NULL;
-	size_t lsz = 0;
-	unsigned ln = 0;
+	FILE *f = fopen(path, "r");
+	unsigned l = 0;
+	uint32_t i;
+	int rc = -ENOMEM;
 
 	if (!f) {
 		ftsw_err_set(err, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	r = ftsw_routing_new(t, lmc, true, err);
-	if (!r)
-		goto fail;
-	snprintf(r->engine, sizeof(r->engine), "opensm-dump");
-	if (gmap_init(&sw, t->nswitches) || gmap_init(&ports, t->nnodes))
-		goto oom;
+	d.seen_sw = calloc(t->nswitches + 1, 1);
+	d.lo = malloc((t->nhosts + 1) * sizeof(uint32_t));
+	d.hi = malloc((t->nhosts + 1) * sizeof(uint32_t));
+	if (!d.seen_sw || !d.lo || !d.hi ||
+	    gmap_init(&d.sw, t->nswitches) || gmap_init(&d.ports, t->nnodes))
+		goto out;
 	/* port GUID -> (kind << 31 | index) */
 	for (i = 0; i < t->nswitches; i++) {
-		gmap_put(&sw, t->nodes[t->switches[i]].guid, i);
-		gmap_put(&ports, t->nodes[t->switches[i]].guid, i | 0x80000000u);
+		gmap_put(&d.sw, t->nodes[t->switches[i]].guid, i);
+		gmap_put(&d.ports, t->nodes[t->switches[i]].guid, i | 0x80000000u);
 	}
-	for (i = 0; i < t->nhosts; i++)
-		gmap_put(&ports, host_port_guid(t, t->hosts[i]), i);
-	/* base LID per file LID owner: smallest LID seen for it, per switch */
-	base = malloc((t->nhosts + 1) * sizeof(uint32_t));
-	if (!base)
-		goto oom;
-	while (getline(&line, &lsz, f) >= 0) {
-		char *p = line, *e;
-
-		ln++;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*p || *p == '\n')
-			continue;
-		if (!strncmp(p, "Unicast lids", 12)) {
-			char *g = strstr(p, " guid 0x");
-			uint64_t guid;
-
-			if (!g) {
-				ftsw_err_set(err, "%s:%u: switch header without a "
-					     "guid", path, ln);
-				goto fail;
-			}
-			guid = strtoull(g + 8, &e, 16);
-			cur = gmap_get(&sw, guid);
-			if (cur == FTSW_NONE) {
-				ftsw_err_set(err, "%s:%u: switch guid 0x%016" PRIx64
-					     " is not in the topology", path, ln,
-					     guid);
-				goto fail;
-			}
-			for (i = 0; i < t->nhosts; i++)
-				base[i] = FTSW_NONE;
-			continue;
-		}
-		if (!strncmp(p, "0x", 2)) {
-			unsigned long flid, port;
-			char *g;
-			uint64_t pg;
-			uint32_t owner, lid;
-
-			if (cur == FTSW_NONE) {
-				ftsw_err_set(err, "%s:%u: LFT entry before any switch "
-					     "header", path, ln);
-				goto fail;
-			}
-			flid = strtoul(p, &e, 16);
-			port = strtoul(e, &e, 10);
-			g = strstr(e, "portguid 0x");
-			if (!g || port > 254) {
-				ftsw_err_set(err, "%s:%u: malformed LFT entry", path, ln);
-				goto fail;
-			}
-			pg = strtoull(g + 11, NULL, 16);
-			owner = gmap_get(&ports, pg);
-			if (owner == FTSW_NONE) {
-				ftsw_err_set(err, "%s:%u: port guid 0x%016" PRIx64
-					     " is not in the topology", path, ln, pg);
-				goto fail;
-			}
-			if (owner & 0x80000000u) {
-				if (port == 0)
-					continue;	/* the switch itself */
-				lid = ftsw_switch_lid(r, owner & 0x7fffffffu);
-			} else {
-				unsigned off;
-
-				if (base[owner] == FTSW_NONE || flid < base[owner])
-					base[owner] = (uint32_t)flid;
-				off = (unsigned)(flid - base[owner]);
-				if (off >= (1u << lmc)) {
-					ftsw_err_set(err, "%s:%u: LID 0x%lx is offset %u "
-						     "of its port, beyond LMC %u",
-						     path, ln, flid, off, lmc);
-					goto fail;
-				}
-				lid = ftsw_host_lid(r, owner) + off;
-			}
-			if (port == 0 || port > t->nodes[t->switches[cur]].nports) {
-				ftsw_err_set(err, "%s:%u: switch '%s' has no port %lu",
-					     path, ln,
-					     t->nodes[t->switches[cur]].desc, port);
-				goto fail;
-			}
-			ftsw_lft(r, cur)[lid] = (uint8_t)port;
-			continue;
-		}
-		if (strstr(p, "lids dumped"))
-			continue;
-		ftsw_err_set(err, "%s:%u: unexpected line", path, ln);
-		goto fail;
+	for (i = 0; i < t->nhosts; i++) {
+		gmap_put(&d.ports, host_port_guid(t, t->hosts[i]), i);
+		d.lo[i] = d.hi[i] = FTSW_NONE;
 	}
-	r->flags = FTSW_RT_SWITCH_LIDS;
-	goto out;
-oom:
-	ftsw_err_set(err, "%s: out of memory", path);
-fail:
-	ftsw_routing_free(r);
-	r = NULL;
+	rc = lrd_parse(&d, f);
+	if (!rc)
+		rc = lrd_lmc(&d, lmc, &l);
+	if (!rc) {
+		r = ftsw_routing_new(t, l, true, err);
+		rc = r ? lrd_tables(&d, r) : -EINVAL;
+	}
 out:
+	if (rc == -ENOMEM)
+		ftsw_err_set(err, "%s: out of memory", path);
+	if (rc) {
+		ftsw_routing_free(r);
+		r = NULL;
+	} else {
+		snprintf(r->engine, sizeof(r->engine), "opensm-dump");
+		r->flags = FTSW_RT_SWITCH_LIDS;
+	}
 	fclose(f);
-	free(line);
-	free(base);
-	free(sw.key);
-	free(sw.val);
-	free(ports.key);
-	free(ports.val);
+	free(d.e);
+	free(d.seen_sw);
+	free(d.lo);
+	free(d.hi);
+	free(d.sw.key);
+	free(d.sw.val);
+	free(d.ports.key);
+	free(d.ports.val);
 	return r;
 }

@@ -197,6 +197,7 @@ void ftsw_routing_free(struct ftsw_routing *r)
 	free(r->policy);
 	free(r->sl);
 	free(r->rank);
+	free(r->roots);
 	free(r);
 }
 
@@ -301,9 +302,86 @@ static inline int is_up(const int *h, uint32_t u, uint32_t v)
  * level a switch u pulls from its neighbours v: over an up hop u -> v the
  * new A bits of v, over a down hop the new D bits of v (which give u both
  * D and A). The LFT entry of u for destination t is the lowest-numbered
- * port that brought t's A bit at the first level it arrived.
+ * port that brought t's D bit at the first level it arrived, if any (a
+ * switch that can reach t going only down does, so that a path entering
+ * it by a down hop never turns up), else the one that first brought its
+ * A bit.
  */
 #define SWL_W 16	/* 64-bit words per destination block */
+
+/*
+ * Switches with no legal path (degraded fabrics): unrestricted shortest
+ * paths fill the entries still empty (see the comment inside).
+ */
+static void swl_fallback(struct swl *a, uint32_t d0, uint32_t nd, uint32_t nw,
+			 uint64_t *av, uint64_t *dv, uint64_t *af, uint64_t *an)
+{
+	struct ftsw_routing *r = a->r;
+	uint32_t ns = a->t->nswitches, u, e, i, lid0 = ftsw_switch_lid(r, d0);
+	size_t sz = (size_t)ns * nw;
+	uint8_t *lft = r->lft;
+	size_t lsz = r->lft_size;
+	int more;
+
+	/*
+	 * Switches with no legal path (degraded fabrics): fall back to
+	 * unrestricted shortest paths, filling only the entries still
+	 * empty. Such a switch points to one closer to the destination,
+	 * either legal (whose path stays legal) or another fallback
+	 * one, so no loop can form. Switch LIDs carry management
+	 * traffic, outside the data VLs.
+	 */
+	uint64_t *legal = dv;	/* reuse: legal set = av */
+
+	memcpy(legal, av, sz * 8);
+	memset(av, 0, sz * 8);
+	memset(af, 0, sz * 8);
+	for (i = 0; i < nd; i++) {
+		size_t k = (size_t)(d0 + i) * nw + i / 64;
+
+		av[k] = af[k] = 1ULL << (i % 64);
+	}
+	more = 1;
+	while (more) {
+		more = 0;
+		for (u = 0; u < ns; u++) {
+			uint64_t *pa = &an[(size_t)u * nw];
+			const uint64_t *uav = &av[(size_t)u * nw];
+			const uint64_t *ulg = &legal[(size_t)u * nw];
+
+			memset(pa, 0, nw * 8);
+			for (e = a->first[u]; e < a->first[u + 1]; e++) {
+				const uint64_t *src = &af[(size_t)a->nbr[e] * nw];
+				uint32_t w;
+
+				for (w = 0; w < nw; w++) {
+					uint64_t bits = src[w] & ~uav[w] & ~pa[w] &
+							~ulg[w];
+
+					while (bits) {
+						unsigned b = (unsigned)__builtin_ctzll(bits);
+
+						lft[u * lsz + lid0 + w * 64 + b] =
+							a->port[e];
+						bits &= bits - 1;
+					}
+					pa[w] |= src[w] & ~uav[w];
+				}
+			}
+		}
+		for (i = 0; i < sz; i++) {
+			if (an[i])
+				more = 1;
+			av[i] |= an[i];
+		}
+		{
+			uint64_t *x = af;
+
+			af = an;
+			an = x;
+		}
+	}
+}
 
 static void swl_block(size_t blk, void *arg)
 {
@@ -347,8 +425,25 @@ static void swl_block(size_t blk, void *arg)
 				for (w = 0; w < nw; w++) {
 					uint64_t bits = src[w] & ~uav[w] & ~pa[w];
 
-					if (!up)
-						pd[w] |= df[(size_t)v * nw + w] & ~udv[w];
+					if (!up) {
+						/*
+						 * A switch that can go down does:
+						 * the first down port bringing D
+						 * overrides an up entry, so no path
+						 * entering u by a down hop turns up.
+						 */
+						uint64_t db = df[(size_t)v * nw + w] &
+							      ~udv[w] & ~pd[w];
+
+						pd[w] |= db;
+						while (restricted && db) {
+							unsigned b = (unsigned)__builtin_ctzll(db);
+
+							lft[u * lsz + lid0 + w * 64 + b] =
+								a->port[e];
+							db &= db - 1;
+						}
+					}
 					while (bits) {
 						unsigned b = (unsigned)__builtin_ctzll(bits);
 
@@ -377,66 +472,8 @@ static void swl_block(size_t blk, void *arg)
 			dn = x;
 		}
 	}
-	if (restricted && total < (uint64_t)nd * ns) {
-		/*
-		 * Switches with no legal path (degraded fabrics): fall back to
-		 * unrestricted shortest paths, filling only the entries still
-		 * empty. Such a switch points to one closer to the destination,
-		 * either legal (whose path stays legal) or another fallback
-		 * one, so no loop can form. Switch LIDs carry management
-		 * traffic, outside the data VLs.
-		 */
-		uint64_t *legal = dv;	/* reuse: legal set = av */
-
-		memcpy(legal, av, sz * 8);
-		memset(av, 0, sz * 8);
-		memset(af, 0, sz * 8);
-		for (i = 0; i < nd; i++) {
-			size_t k = (size_t)(d0 + i) * nw + i / 64;
-
-			av[k] = af[k] = 1ULL << (i % 64);
-		}
-		more = 1;
-		while (more) {
-			more = 0;
-			for (u = 0; u < ns; u++) {
-				uint64_t *pa = &an[(size_t)u * nw];
-				const uint64_t *uav = &av[(size_t)u * nw];
-				const uint64_t *ulg = &legal[(size_t)u * nw];
-
-				memset(pa, 0, nw * 8);
-				for (e = a->first[u]; e < a->first[u + 1]; e++) {
-					const uint64_t *src = &af[(size_t)a->nbr[e] * nw];
-					uint32_t w;
-
-					for (w = 0; w < nw; w++) {
-						uint64_t bits = src[w] & ~uav[w] & ~pa[w] &
-								~ulg[w];
-
-						while (bits) {
-							unsigned b = (unsigned)__builtin_ctzll(bits);
-
-							lft[u * lsz + lid0 + w * 64 + b] =
-								a->port[e];
-							bits &= bits - 1;
-						}
-						pa[w] |= src[w] & ~uav[w];
-					}
-				}
-			}
-			for (i = 0; i < sz; i++) {
-				if (an[i])
-					more = 1;
-				av[i] |= an[i];
-			}
-			{
-				uint64_t *x = af;
-
-				af = an;
-				an = x;
-			}
-		}
-	}
+	if (restricted && total < (uint64_t)nd * ns)
+		swl_fallback(a, d0, nd, nw, av, dv, af, an);
 out:
 	free(av);
 	free(dv);
@@ -517,6 +554,7 @@ struct ftsw_routing *ftsw_route(const char *name, const struct ftsw_topo *t,
 		ftsw_routing_free(r);
 		return NULL;
 	}
+	ftsw_routing_count_unroutable(r, o->threads);
 	return r;
 }
 
@@ -538,4 +576,233 @@ struct ftsw_routing *ftsw_route_min_lmc(const char *name,
 		r = ftsw_route(name, t, &ro, &later);
 	}
 	return r;
+}
+
+/*
+ * Unroutable pairs, the same for every engine: per destination LID, follow
+ * the tables from every switch with hosts, memoised over switches (each
+ * switch is judged once per LID: 1 delivers, 2 does not, 3 on the walk).
+ */
+struct unr {
+	const struct ftsw_routing *r;
+	const uint32_t *hosts_at;	/* hosts per switch */
+	uint32_t detached;		/* hosts cabled to no switch */
+	uint32_t *first_src;		/* per destination: first failing switch */
+	uint32_t *portcode;		/* per port: peer switch, host or FAIL */
+	uint32_t *src, nsrc;		/* switches with hosts */
+	size_t per_block;		/* destinations per unr_block */
+	_Atomic uint64_t bad;
+	atomic_bool oom;
+};
+
+#define UNR_OK	0xFFFFFFFEu	/* delivered to the LID's host */
+#define UNR_FAIL 0xFFFFFFFFu	/* no route, dead port, wrong host */
+#define UNR_HOST 0x80000000u	/* portcode: a host's index | UNR_HOST */
+
+/* Follow col (next switch per switch, LID j) from s, memoised. */
+static int unr_walk(const uint32_t *col, uint32_t j, uint8_t *st, uint32_t s,
+		    uint32_t *stack)
+{
+	uint32_t n = 0, i, cur = s;
+	int verdict;
+
+	for (;;) {
+		if (st[cur] == 1 || st[cur] == 2) {
+			verdict = st[cur];
+			break;
+		}
+		if (st[cur] == 3) {	/* loop */
+			verdict = 2;
+			break;
+		}
+		st[cur] = 3;
+		stack[n++] = cur;
+		if (col[(size_t)cur * 64 + j] >= UNR_OK) {
+			verdict = col[(size_t)cur * 64 + j] == UNR_OK ? 1 : 2;
+			break;
+		}
+		cur = col[(size_t)cur * 64 + j];
+	}
+	for (i = 0; i < n; i++)
+		st[stack[i]] = (uint8_t)verdict;
+	return verdict;
+}
+
+/* col[s * 64 + j]: where switch s sends LID lid0 + j */
+static void unr_columns(const struct unr *a, uint32_t lid0, uint32_t nlid,
+			uint32_t *col)
+{
+	const struct ftsw_routing *r = a->r;
+	const struct ftsw_topo *t = r->topo;
+	uint32_t ns = r->nswitches, s, j;
+
+	for (s = 0; s < ns; s++) {
+		const struct ftsw_node *nd = &t->nodes[t->switches[s]];
+		const uint32_t *pc = &a->portcode[nd->first_port];
+		const uint8_t *l = ftsw_lft(r, s) + lid0;
+		uint32_t *c = &col[(size_t)s * 64];
+
+		for (j = 0; j < nlid; j++, c++) {
+			uint8_t p = l[j];
+			uint32_t v = p && p <= nd->nports ? pc[p - 1] : UNR_FAIL;
+
+			if (v & UNR_HOST)
+				v = v != UNR_FAIL &&
+				    (v & ~UNR_HOST) == ((lid0 + j) >> r->lmc) - 1 ?
+				    UNR_OK : UNR_FAIL;
+			*c = v;
+		}
+	}
+}
+
+static void unr_dest(struct unr *a, size_t d, uint32_t lid0,
+		     const uint32_t *col, uint8_t *st, uint8_t *fail,
+		     uint32_t *stack)
+{
+	const struct ftsw_routing *r = a->r;
+	const struct ftsw_topo *t = r->topo;
+	uint32_t ns = r->nswitches, s, o, dsw, dsi = FTSW_NONE;
+	uint64_t bad = 0;
+
+	a->first_src[d] = FTSW_NONE;
+	memset(fail, 0, ns);
+	dsw = ftsw_host_switch(t, t->hosts[d]);
+	if (dsw != FTSW_NONE)
+		dsi = t->nodes[dsw].index;
+	for (o = 0; dsi != FTSW_NONE && o < (1u << r->lmc); o++) {
+		uint32_t j = ftsw_host_lid(r, (uint32_t)d) + o - lid0;
+
+		uint32_t i;
+
+		memset(st, 0, ns);
+		for (i = 0; i < a->nsrc; i++)
+			if (unr_walk(col, j, st, a->src[i], stack) != 1)
+				fail[a->src[i]] = 1;
+	}
+	for (s = 0; s < ns; s++) {
+		uint64_t n = a->hosts_at[s];
+
+		if (!n || (dsi != FTSW_NONE && !fail[s]))
+			continue;
+		bad += n - (s == dsi);
+		if (a->first_src[d] == FTSW_NONE)
+			a->first_src[d] = s;
+	}
+	/* hosts attached to no switch reach nobody */
+	bad += a->detached - (dsi == FTSW_NONE);
+	if (a->detached > (dsi == FTSW_NONE) && a->first_src[d] == FTSW_NONE)
+		a->first_src[d] = ns;	/* a detached host */
+	atomic_fetch_add(&a->bad, bad);
+}
+
+/*
+ * Destinations in blocks of 64 LIDs: each switch's slice of the block is
+ * gathered once into columns (walking the tables one LID at a time would
+ * fetch a cache line and a page per switch and LID).
+ */
+static void unr_block(size_t blk, void *arg)
+{
+	struct unr *a = arg;
+	const struct ftsw_routing *r = a->r;
+	uint32_t ns = r->nswitches;
+	size_t d, d0 = blk * a->per_block, d1 = d0 + a->per_block;
+	uint32_t lid0, nlid;
+	uint8_t *st = malloc(ns + 1), *fail = malloc(ns + 1);
+	uint32_t *stack = malloc((ns + 1) * sizeof(uint32_t));
+	uint32_t *col = malloc(((size_t)ns * 64 + 1) * sizeof(uint32_t));
+
+	if (d1 > r->nhosts)
+		d1 = r->nhosts;
+	lid0 = ftsw_host_lid(r, (uint32_t)d0);
+	nlid = (uint32_t)(d1 - d0) << r->lmc;
+	if (!st || !fail || !stack || !col) {
+		atomic_store(&a->oom, true);
+		goto out;
+	}
+	unr_columns(a, lid0, nlid, col);
+	for (d = d0; d < d1; d++)
+		unr_dest(a, d, lid0, col, st, fail, stack);
+out:
+	free(st);
+	free(fail);
+	free(stack);
+	free(col);
+}
+
+uint64_t ftsw_routing_count_unroutable(struct ftsw_routing *r,
+				       unsigned threads)
+{
+	const struct ftsw_topo *t = r->topo;
+	struct unr a = { .r = r };
+	uint32_t h, *hosts_at = calloc(r->nswitches + 1, sizeof(uint32_t));
+	char why[sizeof(r->warning)];
+
+	a.first_src = malloc(((size_t)r->nhosts + 1) * sizeof(uint32_t));
+	a.portcode = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
+	atomic_init(&a.bad, 0);
+	atomic_init(&a.oom, false);
+	if (!hosts_at || !a.first_src || !a.portcode || r->nhosts != t->nhosts ||
+	    t->nswitches >= UNR_HOST || t->nhosts >= UNR_HOST - 1) {
+		free(hosts_at);
+		free(a.first_src);
+		free(a.portcode);
+		return r->unroutable_pairs;
+	}
+	for (h = 0; h < t->nports; h++) {
+		const struct ftsw_port *x = &t->ports[h];
+
+		a.portcode[h] = x->peer == FTSW_NONE ? UNR_FAIL :
+			t->nodes[x->peer].kind == FTSW_SWITCH ?
+			t->nodes[x->peer].index :
+			UNR_HOST | t->nodes[x->peer].index;
+	}
+	for (h = 0; h < r->nhosts; h++) {
+		uint32_t sw = ftsw_host_switch(t, t->hosts[h]);
+
+		if (sw == FTSW_NONE)
+			a.detached++;
+		else
+			hosts_at[t->nodes[sw].index]++;
+	}
+	a.hosts_at = hosts_at;
+	a.src = malloc(((size_t)r->nswitches + 1) * sizeof(uint32_t));
+	if (!a.src) {
+		atomic_store(&a.oom, true);
+		goto out;
+	}
+	for (h = 0; h < r->nswitches; h++)
+		if (hosts_at[h])
+			a.src[a.nsrc++] = h;
+	a.per_block = (64u >> r->lmc) ? (64u >> r->lmc) : 1;
+	ftsw_parallel_for(threads, (r->nhosts + a.per_block - 1) / a.per_block,
+			  unr_block, &a);
+	if (!atomic_load(&a.oom)) {
+		r->unroutable_pairs = atomic_load(&a.bad);
+		for (h = 0; h < r->nhosts && r->unroutable_pairs; h++) {
+			uint32_t s = a.first_src[h];
+
+			if (s == FTSW_NONE)
+				continue;
+			snprintf(why, sizeof(why), "%s", r->warning);
+			snprintf(r->warning, sizeof(r->warning),
+				 "%s: %llu ordered host pairs unroutable, first: "
+				 "to host '%.40s' from %s '%.40s'%s%.200s", r->engine,
+				 (unsigned long long)r->unroutable_pairs,
+				 t->nodes[t->hosts[h]].desc ?
+				 t->nodes[t->hosts[h]].desc : "?",
+				 s == r->nswitches ? "a host on no switch" :
+				 "the hosts of switch",
+				 s == r->nswitches ? "" :
+				 (t->nodes[t->switches[s]].desc ?
+				  t->nodes[t->switches[s]].desc : "?"),
+				 why[0] ? "; " : "", why);
+			break;
+		}
+	}
+out:
+	free(hosts_at);
+	free(a.first_src);
+	free(a.portcode);
+	free(a.src);
+	return r->unroutable_pairs;
 }

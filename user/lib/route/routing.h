@@ -67,9 +67,29 @@ struct ftsw_routing {
 	/* Optional switch ranks used for up/down (rank[sw], 0 = leaves). */
 	int *rank;
 	bool rank_from_top;		/* rank 0 = top (updn) instead of leaves */
-	char warning[256];		/* non-fatal notes (e.g. unroutable pairs) */
-	uint64_t unroutable_pairs;	/* leaf pairs with no valid path */
+	char warning[384];		/* non-fatal notes (e.g. unroutable pairs) */
+	/*
+	 * Ordered (source host, destination host) pairs, source != destination,
+	 * for which some LID of the destination is not delivered from the
+	 * source's switch by the tables (counted by ftsw_route() after every
+	 * engine, the same way for all; the warning then names the first).
+	 */
+	uint64_t unroutable_pairs;
+	/*
+	 * Roots the engine ranked the fabric from (updn), NULL/0 for engines
+	 * without roots, and why these: "--roots" or the default rule.
+	 */
+	uint32_t *roots;
+	uint32_t nroots;
+	char roots_why[192];
 };
+
+/*
+ * Count r->unroutable_pairs from the tables (see above) and, when there
+ * are any, write the warning naming the first pair. Returns the count.
+ */
+uint64_t ftsw_routing_count_unroutable(struct ftsw_routing *r,
+				       unsigned threads);
 
 /* LID plan. */
 static inline uint32_t ftsw_host_lid(const struct ftsw_routing *r, uint32_t host)
@@ -184,6 +204,11 @@ struct ftsw_check_opts {
 	unsigned max_report;	/* problems listed in detail (0 = 10) */
 	bool progress;		/* progress on stderr (callers: only on a tty) */
 	unsigned threads;	/* 0 = all CPUs; results identical for any */
+	/*
+	 * Also walk every (switch, LID) entry that is set, used by a host's
+	 * path or not: each must deliver (route check -i on a dump).
+	 */
+	bool all_entries;
 };
 
 struct ftsw_check_result {
@@ -192,6 +217,7 @@ struct ftsw_check_result {
 	uint64_t non_minimal, updown_violations;
 	uint64_t max_hops;
 	unsigned cdg_cyclic_vls;	/* number of VLs with a CDG cycle */
+	uint64_t bad_entries;		/* all_entries: entries that fail */
 	bool ok;
 	char *report;			/* text, one problem per line (malloc) */
 };

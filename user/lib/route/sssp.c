@@ -258,13 +258,8 @@ int ftsw_sssp_tables(const struct ftsw_topo *t, struct ftsw_routing *r,
 						unreach += g.hosts[s];
 		}
 	}
-	if (unreach) {
-		r->unroutable_pairs += unreach;
-		snprintf(r->warning, sizeof(r->warning),
-			 "%s: %llu (source host, destination LID) pairs have no "
-			 "path (disconnected fabric)", r->engine[0] ? r->engine :
-			 "sssp", (unsigned long long)unreach);
-	}
+	/* unroutable pairs: counted from the tables by ftsw_route() */
+	(void)unreach;
 	if (switch_lids)
 		ftsw_route_switch_lids(t, r, NULL, threads, err);
 	rc = 0;

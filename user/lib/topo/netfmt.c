@@ -20,10 +20,12 @@
 #include <sys/stat.h>
 
 #include "topo/topology.h"
+#include "util/parse.h"
 
 struct pnode {
 	char *id;
 	uint32_t node;
+	unsigned line;
 };
 
 struct plink {
@@ -45,6 +47,10 @@ struct parser {
 	/* hash of node ids */
 	uint32_t *hash;
 	size_t hsize;
+	struct ftsw_topo *t;
+	uint64_t pending_guid;	/* from a switchguid= line */
+	uint32_t cur;		/* node of the port lines, FTSW_NONE outside */
+	char *spec;		/* "# ftsw-topology:" comment */
 };
 
 static uint64_t strhash(const char *s)
@@ -109,30 +115,28 @@ static const char *quoted(const char *s, char **out)
 	return *out ? e + 1 : NULL;
 }
 
-/* "[N]" -> N */
+/* "[N]" -> N (1..254) */
 static const char *bracket(const char *s, unsigned *n)
 {
-	char *e;
-	unsigned long v;
+	const char *e;
+	uint64_t v;
 
-	if (*s != '[')
-		return NULL;
-	v = strtoul(s + 1, &e, 10);
-	if (e == s + 1 || *e != ']' || v < 1 || v > FTSW_TOPO_MAX_PORTS)
+	if (*s != '[' || ftsw_parse_u64_prefix("port", s + 1, 1,
+					       FTSW_TOPO_MAX_PORTS, &v, &e,
+					       NULL) || *e != ']')
 		return NULL;
 	*n = (unsigned)v;
 	return e + 1;
 }
 
-/* "(hex)" -> value */
+/* "(hex)" -> value; no parenthesis: s unchanged */
 static const char *paren_guid(const char *s, uint64_t *g)
 {
-	char *e;
+	const char *e;
 
 	if (*s != '(')
 		return s;
-	*g = strtoull(s + 1, &e, 16);
-	if (*e != ')')
+	if (ftsw_parse_hex_prefix("GUID", s + 1, g, &e, NULL) || *e != ')')
 		return NULL;
 	return e + 1;
 }
@@ -146,289 +150,383 @@ static int perr(struct parser *p, const char *fmt, const char *arg)
 	return -EINVAL;
 }
 
+/* "S-<hex>" / "H-<hex>" ids name their GUID; 0 when not of that form */
 static uint64_t guid_from_id(const char *id)
 {
-	char *e;
+	const char *e;
 	uint64_t g;
 
-	if ((id[0] == 'S' || id[0] == 'H') && id[1] == '-' && isxdigit((unsigned char)id[2])) {
-		g = strtoull(id + 2, &e, 16);
-		if (!*e)
-			return g;
-	}
+	if ((id[0] == 'S' || id[0] == 'H') && id[1] == '-' &&
+	    !ftsw_parse_hex_prefix("id", id + 2, &g, &e, NULL) && !*e)
+		return g;
 	return 0;
 }
 
-struct ftsw_topo *ftsw_net_read_file(FILE *f, const char *name,
-				     struct ftsw_err *err)
+/* switchguid=0x...[(hex)]: the GUID of the next node */
+static int parse_guid_line(struct parser *p, const char *s)
 {
-	struct parser p = { .name = name, .err = err };
-	struct ftsw_topo *t = ftsw_topo_new();
-	char *line = NULL, *spec = NULL;
-	size_t lsz = 0;
-	uint64_t pending_guid = 0;
-	uint32_t cur = FTSW_NONE;
+	const char *v = strchr(s, '=') + 1, *e;
+	struct ftsw_err e2;
+
+	if (ftsw_parse_hex_prefix("GUID", v, &p->pending_guid, &e, &e2)) {
+		ftsw_err_set(p->err, "%s:%u: %.200s", p->name, p->line, e2.msg);
+		return -EINVAL;
+	}
+	e = paren_guid(e, &(uint64_t){ 0 });
+	if (!e || *skipws(e))
+		return perr(p, "unexpected text in GUID line '%s'", s);
+	return 0;
+}
+
+static int add_pnode(struct parser *p, char *id, uint32_t n)
+{
+	if (p->nnodes == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 256;
+		struct pnode *x = realloc(p->nodes, cap * sizeof(*x));
+
+		if (!x)
+			return -ENOMEM;
+		p->nodes = x;
+		p->cap = cap;
+	}
+	p->nodes[p->nnodes].id = id;
+	p->nodes[p->nnodes].node = n;
+	p->nodes[p->nnodes].line = p->line;
+	p->nnodes++;
+	return 0;
+}
+
+/* Switch N "id" [(guid)] [# "desc" ...] */
+static int parse_node_line(struct parser *p, const char *s)
+{
+	int sw = s[0] == 'S';
+	const char *q, *e;
+	char *id = NULL, *desc = NULL;
+	uint64_t np, guid;
+	uint32_t n;
+
+	if (s[0] == 'R')
+		return perr(p, "%s", "routers (Rt) are not supported");
+	q = s + (sw ? 6 : s[0] == 'H' ? 3 : 2);
+	if (*q != ' ' && *q != '\t')
+		return perr(p, "unknown line '%s'", s);
+	q = skipws(q);
+	if (ftsw_parse_u64_prefix("ports", q, 1, FTSW_TOPO_MAX_PORTS, &np, &e,
+				  NULL))
+		return perr(p, "bad port count in '%s' (1..254)", s);
+	q = quoted(skipws(e), &id);
+	if (!q)
+		return perr(p, "expected a quoted node id in '%s'", s);
+	q = skipws(q);
+	if (*q == '(') {	/* some dumps put the GUID here */
+		uint64_t g2 = 0;
+
+		q = paren_guid(q, &g2);
+		if (!q) {
+			free(id);
+			return perr(p, "%s", "bad (GUID)");
+		}
+		if (!p->pending_guid)
+			p->pending_guid = g2;
+		q = skipws(q);
+	}
+	if (*q == '#') {
+		const char *d = skipws(q + 1);
+
+		if (*d == '"')
+			quoted(d, &desc);
+	} else if (*q) {
+		free(id);
+		return perr(p, "unexpected '%s' after node id", q);
+	}
+	guid = p->pending_guid ? p->pending_guid : guid_from_id(id);
+	if (!guid)
+		guid = 0x00667473ff000000ULL + p->nnodes;
+	p->pending_guid = 0;
+	n = ftsw_topo_add_node(p->t, sw ? FTSW_SWITCH : FTSW_HOST,
+			       (unsigned)np, guid, desc ? desc : id, p->err);
+	free(desc);
+	if (n == FTSW_NONE) {
+		free(id);
+		return perr(p, "%s", "cannot add node");
+	}
+	if (add_pnode(p, id, n)) {
+		free(id);
+		return -ENOMEM;
+	}
+	p->cur = n;
+	return 0;
+}
+
+/* [port](portguid) "peer"[port](guid) # ... */
+static int parse_port_line(struct parser *p, const char *s)
+{
+	struct ftsw_topo *t = p->t;
+	unsigned port, pport = 0;
+	uint64_t pg = 0, dummy = 0;
+	char *peer = NULL;
+	const char *q = bracket(s, &port);
+
+	if (p->cur == FTSW_NONE)
+		return perr(p, "port line '%s' outside a node", s);
+	if (!q)
+		return perr(p, "bad port number in '%s'", s);
+	if (port > t->nodes[p->cur].nports)
+		return perr(p, "port %s beyond the node's port count", s);
+	q = paren_guid(q, &pg);
+	if (!q)
+		return perr(p, "bad port GUID in '%s'", s);
+	q = quoted(skipws(q), &peer);
+	if (!q)
+		return perr(p, "expected a quoted peer id in '%s'", s);
+	q = bracket(q, &pport);
+	if (!q) {
+		free(peer);
+		return perr(p, "expected the peer port [N] in '%s'", s);
+	}
+	q = paren_guid(q, &dummy);
+	if (!q || (*(q = skipws(q)) && *q != '#')) {
+		free(peer);
+		return perr(p, "unexpected text in '%s'", s);
+	}
+	if (p->nlinks == p->lcap) {
+		size_t cap = p->lcap ? 2 * p->lcap : 1024;
+		struct plink *x = realloc(p->links, cap * sizeof(*x));
+
+		if (!x) {
+			free(peer);
+			return -ENOMEM;
+		}
+		p->links = x;
+		p->lcap = cap;
+	}
+	p->links[p->nlinks++] = (struct plink){ p->cur, port, peer, pport,
+						p->line };
+	if (pg)
+		t->port_guids[t->nodes[p->cur].first_port + port - 1] = pg;
+	return 0;
+}
+
+/* One line (NUL-free, newline stripped). */
+static int parse_line(struct parser *p, const char *line)
+{
+	const char *s = skipws(line);
+
+	if (!*s) {
+		p->cur = FTSW_NONE;
+		return 0;
+	}
+	if (*s == '#') {
+		const char *k = skipws(s + 1);
+
+		if (!strncmp(k, "ftsw-topology:", 14)) {
+			free(p->spec);
+			p->spec = strdup(skipws(k + 14));
+			if (!p->spec)
+				return -ENOMEM;
+		}
+		return 0;
+	}
+	if (!strncmp(s, "switchguid=", 11) || !strncmp(s, "caguid=", 7) ||
+	    !strncmp(s, "rtguid=", 7))
+		return parse_guid_line(p, s);
+	if (!strncmp(s, "vendid=", 7) || !strncmp(s, "devid=", 6) ||
+	    !strncmp(s, "sysimgguid=", 11))
+		return 0;
+	if (!strncmp(s, "Switch", 6) || !strncmp(s, "Ca", 2) ||
+	    !strncmp(s, "Hca", 3) || !strncmp(s, "Rt", 2))
+		return parse_node_line(p, s);
+	if (*s == '[')
+		return parse_port_line(p, s);
+	return perr(p, "unknown line '%s'", s);
+}
+
+static int cmp_guid_line(const void *x, const void *y)
+{
+	const uint64_t *a = x, *b = y;
+
+	return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
+/*
+ * Node ids and GUIDs are unique: "H-5" and "H-05" are different ids for
+ * one GUID, which the writer would turn into two identical ids.
+ */
+static int check_unique(struct parser *p)
+{
+	uint64_t (*g)[2];
 	size_t i;
-	int rc = -EINVAL;
 
-	if (!t)
-		goto oom;
-	t->port_guids = calloc(1, sizeof(uint64_t));
-	if (!t->port_guids)
-		goto oom;
-	while (getline(&line, &lsz, f) >= 0) {
-		const char *s = skipws(line);
-		char *nl = strpbrk(line, "\r\n");
-
-		p.line++;
-		if (nl)
-			*nl = 0;
-		if (!*s) {
-			cur = FTSW_NONE;
-			continue;
+	for (i = 0; i < p->nnodes; i++)
+		if (hash_find(p, p->nodes[i].id) != i) {
+			ftsw_err_set(p->err, "%s:%u: node id \"%s\" defined twice "
+				     "(first at line %u)", p->name,
+				     p->nodes[i].line, p->nodes[i].id,
+				     p->nodes[hash_find(p, p->nodes[i].id)].line);
+			return -EINVAL;
 		}
-		if (*s == '#') {
-			const char *k = skipws(s + 1);
-
-			if (!strncmp(k, "ftsw-topology:", 14)) {
-				free(spec);
-				spec = strdup(skipws(k + 14));
-			}
-			continue;
-		}
-		if (!strncmp(s, "switchguid=", 11) || !strncmp(s, "caguid=", 7) ||
-		    !strncmp(s, "rtguid=", 7)) {
-			const char *v = strchr(s, '=') + 1;
-			char *e;
-
-			pending_guid = strtoull(v, &e, 16);
-			if (e == v)
-				return perr(&p, "bad GUID '%s'", v), ftsw_topo_free(t),
-					free(line), free(spec), NULL;
-			continue;
-		}
-		if (!strncmp(s, "vendid=", 7) || !strncmp(s, "devid=", 6) ||
-		    !strncmp(s, "sysimgguid=", 11))
-			continue;
-		if (!strncmp(s, "Switch", 6) || !strncmp(s, "Ca", 2) ||
-		    !strncmp(s, "Hca", 3) || !strncmp(s, "Rt", 2)) {
-			int sw = s[0] == 'S';
-			const char *q;
-			char *e, *id = NULL, *desc = NULL;
-			unsigned long np;
-			uint64_t guid;
-			uint32_t n;
-
-			if (s[0] == 'R') {
-				perr(&p, "%s", "routers (Rt) are not supported");
-				goto fail;
-			}
-			q = s + (sw ? 6 : s[0] == 'H' ? 3 : 2);
-			if (*q != ' ' && *q != '\t') {
-				perr(&p, "unknown line '%s'", s);
-				goto fail;
-			}
-			np = strtoul(q, &e, 10);
-			if (e == q || np < 1 || np > FTSW_TOPO_MAX_PORTS) {
-				perr(&p, "bad port count in '%s' (1..254)", s);
-				goto fail;
-			}
-			q = quoted(skipws(e), &id);
-			if (!q) {
-				perr(&p, "expected a quoted node id in '%s'", s);
-				goto fail;
-			}
-			q = skipws(q);
-			if (*q == '(') {	/* some dumps put the GUID here */
-				uint64_t g2 = 0;
-
-				q = paren_guid(q, &g2);
-				if (!q) {
-					free(id);
-					perr(&p, "%s", "bad (GUID)");
-					goto fail;
-				}
-				if (!pending_guid)
-					pending_guid = g2;
-				q = skipws(q);
-			}
-			if (*q == '#') {
-				const char *d = skipws(q + 1);
-
-				if (*d == '"')
-					quoted(d, &desc);
-			} else if (*q) {
-				free(id);
-				perr(&p, "unexpected '%s' after node id", q);
-				goto fail;
-			}
-			guid = pending_guid ? pending_guid : guid_from_id(id);
-			if (!guid)
-				guid = 0x00667473ff000000ULL + p.nnodes;
-			pending_guid = 0;
-			n = ftsw_topo_add_node(t, sw ? FTSW_SWITCH : FTSW_HOST,
-					       (unsigned)np, guid, desc ? desc : id,
-					       err);
-			free(desc);
-			if (n == FTSW_NONE) {
-				free(id);
-				ftsw_err_set(err, "%s:%u: cannot add node", name,
-					     p.line);
-				goto fail;
-			}
-			if (p.nnodes == p.cap) {
-				p.cap = p.cap ? 2 * p.cap : 256;
-				p.nodes = realloc(p.nodes, p.cap * sizeof(*p.nodes));
-				if (!p.nodes)
-					goto oom;
-			}
-			p.nodes[p.nnodes].id = id;
-			p.nodes[p.nnodes].node = n;
-			p.nnodes++;
-			cur = n;
-			continue;
-		}
-		if (*s == '[') {
-			unsigned port, pport = 0;
-			uint64_t pg = 0, dummy = 0;
-			char *peer = NULL;
-			const char *q = bracket(s, &port);
-
-			if (cur == FTSW_NONE) {
-				perr(&p, "port line '%s' outside a node", s);
-				goto fail;
-			}
-			if (!q) {
-				perr(&p, "bad port number in '%s'", s);
-				goto fail;
-			}
-			if (port > t->nodes[cur].nports) {
-				perr(&p, "port %s beyond the node's port count", s);
-				goto fail;
-			}
-			q = paren_guid(q, &pg);
-			if (!q) {
-				perr(&p, "bad port GUID in '%s'", s);
-				goto fail;
-			}
-			q = skipws(q);
-			q = quoted(q, &peer);
-			if (!q) {
-				perr(&p, "expected a quoted peer id in '%s'", s);
-				goto fail;
-			}
-			q = bracket(q, &pport);
-			if (!q) {
-				free(peer);
-				perr(&p, "expected the peer port [N] in '%s'", s);
-				goto fail;
-			}
-			q = paren_guid(q, &dummy);
-			if (!q || (*(q = skipws(q)) && *q != '#')) {
-				free(peer);
-				perr(&p, "unexpected text in '%s'", s);
-				goto fail;
-			}
-			if (p.nlinks == p.lcap) {
-				p.lcap = p.lcap ? 2 * p.lcap : 1024;
-				p.links = realloc(p.links, p.lcap * sizeof(*p.links));
-				if (!p.links) {
-					free(peer);
-					goto oom;
-				}
-			}
-			p.links[p.nlinks++] = (struct plink){ cur, port, peer,
-							      pport, p.line };
-			if (pg)
-				t->port_guids[t->nodes[cur].first_port + port - 1] = pg;
-			continue;
-		}
-		perr(&p, "unknown line '%s'", s);
-		goto fail;
+	g = malloc((p->nnodes + 1) * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	for (i = 0; i < p->nnodes; i++) {
+		g[i][0] = p->t->nodes[p->nodes[i].node].guid;
+		g[i][1] = p->nodes[i].line;
 	}
-	if (ferror(f)) {
-		ftsw_err_set(err, "%s: read error: %s", name, strerror(errno));
-		goto fail;
-	}
-	if (!p.nnodes) {
-		ftsw_err_set(err, "%s:%u: no nodes in file", name, p.line);
-		goto fail;
-	}
-	hash_build(&p);
-	if (!p.hash)
-		goto oom;
-	for (i = 0; i < p.nnodes; i++)
-		if (hash_find(&p, p.nodes[i].id) != i) {
-			ftsw_err_set(err, "%s: node id \"%s\" defined twice", name,
-				     p.nodes[i].id);
-			goto fail;
+	qsort(g, p->nnodes, sizeof(*g), cmp_guid_line);
+	for (i = 1; i < p->nnodes; i++)
+		if (g[i][0] == g[i - 1][0]) {
+			ftsw_err_set(p->err, "%s:%u: node GUID 0x%016" PRIx64
+				     " already used by the node of line %u",
+				     p->name, (unsigned)g[i][1], g[i][0],
+				     (unsigned)g[i - 1][1]);
+			free(g);
+			return -EINVAL;
 		}
-	for (i = 0; i < p.nlinks; i++) {
-		struct plink *l = &p.links[i];
-		uint32_t peer = hash_find(&p, l->peer);
+	free(g);
+	return 0;
+}
+
+/* Every link line, from either end, applied and checked against the other. */
+static int resolve_links(struct parser *p)
+{
+	struct ftsw_topo *t = p->t;
+	size_t i;
+
+	for (i = 0; i < p->nlinks; i++) {
+		struct plink *l = &p->links[i];
+		uint32_t peer = hash_find(p, l->peer), pn;
 		struct ftsw_port *x, *y;
-		uint32_t pn;
 
 		if (peer == FTSW_NONE) {
-			ftsw_err_set(err, "%s:%u: unknown node \"%s\"", name,
+			ftsw_err_set(p->err, "%s:%u: unknown node \"%s\"", p->name,
 				     l->line, l->peer);
-			goto fail;
+			return -EINVAL;
 		}
-		pn = p.nodes[peer].node;
+		pn = p->nodes[peer].node;
 		if (l->peer_port > t->nodes[pn].nports) {
-			ftsw_err_set(err, "%s:%u: \"%s\" has no port %u", name,
-				     l->line, l->peer, l->peer_port);
-			goto fail;
+			ftsw_err_set(p->err, "%s:%u: \"%s\" has no port %u",
+				     p->name, l->line, l->peer, l->peer_port);
+			return -EINVAL;
 		}
 		x = ftsw_port(t, l->node, l->port);
 		y = ftsw_port(t, pn, l->peer_port);
 		if ((x->peer != FTSW_NONE && (x->peer != pn || x->peer_port != l->peer_port)) ||
 		    (y->peer != FTSW_NONE && (y->peer != l->node || y->peer_port != l->port))) {
-			ftsw_err_set(err, "%s:%u: link to \"%s\"[%u] contradicts "
-				     "another line for one of its ends", name,
+			ftsw_err_set(p->err, "%s:%u: link to \"%s\"[%u] contradicts "
+				     "another line for one of its ends", p->name,
 				     l->line, l->peer, l->peer_port);
-			goto fail;
+			return -EINVAL;
 		}
 		if (pn == l->node && l->peer_port == l->port) {
-			ftsw_err_set(err, "%s:%u: port linked to itself", name,
-				     l->line);
-			goto fail;
+			ftsw_err_set(p->err, "%s:%u: port linked to itself",
+				     p->name, l->line);
+			return -EINVAL;
 		}
 		x->peer = pn;
 		x->peer_port = (uint8_t)l->peer_port;
 		y->peer = l->node;
 		y->peer_port = (uint8_t)l->port;
 	}
-	if (ftsw_topo_finish(t, err))
-		goto fail;
-	if (spec) {
-		struct ftsw_pgft g;
-		struct ftsw_err e2;
+	return 0;
+}
 
-		if (!ftsw_pgft_parse(spec, &g, NULL, 0, &e2))
-			ftsw_topo_match_pgft(t, &g, &e2);
+/*
+ * The "# ftsw-topology:" comment names the PGFT the file is (a degraded
+ * copy of): matched only when that PGFT is not much larger than the file
+ * (a comment must never make the reader build a huge fabric).
+ */
+static void match_spec(struct parser *p)
+{
+	struct ftsw_pgft g;
+	struct ftsw_err e2;
+	uint64_t n = 0;
+	unsigned l;
+
+	if (!p->spec || ftsw_pgft_parse(p->spec, &g, NULL, 0, &e2))
+		return;
+	for (l = 0; l <= g.h; l++) {
+		n += ftsw_pgft_level_size(&g, l);
+		if (n > 2 * (uint64_t)p->t->nnodes + 64)
+			return;
 	}
-	rc = 0;
-	goto out;
-oom:
-	ftsw_err_set(err, "%s:%u: out of memory", name, p.line);
-fail:
+	ftsw_topo_match_pgft(p->t, &g, &e2);
+}
+
+static void parser_free(struct parser *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nnodes; i++)
+		free(p->nodes[i].id);
+	for (i = 0; i < p->nlinks; i++)
+		free(p->links[i].peer);
+	free(p->nodes);
+	free(p->links);
+	free(p->hash);
+	free(p->spec);
+}
+
+struct ftsw_topo *ftsw_net_read_file(FILE *f, const char *name,
+				     struct ftsw_err *err)
+{
+	struct parser p = { .name = name, .err = err, .cur = FTSW_NONE };
+	char *line = NULL;
+	size_t lsz = 0;
+	ssize_t len;
+	int rc = -ENOMEM;
+
+	p.t = ftsw_topo_new();
+	if (!p.t)
+		goto out;
+	p.t->port_guids = calloc(1, sizeof(uint64_t));
+	if (!p.t->port_guids)
+		goto out;
+	while ((len = getline(&line, &lsz, f)) >= 0) {
+		char *nl;
+
+		p.line++;
+		if (strlen(line) != (size_t)len) {
+			rc = perr(&p, "%s", "NUL byte in the line");
+			goto out;
+		}
+		nl = strpbrk(line, "\r\n");
+		if (nl)
+			*nl = 0;
+		rc = parse_line(&p, line);
+		if (rc)
+			goto out;
+	}
 	rc = -EINVAL;
+	if (ferror(f)) {
+		ftsw_err_set(err, "%s: read error: %s", name, strerror(errno));
+		goto out;
+	}
+	if (!p.nnodes) {
+		ftsw_err_set(err, "%s:%u: no nodes in file", name, p.line);
+		goto out;
+	}
+	hash_build(&p);
+	if (!p.hash) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = check_unique(&p);
+	if (!rc)
+		rc = resolve_links(&p);
+	if (!rc && ftsw_topo_finish(p.t, err))
+		rc = -EINVAL;
+	if (!rc)
+		match_spec(&p);
 out:
-	for (i = 0; i < p.nnodes; i++)
-		free(p.nodes[i].id);
-	for (i = 0; i < p.nlinks; i++)
-		free(p.links[i].peer);
-	free(p.nodes);
-	free(p.links);
-	free(p.hash);
+	if (rc == -ENOMEM)
+		ftsw_err_set(err, "%s:%u: out of memory", name, p.line);
+	parser_free(&p);
 	free(line);
-	free(spec);
 	if (rc) {
-		ftsw_topo_free(t);
+		ftsw_topo_free(p.t);
 		return NULL;
 	}
-	return t;
+	return p.t;
 }
 
 struct ftsw_topo *ftsw_net_read(const char *path, struct ftsw_err *err)

@@ -28,6 +28,14 @@
 
 #include "topo/topology.h"
 
+/*
+ * Largest generated fabric: 4 Mi nodes, 32 Mi ports (node and port records
+ * about 0.5 GB, the names as much again). The largest fabric of the
+ * papers, 65,536 hosts, is about 1/60 of it.
+ */
+#define FTSW_GEN_MAX_NODES	(4u << 20)
+#define FTSW_GEN_MAX_PORTS	(32u << 20)
+
 uint64_t ftsw_pgft_level_size(const struct ftsw_pgft *g, unsigned l)
 {
 	uint64_t n = 1;
@@ -238,7 +246,7 @@ struct ftsw_topo *ftsw_topo_gen_pgft(const struct ftsw_pgft *g,
 {
 	struct ftsw_topo *t;
 	uint64_t size[FTSW_PGFT_MAX_H + 1], base[FTSW_PGFT_MAX_H + 2];
-	uint64_t total = 0, wprod[FTSW_PGFT_MAX_H + 1];
+	uint64_t total = 0, nports = 0, wprod[FTSW_PGFT_MAX_H + 1];
 	unsigned l, i, h = g->h;
 	unsigned up[FTSW_PGFT_MAX_H + 1], down[FTSW_PGFT_MAX_H + 1];
 
@@ -265,8 +273,24 @@ struct ftsw_topo *ftsw_topo_gen_pgft(const struct ftsw_pgft *g,
 		size[l] = ftsw_pgft_level_size(g, l);
 		base[l] = total;
 		total += size[l];
-		if (total > 50000000) {
-			ftsw_err_set(err, "PGFT: too many nodes");
+		nports += size[l] * (up[l] + down[l]);
+		if (total > FTSW_GEN_MAX_NODES || nports > FTSW_GEN_MAX_PORTS) {
+			/* refused before any allocation, with the sizes */
+			double dn = 0, dp = 0;
+
+			for (l = 0; l <= h; l++) {
+				double n = 1;
+
+				for (i = 1; i <= h; i++)
+					n *= i > l ? g->m[i - 1] : g->w[i - 1];
+				dn += n;
+				dp += n * ((l < h ? g->w[l] * g->p[l] : 0) +
+					   (l ? g->m[l - 1] * g->p[l - 1] : 0));
+			}
+			ftsw_err_set(err, "PGFT: %.0f nodes and %.0f ports, "
+				     "beyond the generator's limit of %u nodes "
+				     "and %u ports (about 1 GB)", dn, dp,
+				     FTSW_GEN_MAX_NODES, FTSW_GEN_MAX_PORTS);
 			return NULL;
 		}
 	}

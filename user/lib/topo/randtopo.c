@@ -27,6 +27,12 @@ struct ftsw_topo *ftsw_topo_gen_random(unsigned nsw, unsigned ports,
 			     hosts_per_sw, FTSW_TOPO_MAX_PORTS);
 		return NULL;
 	}
+	if ((uint64_t)nsw * ports > (32u << 20)) {
+		ftsw_err_set(err, "random topology: %u switches of %u ports is "
+			     "beyond the generator's limit of %u ports", nsw,
+			     ports, 32u << 20);
+		return NULL;
+	}
 	free_ports = ports - hosts_per_sw;
 	if (links < nsw - 1 || (uint64_t)links * 2 > (uint64_t)nsw * free_ports) {
 		ftsw_err_set(err, "random topology: %u links impossible: %u..%llu "

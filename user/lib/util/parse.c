@@ -121,3 +121,87 @@ int ftsw_parse_double(const char *what, const char *s, double min,
 	*out = v;
 	return 0;
 }
+
+int ftsw_parse_hex_prefix(const char *what, const char *s, uint64_t *out,
+			  const char **end, struct ftsw_err *err)
+{
+	const char *p = s ? s : "";
+	uint64_t v = 0;
+	int d, n = 0;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	for (; (d = digit_value(*p)) >= 0; p++, n++) {
+		if (v >> 60) {
+			ftsw_err_set(err, "%s: '%.40s' is beyond 64 bits", what,
+				     s);
+			return -ERANGE;
+		}
+		v = v << 4 | (unsigned)d;
+	}
+	if (!n) {
+		ftsw_err_set(err, "%s: '%.40s' is not a hexadecimal number",
+			     what, s ? s : "");
+		return -EINVAL;
+	}
+	if (end)
+		*end = p;
+	*out = v;
+	return 0;
+}
+
+int ftsw_read_line(FILE *f, char *buf, size_t sz, const char *path,
+		   unsigned *ln, struct ftsw_err *err)
+{
+	size_t n = 0;
+	int c;
+
+	errno = 0;
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (!c) {
+			ftsw_err_set(err, "%s:%u: NUL byte (not a text file)",
+				     path, *ln + 1);
+			return -1;
+		}
+		if (n + 1 >= sz) {
+			ftsw_err_set(err, "%s:%u: line longer than %zu bytes",
+				     path, *ln + 1, sz - 2);
+			return -1;
+		}
+		buf[n++] = (char)c;
+	}
+	if (c == EOF && ferror(f)) {
+		ftsw_err_set(err, "%s:%u: read error: %s", path, *ln + 1,
+			     strerror(errno ? errno : EIO));
+		return -1;
+	}
+	if (c == EOF && !n)
+		return 0;
+	if (n && buf[n - 1] == '\r')
+		n--;
+	buf[n] = 0;
+	(*ln)++;
+	return 1;
+}
+
+unsigned ftsw_split_words(char *s, char **w, unsigned max, char **rest)
+{
+	unsigned n = 0;
+
+	if (rest)
+		*rest = NULL;
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			*s++ = 0;
+		if (!*s)
+			return n;
+		if (n == max) {
+			if (rest)
+				*rest = s;
+			return n + 1;	/* more than max */
+		}
+		w[n++] = s;
+		while (*s && *s != ' ' && *s != '\t')
+			s++;
+	}
+}

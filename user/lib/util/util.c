@@ -3,7 +3,10 @@
  * libftsw utilities: errors, atomic files, clock, PRNG.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,11 +43,82 @@ uint64_t ftsw_rand_next(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/*
+ * Temporary files of atomic writes in progress, unlinked by a SIGINT /
+ * SIGTERM / SIGHUP handler so that an interrupted write leaves nothing
+ * behind. The handler only reads this table and calls unlink(), both
+ * async-signal-safe; it then re-raises the signal with its default action.
+ * It is installed only over a default disposition (a program that handles
+ * these signals itself keeps its handler).
+ */
+#define TMP_SLOTS 32
+static char *_Atomic tmp_slots[TMP_SLOTS];
+static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void tmp_cleanup_handler(int sig)
+{
+	unsigned i;
+
+	for (i = 0; i < TMP_SLOTS; i++) {
+		char *p = atomic_load(&tmp_slots[i]);
+
+		if (p)
+			unlink(p);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void tmp_handlers_install(void)
+{
+	static atomic_flag done = ATOMIC_FLAG_INIT;
+	unsigned i;
+
+	if (atomic_flag_test_and_set(&done))
+		return;
+	for (i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++) {
+		struct sigaction old, sa = { .sa_handler = tmp_cleanup_handler };
+
+		if (sigaction(tmp_signals[i], NULL, &old) ||
+		    old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO))
+			continue;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESETHAND;
+		sigaction(tmp_signals[i], &sa, NULL);
+	}
+}
+
+static void tmp_register(char *path)
+{
+	unsigned i;
+
+	tmp_handlers_install();
+	for (i = 0; i < TMP_SLOTS; i++) {
+		char *expect = NULL;
+
+		if (atomic_compare_exchange_strong(&tmp_slots[i], &expect, path))
+			return;
+	}
+}
+
+static void tmp_unregister(char *path)
+{
+	unsigned i;
+
+	for (i = 0; i < TMP_SLOTS; i++) {
+		char *expect = path;
+
+		if (atomic_compare_exchange_strong(&tmp_slots[i], &expect, NULL))
+			return;
+	}
+}
+
 FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err)
 {
 	size_t n = strlen(path) + 32;
 	FILE *f;
 	int fd;
+	sigset_t all, old;
 
 	*tmp = malloc(n);
 	if (!*tmp) {
@@ -52,7 +126,13 @@ FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err)
 		return NULL;
 	}
 	snprintf(*tmp, n, "%s.tmpXXXXXX", path);
+	/* no signal between creating the file and registering it */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	fd = mkstemp(*tmp);
+	if (fd >= 0)
+		tmp_register(*tmp);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
 		ftsw_err_set(err, "%s: cannot create temporary file: %s", path,
 			     strerror(errno));
@@ -69,11 +149,12 @@ FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err)
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
+		ftsw_err_set(err, "%s: %s", path, strerror(errno));
 		close(fd);
 		unlink(*tmp);
+		tmp_unregister(*tmp);
 		free(*tmp);
 		*tmp = NULL;
-		ftsw_err_set(err, "%s: %s", path, strerror(errno));
 	}
 	return f;
 }
@@ -81,7 +162,7 @@ FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err)
 int ftsw_atomic_commit(FILE *f, const char *path, char *tmp,
 		       struct ftsw_err *err)
 {
-	int bad = ferror(f);
+	int bad = ferror(f), rc = 0;
 
 	if (fflush(f) || fsync(fileno(f)))
 		bad = 1;
@@ -90,15 +171,13 @@ int ftsw_atomic_commit(FILE *f, const char *path, char *tmp,
 	if (bad) {
 		ftsw_err_set(err, "%s: write failed: %s", path, strerror(errno));
 		unlink(tmp);
-		free(tmp);
-		return -EIO;
-	}
-	if (rename(tmp, path)) {
+		rc = -EIO;
+	} else if (rename(tmp, path)) {
+		rc = -errno;
 		ftsw_err_set(err, "%s: rename: %s", path, strerror(errno));
 		unlink(tmp);
-		free(tmp);
-		return -errno;
 	}
+	tmp_unregister(tmp);
 	free(tmp);
-	return 0;
+	return rc;
 }

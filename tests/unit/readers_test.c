@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Readers that never misread: every malformed net file, OpenSM dump,
+ * traffic and order file below is refused with file:line (or the file)
+ * and a reason; the hex number parser; generator size limits; atomic
+ * writes leave no temporary file behind when a signal ends the process.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#include "kselftest_harness.h"
+#include "analyze/analyze.h"
+#include "route/routing.h"
+#include "util/parse.h"
+
+static struct ftsw_topo *net_text(const char *text, struct ftsw_err *err)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	struct ftsw_topo *t = ftsw_net_read_file(f, "x.net", err);
+
+	fclose(f);
+	return t;
+}
+
+static char *tmpfile_with(const char *text, size_t len)
+{
+	static char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/ftsw-readers-XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, text, len) != (ssize_t)len) {
+		close(fd);
+		return NULL;
+	}
+	close(fd);
+	return path;
+}
+
+TEST(hex_parser)
+{
+	struct ftsw_err err;
+	const char *e;
+	uint64_t v;
+
+	ASSERT_EQ(0, ftsw_parse_hex_prefix("g", "0x10)", &v, &e, &err));
+	EXPECT_EQ(16, v);
+	EXPECT_EQ(')', *e);
+	ASSERT_EQ(0, ftsw_parse_hex_prefix("g", "ffffffffffffffff", &v, &e, &err));
+	EXPECT_EQ(UINT64_MAX, v);
+	EXPECT_EQ(-ERANGE, ftsw_parse_hex_prefix("g", "10000000000000000", &v,
+						 &e, &err));
+	EXPECT_EQ(-EINVAL, ftsw_parse_hex_prefix("g", "0x", &v, &e, &err));
+	EXPECT_EQ(-EINVAL, ftsw_parse_hex_prefix("g", "-1", &v, &e, &err));
+	EXPECT_EQ(-EINVAL, ftsw_parse_hex_prefix("g", " 1", &v, &e, &err));
+}
+
+TEST(net_duplicate_guids_refused)
+{
+	static const struct { const char *text, *want; } cases[] = {
+		/* H-5 and H-05: two ids, one GUID */
+		{ "Switch 4 \"S-1\"\n[1] \"H-5\"[1]\n[2] \"H-05\"[1]\n\n"
+		  "Ca 1 \"H-5\"\n\nCa 1 \"H-05\"\n",
+		  "x.net:7: node GUID 0x0000000000000005 already used by the "
+		  "node of line 5" },
+		{ "switchguid=0x7\nSwitch 4 \"a\"\n\nswitchguid=0x7\nSwitch 4 \"b\"\n",
+		  "x.net:5: node GUID 0x0000000000000007" },
+		{ "switchguid=0x7zz\nSwitch 4 \"a\"\n", "x.net:1: unexpected text" },
+		{ "switchguid=0x10000000000000000\n", "x.net:1: GUID" },
+		{ "Switch 4 \"a\"\n[1] \"a\"[-2]\n", "x.net:2: expected the peer port" },
+		{ "Switch 4 \"a\"\n[ 1] \"a\"[2]\n", "x.net:2: bad port number" },
+		{ "Switch 4294967297 \"a\"\n", "x.net:1: bad port count" },
+		{ "", "x.net:0: no nodes" },
+		{ "Switch 4 \"a\"\nSwitch 4 \"a\"\n", "x.net:2: node id \"a\" defined twice (first at line 1)" },
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ftsw_err err = { "" };
+		struct ftsw_topo *t = net_text(cases[i].text, &err);
+
+		EXPECT_EQ(NULL, t) TH_LOG("case %u accepted", i);
+		EXPECT_NE(NULL, strstr(err.msg, cases[i].want))
+			TH_LOG("case %u: '%s'", i, err.msg);
+		ftsw_topo_free(t);
+	}
+}
+
+TEST(net_nul_byte_and_directory)
+{
+	static const char text[] = "Switch 4 \"a\"\n[1]\0 \"b\"[1]\n";
+	struct ftsw_err err = { "" };
+	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
+	struct ftsw_topo *t = ftsw_net_read_file(f, "x.net", &err);
+
+	fclose(f);
+	EXPECT_EQ(NULL, t);
+	EXPECT_NE(NULL, strstr(err.msg, "x.net:2: NUL byte"));
+	EXPECT_EQ(NULL, ftsw_net_read("/tmp", &err));
+	EXPECT_NE(NULL, strstr(err.msg, "/tmp"));
+}
+
+/*
+ * A 2-line file whose comment names kary:32,4 (1,179,648 nodes, about
+ * 200 MB when built): read as the 1 switch it holds, in a child whose peak
+ * memory stays far below what building the named fabric takes.
+ */
+TEST(net_spec_comment_never_builds_the_named_fabric)
+{
+	static const char text[] = "# ftsw-topology: kary:32,4\nSwitch 4 \"S-1\"\n";
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct ftsw_err err;
+		struct ftsw_topo *t = net_text(text, &err);
+		struct rusage ru;
+
+		if (!t || t->nnodes != 1 || t->is_pgft)
+			_exit(2);
+		getrusage(RUSAGE_SELF, &ru);
+		_exit(ru.ru_maxrss > 64 * 1024 ? 1 : 0);	/* KiB */
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST(generator_size_limits)
+{
+	static const char *big[] = { "kary:8,8", "ftmn:130,4",
+		"pgft:4;64,64,64,64;1,64,64,64;1,1,1,1" };
+	unsigned i;
+
+	for (i = 0; i < 3; i++) {
+		struct ftsw_err err = { "" };
+		struct ftsw_topo *t = ftsw_topo_gen(big[i], &err);
+
+		EXPECT_EQ(NULL, t) TH_LOG("%s accepted", big[i]);
+		EXPECT_NE(NULL, strstr(err.msg, "beyond the generator's limit"))
+			TH_LOG("%s: %s", big[i], err.msg);
+		ftsw_topo_free(t);
+	}
+}
+
+/* The 2-switch fabric of formats_test: sw1 (hosts 1..2 on ports 1, 2, 35/36 to sw2) */
+static const char two_sw[] =
+	"switchguid=0x10\nSwitch 36 \"S-10\"\n[1] \"H-100\"[1]\n[2] \"H-200\"[1]\n"
+	"[35] \"S-20\"[35]\n\nswitchguid=0x20\nSwitch 36 \"S-20\"\n[1] \"H-300\"[1]\n\n"
+	"caguid=0x100\nCa 1 \"H-100\"\n[1](101) \"S-10\"[1]\n\n"
+	"caguid=0x200\nCa 1 \"H-200\"\n[1](201) \"S-10\"[2]\n\n"
+	"caguid=0x300\nCa 1 \"H-300\"\n[1](301) \"S-20\"[1]\n";
+
+#define HDR1 "Unicast lids [0-7] of switch Lid 4 guid 0x10 ('a'):\n"
+#define HDR2 "Unicast lids [0-7] of switch Lid 5 guid 0x20 ('b'):\n"
+#define E(lid, port, g) "0x" lid " " port " # Channel Adapter portguid 0x" g ": 'h'\n"
+
+TEST(lfts_dumps_refused)
+{
+	static const struct { const char *text, *want; } cases[] = {
+		/* 0x100000001 must not wrap to LID 1 */
+		{ HDR1 E("100000001", "001", "101") "1 lids dumped\n" HDR2 "0 lids dumped\n",
+		  ":2: bad LID" },
+		{ HDR1 E("0001", "001", "101") E("0001", "002", "101")
+		  "2 lids dumped\n" HDR2 "0 lids dumped\n", ":3: LID 0x1 is listed twice" },
+		/* truncated: no trailer, or a wrong count */
+		{ HDR1 E("0001", "001", "101"), "truncated" },
+		{ HDR1 E("0001", "001", "101") E("0002", "002", "201")
+		  "3 lids dumped\n" HDR2 "0 lids dumped\n", ":4: trailer says 3" },
+		{ HDR1 "0 lids dumped\n", "switch 'S-20' (guid 0x0000000000000020) has no table" },
+		{ "", "empty file" },
+		{ HDR1 E("0001", "255", "101") "1 lids dumped\n", ":2: bad port" },
+		{ HDR1 "0 lids dumped\n" HDR1 "0 lids dumped\n", ":3: switch guid 0x0000000000000010 has a second table" },
+		{ HDR1 E("0001", "001", "101") HDR2, ":3: switch header before" },
+		{ HDR1 "0x0001 001 # Channel Adapter portguid 0x101zz\n1 lids dumped\n",
+		  ":2: malformed LFT entry (bad port guid)" },
+	};
+	struct ftsw_err err;
+	struct ftsw_topo *t = net_text(two_sw, &err);
+	unsigned i;
+
+	ASSERT_NE(NULL, t) TH_LOG("%s", err.msg);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *path = tmpfile_with(cases[i].text, strlen(cases[i].text));
+		struct ftsw_routing *r;
+
+		ASSERT_NE(NULL, path);
+		err.msg[0] = 0;
+		r = ftsw_lfts_read(t, path, 0, &err);
+		EXPECT_EQ(NULL, r) TH_LOG("case %u accepted", i);
+		EXPECT_NE(NULL, strstr(err.msg, cases[i].want))
+			TH_LOG("case %u: '%s'", i, err.msg);
+		ftsw_routing_free(r);
+		unlink(path);
+	}
+	EXPECT_EQ(NULL, ftsw_lfts_read(t, "/tmp", 0, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "/tmp"));
+	ftsw_topo_free(t);
+}
+
+/*
+ * LMC from the dump: host 1's LIDs 4..7 (an aligned block of 4, base 4
+ * absent on this switch) give LMC 2 and land on offsets 1..3.
+ */
+TEST(lfts_lmc_from_dump_and_missing_base)
+{
+	static const char dump[] =
+		HDR1 E("0005", "001", "101") E("0006", "001", "101")
+		E("0007", "001", "101") E("0008", "002", "201")
+		"4 lids dumped\n" HDR2 "0 lids dumped\n";
+	struct ftsw_err err;
+	struct ftsw_topo *t = net_text(two_sw, &err);
+	char *path = tmpfile_with(dump, strlen(dump));
+	struct ftsw_routing *r;
+
+	ASSERT_NE(NULL, t);
+	if (t) {
+		/* OpenSM's trailer: the header's largest LID, not the count */
+		static const char osm[] = HDR1 E("0001", "001", "101")
+			"7 lids dumped\n" HDR2 "7 lids dumped\n";
+		char *p2;
+
+		unlink(path);	/* tmpfile_with reuses one path buffer */
+		p2 = tmpfile_with(osm, strlen(osm));
+		r = ftsw_lfts_read(t, p2, 0, &err);
+		EXPECT_NE(NULL, r);
+		ftsw_routing_free(r);
+		unlink(p2);
+		path = tmpfile_with(dump, strlen(dump));
+	}
+	r = ftsw_lfts_read(t, path, 0, &err);
+	ASSERT_NE(NULL, r) TH_LOG("%s", err.msg);
+	EXPECT_EQ(2, r->lmc);
+	/* host 0 owns ftsw LIDs 4..7: offsets 1, 2, 3 routed, 0 not */
+	EXPECT_EQ(FTSW_PORT_NONE, ftsw_lft(r, 0)[4]);
+	EXPECT_EQ(1, ftsw_lft(r, 0)[5]);
+	EXPECT_EQ(1, ftsw_lft(r, 0)[7]);
+	/* host 1 (file LID 8, offset 0) at ftsw LID 8 */
+	EXPECT_EQ(2, ftsw_lft(r, 0)[8]);
+	ftsw_routing_free(r);
+	/* --lmc 1 is too small for this dump */
+	EXPECT_EQ(NULL, ftsw_lfts_read(t, path, 1, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "needs LMC 2"));
+	unlink(path);
+	ftsw_topo_free(t);
+}
+
+static unsigned tmp_files(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	unsigned n = 0;
+
+	while (d && (e = readdir(d)))
+		if (!strncmp(e->d_name, prefix, strlen(prefix)) &&
+		    strstr(e->d_name, ".tmp"))
+			n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* SIGTERM in the middle of an atomic write: no *.tmpXXXXXX is left. */
+TEST(atomic_write_interrupted_leaves_nothing)
+{
+	char dir[] = "/tmp/ftsw-atomic-XXXXXX";
+	char path[64];
+	int status;
+	pid_t pid;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.net", dir);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct ftsw_err err;
+		char *tmp;
+		FILE *f = ftsw_atomic_open(path, &tmp, &err);
+
+		if (!f)
+			_exit(3);
+		fputs("half", f);
+		fflush(f);
+		kill(getpid(), SIGTERM);
+		_exit(4);	/* not reached */
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status));
+	EXPECT_EQ(SIGTERM, WTERMSIG(status));
+	EXPECT_EQ(0, tmp_files(dir, "out.net"));
+	EXPECT_NE(0, access(path, F_OK));
+	rmdir(dir);
+}
+
+static int pattern_file(const char *text, size_t len, uint32_t n,
+			struct ftsw_pattern *p, struct ftsw_err *err)
+{
+	char spec[96], *path = text ? tmpfile_with(text, len) : NULL;
+	int rc;
+
+	snprintf(spec, sizeof(spec), "file:%s", path);
+	rc = ftsw_pattern_make(spec, n, NULL, p, err);
+	unlink(path);
+	return rc;
+}
+
+TEST(traffic_files)
+{
+	static const struct { const char *text, *want; } bad[] = {
+		{ "0 1 nan\n", ":1: expected 'SRC DST [AMOUNT]'" },
+		{ "0 1 inf\n", ":1: expected" },
+		{ "0 1 -1\n", ":1: expected" },
+		{ "0 1 1e999\n", ":1: expected" },
+		{ "0 1 2 3\n", ":1: expected" },
+		{ "0x 1\n", ":1: expected" },
+		{ "0 4294967297\n", ":1: rank outside 0..15: 4294967297" },
+		{ "", ":0: no 'SRC DST [AMOUNT]' line" },
+		{ "# only a comment\n\n", ":2: no 'SRC DST" },
+	};
+	struct ftsw_pattern p;
+	struct ftsw_err err;
+	char *longline;
+	unsigned i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err.msg[0] = 0;
+		EXPECT_NE(0, pattern_file(bad[i].text, strlen(bad[i].text), 16,
+					  &p, &err)) TH_LOG("case %u accepted", i);
+		EXPECT_NE(NULL, strstr(err.msg, bad[i].want))
+			TH_LOG("case %u: '%s'", i, err.msg);
+	}
+	/* decimal, never octal: 010 is ten, 08 is eight */
+	ASSERT_EQ(0, pattern_file("010 08 0.5\n", 11, 16, &p, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(1, p.stages[0].nflows);
+	EXPECT_EQ(10, p.stages[0].f[0].src);
+	EXPECT_EQ(8, p.stages[0].f[0].dst);
+	EXPECT_EQ(0.5, p.stages[0].f[0].amount);
+	ftsw_pattern_free(&p);
+	/* a long line is refused, never read as two */
+	longline = malloc(6000);
+	ASSERT_NE(NULL, longline);
+	memset(longline, ' ', 6000);
+	memcpy(longline + 5990, "1 2 3\n", 6);
+	EXPECT_NE(0, pattern_file(longline, 5996, 16, &p, &err));
+	EXPECT_NE(NULL, strstr(err.msg, ":1: line longer than")) TH_LOG("%s", err.msg);
+	free(longline);
+	/* /dev/zero ends at once with an error; a directory is refused */
+	EXPECT_NE(0, ftsw_pattern_make("file:/dev/zero", 16, NULL, &p, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "/dev/zero:1: NUL byte")) TH_LOG("%s", err.msg);
+	EXPECT_NE(0, ftsw_pattern_make("file:/tmp", 16, NULL, &p, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "/tmp:1: read error")) TH_LOG("%s", err.msg);
+	/* pattern strings: numbers through the one parser */
+	EXPECT_NE(0, ftsw_pattern_make("shift:4294967297", 16, NULL, &p, &err));
+	EXPECT_NE(0, ftsw_pattern_make("uniform:nan", 16, NULL, &p, &err));
+	EXPECT_NE(0, ftsw_pattern_make("cluster:0", 16, NULL, &p, &err));
+	EXPECT_NE(0, ftsw_pattern_make("ring:1", 16, NULL, &p, &err));
+	EXPECT_NE(0, ftsw_pattern_make("perm:1:2", 16, NULL, &p, &err));
+	ASSERT_EQ(0, ftsw_pattern_make("shift:010", 16, NULL, &p, &err));
+	EXPECT_EQ(10, p.stages[0].f[0].dst);
+	ftsw_pattern_free(&p);
+}
+
+TEST(order_files)
+{
+	static const struct { const char *text, *want; } bad[] = {
+		{ "", ":0: no host in the file" },
+		{ "0\n1\n", ":2: rank 2 has no host" },
+		{ "0 0\n1 1\n2 2 H2 extra\n", ":3: host 2 is" },
+		{ "0 010\n", ":1: no host '010'" },	/* decimal: 10 > 3 hosts */
+		{ "4294967296 0\n", ":1: rank '4294967296' not in 0..2" },
+	};
+	struct ftsw_err err;
+	struct ftsw_topo *t = ftsw_topo_gen("kary:2,2", &err);
+	uint32_t o[4];
+	char spec[96];
+	unsigned i;
+
+	ASSERT_NE(NULL, t);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *path = tmpfile_with(bad[i].text, strlen(bad[i].text));
+
+		snprintf(spec, sizeof(spec), "file:%s", path);
+		err.msg[0] = 0;
+		EXPECT_NE(0, ftsw_order_make(spec, t, 3, o, &err))
+			TH_LOG("case %u accepted", i);
+		EXPECT_NE(NULL, strstr(err.msg, bad[i].want))
+			TH_LOG("case %u: '%s'", i, err.msg);
+		unlink(path);
+	}
+	EXPECT_NE(0, ftsw_order_make("file:/dev/zero", t, 3, o, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "NUL byte"));
+	EXPECT_NE(0, ftsw_order_make("file:/tmp", t, 3, o, &err));
+	EXPECT_NE(0, ftsw_order_make("random:-1", t, 3, o, &err));
+	ftsw_topo_free(t);
+}
+
+TEST_HARNESS_MAIN
