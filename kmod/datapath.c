@@ -274,7 +274,8 @@ void ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 		ftsw_drop(in, skb, FTSW_DROP_PORT_DOWN);
 		return;
 	}
-	off = ftsw_pick_offset(pol, skb_get_hash(skb));
+	/* Only a choice of paths needs the flow hash (a flow dissection). */
+	off = ftsw_pick_offset(pol, pol->n_offsets > 1 ? skb_get_hash(skb) : 0);
 	dlid = dbase + off;
 	if (unlikely(dlid > FTSW_MAX_LID)) {
 		ftsw_drop(in, skb, FTSW_DROP_NO_ROUTE);

@@ -505,6 +505,32 @@ static void ftsw_dp_edge_drops(struct kunit *test)
 	ftsw_t_fabric_free(f);
 }
 
+/*
+ * With a single allowed offset the path needs no flow hash, and the edge
+ * port must not compute one (a flow dissection per packet that came
+ * without a socket's hash, e.g. UDP). The frame has no device, so a
+ * dissection would also warn.
+ */
+static void ftsw_dp_edge_no_hash(struct kunit *test)
+{
+	struct ftsw_t_fabric *f = ftsw_t_fabric_new(test);
+	struct ftsw_port *in = f->ports[2];
+	struct sk_buff *skb;
+
+	rcu_access_pointer(in->policy)->n_offsets = 1;
+	skb = ftsw_t_frame(test, htons(ETH_P_IP), 40);
+	ftsw_lid_to_mac(0x40, eth_hdr(skb)->h_dest);
+	skb_clear_hash(skb);
+	/* Keep the frame past the drop to look at it. */
+	skb_get(skb);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_NO_ROUTE);
+	KUNIT_EXPECT_FALSE(test, skb->sw_hash);
+	KUNIT_EXPECT_FALSE(test, skb->l4_hash);
+	KUNIT_EXPECT_EQ(test, skb->hash, 0U);
+	kfree_skb(skb);
+	ftsw_t_fabric_free(f);
+}
+
 /* ---------------------------------------------------------------- netlink */
 
 struct ftsw_t_msg {
@@ -676,6 +702,7 @@ static struct kunit_suite ftsw_policy_suite = {
 static struct kunit_case ftsw_dp_cases[] = {
 	KUNIT_CASE(ftsw_dp_link_drops),
 	KUNIT_CASE(ftsw_dp_edge_drops),
+	KUNIT_CASE(ftsw_dp_edge_no_hash),
 	{}
 };
 

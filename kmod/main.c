@@ -157,6 +157,15 @@ int ftsw_port_bind(struct ftsw_switch *sw, u8 num, struct net_device *dev,
 		ftsw_port_free(p);
 		return err;
 	}
+	/*
+	 * Ask the host's side for room to push the fabric header in place
+	 * (veth passes this to its peer as needed_headroom), as a bridge
+	 * does for its ports: else every frame of a socket that reserved
+	 * only the link-layer header (UDP, ICMP, ARP) is copied to a larger
+	 * buffer by skb_cow_head() on the edge port.
+	 */
+	if (kind == FTSW_PORT_EDGE)
+		netdev_set_rx_headroom(dev, FTSW_HLEN);
 	/* The policy belongs to the port from here on. */
 	rcu_assign_pointer(p->policy, pol);
 	netdev_hold(dev, &p->dev_tracker, GFP_KERNEL);
@@ -190,6 +199,8 @@ void ftsw_port_unbind(struct ftsw_port *p, u8 reason, bool notify)
 	WRITE_ONCE(p->up, false);
 	/* Waits for every reader: none can hold @p once this returns. */
 	netdev_rx_handler_unregister(dev);
+	if (p->kind == FTSW_PORT_EDGE)
+		netdev_reset_rx_headroom(dev);
 	dev_set_promiscuity(dev, -1);
 	sw->nbound--;
 	fn->nports--;
