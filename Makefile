@@ -195,8 +195,7 @@ tap-style:
 
 VM_WHAT ?= all
 tap-vm: $(B)/kmod-debug/kmod/ftsw.ko user
-	@$(TOP)/scripts/ynl-src >/dev/null	# tools/net/ynl for selftest 93
-	@$(TOP)/tests/vm/check $(VM_WHAT) $(TAP)
+	@FTSW_YNL_SRC=$$($(TOP)/scripts/ynl-src) $(TOP)/tests/vm/check $(VM_WHAT) $(TAP)
 
 demo: deps all
 	$(TOP)/scripts/demo

@@ -2,7 +2,6 @@
 # (91) Dumps keep a cursor that survives deletions: a switch is deleted at
 # every datagram boundary of switch, port and LFT dumps (4 KiB reads), every
 # surviving object appears exactly once, and NLM_F_DUMP_INTR flags the change.
-# The LFT dump of full 49152-entry tables runs through 4 KiB buffers.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fabric-lib.sh"
 

@@ -8,7 +8,9 @@
 . "$(dirname "$0")/fabric-lib.sh"
 
 tap_plan 10
-YSRC=$("$FTSW_TOP/scripts/ynl-src" 2>&1) || YSRC=
+# The extracted linux-source-6.12 subset: make passes the host's copy
+# (FTSW_YNL_SRC); run alone, extract it here.
+YSRC=${FTSW_YNL_SRC:-$("$FTSW_TOP/scripts/ynl-src" 2>&1)} || YSRC=
 SPEC=$FTSW_TOP/Documentation/netlink/specs/ftsw.yaml
 ynl() {
 	fab "$PY" "$YSRC/tools/net/ynl/cli.py" --spec "$SPEC" \

@@ -89,7 +89,9 @@ class Nl:
                                  self.seq, 0) + body)
         fam = None
         while True:
-            for m in self.recv():
+            # A small read: the kernel sizes dump buffers to the largest
+            # read a socket has made, and tests want 4 KiB dump datagrams.
+            for m in self.recv(4096):
                 if m.type == NLMSG_ERROR:
                     if fam is None:
                         raise OSError("no ftsw family")
