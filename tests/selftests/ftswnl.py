@@ -142,6 +142,9 @@ class Nl:
                     continue
                 if m.type == NLMSG_ERROR:
                     return self.error(m) + (replies,)
+                if m.type == NLMSG_DONE:    # a dump that was accepted
+                    err = struct.unpack_from("i", m.body, 0)[0] if len(m.body) >= 4 else 0
+                    return err, None, None, replies
                 replies.append(m)
 
     def dump_start(self, cmd, body=b""):
