@@ -300,7 +300,7 @@ tap-style:
 
 VM_WHAT ?= all
 tap-vm: $(B)/kmod-debug/kmod/ftsw.ko user
-	@$(TOP)/tests/vm/check $(VM_WHAT) $(TAP)
+	@FTSW_YNL_SRC=$$($(TOP)/scripts/ynl-src) $(TOP)/tests/vm/check $(VM_WHAT) $(TAP)
 
 demo: deps all
 	$(TOP)/scripts/demo
@@ -311,6 +311,22 @@ bench: user
 
 bench-%: user
 	$(TOP)/tests/bench/run $*
+
+# The hostile generic netlink campaign, long (the short one is selftest 95
+# in make check): FTSW_NLFUZZ_COUNT messages as root (default 100000) plus a
+# quarter of that in each unprivileged run, seed FTSW_NLFUZZ_SEED; one debug
+# VM; fails on a failed check or any kernel report on the console
+# (build/fuzz-netlink-console.log). Its own target, for make fuzz to call.
+FTSW_NLFUZZ_COUNT ?= 100000
+FTSW_NLFUZZ_SEED ?= 1
+.PHONY: fuzz-netlink
+fuzz-netlink: $(B)/kmod-debug/kmod/ftsw.ko user
+	FTSW_NLFUZZ_COUNT=$(FTSW_NLFUZZ_COUNT) FTSW_NLFUZZ_SEED=$(FTSW_NLFUZZ_SEED) \
+		$(VM)/run --debug --timeout $${FTSW_NLFUZZ_TIMEOUT:-21600} \
+		--env FTSW_NLFUZZ_COUNT --env FTSW_NLFUZZ_SEED \
+		--console $(B)/fuzz-netlink-console.log \
+		-- $(TOP)/tests/selftests/95-nl-fuzz.sh | tee $(B)/fuzz-netlink.tap; \
+	rc=$$?; ! grep -q '^not ok' $(B)/fuzz-netlink.tap && exit $$rc
 
 clean:
 	rm -rf $(B)

@@ -265,7 +265,9 @@ void ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 	u16 dbase, dlid, slid;
 	u8 off, sl;
 
-	if (unlikely(!ftsw_mac_to_lid(eth_hdr(skb)->h_dest, &dbase))) {
+	/* Ethernet II only: an 802.3 length could not cross a link hop. */
+	if (unlikely(!ftsw_mac_to_lid(eth_hdr(skb)->h_dest, &dbase) ||
+		     !eth_proto_is_802_3(eth_hdr(skb)->h_proto))) {
 		ftsw_drop(in, skb, FTSW_DROP_NOT_FABRIC);
 		return;
 	}

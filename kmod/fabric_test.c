@@ -531,11 +531,39 @@ static void ftsw_dp_edge_no_hash(struct kunit *test)
 	ftsw_t_fabric_free(f);
 }
 
+/*
+ * An 802.3 frame (length, not ethertype) has one fate whatever the path:
+ * refused at the edge as not_fabric, before it is routed (here to LID
+ * 0x40, which has no route: a routed frame would count no_route), as a
+ * fabric frame carrying a length is malformed at a link port.
+ */
+static void ftsw_dp_8023_length(struct kunit *test)
+{
+	struct ftsw_t_fabric *f = ftsw_t_fabric_new(test);
+	struct sk_buff *skb;
+
+	skb = ftsw_t_frame(test, htons(46), 46);
+	ftsw_lid_to_mac(0x40, eth_hdr(skb)->h_dest);
+	ftsw_t_expect_drop(test, f->ports[2], skb, FTSW_DROP_NOT_FABRIC);
+	skb = ftsw_t_frame(test, htons(ETH_P_802_3_MIN - 1), 46);
+	ftsw_lid_to_mac(0x40, eth_hdr(skb)->h_dest);
+	ftsw_t_expect_drop(test, f->ports[2], skb, FTSW_DROP_NOT_FABRIC);
+	/* The smallest ethertype is routed (and finds no route). */
+	skb = ftsw_t_frame(test, htons(ETH_P_802_3_MIN), 46);
+	ftsw_lid_to_mac(0x40, eth_hdr(skb)->h_dest);
+	ftsw_t_expect_drop(test, f->ports[2], skb, FTSW_DROP_NO_ROUTE);
+	skb = ftsw_t_fabric(test, 8, 0, 0, 20);
+	((struct ftsw_hdr *)(skb->data + ETH_HLEN))->proto = htons(46);
+	ftsw_t_expect_drop(test, f->ports[1], skb, FTSW_DROP_MALFORMED);
+	ftsw_t_fabric_free(f);
+}
+
 /* ---------------------------------------------------------------- netlink */
 
 struct ftsw_t_msg {
 	u8 buf[512];
 	int len;
+	int last;	/* offset of the last attribute put */
 };
 
 static void ftsw_t_put(struct ftsw_t_msg *m, int type, const void *data,
@@ -546,23 +574,54 @@ static void ftsw_t_put(struct ftsw_t_msg *m, int type, const void *data,
 	a->nla_type = type;
 	a->nla_len = nla_attr_size(len);
 	memcpy(nla_data(a), data, len);
+	m->last = m->len;
 	m->len += nla_total_size(len);
 }
 
-/* Parse one attribute against the family policy; returns the error. */
+/* Parse one attribute against a command policy taking it; the error. */
+#define FTSW_T_POL(pol, max) ({ *(max) = ARRAY_SIZE(pol) - 1; pol; })
+
+/* The policy of a command that takes @type (output-only: SWITCH_NEW's). */
+static const struct nla_policy *ftsw_t_policy_for(int type, int *maxattr)
+{
+	switch (type) {
+	case FTSW_ATTR_HOP_LIMIT:
+		return FTSW_T_POL(ftsw_fabric_set_policy, maxattr);
+	case FTSW_ATTR_PORT_NUM:
+	case FTSW_ATTR_PORT_IFINDEX:
+	case FTSW_ATTR_PORT_KIND:
+	case FTSW_ATTR_PORT_ADMIN_UP:
+	case FTSW_ATTR_PORT_BASE_LID:
+	case FTSW_ATTR_PORT_LMC:
+	case FTSW_ATTR_PORT_OFFSETS:
+	case FTSW_ATTR_PORT_SL:
+	case FTSW_ATTR_PORT_SL_TABLE:
+		return FTSW_T_POL(ftsw_port_bind_policy, maxattr);
+	case FTSW_ATTR_LFT_FIRST_LID:
+	case FTSW_ATTR_LFT_DATA:
+		return FTSW_T_POL(ftsw_lft_set_policy, maxattr);
+	case FTSW_ATTR_SL2VL:
+		return FTSW_T_POL(ftsw_sl2vl_set_policy, maxattr);
+	default:
+		return FTSW_T_POL(ftsw_switch_new_policy, maxattr);
+	}
+}
+
 static int ftsw_t_policy_one(struct kunit *test, int type, const void *data,
 			     int len, bool want_msg)
 {
+	const struct nla_policy *pol;
 	struct nlattr *tb[FTSW_ATTR_MAX + 1];
 	struct netlink_ext_ack ext = {};
 	struct ftsw_t_msg *m;
-	int err;
+	int maxattr, err;
 
+	pol = ftsw_t_policy_for(type, &maxattr);
 	m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	ftsw_t_put(m, type, data, len);
-	err = nla_parse(tb, FTSW_ATTR_MAX, (struct nlattr *)m->buf, m->len,
-			ftsw_nl_policy, &ext);
+	err = nla_parse(tb, maxattr, (struct nlattr *)m->buf, m->len, pol,
+			&ext);
 	if (err && want_msg)
 		KUNIT_EXPECT_NOT_NULL_MSG(test, ext._msg,
 					  "attribute %d rejected without a message",
@@ -650,8 +709,85 @@ static void ftsw_nl_policy_rejects(struct kunit *test)
 						41, true), 0);
 }
 
+/* Parse @m with @pol strictly: the error, and the offending attribute. */
+static int ftsw_t_parse(struct kunit *test, const struct nla_policy *pol,
+			int maxattr, struct ftsw_t_msg *m)
+{
+	struct nlattr *tb[FTSW_ATTR_MAX + 1];
+	struct netlink_ext_ack ext = {};
+	int err;
+
+	err = nla_parse(tb, maxattr, (struct nlattr *)m->buf, m->len, pol,
+			&ext);
+	if (err) {
+		KUNIT_EXPECT_NOT_NULL(test, ext._msg);
+		/* The extack points at the attribute: the last one put. */
+		KUNIT_EXPECT_PTR_EQ(test, (const void *)ext.bad_attr,
+				    (const void *)(m->buf + m->last));
+	}
+	return err;
+}
+
+/*
+ * Per-command policies refuse what their command does not take: the
+ * examples of issue 16 (a switch dump with a hop limit, a port dump with
+ * the staged-LFT flag, an LFT dump with an admin state), output-only
+ * attributes, and each command's own attributes still pass.
+ */
+static void ftsw_nl_policy_per_command(struct kunit *test)
+{
+	static const struct {
+		const struct nla_policy *pol;
+		int maxattr, type, len;
+		bool ok;
+	} c[] = {
+#define C(p, t, l, ok) { p, ARRAY_SIZE(p) - 1, t, l, ok }
+		C(ftsw_switch_policy, FTSW_ATTR_HOP_LIMIT, 1, false),
+		C(ftsw_switch_policy, FTSW_ATTR_SWITCH_NPORTS, 1, false),
+		C(ftsw_switch_policy, FTSW_ATTR_PORT_NUM, 1, false),
+		C(ftsw_port_policy, FTSW_ATTR_LFT_STAGED, 0, false),
+		C(ftsw_port_policy, FTSW_ATTR_HOP_LIMIT, 1, false),
+		C(ftsw_port_policy, FTSW_ATTR_PORT_OPER_UP, 1, false),
+		C(ftsw_lft_get_policy, FTSW_ATTR_PORT_ADMIN_UP, 1, false),
+		C(ftsw_lft_get_policy, FTSW_ATTR_LFT_DATA, 1, false),
+		C(ftsw_lft_set_policy, FTSW_ATTR_LFT_STAGED, 0, false),
+		C(ftsw_port_set_policy, FTSW_ATTR_PORT_KIND, 1, false),
+		C(ftsw_port_set_policy, FTSW_ATTR_PORT_IFINDEX, 4, false),
+		C(ftsw_fabric_set_policy, FTSW_ATTR_SWITCH_ID, 4, false),
+		C(ftsw_sl2vl_set_policy, FTSW_ATTR_LFT_DATA, 16, false),
+		C(ftsw_switch_new_policy, FTSW_ATTR_GENERATION, 8, false),
+		C(ftsw_port_bind_policy, FTSW_ATTR_PORT_STATS, 4, false),
+		C(ftsw_switch_policy, FTSW_ATTR_SWITCH_ID, 4, true),
+		C(ftsw_port_policy, FTSW_ATTR_PORT_NUM, 1, true),
+		C(ftsw_lft_get_policy, FTSW_ATTR_LFT_STAGED, 0, true),
+		C(ftsw_port_set_policy, FTSW_ATTR_PORT_ADMIN_UP, 1, true),
+		C(ftsw_sl2vl_set_policy, FTSW_ATTR_SL2VL, 16, true),
+#undef C
+	};
+	static const u8 one[16] = { 1, 1, 1, 1 };
+	struct ftsw_t_msg *m;
+	int i;
+
+	m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		int err;
+
+		m->len = 0;
+		ftsw_t_put(m, FTSW_ATTR_SWITCH_ID, one, 4);
+		if (c[i].type != FTSW_ATTR_SWITCH_ID)
+			ftsw_t_put(m, c[i].type, one, c[i].len);
+		err = ftsw_t_parse(test, c[i].pol, c[i].maxattr, m);
+		if (c[i].ok)
+			KUNIT_EXPECT_EQ_MSG(test, err, 0, "case %d", i);
+		else
+			KUNIT_EXPECT_EQ_MSG(test, err, -EINVAL, "case %d", i);
+	}
+}
+
 static struct kunit_case ftsw_nl_cases[] = {
 	KUNIT_CASE(ftsw_nl_policy_rejects),
+	KUNIT_CASE(ftsw_nl_policy_per_command),
 	{}
 };
 
@@ -703,6 +839,7 @@ static struct kunit_case ftsw_dp_cases[] = {
 	KUNIT_CASE(ftsw_dp_link_drops),
 	KUNIT_CASE(ftsw_dp_edge_drops),
 	KUNIT_CASE(ftsw_dp_edge_no_hash),
+	KUNIT_CASE(ftsw_dp_8023_length),
 	{}
 };
 

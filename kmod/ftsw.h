@@ -72,8 +72,10 @@ struct ftsw_port {
 	bool admin_up;
 	bool oper_up;
 	bool up;		/* admin_up && oper_up, read by the data path */
+	char ifname[IFNAMSIZ];	/* dev->name, copied under RTNL + fn->lock */
 	struct ftsw_policy __rcu *policy;	/* edge ports */
 	struct ftsw_pcpu_stats __percpu *stats;
+	struct ftsw_stats cleared;	/* counters at PORT_CLEAR, fn->lock */
 	struct rcu_head rcu;
 };
 
@@ -102,6 +104,7 @@ struct ftsw_net {
 	u32 nswitches;
 	u32 nports;		/* bound ports */
 	u64 generation;
+	u32 seq;		/* bumped on every change a dump shows */
 	u8 hop_limit;
 	u64 dead_drops[FTSW_DROP_MAX + 1];	/* of unbound ports */
 };
@@ -160,9 +163,21 @@ void ftsw_port_unbind(struct ftsw_port *p, u8 reason, bool notify);
 void ftsw_port_set_admin(struct ftsw_port *p, bool up);
 struct ftsw_policy *ftsw_policy_alloc(u32 sl_len);
 u64 ftsw_commit(struct ftsw_net *fn);
+void ftsw_changed(struct ftsw_net *fn);
+void ftsw_port_stats(const struct ftsw_port *p, struct ftsw_stats *s);
+void ftsw_port_clear(struct ftsw_port *p);
+void ftsw_port_rename(struct ftsw_port *p);
 
-/* policy.c */
-extern const struct nla_policy ftsw_nl_policy[FTSW_ATTR_MAX + 1];
+/* policy.c: one policy per command, sized to its maxattr. */
+extern const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_HOP_LIMIT + 1];
+extern const struct nla_policy ftsw_switch_new_policy[FTSW_ATTR_SWITCH_LID + 1];
+extern const struct nla_policy ftsw_switch_policy[FTSW_ATTR_SWITCH_ID + 1];
+extern const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_SL_TABLE + 1];
+extern const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_SL_TABLE + 1];
+extern const struct nla_policy ftsw_port_policy[FTSW_ATTR_PORT_NUM + 1];
+extern const struct nla_policy ftsw_lft_set_policy[FTSW_ATTR_LFT_DATA + 1];
+extern const struct nla_policy ftsw_lft_get_policy[FTSW_ATTR_LFT_STAGED + 1];
+extern const struct nla_policy ftsw_sl2vl_set_policy[FTSW_ATTR_SL2VL + 1];
 
 /* netlink.c */
 extern struct genl_family ftsw_genl_family;

@@ -26,6 +26,18 @@ struct ftsw_net *ftsw_net(const struct net *net)
 	return net_generic(net, ftsw_net_id);
 }
 
+/*
+ * Something a dump shows changed: dumps in progress get NLM_F_DUMP_INTR on
+ * their next message. Never 0, the value the netlink core treats as unset.
+ */
+void ftsw_changed(struct ftsw_net *fn)
+{
+	lockdep_assert_held(&fn->lock);
+	fn->seq++;
+	if (!fn->seq)
+		fn->seq = 1;
+}
+
 struct ftsw_switch *ftsw_switch_find(struct ftsw_net *fn, u32 id)
 {
 	lockdep_assert_held(&fn->lock);
@@ -67,6 +79,7 @@ int ftsw_switch_add(struct ftsw_net *fn, struct ftsw_switch *sw)
 	if (err)
 		return err;
 	fn->nswitches++;
+	ftsw_changed(fn);
 	return 0;
 }
 
@@ -77,6 +90,7 @@ static void ftsw_port_update(struct ftsw_port *p, u8 reason, bool notify)
 	if (up == p->up)
 		return;
 	WRITE_ONCE(p->up, up);
+	ftsw_changed(p->sw->fn);
 	if (notify)
 		ftsw_nl_port_event(p, reason);
 }
@@ -93,6 +107,56 @@ static void ftsw_port_set_oper(struct ftsw_port *p)
 {
 	p->oper_up = netif_running(p->dev) && netif_carrier_ok(p->dev);
 	ftsw_port_update(p, FTSW_REASON_CARRIER, true);
+}
+
+/*
+ * The device's name as replies and events show it: copied at bind and on
+ * NETDEV_CHANGENAME, both under RTNL (which renames hold), and read under
+ * fn->lock, so no reader ever sees a name being rewritten.
+ */
+void ftsw_port_rename(struct ftsw_port *p)
+{
+	ASSERT_RTNL();
+	lockdep_assert_held(&p->sw->fn->lock);
+	strscpy(p->ifname, p->dev->name, sizeof(p->ifname));
+	ftsw_changed(p->sw->fn);
+}
+
+/* A port's counters since it was bound or last cleared. */
+void ftsw_port_stats(const struct ftsw_port *p, struct ftsw_stats *s)
+{
+	const struct ftsw_stats *c = &p->cleared;
+	int i;
+
+	lockdep_assert_held(&p->sw->fn->lock);
+	ftsw_port_stats_read(p, s);
+	s->rx_packets -= c->rx_packets;
+	s->rx_bytes -= c->rx_bytes;
+	s->tx_packets -= c->tx_packets;
+	s->tx_bytes -= c->tx_bytes;
+	for (i = 0; i < FTSW_NUM_VL; i++)
+		s->tx_vl[i] -= c->tx_vl[i];
+	for (i = 0; i <= FTSW_DROP_MAX; i++)
+		s->drops[i] -= c->drops[i];
+}
+
+/*
+ * Zero a port's counters (PORT_CLEAR). The per-CPU counters keep running
+ * (the data path never waits for the control path): the port remembers
+ * where they stood. Its drops until now stay in the fabric's total.
+ */
+void ftsw_port_clear(struct ftsw_port *p)
+{
+	struct ftsw_net *fn = p->sw->fn;
+	struct ftsw_stats now;
+	int i;
+
+	lockdep_assert_held(&fn->lock);
+	ftsw_port_stats(p, &now);
+	for (i = 0; i <= FTSW_DROP_MAX; i++)
+		fn->dead_drops[i] += now.drops[i];
+	ftsw_port_stats_read(p, &p->cleared);
+	ftsw_changed(fn);
 }
 
 struct ftsw_policy *ftsw_policy_alloc(u32 sl_len)
@@ -169,6 +233,7 @@ int ftsw_port_bind(struct ftsw_switch *sw, u8 num, struct net_device *dev,
 	/* The policy belongs to the port from here on. */
 	rcu_assign_pointer(p->policy, pol);
 	netdev_hold(dev, &p->dev_tracker, GFP_KERNEL);
+	ftsw_port_rename(p);
 	rcu_assign_pointer(sw->ports[num], p);
 	sw->nbound++;
 	fn->nports++;
@@ -181,7 +246,7 @@ static void ftsw_fold_drops(struct ftsw_net *fn, const struct ftsw_port *p)
 	struct ftsw_stats st;
 	int i;
 
-	ftsw_port_stats_read(p, &st);
+	ftsw_port_stats(p, &st);
 	for (i = 0; i <= FTSW_DROP_MAX; i++)
 		fn->dead_drops[i] += st.drops[i];
 }
@@ -204,6 +269,7 @@ void ftsw_port_unbind(struct ftsw_port *p, u8 reason, bool notify)
 	dev_set_promiscuity(dev, -1);
 	sw->nbound--;
 	fn->nports--;
+	ftsw_changed(fn);
 	if (notify)
 		ftsw_nl_port_event(p, reason);
 	ftsw_fold_drops(fn, p);
@@ -228,6 +294,7 @@ void ftsw_switch_del(struct ftsw_switch *sw, u8 reason, bool notify)
 	}
 	xa_erase(&fn->switches, sw->id);
 	fn->nswitches--;
+	ftsw_changed(fn);
 	lft = rcu_replace_pointer(sw->lft, NULL, lockdep_is_held(&fn->lock));
 	ftsw_lft_free_deferred(lft);
 	ftsw_lft_free(sw->staged);
@@ -260,6 +327,7 @@ u64 ftsw_commit(struct ftsw_net *fn)
 		ftsw_lft_free_deferred(old);
 	}
 	fn->generation++;
+	ftsw_changed(fn);
 	ftsw_nl_commit_event(fn);
 	return fn->generation;
 }
@@ -286,6 +354,9 @@ static int ftsw_netdev_event(struct notifier_block *nb, unsigned long event,
 	case NETDEV_CHANGE:
 		ftsw_port_set_oper(p);
 		break;
+	case NETDEV_CHANGENAME:
+		ftsw_port_rename(p);
+		break;
 	case NETDEV_UNREGISTER:
 		ftsw_port_unbind(p, FTSW_REASON_UNREGISTER, true);
 		break;
@@ -305,6 +376,7 @@ static int __net_init ftsw_net_init(struct net *net)
 	fn->net = net;
 	mutex_init(&fn->lock);
 	xa_init(&fn->switches);
+	fn->seq = 1;
 	fn->hop_limit = FTSW_HOP_LIMIT_DEFAULT;
 	return 0;
 }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftsw: the "ftsw" generic netlink family. Every attribute is validated by
- * policy; handlers check what policies cannot express and change nothing
+ * ftsw: the "ftsw" generic netlink family. Every command has its own
+ * attribute policy (policy.c), so the core refuses what a command does not
+ * take; handlers check what policies cannot express and change nothing
  * before every check has passed. Mutations need CAP_NET_ADMIN in the
  * namespace's user namespace, reads and dumps are unprivileged.
- * See Documentation/netlink.md.
+ * See Documentation/netlink.md and Documentation/netlink/specs/ftsw.yaml.
  */
 #include <linux/if_arp.h>
 #include <linux/netdevice.h>
@@ -16,9 +17,6 @@
 
 /* Events are only sent while the family is registered. */
 static bool ftsw_nl_live;
-
-/* LIDs per message of an LFT dump. */
-#define FTSW_LFT_CHUNK	4096
 
 /* A required attribute: report it missing, with a message. */
 static bool ftsw_req(struct genl_info *info, int type)
@@ -63,31 +61,6 @@ static struct ftsw_switch *ftsw_nl_switch(struct ftsw_net *fn,
 	return sw;
 }
 
-/* Reject attributes a command does not take. */
-static int ftsw_nl_only(struct genl_info *info, const int *allowed, int n)
-{
-	int type, i;
-
-	for (type = 1; type <= FTSW_ATTR_MAX; type++) {
-		if (!info->attrs[type])
-			continue;
-		for (i = 0; i < n; i++)
-			if (allowed[i] == type)
-				break;
-		if (i == n) {
-			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[type],
-					    "attribute not valid for this command");
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-#define FTSW_NL_ONLY(info, ...) ({					\
-	static const int __allowed[] = { __VA_ARGS__ };			\
-	ftsw_nl_only(info, __allowed, ARRAY_SIZE(__allowed));		\
-})
-
 static int ftsw_put_drops(struct sk_buff *msg, int type, const u64 *drops)
 {
 	struct nlattr *nest;
@@ -112,7 +85,7 @@ static int ftsw_put_stats(struct sk_buff *msg, const struct ftsw_port *p)
 	struct ftsw_stats st;
 	int i;
 
-	ftsw_port_stats_read(p, &st);
+	ftsw_port_stats(p, &st);
 	nest = nla_nest_start(msg, FTSW_ATTR_PORT_STATS);
 	if (!nest)
 		return -EMSGSIZE;
@@ -174,7 +147,7 @@ static int ftsw_nl_fabric_get(struct sk_buff *skb, struct genl_info *info)
 
 			if (!p)
 				continue;
-			ftsw_port_stats_read(p, &st);
+			ftsw_port_stats(p, &st);
 			for (j = 0; j <= FTSW_DROP_MAX; j++)
 				drops[j] += st.drops[j];
 		}
@@ -205,15 +178,12 @@ nla_fail:
 static int ftsw_nl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ftsw_net *fn = ftsw_info_fn(info);
-	int err;
 
-	err = FTSW_NL_ONLY(info, FTSW_ATTR_HOP_LIMIT);
-	if (err)
-		return err;
 	if (ftsw_req(info, FTSW_ATTR_HOP_LIMIT))
 		return -EINVAL;
 	mutex_lock(&fn->lock);
 	WRITE_ONCE(fn->hop_limit, nla_get_u8(info->attrs[FTSW_ATTR_HOP_LIMIT]));
+	ftsw_changed(fn);
 	mutex_unlock(&fn->lock);
 	return 0;
 }
@@ -221,15 +191,12 @@ static int ftsw_nl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 static int ftsw_nl_fabric_reset(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ftsw_net *fn = ftsw_info_fn(info);
-	int err;
 
-	err = FTSW_NL_ONLY(info, 0);
-	if (err)
-		return err;
 	rtnl_lock();
 	mutex_lock(&fn->lock);
 	ftsw_fabric_flush(fn, true);
-	fn->hop_limit = FTSW_HOP_LIMIT_DEFAULT;
+	/* The data path reads it locklessly (READ_ONCE). */
+	WRITE_ONCE(fn->hop_limit, FTSW_HOP_LIMIT_DEFAULT);
 	ftsw_commit(fn);
 	mutex_unlock(&fn->lock);
 	rtnl_unlock();
@@ -238,14 +205,48 @@ static int ftsw_nl_fabric_reset(struct sk_buff *skb, struct genl_info *info)
 
 /* ---------------------------------------------------------------- switch */
 
-static int ftsw_fill_switch(struct sk_buff *msg, struct ftsw_switch *sw,
-			    u32 portid, u32 seq, int flags)
+/* The command of a dump request: replies carry the command they answer. */
+static u8 ftsw_dump_cmd(const struct netlink_callback *cb)
 {
-	struct ftsw_lft *lft;
+	const struct genlmsghdr *g = nlmsg_data(cb->nlh);
+
+	return g->cmd;
+}
+
+/*
+ * Parse a dump request's attributes with its command's policy. The core
+ * has already validated them strictly against the same policy; parsing
+ * again keeps this independent of how each kernel version hands them over.
+ */
+#define ftsw_dump_parse(cb, tb, policy)					\
+	nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, ARRAY_SIZE(policy) - 1,	\
+		    policy, cb->extack)
+
+/* Start one message of a dump, flagged NLM_F_DUMP_INTR if need be. */
+static void *ftsw_dump_put(struct sk_buff *skb, struct netlink_callback *cb)
+{
 	void *hdr;
 
-	hdr = genlmsg_put(msg, portid, seq, &ftsw_genl_family, flags,
-			  FTSW_CMD_SWITCH_GET);
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &ftsw_genl_family, NLM_F_MULTI, ftsw_dump_cmd(cb));
+	if (hdr)
+		genl_dump_check_consistent(cb, hdr);
+	return hdr;
+}
+
+/* What a dump callback returns once it stopped with @err. */
+static int ftsw_dump_ret(struct sk_buff *skb, int err)
+{
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+static int ftsw_fill_switch(struct sk_buff *msg, struct ftsw_switch *sw,
+			    void *hdr)
+{
+	struct ftsw_lft *lft;
+
 	if (!hdr)
 		return -EMSGSIZE;
 	lft = rcu_dereference_protected(sw->lft, lockdep_is_held(&sw->fn->lock));
@@ -275,11 +276,6 @@ static int ftsw_nl_switch_new(struct sk_buff *skb, struct genl_info *info)
 	u32 id;
 	int err;
 
-	err = FTSW_NL_ONLY(info, FTSW_ATTR_SWITCH_ID, FTSW_ATTR_SWITCH_GUID,
-			   FTSW_ATTR_SWITCH_NAME, FTSW_ATTR_SWITCH_NPORTS,
-			   FTSW_ATTR_SWITCH_LID);
-	if (err)
-		return err;
 	if (ftsw_req(info, FTSW_ATTR_SWITCH_ID) ||
 	    ftsw_req(info, FTSW_ATTR_SWITCH_NPORTS))
 		return -EINVAL;
@@ -316,11 +312,8 @@ static int ftsw_nl_switch_del(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ftsw_net *fn = ftsw_info_fn(info);
 	struct ftsw_switch *sw;
-	int err;
+	int err = 0;
 
-	err = FTSW_NL_ONLY(info, FTSW_ATTR_SWITCH_ID);
-	if (err)
-		return err;
 	rtnl_lock();
 	mutex_lock(&fn->lock);
 	sw = ftsw_nl_switch(fn, info);
@@ -340,9 +333,6 @@ static int ftsw_nl_switch_get(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int err;
 
-	err = FTSW_NL_ONLY(info, FTSW_ATTR_SWITCH_ID);
-	if (err)
-		return err;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -351,8 +341,10 @@ static int ftsw_nl_switch_get(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(sw))
 		err = PTR_ERR(sw);
 	else
-		err = ftsw_fill_switch(msg, sw, info->snd_portid,
-				       info->snd_seq, 0);
+		err = ftsw_fill_switch(msg, sw,
+				       genlmsg_put_reply(msg, info,
+							 &ftsw_genl_family, 0,
+							 info->genlhdr->cmd));
 	mutex_unlock(&fn->lock);
 	if (err) {
 		nlmsg_free(msg);
@@ -361,32 +353,39 @@ static int ftsw_nl_switch_get(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/* Parse a dump request's attributes (already validated by the core). */
-static int ftsw_dump_parse(struct netlink_callback *cb, struct nlattr **tb)
-{
-	return nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, FTSW_ATTR_MAX,
-			   ftsw_nl_policy, cb->extack);
-}
-
+/*
+ * Dump switches (SWITCH_GET and SL2VL_GET), optionally only SWITCH_ID.
+ * args[0]: the next switch id to send, so a dump resumes correctly
+ * whatever was added or deleted in between.
+ */
 static int ftsw_nl_switch_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ftsw_net *fn = ftsw_net(sock_net(skb->sk));
-	unsigned long id = cb->args[0];
+	struct nlattr *tb[ARRAY_SIZE(ftsw_switch_policy)];
+	unsigned long id, last = ULONG_MAX;
 	struct ftsw_switch *sw;
-	int err = 0;
+	int err;
 
+	err = ftsw_dump_parse(cb, tb, ftsw_switch_policy);
+	if (err)
+		return err;
+	if (tb[FTSW_ATTR_SWITCH_ID]) {
+		id = nla_get_u32(tb[FTSW_ATTR_SWITCH_ID]);
+		if (cb->args[0] > id)
+			return 0;
+		cb->args[0] = id;
+		last = id;
+	}
 	mutex_lock(&fn->lock);
-	xa_for_each_start(&fn->switches, id, sw, cb->args[0]) {
-		err = ftsw_fill_switch(skb, sw, NETLINK_CB(cb->skb).portid,
-				       cb->nlh->nlmsg_seq, NLM_F_MULTI);
+	cb->seq = fn->seq;
+	xa_for_each_range(&fn->switches, id, sw, cb->args[0], last) {
+		err = ftsw_fill_switch(skb, sw, ftsw_dump_put(skb, cb));
 		if (err)
 			break;
 		cb->args[0] = id + 1;
 	}
 	mutex_unlock(&fn->lock);
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	return err ?: skb->len;
+	return ftsw_dump_ret(skb, err);
 }
 
 /* ---------------------------------------------------------------- port */
@@ -525,13 +524,6 @@ static int ftsw_nl_port_bind(struct sk_buff *skb, struct genl_info *info)
 	u8 num, kind;
 	int err;
 
-	err = FTSW_NL_ONLY(info, FTSW_ATTR_SWITCH_ID, FTSW_ATTR_PORT_NUM,
-			   FTSW_ATTR_PORT_IFINDEX, FTSW_ATTR_PORT_KIND,
-			   FTSW_ATTR_PORT_ADMIN_UP, FTSW_ATTR_PORT_BASE_LID,
-			   FTSW_ATTR_PORT_LMC, FTSW_ATTR_PORT_OFFSETS,
-			   FTSW_ATTR_PORT_SL, FTSW_ATTR_PORT_SL_TABLE);
-	if (err)
-		return err;
 	if (ftsw_req(info, FTSW_ATTR_SWITCH_ID) ||
 	    ftsw_req(info, FTSW_ATTR_PORT_NUM) ||
 	    ftsw_req(info, FTSW_ATTR_PORT_IFINDEX) ||
@@ -599,11 +591,8 @@ static int ftsw_nl_port_unbind(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ftsw_net *fn = ftsw_info_fn(info);
 	struct ftsw_port *p;
-	int err;
+	int err = 0;
 
-	err = FTSW_NL_ONLY(info, FTSW_ATTR_SWITCH_ID, FTSW_ATTR_PORT_NUM);
-	if (err)
-		return err;
 	rtnl_lock();
 	mutex_lock(&fn->lock);
 	p = ftsw_nl_port(fn, info);
@@ -622,14 +611,8 @@ static int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 	struct ftsw_policy *pol = NULL, *old;
 	bool edge_attrs = false;
 	struct ftsw_port *p;
-	int err, i;
+	int err = 0, i;
 
-	err = FTSW_NL_ONLY(info, FTSW_ATTR_SWITCH_ID, FTSW_ATTR_PORT_NUM,
-			   FTSW_ATTR_PORT_ADMIN_UP, FTSW_ATTR_PORT_BASE_LID,
-			   FTSW_ATTR_PORT_LMC, FTSW_ATTR_PORT_OFFSETS,
-			   FTSW_ATTR_PORT_SL, FTSW_ATTR_PORT_SL_TABLE);
-	if (err)
-		return err;
 	for (i = 0; i < ARRAY_SIZE(ftsw_edge_attrs); i++)
 		if (info->attrs[ftsw_edge_attrs[i]])
 			edge_attrs = true;
@@ -655,6 +638,7 @@ static int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 		old = rcu_replace_pointer(p->policy, pol,
 					  lockdep_is_held(&fn->lock));
 		kvfree_rcu(old, rcu);
+		ftsw_changed(fn);
 	}
 	if (info->attrs[FTSW_ATTR_PORT_ADMIN_UP])
 		ftsw_port_set_admin(p,
@@ -664,26 +648,23 @@ out:
 	return err;
 }
 
+/* A port's attributes in the message begun at @hdr (NULL: no room). */
 static int ftsw_fill_port(struct sk_buff *msg, struct ftsw_port *p,
-			  u32 portid, u32 seq, int flags, u8 cmd, u8 reason)
+			  void *hdr, u8 reason)
 {
 	struct ftsw_policy *pol;
-	char ifname[IFNAMSIZ];
 	bool gone;
-	void *hdr;
 
-	hdr = genlmsg_put(msg, portid, seq, &ftsw_genl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	gone = reason == FTSW_REASON_UNBIND ||
 	       reason == FTSW_REASON_UNREGISTER || reason == FTSW_REASON_RESET;
-	strscpy(ifname, p->dev->name, sizeof(ifname));
 	pol = rcu_dereference_protected(p->policy,
 					lockdep_is_held(&p->sw->fn->lock));
 	if (nla_put_u32(msg, FTSW_ATTR_SWITCH_ID, p->sw->id) ||
 	    nla_put_u8(msg, FTSW_ATTR_PORT_NUM, p->num) ||
 	    nla_put_u32(msg, FTSW_ATTR_PORT_IFINDEX, p->dev->ifindex) ||
-	    nla_put_string(msg, FTSW_ATTR_PORT_IFNAME, ifname) ||
+	    nla_put_string(msg, FTSW_ATTR_PORT_IFNAME, p->ifname) ||
 	    nla_put_u8(msg, FTSW_ATTR_PORT_KIND, p->kind) ||
 	    nla_put_u8(msg, FTSW_ATTR_PORT_ADMIN_UP, p->admin_up) ||
 	    nla_put_u8(msg, FTSW_ATTR_PORT_OPER_UP, p->oper_up && !gone))
@@ -713,9 +694,6 @@ static int ftsw_nl_port_get(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int err;
 
-	err = FTSW_NL_ONLY(info, FTSW_ATTR_SWITCH_ID, FTSW_ATTR_PORT_NUM);
-	if (err)
-		return err;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -724,8 +702,10 @@ static int ftsw_nl_port_get(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(p))
 		err = PTR_ERR(p);
 	else
-		err = ftsw_fill_port(msg, p, info->snd_portid, info->snd_seq,
-				     0, FTSW_CMD_PORT_GET, 0);
+		err = ftsw_fill_port(msg, p,
+				     genlmsg_put_reply(msg, info,
+						       &ftsw_genl_family, 0,
+						       FTSW_CMD_PORT_GET), 0);
 	mutex_unlock(&fn->lock);
 	if (err) {
 		nlmsg_free(msg);
@@ -734,34 +714,66 @@ static int ftsw_nl_port_get(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/* Dump ports; args[0]: next switch id, args[1]: next port number. */
+static int ftsw_nl_port_clear(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ftsw_net *fn = ftsw_info_fn(info);
+	struct ftsw_port *p;
+	int err = 0;
+
+	mutex_lock(&fn->lock);
+	p = ftsw_nl_port(fn, info);
+	if (IS_ERR(p))
+		err = PTR_ERR(p);
+	else
+		ftsw_port_clear(p);
+	mutex_unlock(&fn->lock);
+	return err;
+}
+
+/*
+ * Dump bound ports, optionally only those of SWITCH_ID and/or numbered
+ * PORT_NUM. The cursor is the key of the next port to send, (switch id
+ * args[0], port args[1]), so the dump resumes at the next greater key
+ * whatever was bound, unbound or deleted in between: every port that
+ * exists throughout the dump appears exactly once.
+ */
 static int ftsw_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ftsw_net *fn = ftsw_net(sock_net(skb->sk));
-	struct nlattr *tb[FTSW_ATTR_MAX + 1];
-	unsigned long id, first = cb->args[0];
+	struct nlattr *tb[ARRAY_SIZE(ftsw_port_policy)];
+	unsigned long id, last = ULONG_MAX;
 	struct ftsw_switch *sw;
 	int err, i;
 
-	err = ftsw_dump_parse(cb, tb);
+	err = ftsw_dump_parse(cb, tb, ftsw_port_policy);
 	if (err)
 		return err;
+	if (tb[FTSW_ATTR_SWITCH_ID]) {
+		last = nla_get_u32(tb[FTSW_ATTR_SWITCH_ID]);
+		if (cb->args[0] > last)
+			return 0;
+		if (cb->args[0] < last) {
+			cb->args[0] = last;
+			cb->args[1] = 0;
+		}
+	}
 	mutex_lock(&fn->lock);
-	xa_for_each_start(&fn->switches, id, sw, first) {
-		if (tb[FTSW_ATTR_SWITCH_ID] &&
-		    nla_get_u32(tb[FTSW_ATTR_SWITCH_ID]) != sw->id)
-			continue;
+	cb->seq = fn->seq;
+	xa_for_each_range(&fn->switches, id, sw, cb->args[0], last) {
+		/* A switch past the cursor's (deleted) one starts at port 1. */
+		if (id != cb->args[0]) {
+			cb->args[0] = id;
+			cb->args[1] = 0;
+		}
 		for (i = max_t(long, cb->args[1], 1); i <= sw->nports; i++) {
 			struct ftsw_port *p = ftsw_port_get(sw, i);
 
-			if (!p)
+			if (!p || (tb[FTSW_ATTR_PORT_NUM] &&
+				   nla_get_u8(tb[FTSW_ATTR_PORT_NUM]) != i))
 				continue;
-			err = ftsw_fill_port(skb, p, NETLINK_CB(cb->skb).portid,
-					     cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					     FTSW_CMD_PORT_GET, 0);
+			err = ftsw_fill_port(skb, p, ftsw_dump_put(skb, cb), 0);
 			if (err)
 				goto out;
-			cb->args[0] = id;
 			cb->args[1] = i + 1;
 		}
 		cb->args[0] = id + 1;
@@ -769,9 +781,7 @@ static int ftsw_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 out:
 	mutex_unlock(&fn->lock);
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	return err ?: skb->len;
+	return ftsw_dump_ret(skb, err);
 }
 
 /* ---------------------------------------------------------------- tables */
@@ -785,10 +795,6 @@ static int ftsw_nl_lft_set(struct sk_buff *skb, struct genl_info *info)
 	u16 first;
 	int err;
 
-	err = FTSW_NL_ONLY(info, FTSW_ATTR_SWITCH_ID, FTSW_ATTR_LFT_FIRST_LID,
-			   FTSW_ATTR_LFT_DATA);
-	if (err)
-		return err;
 	if (ftsw_req(info, FTSW_ATTR_SWITCH_ID) ||
 	    ftsw_req(info, FTSW_ATTR_LFT_FIRST_LID) ||
 	    ftsw_req(info, FTSW_ATTR_LFT_DATA))
@@ -811,6 +817,8 @@ static int ftsw_nl_lft_set(struct sk_buff *skb, struct genl_info *info)
 			     rcu_dereference_protected(sw->lft,
 						       lockdep_is_held(&fn->lock)),
 			     first, nla_data(da), nla_len(da));
+	if (!err)
+		ftsw_changed(fn);
 out:
 	mutex_unlock(&fn->lock);
 	return err;
@@ -821,12 +829,10 @@ static int ftsw_nl_lft_discard(struct sk_buff *skb, struct genl_info *info)
 	struct ftsw_net *fn = ftsw_info_fn(info);
 	struct ftsw_switch *sw;
 	unsigned long id;
-	int err;
+	int err = 0;
 
-	err = FTSW_NL_ONLY(info, FTSW_ATTR_SWITCH_ID);
-	if (err)
-		return err;
 	mutex_lock(&fn->lock);
+	ftsw_changed(fn);
 	if (info->attrs[FTSW_ATTR_SWITCH_ID]) {
 		sw = ftsw_nl_switch(fn, info);
 		if (IS_ERR(sw)) {
@@ -846,72 +852,115 @@ static int ftsw_nl_lft_discard(struct sk_buff *skb, struct genl_info *info)
 }
 
 /*
- * Dump LFTs in blocks of FTSW_LFT_CHUNK LIDs; args[0]: switch id, args[1]:
- * next LID. The staged view is the staged table if any, else the active.
+ * LFT entries that fit the rest of @skb in one more LFT_GET message: its
+ * headers and every other attribute it carries come off the tail room.
+ */
+static u32 ftsw_lft_room(const struct sk_buff *skb)
+{
+	int room = skb_tailroom(skb) - NLMSG_HDRLEN - GENL_HDRLEN -
+		   2 * nla_total_size(sizeof(u32)) -
+		   nla_total_size(sizeof(u16)) - nla_total_size(0) -
+		   NLA_HDRLEN;
+
+	return room > 0 ? round_down(room, NLA_ALIGNTO) : 0;
+}
+
+/* One LFT_GET message: @n entries of @t from @lid (none if @n is 0). */
+static int ftsw_lft_fill(struct sk_buff *skb, struct netlink_callback *cb,
+			 struct ftsw_switch *sw, const struct ftsw_lft *t,
+			 u32 lid, u32 n, bool staged)
+{
+	void *hdr = ftsw_dump_put(skb, cb);
+
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, FTSW_ATTR_SWITCH_ID, sw->id) ||
+	    nla_put_u32(skb, FTSW_ATTR_LFT_SIZE, t ? t->size : 0) ||
+	    nla_put_u16(skb, FTSW_ATTR_LFT_FIRST_LID, lid) ||
+	    (n && nla_put(skb, FTSW_ATTR_LFT_DATA, n, t->port + lid)) ||
+	    (staged && nla_put_flag(skb, FTSW_ATTR_SWITCH_STAGED))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/*
+ * Dump one switch's table from LID args[1] in blocks sized to the room
+ * left in each skb, so a full table dumps through any receive buffer.
+ */
+static int ftsw_lft_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
+			     struct ftsw_switch *sw, bool staged)
+{
+	struct ftsw_lft *t;
+	u32 lid = cb->args[1], size;
+	int err;
+
+	t = rcu_dereference_protected(sw->lft, lockdep_is_held(&sw->fn->lock));
+	staged = staged && sw->staged;
+	if (staged)
+		t = sw->staged;
+	size = t ? t->size : 0;
+	if (!size)	/* no table: one message saying so */
+		return lid ? 0 : ftsw_lft_fill(skb, cb, sw, NULL, 0, 0, staged);
+	while (lid < size) {
+		u32 n = min(size - lid, ftsw_lft_room(skb));
+
+		if (!n)
+			return -EMSGSIZE;
+		err = ftsw_lft_fill(skb, cb, sw, t, lid, n, staged);
+		if (err)
+			return err;
+		lid += n;
+		cb->args[1] = lid;
+	}
+	return 0;
+}
+
+/*
+ * Dump LFTs, optionally only SWITCH_ID's, the active or (LFT_STAGED) the
+ * staged view: the staged table if any, else the active. The cursor is
+ * (switch id args[0], next LID args[1]); a switch past the cursor's
+ * (deleted) one starts at LID 0.
  */
 static int ftsw_nl_lft_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ftsw_net *fn = ftsw_net(sock_net(skb->sk));
-	struct nlattr *tb[FTSW_ATTR_MAX + 1];
-	unsigned long id, first = cb->args[0];
+	struct nlattr *tb[ARRAY_SIZE(ftsw_lft_get_policy)];
+	unsigned long id, last = ULONG_MAX;
 	struct ftsw_switch *sw;
-	struct ftsw_lft *t;
 	bool staged;
 	int err;
 
-	err = ftsw_dump_parse(cb, tb);
+	err = ftsw_dump_parse(cb, tb, ftsw_lft_get_policy);
 	if (err)
 		return err;
 	staged = nla_get_flag(tb[FTSW_ATTR_LFT_STAGED]);
+	if (tb[FTSW_ATTR_SWITCH_ID]) {
+		last = nla_get_u32(tb[FTSW_ATTR_SWITCH_ID]);
+		if (cb->args[0] > last)
+			return 0;
+		if (cb->args[0] < last) {
+			cb->args[0] = last;
+			cb->args[1] = 0;
+		}
+	}
 	mutex_lock(&fn->lock);
-	xa_for_each_start(&fn->switches, id, sw, first) {
-		u32 lid = id == first ? cb->args[1] : 0;
-		u32 size;
-
-		if (tb[FTSW_ATTR_SWITCH_ID] &&
-		    nla_get_u32(tb[FTSW_ATTR_SWITCH_ID]) != sw->id)
-			continue;
-		t = rcu_dereference_protected(sw->lft,
-					      lockdep_is_held(&fn->lock));
-		if (staged && sw->staged)
-			t = sw->staged;
-		size = t ? t->size : 0;
-		do {
-			u32 n = min_t(u32, size - min(lid, size),
-				      FTSW_LFT_CHUNK);
-			void *hdr;
-
-			hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-					  cb->nlh->nlmsg_seq, &ftsw_genl_family,
-					  NLM_F_MULTI, FTSW_CMD_LFT_GET);
-			if (!hdr) {
-				err = -EMSGSIZE;
-				goto out;
-			}
-			if (nla_put_u32(skb, FTSW_ATTR_SWITCH_ID, sw->id) ||
-			    nla_put_u32(skb, FTSW_ATTR_LFT_SIZE, size) ||
-			    nla_put_u16(skb, FTSW_ATTR_LFT_FIRST_LID, lid) ||
-			    (n && nla_put(skb, FTSW_ATTR_LFT_DATA, n,
-					  t->port + lid)) ||
-			    (staged && sw->staged &&
-			     nla_put_flag(skb, FTSW_ATTR_SWITCH_STAGED))) {
-				genlmsg_cancel(skb, hdr);
-				err = -EMSGSIZE;
-				goto out;
-			}
-			genlmsg_end(skb, hdr);
-			lid += n;
+	cb->seq = fn->seq;
+	xa_for_each_range(&fn->switches, id, sw, cb->args[0], last) {
+		if (id != cb->args[0]) {
 			cb->args[0] = id;
-			cb->args[1] = lid;
-		} while (lid < size);
+			cb->args[1] = 0;
+		}
+		err = ftsw_lft_dump_one(skb, cb, sw, staged);
+		if (err)
+			break;
 		cb->args[0] = id + 1;
 		cb->args[1] = 0;
 	}
-out:
 	mutex_unlock(&fn->lock);
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	return err ?: skb->len;
+	return ftsw_dump_ret(skb, err);
 }
 
 static int ftsw_nl_sl2vl_set(struct sk_buff *skb, struct genl_info *info)
@@ -920,11 +969,8 @@ static int ftsw_nl_sl2vl_set(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *va = info->attrs[FTSW_ATTR_SL2VL];
 	struct ftsw_switch *sw;
 	const u8 *vl;
-	int err, i;
+	int err = 0, i;
 
-	err = FTSW_NL_ONLY(info, FTSW_ATTR_SWITCH_ID, FTSW_ATTR_SL2VL);
-	if (err)
-		return err;
 	if (ftsw_req(info, FTSW_ATTR_SWITCH_ID) ||
 	    ftsw_req(info, FTSW_ATTR_SL2VL))
 		return -EINVAL;
@@ -943,6 +989,7 @@ static int ftsw_nl_sl2vl_set(struct sk_buff *skb, struct genl_info *info)
 	} else {
 		for (i = 0; i < FTSW_NUM_SL; i++)
 			WRITE_ONCE(sw->sl2vl[i], vl[i]);
+		ftsw_changed(fn);
 	}
 	mutex_unlock(&fn->lock);
 	return err;
@@ -954,11 +1001,7 @@ static int ftsw_nl_commit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 	u64 gen;
-	int err;
 
-	err = FTSW_NL_ONLY(info, 0);
-	if (err)
-		return err;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -989,7 +1032,8 @@ void ftsw_nl_port_event(struct ftsw_port *p, u8 reason)
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return;
-	if (ftsw_fill_port(msg, p, 0, 0, 0, FTSW_CMD_PORT_EVENT, reason)) {
+	if (ftsw_fill_port(msg, p, genlmsg_put(msg, 0, 0, &ftsw_genl_family, 0,
+						FTSW_CMD_PORT_EVENT), reason)) {
 		nlmsg_free(msg);
 		return;
 	}
@@ -1021,6 +1065,14 @@ void ftsw_nl_commit_event(struct ftsw_net *fn)
 
 /* ---------------------------------------------------------------- family */
 
+/*
+ * One entry per command, each with its own policy (policy.c): strict
+ * validation against it refuses attributes the command does not take, in
+ * doit and dump requests alike. A command without a policy takes no
+ * attributes at all (the core refuses any).
+ */
+#define FTSW_POLICY(pol)	.policy = pol, .maxattr = ARRAY_SIZE(pol) - 1
+
 static const struct genl_ops ftsw_ops[] = {
 	{
 		.cmd = FTSW_CMD_FABRIC_GET,
@@ -1029,6 +1081,7 @@ static const struct genl_ops ftsw_ops[] = {
 	{
 		.cmd = FTSW_CMD_FABRIC_SET,
 		.doit = ftsw_nl_fabric_set,
+		FTSW_POLICY(ftsw_fabric_set_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
@@ -1039,65 +1092,83 @@ static const struct genl_ops ftsw_ops[] = {
 	{
 		.cmd = FTSW_CMD_SWITCH_NEW,
 		.doit = ftsw_nl_switch_new,
+		FTSW_POLICY(ftsw_switch_new_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = FTSW_CMD_SWITCH_DEL,
 		.doit = ftsw_nl_switch_del,
+		FTSW_POLICY(ftsw_switch_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = FTSW_CMD_SWITCH_GET,
 		.doit = ftsw_nl_switch_get,
 		.dumpit = ftsw_nl_switch_dump,
+		FTSW_POLICY(ftsw_switch_policy),
 	},
 	{
 		.cmd = FTSW_CMD_PORT_BIND,
 		.doit = ftsw_nl_port_bind,
+		FTSW_POLICY(ftsw_port_bind_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = FTSW_CMD_PORT_UNBIND,
 		.doit = ftsw_nl_port_unbind,
+		FTSW_POLICY(ftsw_port_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = FTSW_CMD_PORT_SET,
 		.doit = ftsw_nl_port_set,
+		FTSW_POLICY(ftsw_port_set_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = FTSW_CMD_PORT_GET,
 		.doit = ftsw_nl_port_get,
 		.dumpit = ftsw_nl_port_dump,
+		FTSW_POLICY(ftsw_port_policy),
 	},
 	{
 		.cmd = FTSW_CMD_LFT_SET,
 		.doit = ftsw_nl_lft_set,
+		FTSW_POLICY(ftsw_lft_set_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = FTSW_CMD_LFT_GET,
 		.dumpit = ftsw_nl_lft_dump,
+		FTSW_POLICY(ftsw_lft_get_policy),
 	},
 	{
 		.cmd = FTSW_CMD_LFT_DISCARD,
 		.doit = ftsw_nl_lft_discard,
+		FTSW_POLICY(ftsw_switch_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = FTSW_CMD_SL2VL_SET,
 		.doit = ftsw_nl_sl2vl_set,
+		FTSW_POLICY(ftsw_sl2vl_set_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = FTSW_CMD_SL2VL_GET,
 		.doit = ftsw_nl_switch_get,
 		.dumpit = ftsw_nl_switch_dump,
+		FTSW_POLICY(ftsw_switch_policy),
 	},
 	{
 		.cmd = FTSW_CMD_COMMIT,
 		.doit = ftsw_nl_commit,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = FTSW_CMD_PORT_CLEAR,
+		.doit = ftsw_nl_port_clear,
+		FTSW_POLICY(ftsw_port_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 };
@@ -1109,8 +1180,6 @@ static const struct genl_multicast_group ftsw_mcgrps[] = {
 struct genl_family ftsw_genl_family __ro_after_init = {
 	.name = FTSW_GENL_NAME,
 	.version = FTSW_GENL_VERSION,
-	.maxattr = FTSW_ATTR_MAX,
-	.policy = ftsw_nl_policy,
 	.netnsok = true,
 	.parallel_ops = true,
 	.module = THIS_MODULE,

@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftsw: the netlink attribute policy, compiled into both ftsw.ko and the
- * KUnit module (which checks what it rejects).
+ * ftsw: the per-command netlink attribute policies, compiled into both
+ * ftsw.ko and the KUnit module (which checks what they reject).
+ *
+ * Each command has its own policy, sized to the highest attribute it takes
+ * (its maxattr): the core validates requests strictly against it, so an
+ * attribute a command does not take is refused before the handler runs
+ * ("Unsupported attribute" or "Unknown attribute type", with its offset).
+ * Commands that take nothing have no policy: the core then refuses every
+ * attribute. Documentation/netlink/specs/ftsw.yaml describes the same.
  */
 #include <linux/kernel.h>
 #include <net/netlink.h>
@@ -22,19 +29,33 @@ static struct netlink_range_validation ftsw_ifindex_range = {
 	.max = INT_MAX,
 };
 
-#define FTSW_OUT_ONLY { .type = NLA_REJECT, \
-			.reject_message = "output-only attribute" }
+/* One definition per attribute, shared by the commands that take it. */
+#define FTSW_P_SWITCH_ID \
+	[FTSW_ATTR_SWITCH_ID]		= { .type = NLA_U32 }
+#define FTSW_P_PORT_NUM \
+	[FTSW_ATTR_PORT_NUM]		= NLA_POLICY_RANGE(NLA_U8, 1, \
+							   FTSW_MAX_PORTS)
+#define FTSW_P_ADMIN_UP \
+	[FTSW_ATTR_PORT_ADMIN_UP]	= NLA_POLICY_MAX(NLA_U8, 1)
+#define FTSW_P_EDGE \
+	[FTSW_ATTR_PORT_BASE_LID]	= NLA_POLICY_FULL_RANGE(NLA_U16, \
+							&ftsw_lid_range), \
+	[FTSW_ATTR_PORT_LMC]		= NLA_POLICY_MAX(NLA_U8, FTSW_MAX_LMC), \
+	[FTSW_ATTR_PORT_OFFSETS]	= NLA_POLICY_RANGE(NLA_BINARY, 1, \
+							   FTSW_MAX_OFFSETS), \
+	[FTSW_ATTR_PORT_SL]		= NLA_POLICY_MAX(NLA_U8, \
+							 FTSW_NUM_SL - 1), \
+	[FTSW_ATTR_PORT_SL_TABLE]	= { .type = NLA_BINARY, \
+					    .len = FTSW_LFT_SIZE }
 
-const struct nla_policy ftsw_nl_policy[FTSW_ATTR_MAX + 1] = {
-	[FTSW_ATTR_PAD]			= FTSW_OUT_ONLY,
-	[FTSW_ATTR_GENERATION]		= FTSW_OUT_ONLY,
-	[FTSW_ATTR_SWITCH_COUNT]	= FTSW_OUT_ONLY,
-	[FTSW_ATTR_PORT_COUNT]		= FTSW_OUT_ONLY,
-	[FTSW_ATTR_MAX_SWITCHES]	= FTSW_OUT_ONLY,
-	[FTSW_ATTR_MAX_LID]		= FTSW_OUT_ONLY,
-	[FTSW_ATTR_MAX_PORTS]		= FTSW_OUT_ONLY,
+/* FABRIC_SET */
+const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_HOP_LIMIT + 1] = {
 	[FTSW_ATTR_HOP_LIMIT]		= NLA_POLICY_MIN(NLA_U8, 1),
-	[FTSW_ATTR_SWITCH_ID]		= { .type = NLA_U32 },
+};
+
+/* SWITCH_NEW */
+const struct nla_policy ftsw_switch_new_policy[FTSW_ATTR_SWITCH_LID + 1] = {
+	FTSW_P_SWITCH_ID,
 	[FTSW_ATTR_SWITCH_GUID]		= { .type = NLA_U64 },
 	[FTSW_ATTR_SWITCH_NAME]		= { .type = NLA_NUL_STRING,
 					    .len = FTSW_NAME_MAX - 1 },
@@ -42,34 +63,56 @@ const struct nla_policy ftsw_nl_policy[FTSW_ATTR_MAX + 1] = {
 							   FTSW_MAX_PORTS),
 	[FTSW_ATTR_SWITCH_LID]		= NLA_POLICY_FULL_RANGE(NLA_U16,
 							&ftsw_lid_range),
-	[FTSW_ATTR_SWITCH_STAGED]	= FTSW_OUT_ONLY,
-	[FTSW_ATTR_PORT_NUM]		= NLA_POLICY_RANGE(NLA_U8, 1,
-							   FTSW_MAX_PORTS),
+};
+
+/* SWITCH_DEL, SWITCH_GET, SL2VL_GET, LFT_DISCARD: one switch (or a filter). */
+const struct nla_policy ftsw_switch_policy[FTSW_ATTR_SWITCH_ID + 1] = {
+	FTSW_P_SWITCH_ID,
+};
+
+/* PORT_BIND */
+const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_SL_TABLE + 1] = {
+	FTSW_P_SWITCH_ID,
+	FTSW_P_PORT_NUM,
 	[FTSW_ATTR_PORT_IFINDEX]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&ftsw_ifindex_range),
-	[FTSW_ATTR_PORT_IFNAME]		= FTSW_OUT_ONLY,
 	[FTSW_ATTR_PORT_KIND]		= NLA_POLICY_RANGE(NLA_U8, FTSW_PORT_LINK,
 							   FTSW_PORT_EDGE),
-	[FTSW_ATTR_PORT_ADMIN_UP]	= NLA_POLICY_MAX(NLA_U8, 1),
-	[FTSW_ATTR_PORT_OPER_UP]	= FTSW_OUT_ONLY,
-	[FTSW_ATTR_PORT_BASE_LID]	= NLA_POLICY_FULL_RANGE(NLA_U16,
-							&ftsw_lid_range),
-	[FTSW_ATTR_PORT_LMC]		= NLA_POLICY_MAX(NLA_U8, FTSW_MAX_LMC),
-	[FTSW_ATTR_PORT_OFFSETS]	= NLA_POLICY_RANGE(NLA_BINARY, 1,
-							   FTSW_MAX_OFFSETS),
-	[FTSW_ATTR_PORT_SL]		= NLA_POLICY_MAX(NLA_U8,
-							 FTSW_NUM_SL - 1),
-	[FTSW_ATTR_PORT_SL_TABLE]	= { .type = NLA_BINARY,
-					    .len = FTSW_LFT_SIZE },
-	[FTSW_ATTR_PORT_STATS]		= FTSW_OUT_ONLY,
-	[FTSW_ATTR_PORT_REASON]		= FTSW_OUT_ONLY,
+	FTSW_P_ADMIN_UP,
+	FTSW_P_EDGE,
+};
+
+/* PORT_SET */
+const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_SL_TABLE + 1] = {
+	FTSW_P_SWITCH_ID,
+	FTSW_P_PORT_NUM,
+	FTSW_P_ADMIN_UP,
+	FTSW_P_EDGE,
+};
+
+/* PORT_UNBIND, PORT_GET, PORT_CLEAR: one port (or a filter). */
+const struct nla_policy ftsw_port_policy[FTSW_ATTR_PORT_NUM + 1] = {
+	FTSW_P_SWITCH_ID,
+	FTSW_P_PORT_NUM,
+};
+
+/* LFT_SET */
+const struct nla_policy ftsw_lft_set_policy[FTSW_ATTR_LFT_DATA + 1] = {
+	FTSW_P_SWITCH_ID,
 	[FTSW_ATTR_LFT_FIRST_LID]	= NLA_POLICY_FULL_RANGE(NLA_U16,
 							&ftsw_lid0_range),
 	[FTSW_ATTR_LFT_DATA]		= { .type = NLA_BINARY,
 					    .len = FTSW_LFT_SIZE },
+};
+
+/* LFT_GET */
+const struct nla_policy ftsw_lft_get_policy[FTSW_ATTR_LFT_STAGED + 1] = {
+	FTSW_P_SWITCH_ID,
 	[FTSW_ATTR_LFT_STAGED]		= { .type = NLA_FLAG },
-	[FTSW_ATTR_LFT_SIZE]		= FTSW_OUT_ONLY,
+};
+
+/* SL2VL_SET */
+const struct nla_policy ftsw_sl2vl_set_policy[FTSW_ATTR_SL2VL + 1] = {
+	FTSW_P_SWITCH_ID,
 	[FTSW_ATTR_SL2VL]		= NLA_POLICY_EXACT_LEN(FTSW_NUM_SL),
-	[FTSW_ATTR_DROPS]		= FTSW_OUT_ONLY,
-	[FTSW_ATTR_LFT_BYTES]		= FTSW_OUT_ONLY,
 };

@@ -6,6 +6,7 @@
  * ftsw port set switch ID port N [up|down] [lid ..] [lmc ..] [offsets ..]
  *               [sl ..] [sl-table FILE]
  * ftsw port unbind switch ID port N
+ * ftsw port clear switch ID port N
  * ftsw [-s] port show [switch ID [port N]]
  */
 #include <inttypes.h>
@@ -26,6 +27,7 @@ static void port_usage(FILE *f)
 		"       ftsw port set switch ID port N [up|down] [lid BASE] [lmc L]\n"
 		"                 [offsets O,...] [sl S] [sl-table FILE]\n"
 		"       ftsw port unbind switch ID port N\n"
+		"       ftsw port clear switch ID port N\n"
 		"       ftsw [-s] [-j] port show [switch ID [port N]]\n"
 		"sl-table FILE: one SL per DLID, whitespace-separated, from LID 0.\n");
 }
@@ -270,6 +272,8 @@ int cmd_port(int argc, char **argv)
 		err = ftsw_nl_port_set(nl, &c);
 	} else if (!strcmp(cmd, "unbind")) {
 		err = ftsw_nl_port_unbind(nl, c.switch_id, c.port);
+	} else if (!strcmp(cmd, "clear")) {
+		err = ftsw_nl_port_clear(nl, c.switch_id, c.port);
 	} else {
 		free(sl_table);
 		ftsw_nl_close(nl);

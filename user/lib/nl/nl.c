@@ -529,6 +529,17 @@ int ftsw_nl_port_unbind(struct ftsw_nl *nl, uint32_t sw, uint8_t port)
 	return simple(nl, msg);
 }
 
+int ftsw_nl_port_clear(struct ftsw_nl *nl, uint32_t sw, uint8_t port)
+{
+	struct nl_msg *msg = new_msg(nl, FTSW_CMD_PORT_CLEAR, NLM_F_ACK, 0);
+
+	if (msg) {
+		nla_put_u32(msg, FTSW_ATTR_SWITCH_ID, sw);
+		nla_put_u8(msg, FTSW_ATTR_PORT_NUM, port);
+	}
+	return simple(nl, msg);
+}
+
 static void port_from(struct nlattr **tb, struct ftsw_port_info *pi)
 {
 	memset(pi, 0, sizeof(*pi));

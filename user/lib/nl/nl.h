@@ -103,6 +103,8 @@ void ftsw_port_cfg_init(struct ftsw_port_cfg *c);
 int ftsw_nl_port_bind(struct ftsw_nl *nl, const struct ftsw_port_cfg *c);
 int ftsw_nl_port_set(struct ftsw_nl *nl, const struct ftsw_port_cfg *c);
 int ftsw_nl_port_unbind(struct ftsw_nl *nl, uint32_t sw, uint8_t port);
+/* Zero a bound port's counters (its drops stay in the fabric's total). */
+int ftsw_nl_port_clear(struct ftsw_nl *nl, uint32_t sw, uint8_t port);
 int ftsw_nl_port_get(struct ftsw_nl *nl, uint32_t sw, uint8_t port,
 		     struct ftsw_port_info *pi);
 typedef int (*ftsw_port_cb)(const struct ftsw_port_info *pi, void *arg);
