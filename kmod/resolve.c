@@ -209,6 +209,7 @@ static struct sk_buff *ftsw_arp_rx(struct ftsw_port *in, struct sk_buff *skb,
 	struct ftsw_arp *r;
 	struct sk_buff *nskb;
 	u8 mac[ETH_ALEN];
+	__be32 tip;
 	u32 host;
 
 	if (!pskb_may_pull(skb, rq->off + sizeof(*a))) {
@@ -231,7 +232,8 @@ static struct sk_buff *ftsw_arp_rx(struct ftsw_port *in, struct sk_buff *skb,
 		ftsw_port_drop(in, FTSW_DROP_ANNOUNCE);
 		return NULL;
 	}
-	if (!ftsw_plan_ip4(rq->plan, *(const __be32 *)a->tip, &host)) {
+	memcpy(&tip, a->tip, sizeof(tip));
+	if (!ftsw_plan_ip4(rq->plan, tip, &host)) {
 		ftsw_port_drop(in, FTSW_DROP_NO_ADDRESS);
 		return NULL;
 	}

@@ -237,9 +237,9 @@ static void ftsw_plan_rules(struct kunit *test)
 	/* What the checks reject. */
 	p->lid = 3;		/* not a multiple of 2^LMC */
 	KUNIT_EXPECT_EQ(test, ftsw_plan_check(p, &msg), -EINVAL);
-	p->lid = 0xBFF0;	/* 8 hosts x 2 LIDs run past 0xBFFF */
+	p->lid = 0xBFF2;	/* 8 hosts x 2 LIDs: 0xBFF2..0xC001 */
 	KUNIT_EXPECT_EQ(test, ftsw_plan_check(p, &msg), -ERANGE);
-	p->lid = 0xBFF0 - 2;	/* last LID exactly 0xBFFF */
+	p->lid = 0xBFF0;	/* 0xBFF0..0xBFFF: the last LID exactly fits */
 	KUNIT_EXPECT_EQ(test, ftsw_plan_check(p, &msg), 0);
 	p->lid = 2;
 	p->ip4 = 0xfffffffa;	/* 8 addresses from .250 wrap */
@@ -290,7 +290,6 @@ static void ftsw_plan_staging(struct kunit *test)
 	ftsw_plan_flush(&f->fn);
 	KUNIT_EXPECT_NULL(test, rcu_access_pointer(f->fn.plan));
 	mutex_unlock(&f->fn.lock);
-	rcu_barrier();		/* the kfree_rcu()s */
 	t_fab_free(f);
 }
 
