@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lab-lib.sh"
 
 TOPO=ftmn:4,2	# 8 hosts, 2 levels
-tap_plan 11
+tap_plan 12
 tap_check "insmod ftsw.ko" ftsw_load
 
 hx() { local h=$1; shift; ip netns exec "$LAB-h$h" "$@"; }
@@ -171,6 +171,32 @@ refused() {
 		[ "$(fabric_drop bad_resolve)" = $((b0 + 2)) ]
 }
 tap_check "gratuitous ARP, ARP for 10.9.9.9, truncated and bad-hardware ARP: +1 announce, +1 no_address, +2 bad_resolve" refused
+
+# The plan over the CLI: staged, then committed; a rootless user builds
+# its own in a user+net namespace and gets EPERM on the init namespace's.
+NOBODY=65534
+asuser() { setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups "$@"; }
+sysctl -qw kernel.unprivileged_userns_clone=1 2>/dev/null || true
+plan_cli() {
+	local out
+	out=$(fx -j plan show) || return 1
+	echo "$out" | grep -q '"hosts":8,"lid":1,"lmc":0,"ipv4":"198.18.0.1","ipv6":"2001:2::1"' || { echo "$out"; return 1; }
+	out=$(asuser unshare -Urn sh -c "'$FTSW' plan set hosts 4 lid 8 lmc 2 ipv4 10.0.0.1 &&
+		'$FTSW' -j plan show && '$FTSW' -j plan show staged && '$FTSW' commit >/dev/null &&
+		'$FTSW' -j plan show") || { echo "$out"; return 1; }
+	echo "$out"
+	[ "$(echo "$out" | sed -n 1p)" = '{"hosts":0,"lid":0,"lmc":0,"ipv4":"","ipv6":"","staged":false}' ] &&
+		[ "$(echo "$out" | sed -n 2p)" = '{"hosts":4,"lid":8,"lmc":2,"ipv4":"10.0.0.1","ipv6":"","staged":true}' ] &&
+		[ "$(echo "$out" | sed -n 3p)" = '{"hosts":4,"lid":8,"lmc":2,"ipv4":"10.0.0.1","ipv6":"","staged":false}' ] || return 1
+	out=$(asuser "$FTSW" plan clear 2>&1) && return 1
+	echo "$out" | grep -qi "not permitted" || { echo "$out"; return 1; }
+	# Rejected plans name the problem.
+	out=$(asuser unshare -Urn "$FTSW" plan set hosts 8 lid 3 lmc 1 ipv4 10.0.0.1 2>&1) && return 1
+	echo "$out" | grep -q "multiple of 2^LMC" || { echo "$out"; return 1; }
+	out=$(asuser unshare -Urn "$FTSW" plan set hosts 4 lid 0xbffe ipv4 10.0.0.1 2>&1) && return 1
+	echo "$out" | grep -q "run past 0xBFFF" || { echo "$out"; return 1; }
+}
+tap_check "ftsw plan: the lab's plan shown; rootless: staged then committed; EPERM on init's; bad plans named" plan_cli
 
 down() { lab lab down --name "$LAB" && lab_gone; }
 tap_check "lab down leaves nothing" down

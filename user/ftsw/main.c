@@ -23,6 +23,7 @@ static const struct cli_object objects[] = {
 	{ "lft", "write and show linear forwarding tables", cmd_lft },
 	{ "sl2vl", "set and show SL to VL tables", cmd_sl2vl },
 	{ "commit", "publish every staged LFT at once", cmd_commit },
+	{ "plan", "the address plan the fabric answers ARP/ND from", cmd_plan },
 	{ "monitor", "print port and commit events", cmd_monitor },
 	{ "lab", "a fat-tree of namespaces with real packets", cmd_lab },
 	{ "fm", "the fabric manager: discover, route, reroute on failures", cmd_fm },
