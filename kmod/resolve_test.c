@@ -512,7 +512,7 @@ static void t_na_ok(struct kunit *test, struct sk_buff *r, u16 lid,
 	KUNIT_EXPECT_EQ(test, ntohs(eth_hdr(r)->h_proto), ETH_P_IPV6);
 	na = (const struct t_ns *)(r->data + ETH_HLEN);
 	t_ip6(&t, target);
-	KUNIT_EXPECT_EQ(test, na->ip6.version, 6);
+	KUNIT_EXPECT_EQ(test, (int)na->ip6.version, 6);
 	KUNIT_EXPECT_EQ(test, na->ip6.hop_limit, 255);
 	KUNIT_EXPECT_EQ(test, na->ip6.nexthdr, IPPROTO_ICMPV6);
 	KUNIT_EXPECT_EQ(test, ntohs(na->ip6.payload_len), 32);
@@ -521,9 +521,9 @@ static void t_na_ok(struct kunit *test, struct sk_buff *r, u16 lid,
 	KUNIT_EXPECT_EQ(test, na->icmp.icmp6_type,
 			NDISC_NEIGHBOUR_ADVERTISEMENT);
 	KUNIT_EXPECT_EQ(test, na->icmp.icmp6_code, 0);
-	KUNIT_EXPECT_EQ(test, na->icmp.icmp6_solicited, solicited);
-	KUNIT_EXPECT_EQ(test, na->icmp.icmp6_override, 1);
-	KUNIT_EXPECT_EQ(test, na->icmp.icmp6_router, 0);
+	KUNIT_EXPECT_EQ(test, (int)na->icmp.icmp6_solicited, (int)solicited);
+	KUNIT_EXPECT_EQ(test, (int)na->icmp.icmp6_override, 1);
+	KUNIT_EXPECT_EQ(test, (int)na->icmp.icmp6_router, 0);
 	KUNIT_EXPECT_TRUE(test, ipv6_addr_equal(&na->target, &t));
 	KUNIT_EXPECT_EQ(test, na->opt[0], ND_OPT_TARGET_LL_ADDR);
 	KUNIT_EXPECT_EQ(test, na->opt[1], 1);
