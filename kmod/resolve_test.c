@@ -529,7 +529,7 @@ static void t_na_ok(struct kunit *test, struct sk_buff *r, u16 lid,
 	KUNIT_EXPECT_EQ(test, na->opt[1], 1);
 	KUNIT_EXPECT_TRUE(test, ether_addr_equal(na->opt + 2, mac));
 	/* The checksum verifies: the sum over the message folds to 0. */
-	KUNIT_EXPECT_EQ(test, (u16)csum_ipv6_magic(&na->ip6.saddr,
+	KUNIT_EXPECT_EQ(test, (__force u16)csum_ipv6_magic(&na->ip6.saddr,
 						   &na->ip6.daddr, 32,
 						   IPPROTO_ICMPV6,
 						   csum_partial(&na->icmp, 32,
