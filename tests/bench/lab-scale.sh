@@ -12,8 +12,8 @@
 #       tests/bench/lab-scale.sh ftmn:16,3 'pgft:3;16,16,16;1,16,16;1,1,1'
 #
 # Environment: PAIRS (random pairs pinged, default 32), SEED (default 1),
-# FAIL_PORT (S:P, the cable failed under fm; default: switch 0's last port,
-# a leaf's up-link).
+# FAIL_PORT (S:P, the cable failed under fm; default: switch 0's first
+# link port, a leaf's up-link).
 set -euo pipefail
 : "${FTSW:?}" "${FTSW_KMOD:?}"
 [ $# -gt 0 ] || set -- ftmn:16,3
@@ -66,9 +66,9 @@ for TOPO in "$@"; do
 	done
 	echo "fm start (fm log):"
 	cut -c1-300 /run/ftsw/big/fm.log | sed 's/^/  /'
-	# Default: the last port of switch 0, a leaf's up-link.
-	fp=${FAIL_PORT:-s0:$(ip netns exec big "$FTSW" -j switch show id 0 |
-		python3 -c 'import json,sys; d=json.load(sys.stdin); d=d[0] if isinstance(d, list) else d; print(d["ports"])')}
+	# Default: switch 0's first link port (a leaf's up-link).
+	fp=${FAIL_PORT:-s0:$(ip netns exec big "$FTSW" -j port show switch 0 |
+		python3 -c 'import json,sys; print(min(p["port"] for p in json.load(sys.stdin) if p["kind"] == "link"))')}
 	n=$(grep -c 'committed generation' /run/ftsw/big/fm.log)
 	"$FTSW" lab fail port "$fp" >/dev/null
 	for _ in $(seq 1200); do
