@@ -71,6 +71,7 @@ void ftsw_port_stats_read(const struct ftsw_port *p, struct ftsw_stats *s)
 			t.tx_bytes = c->tx_bytes;
 			memcpy(t.tx_vl, c->tx_vl, sizeof(t.tx_vl));
 			memcpy(t.drops, c->drops, sizeof(t.drops));
+			t.resolved = c->resolved;
 		} while (u64_stats_fetch_retry(&c->syncp, start));
 		s->rx_packets += t.rx_packets;
 		s->rx_bytes += t.rx_bytes;
@@ -80,6 +81,7 @@ void ftsw_port_stats_read(const struct ftsw_port *p, struct ftsw_stats *s)
 			s->tx_vl[i] += t.tx_vl[i];
 		for (i = 0; i <= FTSW_DROP_MAX; i++)
 			s->drops[i] += t.drops[i];
+		s->resolved += t.resolved;
 	}
 }
 
@@ -265,6 +267,10 @@ void ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 	u16 dbase, dlid, slid;
 	u8 off, sl;
 
+	/* ARP and neighbour discovery are answered here (resolve.c). */
+	if (unlikely(eth_hdr(skb)->h_proto != htons(ETH_P_IP)) &&
+	    ftsw_resolve(in, skb))
+		return;
 	/* Ethernet II only: an 802.3 length could not cross a link hop. */
 	if (unlikely(!ftsw_mac_to_lid(eth_hdr(skb)->h_dest, &dbase) ||
 		     !eth_proto_is_802_3(eth_hdr(skb)->h_proto))) {

@@ -11,6 +11,7 @@
 #include <linux/xarray.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/rcupdate.h>
+#include <linux/in6.h>
 #include <net/genetlink.h>
 #include <linux/ftsw.h>
 
@@ -33,6 +34,7 @@ struct ftsw_pcpu_stats {
 	u64 tx_bytes;
 	u64 tx_vl[FTSW_NUM_VL];
 	u64 drops[FTSW_DROP_MAX + 1];
+	u64 resolved;		/* ARP/ND replies sent (resolve.c) */
 	struct u64_stats_sync syncp;
 };
 
@@ -43,6 +45,7 @@ struct ftsw_stats {
 	u64 tx_bytes;
 	u64 tx_vl[FTSW_NUM_VL];
 	u64 drops[FTSW_DROP_MAX + 1];
+	u64 resolved;
 };
 
 /*
@@ -59,6 +62,20 @@ struct ftsw_policy {
 	u8 offsets[FTSW_MAX_OFFSETS];
 	u32 sl_len;
 	u8 sl[];		/* SL by DLID, sl_len entries */
+};
+
+/*
+ * The fabric's address plan (resolve.c): host n < hosts owns base LID
+ * lid + (n << lmc), IPv4 ip4 + n and IPv6 ip6 + n. Published with RCU on
+ * commit, never written once published.
+ */
+struct ftsw_plan {
+	struct rcu_head rcu;
+	u32 hosts;
+	u32 ip4;		/* host order; 0: no IPv4 */
+	struct in6_addr ip6;	/* :: = no IPv6 */
+	u16 lid;
+	u8 lmc;
 };
 
 struct ftsw_switch;
@@ -107,6 +124,9 @@ struct ftsw_net {
 	u32 seq;		/* bumped on every change a dump shows */
 	u8 hop_limit;
 	u64 dead_drops[FTSW_DROP_MAX + 1];	/* of unbound ports */
+	struct ftsw_plan __rcu *plan;	/* active address plan */
+	struct ftsw_plan *plan_staged;	/* under lock; see plan_pending */
+	bool plan_pending;	/* commit publishes plan_staged (NULL: none) */
 };
 
 /* lft.c: pure table logic. */
@@ -146,6 +166,23 @@ void ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_port_stats_read(const struct ftsw_port *p, struct ftsw_stats *s);
 void ftsw_port_drop(struct ftsw_port *p, enum ftsw_drop reason);
+
+/* resolve.c: the address plan and the edge port's ARP/ND responder. */
+int ftsw_plan_check(const struct ftsw_plan *plan, const char **msg);
+bool ftsw_plan_ip4(const struct ftsw_plan *plan, __be32 addr, u32 *host);
+bool ftsw_plan_ip6(const struct ftsw_plan *plan, const struct in6_addr *addr,
+		   u32 *host);
+void ftsw_plan_commit(struct ftsw_net *fn);
+void ftsw_plan_discard(struct ftsw_net *fn);
+void ftsw_plan_flush(struct ftsw_net *fn);
+int ftsw_resolve_frame(struct ftsw_port *in, struct sk_buff *skb,
+		       struct sk_buff **reply);
+bool ftsw_resolve(struct ftsw_port *in, struct sk_buff *skb);
+
+/* resolve_nl.c */
+extern const struct nla_policy ftsw_plan_nl_policy[FTSW_ATTR_MAX + 1];
+int ftsw_nl_plan_set(struct sk_buff *skb, struct genl_info *info);
+int ftsw_nl_plan_get(struct sk_buff *skb, struct genl_info *info);
 
 /* main.c: objects, under rtnl (bind, unbind, delete) and fn->lock. */
 extern unsigned int ftsw_net_id;

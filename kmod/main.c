@@ -326,6 +326,7 @@ u64 ftsw_commit(struct ftsw_net *fn)
 		sw->staged = NULL;
 		ftsw_lft_free_deferred(old);
 	}
+	ftsw_plan_commit(fn);
 	fn->generation++;
 	ftsw_changed(fn);
 	ftsw_nl_commit_event(fn);
@@ -389,6 +390,7 @@ static void __net_exit ftsw_net_exit(struct net *net)
 	rtnl_lock();
 	mutex_lock(&fn->lock);
 	ftsw_fabric_flush(fn, false);
+	ftsw_plan_flush(fn);
 	mutex_unlock(&fn->lock);
 	rtnl_unlock();
 	xa_destroy(&fn->switches);

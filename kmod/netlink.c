@@ -96,6 +96,8 @@ static int ftsw_put_stats(struct sk_buff *msg, const struct ftsw_port *p)
 	    nla_put_u64_64bit(msg, FTSW_STATS_TX_PACKETS, st.tx_packets,
 			      FTSW_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FTSW_STATS_TX_BYTES, st.tx_bytes,
+			      FTSW_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTSW_STATS_RESOLVED, st.resolved,
 			      FTSW_STATS_PAD))
 		goto err;
 	vl = nla_nest_start(msg, FTSW_STATS_TX_VL);
@@ -195,6 +197,7 @@ static int ftsw_nl_fabric_reset(struct sk_buff *skb, struct genl_info *info)
 	rtnl_lock();
 	mutex_lock(&fn->lock);
 	ftsw_fabric_flush(fn, true);
+	ftsw_plan_flush(fn);
 	/* The data path reads it locklessly (READ_ONCE). */
 	WRITE_ONCE(fn->hop_limit, FTSW_HOP_LIMIT_DEFAULT);
 	ftsw_commit(fn);
@@ -846,6 +849,7 @@ static int ftsw_nl_lft_discard(struct sk_buff *skb, struct genl_info *info)
 			ftsw_lft_free(sw->staged);
 			sw->staged = NULL;
 		}
+		ftsw_plan_discard(fn);
 	}
 	mutex_unlock(&fn->lock);
 	return err;
@@ -1170,6 +1174,17 @@ static const struct genl_ops ftsw_ops[] = {
 		.doit = ftsw_nl_port_clear,
 		FTSW_POLICY(ftsw_port_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = FTSW_CMD_PLAN_SET,
+		.doit = ftsw_nl_plan_set,
+		FTSW_POLICY(ftsw_plan_nl_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = FTSW_CMD_PLAN_GET,
+		.doit = ftsw_nl_plan_get,
+		FTSW_POLICY(ftsw_plan_nl_policy),
 	},
 };
 

@@ -3,8 +3,9 @@
 # process per object) versus a script doing the same objects with one ip(8)
 # call per object, as mininet-style tools do: one `ip netns add` per
 # namespace, one `ip link add` per veth pair and one `ip link set up` per
-# device end, one `ip addr add` per host, one `ip neigh add` per neighbour
-# entry, then one `ftsw switch add` / `ftsw port bind` per switch and port.
+# device end, two `ip addr add` per host (IPv4 and IPv6), one `ftsw plan
+# set` (hosts resolve through the fabric, as in lab up: no neighbour is
+# written), then one `ftsw switch add` / `ftsw port bind` per switch and port.
 # The script does strictly less than lab up (no routing, no LFT upload).
 # Tear-down is timed two ways: per object as mininet's stop() does (one
 # `ip link del` per cable, one `ip netns del` per namespace), and the
@@ -70,9 +71,8 @@ for a, pa, b, pb in links:
         o.write("ip -n %s-h%d link set eth0 address %s up\n" % (F, h, mac(h)))
         o.write("ip -n %s-h%d addr add %s/15 dev eth0\n" % (F, h, ip(h)))
 for h in range(len(hosts)):
-    for g in range(len(hosts)):
-        if g != h:
-            o.write("ip -n %s-h%d neigh add %s lladdr %s dev eth0 nud permanent\n" % (F, h, ip(g), mac(g)))
+    o.write("ip -n %s-h%d addr add 2001:2::%x:%x/64 dev eth0 nodad\n" % (F, h, (h + 1) >> 16, (h + 1) & 0xffff))
+o.write("ip netns exec %s %s plan set hosts %d lid 1 ipv4 198.18.0.1 ipv6 2001:2::1\n" % (F, ftsw, len(hosts)))
 for n in sw:
     o.write("ip netns exec %s %s switch add id %d ports %d\n" % (F, ftsw, si[n], nodes[n][1]))
 for a, pa, b, pb in links:

@@ -4,7 +4,9 @@
 # machine runs its own fabric with one switch; the cable between the two
 # switches is a VXLAN device bound as an ordinary link port on both sides.
 # Host h0 hangs off switch 1 (machine A), h1 off switch 2 (machine B): ping
-# crosses the VXLAN cable, and both switches count it.
+# crosses the VXLAN cable, and both switches count it. Each machine's
+# fabric holds the address plan, so hosts resolve each other with no static
+# neighbour and no ARP frame crosses the cable.
 . "$(dirname "$0")/lib.sh"
 PY=$(command -v /usr/bin/python3 || command -v python3)
 
@@ -38,8 +40,6 @@ setup() {
 		ip -n "$B" link add h1 type veth peer name eth0 netns "$HB" || return 1
 	ip -n "$HA" link set eth0 address 02:66:74:00:00:01 up && ip -n "$HA" addr add 198.18.0.1/15 dev eth0 &&
 		ip -n "$HB" link set eth0 address 02:66:74:00:00:02 up && ip -n "$HB" addr add 198.18.0.2/15 dev eth0 &&
-		ip -n "$HA" neigh add 198.18.0.2 lladdr 02:66:74:00:00:02 dev eth0 nud permanent &&
-		ip -n "$HB" neigh add 198.18.0.1 lladdr 02:66:74:00:00:01 dev eth0 nud permanent &&
 		ip -n "$A" link set h0 up && ip -n "$B" link set h1 up || return 1
 	# Switches, ports, tables: each machine configures its own half.
 	fa switch add id 1 ports 2 name machineA-sw1 && fb switch add id 2 ports 2 name machineB-sw2 &&
@@ -47,8 +47,12 @@ setup() {
 		fa port bind switch 1 port 2 dev vx42 kind link &&
 		fb port bind switch 2 port 1 dev h1 kind edge lid 2 lmc 0 &&
 		fb port bind switch 2 port 2 dev vx42 kind link &&
-		fa lft set switch 1 lid 1 port 1 lid 2 port 2 && fa commit >/dev/null &&
-		fb lft set switch 2 lid 2 port 1 lid 1 port 2 && fb commit >/dev/null
+		fa lft set switch 1 lid 1 port 1 lid 2 port 2 &&
+		fb lft set switch 2 lid 2 port 1 lid 1 port 2 || return 1
+	# Both halves know the whole address plan: each machine's edge port
+	# answers its host's ARP for the other machine's host.
+	fa plan set hosts 2 lid 1 ipv4 198.18.0.1 && fa commit >/dev/null &&
+		fb plan set hosts 2 lid 1 ipv4 198.18.0.1 && fb commit >/dev/null
 }
 tap_check "two machines, one VXLAN cable, a switch on each side" setup
 
@@ -61,9 +65,15 @@ ping_cross() {
 	ip netns exec "$HA" ping -c 5 -i 0.2 -W 2 -q 198.18.0.2 || return 1
 	a1=$(tx "$A" 1) b1=$(tx "$B" 2)
 	echo "VXLAN port tx: machine A +$((a1 - a0)), machine B +$((b1 - b0))"
-	[ $((a1 - a0)) -ge 5 ] && [ $((b1 - b0)) -ge 5 ]
+	[ $((a1 - a0)) -ge 5 ] && [ $((b1 - b0)) -ge 5 ] || return 1
+	# Resolved by each machine's own edge port, no static neighbour.
+	ip -n "$HA" neigh show 198.18.0.2 | grep -q 'lladdr 02:66:74:00:00:02' &&
+		ip -n "$HB" neigh show 198.18.0.1 | grep -q 'lladdr 02:66:74:00:00:01' &&
+		! ip -n "$HA" neigh show nud permanent | grep -q . || return 1
+	[ "$(ip netns exec "$A" "$FTSW" -j -s port show switch 1 port 1 |
+		"$PY" -c 'import json,sys; print(json.load(sys.stdin)[0]["stats"]["resolved"])')" -ge 1 ]
 }
-tap_check "h0 (machine A) pings h1 (machine B) across the VXLAN cable, both ports count" ping_cross
+tap_check "h0 (machine A) pings h1 (machine B) across the VXLAN cable, both ports count; ARP answered on each side" ping_cross
 udp_underlay() {
 	# The only packets between the machines are VXLAN (UDP 4789) frames.
 	ip -n "$A" -s link show u0 | sed -n '4p;6p'

@@ -252,6 +252,7 @@ int cmd_port(int argc, char **argv);
 int cmd_lft(int argc, char **argv);
 int cmd_sl2vl(int argc, char **argv);
 int cmd_commit(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
 int cmd_fm(int argc, char **argv);

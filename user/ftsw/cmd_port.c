@@ -85,7 +85,7 @@ static void print_stats(const struct ftsw_port_info *p)
 		for (i = 1; i <= FTSW_DROP_MAX; i++)
 			printf("%s\"%s\":%" PRIu64, i > 1 ? "," : "",
 			       ftsw_drop_name(i), s->drops[i]);
-		printf("}}");
+		printf("},\"resolved\":%" PRIu64 "}", s->resolved);
 		return;
 	}
 	printf("    rx %" PRIu64 " packets %" PRIu64 " bytes  tx %" PRIu64
@@ -98,7 +98,7 @@ static void print_stats(const struct ftsw_port_info *p)
 	printf("\n    drops");
 	for (i = 1; i <= FTSW_DROP_MAX; i++)
 		printf(" %s %" PRIu64, ftsw_drop_name(i), s->drops[i]);
-	printf("\n");
+	printf("\n    resolved %" PRIu64 " (ARP/ND replies)\n", s->resolved);
 }
 
 /* Shared by "port show" and "monitor". */

@@ -31,6 +31,8 @@ const struct cli_object cli_objects[] = {
 	{ "sl2vl", "set and show SL to VL tables", cmd_sl2vl, cli_cmds_sl2vl },
 	{ "commit", "publish every staged LFT at once", cmd_commit,
 	  cli_cmds_commit },
+	{ "plan", "the address plan the fabric answers ARP/ND from", cmd_plan,
+	  NULL },
 	{ "monitor", "print port and commit events", cmd_monitor,
 	  cli_cmds_monitor },
 	{ "lab", "a fat-tree of namespaces with real packets", cmd_lab,

@@ -56,6 +56,14 @@ struct ftsw_hdr {
 #define FTSW_MAC_PREFIX2	0x74
 #define FTSW_MAC_PREFIX3	0x00
 
+/*
+ * The address plan (FTSW_CMD_PLAN_SET, staged and committed with the
+ * LFTs): host n (0 <= n < PLAN_HOSTS) owns base LID PLAN_LID + (n << PLAN_LMC),
+ * IPv4 address PLAN_IP4 + n and IPv6 address PLAN_IP6 + n (added to the low
+ * 32 bits). Edge ports answer their host's ARP requests and neighbour
+ * solicitations for these addresses with the owner's MAC.
+ */
+
 enum ftsw_cmd {
 	FTSW_CMD_UNSPEC,
 	FTSW_CMD_FABRIC_GET,	/* generation, counts, limits, drops */
@@ -77,6 +85,8 @@ enum ftsw_cmd {
 	FTSW_CMD_PORT_EVENT,	/* notification: port state change */
 	FTSW_CMD_COMMIT_EVENT,	/* notification: commit */
 	FTSW_CMD_PORT_CLEAR,	/* zero a port's counters */
+	FTSW_CMD_PLAN_SET,	/* stage the address plan */
+	FTSW_CMD_PLAN_GET,	/* the active or staged address plan */
 	__FTSW_CMD_MAX,
 };
 #define FTSW_CMD_MAX (__FTSW_CMD_MAX - 1)
@@ -117,6 +127,12 @@ enum ftsw_attr {
 	FTSW_ATTR_SL2VL,		/* binary u8[16] */
 	FTSW_ATTR_DROPS,		/* nest, out: enum ftsw_drop -> u64 */
 	FTSW_ATTR_LFT_BYTES,		/* u64, out: kernel memory of LFTs */
+	FTSW_ATTR_PLAN_HOSTS,		/* u32: hosts of the plan, 0 = none */
+	FTSW_ATTR_PLAN_IP4,		/* binary 4, network order: host 0 */
+	FTSW_ATTR_PLAN_IP6,		/* binary 16: host 0's IPv6 address */
+	FTSW_ATTR_PLAN_LID,		/* u16: base LID of host 0 */
+	FTSW_ATTR_PLAN_LMC,		/* u8: host n's LID = LID + (n << LMC) */
+	FTSW_ATTR_PLAN_STAGED,		/* flag: the staged plan (get, out) */
 	__FTSW_ATTR_MAX,
 };
 #define FTSW_ATTR_MAX (__FTSW_ATTR_MAX - 1)
@@ -131,6 +147,7 @@ enum ftsw_stats_attr {
 	FTSW_STATS_TX_BYTES,		/* u64 */
 	FTSW_STATS_TX_VL,		/* nest: attr type VL + 1 -> u64 packets */
 	FTSW_STATS_DROPS,		/* nest: enum ftsw_drop -> u64 */
+	FTSW_STATS_RESOLVED,		/* u64: ARP/ND replies the port sent */
 	__FTSW_STATS_MAX,
 };
 #define FTSW_STATS_MAX (__FTSW_STATS_MAX - 1)
@@ -167,6 +184,9 @@ enum ftsw_drop {
 	FTSW_DROP_NOT_FABRIC,		/* wrong ethertype / unknown dst MAC */
 	FTSW_DROP_TX_ERROR,		/* transmit failed, no memory */
 	FTSW_DROP_TOO_BIG,		/* larger than the out device's MTU */
+	FTSW_DROP_NO_ADDRESS,		/* ARP/NS for an address not in the plan */
+	FTSW_DROP_ANNOUNCE,		/* gratuitous ARP, ARP reply, NA, own DAD */
+	FTSW_DROP_BAD_RESOLVE,		/* malformed or truncated ARP/NS/NA */
 	__FTSW_DROP_MAX,
 };
 #define FTSW_DROP_MAX (__FTSW_DROP_MAX - 1)

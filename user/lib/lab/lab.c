@@ -47,6 +47,20 @@ uint32_t ftsw_lab_host_ip(uint32_t host)
 	return htonl((198u << 24 | 18u << 16) + host + 1);
 }
 
+void ftsw_lab_host_ip6(uint32_t host, uint8_t addr[16])
+{
+	uint32_t low = host + 1;
+
+	memset(addr, 0, 16);
+	addr[0] = 0x20;		/* 2001:2::/48, RFC 5180 benchmarking */
+	addr[1] = 0x01;
+	addr[3] = 0x02;
+	addr[12] = low >> 24;
+	addr[13] = low >> 16;
+	addr[14] = low >> 8;
+	addr[15] = low;
+}
+
 static void host_mac(uint32_t lid, uint8_t mac[6])
 {
 	mac[0] = FTSW_MAC_PREFIX0;
@@ -55,27 +69,6 @@ static void host_mac(uint32_t lid, uint8_t mac[6])
 	mac[3] = FTSW_MAC_PREFIX3;
 	mac[4] = lid >> 8;
 	mac[5] = lid & 0xff;
-}
-
-/* Host h's permanent neighbour entry for every other host, pipelined. */
-static int host_neighbours(struct lab_rt *rt, uint32_t h, uint32_t nhosts,
-			   unsigned lmc, struct ftsw_err *err)
-{
-	char what[64];
-	uint8_t mac[6];
-	uint32_t m;
-
-	for (m = 0; m < nhosts; m++) {
-		if (m == h)
-			continue;
-		host_mac((m + 1) << lmc, mac);
-		snprintf(what, sizeof(what), "host h%" PRIu32 " neighbour h%"
-			 PRIu32, h, m);
-		if (lab_rt_neigh4(rt, LAB_HOST_IFINDEX, ftsw_lab_host_ip(m),
-				  mac, what, err))
-			return -1;
-	}
-	return 0;
 }
 
 static int check_name(const char *name, struct ftsw_err *err)
@@ -194,9 +187,14 @@ static int make_namespaces(struct lab_build *b, struct ftsw_err *err)
 		ftsw_lab_host_ns(b->name, n, ns, sizeof(ns));
 		if (ftsw_netns_add(ns, err))
 			return -1;
-		/* No IPv6: no router solicitations or DAD in the counters. */
-		if (lab_sysctl("net/ipv6/conf/all/disable_ipv6", "1", err) ||
-		    lab_sysctl("net/ipv6/conf/default/disable_ipv6", "1", err))
+		/*
+		 * IPv6 with the plan's address only: no link-local address
+		 * (so no link-local DAD, no router solicitation), and the
+		 * address kept while a failed cable has eth0 down.
+		 */
+		if (lab_sysctl("net/ipv6/conf/default/addr_gen_mode", "1", err) ||
+		    lab_sysctl("net/ipv6/conf/default/keep_addr_on_down", "1",
+			       err))
 			return -1;
 		/* Back home before the next one: fds are opened on demand, so
 		 * no limit on open files caps the lab's size. */
@@ -285,10 +283,9 @@ static int config_hosts(struct lab_build *b, struct ftsw_err *err)
 
 	for (n = 0; n < t->nhosts; n++) {
 		struct lab_rt rt;
-		char what[48];
+		char what[48], ns[64];
+		uint8_t a6[16];
 		int rc = -1;
-
-		char ns[64];
 
 		ftsw_lab_host_ns(b->name, n, ns, sizeof(ns));
 		if (ftsw_netns_enter(ns, err) || lab_rt_open(&rt, err))
@@ -303,11 +300,10 @@ static int config_hosts(struct lab_build *b, struct ftsw_err *err)
 		if (lab_rt_addr4(&rt, LAB_HOST_IFINDEX, ftsw_lab_host_ip(n), 15,
 				 what, err))
 			goto close;
-		if (!b->o->no_neigh) {
-			if (host_neighbours(&rt, n, t->nhosts, b->r->lmc, err))
-				goto close;
-			b->tm->nneigh += t->nhosts - 1;
-		}
+		ftsw_lab_host_ip6(n, a6);
+		snprintf(what, sizeof(what), "host %" PRIu32 " IPv6 address", n);
+		if (lab_rt_addr6(&rt, LAB_HOST_IFINDEX, a6, 64, what, err))
+			goto close;
 		rc = lab_rt_flush(&rt, err);
 		b->tm->nmsgs += rt.nmsgs;
 close:
@@ -374,6 +370,53 @@ static int upload_lfts(struct ftsw_nl *nl, const struct ftsw_routing *r,
 		}
 	}
 	return 0;
+}
+
+/*
+ * The address plan (ARCHITECTURE.md): host n owns base LID (n + 1) << LMC,
+ * 198.18.0.0 + n + 1 and 2001:2::n+1; edge ports answer ARP and neighbour
+ * solicitations from it. Staged: the commit that publishes the LFTs
+ * publishes it.
+ */
+static int upload_plan(struct ftsw_nl *nl, uint32_t nhosts, unsigned lmc,
+		       struct ftsw_err *err)
+{
+	struct ftsw_plan_info p = {
+		.hosts = nhosts, .lid = 1u << lmc, .lmc = lmc,
+		.ip4 = ftsw_lab_host_ip(0),
+	};
+
+	ftsw_lab_host_ip6(0, p.ip6);
+	if (ftsw_nl_plan_set(nl, &p)) {
+		ftsw_err_set(err, "address plan of %" PRIu32 " hosts: %s",
+			     nhosts, ftsw_nl_error(nl));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Hosts resolve on demand, so each holds neighbour entries only for the
+ * peers it talks to; but the kernel's neighbour tables are shared by every
+ * namespace and refuse new entries past gc_thresh3 (1024 by default): one
+ * host talking to all others, and their answers, need 2 (N - 1). Raised,
+ * never lowered, best effort (a rootless lab cannot, and needs less).
+ */
+static void neigh_room(uint32_t nhosts)
+{
+	static const char *const fam[] = { "ipv4", "ipv6" };
+	unsigned long need3 = 4ul * nhosts + 1024, need2 = 2ul * nhosts + 512;
+	char path[64];
+	unsigned i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "net/%s/neigh/default/gc_thresh3",
+			 fam[i]);
+		lab_sysctl_raise(path, need3);
+		snprintf(path, sizeof(path), "net/%s/neigh/default/gc_thresh2",
+			 fam[i]);
+		lab_sysctl_raise(path, need2);
+	}
 }
 
 static int make_switches(struct lab_build *b, struct ftsw_nl *nl,
@@ -449,6 +492,8 @@ static int make_switches(struct lab_build *b, struct ftsw_nl *nl,
 	b->tm->switches = ftsw_now_us() - t0;
 	t0 = ftsw_now_us();
 	if (upload_lfts(nl, r, err))
+		return -1;
+	if (!b->o->no_neigh && upload_plan(nl, t->nhosts, r->lmc, err))
 		return -1;
 	if (ftsw_nl_commit(nl, NULL)) {
 		ftsw_err_set(err, "commit: %s", ftsw_nl_error(nl));
@@ -564,6 +609,7 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 	made = true;
 	if (write_conf(&b, err))
 		goto out;
+	neigh_room(b.t->nhosts);
 	if (make_namespaces(&b, err))
 		goto out;
 	if (ftsw_netns_enter_fd(b.fabric_fd, b.name, err) ||
@@ -574,7 +620,6 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 	b.tm->nmsgs += rt.nmsgs;
 	if (ftsw_netns_home(err) || config_hosts(&b, err))
 		goto out;
-	b.tm->neigh = b.tm->hosts;
 	nl = ftsw_nl_open_in(b.name, err);
 	if (!nl || make_switches(&b, nl, err))
 		goto out;
@@ -1159,10 +1204,10 @@ void ftsw_lab_changes_print(const struct ftsw_lab *lab,
 }
 
 /*
- * A host's eth0, in its namespace: down, or up with its permanent
- * neighbours put back (an administratively downed device loses its
- * neighbour entries, permanent ones included; its IPv4 address and, once
- * up again, the prefix route stay).
+ * A host's eth0, in its namespace, down or up. Down, it loses its
+ * neighbour entries; it keeps its IPv4 address and (keep_addr_on_down) its
+ * IPv6 one, and once up again the prefix routes come back: the host
+ * resolves its peers afresh through the fabric, as it did at first.
  */
 static int host_eth0(struct ftsw_lab *lab, uint32_t h, bool up,
 		     struct ftsw_err *err)
@@ -1183,8 +1228,6 @@ static int host_eth0(struct ftsw_lab *lab, uint32_t h, bool up,
 	snprintf(what, sizeof(what), "host h%" PRIu32 " eth0 %s", h,
 		 up ? "up" : "down");
 	rc = lab_rt_link_up(&rt, LAB_HOST_IFINDEX, up, what, err);
-	if (!rc && up)
-		rc = host_neighbours(&rt, h, lab->topo->nhosts, lab->lmc, err);
 	if (!rc)
 		rc = lab_rt_flush(&rt, err);
 	lab_rt_close(&rt);
@@ -1262,7 +1305,7 @@ int ftsw_lab_set_link(struct ftsw_lab *lab, uint32_t node, unsigned port,
 			return -1;
 	} else if (up) {
 		/*
-		 * Host cable: the host's end first (eth0 up, neighbours back),
+		 * Host cable: the host's end first (eth0 up),
 		 * then the switch's, so that the fabric sees the edge port up
 		 * only once the host can talk.
 		 */

@@ -8,12 +8,13 @@
  * edge port). Switch i of the topology is kernel switch id i; its port p is
  * device "s<i>p<p>" of the fabric namespace. Links between switches are veth
  * pairs at MTU 9000, host links MTU 1500 (ARCHITECTURE.md addressing plan:
- * host n has MAC 02:66:74:00:<base LID>, 198.18.0.0 + n + 1 /15 and a
- * permanent neighbour entry for every other host).
+ * host n has MAC 02:66:74:00:<base LID>, 198.18.0.0 + n + 1 /15 and
+ * 2001:2::n+1 /64; the fabric answers ARP and neighbour solicitations from
+ * its address plan, so hosts resolve on demand and hold no static table).
  *
  * Everything is done through netlink from this process: namespaces are
  * created with unshare(2) and bind mounts (as ip-netns does), devices,
- * addresses, neighbours and qdiscs through rtnetlink, the switches through
+ * addresses and qdiscs through rtnetlink, the switches through
  * the "ftsw" generic netlink family. The lab's description (topology, LMC,
  * engine) is kept in /run/ftsw/NAME/ so later commands find it.
  *
@@ -67,7 +68,8 @@ struct ftsw_lab_opts {
 	uint64_t rate_bytes;	/* bytes/s; 0: no shaping; else tbf on every
 				 * fabric link */
 	uint64_t seed;
-	bool no_neigh;		/* skip the permanent neighbour mesh */
+	bool no_neigh;		/* no address plan: the fabric answers no
+				 * ARP/ND (hosts bring their own neighbours) */
 	bool progress;		/* progress on stderr */
 };
 
@@ -108,6 +110,8 @@ void ftsw_lab_host_ns(const char *lab, uint32_t host, char *buf, size_t sz);
 void ftsw_lab_port_dev(uint32_t sw, unsigned port, char *buf, size_t sz);
 /* Host address (network order) of host n. */
 uint32_t ftsw_lab_host_ip(uint32_t host);
+/* Host n's IPv6 address: 2001:2::n+1 (/64). */
+void ftsw_lab_host_ip6(uint32_t host, uint8_t addr[16]);
 /* Resolve "h3" / "3" / node description to a host index. */
 int ftsw_lab_find_host(const struct ftsw_lab *lab, const char *s,
 		       uint32_t *host, struct ftsw_err *err);
@@ -158,7 +162,7 @@ void ftsw_lab_changes_print(const struct ftsw_lab *lab,
  * the two nodes that is in the wanted state unless all), every link of a
  * switch, or one port S:P. Both veth ends go administratively down, so both
  * sides lose carrier: for a host cable the host's eth0 in its namespace too
- * (heal puts its permanent neighbours back). Every cable changed is
+ * (it keeps its addresses and resolves afresh once healed). Every cable changed is
  * appended to ch (if not NULL), also when an error stops the rest.
  */
 int ftsw_lab_set_link(struct ftsw_lab *lab, uint32_t node, unsigned port,

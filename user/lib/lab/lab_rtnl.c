@@ -261,6 +261,28 @@ int lab_rt_addr4(struct lab_rt *rt, int ifindex, uint32_t addr, unsigned plen,
 	return send_msg(rt, msg, what, err);
 }
 
+int lab_rt_addr6(struct lab_rt *rt, int ifindex, const uint8_t addr[16],
+		 unsigned plen, const char *what, struct ftsw_err *err)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(RTM_NEWADDR, NLM_F_REQUEST |
+						NLM_F_CREATE | NLM_F_EXCL);
+	struct ifaddrmsg ifa = {
+		.ifa_family = AF_INET6,
+		.ifa_prefixlen = plen,
+		.ifa_flags = IFA_F_NODAD,
+		.ifa_scope = RT_SCOPE_UNIVERSE,
+		.ifa_index = ifindex,
+	};
+
+	if (msg && (nlmsg_append(msg, &ifa, sizeof(ifa), NLMSG_ALIGNTO) ||
+		    nla_put(msg, IFA_LOCAL, 16, addr) ||
+		    nla_put(msg, IFA_ADDRESS, 16, addr))) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return send_msg(rt, msg, what, err);
+}
+
 int lab_rt_neigh4(struct lab_rt *rt, int ifindex, uint32_t addr,
 		  const uint8_t *mac, const char *what, struct ftsw_err *err)
 {
@@ -477,5 +499,34 @@ int lab_sysctl(const char *path, const char *value, struct ftsw_err *err)
 		ftsw_err_set(err, "sysctl %s: %s", path, strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+int lab_sysctl_raise(const char *path, unsigned long min)
+{
+	char p[256], buf[32];
+	unsigned long cur;
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/sys/%s", path);
+	fd = open(p, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0) {
+		close(fd);
+		return -1;
+	}
+	buf[n] = 0;
+	cur = strtoul(buf, NULL, 10);
+	if (cur < min) {
+		n = snprintf(buf, sizeof(buf), "%lu", min);
+		if (pwrite(fd, buf, (size_t)n, 0) != n) {
+			close(fd);
+			return -1;
+		}
+	}
+	close(fd);
 	return 0;
 }

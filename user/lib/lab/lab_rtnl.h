@@ -53,6 +53,9 @@ int lab_rt_link_up(struct lab_rt *rt, int ifindex, bool up, const char *what,
 		   struct ftsw_err *err);
 int lab_rt_addr4(struct lab_rt *rt, int ifindex, uint32_t addr, unsigned plen,
 		 const char *what, struct ftsw_err *err);
+/* Without DAD (the fabric's plan owns the address). */
+int lab_rt_addr6(struct lab_rt *rt, int ifindex, const uint8_t addr[16],
+		 unsigned plen, const char *what, struct ftsw_err *err);
 int lab_rt_neigh4(struct lab_rt *rt, int ifindex, uint32_t addr,
 		  const uint8_t *mac, const char *what, struct ftsw_err *err);
 /* tbf root qdisc at rate bytes/s; burst and limit sized for the rate. */
@@ -70,5 +73,8 @@ int lab_rt_dump_links(struct lab_rt *rt, lab_rt_link_cb cb, void *arg,
 
 /* Write a sysctl of the current namespace (path under /proc/sys). */
 int lab_sysctl(const char *path, const char *value, struct ftsw_err *err);
+
+/* Raise a numeric sysctl to at least @min (best effort: -1 if not). */
+int lab_sysctl_raise(const char *path, unsigned long min);
 
 #endif

@@ -60,6 +60,12 @@ static const char *const ftsw_attr_names[FTSW_ATTR_MAX + 1] = {
 	[FTSW_ATTR_LFT_DATA] = "lft block",
 	[FTSW_ATTR_LFT_STAGED] = "staged",
 	[FTSW_ATTR_SL2VL] = "sl2vl",
+	[FTSW_ATTR_PLAN_HOSTS] = "plan hosts",
+	[FTSW_ATTR_PLAN_IP4] = "plan ipv4",
+	[FTSW_ATTR_PLAN_IP6] = "plan ipv6",
+	[FTSW_ATTR_PLAN_LID] = "plan lid",
+	[FTSW_ATTR_PLAN_LMC] = "plan lmc",
+	[FTSW_ATTR_PLAN_STAGED] = "plan staged",
 };
 
 static const char *attr_name(int type)
@@ -80,6 +86,9 @@ const char *ftsw_drop_name(int reason)
 		[FTSW_DROP_NOT_FABRIC] = "not_fabric",
 		[FTSW_DROP_TX_ERROR] = "tx_error",
 		[FTSW_DROP_TOO_BIG] = "too_big",
+		[FTSW_DROP_NO_ADDRESS] = "no_address",
+		[FTSW_DROP_ANNOUNCE] = "announce",
+		[FTSW_DROP_BAD_RESOLVE] = "bad_resolve",
 	};
 
 	if (reason > 0 && reason <= FTSW_DROP_MAX)
@@ -607,6 +616,9 @@ static void port_from(struct nlattr **tb, struct ftsw_port_info *pi)
 			case FTSW_STATS_DROPS:
 				parse_drops(a, pi->stats.drops);
 				break;
+			case FTSW_STATS_RESOLVED:
+				pi->stats.resolved = nla_get_u64(a);
+				break;
 			}
 		}
 	}
@@ -779,6 +791,58 @@ int ftsw_nl_commit(struct ftsw_nl *nl, uint64_t *generation)
 	if (!err && generation)
 		*generation = gen;
 	return err;
+}
+
+/* ---------------------------------------------------------------- plan */
+
+int ftsw_nl_plan_set(struct ftsw_nl *nl, const struct ftsw_plan_info *p)
+{
+	struct nl_msg *msg = new_msg(nl, FTSW_CMD_PLAN_SET, NLM_F_ACK, 0);
+	static const uint8_t zero6[16];
+
+	if (msg) {
+		nla_put_u32(msg, FTSW_ATTR_PLAN_HOSTS, p->hosts);
+		if (p->hosts) {
+			nla_put_u16(msg, FTSW_ATTR_PLAN_LID, p->lid);
+			nla_put_u8(msg, FTSW_ATTR_PLAN_LMC, p->lmc);
+			if (p->ip4)
+				nla_put(msg, FTSW_ATTR_PLAN_IP4, 4, &p->ip4);
+			if (memcmp(p->ip6, zero6, 16))
+				nla_put(msg, FTSW_ATTR_PLAN_IP6, 16, p->ip6);
+		}
+	}
+	return simple(nl, msg);
+}
+
+static int parse_plan(struct nl_msg *msg, void *arg)
+{
+	struct ftsw_plan_info *p = arg;
+	struct nlattr *tb[FTSW_ATTR_MAX + 1];
+
+	if (!parse_attrs(msg, tb))
+		return -EINVAL;
+	memset(p, 0, sizeof(*p));
+	p->staged = tb[FTSW_ATTR_PLAN_STAGED] != NULL;
+	if (tb[FTSW_ATTR_PLAN_HOSTS])
+		p->hosts = nla_get_u32(tb[FTSW_ATTR_PLAN_HOSTS]);
+	if (tb[FTSW_ATTR_PLAN_LID])
+		p->lid = nla_get_u16(tb[FTSW_ATTR_PLAN_LID]);
+	if (tb[FTSW_ATTR_PLAN_LMC])
+		p->lmc = nla_get_u8(tb[FTSW_ATTR_PLAN_LMC]);
+	if (tb[FTSW_ATTR_PLAN_IP4] && nla_len(tb[FTSW_ATTR_PLAN_IP4]) == 4)
+		memcpy(&p->ip4, nla_data(tb[FTSW_ATTR_PLAN_IP4]), 4);
+	if (tb[FTSW_ATTR_PLAN_IP6] && nla_len(tb[FTSW_ATTR_PLAN_IP6]) == 16)
+		memcpy(p->ip6, nla_data(tb[FTSW_ATTR_PLAN_IP6]), 16);
+	return 0;
+}
+
+int ftsw_nl_plan_get(struct ftsw_nl *nl, bool staged, struct ftsw_plan_info *p)
+{
+	struct nl_msg *msg = new_msg(nl, FTSW_CMD_PLAN_GET, NLM_F_ACK, 0);
+
+	if (msg && staged)
+		nla_put_flag(msg, FTSW_ATTR_PLAN_STAGED);
+	return transact(nl, msg, parse_plan, p);
 }
 
 /* ---------------------------------------------------------------- events */

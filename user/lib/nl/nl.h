@@ -62,6 +62,7 @@ struct ftsw_port_stats {
 	uint64_t tx_bytes;
 	uint64_t tx_vl[FTSW_NUM_VL];
 	uint64_t drops[FTSW_DROP_MAX + 1];
+	uint64_t resolved;	/* ARP/ND replies the edge port sent */
 };
 
 struct ftsw_port_info {
@@ -125,6 +126,24 @@ int ftsw_nl_lft_discard(struct ftsw_nl *nl, int64_t sw);
 int ftsw_nl_sl2vl_set(struct ftsw_nl *nl, uint32_t sw,
 		      const uint8_t vl[FTSW_NUM_SL]);
 int ftsw_nl_commit(struct ftsw_nl *nl, uint64_t *generation);
+
+/*
+ * The address plan: host n < hosts owns base LID lid + (n << lmc), IPv4
+ * ip4 + n and IPv6 ip6 + n (low 32 bits); ip4 in network order, 0 and ::
+ * for none. hosts 0 is "no plan". Staged; ftsw_nl_commit() publishes it.
+ */
+struct ftsw_plan_info {
+	uint32_t hosts;
+	uint16_t lid;
+	uint8_t lmc;
+	uint32_t ip4;
+	uint8_t ip6[16];
+	bool staged;		/* get: the reply is the pending staged plan */
+};
+
+int ftsw_nl_plan_set(struct ftsw_nl *nl, const struct ftsw_plan_info *p);
+/* The active plan, or with @staged the staged view (as for LFTs). */
+int ftsw_nl_plan_get(struct ftsw_nl *nl, bool staged, struct ftsw_plan_info *p);
 
 /* Events (multicast group "events"). */
 struct ftsw_event {

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsw: the address plan over netlink (FTSW_CMD_PLAN_SET, FTSW_CMD_PLAN_GET),
+ * with its own per-command policy. The plan is staged like an LFT and
+ * published by FTSW_CMD_COMMIT. See Documentation/netlink.md.
+ */
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include <net/ipv6.h>
+#include <net/netlink.h>
+#include "ftsw.h"
+
+static struct netlink_range_validation ftsw_plan_lid_range = {
+	.min = 1,
+	.max = FTSW_MAX_LID,
+};
+
+static struct netlink_range_validation ftsw_plan_hosts_range = {
+	.min = 0,
+	.max = FTSW_MAX_LID,
+};
+
+/* Only the plan's attributes: anything else is rejected by the core. */
+const struct nla_policy ftsw_plan_nl_policy[FTSW_ATTR_MAX + 1] = {
+	[FTSW_ATTR_PLAN_HOSTS]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ftsw_plan_hosts_range),
+	[FTSW_ATTR_PLAN_IP4]	= NLA_POLICY_EXACT_LEN(4),
+	[FTSW_ATTR_PLAN_IP6]	= NLA_POLICY_EXACT_LEN(16),
+	[FTSW_ATTR_PLAN_LID]	= NLA_POLICY_FULL_RANGE(NLA_U16,
+							&ftsw_plan_lid_range),
+	[FTSW_ATTR_PLAN_LMC]	= NLA_POLICY_MAX(NLA_U8, FTSW_MAX_LMC),
+	[FTSW_ATTR_PLAN_STAGED]	= { .type = NLA_FLAG },
+};
+
+/*
+ * Stage a plan: PLAN_HOSTS (required); with hosts > 0 also PLAN_LID
+ * (required), PLAN_LMC (default 0) and PLAN_IP4 and/or PLAN_IP6. Hosts 0
+ * stages "no plan". Replaces any staged plan; COMMIT publishes it.
+ */
+int ftsw_nl_plan_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ftsw_net *fn = ftsw_net(genl_info_net(info));
+	struct nlattr **a = info->attrs;
+	struct ftsw_plan *plan = NULL;
+	const char *msg = NULL;
+	int err;
+
+	if (a[FTSW_ATTR_PLAN_STAGED]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[FTSW_ATTR_PLAN_STAGED],
+				    "attribute not valid for this command");
+		return -EINVAL;
+	}
+	if (!a[FTSW_ATTR_PLAN_HOSTS]) {
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, FTSW_ATTR_PLAN_HOSTS);
+		NL_SET_ERR_MSG(info->extack, "missing required attribute");
+		return -EINVAL;
+	}
+	if (nla_get_u32(a[FTSW_ATTR_PLAN_HOSTS])) {
+		if (!a[FTSW_ATTR_PLAN_LID]) {
+			NL_SET_ERR_ATTR_MISS(info->extack, NULL,
+					     FTSW_ATTR_PLAN_LID);
+			NL_SET_ERR_MSG(info->extack,
+				       "missing required attribute");
+			return -EINVAL;
+		}
+		plan = kzalloc(sizeof(*plan), GFP_KERNEL_ACCOUNT);
+		if (!plan)
+			return -ENOMEM;
+		plan->hosts = nla_get_u32(a[FTSW_ATTR_PLAN_HOSTS]);
+		plan->lid = nla_get_u16(a[FTSW_ATTR_PLAN_LID]);
+		if (a[FTSW_ATTR_PLAN_LMC])
+			plan->lmc = nla_get_u8(a[FTSW_ATTR_PLAN_LMC]);
+		if (a[FTSW_ATTR_PLAN_IP4])
+			plan->ip4 = ntohl(nla_get_in_addr(a[FTSW_ATTR_PLAN_IP4]));
+		if (a[FTSW_ATTR_PLAN_IP6])
+			plan->ip6 = nla_get_in6_addr(a[FTSW_ATTR_PLAN_IP6]);
+		err = ftsw_plan_check(plan, &msg);
+		if (err) {
+			/* A static message from the checker. */
+			if (info->extack)
+				info->extack->_msg = msg;
+			kfree(plan);
+			return err;
+		}
+	} else if (a[FTSW_ATTR_PLAN_LID] || a[FTSW_ATTR_PLAN_LMC] ||
+		   a[FTSW_ATTR_PLAN_IP4] || a[FTSW_ATTR_PLAN_IP6]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[FTSW_ATTR_PLAN_HOSTS],
+				    "a plan of 0 hosts takes no addresses");
+		return -EINVAL;
+	}
+	mutex_lock(&fn->lock);
+	ftsw_plan_discard(fn);
+	fn->plan_staged = plan;
+	fn->plan_pending = true;
+	mutex_unlock(&fn->lock);
+	return 0;
+}
+
+static int ftsw_plan_fill(struct sk_buff *msg, const struct ftsw_plan *plan,
+			  bool staged)
+{
+	if (staged && nla_put_flag(msg, FTSW_ATTR_PLAN_STAGED))
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, FTSW_ATTR_PLAN_HOSTS, plan ? plan->hosts : 0))
+		return -EMSGSIZE;
+	if (!plan)
+		return 0;
+	if (nla_put_u16(msg, FTSW_ATTR_PLAN_LID, plan->lid) ||
+	    nla_put_u8(msg, FTSW_ATTR_PLAN_LMC, plan->lmc) ||
+	    (plan->ip4 &&
+	     nla_put_in_addr(msg, FTSW_ATTR_PLAN_IP4, htonl(plan->ip4))) ||
+	    (!ipv6_addr_any(&plan->ip6) &&
+	     nla_put_in6_addr(msg, FTSW_ATTR_PLAN_IP6, &plan->ip6)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * The active plan, or with PLAN_STAGED the staged view (what a commit
+ * would publish; PLAN_STAGED is echoed when a staged plan is pending).
+ */
+int ftsw_nl_plan_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ftsw_net *fn = ftsw_net(genl_info_net(info));
+	bool staged = nla_get_flag(info->attrs[FTSW_ATTR_PLAN_STAGED]);
+	const struct ftsw_plan *plan;
+	struct sk_buff *msg;
+	bool pending;
+	void *hdr;
+	int i;
+
+	for (i = 1; i <= FTSW_ATTR_MAX; i++) {
+		if (i != FTSW_ATTR_PLAN_STAGED && info->attrs[i]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[i],
+					    "attribute not valid for this command");
+			return -EINVAL;
+		}
+	}
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &ftsw_genl_family, 0,
+				FTSW_CMD_PLAN_GET);
+	if (!hdr)
+		goto nla_fail;
+	mutex_lock(&fn->lock);
+	pending = staged && fn->plan_pending;
+	plan = pending ? fn->plan_staged :
+	       rcu_dereference_protected(fn->plan, lockdep_is_held(&fn->lock));
+	if (ftsw_plan_fill(msg, plan, pending)) {
+		mutex_unlock(&fn->lock);
+		goto nla_fail;
+	}
+	mutex_unlock(&fn->lock);
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+nla_fail:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# (lab 7) The fabric resolves addresses: after `lab up` no host holds a
+# neighbour entry; hosts ARP and solicit on demand and the edge ports answer
+# from the address plan (host n: 198.18.0.n+1, 2001:2::n+1, LID n+1 at LMC
+# 0, MAC 02:66:74:00:00:n+1). IPv4 and IPv6 ping and TCP over IPv6 work;
+# `lab traffic` stays exact while the hosts resolve inside its window; DAD
+# of another host's address fails, of the host's own succeeds; gratuitous,
+# out-of-plan and malformed frames are dropped under their own reasons.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lab-lib.sh"
+
+TOPO=ftmn:4,2	# 8 hosts, 2 levels
+tap_plan 12
+tap_check "insmod ftsw.ko" ftsw_load
+
+hx() { local h=$1; shift; ip netns exec "$LAB-h$h" "$@"; }
+fx() { ip netns exec "$LAB" "$FTSW" "$@"; }
+
+# fabric_drop REASON: the fabric's total drops for REASON.
+fabric_drop() {
+	fx -j fabric show | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["drops"][sys.argv[1]])' "$1"
+}
+# resolved: ARP/ND replies sent by all edge ports together.
+resolved() {
+	fx -j -s port show | "$PY" -c '
+import json, sys
+print(sum(p["stats"]["resolved"] for p in json.load(sys.stdin)))'
+}
+
+up_empty() {
+	lab lab up --name "$LAB" -t "$TOPO" >/dev/null || return 1
+	local h n
+	for h in 0 1 2 3 4 5 6 7; do
+		n=$(ip -n "$LAB-h$h" neigh show | wc -l)
+		n6=$(ip -n "$LAB-h$h" -6 neigh show | wc -l)
+		[ "$n" = 0 ] && [ "$n6" = 0 ] || { echo "h$h: $n neighbours"; return 1; }
+		ip -n "$LAB-h$h" -6 -o addr show dev eth0 | grep -q " 2001:2::$((h + 1))/64 " ||
+			{ echo "h$h: no 2001:2::$((h + 1))"; return 1; }
+	done
+	[ "$(resolved)" = 0 ]
+}
+tap_check "lab up: 8 hosts with no neighbour entry (IPv4 or IPv6), 2001:2::n+1 on each" up_empty
+
+# The traffic model: every port's count exact although the hosts resolve
+# their peers during the measured window (ARP is answered by the edge
+# port and never forwarded: no tx counter moves for it).
+model_exact() {
+	local r0 r1 out
+	r0=$(resolved)
+	out=$(lab -j lab traffic --name "$LAB" -p all2all --packets 2) || return 1
+	r1=$(resolved)
+	echo "ARP/ND replies during the traffic: $((r1 - r0))"
+	# Each of the 8 hosts resolved its 7 peers: at least 56 replies.
+	[ $((r1 - r0)) -ge 56 ] || return 1
+	echo "$out" | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["exact"] and d["mismatches"] == 0 and d["lost"] == 0, d
+print("%d ports exact" % d["ports"])'
+}
+tap_check "all2all traffic from cold hosts: >= 56 ARP replies in the window, every port's count exact, none lost" model_exact
+
+ping4() {
+	[ "$(ping_json)" = "56 0" ] || return 1
+	# h0 learnt its 7 peers from the fabric: 198.18.0.N at 02:66:74:00:00:0N.
+	local out n=0 ip mac
+	out=$(ip -n "$LAB-h0" -4 neigh show dev eth0)
+	echo "$out"
+	while read -r ip _ mac _; do
+		[ "$mac" = "$(printf '02:66:74:00:00:%02x' "${ip##*.}")" ] || return 1
+		n=$((n + 1))
+	done <<<"$out"
+	[ $n = 7 ] && ! ip -n "$LAB-h0" neigh show nud permanent | grep -q .
+}
+tap_check "all 56 pairs ping (IPv4); h0 holds exactly its 7 peers, each at its LID's MAC, none permanent" ping4
+
+ping6() {
+	local h
+	for h in 1 2 3 4 5 6 7; do
+		hx 0 ping -6 -c 1 -W 5 "2001:2::$((h + 1))" >/dev/null || { echo "h0 -> h$h"; return 1; }
+	done
+	hx 5 ping -6 -c 1 -W 5 2001:2::3 >/dev/null || return 1
+	local out
+	out=$(ip -n "$LAB-h0" -6 neigh show dev eth0)
+	echo "$out"
+	[ "$(echo "$out" | grep -c .)" = 7 ] || return 1
+	echo "$out" | grep -q '^2001:2::8 lladdr 02:66:74:00:00:08 ' || return 1
+	echo "$out" | grep -q '^2001:2::2 lladdr 02:66:74:00:00:02 '
+}
+tap_check "IPv6: h0 pings the 7 others and h5 pings h2; h0 solicited its 7 peers (2001:2::8 at 02:66:74:00:00:08)" ping6
+
+tcp6() {
+	local out
+	hx 6 iperf3 -s -1 -D -B 2001:2::7 || return 1
+	sleep 1
+	out=$(hx 1 iperf3 -6 -c 2001:2::7 -t 1 -J) || return 1
+	echo "$out" | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+b = d["end"]["sum_received"]["bytes"]
+print("%d bytes over TCP/IPv6" % b)
+assert b > 100000, b'
+}
+tap_check "TCP over IPv6 h1 -> h6 (iperf3, 1 s)" tcp6
+
+# dad_state HOST ADDR: the flags of ADDR on the host's eth0.
+dad_state() { ip -n "$LAB-h$1" -6 -o addr show dev eth0 | grep " $2/64 "; }
+
+dad_other() {
+	hx 2 ip -6 addr add 2001:2::5/64 dev eth0 || return 1
+	local i
+	for i in $(seq 50); do
+		dad_state 2 2001:2::5 | grep -q dadfailed && break
+		sleep 0.2
+	done
+	dad_state 2 2001:2::5
+	dad_state 2 2001:2::5 | grep -q dadfailed || return 1
+	hx 2 ip -6 addr del 2001:2::5/64 dev eth0
+}
+tap_check "DAD of another host's address (h2 claims h4's 2001:2::5): defended by the fabric, dadfailed" dad_other
+
+dad_own() {
+	local a0 i
+	a0=$(fabric_drop announce)
+	hx 2 ip -6 addr del 2001:2::3/64 dev eth0 || return 1
+	hx 2 ip -6 addr add 2001:2::3/64 dev eth0 || return 1
+	for i in $(seq 50); do
+		dad_state 2 2001:2::3 | grep -q tentative || break
+		sleep 0.2
+	done
+	dad_state 2 2001:2::3
+	! dad_state 2 2001:2::3 | grep -qE 'tentative|dadfailed' || return 1
+	echo "announce drops: $a0 -> $(fabric_drop announce)"
+	[ "$(fabric_drop announce)" -gt "$a0" ] || return 1
+	hx 2 ping -6 -c 1 -W 5 2001:2::1 >/dev/null
+}
+tap_check "DAD of h2's own address: unanswered (counted as announce), the address becomes valid, h2 pings h0" dad_own
+
+# Frames crafted on h0's eth0 (AF_PACKET), one per line of the script.
+send_raw() {
+	hx 0 "$PY" - "$@" <<'EOF'
+import socket, struct, sys
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(("eth0", 0))
+mac = bytes.fromhex("026674000001")
+bc = b"\xff" * 6
+def arp(op, sip, tip):
+    return struct.pack("!HHBBH6s4s6s4s", 1, 0x0800, 6, 4, op, mac,
+                       socket.inet_aton(sip), b"\0" * 6, socket.inet_aton(tip))
+for what in sys.argv[1:]:
+    if what == "gratuitous":
+        f = bc + mac + b"\x08\x06" + arp(1, "198.18.0.1", "198.18.0.1")
+    elif what == "other":
+        f = bc + mac + b"\x08\x06" + arp(1, "198.18.0.1", "10.9.9.9")
+    elif what == "truncated":
+        f = bc + mac + b"\x08\x06" + arp(1, "198.18.0.1", "198.18.0.2")[:20]
+    elif what == "badhw":
+        f = bc + mac + b"\x08\x06" + b"\x00\x06" + arp(1, "198.18.0.1", "198.18.0.2")[2:]
+    s.send(f)
+EOF
+}
+
+refused() {
+	local a0 n0 b0
+	a0=$(fabric_drop announce); n0=$(fabric_drop no_address); b0=$(fabric_drop bad_resolve)
+	send_raw gratuitous other truncated badhw || return 1
+	sleep 0.5
+	echo "announce $a0 -> $(fabric_drop announce), no_address $n0 -> $(fabric_drop no_address), bad_resolve $b0 -> $(fabric_drop bad_resolve)"
+	[ "$(fabric_drop announce)" = $((a0 + 1)) ] &&
+		[ "$(fabric_drop no_address)" = $((n0 + 1)) ] &&
+		[ "$(fabric_drop bad_resolve)" = $((b0 + 2)) ]
+}
+tap_check "gratuitous ARP, ARP for 10.9.9.9, truncated and bad-hardware ARP: +1 announce, +1 no_address, +2 bad_resolve" refused
+
+# The plan over the CLI: staged, then committed; a rootless user builds
+# its own in a user+net namespace and gets EPERM on the init namespace's.
+NOBODY=65534
+asuser() { setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups "$@"; }
+sysctl -qw kernel.unprivileged_userns_clone=1 2>/dev/null || true
+plan_cli() {
+	local out
+	out=$(fx -j plan show) || return 1
+	echo "$out" | grep -q '"hosts":8,"lid":1,"lmc":0,"ipv4":"198.18.0.1","ipv6":"2001:2::1"' || { echo "$out"; return 1; }
+	out=$(asuser unshare -Urn sh -c "'$FTSW' plan set hosts 4 lid 8 lmc 2 ipv4 10.0.0.1 &&
+		'$FTSW' -j plan show && '$FTSW' -j plan show staged && '$FTSW' commit >/dev/null &&
+		'$FTSW' -j plan show") || { echo "$out"; return 1; }
+	echo "$out"
+	[ "$(echo "$out" | sed -n 1p)" = '{"hosts":0,"lid":0,"lmc":0,"ipv4":"","ipv6":"","staged":false}' ] &&
+		[ "$(echo "$out" | sed -n 2p)" = '{"hosts":4,"lid":8,"lmc":2,"ipv4":"10.0.0.1","ipv6":"","staged":true}' ] &&
+		[ "$(echo "$out" | sed -n 3p)" = '{"hosts":4,"lid":8,"lmc":2,"ipv4":"10.0.0.1","ipv6":"","staged":false}' ] || return 1
+	out=$(asuser "$FTSW" plan clear 2>&1) && return 1
+	echo "$out" | grep -qi "not permitted" || { echo "$out"; return 1; }
+	# Rejected plans name the problem.
+	out=$(asuser unshare -Urn "$FTSW" plan set hosts 8 lid 3 lmc 1 ipv4 10.0.0.1 2>&1) && return 1
+	echo "$out" | grep -q "multiple of 2^LMC" || { echo "$out"; return 1; }
+	out=$(asuser unshare -Urn "$FTSW" plan set hosts 4 lid 0xbffe ipv4 10.0.0.1 2>&1) && return 1
+	echo "$out" | grep -q "run past 0xBFFF" || { echo "$out"; return 1; }
+}
+tap_check "ftsw plan: the lab's plan shown; rootless: staged then committed; EPERM on init's; bad plans named" plan_cli
+
+down() { lab lab down --name "$LAB" && lab_gone; }
+tap_check "lab down leaves nothing" down
+tap_check "rmmod ftsw" ftsw_unload
+tap_done
