@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "nlcli.h"
+#include "util/output.h"
 
 int cmd_commit(int argc, char **argv)
 {
@@ -26,10 +27,11 @@ int cmd_commit(int argc, char **argv)
 		return 1;
 	if (ftsw_nl_commit(nl, &gen))
 		return nlcli_fail(nl, "commit");
-	if (cli.json)
-		printf("{\"generation\":%" PRIu64 "}\n", gen);
-	else
-		printf("generation %" PRIu64 "\n", gen);
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_uint("generation", "generation %" PRIu64 "\n", gen);
+	ftsw_out_close_object();
+	ftsw_out_end();
 	ftsw_nl_close(nl);
 	return 0;
 }
