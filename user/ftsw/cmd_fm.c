@@ -308,8 +308,12 @@ static int fm_daemonize(struct fm_args *fa, int *ready_fd, int *parent_rc)
 			cli_err("fm: the daemon failed (see %s)", fa->logpath);
 			*parent_rc = 1;
 		} else {
-			printf("fm: daemon pid %d, log %s\n", (int)pid,
-			       fa->logpath);
+			ftsw_out_begin(stdout, cli.json);
+			ftsw_out_open_object(NULL);
+			ftsw_out_int("pid", "fm: daemon pid %" PRId64, pid);
+			ftsw_out_str("log", ", log %s\n", fa->logpath);
+			ftsw_out_close_object();
+			ftsw_out_end();
 			*parent_rc = 0;
 		}
 		return 1;
