@@ -10,33 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-/* the harness compares int literals with unsigned values */
-#pragma GCC diagnostic ignored "-Wsign-compare"
-/* blocks right after ASSERT_* (the harness ends them with a for) */
-#pragma GCC diagnostic ignored "-Wmisleading-indentation"
-#include "kselftest_harness.h"
+#include "common.h"
 #include "analyze/analyze.h"
 
 static struct ftsw_topo *gen(const char *spec)
 {
-	struct ftsw_err err;
-	struct ftsw_topo *t = ftsw_topo_gen(spec, &err);
-
-	if (!t)
-		fprintf(stderr, "# %s: %s\n", spec, err.msg);
-	return t;
+	return ut_gen(spec);
 }
 
 static struct ftsw_routing *route(const char *eng, const struct ftsw_topo *t,
 				  unsigned lmc)
 {
 	struct ftsw_route_opts o = { .lmc = lmc, .threads = 1 };
-	struct ftsw_err err;
-	struct ftsw_routing *r = ftsw_route(eng, t, &o, &err);
 
-	if (!r)
-		fprintf(stderr, "# %s: %s\n", eng, err.msg);
-	return r;
+	return ut_route(eng, t, &o);
 }
 
 /* Link id of switch sw_index's port p. */

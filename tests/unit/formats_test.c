@@ -8,10 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-/* the harness compares int literals with unsigned values */
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#include "kselftest_harness.h"
-#include "route/routing.h"
+#include "common.h"
 
 static __attribute__((noinline)) char *net_text(const struct ftsw_topo *t)
 {

@@ -6,37 +6,20 @@
  */
 #include <stdlib.h>
 #include <string.h>
-/* the harness compares int literals with unsigned values */
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#include "kselftest_harness.h"
-#include "route/routing.h"
+#include "common.h"
 
 static struct ftsw_routing *route(const char *eng, const struct ftsw_topo *t,
 				  unsigned lmc, unsigned threads)
 {
 	struct ftsw_route_opts o = { .lmc = lmc, .threads = threads };
-	struct ftsw_err err;
-	struct ftsw_routing *r = ftsw_route(eng, t, &o, &err);
 
-	if (!r)
-		fprintf(stderr, "# %s: %s\n", eng, err.msg);
-	return r;
+	return ut_route(eng, t, &o);
 }
 
 static int check_ok(const struct ftsw_routing *r, bool minimal, bool updown,
 		    struct ftsw_check_result *res)
 {
-	struct ftsw_check_opts co = { .minimal = minimal, .updown = updown,
-				      .cdg = true, .switch_lids = true };
-	struct ftsw_err err;
-
-	if (ftsw_routing_check(r, &co, res, &err)) {
-		fprintf(stderr, "# check: %s\n", err.msg);
-		return 0;
-	}
-	if (!res->ok && res->report)
-		fprintf(stderr, "# %s", res->report);
-	return res->ok;
+	return ut_check(r, minimal, updown, res);
 }
 
 /*

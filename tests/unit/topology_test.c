@@ -5,10 +5,7 @@
  * 002 §2.2).
  */
 #include <string.h>
-/* the harness compares int literals with unsigned values */
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#include "kselftest_harness.h"
-#include "route/routing.h"
+#include "common.h"
 
 static int linked(const struct ftsw_topo *t, uint32_t a, uint32_t b)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
-#include "kselftest_harness.h"
+#include "common.h"
 #include "libftsw.h"
 
 TEST(version_is_dotted)

@@ -1,8 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ftsw command line: `ftsw [-j] [-s] [-v] OBJECT [COMMAND] [OPTIONS]`.
+ *
+ * Every command describes its options in a table (struct cli_cmd, struct
+ * cli_opt): name, alias, whether it takes a value and what kind of value.
+ * The same table parses the command line (cli_parse), prints its help
+ * (cli_usage) and generates the bash completion (`ftsw completion bash`),
+ * so the three never disagree. Options shared by several commands are
+ * spelled once below (CLI_OPT_TOPO, ...) so that the same option means
+ * the same thing everywhere.
+ *
+ *	enum { O_TOPO, O_LMC, O_N };
+ *	static const struct cli_opt opts[O_N + 1] = {
+ *		[O_TOPO] = CLI_OPT_TOPO,
+ *		[O_LMC] = CLI_OPT_LMC,
+ *	};
+ *	struct cli_args a;
+ *	int rc = cli_parse(&cli_obj_route, &cmd, argc, argv, &a);
+ *	if (rc)
+ *		return cli_parse_exit(rc);
+ *	... a.v[O_TOPO].s, a.v[O_LMC].n ? a.v[O_LMC].u : 0 ...
+ *	cli_args_free(&a);
+ */
 #ifndef FTSW_CLI_H
 #define FTSW_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/util.h"
 
 /* Global options, parsed by main() before the object word. */
 struct cli_opts {
@@ -13,21 +40,182 @@ struct cli_opts {
 
 extern struct cli_opts cli;
 
+/* What an option's value (or a positional argument) is. */
+enum cli_kind {
+	CLI_FLAG,	/* no value */
+	CLI_STR,	/* free text (names, lists) */
+	CLI_FILE,	/* a path */
+	CLI_ENGINE,	/* a routing engine name (ftsw_engines()) */
+	CLI_TOPO,	/* a net file or a generator spec (ftsw_topo_open) */
+	CLI_SPEC,	/* a generator spec only (ftsw_topo_gen) */
+	CLI_PATTERN,	/* a traffic pattern spec (ftsw_pattern_make) */
+	CLI_ORDER,	/* a node order spec (ftsw_order_make) */
+	CLI_NUM,	/* an unsigned integer in min..max (util/parse.h) */
+	CLI_WORD,	/* one of words[] */
+};
+
+struct cli_opt {
+	const char *name;		/* "-t", "--lmc" */
+	const char *alias;		/* another spelling, or NULL */
+	enum cli_kind kind;
+	const char *arg;		/* its value in help: "TOPO", "N" */
+	uint64_t min, max;		/* CLI_NUM */
+	const char *const *words;	/* CLI_WORD: NULL-terminated */
+	bool repeat;			/* may be given more than once */
+	bool required;
+	const char *help;		/* one line */
+};
+
 /*
- * One entry per object word (`ftsw OBJECT COMMAND ...`). argv[0] is the
- * object word itself. Returns the process exit status.
+ * One command of an object. name "" is the object's default command
+ * (`ftsw route -a dmodk ...`, `ftsw analyze ...`). opts ends with an
+ * entry whose name is NULL.
+ */
+struct cli_cmd {
+	const char *name;
+	const char *synopsis;		/* after "ftsw OBJECT COMMAND" */
+	const char *summary;
+	enum cli_kind pos_kind;		/* positional arguments, if any */
+	unsigned pos_min, pos_max;
+	const struct cli_opt *opts;
+	const char *notes;		/* more help text, or NULL */
+};
+
+/*
+ * One entry per object word. argv[0] is the object word itself. Returns
+ * the process exit status. cmds ends with an entry whose name is NULL;
+ * it is NULL for an object not yet described by tables (no completion
+ * of its commands).
  */
 struct cli_object {
 	const char *name;
 	const char *summary;
 	int (*run)(int argc, char **argv);
+	const struct cli_cmd *cmds;
 };
+
+/* The objects, in help order, ended by an entry whose name is NULL. */
+extern const struct cli_object cli_objects[];
+
+/* The shared options: one spelling, one meaning, one range. */
+#define CLI_LMC_MAX	7	/* FTSW_LMC_MAX */
+#define CLI_OPT_TOPO { "-t", "--topo", CLI_TOPO, "TOPO", \
+	.help = "a net file or a generator spec (ftmn:8,2, pgft:...)" }
+#define CLI_OPT_ENGINE { "-a", "--engine", CLI_ENGINE, "ENGINE", \
+	.help = "routing engine (ftsw route list)" }
+#define CLI_OPT_LMC { "--lmc", NULL, CLI_NUM, "N", 0, CLI_LMC_MAX, \
+	.help = "2^N LIDs per host (default: the smallest the engine needs)" }
+#define CLI_OPT_SEED { "--seed", NULL, CLI_NUM, "S", 0, UINT64_MAX, \
+	.help = "seed for whatever is random" }
+#define CLI_OPT_PATHS { "--paths", NULL, CLI_NUM, "K", 1, 128, \
+	.help = "multipath engines: K paths per pair (LMC to fit)" }
+#define CLI_OPT_THREADS { "--threads", NULL, CLI_NUM, "N", 0, 256, \
+	.help = "worker threads (default: all CPUs)" }
+#define CLI_OPT_EXTENDED_LIDS { "--extended-lids", NULL, CLI_FLAG, \
+	.help = "allow LIDs past 0xBFFF (analysis only)" }
+#define CLI_OPT_MAX_VLS { "--max-vls", NULL, CLI_NUM, "N", 1, 15, \
+	.help = "dfsssp: virtual layers allowed (default 8)" }
+#define CLI_OPT_PATTERN { "-p", "--pattern", CLI_PATTERN, "PATTERN", \
+	.help = "traffic pattern (default perm)" }
+#define CLI_OPT_ORDER { "--order", NULL, CLI_ORDER, "ORDER", \
+	.help = "rank -> host order (default topo)" }
+#define CLI_OPT_RANKS { "--ranks", NULL, CLI_NUM, "N", 1, UINT32_MAX, \
+	.help = "ranks: a partial allocation (default all hosts)" }
+#define CLI_OPT_OUTPUT { "-o", "--output", CLI_FILE, "FILE", \
+	.help = "write FILE atomically (- or none: standard output)" }
+
+/* A parsed option: given n times, last value s (and u for numbers). */
+struct cli_val {
+	unsigned n;
+	const char *s;
+	uint64_t u;		/* CLI_NUM: the value; CLI_WORD: its index */
+	const char **all;	/* repeat options: the n values */
+};
+
+#define CLI_MAX_OPTS	48
+#define CLI_MAX_POS	8
+
+struct cli_args {
+	const struct cli_cmd *cmd;
+	struct cli_val v[CLI_MAX_OPTS];	/* indexed as cmd->opts */
+	const char *pos[CLI_MAX_POS];
+	unsigned npos;
+};
+
+/*
+ * Parse argv (the words after the command word) against cmd's table.
+ * Returns 0, CLI_HELP when help was asked for and printed, or CLI_USAGE
+ * after printing an error that names the option. a is always safe to
+ * cli_args_free.
+ */
+#define CLI_HELP	1
+#define CLI_USAGE	2
+int cli_parse(const struct cli_object *obj, const struct cli_cmd *cmd,
+	      int argc, char **argv, struct cli_args *a);
+void cli_args_free(struct cli_args *a);
+/* Exit status for a non-zero cli_parse result: 0 after help, else 2. */
+static inline int cli_parse_exit(int rc)
+{
+	return rc == CLI_HELP ? 0 : 2;
+}
+
+/*
+ * Find the command argv[1] names (or the default command "" when argv[1]
+ * is absent or an option). *shift is set to the words to skip (1 or 2)
+ * so that argv + *shift are the command's own words. NULL (after an
+ * error naming the word, *shift = -1) when there is no such command; with "help",
+ * the object's help is printed and NULL returned with *shift = 0.
+ */
+const struct cli_cmd *cli_find_cmd(const struct cli_object *obj, int argc,
+				   char **argv, int *shift);
+/* Look an object up by name. */
+const struct cli_object *cli_find_object(const char *name);
+
+/* Help of one command (cmd non-NULL) or of the whole object. */
+void cli_usage(FILE *f, const struct cli_object *obj,
+	       const struct cli_cmd *cmd);
+
+/* `ftsw completion bash`: the completion script, from the tables. */
+void cli_completion_bash(FILE *f);
+
+/*
+ * Seconds since t0 (ftsw_now_us()), computed from whole microseconds so
+ * that the value prints without float noise.
+ */
+static inline double cli_seconds_since(uint64_t t0_us)
+{
+	return (double)(ftsw_now_us() - t0_us) / 1e6;
+}
 
 /* Error helper: "ftsw: " prefix, message, newline, on stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * The objects' command tables. Objects whose handler does not describe
+ * its commands yet are declared weak, so that their table is NULL until
+ * their file defines it.
+ */
+#define CLI_TABLE(x) extern const struct cli_cmd x[]
+#define CLI_TABLE_WEAK(x) extern const struct cli_cmd x[] __attribute__((weak))
+CLI_TABLE(cli_cmds_version);
+CLI_TABLE(cli_cmds_completion);
+CLI_TABLE(cli_cmds_topo);
+CLI_TABLE(cli_cmds_route);
+CLI_TABLE(cli_cmds_analyze);
+CLI_TABLE(cli_cmds_order);
+CLI_TABLE_WEAK(cli_cmds_fabric);
+CLI_TABLE_WEAK(cli_cmds_switch);
+CLI_TABLE_WEAK(cli_cmds_port);
+CLI_TABLE_WEAK(cli_cmds_lft);
+CLI_TABLE_WEAK(cli_cmds_sl2vl);
+CLI_TABLE_WEAK(cli_cmds_commit);
+CLI_TABLE_WEAK(cli_cmds_monitor);
+CLI_TABLE_WEAK(cli_cmds_lab);
+CLI_TABLE_WEAK(cli_cmds_fm);
+
 /* Object handlers, one file each (user/ftsw/cmd_*.c). */
 int cmd_version(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
 int cmd_route(int argc, char **argv);
 int cmd_fabric(int argc, char **argv);

@@ -17,40 +17,67 @@
 #include "analyze/analyze.h"
 #include "cli.h"
 
-static void analyze_usage(FILE *f)
-{
-	fprintf(f,
-"Usage: ftsw analyze -t TOPO (-a ENGINE | -r LFTS) [-p PATTERN] [OPTIONS]\n"
-"TOPO is a net file or a generator spec (ftmn:16,3, xgft:2;8,16;1,8, ...).\n"
-"Routing:\n"
-"  -a ENGINE        compute with an engine (ftsw route list)\n"
-"  -r LFTS          read an OpenSM LFT dump\n"
-"  --lmc N          LMC (paths per host 2^N; default: the smallest the\n"
-"                   engine accepts), --seed S engine seed\n"
-"  --extended-lids  allow LIDs past 0xBFFF (analysis only)\n"
-"  --paths K        multipath engines: K paths per pair (LMC to fit)\n"
-"Traffic (-p, default perm):\n"
-"  perm[:SEED] shift[:S] ring dissemination tournament binomial\n"
-"  binomial-gather recdbl rechalv topo-recdbl a2a uniform:P[:SEED]\n"
-"  cluster:G[:SEED] bisect[:SEED] file:PATH\n"
-"  --order SPEC     rank->host: topo (default), random[:SEED],\n"
-"                   shuffle[:SEED] (first N hosts, ranks shuffled),\n"
-"                   contig-random[:SEED], file:PATH\n"
-"  --ranks N        ranks (partial allocation; default all hosts)\n"
-"Metrics:\n"
-"  --samples N      random patterns: exactly N samples (default: 1000,\n"
-"                   doubled until the 99%% CI is within 1%% of the mean)\n"
-"  --orders K       hot-spot degree averaged over K random node orders\n"
-"                   (random, or shuffle with --order shuffle)\n"
-"  --oblivious      exact oblivious performance ratio (matching)\n"
-"  --trace S:D[:O]  print the path of host S to host D (offset O)\n"
-"  --bundle         hot-spot degree per switch pair (parallel links\n"
-"                   summed) instead of per cable\n"
-"  --stages         list every stage\n"
-"  --dot FILE       Graphviz picture of the worst stage's link loads\n"
-"  --picture F.svg  render it with dot(1) (.svg, .png, .pdf)\n"
-"  --no-hosts       leave hosts out of the picture\n");
-}
+enum {
+	A_TOPO, A_ENGINE, A_LFTS, A_LMC, A_SEED, A_EXT_LIDS, A_PATHS,
+	A_THREADS, A_MAX_VLS, A_PATTERN, A_ORDER, A_RANKS, A_SAMPLES,
+	A_ORDERS, A_OBLIVIOUS, A_TRACE, A_BUNDLE, A_STAGES, A_DOT, A_PICTURE,
+	A_NO_HOSTS, A_N
+};
+
+static const struct cli_opt analyze_opts[A_N + 1] = {
+	[A_TOPO] = { "-t", "--topo", CLI_TOPO, "TOPO", .required = true,
+		     .help = "a net file or a generator spec (ftmn:8,2, "
+			     "pgft:...)" },
+	[A_ENGINE] = CLI_OPT_ENGINE,
+	[A_LFTS] = { "-r", "--lfts", CLI_FILE, "LFTS",
+		     .help = "read an OpenSM LFT dump instead of routing" },
+	[A_LMC] = CLI_OPT_LMC,
+	[A_SEED] = CLI_OPT_SEED,
+	[A_EXT_LIDS] = CLI_OPT_EXTENDED_LIDS,
+	[A_PATHS] = CLI_OPT_PATHS,
+	[A_THREADS] = CLI_OPT_THREADS,
+	[A_MAX_VLS] = CLI_OPT_MAX_VLS,
+	[A_PATTERN] = CLI_OPT_PATTERN,
+	[A_ORDER] = CLI_OPT_ORDER,
+	[A_RANKS] = CLI_OPT_RANKS,
+	[A_SAMPLES] = { "--samples", NULL, CLI_NUM, "N", 1, 1u << 24,
+			.help = "random patterns: exactly N samples" },
+	[A_ORDERS] = { "--orders", NULL, CLI_NUM, "K", 1, 1u << 20,
+		       .help = "hot-spot degree over K random node orders" },
+	[A_OBLIVIOUS] = { "--oblivious", NULL, CLI_FLAG,
+			  .help = "exact oblivious performance ratio" },
+	[A_TRACE] = { "--trace", NULL, CLI_STR, "S:D[:O]",
+		      .help = "the path of host S to host D (offset O)" },
+	[A_BUNDLE] = { "--bundle", NULL, CLI_FLAG,
+		       .help = "hot-spot degree per switch pair" },
+	[A_STAGES] = { "--stages", NULL, CLI_FLAG,
+		       .help = "list every stage" },
+	[A_DOT] = { "--dot", NULL, CLI_FILE, "FILE",
+		    .help = "Graphviz picture of the worst stage's loads" },
+	[A_PICTURE] = { "--picture", NULL, CLI_FILE, "F.svg",
+			.help = "render it with dot(1) (.svg, .png, .pdf)" },
+	[A_NO_HOSTS] = { "--no-hosts", NULL, CLI_FLAG,
+			 .help = "leave hosts out of the picture" },
+};
+
+static const char analyze_notes[] =
+"PATTERN (default perm): perm[:SEED] shift[:S] ring dissemination\n"
+"  tournament binomial binomial-gather recdbl rechalv topo-recdbl a2a\n"
+"  uniform:P[:SEED] cluster:G[:SEED] bisect[:SEED] file:PATH\n"
+"ORDER (default topo): topo, random[:SEED], shuffle[:SEED] (first N\n"
+"  hosts, ranks shuffled), contig-random[:SEED], file:PATH\n"
+"Without --lmc the engine gets the smallest LMC it accepts (past 0xBFFF\n"
+"LIDs with extended LIDs: analysis only). Random patterns without\n"
+"--samples: 1000 samples, doubled until the 99% CI is within 1% of the\n"
+"mean. --orders averages over random orders (or shuffles with --order\n"
+"shuffle). --bundle sums parallel links. Documentation/analysis.md.\n";
+
+const struct cli_cmd cli_cmds_analyze[] = {
+	{ "", "-t TOPO (-a ENGINE | -r LFTS) [-p PATTERN] [OPTIONS]",
+	  "link loads and metrics of a routing under traffic",
+	  .opts = analyze_opts, .notes = analyze_notes },
+	{ NULL }
+};
 
 struct aopts {
 	const char *topo, *engine, *lfts, *pattern, *order, *dot, *picture;
@@ -61,98 +88,32 @@ struct aopts {
 	bool oblivious, stages, no_hosts, progress, lmc_given, bundle;
 };
 
-static int num(const char *opt, const char *v, unsigned long long max,
-	       unsigned long long *out)
+static void take_opts(const struct cli_args *a, struct aopts *o)
 {
-	char *e;
+	const struct cli_val *v = a->v;
 
-	if (!v) {
-		cli_err("analyze: %s: value expected", opt);
-		return -1;
-	}
-	*out = strtoull(v, &e, 0);
-	if (e == v || *e || *out > max) {
-		cli_err("analyze: %s: '%s' is not a number in 0..%llu", opt, v,
-			max);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse(int argc, char **argv, struct aopts *o)
-{
-	int i;
-
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		const char **sp = NULL;
-		unsigned long long x;
-
-		if (!strcmp(a, "-t"))
-			sp = &o->topo;
-		else if (!strcmp(a, "-a"))
-			sp = &o->engine;
-		else if (!strcmp(a, "-r"))
-			sp = &o->lfts;
-		else if (!strcmp(a, "-p"))
-			sp = &o->pattern;
-		else if (!strcmp(a, "--order"))
-			sp = &o->order;
-		else if (!strcmp(a, "--dot"))
-			sp = &o->dot;
-		else if (!strcmp(a, "--picture"))
-			sp = &o->picture;
-		else if (!strcmp(a, "--trace"))
-			sp = &o->trace;
-		if (sp) {
-			if (!v) {
-				cli_err("analyze: %s: argument expected", a);
-				return -1;
-			}
-			*sp = v;
-			i++;
-			continue;
-		}
-		if (!strcmp(a, "--lmc") || !strcmp(a, "--seed") ||
-		    !strcmp(a, "--ranks") || !strcmp(a, "--samples") ||
-		    !strcmp(a, "--orders") || !strcmp(a, "--threads") ||
-		    !strcmp(a, "--paths")) {
-			if (num(a, v, a[2] == 'l' ? FTSW_LMC_MAX : ~0ULL, &x))
-				return -1;
-			if (!strcmp(a, "--lmc")) {
-				o->ro.lmc = (unsigned)x;
-				o->lmc_given = true;
-			}
-			else if (!strcmp(a, "--seed"))
-				o->ro.seed = x;
-			else if (!strcmp(a, "--ranks"))
-				o->ranks = (uint32_t)x;
-			else if (!strcmp(a, "--samples"))
-				o->samples = x;
-			else if (!strcmp(a, "--orders"))
-				o->orders = x;
-			else if (!strcmp(a, "--paths"))
-				o->ro.paths = (unsigned)x;
-			else
-				o->ro.threads = (unsigned)x;
-			i++;
-		} else if (!strcmp(a, "--extended-lids")) {
-			o->ro.extended_lids = true;
-		} else if (!strcmp(a, "--oblivious")) {
-			o->oblivious = true;
-		} else if (!strcmp(a, "--bundle")) {
-			o->bundle = true;
-		} else if (!strcmp(a, "--stages")) {
-			o->stages = true;
-		} else if (!strcmp(a, "--no-hosts")) {
-			o->no_hosts = true;
-		} else {
-			cli_err("analyze: unknown argument '%s' (ftsw analyze "
-				"help)", a);
-			return -1;
-		}
-	}
-	return 0;
+	o->topo = v[A_TOPO].s;
+	o->engine = v[A_ENGINE].s;
+	o->lfts = v[A_LFTS].s;
+	o->pattern = v[A_PATTERN].n ? v[A_PATTERN].s : "perm";
+	o->order = v[A_ORDER].n ? v[A_ORDER].s : "topo";
+	o->dot = v[A_DOT].s;
+	o->picture = v[A_PICTURE].s;
+	o->trace = v[A_TRACE].s;
+	o->ro.lmc = (unsigned)v[A_LMC].u;
+	o->lmc_given = v[A_LMC].n;
+	o->ro.seed = v[A_SEED].u;
+	o->ro.extended_lids = v[A_EXT_LIDS].n;
+	o->ro.paths = (unsigned)v[A_PATHS].u;
+	o->ro.threads = (unsigned)v[A_THREADS].u;
+	o->ro.max_vls = (unsigned)v[A_MAX_VLS].u;
+	o->ranks = (uint32_t)v[A_RANKS].u;
+	o->samples = v[A_SAMPLES].u;
+	o->orders = v[A_ORDERS].u;
+	o->oblivious = v[A_OBLIVIOUS].n;
+	o->bundle = v[A_BUNDLE].n;
+	o->stages = v[A_STAGES].n;
+	o->no_hosts = v[A_NO_HOSTS].n;
 }
 
 static double now(void)
@@ -659,85 +620,104 @@ static int run_orders(const struct ftsw_routing *r, const struct aopts *o,
 	return 0;
 }
 
-int cmd_analyze(int argc, char **argv)
+/* The routing: the engine at the LMC asked for or the smallest it takes. */
+static struct ftsw_routing *analyze_routing(const struct ftsw_topo *t,
+					    const struct aopts *o,
+					    struct ftsw_err *err)
 {
-	struct aopts o = { .pattern = "perm", .order = "topo" };
+	struct ftsw_routing *r;
+
+	if (o->lfts)
+		return ftsw_lfts_read(t, o->lfts, o->ro.lmc, err);
+	if (o->lmc_given)
+		return ftsw_route(o->engine, t, &o->ro, err);
+	r = ftsw_route_min_lmc(o->engine, t, &o->ro, true, err);
+	if (r && r->max_lid > FTSW_LID_MAX && !o->ro.extended_lids &&
+	    !cli.json)
+		fprintf(stderr, "ftsw: note: LMC %u needs LIDs past 0xBFFF "
+			"(extended LIDs, analysis only)\n", r->lmc);
+	return r;
+}
+
+static int analyze_run(struct aopts *o)
+{
 	struct ftsw_topo *t;
 	struct ftsw_routing *r;
 	struct ftsw_err err;
 	uint32_t *order = NULL, ranks;
 	int rc;
 
-	if (argc >= 2 && !strcmp(argv[1], "help")) {
-		analyze_usage(stdout);
-		return 0;
-	}
-	if (parse(argc - 1, argv + 1, &o))
-		return 2;
-	if (!o.topo || !o.engine == !o.lfts) {
-		analyze_usage(stderr);
+	if (!o->engine == !o->lfts) {
+		cli_err("analyze: one of -a ENGINE and -r LFTS is needed");
 		return 2;
 	}
-	o.progress = isatty(2) && !cli.json;
-	o.ro.progress = o.progress;
-	t = ftsw_topo_open(o.topo, &err);
+	o->progress = isatty(2) && !cli.json;
+	o->ro.progress = o->progress;
+	t = ftsw_topo_open(o->topo, &err);
 	if (!t) {
 		cli_err("%s", err.msg);
 		return 1;
 	}
-	if (o.engine) {
-		/* without --lmc: the smallest LMC the engine accepts */
-		r = ftsw_route(o.engine, t, &o.ro, &err);
-		while (!r && !o.lmc_given && o.ro.lmc < FTSW_LMC_MAX) {
-			struct ftsw_err e2;
-
-			o.ro.lmc++;
-			if (ftsw_lid_need(t, o.ro.lmc) > FTSW_LID_MAX &&
-			    !o.ro.extended_lids) {
-				/* analysis only: no kernel needs these LIDs */
-				o.ro.extended_lids = true;
-				if (!cli.json)
-					fprintf(stderr, "ftsw: note: LMC %u needs "
-						"LIDs past 0xBFFF (extended LIDs, "
-						"analysis only)\n", o.ro.lmc);
-			}
-			r = ftsw_route(o.engine, t, &o.ro, &e2);
-		}
-	} else
-		r = ftsw_lfts_read(t, o.lfts, o.ro.lmc, &err);
+	r = analyze_routing(t, o, &err);
 	if (!r) {
 		cli_err("%s", err.msg);
 		ftsw_topo_free(t);
 		return 1;
 	}
-	ranks = o.ranks ? o.ranks : t->nhosts;
+	ranks = o->ranks ? o->ranks : t->nhosts;
 	if (ranks > t->nhosts || ranks < 2) {
 		cli_err("analyze: --ranks %u: must be 2..%u", ranks, t->nhosts);
 		rc = 2;
 		goto out;
 	}
-	if (o.trace) {
-		rc = run_trace(r, o.trace);
-	} else if (o.oblivious) {
-		rc = run_oblivious(r, o.progress);
-	} else if (o.orders) {
-		rc = run_orders(r, &o, ranks);
-	} else if (ftsw_pattern_is_random(o.pattern) && !o.dot &&
-		   !o.picture && !o.stages) {
+	if (o->trace) {
+		rc = run_trace(r, o->trace);
+	} else if (o->oblivious) {
+		rc = run_oblivious(r, o->progress);
+	} else if (o->orders) {
+		rc = run_orders(r, o, ranks);
+	} else if (ftsw_pattern_is_random(o->pattern) && !o->dot &&
+		   !o->picture && !o->stages) {
 		/* sampled; with a picture or --stages: the one seeded instance */
-		rc = run_random(r, &o, ranks);
+		rc = run_random(r, o, ranks);
 	} else {
 		order = malloc(t->nhosts * sizeof(*order));
-		if (!order || ftsw_order_make(o.order, t, ranks, order, &err)) {
+		if (!order || ftsw_order_make(o->order, t, ranks, order, &err)) {
 			cli_err("%s", order ? err.msg : "out of memory");
 			rc = 1;
 			goto out;
 		}
-		rc = run_stages(r, &o, ranks, order);
+		rc = run_stages(r, o, ranks, order);
 	}
 out:
 	free(order);
 	ftsw_routing_free(r);
 	ftsw_topo_free(t);
+	return rc;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	const struct cli_object *obj = cli_find_object("analyze");
+	const struct cli_cmd *cmd;
+	struct aopts o = { 0 };
+	struct cli_args a;
+	int shift, rc;
+
+	cmd = cli_find_cmd(obj, argc, argv, &shift);
+	if (!cmd)
+		return shift ? 2 : 0;
+	if (argc < 2) {
+		cli_usage(stderr, obj, NULL);
+		return 2;
+	}
+	rc = cli_parse(obj, cmd, argc - shift, argv + shift, &a);
+	if (!rc) {
+		take_opts(&a, &o);
+		rc = analyze_run(&o);
+	} else {
+		rc = cli_parse_exit(rc);
+	}
+	cli_args_free(&a);
 	return rc;
 }

@@ -10,92 +10,85 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analyze/analyze.h"
 #include "cli.h"
+#include "util/output.h"
 
-static void order_usage(FILE *f)
+enum { O_TOPO, O_ORDER, O_RANKS, O_UNITS, O_FORMAT, O_OUT, O_N };
+
+/* In the order of enum ftsw_order_format. */
+static const char *const formats[] = {
+	"rankfile", "hostfile", "mpich", "plain", NULL
+};
+
+static const struct cli_opt order_opts[O_N + 1] = {
+	[O_TOPO] = { "-t", "--topo", CLI_TOPO, "TOPO", .required = true,
+		     .help = "a net file or a generator spec (ftmn:8,2, "
+			     "pgft:...)" },
+	[O_ORDER] = CLI_OPT_ORDER,
+	[O_RANKS] = CLI_OPT_RANKS,
+	[O_UNITS] = { "--units", NULL, CLI_NUM, "I", 1, UINT32_MAX,
+		      .help = "allocate I * prod(w) hosts (003 §V.B)" },
+	[O_FORMAT] = { "-f", "--format", CLI_WORD, "FORMAT", .words = formats,
+		       .help = "file format (default rankfile)" },
+	[O_OUT] = CLI_OPT_OUTPUT,
+};
+
+static const char order_notes[] =
+"ORDER: topo (default: the routing-aware topology order), random[:SEED],\n"
+"       shuffle[:SEED], contig-random[:SEED], file:PATH\n"
+"--units I: the partial allocations that keep D-Mod-K shift traffic\n"
+"contention free. Formats: rankfile: Open MPI 'rank R=HOST slot=0';\n"
+"hostfile: Open MPI 'HOST slots=1' in rank order; mpich: MPICH/Hydra\n"
+"'HOST:1' in rank order; plain: 'RANK HOSTINDEX HOST'.\n"
+"With -j the order is printed as JSON (and -o still writes the file).\n";
+
+const struct cli_cmd cli_cmds_order[] = {
+	{ "", "-t TOPO [--order ORDER] [--ranks N | --units I] [-f FORMAT] "
+	  "[-o FILE]", "MPI node order files", .opts = order_opts,
+	  .notes = order_notes },
+	{ NULL }
+};
+
+static int print_order(const struct ftsw_topo *t, const char *spec,
+		       const uint32_t *order, uint32_t ranks)
 {
-	fprintf(f,
-"Usage: ftsw order -t TOPO [--order SPEC] [--ranks N | --units I]\n"
-"                  [-f rankfile|hostfile|mpich|plain] [-o FILE]\n"
-"  --order SPEC   topo (default: the routing-aware topology order),\n"
-"                 random[:SEED], contig-random[:SEED], file:PATH\n"
-"  --ranks N      allocate N hosts (default all)\n"
-"  --units I      allocate I * prod(w) hosts: the partial allocations that\n"
-"                 keep D-Mod-K shift traffic contention free (003 §V.B)\n"
-"  -f FORMAT      rankfile: Open MPI 'rank R=HOST slot=0' (default)\n"
-"                 hostfile: Open MPI 'HOST slots=1' in rank order\n"
-"                 mpich:    MPICH/Hydra 'HOST:1' in rank order\n"
-"                 plain:    'RANK HOSTINDEX HOST'\n"
-"  -o FILE        write atomically (default: standard output)\n");
+	char name[128];
+	uint32_t i;
+
+	ftsw_out_begin(stdout, true);
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("order", NULL, spec);
+	ftsw_out_uint("ranks", NULL, ranks);
+	ftsw_out_uint("hosts", NULL, t->nhosts);
+	ftsw_out_open_array("map");
+	for (i = 0; i < ranks; i++) {
+		ftsw_out_open_object(NULL);
+		ftsw_out_uint("rank", NULL, i);
+		ftsw_out_uint("host", NULL, order[i]);
+		ftsw_out_str("name", NULL,
+			     ftsw_host_name(t, order[i], name, sizeof(name)));
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	ftsw_out_close_object();
+	return ftsw_out_end() ? 1 : 0;
 }
 
-int cmd_order(int argc, char **argv)
+static int order_run(const struct cli_args *a)
 {
-	const char *topo = NULL, *spec = "topo", *fmt = "rankfile", *out = NULL;
-	unsigned long long ranks = 0, units = 0;
-	enum ftsw_order_format f;
+	const char *topo = a->v[O_TOPO].s, *out = a->v[O_OUT].s;
+	const char *spec = a->v[O_ORDER].n ? a->v[O_ORDER].s : "topo";
+	enum ftsw_order_format f = (enum ftsw_order_format)a->v[O_FORMAT].u;
+	uint64_t ranks = a->v[O_RANKS].u;
 	struct ftsw_topo *t;
 	struct ftsw_err err;
 	uint32_t *order;
-	int i, rc = 0;
+	int rc = 0;
 
-	if (argc >= 2 && !strcmp(argv[1], "help")) {
-		order_usage(stdout);
-		return 0;
-	}
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		char *e;
-
-		if (!v) {
-			cli_err("order: %s: argument expected", a);
-			return 2;
-		}
-		if (!strcmp(a, "-t"))
-			topo = v;
-		else if (!strcmp(a, "--order"))
-			spec = v;
-		else if (!strcmp(a, "-f"))
-			fmt = v;
-		else if (!strcmp(a, "-o"))
-			out = v;
-		else if (!strcmp(a, "--ranks") || !strcmp(a, "--units")) {
-			unsigned long long x = strtoull(v, &e, 0);
-
-			if (e == v || *e || !x) {
-				cli_err("order: %s: '%s' is not a positive "
-					"number", a, v);
-				return 2;
-			}
-			if (a[2] == 'r')
-				ranks = x;
-			else
-				units = x;
-		} else {
-			cli_err("order: unknown argument '%s' (ftsw order help)",
-				a);
-			return 2;
-		}
-		i++;
-	}
-	if (!topo) {
-		order_usage(stderr);
-		return 2;
-	}
-	if (!strcmp(fmt, "rankfile"))
-		f = FTSW_ORDER_OMPI_RANKFILE;
-	else if (!strcmp(fmt, "hostfile"))
-		f = FTSW_ORDER_OMPI_HOSTFILE;
-	else if (!strcmp(fmt, "mpich"))
-		f = FTSW_ORDER_MPICH_HOSTFILE;
-	else if (!strcmp(fmt, "plain"))
-		f = FTSW_ORDER_PLAIN;
-	else {
-		cli_err("order: -f '%s': rankfile, hostfile, mpich or plain",
-			fmt);
+	if (a->v[O_RANKS].n && a->v[O_UNITS].n) {
+		cli_err("order: --ranks and --units exclude each other");
 		return 2;
 	}
 	t = ftsw_topo_open(topo, &err);
@@ -103,12 +96,14 @@ int cmd_order(int argc, char **argv)
 		cli_err("%s", err.msg);
 		return 1;
 	}
-	if (units)
-		ranks = units * ftsw_order_cf_unit(t);
+	if (a->v[O_UNITS].n)
+		ranks = a->v[O_UNITS].u * ftsw_order_cf_unit(t);
 	if (!ranks)
 		ranks = t->nhosts;
 	if (ranks > t->nhosts) {
-		cli_err("order: %llu ranks but %s has %u hosts", ranks, topo,
+		cli_err("order: %s %" PRIu64 ": %" PRIu64 " ranks but %s has "
+			"%u hosts", a->v[O_UNITS].n ? "--units" : "--ranks",
+			a->v[O_UNITS].n ? a->v[O_UNITS].u : ranks, ranks, topo,
 			t->nhosts);
 		ftsw_topo_free(t);
 		return 2;
@@ -116,11 +111,30 @@ int cmd_order(int argc, char **argv)
 	order = malloc(ranks * sizeof(*order));
 	if (!order ||
 	    ftsw_order_make(spec, t, (uint32_t)ranks, order, &err) ||
-	    ftsw_order_write(t, order, (uint32_t)ranks, f, out, &err)) {
+	    (((out && strcmp(out, "-")) || !cli.json) &&
+	     ftsw_order_write(t, order, (uint32_t)ranks, f, out, &err))) {
 		cli_err("%s", order ? err.msg : "out of memory");
 		rc = 1;
+	} else if (cli.json) {
+		rc = print_order(t, spec, order, (uint32_t)ranks);
 	}
 	free(order);
 	ftsw_topo_free(t);
+	return rc;
+}
+
+int cmd_order(int argc, char **argv)
+{
+	const struct cli_object *obj = cli_find_object("order");
+	const struct cli_cmd *cmd;
+	struct cli_args a;
+	int shift, rc;
+
+	cmd = cli_find_cmd(obj, argc, argv, &shift);
+	if (!cmd)
+		return shift ? 2 : 0;
+	rc = cli_parse(obj, cmd, argc - shift, argv + shift, &a);
+	rc = rc ? cli_parse_exit(rc) : order_run(&a);
+	cli_args_free(&a);
 	return rc;
 }

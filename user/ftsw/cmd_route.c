@@ -11,163 +11,122 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "route/routing.h"
+#include "util/output.h"
+#include "util/parse.h"
 
-static void route_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: ftsw route -a ENGINE -t TOPO [OPTIONS] [-o LFTS]\n"
-		"       ftsw route check -t TOPO (-a ENGINE | -i LFTS) [OPTIONS]\n"
-		"       ftsw route list\n"
-		"Options:\n"
-		"  --lmc N            2^N LIDs (paths) per host (default 0)\n"
-		"  --threads N        worker threads (default: all CPUs)\n"
-		"  --roots S,..       updn roots: switch indices, names or 0xGUIDs\n"
-		"  --updown-cost      dmodc: strict up-down cost variant\n"
-		"  --no-switch-lids   don't route switch LIDs\n"
-		"  --extended-lids    allow LIDs past 0xBFFF (analysis only)\n"
-		"  --seed S           seed for randomised engines\n"
-		"  --paths K          multipath engines: K paths per pair\n"
-		"                     (default 2^lmc; needs --lmc >= log2 K)\n"
-		"  --max-vls N        dfsssp: virtual layers allowed, 1..15\n"
-		"                     (default 8)\n"
-		"  --check            check the routing after computing it\n"
-		"  --lfts             with -j: include the tables\n"
-		"  -o FILE            write OpenSM's opensm-lfts.dump format\n");
-}
+enum {
+	R_ENGINE, R_TOPO, R_IN, R_OUT, R_LMC, R_THREADS, R_ROOTS, R_UPDOWN,
+	R_NO_SWLIDS, R_EXT_LIDS, R_SEED, R_PATHS, R_MAX_VLS, R_CHECK, R_LFTS,
+	R_N
+};
+
+#define ROUTE_OPTS(check_help)						\
+	[R_ENGINE] = CLI_OPT_ENGINE,					\
+	[R_TOPO] = { "-t", "--topo", CLI_TOPO, "TOPO", .required = true,\
+		     .help = "a net file or a generator spec (ftmn:8,2, "\
+			     "pgft:...)" },				\
+	[R_IN] = { "-i", "--input", CLI_FILE, "LFTS",			\
+		   .help = "read an OpenSM LFT dump instead of routing" },\
+	[R_OUT] = { "-o", "--output", CLI_FILE, "LFTS",			\
+		    .help = "write OpenSM's opensm-lfts.dump format "	\
+			    "(-: stdout, the summary then on stderr)" },\
+	[R_LMC] = CLI_OPT_LMC,						\
+	[R_THREADS] = CLI_OPT_THREADS,					\
+	[R_ROOTS] = { "--roots", NULL, CLI_STR, "S,..",			\
+		      .help = "updn roots: switch indices, names or "	\
+			      "0xGUIDs" },				\
+	[R_UPDOWN] = { "--updown-cost", NULL, CLI_FLAG,			\
+		       .help = "dmodc: strict up-down cost variant" },	\
+	[R_NO_SWLIDS] = { "--no-switch-lids", NULL, CLI_FLAG,		\
+			  .help = "don't route switch LIDs" },		\
+	[R_EXT_LIDS] = CLI_OPT_EXTENDED_LIDS,				\
+	[R_SEED] = CLI_OPT_SEED,					\
+	[R_PATHS] = CLI_OPT_PATHS,					\
+	[R_MAX_VLS] = CLI_OPT_MAX_VLS,					\
+	[R_CHECK] = { "--check", NULL, CLI_FLAG, .help = check_help },	\
+	[R_LFTS] = { "--lfts", NULL, CLI_FLAG,				\
+		     .help = "with -j: include the tables" }
+
+static const struct cli_opt route_opts[R_N + 1] = {
+	ROUTE_OPTS("check the routing after computing it")
+};
+
+static const struct cli_opt check_opts[R_N + 1] = {
+	ROUTE_OPTS("(implied)")
+};
+
+static const char route_notes[] =
+"Without --lmc the engine gets the smallest LMC it accepts (--paths K\n"
+"needs 2^LMC >= K). Exit status 1 when pairs are left unroutable or the\n"
+"check fails.\n";
+
+const struct cli_cmd cli_cmds_route[] = {
+	{ "", "-a ENGINE -t TOPO [OPTIONS] [-o LFTS]",
+	  "compute routing tables", .opts = route_opts, .notes = route_notes },
+	{ "check", "-t TOPO (-a ENGINE | -i LFTS) [OPTIONS]",
+	  "check routing tables: delivery, loops, minimality, up*/down*, "
+	  "deadlock freedom", .opts = check_opts },
+	{ "list", NULL, "the routing engines", .opts = NULL },
+	{ NULL }
+};
 
 struct ropts {
 	const char *engine, *topo, *in, *out;
 	struct ftsw_route_opts o;
 	uint32_t roots[1024];
 	const char *roots_arg;
-	bool check, lfts;
+	bool check, lfts, lmc_given;
 };
 
-static int parse_num(const char *opt, const char *v, unsigned long long max,
-		     unsigned long long *out)
+static void take_opts(const struct cli_args *a, struct ropts *ro)
 {
-	char *e;
-
-	if (!v) {
-		cli_err("%s: value expected", opt);
-		return -1;
-	}
-	*out = strtoull(v, &e, 0);
-	if (e == v || *e || *out > max) {
-		cli_err("%s: '%s' is not a number in 0..%llu", opt, v, max);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_opts(int argc, char **argv, struct ropts *ro)
-{
-	int i;
-
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		unsigned long long x;
-
-		if (!strcmp(a, "-a") || !strcmp(a, "-t") || !strcmp(a, "-o") ||
-		    !strcmp(a, "-i")) {
-			if (!v) {
-				cli_err("%s: argument expected", a);
-				return -1;
-			}
-			if (a[1] == 'a')
-				ro->engine = v;
-			else if (a[1] == 't')
-				ro->topo = v;
-			else if (a[1] == 'o')
-				ro->out = v;
-			else
-				ro->in = v;
-			i++;
-		} else if (!strcmp(a, "--lmc")) {
-			if (parse_num(a, v, FTSW_LMC_MAX, &x))
-				return -1;
-			ro->o.lmc = (unsigned)x;
-			i++;
-		} else if (!strcmp(a, "--threads")) {
-			if (parse_num(a, v, 256, &x))
-				return -1;
-			ro->o.threads = (unsigned)x;
-			i++;
-		} else if (!strcmp(a, "--seed")) {
-			if (parse_num(a, v, ~0ULL, &x))
-				return -1;
-			ro->o.seed = x;
-			i++;
-		} else if (!strcmp(a, "--paths")) {
-			if (parse_num(a, v, 128, &x))
-				return -1;
-			if (!x) {
-				cli_err("--paths: K must be at least 1");
-				return -1;
-			}
-			ro->o.paths = (unsigned)x;
-			i++;
-		} else if (!strcmp(a, "--max-vls")) {
-			if (parse_num(a, v, 15, &x))
-				return -1;
-			if (!x) {
-				cli_err("--max-vls: at least 1 layer");
-				return -1;
-			}
-			ro->o.max_vls = (unsigned)x;
-			i++;
-		} else if (!strcmp(a, "--roots")) {
-			if (!v) {
-				cli_err("--roots: switches expected");
-				return -1;
-			}
-			ro->roots_arg = v;
-			i++;
-		} else if (!strcmp(a, "--updown-cost")) {
-			ro->o.updown_cost = true;
-		} else if (!strcmp(a, "--no-switch-lids")) {
-			ro->o.no_switch_lids = true;
-		} else if (!strcmp(a, "--extended-lids")) {
-			ro->o.extended_lids = true;
-		} else if (!strcmp(a, "--check")) {
-			ro->check = true;
-		} else if (!strcmp(a, "--lfts")) {
-			ro->lfts = true;
-		} else {
-			cli_err("route: unknown argument '%s' (ftsw route help)", a);
-			return -1;
-		}
-	}
-	return 0;
+	ro->engine = a->v[R_ENGINE].s;
+	ro->topo = a->v[R_TOPO].s;
+	ro->in = a->v[R_IN].s;
+	ro->out = a->v[R_OUT].s;
+	ro->lmc_given = a->v[R_LMC].n;
+	ro->o.lmc = (unsigned)a->v[R_LMC].u;
+	ro->o.threads = (unsigned)a->v[R_THREADS].u;
+	ro->o.seed = a->v[R_SEED].u;
+	ro->o.paths = (unsigned)a->v[R_PATHS].u;
+	ro->o.max_vls = (unsigned)a->v[R_MAX_VLS].u;
+	ro->roots_arg = a->v[R_ROOTS].s;
+	ro->o.updown_cost = a->v[R_UPDOWN].n;
+	ro->o.no_switch_lids = a->v[R_NO_SWLIDS].n;
+	ro->o.extended_lids = a->v[R_EXT_LIDS].n;
+	ro->check = a->v[R_CHECK].n;
+	ro->lfts = a->v[R_LFTS].n;
 }
 
 /* --roots I,J,..: switch indices, descriptions or 0xGUIDs */
 static int resolve_roots(const struct ftsw_topo *t, struct ropts *ro)
 {
 	char *dup = strdup(ro->roots_arg), *s, *tok, *save = NULL;
+	struct ftsw_err err;
 
 	if (!dup)
 		return -1;
 	for (s = dup; (tok = strtok_r(s, ",", &save)); s = NULL) {
 		uint32_t n = ftsw_topo_find(t, tok);
-		char *e;
-		unsigned long x = strtoul(tok, &e, 10);
+		uint64_t x;
 
 		if (ro->o.nroots == 1024) {
-			cli_err("--roots: at most 1024 roots");
+			cli_err("route: --roots: at most 1024 roots");
 			free(dup);
 			return -1;
 		}
 		if (n != FTSW_NONE && t->nodes[n].kind == FTSW_SWITCH)
 			x = t->nodes[n].index;
-		else if (*e || e == tok || x >= t->nswitches) {
-			cli_err("--roots: no switch '%s' (index 0..%u, name or "
-				"0xGUID)", tok, t->nswitches ? t->nswitches - 1 : 0);
+		else if (!t->nswitches ||
+			 ftsw_parse_u64("--roots", tok, 0, t->nswitches - 1,
+					&x, &err)) {
+			cli_err("route: --roots: no switch '%s' (index 0..%u, "
+				"name or 0xGUID)", tok,
+				t->nswitches ? t->nswitches - 1 : 0);
 			free(dup);
 			return -1;
 		}
@@ -178,21 +137,43 @@ static int resolve_roots(const struct ftsw_topo *t, struct ropts *ro)
 	return 0;
 }
 
-static double now(void)
+/* The checker's result: inside the routing's object or as {"check":...}. */
+static void print_check(const struct ftsw_check_result *res,
+			const struct ftsw_check_opts *co, double secs)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
+	ftsw_out_open_object("check");
+	ftsw_out_bool("ok", "check %s", res->ok);
+	ftsw_out_uint("pairs", NULL, res->pairs);
+	ftsw_out_uint("delivered", ": %" PRIu64, res->delivered);
+	ftsw_out_uint(NULL, "/%" PRIu64 " pairs delivered", res->pairs);
+	ftsw_out_uint("max_hops", ", max %" PRIu64 " hops", res->max_hops);
+	ftsw_out_uint("no_route", "; no route %" PRIu64, res->no_route);
+	ftsw_out_uint("loops", ", loops %" PRIu64, res->loops);
+	ftsw_out_uint("dead_port", ", dead port %" PRIu64, res->dead_port);
+	ftsw_out_uint("misdelivered", ", misdelivered %" PRIu64,
+		      res->misdelivered);
+	ftsw_out_uint("non_minimal", ", non-minimal %" PRIu64,
+		      res->non_minimal);
+	ftsw_out_text("%s", co->minimal ? "" : " (not promised)");
+	ftsw_out_uint("updown_violations", ", up*down* violations %" PRIu64,
+		      res->updown_violations);
+	ftsw_out_text("%s", co->updown ? "" : " (not checked)");
+	ftsw_out_uint("cdg_cyclic_vls", ", VLs with CDG cycles %" PRIu64,
+		      res->cdg_cyclic_vls);
+	ftsw_out_float("seconds", " (%.3f s)\n", secs);
+	if (res->report && !res->ok)
+		ftsw_out_text("%s", res->report);
+	ftsw_out_close_object();
 }
 
 static int do_check(const struct ftsw_routing *r, const struct ropts *ro,
-		    double *secs, bool embedded)
+		    double *secs)
 {
 	struct ftsw_check_opts co = { 0 };
 	struct ftsw_check_result res;
 	struct ftsw_err err;
-	double t0 = now();
+	uint64_t t0 = ftsw_now_us();
+	int rc;
 
 	co.minimal = r->flags & FTSW_RT_MINIMAL;
 	co.updown = (r->flags & FTSW_RT_UPDOWN) && r->rank;
@@ -202,52 +183,88 @@ static int do_check(const struct ftsw_routing *r, const struct ropts *ro,
 	co.threads = ro->o.threads;
 	if (ftsw_routing_check(r, &co, &res, &err)) {
 		cli_err("%s", err.msg);
-		return 1;
+		return -1;
 	}
-	*secs = now() - t0;
-	if (cli.json) {
-		printf("%s{\"ok\":%s,\"pairs\":%" PRIu64 ",\"delivered\":%"
-		       PRIu64 ",\"no_route\":%" PRIu64 ",\"loops\":%" PRIu64
-		       ",\"dead_port\":%" PRIu64 ",\"misdelivered\":%" PRIu64
-		       ",\"non_minimal\":%" PRIu64 ",\"updown_violations\":%" PRIu64
-		       ",\"cdg_cyclic_vls\":%u,\"max_hops\":%" PRIu64
-		       ",\"seconds\":%.3f}}\n", embedded ? "" : "{\"check\":",
-		       res.ok ? "true" : "false", res.pairs, res.delivered,
-		       res.no_route, res.loops, res.dead_port, res.misdelivered,
-		       res.non_minimal, res.updown_violations, res.cdg_cyclic_vls,
-		       res.max_hops, *secs);
-	} else {
-		printf("check %s: %" PRIu64 "/%" PRIu64 " pairs delivered, max %"
-		       PRIu64 " hops; no route %" PRIu64 ", loops %" PRIu64
-		       ", dead port %" PRIu64 ", misdelivered %" PRIu64
-		       ", non-minimal %" PRIu64 "%s, up*down* violations %" PRIu64
-		       "%s, VLs with CDG cycles %u (%.3f s)\n",
-		       res.ok ? "ok" : "FAILED", res.delivered, res.pairs,
-		       res.max_hops, res.no_route, res.loops, res.dead_port,
-		       res.misdelivered, res.non_minimal,
-		       co.minimal ? "" : " (not promised)",
-		       res.updown_violations, co.updown ? "" : " (not checked)",
-		       res.cdg_cyclic_vls, *secs);
-		if (res.report && !res.ok)
-			fputs(res.report, stdout);
-	}
+	*secs = cli_seconds_since(t0);
+	print_check(&res, &co, *secs);
+	rc = res.ok ? 0 : 1;
 	ftsw_check_result_free(&res);
-	return res.ok ? 0 : 1;
+	return rc;
 }
 
-static int route_run(int argc, char **argv, bool check_cmd)
+static void print_lfts(const struct ftsw_routing *r)
+{
+	const struct ftsw_topo *t = r->topo;
+	char key[16], guid[24];
+	uint32_t s, lid;
+
+	ftsw_out_open_array("lfts");
+	for (s = 0; s < r->nswitches; s++) {
+		const struct ftsw_node *n = &t->nodes[t->switches[s]];
+		const uint8_t *l = ftsw_lft(r, s);
+
+		ftsw_out_open_object(NULL);
+		snprintf(guid, sizeof(guid), "0x%016" PRIx64, n->guid);
+		ftsw_out_str("guid", NULL, guid);
+		ftsw_out_uint("lid", NULL, ftsw_switch_lid(r, s));
+		ftsw_out_str("name", NULL, n->desc);
+		ftsw_out_open_object("routes");
+		for (lid = 1; lid <= r->max_lid; lid++) {
+			if (l[lid] == FTSW_PORT_NONE)
+				continue;
+			snprintf(key, sizeof(key), "%u", lid);
+			ftsw_out_uint(key, NULL, l[lid]);
+		}
+		ftsw_out_close_object();
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+}
+
+/* The routing's summary (text) or object (JSON), "check" left open. */
+static void print_routing(const struct ftsw_routing *r, double secs,
+			  bool lfts)
+{
+	ftsw_out_str("engine", "%s: ", r->engine);
+	ftsw_out_uint("lmc", NULL, r->lmc);
+	ftsw_out_uint("vls", NULL, r->nvls);
+	ftsw_out_uint("switches", "%" PRIu64 " switches, ", r->nswitches);
+	ftsw_out_uint("hosts", "%" PRIu64 " hosts, ", r->nhosts);
+	ftsw_out_uint(NULL, "LMC %" PRIu64 ", ", r->lmc);
+	ftsw_out_uint("max_lid", "LIDs 1..%" PRIu64 ", ", r->max_lid);
+	ftsw_out_uint("unroutable_leaf_pairs", NULL, r->unroutable_pairs);
+	if (r->warning[0])
+		ftsw_out_str("warning", NULL, r->warning);
+	if (lfts)
+		print_lfts(r);
+	ftsw_out_float("seconds", "%.3f s\n", secs);
+}
+
+static struct ftsw_routing *make_routing(const struct ftsw_topo *t,
+					 const struct ropts *ro,
+					 struct ftsw_err *err)
+{
+	if (ro->in)
+		return ftsw_lfts_read(t, ro->in, ro->o.lmc, err);
+	if (ro->lmc_given)
+		return ftsw_route(ro->engine, t, &ro->o, err);
+	return ftsw_route_min_lmc(ro->engine, t, &ro->o, false, err);
+}
+
+static int route_run(const struct cli_args *a, bool check_cmd)
 {
 	struct ropts ro = { 0 };
 	struct ftsw_routing *r = NULL;
 	struct ftsw_topo *t;
 	struct ftsw_err err;
-	double t0, tr, tc = 0;
+	double tr, tc = 0;
+	uint64_t t0;
 	int rc = 0;
 
-	if (parse_opts(argc, argv, &ro))
-		return 2;
-	if (!ro.topo || (!ro.engine && !ro.in) || (ro.engine && ro.in)) {
-		route_usage(stderr);
+	take_opts(a, &ro);
+	if (!ro.engine == !ro.in) {
+		cli_err("route%s: one of -a ENGINE and -i LFTS is needed",
+			check_cmd ? " check" : "");
 		return 2;
 	}
 	t = ftsw_topo_open(ro.topo, &err);
@@ -259,12 +276,9 @@ static int route_run(int argc, char **argv, bool check_cmd)
 		ftsw_topo_free(t);
 		return 2;
 	}
-	t0 = now();
-	if (ro.engine)
-		r = ftsw_route(ro.engine, t, &ro.o, &err);
-	else
-		r = ftsw_lfts_read(t, ro.in, ro.o.lmc, &err);
-	tr = now() - t0;
+	t0 = ftsw_now_us();
+	r = make_routing(t, &ro, &err);
+	tr = cli_seconds_since(t0);
 	if (!r) {
 		cli_err("%s", err.msg);
 		ftsw_topo_free(t);
@@ -279,28 +293,17 @@ static int route_run(int argc, char **argv, bool check_cmd)
 		cli_err("%s", err.msg);
 		rc = 1;
 	}
-	if (cli.json && !check_cmd) {
-		/* one object: the routing, plus "seconds" and the check */
-		char *buf = NULL;
-		size_t n = 0;
-		FILE *m = open_memstream(&buf, &n);
-
-		if (m) {
-			ftsw_routing_json(r, m, ro.lfts);
-			fclose(m);
-		}
-		while (n && (buf[n - 1] == '\n' || buf[n - 1] == '}'))
-			buf[--n] = 0;
-		printf("%s,\"seconds\":%.6f%s", buf ? buf : "{", tr,
-		       ro.check ? ",\"check\":" : "}\n");
-		free(buf);
-	} else if (!check_cmd)
-		printf("%s: %u switches, %u hosts, LMC %u, LIDs 1..%u, %.3f s\n",
-		       r->engine, r->nswitches, r->nhosts, r->lmc, r->max_lid, tr);
-	if (check_cmd || ro.check) {
-		if (do_check(r, &ro, &tc, !check_cmd))
-			rc = 1;
-	}
+	/* with the tables on stdout, the summary goes to stderr */
+	ftsw_out_begin(ro.out && !strcmp(ro.out, "-") ? stderr : stdout,
+		       cli.json);
+	ftsw_out_open_object(NULL);
+	if (!check_cmd)
+		print_routing(r, tr, ro.lfts);
+	if ((check_cmd || ro.check) && do_check(r, &ro, &tc))
+		rc = 1;
+	ftsw_out_close_object();
+	if (ftsw_out_end())
+		rc = 1;
 	if (cli.stats)
 		fprintf(stderr, "route: %.3f s routing, %.3f s check\n", tr, tc);
 	ftsw_routing_free(r);
@@ -308,33 +311,45 @@ static int route_run(int argc, char **argv, bool check_cmd)
 	return rc;
 }
 
+static int route_list(void)
+{
+	size_t i, n;
+	const struct ftsw_engine *e = ftsw_engines(&n);
+
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_array(NULL);
+	for (i = 0; i < n; i++) {
+		ftsw_out_open_object(NULL);
+		ftsw_out_str("name", "%-8s ", e[i].name);
+		ftsw_out_str("summary", "%s", e[i].summary);
+		ftsw_out_str("paper", " (%s)\n", e[i].paper);
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	return ftsw_out_end() ? 1 : 0;
+}
+
 int cmd_route(int argc, char **argv)
 {
-	const struct ftsw_engine *e;
-	size_t i, n;
+	const struct cli_object *obj = cli_find_object("route");
+	const struct cli_cmd *cmd;
+	struct cli_args a;
+	int shift, rc;
 
-	if (argc >= 2 && !strcmp(argv[1], "help")) {
-		route_usage(stdout);
-		return 0;
-	}
-	if (argc >= 2 && !strcmp(argv[1], "list")) {
-		e = ftsw_engines(&n);
-		for (i = 0; i < n; i++) {
-			if (cli.json)
-				printf("%s{\"name\":\"%s\",\"summary\":\"%s\"}%s",
-				       i == 0 ? "[" : "", e[i].name, e[i].summary,
-				       i + 1 < n ? "," : "]\n");
-			else
-				printf("%-8s %s (%s)\n", e[i].name, e[i].summary,
-				       e[i].paper);
-		}
-		return 0;
-	}
-	if (argc >= 2 && !strcmp(argv[1], "check"))
-		return route_run(argc - 2, argv + 2, true);
-	if (argc < 2) {
-		route_usage(stderr);
+	cmd = cli_find_cmd(obj, argc, argv, &shift);
+	if (!cmd)
+		return shift ? 2 : 0;
+	if (cmd->name[0] == 0 && argc < 2) {
+		cli_usage(stderr, obj, NULL);
 		return 2;
 	}
-	return route_run(argc - 1, argv + 1, false);
+	rc = cli_parse(obj, cmd, argc - shift, argv + shift, &a);
+	if (rc)
+		rc = cli_parse_exit(rc);
+	else if (!strcmp(cmd->name, "list"))
+		rc = route_list();
+	else
+		rc = route_run(&a, !strcmp(cmd->name, "check"));
+	cli_args_free(&a);
+	return rc;
 }

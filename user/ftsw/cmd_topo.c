@@ -14,37 +14,55 @@
 
 #include "cli.h"
 #include "util/output.h"
+#include "util/parse.h"
 #include "topo/topology.h"
 
-static void topo_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: ftsw topo gen SPEC [-o FILE]\n"
-		"       ftsw topo show FILE\n"
-		"       ftsw topo degrade FILE [--links K] [--switches K] "
-		"[--hosts K] [--seed S]\n"
-		"                 [--remove-switch NODE] [--remove-host NODE]"
-		" [--remove-link NODE:PORT] [-o FILE]\n"
-		"NODE: description, 0xGUID or net-file id (S-<guid>)\n"
-		"SPEC: pgft:H;M1,..;W1,..;P1,..  (or PGFT(H;...;...;...))\n"
-		"      xgft:H;M..;W..   rlft:H;M..;W..;P..   kary:K,N   ftmn:M,N\n");
-}
+enum { G_OUT, G_N };
+static const struct cli_opt gen_opts[G_N + 1] = {
+	[G_OUT] = CLI_OPT_OUTPUT,
+};
 
-static int parse_uint(const char *opt, const char *v, unsigned long long *out)
-{
-	char *e;
+enum {
+	D_OUT, D_LINKS, D_SWITCHES, D_HOSTS, D_SEED, D_RM_SWITCH, D_RM_HOST,
+	D_RM_LINK, D_N
+};
+static const struct cli_opt degrade_opts[D_N + 1] = {
+	[D_OUT] = CLI_OPT_OUTPUT,
+	[D_LINKS] = { "--links", NULL, CLI_NUM, "K", 0, UINT32_MAX,
+		      .help = "remove K random switch-switch links" },
+	[D_SWITCHES] = { "--switches", NULL, CLI_NUM, "K", 0, UINT32_MAX,
+			 .help = "remove K random switches" },
+	[D_HOSTS] = { "--hosts", NULL, CLI_NUM, "K", 0, UINT32_MAX,
+		      .help = "remove K random hosts" },
+	[D_SEED] = CLI_OPT_SEED,
+	[D_RM_SWITCH] = { "--remove-switch", NULL, CLI_STR, "NODE",
+			  .repeat = true, .help = "remove this switch" },
+	[D_RM_HOST] = { "--remove-host", NULL, CLI_STR, "NODE",
+			.repeat = true, .help = "remove this host" },
+	[D_RM_LINK] = { "--remove-link", NULL, CLI_STR, "NODE:PORT",
+			.repeat = true, .help = "remove the cable at this port" },
+};
 
-	if (!v) {
-		cli_err("%s: value expected", opt);
-		return -1;
-	}
-	*out = strtoull(v, &e, 0);
-	if (e == v || *e) {
-		cli_err("%s: '%s' is not a number", opt, v);
-		return -1;
-	}
-	return 0;
-}
+static const char gen_notes[] =
+"SPEC: pgft:H;M1,..;W1,..;P1,..  (or PGFT(H;...;...;...))\n"
+"      xgft:H;M..;W..   rlft:H;M..;W..;P..   kary:K,N   ftmn:M,N\n"
+"Without -o the net file goes to standard output; with -o and -j a\n"
+"summary of what was written is printed.\n";
+
+static const char degrade_notes[] =
+"TOPO is a net file or a generator spec; NODE a description, 0xGUID or\n"
+"net-file id (S-<guid>). Options may be repeated.\n";
+
+const struct cli_cmd cli_cmds_topo[] = {
+	{ "gen", "SPEC [-o FILE]", "generate a topology as a net file",
+	  CLI_SPEC, 1, 1, gen_opts, gen_notes },
+	{ "show", "TOPO", "what a topology is: sizes, levels, PGFT spec",
+	  CLI_TOPO, 1, 1, NULL, NULL },
+	{ "degrade", "TOPO [OPTIONS] [-o FILE]",
+	  "remove random or named switches, hosts and links", CLI_TOPO, 1, 1,
+	  degrade_opts, degrade_notes },
+	{ NULL }
+};
 
 static int write_out(const struct ftsw_topo *t, const char *out)
 {
@@ -57,236 +75,202 @@ static int write_out(const struct ftsw_topo *t, const char *out)
 	return 0;
 }
 
-static int topo_gen(int argc, char **argv)
+static int topo_gen(const struct cli_args *a)
 {
-	const char *spec = NULL, *out = NULL;
+	const char *spec = a->pos[0], *out = a->v[G_OUT].s;
 	struct ftsw_err err;
 	struct ftsw_topo *t;
-	int i, rc;
+	int rc;
 
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (!spec && argv[i][0] != '-')
-			spec = argv[i];
-		else {
-			cli_err("topo gen: unexpected argument '%s'", argv[i]);
-			return 2;
-		}
-	}
-	if (!spec) {
-		topo_usage(stderr);
-		return 2;
-	}
 	t = ftsw_topo_gen(spec, &err);
 	if (!t) {
 		cli_err("%s", err.msg);
 		return 1;
 	}
 	rc = write_out(t, out);
-	if (!rc && out && cli.verbose)
-		fprintf(stderr, "%s: %u switches, %u hosts\n", out, t->nswitches,
-			t->nhosts);
+	if (!rc && out && strcmp(out, "-") && (cli.json || cli.verbose)) {
+		/* the summary: JSON on stdout, text (-v) on stderr */
+		ftsw_out_begin(cli.json ? stdout : stderr, cli.json);
+		ftsw_out_open_object(NULL);
+		ftsw_out_str("file", "%s: ", out);
+		ftsw_out_str("spec", NULL, t->spec);
+		ftsw_out_uint("switches", "%" PRIu64 " switches, ",
+			      t->nswitches);
+		ftsw_out_uint("hosts", "%" PRIu64 " hosts\n", t->nhosts);
+		ftsw_out_close_object();
+		if (ftsw_out_end())
+			rc = 1;
+	}
 	ftsw_topo_free(t);
 	return rc;
 }
 
-static int topo_show(int argc, char **argv)
+static void print_topo(const char *name, const struct ftsw_topo *t,
+		       const struct ftsw_topo_stats *s, const char *infspec)
+{
+	const char *kind;
+	unsigned l;
+
+	kind = t->is_pgft ? (t->degraded ? "degraded" : "complete") :
+		"not recognised as a PGFT";
+	if (infspec[0])
+		kind = "structure of a complete";
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("file", "%s: ", name);
+	ftsw_out_text("%s%s%s%s\n", kind, t->is_pgft || infspec[0] ? " " : "",
+		      t->is_pgft ? t->spec : infspec,
+		      infspec[0] ? " (inferred from the graph; no coordinates)" :
+		      "");
+	ftsw_out_uint("switches", "  switches %" PRIu64, t->nswitches);
+	ftsw_out_uint("hosts", ", hosts %" PRIu64, t->nhosts);
+	ftsw_out_uint("links", ", links %" PRIu64, s->links);
+	ftsw_out_uint("switch_links", " (%" PRIu64 " switch-switch",
+		      s->switch_links);
+	ftsw_out_uint("host_links", ", %" PRIu64 " host)\n", s->host_links);
+	ftsw_out_uint("levels", "  levels %" PRIu64
+		      " (ranked from the leaves):", s->nlevels);
+	ftsw_out_open_array("per_level");
+	for (l = 0; l < s->nlevels && l < 16; l++)
+		ftsw_out_uint(NULL, " %" PRIu64, s->per_level[l]);
+	ftsw_out_close_array();
+	ftsw_out_uint("min_degree", "\n  switch degree %" PRIu64, s->min_deg);
+	ftsw_out_uint("max_degree", "..%" PRIu64 " (cabled ports)\n",
+		      s->max_deg);
+	ftsw_out_uint("unconnected_hosts", s->unconnected_hosts ?
+		      "  unconnected hosts %" PRIu64 "\n" : NULL,
+		      s->unconnected_hosts);
+	ftsw_out_bool("pgft", NULL, t->is_pgft);
+	ftsw_out_bool("degraded", NULL, t->degraded);
+	if (t->is_pgft)
+		ftsw_out_str("spec", NULL, t->spec);
+	if (infspec[0])
+		ftsw_out_str("inferred_spec", NULL, infspec);
+	ftsw_out_close_object();
+}
+
+static int topo_show(const struct cli_args *a)
 {
 	struct ftsw_topo_stats s;
 	struct ftsw_err err;
 	struct ftsw_topo *t;
-	const char *kind;
-	unsigned l;
 	struct ftsw_pgft inf;
 	char infspec[128] = "";
+	int rc;
 
-	if (argc != 1) {
-		topo_usage(stderr);
-		return 2;
-	}
-	t = ftsw_net_read(argv[0], &err);
+	t = ftsw_topo_open(a->pos[0], &err);
 	if (!t) {
 		cli_err("%s", err.msg);
 		return 1;
 	}
 	ftsw_topo_stats(t, &s);
-	kind = t->is_pgft ? (t->degraded ? "degraded" : "complete") :
-		"not recognised as a PGFT";
-	if (!t->is_pgft && !ftsw_topo_infer_pgft(t, &inf)) {
+	if (!t->is_pgft && !ftsw_topo_infer_pgft(t, &inf))
 		ftsw_pgft_format(&inf, infspec, sizeof(infspec));
-		kind = "structure of a complete";
-	}
-	if (cli.json) {
-		printf("{\"file\":");
-		ftsw_json_write_str(stdout, argv[0]);
-		printf(",\"switches\":%u,\"hosts\":%u,"
-		       "\"links\":%" PRIu64 ",\"switch_links\":%" PRIu64
-		       ",\"host_links\":%" PRIu64 ",\"levels\":%u,\"per_level\":[",
-		       t->nswitches, t->nhosts, s.links, s.switch_links,
-		       s.host_links, s.nlevels);
-		for (l = 0; l < s.nlevels && l < 16; l++)
-			printf("%s%u", l ? "," : "", s.per_level[l]);
-		printf("],\"min_degree\":%u,\"max_degree\":%u,"
-		       "\"unconnected_hosts\":%u,\"pgft\":%s,\"degraded\":%s",
-		       s.min_deg, s.max_deg, s.unconnected_hosts,
-		       t->is_pgft ? "true" : "false",
-		       t->degraded ? "true" : "false");
-		if (t->is_pgft)
-			printf(",\"spec\":\"%s\"", t->spec);
-		if (infspec[0])
-			printf(",\"inferred_spec\":\"%s\"", infspec);
-		printf("}\n");
-	} else {
-		printf("%s: %s%s%s%s\n", argv[0], kind,
-		       t->is_pgft || infspec[0] ? " " : "",
-		       t->is_pgft ? t->spec : infspec,
-		       infspec[0] ? " (inferred from the graph; no coordinates)" : "");
-		printf("  switches %u, hosts %u, links %" PRIu64
-		       " (%" PRIu64 " switch-switch, %" PRIu64 " host)\n",
-		       t->nswitches, t->nhosts, s.links, s.switch_links,
-		       s.host_links);
-		printf("  levels %u (ranked from the leaves):", s.nlevels);
-		for (l = 0; l < s.nlevels && l < 16; l++)
-			printf(" %u", s.per_level[l]);
-		printf("\n  switch degree %u..%u (cabled ports)\n", s.min_deg,
-		       s.max_deg);
-		if (s.unconnected_hosts)
-			printf("  unconnected hosts %u\n", s.unconnected_hosts);
-	}
+	ftsw_out_begin(stdout, cli.json);
+	print_topo(a->pos[0], t, &s, infspec);
+	rc = ftsw_out_end() ? 1 : 0;
 	ftsw_topo_free(t);
+	return rc;
+}
+
+/* Node arguments resolved in t: kind FTSW_SWITCH, FTSW_HOST, or -1 (any). */
+static int find_nodes(const struct ftsw_topo *t, const char *in,
+		      const struct cli_val *v, const char *opt, int kind,
+		      uint32_t *ids)
+{
+	unsigned k;
+
+	for (k = 0; k < v->n; k++) {
+		ids[k] = ftsw_topo_find(t, v->all[k]);
+		if (ids[k] == FTSW_NONE ||
+		    (kind >= 0 && (int)t->nodes[ids[k]].kind != kind)) {
+			cli_err("topo degrade: %s: no %s '%s' in %s", opt,
+				kind == FTSW_SWITCH ? "switch" : "host",
+				v->all[k], in);
+			return -1;
+		}
+	}
 	return 0;
 }
 
-static int topo_degrade(int argc, char **argv)
+static int find_links(const struct ftsw_topo *t, const char *in,
+		      const struct cli_val *v, uint32_t (*lil)[2])
 {
-	struct ftsw_degrade d = { 0 };
-	const char *in = NULL, *out = NULL;
-	const char **rsw = calloc((size_t)argc + 1, sizeof(char *));
-	const char **rho = calloc((size_t)argc + 1, sizeof(char *));
-	const char **rli = calloc((size_t)argc + 1, sizeof(char *));
-	uint32_t *swl = calloc((size_t)argc + 1, sizeof(uint32_t));
-	uint32_t *hol = calloc((size_t)argc + 1, sizeof(uint32_t));
-	uint32_t (*lil)[2] = calloc((size_t)argc + 1, sizeof(*lil));
-	int nrsw = 0, nrho = 0, nrli = 0, k;
-	unsigned long long v;
 	struct ftsw_err err;
-	struct ftsw_topo *t, *o;
-	int i, rc = 0;
+	unsigned k;
 
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+	for (k = 0; k < v->n; k++) {
+		char *name = strdup(v->all[k]);
+		char *colon = name ? strrchr(name, ':') : NULL;
+		unsigned port;
 
-		if (!strcmp(a, "-o")) {
-			if (!val) {
-				cli_err("-o: file expected");
-				rc = 2;
-				goto out;
-			}
-			out = val;
-			i++;
-		} else if (!strcmp(a, "--links") || !strcmp(a, "--switches") ||
-			   !strcmp(a, "--hosts") || !strcmp(a, "--seed")) {
-			if (parse_uint(a, val, &v)) {
-				rc = 2;
-				goto out;
-			}
-			i++;
-			if (a[2] == 'l')
-				d.rand_links = (unsigned)v;
-			else if (a[2] == 's' && a[3] == 'w')
-				d.rand_switches = (unsigned)v;
-			else if (a[2] == 'h')
-				d.rand_hosts = (unsigned)v;
-			else
-				d.seed = v;
-		} else if (!strcmp(a, "--remove-switch") ||
-			   !strcmp(a, "--remove-host") ||
-			   !strcmp(a, "--remove-link")) {
-			if (!val) {
-				cli_err("%s: node expected", a);
-				rc = 2;
-				goto out;
-			}
-			if (a[9] == 's')
-				rsw[nrsw++] = val;
-			else if (a[9] == 'h')
-				rho[nrho++] = val;
-			else
-				rli[nrli++] = val;
-			i++;
-		} else if (!in && a[0] != '-') {
-			in = a;
-		} else {
-			cli_err("topo degrade: unexpected argument '%s'", a);
-			rc = 2;
-			goto out;
-		}
-	}
-	if (!in || !rsw || !rho || !rli || !swl || !hol || !lil) {
-		topo_usage(stderr);
-		rc = 2;
-		goto out;
-	}
-	t = ftsw_net_read(in, &err);
-	if (!t) {
-		cli_err("%s", err.msg);
-		rc = 1;
-		goto out;
-	}
-	rc = 1;
-	for (k = 0; k < nrsw; k++) {
-		swl[k] = ftsw_topo_find(t, rsw[k]);
-		if (swl[k] == FTSW_NONE || t->nodes[swl[k]].kind != FTSW_SWITCH) {
-			cli_err("--remove-switch: no switch '%s' in %s", rsw[k], in);
-			goto done;
-		}
-	}
-	for (k = 0; k < nrho; k++) {
-		hol[k] = ftsw_topo_find(t, rho[k]);
-		if (hol[k] == FTSW_NONE || t->nodes[hol[k]].kind != FTSW_HOST) {
-			cli_err("--remove-host: no host '%s' in %s", rho[k], in);
-			goto done;
-		}
-	}
-	for (k = 0; k < nrli; k++) {
-		char *name = strdup(rli[k]), *colon = name ? strrchr(name, ':') : NULL;
-		unsigned long long port;
-
-		if (!colon || parse_uint("--remove-link", colon + 1, &port)) {
-			cli_err("--remove-link: '%s' is not NODE:PORT", rli[k]);
+		if (!colon || ftsw_parse_uint("--remove-link", colon + 1, 1, 255,
+					      &port, &err)) {
+			cli_err("topo degrade: --remove-link: '%s' is not "
+				"NODE:PORT (port 1..255)", v->all[k]);
 			free(name);
-			goto done;
+			return -1;
 		}
 		*colon = 0;
 		lil[k][0] = ftsw_topo_find(t, name);
-		lil[k][1] = (uint32_t)port;
+		lil[k][1] = port;
 		if (lil[k][0] == FTSW_NONE) {
-			cli_err("--remove-link: no node '%s' in %s", name, in);
+			cli_err("topo degrade: --remove-link: no node '%s' in %s",
+				name, in);
 			free(name);
-			goto done;
+			return -1;
 		}
 		free(name);
 	}
+	return 0;
+}
+
+static int topo_degrade(const struct cli_args *a)
+{
+	const struct cli_val *v = a->v;
+	const char *in = a->pos[0];
+	struct ftsw_degrade d = {
+		.rand_links = (unsigned)v[D_LINKS].u,
+		.rand_switches = (unsigned)v[D_SWITCHES].u,
+		.rand_hosts = (unsigned)v[D_HOSTS].u,
+		.seed = v[D_SEED].u,
+	};
+	uint32_t *swl = calloc(v[D_RM_SWITCH].n + 1, sizeof(uint32_t));
+	uint32_t *hol = calloc(v[D_RM_HOST].n + 1, sizeof(uint32_t));
+	uint32_t (*lil)[2] = calloc(v[D_RM_LINK].n + 1, sizeof(*lil));
+	struct ftsw_err err;
+	struct ftsw_topo *t = NULL, *o;
+	int rc = 1;
+
+	if (!swl || !hol || !lil) {
+		cli_err("out of memory");
+		goto out;
+	}
+	t = ftsw_topo_open(in, &err);
+	if (!t) {
+		cli_err("%s", err.msg);
+		goto out;
+	}
+	if (find_nodes(t, in, &v[D_RM_SWITCH], "--remove-switch", FTSW_SWITCH,
+		       swl) ||
+	    find_nodes(t, in, &v[D_RM_HOST], "--remove-host", FTSW_HOST, hol) ||
+	    find_links(t, in, &v[D_RM_LINK], lil))
+		goto out;
 	d.switches = swl;
-	d.nswitch = (size_t)nrsw;
+	d.nswitch = v[D_RM_SWITCH].n;
 	d.hostlist = hol;
-	d.nhostlist = (size_t)nrho;
+	d.nhostlist = v[D_RM_HOST].n;
 	d.links = (const uint32_t (*)[2])lil;
-	d.nlinks = (size_t)nrli;
+	d.nlinks = v[D_RM_LINK].n;
 	o = ftsw_topo_degrade(t, &d, &err);
 	if (!o) {
 		cli_err("%s", err.msg);
-		goto done;
+		goto out;
 	}
-	rc = write_out(o, out);
+	rc = write_out(o, v[D_OUT].s);
 	ftsw_topo_free(o);
-done:
-	ftsw_topo_free(t);
 out:
-	free(rsw);
-	free(rho);
-	free(rli);
+	if (t)
+		ftsw_topo_free(t);
 	free(swl);
 	free(hol);
 	free(lil);
@@ -295,16 +279,23 @@ out:
 
 int cmd_topo(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "help")) {
-		topo_usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
-	}
-	if (!strcmp(argv[1], "gen"))
-		return topo_gen(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "show"))
-		return topo_show(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "degrade"))
-		return topo_degrade(argc - 2, argv + 2);
-	cli_err("topo: unknown command '%s' (gen, show, degrade)", argv[1]);
-	return 2;
+	const struct cli_object *obj = cli_find_object("topo");
+	const struct cli_cmd *cmd;
+	struct cli_args a;
+	int shift, rc;
+
+	cmd = cli_find_cmd(obj, argc, argv, &shift);
+	if (!cmd)
+		return shift ? 2 : 0;
+	rc = cli_parse(obj, cmd, argc - shift, argv + shift, &a);
+	if (rc)
+		rc = cli_parse_exit(rc);
+	else if (!strcmp(cmd->name, "gen"))
+		rc = topo_gen(&a);
+	else if (!strcmp(cmd->name, "show"))
+		rc = topo_show(&a);
+	else
+		rc = topo_degrade(&a);
+	cli_args_free(&a);
+	return rc;
 }

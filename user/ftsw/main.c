@@ -2,70 +2,109 @@
 /*
  * ftsw: the command line. iproute2 conventions: `ftsw [OPTIONS] OBJECT
  * COMMAND [ARGS]`, -j for JSON, -s for statistics. All logic lives in
- * libftsw; each object's handler is in its own cmd_*.c file.
+ * libftsw; each object's handler is in its own cmd_*.c file, its commands
+ * and options in tables (cli.h) that also drive help and completion.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "libftsw.h"
 #include "cli.h"
+#include "util/output.h"
 
 struct cli_opts cli;
 
-static const struct cli_object objects[] = {
-	{ "version", "print the version", cmd_version },
-	{ "topo", "generate, show and degrade fat-tree topologies", cmd_topo },
-	{ "route", "compute, check and convert routing tables", cmd_route },
-	{ "fabric", "show, tune or reset this namespace's fabric", cmd_fabric },
-	{ "switch", "add, delete and show switches", cmd_switch },
-	{ "port", "bind, unbind, set and show switch ports", cmd_port },
-	{ "lft", "write and show linear forwarding tables", cmd_lft },
-	{ "sl2vl", "set and show SL to VL tables", cmd_sl2vl },
-	{ "commit", "publish every staged LFT at once", cmd_commit },
-	{ "monitor", "print port and commit events", cmd_monitor },
-	{ "lab", "a fat-tree of namespaces with real packets", cmd_lab },
-	{ "fm", "the fabric manager: discover, route, reroute on failures", cmd_fm },
-	{ "analyze", "link loads and metrics of a routing under traffic", cmd_analyze },
-	{ "order", "MPI node order: rankfiles and hostfiles", cmd_order },
+const struct cli_object cli_objects[] = {
+	{ "version", "print the version", cmd_version, cli_cmds_version },
+	{ "topo", "generate, show and degrade fat-tree topologies", cmd_topo,
+	  cli_cmds_topo },
+	{ "route", "compute, check and convert routing tables", cmd_route,
+	  cli_cmds_route },
+	{ "fabric", "show, tune or reset this namespace's fabric", cmd_fabric,
+	  cli_cmds_fabric },
+	{ "switch", "add, delete and show switches", cmd_switch,
+	  cli_cmds_switch },
+	{ "port", "bind, unbind, set and show switch ports", cmd_port,
+	  cli_cmds_port },
+	{ "lft", "write and show linear forwarding tables", cmd_lft,
+	  cli_cmds_lft },
+	{ "sl2vl", "set and show SL to VL tables", cmd_sl2vl, cli_cmds_sl2vl },
+	{ "commit", "publish every staged LFT at once", cmd_commit,
+	  cli_cmds_commit },
+	{ "monitor", "print port and commit events", cmd_monitor,
+	  cli_cmds_monitor },
+	{ "lab", "a fat-tree of namespaces with real packets", cmd_lab,
+	  cli_cmds_lab },
+	{ "fm", "the fabric manager: discover, route, reroute on failures",
+	  cmd_fm, cli_cmds_fm },
+	{ "analyze", "link loads and metrics of a routing under traffic",
+	  cmd_analyze, cli_cmds_analyze },
+	{ "order", "MPI node order: rankfiles and hostfiles", cmd_order,
+	  cli_cmds_order },
+	{ "completion", "print the shell completion script", cmd_completion,
+	  cli_cmds_completion },
+	{ NULL }
 };
 
-void cli_err(const char *fmt, ...)
-{
-	va_list ap;
+const struct cli_cmd cli_cmds_version[] = {
+	{ "", NULL, "print the version", .opts = NULL },
+	{ NULL }
+};
 
-	fputs("ftsw: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
+const struct cli_cmd cli_cmds_completion[] = {
+	{ "bash", NULL, "the bash completion script (source it, or install "
+	  "it as /usr/share/bash-completion/completions/ftsw)", .opts = NULL },
+	{ NULL }
+};
 
 int cmd_version(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	if (cli.json)
-		printf("{\"version\":\"%s\"}\n", ftsw_version());
-	else
-		printf("ftsw %s\n", ftsw_version());
-	return 0;
+	const struct cli_object *obj = cli_find_object("version");
+	struct cli_args a;
+	int rc = cli_parse(obj, &cli_cmds_version[0], argc - 1, argv + 1, &a);
+
+	cli_args_free(&a);
+	if (rc)
+		return cli_parse_exit(rc);
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("version", "ftsw %s\n", ftsw_version());
+	ftsw_out_close_object();
+	return ftsw_out_end() ? 1 : 0;
+}
+
+int cmd_completion(int argc, char **argv)
+{
+	const struct cli_object *obj = cli_find_object("completion");
+	const struct cli_cmd *cmd;
+	struct cli_args a;
+	int shift, rc;
+
+	cmd = cli_find_cmd(obj, argc, argv, &shift);
+	if (!cmd)
+		return shift ? 2 : 0;
+	rc = cli_parse(obj, cmd, argc - shift, argv + shift, &a);
+	cli_args_free(&a);
+	if (rc)
+		return cli_parse_exit(rc);
+	cli_completion_bash(stdout);
+	return fflush(stdout) ? 1 : 0;
 }
 
 static void usage(FILE *f)
 {
-	size_t i;
+	const struct cli_object *o;
 
 	fprintf(f, "Usage: ftsw [-j] [-s] [-v] OBJECT COMMAND [ARGS...]\n\n"
 		   "Objects:\n");
-	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
-		fprintf(f, "  %-10s %s\n", objects[i].name, objects[i].summary);
+	for (o = cli_objects; o->name; o++)
+		fprintf(f, "  %-10s %s\n", o->name, o->summary);
 	fprintf(f, "\nftsw OBJECT help shows an object's commands.\n");
 }
 
 int main(int argc, char **argv)
 {
-	size_t i;
+	const struct cli_object *obj;
 
 	for (argc--, argv++; argc > 0 && argv[0][0] == '-'; argc--, argv++) {
 		const char *o = argv[0];
@@ -88,9 +127,9 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
-		if (!strcmp(argv[0], objects[i].name))
-			return objects[i].run(argc, argv);
+	obj = cli_find_object(argv[0]);
+	if (obj)
+		return obj->run(argc, argv);
 	cli_err("unknown object '%s' (try ftsw --help)", argv[0]);
 	return 2;
 }

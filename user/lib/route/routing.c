@@ -519,3 +519,23 @@ struct ftsw_routing *ftsw_route(const char *name, const struct ftsw_topo *t,
 	}
 	return r;
 }
+
+struct ftsw_routing *ftsw_route_min_lmc(const char *name,
+					const struct ftsw_topo *t,
+					const struct ftsw_route_opts *o,
+					bool extend_lids, struct ftsw_err *err)
+{
+	struct ftsw_route_opts ro = *o;
+	struct ftsw_routing *r;
+	struct ftsw_err later;
+
+	r = ftsw_route(name, t, &ro, err);
+	while (!r && ftsw_engine_find(name) && ro.lmc < FTSW_LMC_MAX) {
+		ro.lmc++;
+		if (extend_lids && ftsw_lid_need(t, ro.lmc) > FTSW_LID_MAX)
+			ro.extended_lids = true;
+		/* the error worth reporting is the one at the LMC asked for */
+		r = ftsw_route(name, t, &ro, &later);
+	}
+	return r;
+}

@@ -138,6 +138,18 @@ struct ftsw_routing *ftsw_route(const char *name, const struct ftsw_topo *t,
 				struct ftsw_err *err);
 
 /*
+ * ftsw_route at the smallest LMC from o->lmc up that the engine accepts:
+ * what every command does when --lmc is not given (r->lmc says which).
+ * With extend_lids, an LMC whose LIDs pass 0xBFFF is tried with extended
+ * LIDs (analysis only: no kernel takes them). On failure err holds the
+ * engine's complaint at o->lmc.
+ */
+struct ftsw_routing *ftsw_route_min_lmc(const char *name,
+					const struct ftsw_topo *t,
+					const struct ftsw_route_opts *o,
+					bool extend_lids, struct ftsw_err *err);
+
+/*
  * Dmodc's closed-form choice, eqs. (3) and (4) of paper 004 (offset 0):
  * group index floor(d / pi) mod ngroups, port index
  * floor(d / (pi * ngroups)) mod gsize; an LMC offset is added to

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the unit tests share: the kselftest harness with the warnings its
+ * macros trigger silenced, fabrics generated and routed with the failure
+ * reported as a TAP comment, the checker with its report, and an
+ * independent JSON validator (python3's json module, never ftsw's own
+ * code). Include this instead of kselftest_harness.h.
+ */
+#ifndef FTSW_TESTS_UNIT_COMMON_H
+#define FTSW_TESTS_UNIT_COMMON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the harness compares int literals with unsigned values */
+#pragma GCC diagnostic ignored "-Wsign-compare"
+/* blocks right after ASSERT_* (the harness ends them with a for) */
+#pragma GCC diagnostic ignored "-Wmisleading-indentation"
+#include "kselftest_harness.h"
+
+#include "route/routing.h"
+
+/* A generated topology, or NULL with the reason on stderr. */
+static inline struct ftsw_topo *ut_gen(const char *spec)
+{
+	struct ftsw_err err;
+	struct ftsw_topo *t = ftsw_topo_gen(spec, &err);
+
+	if (!t)
+		fprintf(stderr, "# %s: %s\n", spec, err.msg);
+	return t;
+}
+
+/* Engine eng on t with options o, or NULL with the reason on stderr. */
+static inline struct ftsw_routing *ut_route(const char *eng,
+					    const struct ftsw_topo *t,
+					    const struct ftsw_route_opts *o)
+{
+	struct ftsw_err err;
+	struct ftsw_routing *r = ftsw_route(eng, t, o, &err);
+
+	if (!r)
+		fprintf(stderr, "# %s: %s\n", eng, err.msg);
+	return r;
+}
+
+/*
+ * Check r (CDG and switch LIDs included; minimality and up*down* as
+ * asked): res->ok, with the checker's report on stderr when it fails.
+ * res is left filled for the caller (ftsw_check_result_free).
+ */
+static inline int ut_check(const struct ftsw_routing *r, bool minimal,
+			   bool updown, struct ftsw_check_result *res)
+{
+	struct ftsw_check_opts co = { .minimal = minimal, .updown = updown,
+				      .cdg = true, .switch_lids = true };
+	struct ftsw_err err;
+
+	if (ftsw_routing_check(r, &co, res, &err)) {
+		fprintf(stderr, "# check: %s\n", err.msg);
+		return 0;
+	}
+	if (!res->ok && res->report)
+		fprintf(stderr, "# %s", res->report);
+	return res->ok;
+}
+
+/*
+ * True when text is one valid JSON document by python3's json module
+ * (strict: NaN and Infinity are refused). On failure the parser's
+ * complaint and the text go to stderr as TAP comments.
+ */
+static inline bool ut_json_valid(const char *text)
+{
+	static const char prog[] =
+		"import json,sys\n"
+		"def bad(c): raise ValueError('not JSON: ' + c)\n"
+		"json.loads(sys.stdin.buffer.read().decode('utf-8'),"
+		" parse_constant=bad)\n";
+	char cmd[sizeof(prog) + 64];
+	FILE *p;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "python3 -c \"%s\" 1>&2", prog);
+	p = popen(cmd, "w");
+	if (!p)
+		return false;
+	fputs(text, p);
+	st = pclose(p);
+	if (st)
+		fprintf(stderr, "# invalid JSON: %.400s\n", text);
+	return st == 0;
+}
+
+#endif
