@@ -1,21 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftsw lab: a fat-tree of namespaces with real packets (user/lib/lab/lab.h).
- *
- *   ftsw lab up -t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--paths K]
- *                [--name LAB] [--rate RATE] [--seed S] [--no-neigh]
- *   ftsw lab down|status [--name LAB]      ftsw lab list
- *   ftsw lab exec [--name LAB] HOST -- CMD [ARGS...]
- *   ftsw lab ping [--name LAB] [--all | SRC [DST]] [-c N] [-W MS]
- *   ftsw lab trace [--name LAB] SRC DST [-c N]
- *   ftsw lab fail|heal [--name LAB] link A B [--all] | switch S | port S:P
- *   ftsw lab chaos [--name LAB] --count K [--seed S]
- *   ftsw lab traffic [--name LAB] -p PATTERN [--order ORDER] ...
+ * The commands and their options are the tables below (cli.h): they parse
+ * the command line, print the help and feed `ftsw completion bash`.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,68 +18,153 @@
 #include "util/output.h"
 #include "util/parse.h"
 
-static void lab_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: ftsw lab up -t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--paths K]\n"
-		"                   [--name LAB] [--rate RATE] [--seed S] [--no-neigh]\n"
-		"       ftsw lab down [--name LAB]\n"
-		"       ftsw lab status [--name LAB]\n"
-		"       ftsw lab list\n"
-		"       ftsw lab exec [--name LAB] HOST -- CMD [ARGS...]\n"
-		"       ftsw lab ping [--name LAB] [--all | SRC [DST]] [-c N] [-W MS]\n"
-		"       ftsw lab trace [--name LAB] SRC DST [-c PROBES]\n"
-		"       ftsw lab fail|heal [--name LAB] link A B [--all] | switch S | port S:P\n"
-		"       ftsw lab chaos [--name LAB] --count K [--seed S]\n"
-		"       ftsw lab traffic [--name LAB] -p PATTERN [--order ORDER]\n"
-		"                   [--packets N] [--size BYTES] [--seed S] [--stages N]\n"
-		"                   [--per-stage] [--svg FILE] [--pps N] [--duration MS]\n"
-		"                   [--fail A B --fail-at ROUND]  (loss across a live failure)\n"
-		"TOPO: a generator spec (ftmn:4,3, pgft:...) or an ibnetdiscover file.\n"
-		"HOST: h3, 3 or a node name; switches: s5 or a node name.\n"
-		"K: paths per pair for shift1, disjoint, random (default 2^LMC; without\n"
-		"--lmc the LMC is the smallest that carries K).\n"
-		"RATE: bit/s with k, M, G suffix (shapes every switch-to-switch link).\n"
-		"PATTERN: all2all, cps (every shift), or any of ftsw analyze -p's (shift:K,\n"
-		"perm, a2a, bisect, file:PATH, ...); ORDER: topology, random, or any of\n"
-		"ftsw analyze --order's. On a shaped lab (up --rate) each stage sends for\n"
-		"--duration MS (default 2500) and per-flow throughput is measured.\n"
-		"The lab's name defaults to $FTSW_LAB, else \"" FTSW_LAB_DEFAULT "\".\n");
-}
+/* The lab a command works on: the same option for lab and fm. */
+#define LAB_OPT_NAME { "--name", "--lab", CLI_STR, "LAB", \
+	.help = "the lab (default $FTSW_LAB, else \"" FTSW_LAB_DEFAULT "\")" }
+
+enum { U_TOPO, U_ENGINE, U_LFT, U_LMC, U_PATHS, U_NAME, U_RATE, U_SEED,
+       U_NO_NEIGH, U_N };
+static const struct cli_opt up_opts[U_N + 1] = {
+	[U_TOPO] = { "-t", "--topo", CLI_TOPO, "TOPO", .required = true,
+		     .help = "a net file or a generator spec (ftmn:4,3, "
+			     "pgft:...)" },
+	[U_ENGINE] = { "-a", "--engine", CLI_ENGINE, "ENGINE",
+		       .help = "routing engine (default dmodk on a complete "
+			       "PGFT, dmodc on a degraded one, else updn)" },
+	[U_LFT] = { "--lft", NULL, CLI_FILE, "FILE",
+		    .help = "OpenSM opensm-lfts.dump instead of an engine" },
+	[U_LMC] = CLI_OPT_LMC,
+	[U_PATHS] = CLI_OPT_PATHS,
+	[U_NAME] = LAB_OPT_NAME,
+	[U_RATE] = { "--rate", NULL, CLI_STR, "RATE",
+		     .help = "shape every switch-to-switch link: bit/s with "
+			     "k, M, G (8k..16G)" },
+	[U_SEED] = CLI_OPT_SEED,
+	[U_NO_NEIGH] = { "--no-neigh", NULL, CLI_FLAG,
+			 .help = "no permanent neighbour mesh" },
+};
+
+enum { N_NAME, N_N };
+static const struct cli_opt name_opts[N_N + 1] = {
+	[N_NAME] = LAB_OPT_NAME,
+};
+
+enum { P_NAME, P_ALL, P_COUNT, P_WAIT, P_N };
+static const struct cli_opt ping_opts[P_N + 1] = {
+	[P_NAME] = LAB_OPT_NAME,
+	[P_ALL] = { "--all", NULL, CLI_FLAG,
+		    .help = "every pair (the default without SRC)" },
+	[P_COUNT] = { "-c", "--count", CLI_NUM, "N", 0, 1000,
+		      .help = "echoes per pair" },
+	[P_WAIT] = { "-W", "--wait", CLI_NUM, "MS", 0, 600000,
+		     .help = "wait for replies (default 2000)" },
+};
+
+enum { T_NAME, T_COUNT, T_N };
+static const struct cli_opt trace_opts[T_N + 1] = {
+	[T_NAME] = LAB_OPT_NAME,
+	[T_COUNT] = { "-c", "--count", CLI_NUM, "PROBES", 0, 1000,
+		      .help = "probe echoes (default 5)" },
+};
+
+enum { F_NAME, F_ALL, F_N };
+static const struct cli_opt fail_opts[F_N + 1] = {
+	[F_NAME] = LAB_OPT_NAME,
+	[F_ALL] = { "--all", NULL, CLI_FLAG,
+		    .help = "link: every cable between A and B" },
+};
+
+enum { C_NAME, C_COUNT, C_SEED, C_N };
+static const struct cli_opt chaos_opts[C_N + 1] = {
+	[C_NAME] = LAB_OPT_NAME,
+	[C_COUNT] = { "--count", NULL, CLI_NUM, "K", 0, 100000,
+		      .required = true, .help = "switch-to-switch cables to fail" },
+	[C_SEED] = CLI_OPT_SEED,
+};
+
+enum { X_NAME, X_PATTERN, X_ORDER, X_PACKETS, X_SIZE, X_SEED, X_STAGES,
+       X_PER_STAGE, X_SVG, X_PPS, X_DURATION, X_FAIL, X_FAIL_AT, X_N };
+static const struct cli_opt traffic_opts[X_N + 1] = {
+	[X_NAME] = LAB_OPT_NAME,
+	[X_PATTERN] = { "-p", "--pattern", CLI_PATTERN, "PATTERN",
+			.required = true,
+			.help = "all2all, cps, or any of ftsw analyze -p's" },
+	[X_ORDER] = { "--order", NULL, CLI_ORDER, "ORDER",
+		      .help = "rank -> host order (default topology)" },
+	[X_PACKETS] = { "--packets", NULL, CLI_NUM, "N", 0, 100000,
+			.help = "UDP packets per flow per stage (default 10)" },
+	[X_SIZE] = { "--size", NULL, CLI_NUM, "BYTES", 0, 1400,
+		     .help = "UDP payload (default 64, 1400 if shaped)" },
+	[X_SEED] = CLI_OPT_SEED,
+	[X_STAGES] = { "--stages", NULL, CLI_NUM, "N", 0, 1u << 20,
+		       .help = "at most N stages (default all)" },
+	[X_PER_STAGE] = { "--per-stage", NULL, CLI_FLAG,
+			  .help = "print every stage" },
+	[X_SVG] = { "--svg", NULL, CLI_FILE, "FILE",
+		    .help = "link-load picture" },
+	[X_PPS] = { "--pps", NULL, CLI_NUM, "N", 0, 100000000,
+		    .help = "pace the sending (packets/s, all flows)" },
+	[X_DURATION] = { "--duration", NULL, CLI_NUM, "MS", 0, 3600000,
+			 .help = "shaped lab: sending time per stage "
+				 "(default 2500)" },
+	[X_FAIL] = { "--fail", NULL, CLI_STR, "A B",
+		     .help = "fail cable A - B during every stage" },
+	[X_FAIL_AT] = { "--fail-at", NULL, CLI_NUM, "ROUND", 0, 1000000,
+			.help = "... before this round of packets" },
+};
+
+static const char up_notes[] =
+"TOPO: a generator spec (ftmn:4,3, pgft:...) or an ibnetdiscover file.\n"
+"K: paths per pair for shift1, disjoint, random (default 2^LMC; without\n"
+"--lmc the LMC is the smallest that carries K).\n";
+static const char host_notes[] =
+"HOST: h3, 3 or a node name; switches: s5 or a node name.\n";
+static const char traffic_notes[] =
+"PATTERN: all2all, cps (every shift), or any of ftsw analyze -p's (shift:K,\n"
+"perm, a2a, bisect, file:PATH, ...); ORDER: topology, random, or any of\n"
+"ftsw analyze --order's. On a shaped lab (up --rate) each stage sends for\n"
+"--duration MS (default 2500) and per-flow throughput is measured.\n"
+"--fail A B --fail-at ROUND: the loss across a live failure.\n";
+
+const struct cli_cmd cli_cmds_lab[] = {
+	{ "up", "-t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--paths K] "
+	  "[--name LAB] [--rate RATE] [--seed S] [--no-neigh]",
+	  "build a lab and route it", .opts = up_opts, .notes = up_notes },
+	{ "down", "[--name LAB]", "remove a lab", .opts = name_opts },
+	{ "status", "[--name LAB]", "what a lab is and how it does",
+	  .opts = name_opts },
+	{ "show", "[--name LAB]", "the same as status", .opts = name_opts },
+	{ "list", NULL, "the labs of this machine", .opts = NULL },
+	{ "exec", "[--name LAB] HOST -- CMD [ARGS...]",
+	  "run a command in a host's namespace", CLI_STR, 1, 1,
+	  .opts = name_opts, .notes = host_notes },
+	{ "ping", "[--name LAB] [--all | SRC [DST]] [-c N] [-W MS]",
+	  "ICMP echo between hosts (every pair by default)", CLI_STR, 0, 2,
+	  .opts = ping_opts, .notes = host_notes },
+	{ "trace", "[--name LAB] SRC DST [-c PROBES]",
+	  "the path from the kernel's tables, confirmed by counters",
+	  CLI_STR, 2, 2, .opts = trace_opts, .notes = host_notes },
+	{ "fail", "[--name LAB] link A B [--all] | switch S | port S:P",
+	  "take cables down (both ends)", CLI_STR, 2, 3, .opts = fail_opts,
+	  .notes = host_notes },
+	{ "heal", "[--name LAB] link A B [--all] | switch S | port S:P",
+	  "bring cables back up", CLI_STR, 2, 3, .opts = fail_opts,
+	  .notes = host_notes },
+	{ "chaos", "[--name LAB] --count K [--seed S]",
+	  "fail K random switch-to-switch cables", .opts = chaos_opts },
+	{ "traffic", "[--name LAB] -p PATTERN [--order ORDER] [--packets N] "
+	  "[--size BYTES] [--seed S] [--stages N] [--per-stage] [--svg FILE] "
+	  "[--pps N] [--duration MS] [--fail A B --fail-at ROUND]",
+	  "send a pattern, compare every port's counter with the model",
+	  CLI_STR, 0, 1, .opts = traffic_opts, .notes = traffic_notes },
+	{ NULL }
+};
 
 static const char *lab_name(const char *given)
 {
 	const char *e = getenv("FTSW_LAB");
 
 	return given ? given : e && *e ? e : FTSW_LAB_DEFAULT;
-}
-
-/* The number after option opt: 0, or exit status 2 after saying why. */
-static int opt_u64(const char *opt, const char *v, uint64_t min, uint64_t max,
-		   uint64_t *out)
-{
-	struct ftsw_err err;
-
-	if (!v) {
-		cli_err("%s: value expected", opt);
-		return 2;
-	}
-	if (ftsw_parse_u64(opt, v, min, max, out, &err)) {
-		cli_err("%s", err.msg);
-		return 2;
-	}
-	return 0;
-}
-
-static int opt_uint(const char *opt, const char *v, unsigned min,
-		    unsigned max, unsigned *out)
-{
-	uint64_t x;
-	int rc = opt_u64(opt, v, min, max, &x);
-
-	if (!rc)
-		*out = (unsigned)x;
-	return rc;
 }
 
 /* "100M" bit/s (k, M, G; optional "bit", "bps" or "b") -> bytes/s */
@@ -100,10 +176,6 @@ static int parse_rate(const char *v, uint64_t *bytes)
 	double x, mult = 1;
 	size_t n, i, u;
 
-	if (!v) {
-		cli_err("--rate: value expected");
-		return 2;
-	}
 	n = strlen(v);
 	if (n >= sizeof(num))
 		goto bad;
@@ -128,59 +200,24 @@ static int parse_rate(const char *v, uint64_t *bytes)
 	*bytes = (uint64_t)(x / 8);
 	return 0;
 bad:
-	cli_err("--rate: '%s' is not a rate in 8k..16G bit/s", v);
+	cli_err("lab up: --rate: '%s' is not a rate in 8k..16G bit/s", v);
 	return 2;
 }
 
 /* The options of lab up into o: 0, or an exit status. */
-static int lab_up_args(int argc, char **argv, struct ftsw_lab_opts *o)
+static int lab_up_opts(const struct cli_args *a, struct ftsw_lab_opts *o)
 {
-	uint64_t v;
-	int i, rc = 0;
-
-	o->lmc_auto = true;
-	for (i = 0; i < argc && !rc; i++) {
-		const char *a = argv[i], *n = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "--no-neigh")) {
-			o->no_neigh = true;
-			continue;
-		}
-		if (!n) {
-			cli_err("lab up: %s: value expected", a);
-			return 2;
-		}
-		i++;
-		if (!strcmp(a, "-t") || !strcmp(a, "--topo")) {
-			o->topo = n;
-		} else if (!strcmp(a, "-a") || !strcmp(a, "--engine")) {
-			o->engine = n;
-		} else if (!strcmp(a, "--lft")) {
-			o->lft_file = n;
-		} else if (!strcmp(a, "--name")) {
-			o->name = n;
-		} else if (!strcmp(a, "--lmc")) {
-			rc = opt_uint(a, n, 0, FTSW_LMC_MAX, &o->lmc);
-			o->lmc_auto = false;
-		} else if (!strcmp(a, "--seed")) {
-			rc = opt_u64(a, n, 0, UINT64_MAX, &o->seed);
-		} else if (!strcmp(a, "--paths")) {
-			rc = opt_u64(a, n, 0, 128, &v);
-			o->paths = (unsigned)v;
-		} else if (!strcmp(a, "--rate")) {
-			rc = parse_rate(n, &o->rate_bytes);
-		} else {
-			cli_err("lab up: unknown argument '%s'", a);
-			lab_usage(stderr);
-			return 2;
-		}
-	}
-	if (rc)
-		return rc;
-	if (!o->topo) {
-		cli_err("lab up: -t TOPO is required");
+	o->topo = a->v[U_TOPO].s;
+	o->engine = a->v[U_ENGINE].s;
+	o->lft_file = a->v[U_LFT].s;
+	o->lmc = (unsigned)a->v[U_LMC].u;
+	o->lmc_auto = !a->v[U_LMC].n;
+	o->paths = (unsigned)a->v[U_PATHS].u;
+	o->name = lab_name(a->v[U_NAME].s);
+	o->seed = a->v[U_SEED].u;
+	o->no_neigh = a->v[U_NO_NEIGH].n;
+	if (a->v[U_RATE].n && parse_rate(a->v[U_RATE].s, &o->rate_bytes))
 		return 2;
-	}
 	if (o->engine && o->lft_file) {
 		cli_err("lab up: -a and --lft exclude each other");
 		return 2;
@@ -222,17 +259,16 @@ static void lab_up_print(const char *name, const struct ftsw_lab_times *tm)
 	ftsw_out_end();
 }
 
-static int lab_up(int argc, char **argv)
+static int lab_up(const struct cli_args *a)
 {
 	struct ftsw_lab_opts o = { 0 };
 	struct ftsw_lab_times tm;
 	struct ftsw_err err;
 	int rc;
 
-	rc = lab_up_args(argc, argv, &o);
+	rc = lab_up_opts(a, &o);
 	if (rc)
 		return rc;
-	o.name = lab_name(o.name);
 	o.progress = isatty(2);
 	if (ftsw_lab_up(&o, &tm, &err)) {
 		cli_err("lab up: %s", err.msg);
@@ -242,58 +278,23 @@ static int lab_up(int argc, char **argv)
 	return 0;
 }
 
-/* Common: strip --name LAB from argv, open the lab. */
-static int open_lab(int *argc, char **argv, struct ftsw_lab *lab)
+/* Open the lab the command names (its first option is LAB_OPT_NAME). */
+static int open_lab(const struct cli_args *a, struct ftsw_lab *lab)
 {
-	const char *name = NULL;
 	struct ftsw_err err;
-	int i, j;
 
-	for (i = 0, j = 0; i < *argc; i++) {
-		if (!strcmp(argv[i], "--") ) {
-			while (i < *argc)
-				argv[j++] = argv[i++];
-			break;
-		}
-		if (!strcmp(argv[i], "--name") && i + 1 < *argc) {
-			name = argv[++i];
-			continue;
-		}
-		argv[j++] = argv[i];
-	}
-	*argc = j;
-	if (ftsw_lab_open(lab_name(name), lab, &err)) {
+	if (ftsw_lab_open(lab_name(a->v[0].s), lab, &err)) {
 		cli_err("%s", err.msg);
 		return -1;
 	}
 	return 0;
 }
 
-static int name_only(int argc, char **argv, const char *cmd, const char **name)
-{
-	int i;
-
-	*name = NULL;
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--name") && i + 1 < argc) {
-			*name = argv[++i];
-		} else {
-			cli_err("lab %s: unknown argument '%s'", cmd, argv[i]);
-			return -1;
-		}
-	}
-	*name = lab_name(*name);
-	return 0;
-}
-
-static int lab_down(int argc, char **argv)
+static int lab_down(const struct cli_args *a)
 {
 	struct ftsw_err err;
-	const char *name;
 
-	if (name_only(argc, argv, "down", &name))
-		return 2;
-	if (ftsw_lab_down(name, &err)) {
+	if (ftsw_lab_down(lab_name(a->v[N_NAME].s), &err)) {
 		cli_err("lab down: %s", err.msg);
 		return 1;
 	}
@@ -330,20 +331,15 @@ static void status_print(const struct ftsw_lab *lab,
 	ftsw_out_end();
 }
 
-static int lab_status(int argc, char **argv)
+static int lab_status(const struct cli_args *a)
 {
 	struct ftsw_lab_status st;
 	struct ftsw_lab lab;
 	struct ftsw_err err;
 	int rc;
 
-	if (open_lab(&argc, argv, &lab))
+	if (open_lab(a, &lab))
 		return 1;
-	if (argc) {
-		cli_err("lab status: unknown argument '%s'", argv[0]);
-		ftsw_lab_close(&lab);
-		return 2;
-	}
 	rc = ftsw_lab_status(&lab, &st, &err);
 	if (rc)
 		cli_err("lab status: %s", err.msg);
@@ -360,13 +356,9 @@ static int list_cb(const char *name, void *arg)
 	return 0;
 }
 
-static int lab_list(int argc, char **argv)
+static int lab_list(const struct cli_args *a)
 {
-	(void)argv;
-	if (argc) {
-		cli_err("lab list: no arguments expected");
-		return 2;
-	}
+	(void)a;
 	ftsw_out_begin(stdout, cli.json);
 	ftsw_out_open_array(NULL);
 	ftsw_lab_list(list_cb, NULL);
@@ -375,72 +367,40 @@ static int lab_list(int argc, char **argv)
 	return 0;
 }
 
-static int lab_exec(int argc, char **argv)
+/* lab exec [--name LAB] HOST -- CMD [ARGS...]: the words after "--" are
+ * the command's own, never parsed. */
+static int lab_exec(const struct cli_object *obj, const struct cli_cmd *cmd,
+		    int argc, char **argv)
 {
 	struct ftsw_lab lab;
 	struct ftsw_err err;
+	struct cli_args a;
 	uint32_t h;
-	int i;
+	int dash, rc;
 
-	if (open_lab(&argc, argv, &lab))
-		return 1;
-	if (argc < 3 || strcmp(argv[1], "--")) {
+	for (dash = 0; dash < argc && strcmp(argv[dash], "--"); dash++)
+		;
+	rc = cli_parse(obj, cmd, dash, argv, &a);
+	cli_args_free(&a);
+	if (rc)
+		return cli_parse_exit(rc);
+	if (dash + 1 >= argc) {
 		cli_err("lab exec: HOST -- CMD [ARGS...] expected");
-		ftsw_lab_close(&lab);
 		return 2;
 	}
-	if (ftsw_lab_find_host(&lab, argv[0], &h, &err) ||
+	if (open_lab(&a, &lab))
+		return 1;
+	if (ftsw_lab_find_host(&lab, a.pos[0], &h, &err) ||
 	    ftsw_lab_enter_host(&lab, h, &err)) {
 		cli_err("lab exec: %s", err.msg);
 		ftsw_lab_close(&lab);
 		return 1;
 	}
 	ftsw_lab_close(&lab);
-	for (i = 0; i < argc - 2; i++)
-		argv[i] = argv[i + 2];
-	argv[argc - 2] = NULL;
+	argv += dash + 1;
 	execvp(argv[0], argv);
 	cli_err("lab exec: %s: %s", argv[0], strerror(errno));
 	return 127;
-}
-
-struct ping_args {
-	uint32_t hosts[2];
-	unsigned nhosts;
-	unsigned count, wait_ms;
-};
-
-/* The arguments of lab ping: 0, or an exit status. */
-static int lab_ping_args(struct ftsw_lab *lab, int argc, char **argv,
-			 struct ping_args *pa)
-{
-	struct ftsw_err err;
-	int a, rc = 0;
-
-	for (a = 0; a < argc && !rc; a++) {
-		const char *n = a + 1 < argc ? argv[a + 1] : NULL;
-
-		if (!strcmp(argv[a], "--all")) {
-			continue;
-		} else if (!strcmp(argv[a], "-c")) {
-			rc = opt_uint("-c", n, 0, 1000, &pa->count);
-			a++;
-		} else if (!strcmp(argv[a], "-W")) {
-			rc = opt_uint("-W", n, 0, 600000, &pa->wait_ms);
-			a++;
-		} else if (pa->nhosts < 2) {
-			if (ftsw_lab_find_host(lab, argv[a],
-					       &pa->hosts[pa->nhosts], &err)) {
-				cli_err("lab ping: %s", err.msg);
-				return 1;
-			}
-			pa->nhosts++;
-		} else {
-			cli_err("lab ping: unknown argument '%s'", argv[a]);
-			return 2;
-		}
-	}
-	return rc;
 }
 
 /* At most this many failing pairs in text (-j lists all). */
@@ -494,24 +454,28 @@ static void ping_print(const struct ftsw_ping_result *res)
 	ftsw_out_end();
 }
 
-static int lab_ping(int argc, char **argv)
+static int lab_ping(const struct cli_args *a)
 {
-	struct ping_args pa = { .count = 1, .wait_ms = 2000 };
 	struct ftsw_ping_result res;
 	struct ftsw_lab lab;
 	struct ftsw_err err;
-	int rc;
+	uint32_t hs[2];
+	unsigned i;
+	int rc = 1;
 
-	if (open_lab(&argc, argv, &lab))
+	if (open_lab(a, &lab))
 		return 1;
-	rc = lab_ping_args(&lab, argc, argv, &pa);
-	if (rc)
-		goto out;
-	if (ftsw_lab_ping(&lab, pa.nhosts ? pa.hosts : NULL, 1,
-			  pa.nhosts == 2 ? pa.hosts + 1 : NULL, 1, pa.count,
-			  pa.wait_ms, &res, &err)) {
+	for (i = 0; i < a->npos; i++)
+		if (ftsw_lab_find_host(&lab, a->pos[i], &hs[i], &err)) {
+			cli_err("lab ping: %s", err.msg);
+			goto out;
+		}
+	if (ftsw_lab_ping(&lab, a->npos ? hs : NULL, 1,
+			  a->npos == 2 ? hs + 1 : NULL, 1,
+			  a->v[P_COUNT].n ? (unsigned)a->v[P_COUNT].u : 1,
+			  a->v[P_WAIT].n ? (unsigned)a->v[P_WAIT].u : 2000,
+			  &res, &err)) {
 		cli_err("lab ping: %s", err.msg);
-		rc = 1;
 		goto out;
 	}
 	ping_print(&res);
@@ -592,31 +556,19 @@ static void trace_print(const struct ftsw_lab *lab,
 	ftsw_out_end();
 }
 
-static int lab_trace(int argc, char **argv)
+static int lab_trace(const struct cli_args *a)
 {
 	struct ftsw_lab_trace_result res;
+	unsigned probes = a->v[T_COUNT].n ? (unsigned)a->v[T_COUNT].u : 5;
 	struct ftsw_lab lab;
 	struct ftsw_err err;
 	uint32_t s, d;
-	unsigned probes = 5;
 	int rc = 1;
 
-	if (open_lab(&argc, argv, &lab))
+	if (open_lab(a, &lab))
 		return 1;
-	if (argc == 4 && !strcmp(argv[2], "-c")) {
-		if (opt_uint("-c", argv[3], 0, 1000, &probes)) {
-			ftsw_lab_close(&lab);
-			return 2;
-		}
-		argc = 2;
-	}
-	if (argc != 2) {
-		cli_err("lab trace: SRC DST expected");
-		ftsw_lab_close(&lab);
-		return 2;
-	}
-	if (ftsw_lab_find_host(&lab, argv[0], &s, &err) ||
-	    ftsw_lab_find_host(&lab, argv[1], &d, &err) ||
+	if (ftsw_lab_find_host(&lab, a->pos[0], &s, &err) ||
+	    ftsw_lab_find_host(&lab, a->pos[1], &d, &err) ||
 	    ftsw_lab_trace(&lab, s, d, probes, &res, &err)) {
 		cli_err("lab trace: %s", err.msg);
 	} else {
@@ -703,37 +655,32 @@ static void changes_print(const struct ftsw_lab *lab,
 	ftsw_out_end();
 }
 
-static int lab_fail(int argc, char **argv, bool up)
+static int lab_fail(const struct cli_args *a, bool up)
 {
-	const char *cmd = up ? "heal" : "fail";
+	const char *cmd = up ? "heal" : "fail", *what = a->pos[0];
 	struct ftsw_lab_changes ch = { 0 };
 	struct ftsw_lab lab;
 	struct ftsw_err err;
-	bool all = false;
-	int rc = 1, i, j;
+	bool all = a->v[F_ALL].n;
+	int rc;
 
-	if (open_lab(&argc, argv, &lab))
-		return 1;
-	for (i = 0, j = 0; i < argc; i++)
-		if (!strcmp(argv[i], "--all"))
-			all = true;
-		else
-			argv[j++] = argv[i];
-	argc = j;
-	if (argc == 3 && !strcmp(argv[0], "link"))
-		rc = ftsw_lab_fail(&lab, FTSW_FAIL_LINK, argv[1], argv[2], up,
-				   all, &ch, &err);
-	else if (argc == 2 && !strcmp(argv[0], "switch"))
-		rc = ftsw_lab_fail(&lab, FTSW_FAIL_SWITCH, argv[1], NULL, up,
-				   true, &ch, &err);
-	else if (argc == 2 && !strcmp(argv[0], "port"))
-		rc = ftsw_lab_fail(&lab, FTSW_FAIL_PORT, argv[1], NULL, up,
-				   false, &ch, &err);
-	else {
+	if (!((a->npos == 3 && !strcmp(what, "link")) ||
+	      (a->npos == 2 && (!strcmp(what, "switch") ||
+				!strcmp(what, "port"))))) {
 		cli_err("lab %s: link A B | switch S | port S:P expected", cmd);
-		ftsw_lab_close(&lab);
 		return 2;
 	}
+	if (open_lab(a, &lab))
+		return 1;
+	if (!strcmp(what, "link"))
+		rc = ftsw_lab_fail(&lab, FTSW_FAIL_LINK, a->pos[1], a->pos[2],
+				   up, all, &ch, &err);
+	else if (!strcmp(what, "switch"))
+		rc = ftsw_lab_fail(&lab, FTSW_FAIL_SWITCH, a->pos[1], NULL, up,
+				   true, &ch, &err);
+	else
+		rc = ftsw_lab_fail(&lab, FTSW_FAIL_PORT, a->pos[1], NULL, up,
+				   false, &ch, &err);
 	/* What did change is reported, also before an error. */
 	if (!rc || ch.n)
 		changes_print(&lab, &ch, cmd);
@@ -744,108 +691,60 @@ static int lab_fail(int argc, char **argv, bool up)
 	return rc ? 1 : 0;
 }
 
-static int lab_chaos(int argc, char **argv)
+static int lab_chaos(const struct cli_args *a)
 {
 	struct ftsw_lab_changes ch = { 0 };
 	struct ftsw_lab lab;
 	struct ftsw_err err;
-	uint64_t seed = 1;
-	unsigned count = 0;
-	int rc = 0, i;
+	int rc;
 
-	if (open_lab(&argc, argv, &lab))
+	if (open_lab(a, &lab))
 		return 1;
-	for (i = 0; i < argc && !rc; i++) {
-		const char *n = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(argv[i], "--count")) {
-			rc = opt_uint("--count", n, 0, 100000, &count);
-			i++;
-		} else if (!strcmp(argv[i], "--seed")) {
-			rc = opt_u64("--seed", n, 0, UINT64_MAX, &seed);
-			i++;
-		} else {
-			cli_err("lab chaos: unknown argument '%s'", argv[i]);
-			rc = 2;
-		}
-	}
-	if (rc)
-		goto out;
-	rc = ftsw_lab_chaos(&lab, count, seed, &ch, &err) ? 1 : 0;
+	rc = ftsw_lab_chaos(&lab, (unsigned)a->v[C_COUNT].u,
+			    a->v[C_SEED].n ? a->v[C_SEED].u : 1, &ch, &err) ?
+	     1 : 0;
 	if (!rc || ch.n)
 		changes_print(&lab, &ch, "chaos");
 	if (rc)
 		cli_err("lab chaos: %s", err.msg);
-out:
 	ftsw_lab_changes_free(&ch);
 	ftsw_lab_close(&lab);
 	return rc;
 }
 
-/* A numeric option of lab traffic: its name, range and field. */
-struct traffic_num {
-	const char *name;
-	unsigned max;
-	size_t off;
-};
-
-static const struct traffic_num traffic_nums[] = {
-	{ "--packets", 100000, offsetof(struct ftsw_lab_traffic_opts, packets) },
-	{ "--size", 1400, offsetof(struct ftsw_lab_traffic_opts, size) },
-	{ "--stages", 1u << 20, offsetof(struct ftsw_lab_traffic_opts, max_stages) },
-	{ "--fail-at", 1000000, offsetof(struct ftsw_lab_traffic_opts, fail_at) },
-	{ "--pps", 100000000, offsetof(struct ftsw_lab_traffic_opts, pps) },
-	{ "--duration", 3600000, offsetof(struct ftsw_lab_traffic_opts, duration_ms) },
-};
-
 /* The options of lab traffic into o: 0, or an exit status. */
-static int lab_traffic_args(int argc, char **argv,
+static int lab_traffic_opts(const struct cli_args *a,
 			    struct ftsw_lab_traffic_opts *o)
 {
-	size_t k;
-	int i, rc = 0;
-
-	for (i = 0; i < argc && !rc; i++) {
-		const char *a = argv[i], *n = i + 1 < argc ? argv[i + 1] : NULL;
-
-		for (k = 0; k < sizeof(traffic_nums) / sizeof(traffic_nums[0]); k++)
-			if (!strcmp(a, traffic_nums[k].name))
-				break;
-		if (k < sizeof(traffic_nums) / sizeof(traffic_nums[0])) {
-			rc = opt_uint(a, n, 0, traffic_nums[k].max,
-				      (unsigned *)((char *)o + traffic_nums[k].off));
-			i++;
-		} else if ((!strcmp(a, "-p") || !strcmp(a, "--pattern")) && n) {
-			o->pattern = n;
-			i++;
-		} else if (!strcmp(a, "--order") && n) {
-			o->order = n;
-			i++;
-		} else if (!strcmp(a, "--svg") && n) {
-			o->svg = n;
-			i++;
-		} else if (!strcmp(a, "--seed")) {
-			rc = opt_u64(a, n, 0, UINT64_MAX, &o->seed);
-			i++;
-		} else if (!strcmp(a, "--fail") && i + 2 < argc) {
-			o->fail_a = argv[i + 1];
-			o->fail_b = argv[i + 2];
-			i += 2;
-		} else if (!strcmp(a, "--per-stage")) {
-			o->per_stage = true;
-		} else {
-			cli_err("lab traffic: unknown argument '%s'", a);
-			rc = 2;
-		}
+	o->pattern = a->v[X_PATTERN].s;
+	if (a->v[X_ORDER].n)
+		o->order = a->v[X_ORDER].s;
+	if (a->v[X_PACKETS].n)
+		o->packets = (unsigned)a->v[X_PACKETS].u;
+	o->size = (unsigned)a->v[X_SIZE].u;
+	if (a->v[X_SEED].n)
+		o->seed = a->v[X_SEED].u;
+	o->max_stages = (unsigned)a->v[X_STAGES].u;
+	o->per_stage = a->v[X_PER_STAGE].n;
+	o->svg = a->v[X_SVG].s;
+	o->pps = (unsigned)a->v[X_PPS].u;
+	o->duration_ms = (unsigned)a->v[X_DURATION].u;
+	o->fail_at = (unsigned)a->v[X_FAIL_AT].u;
+	/* --fail A B: B is the one positional word */
+	if (a->v[X_FAIL].n != (a->npos == 1)) {
+		cli_err(a->npos ? "lab traffic: unknown argument '%s'" :
+			"lab traffic: --fail A B: B expected%s",
+			a->npos ? a->pos[0] : "");
+		return 2;
 	}
-	if (!rc && !o->pattern) {
-		cli_err("lab traffic: -p PATTERN is required");
-		rc = 2;
-	}
-	return rc;
+	o->fail_a = a->v[X_FAIL].s;
+	o->fail_b = a->npos ? a->pos[0] : NULL;
+	o->json = cli.json;
+	o->verbose = cli.verbose;
+	return 0;
 }
 
-static int lab_traffic(int argc, char **argv)
+static int lab_traffic(const struct cli_args *a)
 {
 	struct ftsw_lab_traffic_opts o = { .order = "topology", .packets = 10,
 					   .seed = 1 };
@@ -853,56 +752,63 @@ static int lab_traffic(int argc, char **argv)
 	struct ftsw_err err;
 	int rc;
 
-	if (open_lab(&argc, argv, &lab))
-		return 1;
-	rc = lab_traffic_args(argc, argv, &o);
+	rc = lab_traffic_opts(a, &o);
 	if (rc)
-		goto out;
-	o.json = cli.json;
-	o.verbose = cli.verbose;
+		return rc;
+	if (open_lab(a, &lab))
+		return 1;
 	rc = ftsw_lab_traffic(&lab, &o, stdout, &err);
 	if (rc < 0) {
 		cli_err("lab traffic: %s", err.msg);
 		rc = 1;
 	}
-out:
 	ftsw_lab_close(&lab);
 	return rc;
 }
 
+static int lab_heal(const struct cli_args *a)
+{
+	return lab_fail(a, true);
+}
+
+static int lab_fail_cmd(const struct cli_args *a)
+{
+	return lab_fail(a, false);
+}
+
+static const struct {
+	const char *name;
+	int (*run)(const struct cli_args *a);
+} lab_runs[] = {
+	{ "up", lab_up }, { "down", lab_down }, { "status", lab_status },
+	{ "show", lab_status }, { "list", lab_list }, { "ping", lab_ping },
+	{ "trace", lab_trace }, { "fail", lab_fail_cmd },
+	{ "heal", lab_heal }, { "chaos", lab_chaos },
+	{ "traffic", lab_traffic },
+};
+
 int cmd_lab(int argc, char **argv)
 {
-	const char *c = argc > 1 ? argv[1] : "help";
+	const struct cli_object *obj = cli_find_object("lab");
+	const struct cli_cmd *cmd;
+	struct cli_args a;
+	size_t i;
+	int shift, rc;
 
-	argc -= 2;
-	argv += 2;
-	if (!strcmp(c, "up"))
-		return lab_up(argc, argv);
-	if (!strcmp(c, "down"))
-		return lab_down(argc, argv);
-	if (!strcmp(c, "status") || !strcmp(c, "show"))
-		return lab_status(argc, argv);
-	if (!strcmp(c, "list"))
-		return lab_list(argc, argv);
-	if (!strcmp(c, "exec"))
-		return lab_exec(argc, argv);
-	if (!strcmp(c, "ping"))
-		return lab_ping(argc, argv);
-	if (!strcmp(c, "trace"))
-		return lab_trace(argc, argv);
-	if (!strcmp(c, "fail"))
-		return lab_fail(argc, argv, false);
-	if (!strcmp(c, "heal"))
-		return lab_fail(argc, argv, true);
-	if (!strcmp(c, "chaos"))
-		return lab_chaos(argc, argv);
-	if (!strcmp(c, "traffic"))
-		return lab_traffic(argc, argv);
-	if (!strcmp(c, "help") || !strcmp(c, "-h") || !strcmp(c, "--help")) {
-		lab_usage(stdout);
-		return 0;
+	cmd = cli_find_cmd(obj, argc, argv, &shift);
+	if (!cmd)
+		return shift ? 2 : 0;
+	if (!strcmp(cmd->name, "exec"))
+		return lab_exec(obj, cmd, argc - shift, argv + shift);
+	rc = cli_parse(obj, cmd, argc - shift, argv + shift, &a);
+	if (rc) {
+		cli_args_free(&a);
+		return cli_parse_exit(rc);
 	}
-	cli_err("lab: unknown command '%s'", c);
-	lab_usage(stderr);
-	return 2;
+	rc = 2;
+	for (i = 0; i < sizeof(lab_runs) / sizeof(lab_runs[0]); i++)
+		if (!strcmp(cmd->name, lab_runs[i].name))
+			rc = lab_runs[i].run(&a);
+	cli_args_free(&a);
+	return rc;
 }
