@@ -21,7 +21,6 @@
 #include "fm/fm.h"
 #include "lab/lab.h"
 #include "util/output.h"
-#include "util/parse.h"
 
 static volatile int fm_stop;
 
@@ -45,19 +44,47 @@ static void daemon_ready(void *arg)
 	}
 }
 
-static void fm_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: ftsw fm [--lab NAME] [-a ENGINE] [--once] [-d] [--log FILE]\n"
-		"               [--rcvbuf BYTES]\n"
-		"       ftsw fm status [--lab NAME]\n"
-		"       ftsw fm stop [--lab NAME]\n"
-		"Without --lab (or $FTSW_LAB) the manager runs the fabric of its\n"
-		"own network namespace. -d: daemon (log to FILE, default the\n"
-		"lab's fm.log). SIGINT/SIGTERM stop it cleanly. --rcvbuf: the\n"
-		"event socket's receive buffer (default 8 MiB; a tiny one\n"
-		"provokes event overruns, which the manager repairs).\n");
-}
+/* The lab a command works on: the same option for lab and fm. */
+#define FM_OPT_LAB { "--lab", "--name", CLI_STR, "LAB", \
+	.help = "the lab's fabric (default $FTSW_LAB, else this namespace's)" }
+
+enum { R_LAB, R_ENGINE, R_ONCE, R_DAEMON, R_LOG, R_RCVBUF, R_N };
+static const struct cli_opt run_opts[R_N + 1] = {
+	[R_LAB] = FM_OPT_LAB,
+	[R_ENGINE] = { "-a", "--engine", CLI_ENGINE, "ENGINE",
+		       .help = "routing engine (default dmodc)" },
+	[R_ONCE] = { "--once", NULL, CLI_FLAG,
+		     .help = "discover, route, commit and exit" },
+	[R_DAEMON] = { "-d", "--daemon", CLI_FLAG,
+		       .help = "run in the background once the first commit "
+			       "is done" },
+	[R_LOG] = { "--log", NULL, CLI_FILE, "FILE",
+		    .help = "log there (-d: default the lab's fm.log)" },
+	[R_RCVBUF] = { "--rcvbuf", NULL, CLI_NUM, "BYTES", 1, 1u << 30,
+		       .help = "event socket receive buffer (default 8 MiB)" },
+};
+
+enum { S_LAB, S_N };
+static const struct cli_opt lab_opts[S_N + 1] = {
+	[S_LAB] = FM_OPT_LAB,
+};
+
+static const char run_notes[] =
+"The manager discovers the fabric from the kernel (switches, ports, the\n"
+"cabling; the LMC from the edge ports), routes it, uploads what changed and\n"
+"commits, then reroutes on every change of the usable cables. SIGINT or\n"
+"SIGTERM stop it cleanly. A tiny --rcvbuf provokes event overruns, which\n"
+"the manager repairs from a port dump. With -j the log is JSON lines.\n";
+
+const struct cli_cmd cli_cmds_fm[] = {
+	{ "", "[--lab LAB] [-a ENGINE] [--once] [-d] [--log FILE] "
+	  "[--rcvbuf BYTES]", "run the fabric manager", .opts = run_opts,
+	  .notes = run_notes },
+	{ "status", "[--lab LAB]", "the running manager's state",
+	  .opts = lab_opts },
+	{ "stop", "[--lab LAB]", "stop the running manager", .opts = lab_opts },
+	{ NULL }
+};
 
 /* One line of the log per report: text, or one JSON document. */
 static void fm_report(const struct ftsw_fm_report *r, void *arg)
@@ -227,58 +254,28 @@ static int fm_stop_cmd(const char *lab)
 	return 0;
 }
 
-enum fm_cmd { FM_RUN, FM_STATUS, FM_STOP, FM_HELP };
-
 struct fm_args {
-	enum fm_cmd cmd;
 	const char *lab, *logpath;
 	bool daemon;
 	struct ftsw_fm_opts o;
 };
 
-/* The arguments of fm: 0, or an exit status. */
-static int fm_args(int argc, char **argv, struct fm_args *fa)
+/* The lab: the option, else $FTSW_LAB, else none (this namespace). */
+static const char *fm_lab(const struct cli_args *a)
 {
-	struct ftsw_err err;
-	unsigned v;
-	int i;
+	const char *lab = a->v[0].n ? a->v[0].s : getenv("FTSW_LAB");
 
-	fa->lab = getenv("FTSW_LAB");
-	if (fa->lab && !*fa->lab)
-		fa->lab = NULL;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *n = i + 1 < argc ? argv[i + 1] : NULL;
+	return lab && *lab ? lab : NULL;
+}
 
-		if (i == 1 && !strcmp(a, "status"))
-			fa->cmd = FM_STATUS;
-		else if (i == 1 && !strcmp(a, "stop"))
-			fa->cmd = FM_STOP;
-		else if (i == 1 && (!strcmp(a, "help") || !strcmp(a, "--help")))
-			fa->cmd = FM_HELP;
-		else if ((!strcmp(a, "--lab") || !strcmp(a, "--name")) && n)
-			fa->lab = argv[++i];
-		else if ((!strcmp(a, "-a") || !strcmp(a, "--engine")) && n)
-			fa->o.engine = argv[++i];
-		else if (!strcmp(a, "--log") && n)
-			fa->logpath = argv[++i];
-		else if (!strcmp(a, "--rcvbuf") && n) {
-			if (ftsw_parse_uint("--rcvbuf", argv[++i], 1, 1u << 30,
-					    &v, &err)) {
-				cli_err("fm: %s", err.msg);
-				return 2;
-			}
-			fa->o.rcvbuf = (int)v;
-		} else if (!strcmp(a, "--once")) {
-			fa->o.once = true;
-		} else if (!strcmp(a, "-d") || !strcmp(a, "--daemon")) {
-			fa->daemon = true;
-		} else {
-			cli_err("fm: unknown argument '%s'", a);
-			fm_usage(stderr);
-			return 2;
-		}
-	}
-	return 0;
+static void fm_args(const struct cli_args *a, struct fm_args *fa)
+{
+	fa->lab = fm_lab(a);
+	fa->o.engine = a->v[R_ENGINE].s;
+	fa->o.once = a->v[R_ONCE].n;
+	fa->daemon = a->v[R_DAEMON].n;
+	fa->logpath = a->v[R_LOG].s;
+	fa->o.rcvbuf = (int)a->v[R_RCVBUF].u;
 }
 
 /*
@@ -338,26 +335,16 @@ static int fm_daemonize(struct fm_args *fa, int *ready_fd, int *parent_rc)
 	return 0;
 }
 
-int cmd_fm(int argc, char **argv)
+static int fm_run(const struct cli_args *a)
 {
-	struct fm_args fa = { .cmd = FM_RUN };
+	struct fm_args fa = { 0 };
 	struct ftsw_err err;
 	char deflog[320];
 	struct sigaction sa;
 	int ready_fd = -1, rc;
 	FILE *log = stdout;
 
-	rc = fm_args(argc, argv, &fa);
-	if (rc)
-		return rc;
-	if (fa.cmd == FM_HELP) {
-		fm_usage(stdout);
-		return 0;
-	}
-	if (fa.cmd == FM_STATUS)
-		return fm_status(fa.lab);
-	if (fa.cmd == FM_STOP)
-		return fm_stop_cmd(fa.lab);
+	fm_args(a, &fa);
 	mkdir(FTSW_LAB_RUNDIR, 0755);
 	fa.o.netns = fa.lab;
 	fa.o.stop = &fm_stop;
@@ -367,6 +354,8 @@ int cmd_fm(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	if (fa.daemon) {
+		int parent_rc = 1;
+
 		if (!fa.logpath) {
 			if (fa.lab)
 				snprintf(deflog, sizeof(deflog), FTSW_LAB_RUNDIR
@@ -376,8 +365,6 @@ int cmd_fm(int argc, char **argv)
 					 "/fm.log");
 			fa.logpath = deflog;
 		}
-		int parent_rc = 1;
-
 		rc = fm_daemonize(&fa, &ready_fd, &parent_rc);
 		if (rc)
 			return rc < 0 ? 1 : parent_rc;
@@ -403,4 +390,27 @@ int cmd_fm(int argc, char **argv)
 		ftsw_out_end();
 	}
 	return 0;
+}
+
+int cmd_fm(int argc, char **argv)
+{
+	const struct cli_object *obj = cli_find_object("fm");
+	const struct cli_cmd *cmd;
+	struct cli_args a;
+	int shift, rc;
+
+	cmd = cli_find_cmd(obj, argc, argv, &shift);
+	if (!cmd)
+		return shift ? 2 : 0;
+	rc = cli_parse(obj, cmd, argc - shift, argv + shift, &a);
+	if (rc)
+		rc = cli_parse_exit(rc);
+	else if (!strcmp(cmd->name, "status"))
+		rc = fm_status(fm_lab(&a));
+	else if (!strcmp(cmd->name, "stop"))
+		rc = fm_stop_cmd(fm_lab(&a));
+	else
+		rc = fm_run(&a);
+	cli_args_free(&a);
+	return rc;
 }

@@ -552,6 +552,18 @@ static struct ftsw_routing *route_usable(struct fm *fm, const bool *usable,
 	}
 	r = ftsw_route(fm->engine, t, &ro, err);
 	if (!r) {
+		/* The LIDs are the edge ports': the LMC cannot be raised. */
+		struct ftsw_routing *more;
+		struct ftsw_err e2;
+
+		ro.lmc++;
+		more = ftsw_route_min_lmc(fm->engine, t, &ro, false, &e2);
+		if (more)
+			ftsw_err_set(err, "engine %s needs LMC %u, the fabric's "
+				     "edge ports have LMC %u (bring the lab up "
+				     "with --lmc %u)", fm->engine, more->lmc,
+				     fm->lmc, more->lmc);
+		ftsw_routing_free(more);
 		ftsw_topo_free(t);
 		return NULL;
 	}
