@@ -10,12 +10,21 @@
 #include "nlcli.h"
 #include "util/output.h"
 
-static void fabric_usage(FILE *f)
-{
-	fprintf(f, "Usage: ftsw fabric show\n"
-		   "       ftsw fabric set hop-limit N\n"
-		   "       ftsw fabric reset\n");
-}
+enum { H_HOP_LIMIT, H_N };
+static const struct cli_opt set_opts[H_N + 1] = {
+	[H_HOP_LIMIT] = { "hop-limit", NULL, CLI_NUM, "N", 1, 255,
+			  .required = true,
+			  .help = "switches a packet may cross before it drops" },
+};
+
+const struct cli_cmd cli_cmds_fabric[] = {
+	{ "show", NULL, "generation, limits, LFT memory, drops by reason",
+	  .opts = NULL },
+	{ "set", "hop-limit N", "tune the fabric", .opts = set_opts },
+	{ "reset", NULL, "remove every switch of this namespace's fabric",
+	  .opts = NULL },
+	{ NULL }
+};
 
 static int fabric_show(struct ftsw_nl *nl)
 {
@@ -46,42 +55,27 @@ static int fabric_show(struct ftsw_nl *nl)
 
 int cmd_fabric(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : "show";
+	const struct cli_cmd *cmd;
 	struct ftsw_nl *nl;
+	struct cli_args a;
+	int rc = 0;
 
-	if (!strcmp(cmd, "help")) {
-		fabric_usage(stdout);
-		return 0;
-	}
-	if (strcmp(cmd, "show") && strcmp(cmd, "set") && strcmp(cmd, "reset")) {
-		fabric_usage(stderr);
-		return 2;
-	}
-	if (!strcmp(cmd, "set")) {
-		uint64_t v;
-
-		if (argc != 4 || strcmp(argv[2], "hop-limit"))
-			return nlcli_usage_err("fabric", argc > 2 ? argv[2] : NULL);
-		if (!nlcli_num("fabric", "hop-limit", argv[3], 1, 255, &v))
-			return 2;
-		nl = nlcli_open();
-		if (!nl)
-			return 1;
-		if (ftsw_nl_fabric_set_hop_limit(nl, (uint8_t)v))
-			return nlcli_fail(nl, "fabric set");
-		ftsw_nl_close(nl);
-		return 0;
-	}
-	if (argc > 2)
-		return nlcli_usage_err("fabric", argv[2]);
+	cmd = nlcli_parse("fabric", "show", argc, argv, &a, &rc);
+	if (!cmd)
+		return rc;
+	cli_args_free(&a);
 	nl = nlcli_open();
 	if (!nl)
 		return 1;
-	if (!strcmp(cmd, "reset")) {
-		if (ftsw_nl_fabric_reset(nl))
-			return nlcli_fail(nl, "fabric reset");
-		ftsw_nl_close(nl);
-		return 0;
+	if (!strcmp(cmd->name, "show"))
+		return fabric_show(nl);
+	if (!strcmp(cmd->name, "set")) {
+		if (ftsw_nl_fabric_set_hop_limit(nl,
+				(uint8_t)a.v[H_HOP_LIMIT].u))
+			return nlcli_fail(nl, "fabric set");
+	} else if (ftsw_nl_fabric_reset(nl)) {
+		return nlcli_fail(nl, "fabric reset");
 	}
-	return fabric_show(nl);
+	ftsw_nl_close(nl);
+	return 0;
 }

@@ -17,17 +17,44 @@
 #include "nlcli.h"
 #include "util/output.h"
 
-static void lft_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: ftsw lft set switch ID lid LID[-LID] port P [lid ... port P]...\n"
-		"       ftsw lft set switch ID block FIRST P,P,...\n"
-		"       ftsw lft set switch ID file PATH   (lines: LID PORT)\n"
-		"       ftsw lft show switch ID [staged]\n"
-		"       ftsw lft discard [switch ID]\n"
-		"PORT 255 (or 'none') removes the route. Writes are staged until\n"
-		"'ftsw commit'.\n");
-}
+/*
+ * lft set's words are a sequence applied in order (a later entry wins), so
+ * they are read by lft_edits(); the table describes them for the help and
+ * the completion.
+ */
+enum { L_SWITCH, L_LID, L_PORT, L_BLOCK, L_FILE, L_N };
+static const struct cli_opt set_opts[L_N + 1] = {
+	[L_SWITCH] = NLCLI_OPT_SWITCH(true),
+	[L_LID] = { "lid", NULL, CLI_STR, "LID[-LID]", .repeat = true,
+		    .help = "DLIDs for the port that follows" },
+	[L_PORT] = { "port", NULL, CLI_STR, "P", .repeat = true,
+		     .help = "output port, 255 or none: no route" },
+	[L_BLOCK] = { "block", NULL, CLI_NUM, "FIRST", 0, FTSW_MAX_LID,
+		      .repeat = true,
+		      .help = "P,P,... for DLIDs FIRST, FIRST + 1, ..." },
+	[L_FILE] = { "file", NULL, CLI_FILE, "PATH", .repeat = true,
+		     .help = "lines 'LID[-LID] PORT' (# comments)" },
+};
+
+enum { S_SWITCH, S_STAGED, S_N };
+static const struct cli_opt show_opts[S_N + 1] = {
+	[S_SWITCH] = NLCLI_OPT_SWITCH(true),
+	[S_STAGED] = { "staged", NULL, CLI_FLAG,
+		       .help = "the staged view, not the active table" },
+};
+static const struct cli_opt discard_opts[2] = {
+	NLCLI_OPT_SWITCH(false),
+};
+
+const struct cli_cmd cli_cmds_lft[] = {
+	{ "set", "switch ID (lid LID[-LID] port P | block FIRST P,P,... | "
+	  "file PATH)...", "stage LFT entries ('ftsw commit' publishes them)",
+	  CLI_STR, 0, CLI_MAX_POS, .opts = set_opts },
+	{ "show", "switch ID [staged]", "a switch's LFT", .opts = show_opts },
+	{ "discard", "[switch ID]", "drop staged entries (every switch's "
+	  "without switch)", .opts = discard_opts },
+	{ NULL }
+};
 
 struct edit {
 	uint8_t *table;
@@ -267,29 +294,13 @@ static void lft_print(uint32_t sw, bool staged, bool pending, uint32_t size,
 	ftsw_out_end();
 }
 
-static int lft_show(int argc, char **argv)
+static int lft_show(const struct cli_args *a)
 {
-	bool have_sw = false, staged = false, pending = false;
-	uint32_t sw = 0, size = 0;
+	uint32_t sw = (uint32_t)a->v[S_SWITCH].u, size = 0;
+	bool staged = a->v[S_STAGED].n, pending = false;
 	struct ftsw_nl *nl;
 	uint8_t *t;
-	int i = 2, r;
 
-	while (i < argc) {
-		r = nlcli_switch_arg("lft", argc, argv, &i, &sw);
-		if (r < 0)
-			return 2;
-		if (r > 0) {
-			have_sw = true;
-		} else if (!strcmp(argv[i], "staged")) {
-			staged = true;
-			i++;
-		} else {
-			return nlcli_usage_err("lft", argv[i]);
-		}
-	}
-	if (!have_sw)
-		return nlcli_usage_err("lft", NULL);
 	t = malloc(FTSW_LFT_SIZE);
 	if (!t)
 		return 1;
@@ -308,40 +319,46 @@ static int lft_show(int argc, char **argv)
 	return 0;
 }
 
-int cmd_lft(int argc, char **argv)
+static int lft_discard(const struct cli_args *a)
 {
-	const char *cmd = argc > 1 ? argv[1] : "help";
-	struct ftsw_nl *nl;
-	int64_t sw = -1;
-	int i = 2, r;
+	struct ftsw_nl *nl = nlcli_open();
 
-	if (!strcmp(cmd, "help")) {
-		lft_usage(stdout);
-		return 0;
-	}
-	if (!strcmp(cmd, "set"))
-		return lft_set(argc, argv);
-	if (!strcmp(cmd, "show"))
-		return lft_show(argc, argv);
-	if (strcmp(cmd, "discard")) {
-		lft_usage(stderr);
-		return 2;
-	}
-	while (i < argc) {
-		uint32_t id;
-
-		r = nlcli_switch_arg("lft", argc, argv, &i, &id);
-		if (r < 0)
-			return 2;
-		if (!r)
-			return nlcli_usage_err("lft", argv[i]);
-		sw = id;
-	}
-	nl = nlcli_open();
 	if (!nl)
 		return 1;
-	if (ftsw_nl_lft_discard(nl, sw))
+	if (ftsw_nl_lft_discard(nl, a->v[0].n ? (int64_t)a->v[0].u : -1))
 		return nlcli_fail(nl, "lft discard");
 	ftsw_nl_close(nl);
 	return 0;
+}
+
+int cmd_lft(int argc, char **argv)
+{
+	const struct cli_cmd *cmd;
+	struct cli_args a;
+	int shift, rc = 0;
+
+	cmd = nlcli_cmd("lft", NULL, argc, argv, &shift, &rc);
+	if (!cmd)
+		return rc;
+	if (!strcmp(cmd->name, "set")) {
+		int i;
+
+		for (i = shift; i < argc; i++)
+			if (!strcmp(argv[i], "help") || !strcmp(argv[i], "-h") ||
+			    !strcmp(argv[i], "--help")) {
+				cli_usage(stdout, cli_find_object("lft"), cmd);
+				return 0;
+			}
+		return lft_set(argc, argv);
+	}
+	rc = cli_parse(cli_find_object("lft"), cmd, argc - shift, argv + shift,
+		       &a);
+	if (rc)
+		rc = cli_parse_exit(rc);
+	else if (!strcmp(cmd->name, "show"))
+		rc = lft_show(&a);
+	else
+		rc = lft_discard(&a);
+	cli_args_free(&a);
+	return rc;
 }

@@ -38,27 +38,30 @@ static int mon_event(const struct ftsw_event *ev, void *arg)
 	return 0;
 }
 
+enum { M_COUNT, M_N };
+static const struct cli_opt mon_opts[M_N + 1] = {
+	[M_COUNT] = { "count", NULL, CLI_NUM, "N", 1, UINT64_MAX,
+		      .help = "stop after N events (default: never)" },
+};
+
+const struct cli_cmd cli_cmds_monitor[] = {
+	{ "", "[count N]", "print port state changes and commits of this "
+	  "namespace's fabric (-j: one JSON document per line)",
+	  .opts = mon_opts },
+	{ NULL }
+};
+
 int cmd_monitor(int argc, char **argv)
 {
 	struct mon m = { 0 };
 	struct ftsw_nl *nl;
-	int i = 1, r;
-	const char *v;
+	struct cli_args a;
+	int r, rc = 0;
 
-	if (argc > 1 && !strcmp(argv[1], "help")) {
-		printf("Usage: ftsw [-j] monitor [count N]\n"
-		       "Prints port state changes and commits of this namespace's fabric.\n");
-		return 0;
-	}
-	while (i < argc) {
-		if (nlcli_kv(argc, argv, &i, "count", &v)) {
-			if (!nlcli_num("monitor", "count", v, 1, UINT64_MAX,
-				       &m.left))
-				return 2;
-		} else {
-			return nlcli_usage_err("monitor", argv[i]);
-		}
-	}
+	if (!nlcli_parse("monitor", "", argc, argv, &a, &rc))
+		return rc;
+	m.left = a.v[M_COUNT].u;
+	cli_args_free(&a);
 	nl = nlcli_open();
 	if (!nl)
 		return 1;

@@ -19,18 +19,57 @@
 #include "util/output.h"
 #include "util/parse.h"
 
-static void port_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: ftsw port bind switch ID port N dev IFNAME kind link|edge\n"
-		"                 [lid BASE] [lmc L] [offsets O,O,...] [sl S]\n"
-		"                 [sl-table FILE] [up|down]\n"
-		"       ftsw port set switch ID port N [up|down] [lid BASE] [lmc L]\n"
-		"                 [offsets O,...] [sl S] [sl-table FILE]\n"
-		"       ftsw port unbind switch ID port N\n"
-		"       ftsw [-s] [-j] port show [switch ID [port N]]\n"
-		"sl-table FILE: one SL per DLID, whitespace-separated, from LID 0.\n");
-}
+static const char *const kinds[] = { "link", "edge", NULL };
+
+enum { Q_SWITCH, Q_PORT, Q_DEV, Q_KIND, Q_LID, Q_LMC, Q_SL, Q_OFFSETS,
+       Q_SL_TABLE, Q_UP, Q_DOWN, Q_N };
+static const struct cli_opt port_opts[Q_N + 1] = {
+	[Q_SWITCH] = NLCLI_OPT_SWITCH(true),
+	[Q_PORT] = { "port", NULL, CLI_NUM, "N", 0, 255, .required = true,
+		     .help = "port number" },
+	[Q_DEV] = { "dev", NULL, CLI_STR, "IFNAME",
+		    .help = "the device of this network namespace (bind)" },
+	[Q_KIND] = { "kind", NULL, CLI_WORD, "KIND", .words = kinds,
+		     .help = "switch-to-switch or host cable (bind)" },
+	[Q_LID] = { "lid", NULL, CLI_NUM, "BASE", 0, 0xffff,
+		    .help = "edge: base LID" },
+	[Q_LMC] = { "lmc", NULL, CLI_NUM, "L", 0, 255,
+		    .help = "edge: 2^L LIDs" },
+	[Q_SL] = { "sl", NULL, CLI_NUM, "S", 0, 255,
+		   .help = "edge: service level" },
+	[Q_OFFSETS] = { "offsets", "offset", CLI_STR, "O,O,...",
+			.help = "edge: LMC offsets the host may use" },
+	[Q_SL_TABLE] = { "sl-table", NULL, CLI_FILE, "FILE",
+			 .help = "edge: one SL per DLID, from LID 0" },
+	[Q_UP] = { "up", NULL, CLI_FLAG, .help = "administratively up" },
+	[Q_DOWN] = { "down", NULL, CLI_FLAG, .help = "administratively down" },
+};
+
+/* show: the same keys, none required. */
+enum { V_SWITCH, V_PORT, V_N };
+static const struct cli_opt show_opts[V_N + 1] = {
+	[V_SWITCH] = NLCLI_OPT_SWITCH(false),
+	[V_PORT] = { "port", NULL, CLI_NUM, "N", 0, 255,
+		     .help = "port number" },
+};
+static const struct cli_opt unbind_opts[V_N + 1] = {
+	[V_SWITCH] = NLCLI_OPT_SWITCH(true),
+	[V_PORT] = { "port", NULL, CLI_NUM, "N", 0, 255, .required = true,
+		     .help = "port number" },
+};
+
+const struct cli_cmd cli_cmds_port[] = {
+	{ "bind", "switch ID port N dev IFNAME kind link|edge [lid BASE] "
+	  "[lmc L] [offsets O,O,...] [sl S] [sl-table FILE] [up|down]",
+	  "bind a device to a switch port", .opts = port_opts },
+	{ "set", "switch ID port N [up|down] [lid BASE] [lmc L] "
+	  "[offsets O,...] [sl S] [sl-table FILE]", "change a bound port",
+	  .opts = port_opts },
+	{ "unbind", "switch ID port N", "unbind a port", .opts = unbind_opts },
+	{ "show", "[switch ID [port N]]", "ports (-s: with counters)",
+	  .opts = show_opts },
+	{ NULL }
+};
 
 /* Read an SL table: numbers 0..255 separated by white space. */
 static uint8_t *read_sl_table(const char *path, uint32_t *len)
@@ -152,71 +191,49 @@ struct port_args {
 	uint8_t *sl_table;
 };
 
-/* One argument at argv[*i]: 0, or an exit status. */
-static int port_arg(int argc, char **argv, int *i, struct port_args *a)
+/* The parsed words into pa (bind, set, unbind): 0, or an exit status. */
+static int port_cfg(const struct cli_args *a, struct port_args *pa)
 {
-	struct ftsw_port_cfg *c = &a->c;
-	const char *v;
-	uint64_t x;
-	int r;
+	struct ftsw_port_cfg *c = &pa->c;
 
-	r = nlcli_switch_arg("port", argc, argv, i, &c->switch_id);
-	if (r < 0)
-		return 2;
-	if (r > 0) {
-		a->have_sw = true;
-	} else if (nlcli_kv(argc, argv, i, "port", &v)) {
-		if (!nlcli_num("port", "port", v, 0, 255, &x))
-			return 2;
-		c->port = (uint8_t)x;
-		a->have_port = true;
-	} else if (nlcli_kv(argc, argv, i, "dev", &v)) {
-		if (!v)
-			return nlcli_usage_err("port", "dev");
-		c->ifindex = if_nametoindex(v);
+	c->switch_id = (uint32_t)a->v[Q_SWITCH].u;
+	c->port = (uint8_t)a->v[Q_PORT].u;
+	pa->have_sw = pa->have_port = true;
+	if (a->v[Q_DEV].n) {
+		c->ifindex = if_nametoindex(a->v[Q_DEV].s);
 		if (!c->ifindex) {
-			cli_err("port: no device '%s' in this network namespace", v);
+			cli_err("port: no device '%s' in this network "
+				"namespace", a->v[Q_DEV].s);
 			return 1;
 		}
-	} else if (nlcli_kv(argc, argv, i, "kind", &v)) {
-		if (v && !strcmp(v, "link"))
-			c->kind = FTSW_PORT_LINK;
-		else if (v && !strcmp(v, "edge"))
-			c->kind = FTSW_PORT_EDGE;
-		else
-			return nlcli_usage_err("port", v ? v : "kind");
-	} else if (nlcli_kv(argc, argv, i, "lid", &v)) {
-		if (!nlcli_num("port", "lid", v, 0, 0xffff, &x))
-			return 2;
-		c->base_lid = (int)x;
-	} else if (nlcli_kv(argc, argv, i, "lmc", &v)) {
-		if (!nlcli_num("port", "lmc", v, 0, 255, &x))
-			return 2;
-		c->lmc = (int)x;
-	} else if (nlcli_kv(argc, argv, i, "sl", &v)) {
-		if (!nlcli_num("port", "sl", v, 0, 255, &x))
-			return 2;
-		c->sl = (int)x;
-	} else if (nlcli_kv(argc, argv, i, "offsets", &v) ||
-		   nlcli_kv(argc, argv, i, "offset", &v)) {
-		c->n_offsets = nlcli_list("port", argv[*i - (v ? 2 : 1)], v,
+	}
+	if (a->v[Q_KIND].n)
+		c->kind = a->v[Q_KIND].u ? FTSW_PORT_EDGE : FTSW_PORT_LINK;
+	if (a->v[Q_LID].n)
+		c->base_lid = (int)a->v[Q_LID].u;
+	if (a->v[Q_LMC].n)
+		c->lmc = (int)a->v[Q_LMC].u;
+	if (a->v[Q_SL].n)
+		c->sl = (int)a->v[Q_SL].u;
+	if (a->v[Q_OFFSETS].n) {
+		c->n_offsets = nlcli_list("port", "offsets", a->v[Q_OFFSETS].s,
 					  255, c->offsets, FTSW_MAX_OFFSETS);
 		if (c->n_offsets <= 0)
 			return 2;
-	} else if (nlcli_kv(argc, argv, i, "sl-table", &v)) {
-		if (!v)
-			return nlcli_usage_err("port", "sl-table");
-		free(a->sl_table);
-		a->sl_table = read_sl_table(v, &c->sl_table_len);
-		if (!a->sl_table)
-			return 1;
-		c->sl_table = a->sl_table;
-	} else if (!strcmp(argv[*i], "up") || !strcmp(argv[*i], "down")) {
-		c->admin_up = !strcmp(argv[*i], "up");
-		(*i)++;
-	} else {
-		return nlcli_usage_err("port", argv[*i]);
 	}
+	if (a->v[Q_SL_TABLE].n) {
+		pa->sl_table = read_sl_table(a->v[Q_SL_TABLE].s,
+					     &c->sl_table_len);
+		if (!pa->sl_table)
+			return 1;
+		c->sl_table = pa->sl_table;
+	}
+	if (a->v[Q_UP].n && a->v[Q_DOWN].n) {
+		cli_err("port: up and down exclude each other");
+		return 2;
+	}
+	if (a->v[Q_UP].n || a->v[Q_DOWN].n)
+		c->admin_up = a->v[Q_UP].n ? 1 : 0;
 	return 0;
 }
 
@@ -255,12 +272,6 @@ static int port_change(const char *cmd, const struct port_args *a)
 	char what[32];
 	int err;
 
-	if (strcmp(cmd, "bind") && strcmp(cmd, "set") && strcmp(cmd, "unbind")) {
-		port_usage(stderr);
-		return 2;
-	}
-	if (!a->have_sw || !a->have_port)
-		return nlcli_usage_err("port", NULL);
 	if (!strcmp(cmd, "bind") && (!a->c.ifindex || !a->c.kind)) {
 		cli_err("port bind: needs dev IFNAME and kind link|edge");
 		return 2;
@@ -284,19 +295,31 @@ static int port_change(const char *cmd, const struct port_args *a)
 
 int cmd_port(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : "show";
-	struct port_args a = { 0 };
-	int i = 2, rc = 0;
+	const struct cli_cmd *cmd;
+	struct port_args pa = { 0 };
+	struct cli_args a;
+	int rc = 0;
 
-	if (!strcmp(cmd, "help")) {
-		port_usage(stdout);
-		return 0;
+	cmd = nlcli_parse("port", "show", argc, argv, &a, &rc);
+	if (!cmd)
+		return rc;
+	ftsw_port_cfg_init(&pa.c);
+	if (!strcmp(cmd->name, "show")) {
+		pa.have_sw = a.v[V_SWITCH].n;
+		pa.have_port = a.v[V_PORT].n;
+		pa.c.switch_id = (uint32_t)a.v[V_SWITCH].u;
+		pa.c.port = (uint8_t)a.v[V_PORT].u;
+		rc = port_show(&pa);
+	} else if (!strcmp(cmd->name, "unbind")) {
+		pa.c.switch_id = (uint32_t)a.v[V_SWITCH].u;
+		pa.c.port = (uint8_t)a.v[V_PORT].u;
+		rc = port_change(cmd->name, &pa);
+	} else {
+		rc = port_cfg(&a, &pa);
+		if (!rc)
+			rc = port_change(cmd->name, &pa);
 	}
-	ftsw_port_cfg_init(&a.c);
-	while (i < argc && !rc)
-		rc = port_arg(argc, argv, &i, &a);
-	if (!rc)
-		rc = !strcmp(cmd, "show") ? port_show(&a) : port_change(cmd, &a);
-	free(a.sl_table);
+	cli_args_free(&a);
+	free(pa.sl_table);
 	return rc;
 }

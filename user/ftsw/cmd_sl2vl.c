@@ -12,12 +12,29 @@
 #include "nlcli.h"
 #include "util/output.h"
 
-static void sl2vl_usage(FILE *f)
-{
-	fprintf(f, "Usage: ftsw sl2vl set switch ID VL0,VL1,...,VL15\n"
-		   "       ftsw sl2vl set switch ID sl S vl V [sl S vl V]...\n"
-		   "       ftsw sl2vl show [switch ID]\n");
-}
+/*
+ * sl2vl set's "sl S vl V" pairs are read by sl2vl_pairs() in order; the
+ * table describes them for the help and the completion.
+ */
+enum { Y_SWITCH, Y_SL, Y_VL, Y_N };
+static const struct cli_opt set_opts[Y_N + 1] = {
+	[Y_SWITCH] = NLCLI_OPT_SWITCH(true),
+	[Y_SL] = { "sl", NULL, CLI_NUM, "S", 0, FTSW_NUM_SL - 1,
+		   .repeat = true, .help = "service level ..." },
+	[Y_VL] = { "vl", NULL, CLI_NUM, "V", 0, 255, .repeat = true,
+		   .help = "... and its virtual lane" },
+};
+static const struct cli_opt show_opts[2] = {
+	NLCLI_OPT_SWITCH(false),
+};
+
+const struct cli_cmd cli_cmds_sl2vl[] = {
+	{ "set", "switch ID (VL0,VL1,...,VL15 | sl S vl V [sl S vl V]...)",
+	  "a switch's SL to VL table", CLI_STR, 0, 1, .opts = set_opts },
+	{ "show", "[switch ID]", "every switch's SL to VL table, or one",
+	  .opts = show_opts },
+	{ NULL }
+};
 
 static int sl2vl_print(const struct ftsw_switch_info *si, void *arg)
 {
@@ -85,32 +102,30 @@ static int sl2vl_pairs(int argc, char **argv, int i, uint8_t *vl)
 
 int cmd_sl2vl(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : "show";
+	const struct cli_cmd *cmd;
 	struct ftsw_switch_info si;
-	bool have_sw = false;
 	struct ftsw_nl *nl;
+	struct cli_args a;
 	uint32_t sw = 0;
-	int i = 2, r;
+	int i = 2, r, rc = 0;
 
-	if (!strcmp(cmd, "help")) {
-		sl2vl_usage(stdout);
-		return 0;
+	cmd = nlcli_cmd("sl2vl", "show", argc, argv, &r, &rc);
+	if (!cmd)
+		return rc;
+	if (!strcmp(cmd->name, "show")) {
+		rc = cli_parse(cli_find_object("sl2vl"), cmd, argc - r,
+			       argv + r, &a);
+		if (!rc)
+			rc = sl2vl_show(a.v[0].n, (uint32_t)a.v[0].u);
+		else
+			rc = cli_parse_exit(rc);
+		cli_args_free(&a);
+		return rc;
 	}
 	r = i < argc ? nlcli_switch_arg("sl2vl", argc, argv, &i, &sw) : 0;
 	if (r < 0)
 		return 2;
-	have_sw = r > 0;
-
-	if (!strcmp(cmd, "show")) {
-		if (i < argc)
-			return nlcli_usage_err("sl2vl", argv[i]);
-		return sl2vl_show(have_sw, sw);
-	}
-	if (strcmp(cmd, "set")) {
-		sl2vl_usage(stderr);
-		return 2;
-	}
-	if (!have_sw || i >= argc)
+	if (!r || i >= argc)
 		return nlcli_usage_err("sl2vl", NULL);
 	nl = nlcli_open();
 	if (!nl)

@@ -13,12 +13,31 @@
 #include "util/output.h"
 #include "util/parse.h"
 
-static void switch_usage(FILE *f)
-{
-	fprintf(f, "Usage: ftsw switch add id ID ports N [guid GUID] [name NAME] [lid LID]\n"
-		   "       ftsw switch del id ID\n"
-		   "       ftsw switch show [id ID]\n");
-}
+enum { W_ID, W_PORTS, W_GUID, W_NAME, W_LID, W_N };
+static const struct cli_opt add_opts[W_N + 1] = {
+	[W_ID] = NLCLI_OPT_SWITCH(false),
+	[W_PORTS] = { "ports", NULL, CLI_NUM, "N", 0, 255,
+		      .help = "ports 1..N" },
+	[W_GUID] = { "guid", NULL, CLI_NUM, "GUID", 0, UINT64_MAX,
+		     .help = "node GUID (default id + 1)" },
+	[W_NAME] = { "name", NULL, CLI_STR, "NAME",
+		     .help = "node description" },
+	[W_LID] = { "lid", NULL, CLI_NUM, "LID", 0, 0xffff,
+		    .help = "the switch's own LID" },
+};
+static const struct cli_opt id_opts[2] = {
+	[W_ID] = NLCLI_OPT_SWITCH(false),
+};
+
+const struct cli_cmd cli_cmds_switch[] = {
+	{ "add", "id ID ports N [guid GUID] [name NAME] [lid LID]",
+	  "create a switch", CLI_STR, 0, 1, .opts = add_opts },
+	{ "del", "id ID", "delete a switch (and unbind its ports)", CLI_STR,
+	  0, 1, .opts = id_opts },
+	{ "show", "[id ID]", "every switch, or one", CLI_STR, 0, 1,
+	  .opts = id_opts },
+	{ NULL }
+};
 
 static int switch_print(const struct ftsw_switch_info *si, void *arg)
 {
@@ -46,46 +65,45 @@ static int switch_print(const struct ftsw_switch_info *si, void *arg)
 	return 0;
 }
 
-/* One argument at argv[*i]: 0, or an exit status. */
-static int switch_arg(const char *cmd, int argc, char **argv, int *i,
-		      struct ftsw_switch_info *si, bool *have_id)
+/* The switch a command names: "id ID" or the bare ID. 0, or exit status. */
+static int switch_id(const char *cmd, const struct cli_args *a,
+		     struct ftsw_switch_info *si, bool *have_id)
 {
 	struct ftsw_err err;
-	const char *v;
 	uint64_t x;
-	int r;
 
-	r = nlcli_switch_arg("switch", argc, argv, i, &si->id);
-	if (r < 0)
+	*have_id = a->v[W_ID].n || a->npos;
+	if (a->v[W_ID].n && a->npos) {
+		cli_err("switch %s: '%s': the id is given already", cmd,
+			a->pos[0]);
 		return 2;
-	if (r > 0) {
-		*have_id = true;
-	} else if (nlcli_kv(argc, argv, i, "ports", &v)) {
-		if (!nlcli_num("switch", "ports", v, 0, 255, &x))
+	}
+	if (a->npos) {
+		if (ftsw_parse_u64("id", a->pos[0], 0, UINT32_MAX, &x, &err)) {
+			cli_err("switch %s: %s", cmd, err.msg);
 			return 2;
-		si->nports = (uint8_t)x;
-	} else if (nlcli_kv(argc, argv, i, "guid", &v)) {
-		if (!nlcli_num("switch", "guid", v, 0, UINT64_MAX, &x))
-			return 2;
-		si->guid = x;
-	} else if (nlcli_kv(argc, argv, i, "lid", &v)) {
-		if (!nlcli_num("switch", "lid", v, 0, 0xffff, &x))
-			return 2;
-		si->lid = (uint16_t)x;
-	} else if (nlcli_kv(argc, argv, i, "name", &v)) {
-		if (!v || strlen(v) >= sizeof(si->name)) {
+		}
+		si->id = (uint32_t)x;
+	} else {
+		si->id = (uint32_t)a->v[W_ID].u;
+	}
+	return 0;
+}
+
+/* The fields of switch add. */
+static int switch_fields(const struct cli_args *a,
+			 struct ftsw_switch_info *si)
+{
+	si->nports = (uint8_t)a->v[W_PORTS].u;
+	si->guid = a->v[W_GUID].u;
+	si->lid = (uint16_t)a->v[W_LID].u;
+	if (a->v[W_NAME].n) {
+		if (strlen(a->v[W_NAME].s) >= sizeof(si->name)) {
 			cli_err("switch: name must be 1..%d characters",
 				FTSW_NAME_MAX - 1);
 			return 2;
 		}
-		strcpy(si->name, v);
-	} else if (!*have_id && (strcmp(cmd, "show") || *i == 2) &&
-		   !ftsw_parse_u64("id", argv[*i], 0, UINT32_MAX, &x, &err)) {
-		si->id = (uint32_t)x;
-		*have_id = true;
-		(*i)++;
-	} else {
-		return nlcli_usage_err("switch", argv[*i]);
+		strcpy(si->name, a->v[W_NAME].s);
 	}
 	return 0;
 }
@@ -112,36 +130,33 @@ static int switch_show(struct ftsw_nl *nl, const struct ftsw_switch_info *si,
 
 int cmd_switch(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : "show";
+	const struct cli_cmd *cmd;
 	struct ftsw_switch_info si;
 	bool have_id = false;
 	struct ftsw_nl *nl;
-	int i = 2, rc;
+	struct cli_args a;
+	int rc = 0;
 
-	if (!strcmp(cmd, "help")) {
-		switch_usage(stdout);
-		return 0;
-	}
-	if (strcmp(cmd, "add") && strcmp(cmd, "del") && strcmp(cmd, "show")) {
-		switch_usage(stderr);
-		return 2;
-	}
+	cmd = nlcli_parse("switch", "show", argc, argv, &a, &rc);
+	if (!cmd)
+		return rc;
 	memset(&si, 0, sizeof(si));
-	while (i < argc) {
-		rc = switch_arg(cmd, argc, argv, &i, &si, &have_id);
-		if (rc)
-			return rc;
-	}
-	if (!have_id && strcmp(cmd, "show"))
+	rc = switch_id(cmd->name, &a, &si, &have_id);
+	if (!rc && !strcmp(cmd->name, "add"))
+		rc = switch_fields(&a, &si);
+	cli_args_free(&a);
+	if (rc)
+		return rc;
+	if (!have_id && strcmp(cmd->name, "show"))
 		return nlcli_usage_err("switch", NULL);
 	nl = nlcli_open();
 	if (!nl)
 		return 1;
-	if (!strcmp(cmd, "add") && ftsw_nl_switch_new(nl, &si))
+	if (!strcmp(cmd->name, "add") && ftsw_nl_switch_new(nl, &si))
 		return nlcli_fail(nl, "switch add");
-	if (!strcmp(cmd, "del") && ftsw_nl_switch_del(nl, si.id))
+	if (!strcmp(cmd->name, "del") && ftsw_nl_switch_del(nl, si.id))
 		return nlcli_fail(nl, "switch del");
-	if (!strcmp(cmd, "show") && switch_show(nl, &si, have_id))
+	if (!strcmp(cmd->name, "show") && switch_show(nl, &si, have_id))
 		return nlcli_fail(nl, "switch show");
 	ftsw_nl_close(nl);
 	return 0;

@@ -135,3 +135,69 @@ int nlcli_switch_arg(const char *obj, int argc, char **argv, int *i,
 	*sw = (uint32_t)x;
 	return 1;
 }
+
+/* The command named name of obj, or NULL. */
+static const struct cli_cmd *named(const struct cli_object *obj,
+				   const char *name)
+{
+	const struct cli_cmd *c;
+
+	for (c = obj->cmds; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+const struct cli_cmd *nlcli_cmd(const char *name, const char *def, int argc,
+				char **argv, int *shift, int *rc)
+{
+	const struct cli_object *obj = cli_find_object(name);
+	const struct cli_cmd *c;
+
+	*shift = 1;
+	if (argc < 2 && def)
+		return named(obj, def);
+	if (argc >= 2 && (!strcmp(argv[1], "help") ||
+			  !strcmp(argv[1], "-h") ||
+			  !strcmp(argv[1], "--help"))) {
+		cli_usage(stdout, obj, NULL);
+		*rc = 0;
+		return NULL;
+	}
+	if (argc >= 2 && argv[1][0] && (c = named(obj, argv[1]))) {
+		*shift = 2;
+		return c;
+	}
+	/* "ftsw monitor count 3": the words of the default command */
+	c = named(obj, "");
+	if (c)
+		return c;
+	*rc = 2;
+	if (argc < 2) {
+		cli_usage(stderr, obj, NULL);
+		return NULL;
+	}
+	cli_err("%s: unknown command '%s' (ftsw %s help)", name, argv[1],
+		name);
+	return NULL;
+}
+
+const struct cli_cmd *nlcli_parse(const char *name, const char *def,
+				  int argc, char **argv, struct cli_args *a,
+				  int *rc)
+{
+	const struct cli_cmd *c;
+	int shift, r;
+
+	memset(a, 0, sizeof(*a));
+	c = nlcli_cmd(name, def, argc, argv, &shift, rc);
+	if (!c)
+		return NULL;
+	r = cli_parse(cli_find_object(name), c, argc - shift, argv + shift, a);
+	if (r) {
+		*rc = cli_parse_exit(r);
+		cli_args_free(a);
+		return NULL;
+	}
+	return c;
+}

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "nl/nl.h"
 
 /* Open the netlink client or print why not; NULL on failure. */
@@ -49,5 +50,21 @@ void nlcli_print_drops(const char *key, const uint64_t *drops,
  */
 int nlcli_switch_arg(const char *obj, int argc, char **argv, int *i,
 		     uint32_t *sw);
+
+/*
+ * The command of object name that argv[1] names (def when there is no
+ * argv[1]); *shift: the words to skip to its own. NULL with *rc the exit
+ * status (help printed: 0).
+ */
+const struct cli_cmd *nlcli_cmd(const char *name, const char *def, int argc,
+				char **argv, int *shift, int *rc);
+/* nlcli_cmd, then cli_parse of its words into a (freed on failure). */
+const struct cli_cmd *nlcli_parse(const char *name, const char *def,
+				  int argc, char **argv, struct cli_args *a,
+				  int *rc);
+
+/* "switch ID" (or "id ID") as a table option: one spelling everywhere. */
+#define NLCLI_OPT_SWITCH(req) { "switch", "id", CLI_NUM, "ID", 0, \
+	UINT32_MAX, .required = (req), .help = "switch id" }
 
 #endif
