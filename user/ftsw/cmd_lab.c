@@ -259,6 +259,17 @@ static void lab_up_print(const char *name, const struct ftsw_lab_times *tm)
 	ftsw_out_end();
 }
 
+/* lab up's progress on a terminal: a counter per step, notes on a line. */
+static void up_progress(const char *what, uint64_t done, uint64_t total,
+			void *arg)
+{
+	if (!total)
+		fprintf(stderr, "lab %s: %s\n", (const char *)arg, what);
+	else
+		fprintf(stderr, "\r  %-28s %" PRIu64 "/%" PRIu64 "%s", what,
+			done, total, done == total ? "\n" : "");
+}
+
 static int lab_up(const struct cli_args *a)
 {
 	struct ftsw_lab_opts o = { 0 };
@@ -269,7 +280,10 @@ static int lab_up(const struct cli_args *a)
 	rc = lab_up_opts(a, &o);
 	if (rc)
 		return rc;
-	o.progress = isatty(2);
+	if (isatty(2)) {
+		o.progress = up_progress;
+		o.progress_arg = (void *)o.name;
+	}
 	if (ftsw_lab_up(&o, &tm, &err)) {
 		cli_err("lab up: %s", err.msg);
 		return 1;

@@ -134,11 +134,8 @@ struct lab_build {
 static void progress(const struct lab_build *b, const char *what,
 		     uint64_t done, uint64_t total)
 {
-	if (!b->o->progress)
-		return;
-	if (done == total || (done & 63) == 0)
-		fprintf(stderr, "\r  %-28s %" PRIu64 "/%" PRIu64 "%s", what, done,
-			total, done == total ? "\n" : "");
+	if (b->o->progress && (done == total || (done & 63) == 0))
+		b->o->progress(what, done, total, b->o->progress_arg);
 }
 
 static int write_conf(const struct lab_build *b, struct ftsw_err *err)
@@ -518,8 +515,13 @@ static int lab_route(struct lab_build *b, struct ftsw_err *err)
 			b->r = ftsw_route_min_lmc(eng, b->t, &ro, false, err);
 		else
 			b->r = ftsw_route(eng, b->t, &ro, err);
-		if (b->r && b->r->lmc != o->lmc && o->progress)
-			fprintf(stderr, "  %s needs LMC %u\n", eng, b->r->lmc);
+		if (b->r && b->r->lmc != o->lmc && o->progress) {
+			char note[96];
+
+			snprintf(note, sizeof(note), "%s needs LMC %u", eng,
+				 b->r->lmc);
+			o->progress(note, 0, 0, o->progress_arg);
+		}
 	}
 	if (!b->r)
 		return -1;
@@ -624,7 +626,8 @@ out:
 		struct ftsw_err e2;
 
 		if (o->progress)
-			fprintf(stderr, "lab %s: failed, rolling back\n", b.name);
+			o->progress("failed, rolling back", 0, 0,
+				    o->progress_arg);
 		ftsw_lab_down(b.name, &e2);
 	}
 	ftsw_routing_free(b.r);

@@ -68,7 +68,13 @@ struct ftsw_lab_opts {
 				 * fabric link */
 	uint64_t seed;
 	bool no_neigh;		/* skip the permanent neighbour mesh */
-	bool progress;		/* progress on stderr */
+	/*
+	 * Progress of the set-up (NULL: quiet): what, done of total; a note
+	 * (the LMC picked, a roll-back) has total 0.
+	 */
+	void (*progress)(const char *what, uint64_t done, uint64_t total,
+			 void *arg);
+	void *progress_arg;
 };
 
 /* Timings of `lab up`, in microseconds. */
