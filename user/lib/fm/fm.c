@@ -846,7 +846,10 @@ static void wakeup_decide(struct fm *fm, const struct ev_arg *a, bool overrun,
 			 diff == 1 ? "" : "s", a->events,
 			 a->events == 1 ? "" : "s");
 	if (sweep(fm, t0, cause, &err)) {
-		rep.error = err.msg;
+		char msg[sizeof(err.msg) + 16];
+
+		snprintf(msg, sizeof(msg), "sweep failed: %s", err.msg);
+		rep.error = msg;
 		report(fm, FTSW_FM_FAILED, &rep);
 	}
 }
