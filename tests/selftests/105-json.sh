@@ -81,6 +81,11 @@ fabric_cmds() {
 }
 tap_check "fabric, switch, port (-s), lft, sl2vl show -j, commit -j" fabric_cmds
 
+traffic() {
+	EXPR='d["exact"]' j lab traffic -p shift --packets 1 --stages 2
+}
+tap_check "lab traffic -j" traffic
+
 monitor() {
 	ip netns exec "$LAB" "$FTSW" -j monitor count 2 >"$NET.mon" &
 	local pid=$!
@@ -123,15 +128,16 @@ EOF
 tap_check "lab fail/heal/chaos -j: names escaped and read back exactly; fm sweeps" fail_heal
 
 fm_log() {
+	local i
 	lab fm stop --lab "$LAB" || return 1
+	# the last line is written as the daemon exits (TCG: allow 10 s)
+	for i in $(seq 50); do
+		tail -n 1 "$NET.log" | grep -q stopped && break
+		sleep 0.2
+	done
 	jcheck --lines 'len([e for e in d if "sweep" in e]) >= 2 and d[-1] == {"stopped": True}' <"$NET.log"
 }
 tap_check "fm -j log: every line JSON, the sweeps and the stop" fm_log
-
-traffic() {
-	EXPR='d["exact"]' j lab traffic -p shift --packets 1 --stages 2
-}
-tap_check "lab traffic -j" traffic
 
 tap_check "lab down" lab lab down --name "$LAB"
 tap_done
