@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* the harness compares int literals with unsigned values */
 #pragma GCC diagnostic ignored "-Wsign-compare"
@@ -91,6 +92,51 @@ static inline bool ut_json_valid(const char *text)
 	st = pclose(p);
 	if (st)
 		fprintf(stderr, "# invalid JSON: %.400s\n", text);
+	return st == 0;
+}
+
+/*
+ * ut_json_valid for many documents with one python3 (its start-up is slow
+ * on a loaded machine): ok[i] tells document i's verdict. Returns false
+ * when the validator itself could not run.
+ */
+static inline bool ut_json_valid_all(char *const *docs, unsigned n, bool *ok)
+{
+	static const char prog[] =
+		"import json,sys\n"
+		"def bad(c): raise ValueError('not JSON: ' + c)\n"
+		"for i, d in enumerate(sys.stdin.buffer.read().split(b'\\0')[:-1]):\n"
+		"  try: json.loads(d.decode('utf-8'), parse_constant=bad)\n"
+		"  except Exception as e: print(i, flush=True); "
+		"print('#', i, e, file=sys.stderr)\n";
+	char cmd[sizeof(prog) + 64], path[] = "/tmp/ftsw-json-XXXXXX";
+	unsigned i;
+	FILE *p, *r;
+	int fd = mkstemp(path), st;
+
+	if (fd < 0)
+		return false;
+	for (i = 0; i < n; i++)
+		ok[i] = docs[i] != NULL;
+	snprintf(cmd, sizeof(cmd), "python3 -c \"%s\" >%s", prog, path);
+	p = popen(cmd, "w");
+	if (!p) {
+		close(fd);
+		unlink(path);
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		fputs(docs[i] ? docs[i] : "", p);
+		fputc(0, p);
+	}
+	st = pclose(p);
+	r = fdopen(fd, "r");
+	while (r && fscanf(r, "%u", &i) == 1)
+		if (i < n)
+			ok[i] = false;
+	if (r)
+		fclose(r);
+	unlink(path);
 	return st == 0;
 }
 

@@ -16,6 +16,8 @@
 
 #include "analyze/analyze.h"
 #include "cli.h"
+#include "util/output.h"
+#include "util/parse.h"
 
 enum {
 	A_TOPO, A_ENGINE, A_LFTS, A_LMC, A_SEED, A_EXT_LIDS, A_PATHS,
@@ -116,13 +118,6 @@ static void take_opts(const struct cli_args *a, struct aopts *o)
 	o->no_hosts = v[A_NO_HOSTS].n;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 
 /* ---------------------------------------------------------- random runs */
@@ -203,11 +198,14 @@ static int run_random(const struct ftsw_routing *r, const struct aopts *o,
 	snprintf(kind, sizeof(kind), "%s", o->pattern);
 	colon = strrchr(kind, ':');
 	c.seed0 = 1;
-	if ((!strncmp(kind, "perm", 4) || !strncmp(kind, "bisect", 6)) && colon) {
-		c.seed0 = strtoull(colon + 1, NULL, 0);
-		*colon = 0;
-	} else if (colon && strchr(kind, ':') != colon) {
-		c.seed0 = strtoull(colon + 1, NULL, 0);
+	if (colon && ((!strncmp(kind, "perm", 4) ||
+		       !strncmp(kind, "bisect", 6)) ||
+		      strchr(kind, ':') != colon)) {
+		if (ftsw_parse_u64("-p SEED", colon + 1, 0, UINT64_MAX,
+				   &c.seed0, &c.err)) {
+			cli_err("analyze: %s", c.err.msg);
+			return 2;
+		}
 		*colon = 0;
 	}
 	c.kind = kind;
@@ -232,35 +230,33 @@ static int run_random(const struct ftsw_routing *r, const struct aopts *o,
 		return 1;
 	}
 	metric = c.ebb ? "effective bisection bandwidth" : "max link load";
-	if (cli.json) {
-		printf("{\"engine\":\"%s\",\"hosts\":%u,\"ranks\":%u,"
-		       "\"pattern\":\"%s\",\"order\":\"%s\",\"metric\":\"%s\","
-		       "\"samples\":%" PRIu64 ",\"mean\":%.6g,\"ci99\":%.6g,"
-		       "\"min\":%.6g,\"max\":%.6g",
-		       r->engine, t->nhosts, ranks, kind, o->order,
-		       c.ebb ? "ebb" : "mload", sm.samples, sm.mean, sm.half,
-		       sm.min, sm.max);
-		if (!c.ebb)
-			printf(",\"avg_baseload\":%.6g,\"avg_oload\":%.6g,"
-			       "\"oload_exact\":%s,\"avg_perf\":%.6g",
-			       c.base_sum / sm.samples, c.ml_sum / sm.samples,
-			       c.exact ? "true" : "false",
-			       c.perf_sum / sm.samples);
-		printf("}\n");
-	} else {
-		printf("%s on %u hosts, %s (%u ranks), order %s, %" PRIu64
-		       " samples\n", r->engine, t->nhosts, kind, ranks,
-		       o->order, sm.samples);
-		printf("  %s: mean %.4f ± %.4f (99%% CI), min %.4f, max %.4f\n",
-		       metric, sm.mean, sm.half, sm.min, sm.max);
-		if (!c.ebb)
-			printf("  avg baseload %.4f, avg OLOAD %.4f (%s), avg "
-			       "PERF %.4f\n", c.base_sum / sm.samples,
-			       c.ml_sum / sm.samples,
-			       c.exact ? "ML(TM), exact" : "baseload, lower bound",
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("engine", "%s on ", r->engine);
+	ftsw_out_uint("hosts", "%" PRIu64 " hosts, ", t->nhosts);
+	ftsw_out_str("pattern", "%s", kind);
+	ftsw_out_uint("ranks", " (%" PRIu64 " ranks)", ranks);
+	ftsw_out_str("order", ", order %s", o->order);
+	ftsw_out_str("metric", NULL, c.ebb ? "ebb" : "mload");
+	ftsw_out_uint("samples", ", %" PRIu64 " samples\n", sm.samples);
+	ftsw_out_text("  %s: ", metric);
+	ftsw_out_float("mean", "mean %.4f", sm.mean);
+	ftsw_out_float("ci99", " ± %.4f (99%% CI)", sm.half);
+	ftsw_out_float("min", ", min %.4f", sm.min);
+	ftsw_out_float("max", ", max %.4f\n", sm.max);
+	if (!c.ebb) {
+		ftsw_out_float("avg_baseload", "  avg baseload %.4f",
+			       c.base_sum / sm.samples);
+		ftsw_out_float("avg_oload", ", avg OLOAD %.4f",
+			       c.ml_sum / sm.samples);
+		ftsw_out_bool("oload_exact", NULL, c.exact);
+		ftsw_out_text(" (%s)", c.exact ? "ML(TM), exact" :
+			      "baseload, lower bound");
+		ftsw_out_float("avg_perf", ", avg PERF %.4f\n",
 			       c.perf_sum / sm.samples);
 	}
-	return 0;
+	ftsw_out_close_object();
+	return ftsw_out_end() ? 1 : 0;
 }
 
 /* ----------------------------------------------------------- trace */
@@ -268,47 +264,53 @@ static int run_random(const struct ftsw_routing *r, const struct aopts *o,
 static int run_trace(const struct ftsw_routing *r, const char *spec)
 {
 	const struct ftsw_topo *t = r->topo;
-	unsigned long s, d, off = FTSW_OFFSET_ANY;
+	uint64_t s, d, off = FTSW_OFFSET_ANY;
+	struct ftsw_err err;
 	struct ftsw_path p;
-	char *e;
+	char buf[64], *c1, *c2;
 	unsigned i;
 
-	s = strtoul(spec, &e, 0);
-	if (*e != ':')
-		goto bad;
-	d = strtoul(e + 1, &e, 0);
-	if (*e == ':')
-		off = strtoul(e + 1, &e, 0);
-	if (*e || s >= t->nhosts || d >= t->nhosts)
-		goto bad;
-	ftsw_trace_path(r, (uint32_t)s, (uint32_t)d, (unsigned)off, 0, &p);
-	if (cli.json) {
-		printf("{\"src\":%lu,\"dst\":%lu,\"dlid\":%u,\"offset\":%u,"
-		       "\"sl\":%u,\"status\":\"%s\",\"hops\":[", s, d, p.dlid,
-		       p.offset, p.sl, ftsw_trace_status_str(p.status));
-		for (i = 0; i < p.nhops; i++)
-			printf("%s{\"switch\":%u,\"name\":\"%s\",\"port\":%u}",
-			       i ? "," : "", p.hops[i].sw,
-			       t->nodes[t->switches[p.hops[i].sw]].desc ?
-			       t->nodes[t->switches[p.hops[i].sw]].desc : "",
-			       p.hops[i].port);
-		printf("]}\n");
-	} else {
-		printf("host %lu -> host %lu: DLID %u (offset %u), SL %u: %s\n",
-		       s, d, p.dlid, p.offset, p.sl,
-		       ftsw_trace_status_str(p.status));
-		for (i = 0; i < p.nhops; i++)
-			printf("  %2u  switch %u (%s) port %u\n", i,
-			       p.hops[i].sw,
-			       t->nodes[t->switches[p.hops[i].sw]].desc ?
-			       t->nodes[t->switches[p.hops[i].sw]].desc : "?",
-			       p.hops[i].port);
+	snprintf(buf, sizeof(buf), "%s", spec);
+	c1 = strchr(buf, ':');
+	c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	if (c1)
+		*c1 = 0;
+	if (c2)
+		*c2 = 0;
+	if (!c1 || strlen(spec) >= sizeof(buf) ||
+	    ftsw_parse_u64("--trace SRC", buf, 0, t->nhosts - 1, &s, &err) ||
+	    ftsw_parse_u64("--trace DST", c1 + 1, 0, t->nhosts - 1, &d, &err) ||
+	    (c2 && ftsw_parse_u64("--trace OFFSET", c2 + 1, 0,
+				  (1u << r->lmc) - 1, &off, &err))) {
+		cli_err("analyze: --trace '%s': expected SRC:DST[:OFFSET] with "
+			"hosts in 0..%u", spec, t->nhosts - 1);
+		return 2;
 	}
+	ftsw_trace_path(r, (uint32_t)s, (uint32_t)d, (unsigned)off, 0, &p);
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_uint("src", "host %" PRIu64, s);
+	ftsw_out_uint("dst", " -> host %" PRIu64, d);
+	ftsw_out_uint("dlid", ": DLID %" PRIu64, p.dlid);
+	ftsw_out_uint("offset", " (offset %" PRIu64 ")", p.offset);
+	ftsw_out_uint("sl", ", SL %" PRIu64, p.sl);
+	ftsw_out_str("status", ": %s\n", ftsw_trace_status_str(p.status));
+	ftsw_out_open_array("hops");
+	for (i = 0; i < p.nhops; i++) {
+		const char *desc = t->nodes[t->switches[p.hops[i].sw]].desc;
+
+		ftsw_out_open_object(NULL);
+		ftsw_out_uint(NULL, "  %2" PRIu64, i);
+		ftsw_out_uint("switch", "  switch %" PRIu64, p.hops[i].sw);
+		ftsw_out_str("name", " (%s)", desc ? desc : cli.json ? "" : "?");
+		ftsw_out_uint("port", " port %" PRIu64 "\n", p.hops[i].port);
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	ftsw_out_close_object();
+	if (ftsw_out_end())
+		return 1;
 	return p.status ? 1 : 0;
-bad:
-	cli_err("analyze: --trace '%s': expected SRC:DST[:OFFSET] with hosts "
-		"in 0..%u", spec, t->nhosts - 1);
-	return 2;
 }
 
 /* ---------------------------------------------------------- oblivious */
@@ -330,36 +332,45 @@ static int run_oblivious(const struct ftsw_routing *r, bool progress)
 			;
 		port = ob.link - t->nodes[node].first_port + 1;
 	}
-	if (cli.json) {
-		printf("{\"engine\":\"%s\",\"hosts\":%u,\"lmc\":%u,"
-		       "\"oblivious_ratio\":%.6g,\"exact\":%s,\"multipath\":%s,"
-		       "\"why\":\"%s\",\"seconds\":%.3f", r->engine, t->nhosts,
-		       r->lmc, ob.ratio, ob.exact ? "true" : "false",
-		       ob.multipath ? "true" : "false", ob.why, ob.seconds);
-		if (node != FTSW_NONE) {
-			printf(",\"link\":{\"node\":\"%s\",\"port\":%u},"
-			       "\"witness\":[", t->nodes[node].desc ?
-			       t->nodes[node].desc : "", port);
-			for (i = 0; i < ob.nwitness; i++)
-				printf("%s[%u,%u]", i ? "," : "",
-				       ob.witness_src[i], ob.witness_dst[i]);
-			printf("]");
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("engine", "%s on ", r->engine);
+	ftsw_out_uint("hosts", "%" PRIu64 " hosts", t->nhosts);
+	ftsw_out_uint("lmc", " (LMC %" PRIu64, r->lmc);
+	ftsw_out_bool("multipath", NULL, ob.multipath);
+	ftsw_out_text(", %s): oblivious performance ratio %s ",
+		      ob.multipath ? "multipath" : "single path",
+		      ob.exact ? "=" : "<=");
+	ftsw_out_float("oblivious_ratio", "%.4f", ob.ratio);
+	ftsw_out_bool("exact", NULL, ob.exact);
+	ftsw_out_float("seconds", " (%.2f s)\n", ob.seconds);
+	ftsw_out_str("why", "  %s\n", ob.why);
+	if (node != FTSW_NONE) {
+		const char *desc = t->nodes[node].desc;
+
+		ftsw_out_open_object("link");
+		ftsw_out_str("node", "  attained on link %s", desc ? desc :
+			     cli.json ? "" : "?");
+		ftsw_out_uint("port", " port %" PRIu64, port);
+		ftsw_out_close_object();
+		ftsw_out_uint(NULL, " by the traffic matrix of %" PRIu64
+			      " unit flows:", ob.nwitness);
+		ftsw_out_open_array("witness");
+		for (i = 0; i < ob.nwitness; i++) {
+			if (!cli.json && i >= 16)
+				break;
+			ftsw_out_open_array(NULL);
+			ftsw_out_uint(NULL, " %" PRIu64, ob.witness_src[i]);
+			ftsw_out_uint(NULL, "->%" PRIu64, ob.witness_dst[i]);
+			ftsw_out_close_array();
 		}
-		printf("}\n");
-	} else {
-		printf("%s on %u hosts (LMC %u, %s): oblivious performance "
-		       "ratio %s %.4f (%.2f s)\n  %s\n", r->engine, t->nhosts,
-		       r->lmc, ob.multipath ? "multipath" : "single path",
-		       ob.exact ? "=" : "<=", ob.ratio, ob.seconds, ob.why);
-		if (node != FTSW_NONE) {
-			printf("  attained on link %s port %u by the traffic "
-			       "matrix of %u unit flows:", t->nodes[node].desc ?
-			       t->nodes[node].desc : "?", port, ob.nwitness);
-			for (i = 0; i < ob.nwitness && i < 16; i++)
-				printf(" %u->%u", ob.witness_src[i],
-				       ob.witness_dst[i]);
-			printf("%s\n", ob.nwitness > 16 ? " ..." : "");
-		}
+		ftsw_out_close_array();
+		ftsw_out_text("%s\n", ob.nwitness > 16 ? " ..." : "");
+	}
+	ftsw_out_close_object();
+	if (ftsw_out_end()) {
+		ftsw_oblivious_free(&ob);
+		return 1;
 	}
 	ftsw_oblivious_free(&ob);
 	return 0;
@@ -367,193 +378,178 @@ static int run_oblivious(const struct ftsw_routing *r, bool progress)
 
 /* ------------------------------------------------------ staged patterns */
 
+static void print_stage(const struct ftsw_stage_metrics *sm)
+{
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("stage", "  %-10s", sm->name);
+	ftsw_out_uint("flows", " %8" PRIu64, sm->flows);
+	ftsw_out_float("mload", " %10.4g", sm->mload);
+	ftsw_out_float("baseload", " %10.4g", sm->baseload);
+	ftsw_out_float("oload", " %10.4g", sm->oload);
+	ftsw_out_float("perf", " %8.4f\n", sm->perf);
+	ftsw_out_close_object();
+}
+
+static void print_levels(const struct ftsw_topo *t, const double *worst)
+{
+	struct ftsw_level_stat ls[FTSW_MAX_LEVEL_STATS];
+	unsigned k, nls = ftsw_level_stats(t, worst, ls, FTSW_MAX_LEVEL_STATS);
+
+	ftsw_out_text("  links of the worst stage by level:\n"
+		      "    %-9s %7s %7s %10s %10s\n", "level", "links", "used",
+		      "max", "avg");
+	ftsw_out_open_array("levels");
+	for (k = 0; k < nls; k++) {
+		char lv[24];
+
+		snprintf(lv, sizeof(lv), "%d->%d", ls[k].from_level,
+			 ls[k].to_level);
+		ftsw_out_open_object(NULL);
+		ftsw_out_int("from", NULL, ls[k].from_level);
+		ftsw_out_int("to", NULL, ls[k].to_level);
+		ftsw_out_str(NULL, "    %-9s", lv);
+		ftsw_out_uint("links", " %7" PRIu64, ls[k].links);
+		ftsw_out_uint("used", " %7" PRIu64, ls[k].used);
+		ftsw_out_float("max", " %10.4g", ls[k].max);
+		ftsw_out_float("avg", " %10.4g\n", ls[k].links ?
+			       ls[k].sum / ls[k].links : 0);
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+}
+
+static void print_pattern_metrics(const struct ftsw_routing *r,
+				  const struct ftsw_pattern *p,
+				  const struct ftsw_pattern_metrics *m,
+				  double seconds)
+{
+	const struct ftsw_load_result *tot = &m->total;
+	const char *worst = m->nstages ? p->stage_names[m->worst_stage] : "";
+	struct ftsw_table_stats ts;
+	char key[16];
+	unsigned k;
+
+	ftsw_out_float("hot_spot_degree", "  hot-spot degree (avg over stages "
+		       "of max flows per link): %.4f", m->hot_spot_degree);
+	ftsw_out_str("worst_stage", ", worst stage %s", m->nstages ? worst :
+		     "-");
+	ftsw_out_float("max_mload", " with %.4g\n", m->max_mload);
+	ftsw_out_float("avg_perf", "  PERF = MLOAD / OLOAD: avg %.4f",
+		       m->avg_perf);
+	ftsw_out_float("max_perf", ", max %.4f", m->max_perf);
+	ftsw_out_bool("oload_exact", NULL, m->oload_exact);
+	ftsw_out_text(" (OLOAD %s)\n", m->oload_exact ? "= ML(TM), exact" :
+		      "= baseload, a lower bound: PERF is an upper bound");
+	ftsw_out_uint("paths", "  paths %" PRIu64, tot->flows);
+	ftsw_out_uint("undelivered", ", undelivered %" PRIu64, tot->failed);
+	ftsw_out_text("%s%s\n", tot->failed ? ", first: " : "",
+		      tot->failed ? tot->first_failure : "");
+	print_levels(r->topo, m->worst_load);
+	ftsw_out_text("  path length (switches):");
+	ftsw_out_open_object("path_switches");
+	for (k = 0; k < FTSW_HOP_LIMIT + 2; k++) {
+		if (!tot->path_hist[k])
+			continue;
+		snprintf(key, sizeof(key), "%u", k);
+		ftsw_out_uint(key, NULL, tot->path_hist[k]);
+		ftsw_out_text(" %u:%" PRIu64, k, tot->path_hist[k]);
+	}
+	ftsw_out_close_object();
+	ftsw_table_stats(r, &ts);
+	ftsw_out_open_object("lft");
+	ftsw_out_uint("switches", "\n  LFTs: %" PRIu64 " switches",
+		      r->nswitches);
+	ftsw_out_uint("entries", NULL, ts.total_entries);
+	ftsw_out_uint(NULL, " x %" PRIu64 " entries", r->lft_size);
+	ftsw_out_uint("used", NULL, ts.used_entries);
+	ftsw_out_uint("min_used", ", used per switch %" PRIu64, ts.min_used);
+	ftsw_out_uint("max_used", "..%" PRIu64, ts.max_used);
+	ftsw_out_close_object();
+	ftsw_out_float("seconds", " (%.2f s)\n", seconds);
+}
+
+static int write_picture(const struct ftsw_routing *r, const struct aopts *o,
+			 const struct ftsw_pattern *p,
+			 const struct ftsw_pattern_metrics *m)
+{
+	const struct ftsw_topo *t = r->topo;
+	struct ftsw_dot_opts d = { .load = m->worst_load,
+				   .hosts = !o->no_hosts && t->nhosts <= 256 };
+	char title[256], *dotp = NULL;
+	struct ftsw_err err;
+	int rc = 0;
+
+	snprintf(title, sizeof(title), "%s, %s, stage %s: max load %.3g",
+		 r->engine, o->pattern,
+		 m->nstages ? p->stage_names[m->worst_stage] : "-",
+		 m->max_mload);
+	d.title = title;
+	if (o->dot)
+		dotp = strdup(o->dot);
+	else if (asprintf(&dotp, "%s.dot", o->picture) < 0)
+		dotp = NULL;
+	if (!dotp || ftsw_dot_write(t, &d, dotp, &err) ||
+	    (o->picture && ftsw_dot_render(dotp, o->picture, &err))) {
+		cli_err("%s", dotp ? err.msg : "out of memory");
+		rc = 1;
+	}
+	if (!o->dot && dotp)
+		unlink(dotp);
+	free(dotp);
+	return rc;
+}
+
 static int run_stages(const struct ftsw_routing *r, const struct aopts *o,
 		      uint32_t ranks, const uint32_t *order)
 {
 	const struct ftsw_topo *t = r->topo;
+	struct ftsw_analyze_opts ao = { .bundle = o->bundle,
+					.progress = o->progress };
+	struct ftsw_pattern_metrics m;
 	struct ftsw_pattern p;
 	struct ftsw_err err;
-	double *load = malloc(t->nports * sizeof(double));
-	double *worst = malloc(t->nports * sizeof(double));
-	double worst_m = -1, sum_m = 0, sum_perf = 0, max_perf = 0;
-	unsigned busy = 0;
-	struct ftsw_load_result res, tot;
-	struct ftsw_level_stat ls[FTSW_MAX_LEVEL_STATS];
-	struct ftsw_table_stats ts;
-	unsigned s, nls, k, worst_s = 0;
-	bool exact_all = true;
-	double t0 = now(), last = t0;
+	uint64_t t0 = ftsw_now_us();
+	unsigned s, nstages;
 	int rc = 0;
 
-	if (!load || !worst) {
-		cli_err("out of memory");
-		return 1;
-	}
 	if (ftsw_pattern_make(o->pattern, ranks, t, &p, &err)) {
 		cli_err("%s", err.msg);
-		free(load);
-		free(worst);
 		return 1;
 	}
-	memset(&tot, 0, sizeof(tot));
-	if (cli.json)
-		printf("{\"engine\":\"%s\",\"hosts\":%u,\"ranks\":%u,\"lmc\":%u,"
-		       "\"pattern\":\"%s\",\"order\":\"%s\",\"stages\":[",
-		       r->engine, t->nhosts, ranks, r->lmc, o->pattern,
-		       o->order);
-	else
-		printf("%s on %u hosts, pattern %s (%u ranks, %u stages), "
-		       "order %s\n", r->engine, t->nhosts, o->pattern, ranks,
-		       p.nstages, o->order);
-	if (!cli.json && o->stages)
-		printf("  %-10s %8s %10s %10s %10s %8s\n", "stage", "flows",
-		       "MLOAD", "baseload", "OLOAD", "PERF");
-	for (s = 0; s < p.nstages; s++) {
-		struct ftsw_tm *tm = &p.stages[s];
-		double m, base, ml, perf;
-		bool exact;
-
-		ftsw_tm_apply_order(tm, order, t->nhosts);
-		if (ftsw_link_loads(r, tm, NULL, load, NULL, &res, &err)) {
-			cli_err("%s", err.msg);
-			rc = 1;
-			break;
-		}
-		if (res.failed && !tot.failed)
-			snprintf(tot.first_failure, sizeof(tot.first_failure),
-				 "%s", res.first_failure);
-		tot.flows += res.flows;
-		tot.delivered += res.delivered;
-		tot.failed += res.failed;
-		for (k = 0; k < FTSW_HOP_LIMIT + 2; k++)
-			tot.path_hist[k] += res.path_hist[k];
-		m = ftsw_max_load(t, load, false, NULL);
-		base = ftsw_baseload(tm);
-		ml = ftsw_ml_bound(t, tm, &exact);
-		exact_all &= exact;
-		perf = ml > 0 ? m / ml : 1;
-		if (res.delivered) {
-			/* hot-spot degree: over the stages with flows */
-			sum_m += o->bundle ? ftsw_max_bundle_load(t, load) : m;
-			busy++;
-		}
-		sum_perf += perf;
-		if (perf > max_perf)
-			max_perf = perf;
-		if (m > worst_m) {
-			worst_m = m;
-			worst_s = s;
-			memcpy(worst, load, t->nports * sizeof(double));
-		}
-		if (cli.json && (o->stages || p.nstages <= 64))
-			printf("%s{\"stage\":\"%s\",\"flows\":%zu,\"mload\":%.6g,"
-			       "\"baseload\":%.6g,\"oload\":%.6g,\"perf\":%.6g}",
-			       s ? "," : "", p.stage_names[s],
-			       tm->all_to_all ? (size_t)tm->n * (tm->n - 1) :
-			       tm->nflows, m, base, ml, perf);
-		else if (!cli.json && o->stages)
-			printf("  %-10s %8zu %10.4g %10.4g %10.4g %8.4f\n",
-			       p.stage_names[s], tm->all_to_all ?
-			       (size_t)tm->n * (tm->n - 1) : tm->nflows, m, base,
-			       ml, perf);
-		ftsw_tm_free(tm);	/* stages are large; free as we go */
-		if (o->progress && now() - last > 0.5) {
-			last = now();
-			fprintf(stderr, "\r  stage %u/%u   ", s + 1, p.nstages);
-		}
+	nstages = p.nstages;
+	if (ftsw_analyze_pattern(r, &p, order, &ao, &m, &err)) {
+		cli_err("%s", err.msg);
+		ftsw_pattern_free(&p);
+		return 1;
 	}
-	if (o->progress)
-		fprintf(stderr, "\r%40s\r", "");
-	if (rc)
-		goto out;
-	nls = ftsw_level_stats(t, worst, ls, FTSW_MAX_LEVEL_STATS);
-	ftsw_table_stats(r, &ts);
-	if (cli.json) {
-		printf("],\"hot_spot_degree\":%.6g,\"max_mload\":%.6g,"
-		       "\"avg_perf\":%.6g,\"max_perf\":%.6g,\"oload_exact\":%s,"
-		       "\"paths\":%" PRIu64 ",\"undelivered\":%" PRIu64
-		       ",\"worst_stage\":\"%s\",\"levels\":[",
-		       busy ? sum_m / busy : 0, worst_m,
-		       p.nstages ? sum_perf / p.nstages : 0, max_perf,
-		       exact_all ? "true" : "false", tot.flows, tot.failed,
-		       p.nstages ? p.stage_names[worst_s] : "");
-		for (k = 0; k < nls; k++)
-			printf("%s{\"from\":%d,\"to\":%d,\"links\":%" PRIu64
-			       ",\"used\":%" PRIu64 ",\"max\":%.6g,\"avg\":%.6g}",
-			       k ? "," : "", ls[k].from_level, ls[k].to_level,
-			       ls[k].links, ls[k].used, ls[k].max,
-			       ls[k].links ? ls[k].sum / ls[k].links : 0);
-		printf("],\"path_switches\":{");
-		for (k = 0, s = 0; k < FTSW_HOP_LIMIT + 2; k++)
-			if (tot.path_hist[k])
-				printf("%s\"%u\":%" PRIu64, s++ ? "," : "", k,
-				       tot.path_hist[k]);
-		printf("},\"lft\":{\"switches\":%u,\"entries\":%" PRIu64
-		       ",\"used\":%" PRIu64 ",\"min_used\":%u,\"max_used\":%u},"
-		       "\"seconds\":%.3f}\n", r->nswitches, ts.total_entries,
-		       ts.used_entries, ts.min_used, ts.max_used, now() - t0);
-	} else {
-		printf("  hot-spot degree (avg over stages of max flows per link): "
-		       "%.4f, worst stage %s with %.4g\n",
-		       busy ? sum_m / busy : 0,
-		       p.nstages ? p.stage_names[worst_s] : "-", worst_m);
-		printf("  PERF = MLOAD / OLOAD: avg %.4f, max %.4f (OLOAD %s)\n",
-		       p.nstages ? sum_perf / p.nstages : 0, max_perf,
-		       exact_all ? "= ML(TM), exact" :
-		       "= baseload, a lower bound: PERF is an upper bound");
-		printf("  paths %" PRIu64 ", undelivered %" PRIu64 "%s%s\n",
-		       tot.flows, tot.failed, tot.failed ? ", first: " : "",
-		       tot.failed ? tot.first_failure : "");
-		printf("  links of the worst stage by level:\n"
-		       "    %-9s %7s %7s %10s %10s\n", "level", "links", "used",
-		       "max", "avg");
-		for (k = 0; k < nls; k++) {
-			char lv[24];
-
-			snprintf(lv, sizeof(lv), "%d->%d", ls[k].from_level,
-				 ls[k].to_level);
-			printf("    %-9s %7" PRIu64 " %7" PRIu64 " %10.4g %10.4g\n",
-			       lv, ls[k].links, ls[k].used, ls[k].max,
-			       ls[k].links ? ls[k].sum / ls[k].links : 0);
-		}
-		printf("  path length (switches):");
-		for (k = 0; k < FTSW_HOP_LIMIT + 2; k++)
-			if (tot.path_hist[k])
-				printf(" %u:%" PRIu64, k, tot.path_hist[k]);
-		printf("\n  LFTs: %u switches x %zu entries, used per switch "
-		       "%u..%u (%.2f s)\n", r->nswitches, r->lft_size,
-		       ts.min_used, ts.max_used, now() - t0);
-	}
-	if (tot.failed)
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("engine", "%s on ", r->engine);
+	ftsw_out_uint("hosts", "%" PRIu64 " hosts", t->nhosts);
+	ftsw_out_uint("ranks", NULL, ranks);
+	ftsw_out_uint("lmc", NULL, r->lmc);
+	ftsw_out_str("pattern", ", pattern %s", o->pattern);
+	ftsw_out_uint(NULL, " (%" PRIu64 " ranks", ranks);
+	ftsw_out_uint(NULL, ", %" PRIu64 " stages)", nstages);
+	ftsw_out_str("order", ", order %s\n", o->order);
+	if (o->stages)
+		ftsw_out_text("  %-10s %8s %10s %10s %10s %8s\n", "stage",
+			      "flows", "MLOAD", "baseload", "OLOAD", "PERF");
+	ftsw_out_open_array("stages");
+	for (s = 0; s < m.nstages; s++)
+		if (o->stages || (cli.json && m.nstages <= 64))
+			print_stage(&m.stages[s]);
+	ftsw_out_close_array();
+	print_pattern_metrics(r, &p, &m, cli_seconds_since(t0));
+	ftsw_out_close_object();
+	if (ftsw_out_end())
 		rc = 1;
-	if (o->dot || o->picture) {
-		struct ftsw_dot_opts d = { .load = worst,
-					   .hosts = !o->no_hosts &&
-						    t->nhosts <= 256 };
-		char title[256], *dotp = NULL;
-
-		snprintf(title, sizeof(title), "%s, %s, stage %s: max load %.3g",
-			 r->engine, o->pattern,
-			 p.nstages ? p.stage_names[worst_s] : "-", worst_m);
-		d.title = title;
-		if (o->dot) {
-			dotp = strdup(o->dot);
-		} else if (asprintf(&dotp, "%s.dot", o->picture) < 0) {
-			dotp = NULL;
-		}
-		if (!dotp || ftsw_dot_write(t, &d, dotp, &err) ||
-		    (o->picture && ftsw_dot_render(dotp, o->picture, &err))) {
-			cli_err("%s", dotp ? err.msg : "out of memory");
-			rc = 1;
-		}
-		if (!o->dot && dotp)
-			unlink(dotp);
-		free(dotp);
-	}
-out:
+	if (m.total.failed)
+		rc = 1;
+	if ((o->dot || o->picture) && write_picture(r, o, &p, &m))
+		rc = 1;
+	ftsw_pattern_metrics_free(&m);
 	ftsw_pattern_free(&p);
-	free(load);
-	free(worst);
 	return rc;
 }
 
@@ -568,9 +564,14 @@ static int run_orders(const struct ftsw_routing *r, const struct aopts *o,
 	double sum = 0, mn = INFINITY, mx = 0;
 	uint64_t k, seed0 = 1;
 	const char *c = strchr(o->order, ':');
+	int rc;
 
-	if (c)
-		seed0 = strtoull(c + 1, NULL, 0);
+	if (c && ftsw_parse_u64("--order SEED", c + 1, 0, UINT64_MAX, &seed0,
+				&err)) {
+		cli_err("analyze: %s", err.msg);
+		free(order);
+		return 2;
+	}
 	if (!order || ftsw_pattern_make(o->pattern, ranks, t, &p, &err)) {
 		cli_err("%s", order ? err.msg : "out of memory");
 		free(order);
@@ -603,21 +604,23 @@ static int run_orders(const struct ftsw_routing *r, const struct aopts *o,
 	}
 	if (o->progress)
 		fprintf(stderr, "\r%40s\r", "");
-	if (cli.json)
-		printf("{\"engine\":\"%s\",\"hosts\":%u,\"ranks\":%u,"
-		       "\"pattern\":\"%s\",\"orders\":%llu,\"avg_hsd\":%.6g,"
-		       "\"min_hsd\":%.6g,\"max_hsd\":%.6g}\n", r->engine,
-		       t->nhosts, ranks, o->pattern,
-		       (unsigned long long)o->orders, sum / o->orders, mn, mx);
-	else
-		printf("%s on %u hosts, %s (%u ranks, %u stages): hot-spot "
-		       "degree over %llu random orders: avg %.4f (min %.4f, "
-		       "max %.4f)\n", r->engine, t->nhosts, o->pattern, ranks,
-		       p.nstages, (unsigned long long)o->orders,
-		       sum / o->orders, mn, mx);
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("engine", "%s on ", r->engine);
+	ftsw_out_uint("hosts", "%" PRIu64 " hosts, ", t->nhosts);
+	ftsw_out_str("pattern", "%s", o->pattern);
+	ftsw_out_uint("ranks", " (%" PRIu64 " ranks", ranks);
+	ftsw_out_uint(NULL, ", %" PRIu64 " stages): ", p.nstages);
+	ftsw_out_uint("orders", "hot-spot degree over %" PRIu64
+		      " random orders: ", o->orders);
+	ftsw_out_float("avg_hsd", "avg %.4f", sum / o->orders);
+	ftsw_out_float("min_hsd", " (min %.4f", mn);
+	ftsw_out_float("max_hsd", ", max %.4f)\n", mx);
+	ftsw_out_close_object();
+	rc = ftsw_out_end() ? 1 : 0;
 	ftsw_pattern_free(&p);
 	free(order);
-	return 0;
+	return rc;
 }
 
 /* The routing: the engine at the LMC asked for or the smallest it takes. */

@@ -142,7 +142,8 @@ static void print_check(const struct ftsw_check_result *res,
 			const struct ftsw_check_opts *co, double secs)
 {
 	ftsw_out_open_object("check");
-	ftsw_out_bool("ok", "check %s", res->ok);
+	ftsw_out_bool("ok", NULL, res->ok);
+	ftsw_out_text("check %s", res->ok ? "ok" : "FAILED");
 	ftsw_out_uint("pairs", NULL, res->pairs);
 	ftsw_out_uint("delivered", ": %" PRIu64, res->delivered);
 	ftsw_out_uint(NULL, "/%" PRIu64 " pairs delivered", res->pairs);

@@ -46,12 +46,13 @@ static const struct cli_opt degrade_opts[D_N + 1] = {
 static const char gen_notes[] =
 "SPEC: pgft:H;M1,..;W1,..;P1,..  (or PGFT(H;...;...;...))\n"
 "      xgft:H;M..;W..   rlft:H;M..;W..;P..   kary:K,N   ftmn:M,N\n"
-"Without -o the net file goes to standard output; with -o and -j a\n"
-"summary of what was written is printed.\n";
+"Without -o the net file goes to standard output; with -o, -j prints a\n"
+"JSON summary of what was written (-v: text on stderr).\n";
 
 static const char degrade_notes[] =
 "TOPO is a net file or a generator spec; NODE a description, 0xGUID or\n"
-"net-file id (S-<guid>). Options may be repeated.\n";
+"net-file id (S-<guid>). The --remove-* options may be repeated. With\n"
+"-o, -j prints a JSON summary of what was written.\n";
 
 const struct cli_cmd cli_cmds_topo[] = {
 	{ "gen", "SPEC [-o FILE]", "generate a topology as a net file",
@@ -64,6 +65,10 @@ const struct cli_cmd cli_cmds_topo[] = {
 	{ NULL }
 };
 
+/*
+ * Write t to out (NULL or -: stdout). Written to a file, a summary of it
+ * follows: as JSON on stdout with -j, as text on stderr with -v.
+ */
 static int write_out(const struct ftsw_topo *t, const char *out)
 {
 	struct ftsw_err err;
@@ -72,7 +77,17 @@ static int write_out(const struct ftsw_topo *t, const char *out)
 		cli_err("%s", err.msg);
 		return 1;
 	}
-	return 0;
+	if (!out || !strcmp(out, "-") || !(cli.json || cli.verbose))
+		return 0;
+	ftsw_out_begin(cli.json ? stdout : stderr, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("file", "%s: ", out);
+	if (t->is_pgft)
+		ftsw_out_str("spec", NULL, t->spec);
+	ftsw_out_uint("switches", "%" PRIu64 " switches, ", t->nswitches);
+	ftsw_out_uint("hosts", "%" PRIu64 " hosts\n", t->nhosts);
+	ftsw_out_close_object();
+	return ftsw_out_end() ? 1 : 0;
 }
 
 static int topo_gen(const struct cli_args *a)
@@ -88,19 +103,6 @@ static int topo_gen(const struct cli_args *a)
 		return 1;
 	}
 	rc = write_out(t, out);
-	if (!rc && out && strcmp(out, "-") && (cli.json || cli.verbose)) {
-		/* the summary: JSON on stdout, text (-v) on stderr */
-		ftsw_out_begin(cli.json ? stdout : stderr, cli.json);
-		ftsw_out_open_object(NULL);
-		ftsw_out_str("file", "%s: ", out);
-		ftsw_out_str("spec", NULL, t->spec);
-		ftsw_out_uint("switches", "%" PRIu64 " switches, ",
-			      t->nswitches);
-		ftsw_out_uint("hosts", "%" PRIu64 " hosts\n", t->nhosts);
-		ftsw_out_close_object();
-		if (ftsw_out_end())
-			rc = 1;
-	}
 	ftsw_topo_free(t);
 	return rc;
 }

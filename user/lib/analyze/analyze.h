@@ -320,6 +320,68 @@ uint32_t ftsw_hopcroft_karp(uint32_t nl, uint32_t nr, const uint32_t *start,
 double ftsw_max_weight_matching(uint32_t nl, uint32_t nr, const double *w,
 				uint32_t *match_l);
 
+/* ------------------------------------------------- a pattern's stages */
+
+/* One stage's metrics (paper 000 §4, 003 §II). */
+struct ftsw_stage_metrics {
+	char name[32];
+	size_t flows;		/* flows of the matrix (all-to-all expanded) */
+	double mload;		/* most load on a link (MLOAD) */
+	double baseload;	/* baseload(TM) */
+	double oload;		/* ML(TM) when exact, else baseload */
+	double perf;		/* mload / oload (1 when oload is 0) */
+	bool exact;		/* oload = OLOAD(TM) */
+	bool busy;		/* some path delivered */
+};
+
+/*
+ * Called after each stage's loads are computed, before its matrix is
+ * freed: the matrix (ranks already mapped to hosts), its per-link loads
+ * and flow counts (flows with ftsw_load_opts.count_flows, else NULL), its
+ * metrics. Return 0 to go on, > 0 to stop after this stage, < 0 to fail
+ * (with err set).
+ */
+typedef int (*ftsw_stage_fn)(unsigned stage, const struct ftsw_tm *tm,
+			     const double *load, const double *flows,
+			     const struct ftsw_stage_metrics *m, void *arg,
+			     struct ftsw_err *err);
+
+struct ftsw_analyze_opts {
+	const struct ftsw_load_opts *load;	/* NULL: the routing's policy */
+	bool bundle;		/* hot-spot degree per switch pair */
+	bool progress;		/* progress on stderr */
+	ftsw_stage_fn stage_fn;	/* may be NULL */
+	void *arg;
+};
+
+/* What `ftsw analyze` and `ftsw lab traffic` report about a pattern. */
+struct ftsw_pattern_metrics {
+	unsigned nstages;	/* stages analysed */
+	struct ftsw_stage_metrics *stages;	/* malloc, nstages */
+	double hot_spot_degree;	/* mean over busy stages of their mload */
+	double max_mload;	/* of the worst stage */
+	unsigned worst_stage;
+	double avg_perf, max_perf;
+	bool oload_exact;	/* every stage's oload exact */
+	struct ftsw_load_result total;	/* summed over the stages */
+	double *worst_load;	/* malloc, topo->nports: the worst stage's */
+	double seconds;
+};
+
+/*
+ * Per-stage metrics of pattern p (ranks mapped to hosts by order, as
+ * ftsw_order_make gives it) under routing r: link loads, MLOAD, baseload,
+ * ML(TM), PERF, the hot-spot degree over the stages and the loads of the
+ * worst stage. The stages' matrices are freed as they are done (the
+ * stage names stay): p only holds names afterwards. The one computation
+ * behind both `ftsw analyze` and the lab's model.
+ */
+int ftsw_analyze_pattern(const struct ftsw_routing *r, struct ftsw_pattern *p,
+			 const uint32_t *order,
+			 const struct ftsw_analyze_opts *o,
+			 struct ftsw_pattern_metrics *m, struct ftsw_err *err);
+void ftsw_pattern_metrics_free(struct ftsw_pattern_metrics *m);
+
 /* LFT sizes: used entries per switch (not 255), min / max / total. */
 struct ftsw_table_stats {
 	uint64_t total_entries, used_entries, bytes;

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/output.h"
 #include "route/routing.h"
 
 static uint64_t host_port_guid(const struct ftsw_topo *t, uint32_t hn)
@@ -264,43 +263,4 @@ out:
 	free(ports.key);
 	free(ports.val);
 	return r;
-}
-
-void ftsw_routing_json(const struct ftsw_routing *r, FILE *f, bool lfts)
-{
-	const struct ftsw_topo *t = r->topo;
-	uint32_t s, lid;
-
-	fprintf(f, "{\"engine\":");
-	ftsw_json_write_str(f, r->engine);
-	fprintf(f, ",\"lmc\":%u,\"vls\":%u,\"switches\":%u,"
-		"\"hosts\":%u,\"max_lid\":%u,\"unroutable_leaf_pairs\":%" PRIu64,
-		r->lmc, r->nvls, r->nswitches, r->nhosts, r->max_lid,
-		r->unroutable_pairs);
-	if (r->warning[0]) {
-		fprintf(f, ",\"warning\":");
-		ftsw_json_write_str(f, r->warning);
-	}
-	if (lfts) {
-		fprintf(f, ",\"lfts\":[");
-		for (s = 0; s < r->nswitches; s++) {
-			const uint8_t *l = ftsw_lft(r, s);
-			int first = 1;
-
-			fprintf(f, "%s{\"guid\":\"0x%016" PRIx64 "\",\"lid\":%u,"
-				"\"name\":", s ? "," : "",
-				t->nodes[t->switches[s]].guid, ftsw_switch_lid(r, s));
-			ftsw_json_write_str(f, t->nodes[t->switches[s]].desc);
-			fprintf(f, ",\"routes\":{");
-			for (lid = 1; lid <= r->max_lid; lid++) {
-				if (l[lid] == FTSW_PORT_NONE)
-					continue;
-				fprintf(f, "%s\"%u\":%u", first ? "" : ",", lid, l[lid]);
-				first = 0;
-			}
-			fprintf(f, "}}");
-		}
-		fprintf(f, "]");
-	}
-	fprintf(f, "}\n");
 }

@@ -220,9 +220,6 @@ int ftsw_lfts_write_file(const struct ftsw_routing *r, FILE *f);
 struct ftsw_routing *ftsw_lfts_read(const struct ftsw_topo *t, const char *path,
 				    unsigned lmc, struct ftsw_err *err);
 
-/* JSON of a routing (summary + LFTs) on f. */
-void ftsw_routing_json(const struct ftsw_routing *r, FILE *f, bool lfts);
-
 /*
  * SSSP tables to every host LID (paper 001, Alg. 1) on any topology;
  * switch LIDs by shortest paths. Leaves r->nvls / r->sl alone.
