@@ -88,10 +88,14 @@ tap_check "lab traffic -j" traffic
 
 monitor() {
 	ip netns exec "$LAB" "$FTSW" -j monitor count 2 >"$NET.mon" &
-	local pid=$!
-	sleep 1
-	ip netns exec "$LAB" "$FTSW" commit >/dev/null &&
-		ip netns exec "$LAB" "$FTSW" commit >/dev/null
+	local pid=$! i
+	# commits until the monitor has seen two (its subscription may start
+	# late on a loaded TCG machine)
+	for i in $(seq 40); do
+		sleep 0.5
+		kill -0 $pid 2>/dev/null || break
+		ip netns exec "$LAB" "$FTSW" commit >/dev/null || break
+	done
 	wait $pid || return 1
 	jcheck --lines 'len(d) == 2 and all(e["event"] == "commit" for e in d)' <"$NET.mon"
 }
