@@ -347,7 +347,7 @@ TEST(bash_completion)
 	free(c);
 	c = complete("ftsw lab \"\"");
 	EXPECT_STREQ("up down status show list exec ping trace fail heal "
-		     "chaos traffic help\n", c);
+		     "chaos traffic mpirun capture help\n", c);
 	free(c);
 	c = complete("ftsw lab up --no");
 	EXPECT_STREQ("--no-neigh\n", c);

@@ -113,6 +113,40 @@ static const struct cli_opt traffic_opts[X_N + 1] = {
 			.help = "... before this round of packets" },
 };
 
+/*
+ * lab mpirun and lab capture (cmd_lab_tools.c) read their own words, which
+ * end with "-- PROGRAM ...": these tables describe them for the help and
+ * the completion only.
+ */
+enum { M_NAME, M_ORDER, M_N, M_MPIRUN, M_VERBOSE, M_MCA, M_NOPTS };
+static const struct cli_opt mpirun_opts[M_NOPTS + 1] = {
+	[M_NAME] = LAB_OPT_NAME,
+	[M_ORDER] = { "--order", NULL, CLI_ORDER, "ORDER",
+		      .help = "rank -> host order (default topology)" },
+	[M_N] = { "-n", "-np", CLI_NUM, "N", 1, UINT32_MAX,
+		  .help = "ranks (default: every host)" },
+	[M_MPIRUN] = { "--mpirun", NULL, CLI_FILE, "PATH",
+		       .help = "Open MPI's mpirun" },
+	[M_VERBOSE] = { "-v", "--verbose", CLI_FLAG,
+			.help = "print the placement and mpirun's command" },
+	[M_MCA] = { "--mca", NULL, CLI_STR, "KEY VALUE", .repeat = true,
+		    .help = "an MCA parameter for mpirun" },
+};
+
+enum { K_NAME, K_WRITE, K_COUNT, K_N };
+static const struct cli_opt capture_opts[K_N + 1] = {
+	[K_NAME] = LAB_OPT_NAME,
+	[K_WRITE] = { "-w", NULL, CLI_FILE, "FILE",
+		      .help = "write the frames there (pcap)" },
+	[K_COUNT] = { "-c", NULL, CLI_NUM, "COUNT", 1, UINT64_MAX,
+		      .help = "stop after COUNT frames" },
+};
+
+/* Defined by cmd_lab_tools.c when it is built in. */
+int cmd_lab_mpirun(int argc, char **argv) __attribute__((weak));
+int cmd_lab_mpi_agent(int argc, char **argv) __attribute__((weak));
+int cmd_lab_capture(int argc, char **argv) __attribute__((weak));
+
 static const char up_notes[] =
 "TOPO: a generator spec (ftmn:4,3, pgft:...) or an ibnetdiscover file.\n"
 "K: paths per pair for shift1, disjoint, random (default 2^LMC; without\n"
@@ -157,8 +191,42 @@ const struct cli_cmd cli_cmds_lab[] = {
 	  "[--pps N] [--duration MS] [--fail A B --fail-at ROUND]",
 	  "send a pattern, compare every port's counter with the model",
 	  CLI_STR, 0, 1, .opts = traffic_opts, .notes = traffic_notes },
+	{ "mpirun", "[--name LAB] [--order ORDER] [-n N] [--mpirun PATH] [-v] "
+	  "[--mca KEY VALUE]... -- PROG [ARGS...]",
+	  "an Open MPI job across the lab, one rank per host",
+	  .opts = mpirun_opts },
+	{ "capture", "[--name LAB] LINK [-w FILE] [-c COUNT] "
+	  "[-- TCPDUMP-ARGS]", "tcpdump on a cable of the lab", CLI_STR, 1, 1,
+	  .opts = capture_opts },
 	{ NULL }
 };
+
+/* Commands that read their own words (after "lab COMMAND"). */
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} lab_raw[] = {
+	{ "mpirun", cmd_lab_mpirun },
+	{ "mpi-agent", cmd_lab_mpi_agent },	/* hidden: mpirun's agent */
+	{ "capture", cmd_lab_capture },
+};
+
+/* A command of lab_raw: its exit status, or -1 when argv[1] is not one. */
+static int lab_raw_run(int argc, char **argv)
+{
+	size_t i;
+
+	for (i = 0; argc > 1 && i < sizeof(lab_raw) / sizeof(lab_raw[0]); i++) {
+		if (strcmp(argv[1], lab_raw[i].name))
+			continue;
+		if (!lab_raw[i].run) {
+			cli_err("lab %s: not built into this ftsw", argv[1]);
+			return 2;
+		}
+		return lab_raw[i].run(argc - 2, argv + 2);
+	}
+	return -1;
+}
 
 static const char *lab_name(const char *given)
 {
@@ -809,6 +877,9 @@ int cmd_lab(int argc, char **argv)
 	size_t i;
 	int shift, rc;
 
+	rc = lab_raw_run(argc, argv);
+	if (rc >= 0)
+		return rc;
 	cmd = cli_find_cmd(obj, argc, argv, &shift);
 	if (!cmd)
 		return shift ? 2 : 0;
