@@ -11,7 +11,6 @@
  */
 #include <fcntl.h>
 #include <limits.h>
-#include <libgen.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,13 +23,7 @@ static char tmpdir[] = "/tmp/ftsw-cli-XXXXXX";
 /* The ftsw next to this test: build/tests/unit/cli_test -> build/ftsw. */
 static void __attribute__((constructor)) find_ftsw(void)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	if (n <= 0)
-		return;
-	self[n] = 0;
-	snprintf(ftsw, sizeof(ftsw), "%s/../../ftsw", dirname(self));
+	ut_build_path(ftsw, sizeof(ftsw), "ftsw");
 	if (!mkdtemp(tmpdir))
 		tmpdir[0] = 0;
 }

@@ -69,6 +69,31 @@ static inline int ut_check(const struct ftsw_routing *r, bool minimal,
 }
 
 /*
+ * The directory of this test binary's build tree (build/ when the binary
+ * is build/tests/unit/NAME) plus rel into buf: "" when unknown.
+ */
+static inline void ut_build_path(char *buf, size_t sz, const char *rel)
+{
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+	int up;
+
+	buf[0] = 0;
+	if (n <= 0)
+		return;
+	self[n] = 0;
+	for (up = 0; up < 3; up++) {
+		slash = strrchr(self, '/');
+		if (!slash)
+			return;
+		*slash = 0;
+	}
+	if (strlen(self) + strlen(rel) + 2 <= sz)
+		sprintf(buf, "%s/%s", self, rel);
+}
+
+/*
  * True when text is one valid JSON document by python3's json module
  * (strict: NaN and Infinity are refused). On failure the parser's
  * complaint and the text go to stderr as TAP comments.

@@ -242,6 +242,36 @@ const struct cli_cmd *cli_find_cmd(const struct cli_object *obj, int argc,
 	return NULL;
 }
 
+static bool needs_options(const struct cli_cmd *cmd)
+{
+	const struct cli_opt *o;
+
+	for (o = cmd->opts; o && o->name; o++)
+		if (o->required)
+			return true;
+	return cmd->pos_min > 0;
+}
+
+int cli_dispatch(const char *object, int argc, char **argv)
+{
+	const struct cli_object *obj = cli_find_object(object);
+	const struct cli_cmd *cmd;
+	struct cli_args a;
+	int shift, rc;
+
+	cmd = cli_find_cmd(obj, argc, argv, &shift);
+	if (!cmd)
+		return shift ? 2 : 0;
+	if (argc < 2 && needs_options(cmd)) {
+		cli_usage(stderr, obj, NULL);
+		return 2;
+	}
+	rc = cli_parse(obj, cmd, argc - shift, argv + shift, &a);
+	rc = rc ? cli_parse_exit(rc) : cmd->run(&a);
+	cli_args_free(&a);
+	return rc;
+}
+
 /* ---------------------------------------------------------------- help */
 
 static void usage_opts(FILE *f, const struct cli_cmd *cmd)

@@ -66,6 +66,8 @@ struct cli_opt {
 	const char *help;		/* one line */
 };
 
+struct cli_args;
+
 /*
  * One command of an object. name "" is the object's default command
  * (`ftsw route -a dmodk ...`, `ftsw analyze ...`). opts ends with an
@@ -79,6 +81,8 @@ struct cli_cmd {
 	unsigned pos_min, pos_max;
 	const struct cli_opt *opts;
 	const char *notes;		/* more help text, or NULL */
+	/* run the parsed command: the process exit status */
+	int (*run)(const struct cli_args *a);
 };
 
 /*
@@ -100,6 +104,9 @@ extern const struct cli_object cli_objects[];
 /* The shared options: one spelling, one meaning, one range. */
 #define CLI_LMC_MAX	7	/* FTSW_LMC_MAX */
 #define CLI_OPT_TOPO { "-t", "--topo", CLI_TOPO, "TOPO", \
+	.help = "a net file or a generator spec (ftmn:8,2, pgft:...)" }
+#define CLI_OPT_TOPO_REQUIRED { "-t", "--topo", CLI_TOPO, "TOPO", \
+	.required = true, \
 	.help = "a net file or a generator spec (ftmn:8,2, pgft:...)" }
 #define CLI_OPT_ENGINE { "-a", "--engine", CLI_ENGINE, "ENGINE", \
 	.help = "routing engine (ftsw route list)" }
@@ -168,6 +175,13 @@ static inline int cli_parse_exit(int rc)
  */
 const struct cli_cmd *cli_find_cmd(const struct cli_object *obj, int argc,
 				   char **argv, int *shift);
+/*
+ * The whole of an object handler: find the command argv[1] names, parse
+ * its words by its table, run it. With no words at all and a default
+ * command that needs options, the object's help goes to stderr (2).
+ */
+int cli_dispatch(const char *object, int argc, char **argv);
+
 /* Look an object up by name. */
 const struct cli_object *cli_find_object(const char *name);
 

@@ -27,9 +27,7 @@ enum {
 };
 
 static const struct cli_opt analyze_opts[A_N + 1] = {
-	[A_TOPO] = { "-t", "--topo", CLI_TOPO, "TOPO", .required = true,
-		     .help = "a net file or a generator spec (ftmn:8,2, "
-			     "pgft:...)" },
+	[A_TOPO] = CLI_OPT_TOPO_REQUIRED,
 	[A_ENGINE] = CLI_OPT_ENGINE,
 	[A_LFTS] = { "-r", "--lfts", CLI_FILE, "LFTS",
 		     .help = "read an OpenSM LFT dump instead of routing" },
@@ -74,10 +72,12 @@ static const char analyze_notes[] =
 "mean. --orders averages over random orders (or shuffles with --order\n"
 "shuffle). --bundle sums parallel links. Documentation/analysis.md.\n";
 
+static int analyze_cmd(const struct cli_args *a);
+
 const struct cli_cmd cli_cmds_analyze[] = {
 	{ "", "-t TOPO (-a ENGINE | -r LFTS) [-p PATTERN] [OPTIONS]",
 	  "link loads and metrics of a routing under traffic",
-	  .opts = analyze_opts, .notes = analyze_notes },
+	  .opts = analyze_opts, .notes = analyze_notes, .run = analyze_cmd },
 	{ NULL }
 };
 
@@ -699,28 +699,15 @@ out:
 	return rc;
 }
 
+static int analyze_cmd(const struct cli_args *a)
+{
+	struct aopts o = { 0 };
+
+	take_opts(a, &o);
+	return analyze_run(&o);
+}
+
 int cmd_analyze(int argc, char **argv)
 {
-	const struct cli_object *obj = cli_find_object("analyze");
-	const struct cli_cmd *cmd;
-	struct aopts o = { 0 };
-	struct cli_args a;
-	int shift, rc;
-
-	cmd = cli_find_cmd(obj, argc, argv, &shift);
-	if (!cmd)
-		return shift ? 2 : 0;
-	if (argc < 2) {
-		cli_usage(stderr, obj, NULL);
-		return 2;
-	}
-	rc = cli_parse(obj, cmd, argc - shift, argv + shift, &a);
-	if (!rc) {
-		take_opts(&a, &o);
-		rc = analyze_run(&o);
-	} else {
-		rc = cli_parse_exit(rc);
-	}
-	cli_args_free(&a);
-	return rc;
+	return cli_dispatch("analyze", argc, argv);
 }

@@ -23,9 +23,7 @@ static const char *const formats[] = {
 };
 
 static const struct cli_opt order_opts[O_N + 1] = {
-	[O_TOPO] = { "-t", "--topo", CLI_TOPO, "TOPO", .required = true,
-		     .help = "a net file or a generator spec (ftmn:8,2, "
-			     "pgft:...)" },
+	[O_TOPO] = CLI_OPT_TOPO_REQUIRED,
 	[O_ORDER] = CLI_OPT_ORDER,
 	[O_RANKS] = CLI_OPT_RANKS,
 	[O_UNITS] = { "--units", NULL, CLI_NUM, "I", 1, UINT32_MAX,
@@ -44,10 +42,12 @@ static const char order_notes[] =
 "'HOST:1' in rank order; plain: 'RANK HOSTINDEX HOST'.\n"
 "With -j the order is printed as JSON (and -o still writes the file).\n";
 
+static int order_run(const struct cli_args *a);
+
 const struct cli_cmd cli_cmds_order[] = {
 	{ "", "-t TOPO [--order ORDER] [--ranks N | --units I] [-f FORMAT] "
 	  "[-o FILE]", "MPI node order files", .opts = order_opts,
-	  .notes = order_notes },
+	  .notes = order_notes, .run = order_run },
 	{ NULL }
 };
 
@@ -125,16 +125,5 @@ static int order_run(const struct cli_args *a)
 
 int cmd_order(int argc, char **argv)
 {
-	const struct cli_object *obj = cli_find_object("order");
-	const struct cli_cmd *cmd;
-	struct cli_args a;
-	int shift, rc;
-
-	cmd = cli_find_cmd(obj, argc, argv, &shift);
-	if (!cmd)
-		return shift ? 2 : 0;
-	rc = cli_parse(obj, cmd, argc - shift, argv + shift, &a);
-	rc = rc ? cli_parse_exit(rc) : order_run(&a);
-	cli_args_free(&a);
-	return rc;
+	return cli_dispatch("order", argc, argv);
 }

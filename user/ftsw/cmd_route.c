@@ -26,9 +26,7 @@ enum {
 
 #define ROUTE_OPTS(check_help)						\
 	[R_ENGINE] = CLI_OPT_ENGINE,					\
-	[R_TOPO] = { "-t", "--topo", CLI_TOPO, "TOPO", .required = true,\
-		     .help = "a net file or a generator spec (ftmn:8,2, "\
-			     "pgft:...)" },				\
+	[R_TOPO] = CLI_OPT_TOPO_REQUIRED,				\
 	[R_IN] = { "-i", "--input", CLI_FILE, "LFTS",			\
 		   .help = "read an OpenSM LFT dump instead of routing" },\
 	[R_OUT] = { "-o", "--output", CLI_FILE, "LFTS",			\
@@ -64,13 +62,18 @@ static const char route_notes[] =
 "needs 2^LMC >= K). Exit status 1 when pairs are left unroutable or the\n"
 "check fails.\n";
 
+static int route_compute(const struct cli_args *a);
+static int route_check(const struct cli_args *a);
+static int route_list(const struct cli_args *a);
+
 const struct cli_cmd cli_cmds_route[] = {
 	{ "", "-a ENGINE -t TOPO [OPTIONS] [-o LFTS]",
-	  "compute routing tables", .opts = route_opts, .notes = route_notes },
+	  "compute routing tables", .opts = route_opts, .notes = route_notes,
+	  .run = route_compute },
 	{ "check", "-t TOPO (-a ENGINE | -i LFTS) [OPTIONS]",
 	  "check routing tables: delivery, loops, minimality, up*/down*, "
-	  "deadlock freedom", .opts = check_opts },
-	{ "list", NULL, "the routing engines", .opts = NULL },
+	  "deadlock freedom", .opts = check_opts, .run = route_check },
+	{ "list", NULL, "the routing engines", .run = route_list },
 	{ NULL }
 };
 
@@ -312,11 +315,12 @@ static int route_run(const struct cli_args *a, bool check_cmd)
 	return rc;
 }
 
-static int route_list(void)
+static int route_list(const struct cli_args *a)
 {
 	size_t i, n;
 	const struct ftsw_engine *e = ftsw_engines(&n);
 
+	(void)a;
 	ftsw_out_begin(stdout, cli.json);
 	ftsw_out_open_array(NULL);
 	for (i = 0; i < n; i++) {
@@ -330,27 +334,17 @@ static int route_list(void)
 	return ftsw_out_end() ? 1 : 0;
 }
 
+static int route_compute(const struct cli_args *a)
+{
+	return route_run(a, false);
+}
+
+static int route_check(const struct cli_args *a)
+{
+	return route_run(a, true);
+}
+
 int cmd_route(int argc, char **argv)
 {
-	const struct cli_object *obj = cli_find_object("route");
-	const struct cli_cmd *cmd;
-	struct cli_args a;
-	int shift, rc;
-
-	cmd = cli_find_cmd(obj, argc, argv, &shift);
-	if (!cmd)
-		return shift ? 2 : 0;
-	if (cmd->name[0] == 0 && argc < 2) {
-		cli_usage(stderr, obj, NULL);
-		return 2;
-	}
-	rc = cli_parse(obj, cmd, argc - shift, argv + shift, &a);
-	if (rc)
-		rc = cli_parse_exit(rc);
-	else if (!strcmp(cmd->name, "list"))
-		rc = route_list();
-	else
-		rc = route_run(&a, !strcmp(cmd->name, "check"));
-	cli_args_free(&a);
-	return rc;
+	return cli_dispatch("route", argc, argv);
 }

@@ -54,14 +54,18 @@ static const char degrade_notes[] =
 "net-file id (S-<guid>). The --remove-* options may be repeated. With\n"
 "-o, -j prints a JSON summary of what was written.\n";
 
+static int topo_gen(const struct cli_args *a);
+static int topo_show(const struct cli_args *a);
+static int topo_degrade(const struct cli_args *a);
+
 const struct cli_cmd cli_cmds_topo[] = {
 	{ "gen", "SPEC [-o FILE]", "generate a topology as a net file",
-	  CLI_SPEC, 1, 1, gen_opts, gen_notes },
+	  CLI_SPEC, 1, 1, gen_opts, gen_notes, topo_gen },
 	{ "show", "TOPO", "what a topology is: sizes, levels, PGFT spec",
-	  CLI_TOPO, 1, 1, NULL, NULL },
+	  CLI_TOPO, 1, 1, NULL, NULL, topo_show },
 	{ "degrade", "TOPO [OPTIONS] [-o FILE]",
 	  "remove random or named switches, hosts and links", CLI_TOPO, 1, 1,
-	  degrade_opts, degrade_notes },
+	  degrade_opts, degrade_notes, topo_degrade },
 	{ NULL }
 };
 
@@ -281,23 +285,5 @@ out:
 
 int cmd_topo(int argc, char **argv)
 {
-	const struct cli_object *obj = cli_find_object("topo");
-	const struct cli_cmd *cmd;
-	struct cli_args a;
-	int shift, rc;
-
-	cmd = cli_find_cmd(obj, argc, argv, &shift);
-	if (!cmd)
-		return shift ? 2 : 0;
-	rc = cli_parse(obj, cmd, argc - shift, argv + shift, &a);
-	if (rc)
-		rc = cli_parse_exit(rc);
-	else if (!strcmp(cmd->name, "gen"))
-		rc = topo_gen(&a);
-	else if (!strcmp(cmd->name, "show"))
-		rc = topo_show(&a);
-	else
-		rc = topo_degrade(&a);
-	cli_args_free(&a);
-	return rc;
+	return cli_dispatch("topo", argc, argv);
 }

@@ -46,26 +46,9 @@ const struct cli_object cli_objects[] = {
 	{ NULL }
 };
 
-const struct cli_cmd cli_cmds_version[] = {
-	{ "", NULL, "print the version", .opts = NULL },
-	{ NULL }
-};
-
-const struct cli_cmd cli_cmds_completion[] = {
-	{ "bash", NULL, "the bash completion script (source it, or install "
-	  "it as /usr/share/bash-completion/completions/ftsw)", .opts = NULL },
-	{ NULL }
-};
-
-int cmd_version(int argc, char **argv)
+static int version_run(const struct cli_args *a)
 {
-	const struct cli_object *obj = cli_find_object("version");
-	struct cli_args a;
-	int rc = cli_parse(obj, &cli_cmds_version[0], argc - 1, argv + 1, &a);
-
-	cli_args_free(&a);
-	if (rc)
-		return cli_parse_exit(rc);
+	(void)a;
 	ftsw_out_begin(stdout, cli.json);
 	ftsw_out_open_object(NULL);
 	ftsw_out_str("version", "ftsw %s\n", ftsw_version());
@@ -73,22 +56,33 @@ int cmd_version(int argc, char **argv)
 	return ftsw_out_end() ? 1 : 0;
 }
 
-int cmd_completion(int argc, char **argv)
+static int completion_run(const struct cli_args *a)
 {
-	const struct cli_object *obj = cli_find_object("completion");
-	const struct cli_cmd *cmd;
-	struct cli_args a;
-	int shift, rc;
-
-	cmd = cli_find_cmd(obj, argc, argv, &shift);
-	if (!cmd)
-		return shift ? 2 : 0;
-	rc = cli_parse(obj, cmd, argc - shift, argv + shift, &a);
-	cli_args_free(&a);
-	if (rc)
-		return cli_parse_exit(rc);
+	(void)a;
 	cli_completion_bash(stdout);
 	return fflush(stdout) ? 1 : 0;
+}
+
+const struct cli_cmd cli_cmds_version[] = {
+	{ "", NULL, "print the version", .run = version_run },
+	{ NULL }
+};
+
+const struct cli_cmd cli_cmds_completion[] = {
+	{ "bash", NULL, "the bash completion script (source it, or install "
+	  "it as /usr/share/bash-completion/completions/ftsw)",
+	  .run = completion_run },
+	{ NULL }
+};
+
+int cmd_version(int argc, char **argv)
+{
+	return cli_dispatch("version", argc, argv);
+}
+
+int cmd_completion(int argc, char **argv)
+{
+	return cli_dispatch("completion", argc, argv);
 }
 
 static void usage(FILE *f)
