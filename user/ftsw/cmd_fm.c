@@ -76,13 +76,18 @@ static const char run_notes[] =
 "SIGTERM stop it cleanly. A tiny --rcvbuf provokes event overruns, which\n"
 "the manager repairs from a port dump. With -j the log is JSON lines.\n";
 
+static int fm_run(const struct cli_args *a);
+static int fm_status_cmd(const struct cli_args *a);
+static int fm_stop_cmd(const struct cli_args *a);
+
 const struct cli_cmd cli_cmds_fm[] = {
 	{ "", "[--lab LAB] [-a ENGINE] [--once] [-d] [--log FILE] "
 	  "[--rcvbuf BYTES]", "run the fabric manager", .opts = run_opts,
-	  .notes = run_notes },
+	  .notes = run_notes, .run = fm_run },
 	{ "status", "[--lab LAB]", "the running manager's state",
-	  .opts = lab_opts },
-	{ "stop", "[--lab LAB]", "stop the running manager", .opts = lab_opts },
+	  .opts = lab_opts, .run = fm_status_cmd },
+	{ "stop", "[--lab LAB]", "stop the running manager", .opts = lab_opts,
+	  .run = fm_stop_cmd },
 	{ NULL }
 };
 
@@ -233,7 +238,7 @@ static int fm_status(const char *lab)
 	return alive || cli.json ? 0 : 1;
 }
 
-static int fm_stop_cmd(const char *lab)
+static int fm_kill(const char *lab)
 {
 	struct ftsw_fm_status st;
 	struct ftsw_err err;
@@ -392,25 +397,17 @@ static int fm_run(const struct cli_args *a)
 	return 0;
 }
 
+static int fm_status_cmd(const struct cli_args *a)
+{
+	return fm_status(fm_lab(a));
+}
+
+static int fm_stop_cmd(const struct cli_args *a)
+{
+	return fm_kill(fm_lab(a));
+}
+
 int cmd_fm(int argc, char **argv)
 {
-	const struct cli_object *obj = cli_find_object("fm");
-	const struct cli_cmd *cmd;
-	struct cli_args a;
-	int shift, rc;
-
-	cmd = cli_find_cmd(obj, argc, argv, &shift);
-	if (!cmd)
-		return shift ? 2 : 0;
-	rc = cli_parse(obj, cmd, argc - shift, argv + shift, &a);
-	if (rc)
-		rc = cli_parse_exit(rc);
-	else if (!strcmp(cmd->name, "status"))
-		rc = fm_status(fm_lab(&a));
-	else if (!strcmp(cmd->name, "stop"))
-		rc = fm_stop_cmd(fm_lab(&a));
-	else
-		rc = fm_run(&a);
-	cli_args_free(&a);
-	return rc;
+	return cli_dispatch("fm", argc, argv);
 }

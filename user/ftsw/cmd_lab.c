@@ -160,37 +160,56 @@ static const char traffic_notes[] =
 "--duration MS (default 2500) and per-flow throughput is measured.\n"
 "--fail A B --fail-at ROUND: the loss across a live failure.\n";
 
+/* The commands' run functions (below). */
+static int lab_up(const struct cli_args *a);
+static int lab_down(const struct cli_args *a);
+static int lab_status(const struct cli_args *a);
+static int lab_list(const struct cli_args *a);
+static int lab_ping(const struct cli_args *a);
+static int lab_trace(const struct cli_args *a);
+static int lab_fail_cmd(const struct cli_args *a);
+static int lab_heal(const struct cli_args *a);
+static int lab_chaos(const struct cli_args *a);
+static int lab_traffic(const struct cli_args *a);
+
 const struct cli_cmd cli_cmds_lab[] = {
 	{ "up", "-t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--paths K] "
 	  "[--name LAB] [--rate RATE] [--seed S] [--no-neigh]",
-	  "build a lab and route it", .opts = up_opts, .notes = up_notes },
-	{ "down", "[--name LAB]", "remove a lab", .opts = name_opts },
+	  "build a lab and route it", .opts = up_opts, .notes = up_notes,
+	  .run = lab_up },
+	{ "down", "[--name LAB]", "remove a lab", .opts = name_opts,
+	  .run = lab_down },
 	{ "status", "[--name LAB]", "what a lab is and how it does",
-	  .opts = name_opts },
-	{ "show", "[--name LAB]", "the same as status", .opts = name_opts },
-	{ "list", NULL, "the labs of this machine", .opts = NULL },
+	  .opts = name_opts, .run = lab_status },
+	{ "show", "[--name LAB]", "the same as status", .opts = name_opts,
+	  .run = lab_status },
+	{ "list", NULL, "the labs of this machine", .opts = NULL,
+	  .run = lab_list },
 	{ "exec", "[--name LAB] HOST -- CMD [ARGS...]",
 	  "run a command in a host's namespace", CLI_STR, 1, 1,
 	  .opts = name_opts, .notes = host_notes },
 	{ "ping", "[--name LAB] [--all | SRC [DST]] [-c N] [-W MS]",
 	  "ICMP echo between hosts (every pair by default)", CLI_STR, 0, 2,
-	  .opts = ping_opts, .notes = host_notes },
+	  .opts = ping_opts, .notes = host_notes, .run = lab_ping },
 	{ "trace", "[--name LAB] SRC DST [-c PROBES]",
 	  "the path from the kernel's tables, confirmed by counters",
-	  CLI_STR, 2, 2, .opts = trace_opts, .notes = host_notes },
+	  CLI_STR, 2, 2, .opts = trace_opts, .notes = host_notes,
+	  .run = lab_trace },
 	{ "fail", "[--name LAB] link A B [--all] | switch S | port S:P",
 	  "take cables down (both ends)", CLI_STR, 2, 3, .opts = fail_opts,
-	  .notes = host_notes },
+	  .notes = host_notes, .run = lab_fail_cmd },
 	{ "heal", "[--name LAB] link A B [--all] | switch S | port S:P",
 	  "bring cables back up", CLI_STR, 2, 3, .opts = fail_opts,
-	  .notes = host_notes },
+	  .notes = host_notes, .run = lab_heal },
 	{ "chaos", "[--name LAB] --count K [--seed S]",
-	  "fail K random switch-to-switch cables", .opts = chaos_opts },
+	  "fail K random switch-to-switch cables", .opts = chaos_opts,
+	  .run = lab_chaos },
 	{ "traffic", "[--name LAB] -p PATTERN [--order ORDER] [--packets N] "
 	  "[--size BYTES] [--seed S] [--stages N] [--per-stage] [--svg FILE] "
 	  "[--pps N] [--duration MS] [--fail A B --fail-at ROUND]",
 	  "send a pattern, compare every port's counter with the model",
-	  CLI_STR, 0, 1, .opts = traffic_opts, .notes = traffic_notes },
+	  CLI_STR, 0, 1, .opts = traffic_opts, .notes = traffic_notes,
+	  .run = lab_traffic },
 	{ "mpirun", "[--name LAB] [--order ORDER] [-n N] [--mpirun PATH] [-v] "
 	  "[--mca KEY VALUE]... -- PROG [ARGS...]",
 	  "an Open MPI job across the lab, one rank per host",
@@ -858,42 +877,20 @@ static int lab_fail_cmd(const struct cli_args *a)
 	return lab_fail(a, false);
 }
 
-static const struct {
-	const char *name;
-	int (*run)(const struct cli_args *a);
-} lab_runs[] = {
-	{ "up", lab_up }, { "down", lab_down }, { "status", lab_status },
-	{ "show", lab_status }, { "list", lab_list }, { "ping", lab_ping },
-	{ "trace", lab_trace }, { "fail", lab_fail_cmd },
-	{ "heal", lab_heal }, { "chaos", lab_chaos },
-	{ "traffic", lab_traffic },
-};
-
 int cmd_lab(int argc, char **argv)
 {
 	const struct cli_object *obj = cli_find_object("lab");
 	const struct cli_cmd *cmd;
-	struct cli_args a;
-	size_t i;
 	int shift, rc;
 
 	rc = lab_raw_run(argc, argv);
 	if (rc >= 0)
 		return rc;
+	/* exec: the words after "--" are the command's own, never parsed */
 	cmd = cli_find_cmd(obj, argc, argv, &shift);
+	if (cmd && !strcmp(cmd->name, "exec"))
+		return lab_exec(obj, cmd, argc - shift, argv + shift);
 	if (!cmd)
 		return shift ? 2 : 0;
-	if (!strcmp(cmd->name, "exec"))
-		return lab_exec(obj, cmd, argc - shift, argv + shift);
-	rc = cli_parse(obj, cmd, argc - shift, argv + shift, &a);
-	if (rc) {
-		cli_args_free(&a);
-		return cli_parse_exit(rc);
-	}
-	rc = 2;
-	for (i = 0; i < sizeof(lab_runs) / sizeof(lab_runs[0]); i++)
-		if (!strcmp(cmd->name, lab_runs[i].name))
-			rc = lab_runs[i].run(&a);
-	cli_args_free(&a);
-	return rc;
+	return cli_dispatch("lab", argc, argv);
 }
