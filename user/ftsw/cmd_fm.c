@@ -48,7 +48,7 @@ static void daemon_ready(void *arg)
 #define FM_OPT_LAB { "--lab", "--name", CLI_STR, "LAB", \
 	.help = "the lab's fabric (default $FTSW_LAB, else this namespace's)" }
 
-enum { R_LAB, R_ENGINE, R_ONCE, R_DAEMON, R_LOG, R_RCVBUF, R_N };
+enum { R_LAB, R_ENGINE, R_ONCE, R_DAEMON, R_LOG, R_RCVBUF, R_THREADS, R_N };
 static const struct cli_opt run_opts[R_N + 1] = {
 	[R_LAB] = FM_OPT_LAB,
 	[R_ENGINE] = { "-a", "--engine", CLI_ENGINE, "ENGINE",
@@ -62,6 +62,7 @@ static const struct cli_opt run_opts[R_N + 1] = {
 		    .help = "log there (-d: default the lab's fm.log)" },
 	[R_RCVBUF] = { "--rcvbuf", NULL, CLI_NUM, "BYTES", 1, 1u << 30,
 		       .help = "event socket receive buffer (default 8 MiB)" },
+	[R_THREADS] = CLI_OPT_THREADS,
 };
 
 enum { S_LAB, S_N };
@@ -82,7 +83,7 @@ static int fm_stop_cmd(const struct cli_args *a);
 
 const struct cli_cmd cli_cmds_fm[] = {
 	{ "", "[--lab LAB] [-a ENGINE] [--once] [-d] [--log FILE] "
-	  "[--rcvbuf BYTES]", "run the fabric manager", .opts = run_opts,
+	  "[--rcvbuf BYTES] [--threads N]", "run the fabric manager", .opts = run_opts,
 	  .notes = run_notes, .run = fm_run },
 	{ "status", "[--lab LAB]", "the running manager's state",
 	  .opts = lab_opts, .run = fm_status_cmd },
@@ -281,6 +282,7 @@ static void fm_args(const struct cli_args *a, struct fm_args *fa)
 	fa->daemon = a->v[R_DAEMON].n;
 	fa->logpath = a->v[R_LOG].s;
 	fa->o.rcvbuf = (int)a->v[R_RCVBUF].u;
+	fa->o.threads = (unsigned)a->v[R_THREADS].u;
 }
 
 /*
