@@ -10,17 +10,31 @@
  * spelled once below (CLI_OPT_TOPO, ...) so that the same option means
  * the same thing everywhere.
  *
+ * An object handler, cmd_NAME.c:
+ *
  *	enum { O_TOPO, O_LMC, O_N };
- *	static const struct cli_opt opts[O_N + 1] = {
- *		[O_TOPO] = CLI_OPT_TOPO,
+ *	static const struct cli_opt up_opts[O_N + 1] = {
+ *		[O_TOPO] = CLI_OPT_TOPO_REQUIRED,
  *		[O_LMC] = CLI_OPT_LMC,
  *	};
- *	struct cli_args a;
- *	int rc = cli_parse(&cli_obj_route, &cmd, argc, argv, &a);
- *	if (rc)
- *		return cli_parse_exit(rc);
- *	... a.v[O_TOPO].s, a.v[O_LMC].n ? a.v[O_LMC].u : 0 ...
- *	cli_args_free(&a);
+ *	static int up_run(const struct cli_args *a)
+ *	{
+ *		... a->v[O_TOPO].s, a->v[O_LMC].n ? a->v[O_LMC].u : 0 ...
+ *	}
+ *	const struct cli_cmd cli_cmds_NAME[] = {
+ *		{ "up", "-t TOPO [--lmc N]", "what it does",
+ *		  .opts = up_opts, .run = up_run },
+ *		{ NULL }
+ *	};
+ *	int cmd_NAME(int argc, char **argv)
+ *	{
+ *		return cli_dispatch("NAME", argc, argv);
+ *	}
+ *
+ * The table's name is declared below (weak until every object has one),
+ * so defining it is all it takes for help and completion to know the
+ * object's commands. Values arrive checked: numbers in range (u), words
+ * by index (u), engines known, repeated options in all[].
  */
 #ifndef FTSW_CLI_H
 #define FTSW_CLI_H

@@ -436,51 +436,312 @@ static int collect(const struct ftsw_routing *r, const struct groups *G,
 	return 0;
 }
 
+/*
+ * Scratch space of ftsw_oblivious_ratio, reused link after link: the
+ * sources (rows) and destinations (columns) of the link's matching, with
+ * stamps telling which hosts and groups the current link has seen.
+ */
+struct obl_work {
+	const struct ftsw_topo *t;
+	struct groups G;
+	uint64_t *cnt, *pos;		/* entries per link, their offsets */
+	uint32_t *lid_s, *lid_d;	/* host -> row, column */
+	uint32_t *stamp_s, *stamp_d, *stamp_g, stamp;
+	double *gmax, *dmax;		/* per group, destination: max weight */
+	uint32_t *gs, *gd;		/* row, column -> host */
+	uint32_t *start, *adj, *match;	/* bipartite graph in CSR form */
+	uint64_t maxadj;
+	double *wm;			/* multipath: dense weights */
+	struct entry *ent;
+	uint32_t nl, nr;		/* rows and columns of the link */
+};
+
+static int obl_alloc(struct obl_work *w, const struct ftsw_routing *r)
+{
+	const struct ftsw_topo *t = r->topo;
+	uint32_t n = t->nhosts;
+
+	w->t = t;
+	w->cnt = calloc(t->nports + 1, sizeof(*w->cnt));
+	w->pos = calloc(t->nports + 1, sizeof(*w->pos));
+	w->lid_s = malloc(n * sizeof(uint32_t));
+	w->lid_d = malloc(n * sizeof(uint32_t));
+	w->stamp_s = calloc(n, sizeof(uint32_t));
+	w->stamp_d = calloc(n, sizeof(uint32_t));
+	w->stamp_g = calloc(n, sizeof(uint32_t));
+	w->gmax = calloc(n, sizeof(double));
+	w->dmax = calloc(n, sizeof(double));
+	w->gs = malloc(n * sizeof(uint32_t));
+	w->gd = malloc(n * sizeof(uint32_t));
+	w->start = malloc((n + 2) * sizeof(uint32_t));
+	w->match = malloc(n * sizeof(uint32_t));
+	if (!w->cnt || !w->pos || !w->lid_s || !w->lid_d || !w->stamp_s ||
+	    !w->stamp_d || !w->stamp_g || !w->gmax || !w->dmax || !w->gs ||
+	    !w->gd || !w->start || !w->match)
+		return -1;
+	return groups_make(r, &w->G);
+}
+
+static void obl_free(struct obl_work *w)
+{
+	groups_free(&w->G);
+	free(w->cnt);
+	free(w->pos);
+	free(w->lid_s);
+	free(w->lid_d);
+	free(w->stamp_s);
+	free(w->stamp_d);
+	free(w->stamp_g);
+	free(w->gmax);
+	free(w->dmax);
+	free(w->gs);
+	free(w->gd);
+	free(w->start);
+	free(w->adj);
+	free(w->match);
+	free(w->ent);
+	free(w->wm);
+}
+
+/* A new link: every host and group unseen. */
+static void obl_next_stamp(struct obl_work *w)
+{
+	uint32_t n = w->t->nhosts;
+
+	if (++w->stamp == 0) {
+		memset(w->stamp_s, 0, n * sizeof(uint32_t));
+		memset(w->stamp_d, 0, n * sizeof(uint32_t));
+		memset(w->stamp_g, 0, n * sizeof(uint32_t));
+		w->stamp = 1;
+	}
+}
+
+/*
+ * Upper bound of the link's matching: the smaller of the sum of column
+ * maxima (destinations) and of row maxima (sources, per group times its
+ * members). Numbers the columns.
+ */
+static double obl_bound(struct obl_work *w, uint64_t b, uint64_t e)
+{
+	const struct entry *ent = w->ent;
+	double ub_s = 0, ub_d = 0;
+	uint64_t i;
+	uint32_t u;
+
+	w->nr = 0;
+	for (i = b; i < e; i++) {
+		uint32_t g = ent[i].g, d = ent[i].d;
+
+		if (w->stamp_g[g] != w->stamp) {
+			w->stamp_g[g] = w->stamp;
+			w->gmax[g] = 0;
+		}
+		if (w->stamp_d[d] != w->stamp) {
+			w->stamp_d[d] = w->stamp;
+			w->dmax[d] = 0;
+			w->gd[w->nr] = d;
+			w->lid_d[d] = w->nr++;
+		}
+		if (ent[i].w > w->gmax[g])
+			w->gmax[g] = ent[i].w;
+		if (ent[i].w > w->dmax[d])
+			w->dmax[d] = ent[i].w;
+	}
+	for (i = b; i < e; i++)
+		if (w->stamp_g[ent[i].g] == w->stamp) {
+			uint32_t g = ent[i].g;
+
+			ub_s += w->gmax[g] * (w->G.start[g + 1] - w->G.start[g]);
+			w->stamp_g[g] = w->stamp - 1;	/* once */
+		}
+	for (u = 0; u < w->nr; u++)
+		ub_d += w->dmax[w->gd[u]];
+	return ub_s < ub_d ? ub_s : ub_d;
+}
+
+/* Rows: the member hosts of the groups present on the link. */
+static void obl_rows(struct obl_work *w, uint64_t b, uint64_t e)
+{
+	uint64_t i;
+	uint32_t j;
+
+	w->nl = 0;
+	for (i = b; i < e; i++) {
+		uint32_t g = w->ent[i].g;
+
+		for (j = w->G.start[g]; j < w->G.start[g + 1]; j++) {
+			uint32_t h = w->G.mem[j];
+
+			if (w->stamp_s[h] != w->stamp) {
+				w->stamp_s[h] = w->stamp;
+				w->gs[w->nl] = h;
+				w->lid_s[h] = w->nl++;
+			}
+		}
+	}
+}
+
+/* Single path: the maximum cardinality matching of the link's pairs. */
+static int obl_cardinality(struct obl_work *w, uint64_t b, uint64_t e,
+			   double *val, struct ftsw_err *err)
+{
+	const struct entry *ent = w->ent;
+	uint64_t i, na = 0;
+	uint32_t j, u;
+
+	memset(w->start, 0, (w->nl + 2) * sizeof(*w->start));
+	for (i = b; i < e; i++)
+		for (j = w->G.start[ent[i].g]; j < w->G.start[ent[i].g + 1]; j++)
+			if (w->G.mem[j] != ent[i].d) {
+				w->start[w->lid_s[w->G.mem[j]] + 2]++;
+				na++;
+			}
+	if (na > w->maxadj) {
+		free(w->adj);
+		w->maxadj = na;
+		w->adj = malloc(w->maxadj * sizeof(*w->adj));
+		if (!w->adj) {
+			ftsw_err_set(err, "out of memory");
+			return -1;
+		}
+	}
+	for (u = 0; u < w->nl; u++)
+		w->start[u + 2] += w->start[u + 1];
+	for (i = b; i < e; i++)
+		for (j = w->G.start[ent[i].g]; j < w->G.start[ent[i].g + 1]; j++)
+			if (w->G.mem[j] != ent[i].d)
+				w->adj[w->start[w->lid_s[w->G.mem[j]] + 1]++] =
+					w->lid_d[ent[i].d];
+	*val = ftsw_hopcroft_karp(w->nl, w->nr, w->start, w->adj, w->match);
+	return 0;
+}
+
+/* Multipath: the maximum weight matching of the link's fractions. */
+static int obl_weight(struct obl_work *w, uint64_t b, uint64_t e,
+		      double *val, struct ftsw_err *err)
+{
+	const struct entry *ent = w->ent;
+	uint64_t i;
+	uint32_t j;
+
+	free(w->wm);
+	w->wm = calloc((size_t)w->nl * w->nr, sizeof(*w->wm));
+	if (!w->wm) {
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	for (i = b; i < e; i++)
+		for (j = w->G.start[ent[i].g]; j < w->G.start[ent[i].g + 1]; j++)
+			if (w->G.mem[j] != ent[i].d)
+				w->wm[(size_t)w->lid_s[w->G.mem[j]] * w->nr +
+				      w->lid_d[ent[i].d]] = ent[i].w;
+	*val = ftsw_max_weight_matching(w->nl, w->nr, w->wm, w->match);
+	return 0;
+}
+
+/* The matching that attains the best value so far, as the witness. */
+static void obl_witness(const struct obl_work *w, uint32_t link,
+			struct ftsw_oblivious *res)
+{
+	uint32_t u;
+
+	res->link = link;
+	free(res->witness_src);
+	free(res->witness_dst);
+	res->witness_src = malloc(w->nl * sizeof(uint32_t));
+	res->witness_dst = malloc(w->nl * sizeof(uint32_t));
+	res->nwitness = 0;
+	for (u = 0; res->witness_src && res->witness_dst && u < w->nl; u++)
+		if (w->match[u] != UINT32_MAX) {
+			res->witness_src[res->nwitness] = w->gs[u];
+			res->witness_dst[res->nwitness++] = w->gd[w->match[u]];
+		}
+}
+
+/* A host uplink carries its one source: ratio 1 when it sends. */
+static double obl_host_uplink(const struct ftsw_topo *t,
+			      struct ftsw_oblivious *res)
+{
+	uint32_t h0 = t->hosts[0];
+
+	res->link = ftsw_host_port(t, h0) ?
+		    ftsw_link_id(t, h0, ftsw_host_port(t, h0)) : FTSW_NONE;
+	res->witness_src = malloc(sizeof(uint32_t));
+	res->witness_dst = malloc(sizeof(uint32_t));
+	if (res->witness_src && res->witness_dst) {
+		res->witness_src[0] = 0;
+		res->witness_dst[0] = 1;
+		res->nwitness = 1;
+	}
+	return 1;
+}
+
+/*
+ * The links [lo, hi) whose entries sit in w->ent (pos[l]: the end of
+ * link l's): each link's matching, kept in res when it beats *best.
+ */
+static int obl_links(struct obl_work *w, uint32_t lo, uint32_t hi,
+		     bool multi, double *best, struct ftsw_oblivious *res,
+		     struct ftsw_err *err)
+{
+	uint32_t l;
+
+	for (l = lo; l < hi; l++) {
+		uint64_t b = w->pos[l] - w->cnt[l], e = w->pos[l];
+		double val;
+
+		if (!w->cnt[l])
+			continue;
+		obl_next_stamp(w);
+		if (obl_bound(w, b, e) <= *best + 1e-9)
+			continue;	/* cannot beat the best */
+		obl_rows(w, b, e);
+		if ((multi ? obl_weight : obl_cardinality)(w, b, e, &val, err))
+			return -1;
+		if (val > *best + 1e-9) {
+			*best = val;
+			obl_witness(w, l, res);
+		}
+	}
+	return 0;
+}
+
+/* Is any source's traffic spread over several offsets? */
+static bool obl_multipath(const struct ftsw_routing *r)
+{
+	uint32_t s;
+
+	for (s = 0; s < r->topo->nhosts; s++) {
+		uint8_t o[128];
+		double wt[128];
+
+		if (ftsw_path_offsets(r, s, o, wt) > 1)
+			return true;
+	}
+	return false;
+}
+
 int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 			 struct ftsw_oblivious *res, struct ftsw_err *err)
 {
 	const struct ftsw_topo *t = r->topo;
 	const uint64_t chunk_max = 8u << 20;	/* entries per pass */
-	uint64_t *cnt = calloc(t->nports + 1, sizeof(*cnt));
-	uint64_t *pos = calloc(t->nports + 1, sizeof(*pos));
-	uint32_t *lid_s = malloc(t->nhosts * sizeof(uint32_t));
-	uint32_t *lid_d = malloc(t->nhosts * sizeof(uint32_t));
-	uint32_t *stamp_s = calloc(t->nhosts, sizeof(uint32_t));
-	uint32_t *stamp_d = calloc(t->nhosts, sizeof(uint32_t));
-	uint32_t *stamp_g = calloc(t->nhosts, sizeof(uint32_t));
-	double *gmax = calloc(t->nhosts, sizeof(double));
-	double *dmax = calloc(t->nhosts, sizeof(double));
-	uint32_t *gs = malloc(t->nhosts * sizeof(uint32_t));
-	uint32_t *gd = malloc(t->nhosts * sizeof(uint32_t));
-	uint32_t *start = malloc((t->nhosts + 2) * sizeof(uint32_t));
-	uint32_t *adj = NULL, *match = malloc(t->nhosts * sizeof(uint32_t));
-	struct entry *ent = NULL;
-	double t0 = now(), best = 0, last = t0, *wm = NULL;
-	uint64_t undelivered = 0, maxent = 0, maxadj = 0;
-	uint32_t lo, hi, l, stamp = 0, s;
-	struct groups G;
-	bool multi = false;
+	struct obl_work w = { 0 };
+	uint64_t t0 = ftsw_now_us();
+	double best = 0, last = now();
+	uint64_t undelivered = 0, maxent = 0;
+	uint32_t lo, hi, l;
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
-	memset(&G, 0, sizeof(G));
 	res->link = FTSW_NONE;
-	if (!cnt || !pos || !lid_s || !lid_d || !stamp_s || !stamp_d ||
-	    !stamp_g || !gmax || !dmax || !gs || !gd || !start || !match ||
-	    groups_make(r, &G)) {
+	if (obl_alloc(&w, r)) {
 		ftsw_err_set(err, "out of memory");
 		goto out;
 	}
-	for (s = 0; s < t->nhosts; s++) {
-		uint8_t o[128];
-		double w[128];
-
-		if (ftsw_path_offsets(r, s, o, w) > 1)
-			multi = true;
-	}
-	res->multipath = multi;
+	res->multipath = obl_multipath(r);
 	res->exact = ftsw_full_bisection(t, res->why, sizeof(res->why));
-	if (collect(r, &G, 0, t->nports, cnt, NULL, NULL, &undelivered)) {
+	if (collect(r, &w.G, 0, t->nports, w.cnt, NULL, NULL, &undelivered)) {
 		ftsw_err_set(err, "out of memory");
 		goto out;
 	}
@@ -490,26 +751,14 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 			     (unsigned long long)undelivered);
 		goto out;
 	}
-	/* a host uplink carries its one source: ratio 1 when it sends */
-	if (t->nhosts > 1) {
-		uint32_t h0 = t->hosts[0];
-
-		best = 1;
-		res->link = ftsw_host_port(t, h0) ?
-			    ftsw_link_id(t, h0, ftsw_host_port(t, h0)) : FTSW_NONE;
-		res->witness_src = malloc(sizeof(uint32_t));
-		res->witness_dst = malloc(sizeof(uint32_t));
-		if (res->witness_src && res->witness_dst) {
-			res->witness_src[0] = 0;
-			res->witness_dst[0] = 1;
-			res->nwitness = 1;
-		}
-	}
+	if (t->nhosts > 1)
+		best = obl_host_uplink(t, res);
 	for (l = 0; l < t->nports; l++)
-		if (cnt[l] > maxent)
-			maxent = cnt[l];
-	ent = malloc((maxent > chunk_max ? maxent : chunk_max) * sizeof(*ent));
-	if (!ent) {
+		if (w.cnt[l] > maxent)
+			maxent = w.cnt[l];
+	w.ent = malloc((maxent > chunk_max ? maxent : chunk_max) *
+		       sizeof(*w.ent));
+	if (!w.ent) {
 		ftsw_err_set(err, "out of memory (%llu SD groups on one link)",
 			     (unsigned long long)maxent);
 		goto out;
@@ -518,166 +767,34 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 		uint64_t tot = 0;
 
 		for (hi = lo; hi < t->nports &&
-		     (hi == lo || tot + cnt[hi] <= chunk_max); hi++)
-			tot += cnt[hi];
+		     (hi == lo || tot + w.cnt[hi] <= chunk_max); hi++)
+			tot += w.cnt[hi];
 		tot = 0;
 		for (l = lo; l < hi; l++) {
-			pos[l] = tot;
-			tot += cnt[l];
+			w.pos[l] = tot;
+			tot += w.cnt[l];
 		}
-		if (tot && collect(r, &G, lo, hi, NULL, pos, ent, NULL)) {
+		if (tot && collect(r, &w.G, lo, hi, NULL, w.pos, w.ent, NULL)) {
 			ftsw_err_set(err, "out of memory");
 			goto out;
 		}
 		/* pos[l] is now the end of link l's entries */
-		for (l = lo; l < hi; l++) {
-			uint64_t b = pos[l] - cnt[l], e = pos[l], i, na = 0;
-			uint32_t nl = 0, nr = 0, ng = 0, u, j;
-			double val, ub_s = 0, ub_d = 0;
-
-			if (!cnt[l])
-				continue;
-			if (++stamp == 0) {
-				memset(stamp_s, 0, t->nhosts * sizeof(uint32_t));
-				memset(stamp_d, 0, t->nhosts * sizeof(uint32_t));
-				memset(stamp_g, 0, t->nhosts * sizeof(uint32_t));
-				stamp = 1;
-			}
-			/* bounds: sum of column maxima, of row maxima */
-			for (i = b; i < e; i++) {
-				uint32_t g = ent[i].g, d = ent[i].d;
-
-				if (stamp_g[g] != stamp) {
-					stamp_g[g] = stamp;
-					gmax[g] = 0;
-					ng++;
-				}
-				if (stamp_d[d] != stamp) {
-					stamp_d[d] = stamp;
-					dmax[d] = 0;
-					gd[nr] = d;
-					lid_d[d] = nr++;
-				}
-				if (ent[i].w > gmax[g])
-					gmax[g] = ent[i].w;
-				if (ent[i].w > dmax[d])
-					dmax[d] = ent[i].w;
-			}
-			for (i = b; i < e; i++)
-				if (stamp_g[ent[i].g] == stamp) {
-					uint32_t g = ent[i].g;
-
-					ub_s += gmax[g] * (G.start[g + 1] -
-							   G.start[g]);
-					stamp_g[g] = stamp - 1;	/* once */
-				}
-			for (u = 0; u < nr; u++)
-				ub_d += dmax[gd[u]];
-			if ((ub_s < ub_d ? ub_s : ub_d) <= best + 1e-9)
-				continue;	/* cannot beat the best */
-			/* rows: the member hosts of the groups present */
-			for (i = b; i < e; i++) {
-				uint32_t g = ent[i].g;
-
-				for (j = G.start[g]; j < G.start[g + 1]; j++) {
-					uint32_t h = G.mem[j];
-
-					if (stamp_s[h] != stamp) {
-						stamp_s[h] = stamp;
-						gs[nl] = h;
-						lid_s[h] = nl++;
-					}
-				}
-			}
-			if (!multi) {
-				memset(start, 0, (nl + 2) * sizeof(*start));
-				for (i = b; i < e; i++)
-					for (j = G.start[ent[i].g];
-					     j < G.start[ent[i].g + 1]; j++)
-						if (G.mem[j] != ent[i].d) {
-							start[lid_s[G.mem[j]] + 2]++;
-							na++;
-						}
-				if (na > maxadj) {
-					free(adj);
-					maxadj = na;
-					adj = malloc(maxadj * sizeof(*adj));
-					if (!adj) {
-						ftsw_err_set(err, "out of memory");
-						goto out;
-					}
-				}
-				for (u = 0; u < nl; u++)
-					start[u + 2] += start[u + 1];
-				for (i = b; i < e; i++)
-					for (j = G.start[ent[i].g];
-					     j < G.start[ent[i].g + 1]; j++)
-						if (G.mem[j] != ent[i].d)
-							adj[start[lid_s[G.mem[j]] + 1]++] =
-								lid_d[ent[i].d];
-				val = ftsw_hopcroft_karp(nl, nr, start, adj,
-							 match);
-			} else {
-				free(wm);
-				wm = calloc((size_t)nl * nr, sizeof(*wm));
-				if (!wm) {
-					ftsw_err_set(err, "out of memory");
-					goto out;
-				}
-				for (i = b; i < e; i++)
-					for (j = G.start[ent[i].g];
-					     j < G.start[ent[i].g + 1]; j++)
-						if (G.mem[j] != ent[i].d)
-							wm[(size_t)lid_s[G.mem[j]] * nr +
-							   lid_d[ent[i].d]] = ent[i].w;
-				val = ftsw_max_weight_matching(nl, nr, wm, match);
-			}
-			if (val > best + 1e-9) {
-				best = val;
-				res->link = l;
-				free(res->witness_src);
-				free(res->witness_dst);
-				res->witness_src = malloc(nl * sizeof(uint32_t));
-				res->witness_dst = malloc(nl * sizeof(uint32_t));
-				res->nwitness = 0;
-				for (u = 0; res->witness_src && res->witness_dst &&
-				     u < nl; u++)
-					if (match[u] != UINT32_MAX) {
-						res->witness_src[res->nwitness] = gs[u];
-						res->witness_dst[res->nwitness++] =
-							gd[match[u]];
-					}
-			}
-			if (progress && now() - last > 0.5) {
-				last = now();
-				fprintf(stderr, "\r  oblivious ratio: link %u/%u, "
-					"best %.3f   ", l, t->nports, best);
-			}
+		if (obl_links(&w, lo, hi, res->multipath, &best, res, err))
+			goto out;
+		if (progress && now() - last > 0.5) {
+			last = now();
+			fprintf(stderr, "\r  oblivious ratio: link %u/%u, "
+				"best %.3f   ", hi, t->nports, best);
 		}
 	}
 	if (progress)
 		fprintf(stderr, "\r%60s\r", "");
 	res->ratio = best;
-	res->seconds = now() - t0;
+	/* from whole microseconds: prints without float noise */
+	res->seconds = (double)(ftsw_now_us() - t0) / 1e6;
 	rc = 0;
 out:
-	groups_free(&G);
-	free(cnt);
-	free(pos);
-	free(lid_s);
-	free(lid_d);
-	free(stamp_s);
-	free(stamp_d);
-	free(stamp_g);
-	free(gmax);
-	free(dmax);
-	free(gs);
-	free(gd);
-	free(start);
-	free(adj);
-	free(match);
-	free(ent);
-	free(wm);
+	obl_free(&w);
 	return rc;
 }
 
