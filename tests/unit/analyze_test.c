@@ -146,6 +146,108 @@ TEST(trace_failures)
 	ftsw_topo_free(t);
 }
 
+/* Three hand-made stages on FT(4,2) for ftsw_analyze_pattern. */
+static void three_stages(struct ftsw_pattern *p)
+{
+	static const char *const names[] = { "A", "B", "C" };
+	unsigned k;
+
+	memset(p, 0, sizeof(*p));
+	p->n = 8;
+	p->nstages = 3;
+	p->stages = calloc(3, sizeof(*p->stages));
+	p->stage_names = calloc(3, sizeof(char *));
+	for (k = 0; k < 3; k++) {
+		ftsw_tm_init(&p->stages[k], 8);
+		p->stage_names[k] = strdup(names[k]);
+	}
+	ftsw_tm_add(&p->stages[0], 0, 2, 1);	/* A: as hand_loads_ft42 */
+	ftsw_tm_add(&p->stages[0], 1, 4, 1);
+	ftsw_tm_add(&p->stages[1], 0, 1, 1);	/* B: within leaf L0 */
+	/* C: no flow (a partial allocation leaves stages empty) */
+}
+
+static int stop_after_first(unsigned stage, const struct ftsw_tm *tm,
+			    const double *load, const double *flows,
+			    const struct ftsw_stage_metrics *m, void *arg,
+			    struct ftsw_err *err)
+{
+	unsigned *calls = arg;
+
+	(void)tm;
+	(void)load;
+	(void)flows;
+	(void)m;
+	(void)err;
+	(*calls)++;
+	return stage == 0 ? 1 : 0;
+}
+
+/*
+ * ftsw_analyze_pattern on the stages above, in topology order. A: MLOAD
+ * 2 (L0's up-port 1 carries both flows), baseload 1, ML(TM) 1 (exact),
+ * PERF 2, two paths of 3 switches. B: one path of 1 switch, MLOAD 1,
+ * PERF 1. C: nothing delivered, so it does not count in the hot-spot
+ * degree (paper 003 averages over stages with flows): (2 + 1) / 2 = 1.5;
+ * its PERF is 1 (ML(TM) = 0), so the average PERF is (2 + 1 + 1) / 3.
+ * A callback returning 1 stops after that stage.
+ */
+TEST(analyze_pattern_per_stage)
+{
+	struct ftsw_topo *t = gen("ftmn:4,2");
+	struct ftsw_analyze_opts o = { 0 };
+	struct ftsw_pattern_metrics m;
+	struct ftsw_routing *r;
+	struct ftsw_pattern p;
+	struct ftsw_err err;
+	uint32_t order[8], i;
+	unsigned calls = 0;
+
+	ASSERT_NE(NULL, t);
+	r = route("dmodk", t, 0);
+	ASSERT_NE(NULL, r);
+	for (i = 0; i < 8; i++)
+		order[i] = i;
+	three_stages(&p);
+	ASSERT_EQ(0, ftsw_analyze_pattern(r, &p, order, NULL, &m, &err));
+	ASSERT_EQ(3, m.nstages);
+	EXPECT_STREQ("A", m.stages[0].name);
+	EXPECT_EQ(2, m.stages[0].flows);
+	EXPECT_EQ(2.0, m.stages[0].mload);
+	EXPECT_EQ(1.0, m.stages[0].baseload);
+	EXPECT_EQ(1.0, m.stages[0].oload);
+	EXPECT_TRUE(m.stages[0].exact);
+	EXPECT_EQ(2.0, m.stages[0].perf);
+	EXPECT_EQ(1.0, m.stages[1].mload);
+	EXPECT_EQ(1.0, m.stages[1].perf);
+	EXPECT_FALSE(m.stages[2].busy);
+	EXPECT_EQ(0.0, m.stages[2].mload);
+	EXPECT_EQ(1.5, m.hot_spot_degree);
+	EXPECT_EQ(0, m.worst_stage);
+	EXPECT_EQ(2.0, m.max_mload);
+	EXPECT_EQ(2.0, m.max_perf);
+	EXPECT_TRUE(fabs(m.avg_perf - 4.0 / 3) < 1e-12);
+	EXPECT_EQ(3, m.total.flows);
+	EXPECT_EQ(0, m.total.failed);
+	EXPECT_EQ(2, m.total.path_hist[3]);
+	EXPECT_EQ(1, m.total.path_hist[1]);
+	EXPECT_EQ(2.0, m.worst_load[swlink(t, 0, 1)]);
+	ftsw_pattern_metrics_free(&m);
+	ftsw_pattern_free(&p);
+
+	three_stages(&p);
+	o.stage_fn = stop_after_first;
+	o.arg = &calls;
+	ASSERT_EQ(0, ftsw_analyze_pattern(r, &p, order, &o, &m, &err));
+	EXPECT_EQ(1, calls);
+	EXPECT_EQ(1, m.nstages);
+	EXPECT_EQ(2.0, m.hot_spot_degree);
+	ftsw_pattern_metrics_free(&m);
+	ftsw_pattern_free(&p);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
 static int pair_in(const struct ftsw_tm *tm, uint32_t s, uint32_t d)
 {
 	size_t i;

@@ -203,7 +203,7 @@ TEST(errors_name_the_option)
 		{ "topo degrade ftmn:4,2 --links -3",
 		  "--links: '-3' is not an unsigned number" },
 		{ "analyze -t ftmn:4,2 -a dmodk -p perm:12x",
-		  "-p SEED: '12x' is not a whole number" },
+		  "pattern seed: '12x' is not a whole number" },
 		/* lab, fm and the low-level objects: the same rules */
 		{ "lab up -t ftmn:4,2 --lmc 4294967298",
 		  "lab up: --lmc: 4294967298 is out of range (0..7)" },

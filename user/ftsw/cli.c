@@ -211,9 +211,12 @@ const struct cli_cmd *cli_find_cmd(const struct cli_object *obj, int argc,
 {
 	const struct cli_cmd *c, *def = NULL;
 
-	*shift = 0;
-	if (!obj->cmds)
+	*shift = -1;
+	if (!obj || !obj->cmds) {
+		cli_err("%s: no command table (a bug)", obj ? obj->name : "?");
 		return NULL;
+	}
+	*shift = 0;
 	for (c = obj->cmds; c->name; c++)
 		if (!c->name[0])
 			def = c;

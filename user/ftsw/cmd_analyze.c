@@ -5,6 +5,7 @@
  *
  *   ftsw analyze -t TOPO (-a ENGINE | -r LFTS) [-p PATTERN] [OPTIONS]
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -122,114 +123,29 @@ static void take_opts(const struct cli_args *a, struct aopts *o)
 
 /* ---------------------------------------------------------- random runs */
 
-struct sample_ctx {
-	const struct ftsw_routing *r;
-	const char *kind;	/* pattern spec without seed */
-	const char *order;
-	uint32_t ranks;
-	uint64_t seed0;
-	double *load, *flows;
-	double perf_sum, ebb_sum, base_sum, ml_sum;
-	bool exact, ebb;
-	int failed;
-	struct ftsw_err err;
-};
-
-static double one_sample(uint64_t i, void *arg)
-{
-	struct sample_ctx *c = arg;
-	const struct ftsw_topo *t = c->r->topo;
-	struct ftsw_pattern p;
-	struct ftsw_load_result res;
-	char spec[160];
-	uint32_t *order = malloc(t->nhosts * sizeof(*order));
-	double m = NAN, ml;
-	bool exact;
-
-	/* spec:...:SEED with a seed per sample */
-	snprintf(spec, sizeof(spec), "%s:%llu", c->kind,
-		 (unsigned long long)(c->seed0 + i));
-	if (!order || ftsw_pattern_make(spec, c->ranks, t, &p, &c->err)) {
-		c->failed = 1;
-		free(order);
-		return NAN;
-	}
-	if (!strncmp(c->order, "random", 6)) {
-		char os[64];
-
-		snprintf(os, sizeof(os), "random:%llu",
-			 (unsigned long long)(c->seed0 + 7919 * (i + 1)));
-		ftsw_order_make(os, t, c->ranks, order, &c->err);
-	} else if (ftsw_order_make(c->order, t, c->ranks, order, &c->err)) {
-		c->failed = 1;
-	}
-	if (!c->failed) {
-		ftsw_tm_apply_order(&p.stages[0], order, t->nhosts);
-		if (c->ebb) {
-			m = ftsw_ebb(c->r, &p.stages[0], c->flows);
-		} else if (!ftsw_link_loads(c->r, &p.stages[0], NULL, c->load,
-					    NULL, &res, &c->err)) {
-			m = ftsw_max_load(t, c->load, false, NULL);
-			ml = ftsw_ml_bound(t, &p.stages[0], &exact);
-			c->exact = exact;
-			c->ml_sum += ml;
-			c->base_sum += ftsw_baseload(&p.stages[0]);
-			c->perf_sum += ml > 0 ? m / ml : 1;
-		} else {
-			c->failed = 1;
-		}
-	}
-	ftsw_pattern_free(&p);
-	free(order);
-	return m;
-}
-
 static int run_random(const struct ftsw_routing *r, const struct aopts *o,
 		      uint32_t ranks)
 {
 	const struct ftsw_topo *t = r->topo;
-	struct sample_ctx c = { .r = r, .order = o->order, .ranks = ranks };
-	struct ftsw_sample_opts so = { .rel = 0.01, .progress = o->progress };
+	struct ftsw_random_opts ro = { .pattern = o->pattern,
+				       .order = o->order, .ranks = ranks,
+				       .samples = o->samples,
+				       .progress = o->progress };
+	struct ftsw_random_metrics rm;
 	struct ftsw_sampled sm;
-	char kind[128], *colon;
+	int rc;
 	const char *metric;
+	struct ftsw_err err;
+	const char *kind;
 
-	/* split the seed off: perm[:SEED], uniform:P[:SEED], ... */
-	snprintf(kind, sizeof(kind), "%s", o->pattern);
-	colon = strrchr(kind, ':');
-	c.seed0 = 1;
-	if (colon && ((!strncmp(kind, "perm", 4) ||
-		       !strncmp(kind, "bisect", 6)) ||
-		      strchr(kind, ':') != colon)) {
-		if (ftsw_parse_u64("-p SEED", colon + 1, 0, UINT64_MAX,
-				   &c.seed0, &c.err)) {
-			cli_err("analyze: %s", c.err.msg);
-			return 2;
-		}
-		*colon = 0;
+	rc = ftsw_analyze_random(r, &ro, &rm, &err);
+	if (rc) {
+		cli_err("analyze: %s", err.msg);
+		return rc == -EINVAL ? 2 : 1;
 	}
-	c.kind = kind;
-	c.ebb = !strncmp(kind, "bisect", 6);
-	c.load = malloc(t->nports * sizeof(double));
-	c.flows = malloc(t->nports * sizeof(double));
-	if (!c.load || !c.flows) {
-		cli_err("out of memory");
-		return 1;
-	}
-	if (o->samples) {
-		so.first = so.max = o->samples;
-	} else {
-		so.first = 1000;
-		so.max = 1u << 17;
-	}
-	ftsw_sample(&so, one_sample, &c, &sm);
-	free(c.load);
-	free(c.flows);
-	if (c.failed) {
-		cli_err("%s", c.err.msg);
-		return 1;
-	}
-	metric = c.ebb ? "effective bisection bandwidth" : "max link load";
+	sm = rm.s;
+	kind = rm.kind;
+	metric = rm.ebb ? "effective bisection bandwidth" : "max link load";
 	ftsw_out_begin(stdout, cli.json);
 	ftsw_out_open_object(NULL);
 	ftsw_out_str("engine", "%s on ", r->engine);
@@ -237,23 +153,21 @@ static int run_random(const struct ftsw_routing *r, const struct aopts *o,
 	ftsw_out_str("pattern", "%s", kind);
 	ftsw_out_uint("ranks", " (%" PRIu64 " ranks)", ranks);
 	ftsw_out_str("order", ", order %s", o->order);
-	ftsw_out_str("metric", NULL, c.ebb ? "ebb" : "mload");
+	ftsw_out_str("metric", NULL, rm.ebb ? "ebb" : "mload");
 	ftsw_out_uint("samples", ", %" PRIu64 " samples\n", sm.samples);
 	ftsw_out_text("  %s: ", metric);
 	ftsw_out_float("mean", "mean %.4f", sm.mean);
 	ftsw_out_float("ci99", " ± %.4f (99%% CI)", sm.half);
 	ftsw_out_float("min", ", min %.4f", sm.min);
 	ftsw_out_float("max", ", max %.4f\n", sm.max);
-	if (!c.ebb) {
+	if (!rm.ebb) {
 		ftsw_out_float("avg_baseload", "  avg baseload %.4f",
-			       c.base_sum / sm.samples);
-		ftsw_out_float("avg_oload", ", avg OLOAD %.4f",
-			       c.ml_sum / sm.samples);
-		ftsw_out_bool("oload_exact", NULL, c.exact);
-		ftsw_out_text(" (%s)", c.exact ? "ML(TM), exact" :
+			       rm.avg_baseload);
+		ftsw_out_float("avg_oload", ", avg OLOAD %.4f", rm.avg_oload);
+		ftsw_out_bool("oload_exact", NULL, rm.oload_exact);
+		ftsw_out_text(" (%s)", rm.oload_exact ? "ML(TM), exact" :
 			      "baseload, lower bound");
-		ftsw_out_float("avg_perf", ", avg PERF %.4f\n",
-			       c.perf_sum / sm.samples);
+		ftsw_out_float("avg_perf", ", avg PERF %.4f\n", rm.avg_perf);
 	}
 	ftsw_out_close_object();
 	return ftsw_out_end() ? 1 : 0;

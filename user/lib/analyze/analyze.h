@@ -382,6 +382,33 @@ int ftsw_analyze_pattern(const struct ftsw_routing *r, struct ftsw_pattern *p,
 			 struct ftsw_pattern_metrics *m, struct ftsw_err *err);
 void ftsw_pattern_metrics_free(struct ftsw_pattern_metrics *m);
 
+/*
+ * A random pattern (ftsw_pattern_is_random) sampled as paper 000 §5 does:
+ * sample i uses the pattern's seed + i and, for a random order, its own
+ * order seed. The metric is the most load on a link, or with bisect the
+ * effective bisection bandwidth (001 §V).
+ */
+struct ftsw_random_opts {
+	const char *pattern;	/* spec, with or without its seed */
+	const char *order;	/* order spec */
+	uint32_t ranks;
+	uint64_t samples;	/* exactly; 0: 1000 doubled to a 1% 99% CI */
+	bool progress;
+};
+
+struct ftsw_random_metrics {
+	char kind[128];		/* the pattern without its seed */
+	bool ebb;		/* metric: EBB (bisect), else max link load */
+	struct ftsw_sampled s;	/* the metric over the samples */
+	double avg_baseload, avg_oload, avg_perf;	/* max link load only */
+	bool oload_exact;
+};
+
+/* 0, -EINVAL for a pattern spec it cannot read, or -1 (err says why). */
+int ftsw_analyze_random(const struct ftsw_routing *r,
+			const struct ftsw_random_opts *o,
+			struct ftsw_random_metrics *m, struct ftsw_err *err);
+
 /* LFT sizes: used entries per switch (not 255), min / max / total. */
 struct ftsw_table_stats {
 	uint64_t total_entries, used_entries, bytes;

@@ -436,234 +436,241 @@ static int collect(const struct ftsw_routing *r, const struct groups *G,
 	return 0;
 }
 
-/*
- * Scratch space of ftsw_oblivious_ratio, reused link after link: the
- * sources (rows) and destinations (columns) of the link's matching, with
- * stamps telling which hosts and groups the current link has seen.
- */
-struct obl_work {
+/* Working state of the oblivious-ratio search over the links. */
+struct ob {
+	const struct ftsw_routing *r;
 	const struct ftsw_topo *t;
 	struct groups G;
-	uint64_t *cnt, *pos;		/* entries per link, their offsets */
-	uint32_t *lid_s, *lid_d;	/* host -> row, column */
-	uint32_t *stamp_s, *stamp_d, *stamp_g, stamp;
-	double *gmax, *dmax;		/* per group, destination: max weight */
-	uint32_t *gs, *gd;		/* row, column -> host */
-	uint32_t *start, *adj, *match;	/* bipartite graph in CSR form */
-	uint64_t maxadj;
-	double *wm;			/* multipath: dense weights */
+	bool multi;		/* some source has several paths */
+	uint64_t *cnt;		/* [link]: SD-group entries crossing it */
+	uint64_t *pos;		/* [link]: fill position, then end */
 	struct entry *ent;
-	uint32_t nl, nr;		/* rows and columns of the link */
+	/* per link: rows (sources) and columns (destinations) present */
+	uint32_t stamp, *stamp_s, *stamp_d, *stamp_g;
+	uint32_t *lid_s, *lid_d, *gs, *gd, nl, nr;
+	double *gmax, *dmax;
+	/* the matching problem */
+	uint32_t *start, *adj, *match;
+	uint64_t maxadj;
+	double *wm;
+	double best;
 };
 
-static int obl_alloc(struct obl_work *w, const struct ftsw_routing *r)
+static int ob_alloc(struct ob *ob)
 {
-	const struct ftsw_topo *t = r->topo;
-	uint32_t n = t->nhosts;
+	uint32_t nh = ob->t->nhosts;
 
-	w->t = t;
-	w->cnt = calloc(t->nports + 1, sizeof(*w->cnt));
-	w->pos = calloc(t->nports + 1, sizeof(*w->pos));
-	w->lid_s = malloc(n * sizeof(uint32_t));
-	w->lid_d = malloc(n * sizeof(uint32_t));
-	w->stamp_s = calloc(n, sizeof(uint32_t));
-	w->stamp_d = calloc(n, sizeof(uint32_t));
-	w->stamp_g = calloc(n, sizeof(uint32_t));
-	w->gmax = calloc(n, sizeof(double));
-	w->dmax = calloc(n, sizeof(double));
-	w->gs = malloc(n * sizeof(uint32_t));
-	w->gd = malloc(n * sizeof(uint32_t));
-	w->start = malloc((n + 2) * sizeof(uint32_t));
-	w->match = malloc(n * sizeof(uint32_t));
-	if (!w->cnt || !w->pos || !w->lid_s || !w->lid_d || !w->stamp_s ||
-	    !w->stamp_d || !w->stamp_g || !w->gmax || !w->dmax || !w->gs ||
-	    !w->gd || !w->start || !w->match)
+	ob->cnt = calloc(ob->t->nports + 1, sizeof(*ob->cnt));
+	ob->pos = calloc(ob->t->nports + 1, sizeof(*ob->pos));
+	ob->lid_s = malloc(nh * sizeof(uint32_t));
+	ob->lid_d = malloc(nh * sizeof(uint32_t));
+	ob->stamp_s = calloc(nh, sizeof(uint32_t));
+	ob->stamp_d = calloc(nh, sizeof(uint32_t));
+	ob->stamp_g = calloc(nh, sizeof(uint32_t));
+	ob->gmax = calloc(nh, sizeof(double));
+	ob->dmax = calloc(nh, sizeof(double));
+	ob->gs = malloc(nh * sizeof(uint32_t));
+	ob->gd = malloc(nh * sizeof(uint32_t));
+	ob->start = malloc((nh + 2) * sizeof(uint32_t));
+	ob->match = malloc(nh * sizeof(uint32_t));
+	if (!ob->cnt || !ob->pos || !ob->lid_s || !ob->lid_d ||
+	    !ob->stamp_s || !ob->stamp_d || !ob->stamp_g || !ob->gmax ||
+	    !ob->dmax || !ob->gs || !ob->gd || !ob->start || !ob->match)
 		return -1;
-	return groups_make(r, &w->G);
+	return groups_make(ob->r, &ob->G);
 }
 
-static void obl_free(struct obl_work *w)
+static void ob_free(struct ob *ob)
 {
-	groups_free(&w->G);
-	free(w->cnt);
-	free(w->pos);
-	free(w->lid_s);
-	free(w->lid_d);
-	free(w->stamp_s);
-	free(w->stamp_d);
-	free(w->stamp_g);
-	free(w->gmax);
-	free(w->dmax);
-	free(w->gs);
-	free(w->gd);
-	free(w->start);
-	free(w->adj);
-	free(w->match);
-	free(w->ent);
-	free(w->wm);
-}
-
-/* A new link: every host and group unseen. */
-static void obl_next_stamp(struct obl_work *w)
-{
-	uint32_t n = w->t->nhosts;
-
-	if (++w->stamp == 0) {
-		memset(w->stamp_s, 0, n * sizeof(uint32_t));
-		memset(w->stamp_d, 0, n * sizeof(uint32_t));
-		memset(w->stamp_g, 0, n * sizeof(uint32_t));
-		w->stamp = 1;
-	}
+	groups_free(&ob->G);
+	free(ob->cnt);
+	free(ob->pos);
+	free(ob->lid_s);
+	free(ob->lid_d);
+	free(ob->stamp_s);
+	free(ob->stamp_d);
+	free(ob->stamp_g);
+	free(ob->gmax);
+	free(ob->dmax);
+	free(ob->gs);
+	free(ob->gd);
+	free(ob->start);
+	free(ob->adj);
+	free(ob->match);
+	free(ob->ent);
+	free(ob->wm);
 }
 
 /*
- * Upper bound of the link's matching: the smaller of the sum of column
- * maxima (destinations) and of row maxima (sources, per group times its
- * members). Numbers the columns.
+ * Upper bounds of link l's value from its entries [b, e): the sum of the
+ * source groups' maxima (times their sizes) and of the destinations'
+ * maxima. Numbers the destinations present (columns) on the way.
  */
-static double obl_bound(struct obl_work *w, uint64_t b, uint64_t e)
+static double ob_bound(struct ob *ob, uint64_t b, uint64_t e)
 {
-	const struct entry *ent = w->ent;
+	const struct groups *G = &ob->G;
 	double ub_s = 0, ub_d = 0;
 	uint64_t i;
 	uint32_t u;
 
-	w->nr = 0;
+	ob->nr = 0;
 	for (i = b; i < e; i++) {
-		uint32_t g = ent[i].g, d = ent[i].d;
+		uint32_t g = ob->ent[i].g, d = ob->ent[i].d;
 
-		if (w->stamp_g[g] != w->stamp) {
-			w->stamp_g[g] = w->stamp;
-			w->gmax[g] = 0;
+		if (ob->stamp_g[g] != ob->stamp) {
+			ob->stamp_g[g] = ob->stamp;
+			ob->gmax[g] = 0;
 		}
-		if (w->stamp_d[d] != w->stamp) {
-			w->stamp_d[d] = w->stamp;
-			w->dmax[d] = 0;
-			w->gd[w->nr] = d;
-			w->lid_d[d] = w->nr++;
+		if (ob->stamp_d[d] != ob->stamp) {
+			ob->stamp_d[d] = ob->stamp;
+			ob->dmax[d] = 0;
+			ob->gd[ob->nr] = d;
+			ob->lid_d[d] = ob->nr++;
 		}
-		if (ent[i].w > w->gmax[g])
-			w->gmax[g] = ent[i].w;
-		if (ent[i].w > w->dmax[d])
-			w->dmax[d] = ent[i].w;
+		if (ob->ent[i].w > ob->gmax[g])
+			ob->gmax[g] = ob->ent[i].w;
+		if (ob->ent[i].w > ob->dmax[d])
+			ob->dmax[d] = ob->ent[i].w;
 	}
 	for (i = b; i < e; i++)
-		if (w->stamp_g[ent[i].g] == w->stamp) {
-			uint32_t g = ent[i].g;
+		if (ob->stamp_g[ob->ent[i].g] == ob->stamp) {
+			uint32_t g = ob->ent[i].g;
 
-			ub_s += w->gmax[g] * (w->G.start[g + 1] - w->G.start[g]);
-			w->stamp_g[g] = w->stamp - 1;	/* once */
+			ub_s += ob->gmax[g] * (G->start[g + 1] - G->start[g]);
+			ob->stamp_g[g] = ob->stamp - 1;	/* once */
 		}
-	for (u = 0; u < w->nr; u++)
-		ub_d += w->dmax[w->gd[u]];
+	for (u = 0; u < ob->nr; u++)
+		ub_d += ob->dmax[ob->gd[u]];
 	return ub_s < ub_d ? ub_s : ub_d;
 }
 
-/* Rows: the member hosts of the groups present on the link. */
-static void obl_rows(struct obl_work *w, uint64_t b, uint64_t e)
+/* Rows: the member hosts of the source groups present on the link. */
+static void ob_rows(struct ob *ob, uint64_t b, uint64_t e)
 {
 	uint64_t i;
 	uint32_t j;
 
-	w->nl = 0;
+	ob->nl = 0;
 	for (i = b; i < e; i++) {
-		uint32_t g = w->ent[i].g;
+		uint32_t g = ob->ent[i].g;
 
-		for (j = w->G.start[g]; j < w->G.start[g + 1]; j++) {
-			uint32_t h = w->G.mem[j];
+		for (j = ob->G.start[g]; j < ob->G.start[g + 1]; j++) {
+			uint32_t h = ob->G.mem[j];
 
-			if (w->stamp_s[h] != w->stamp) {
-				w->stamp_s[h] = w->stamp;
-				w->gs[w->nl] = h;
-				w->lid_s[h] = w->nl++;
+			if (ob->stamp_s[h] != ob->stamp) {
+				ob->stamp_s[h] = ob->stamp;
+				ob->gs[ob->nl] = h;
+				ob->lid_s[h] = ob->nl++;
 			}
 		}
 	}
 }
 
-/* Single path: the maximum cardinality matching of the link's pairs. */
-static int obl_cardinality(struct obl_work *w, uint64_t b, uint64_t e,
-			   double *val, struct ftsw_err *err)
+/* Single path: the largest matching of the link's (source, destination) pairs. */
+static int ob_match_single(struct ob *ob, uint64_t b, uint64_t e, double *val)
 {
-	const struct entry *ent = w->ent;
+	const struct groups *G = &ob->G;
 	uint64_t i, na = 0;
 	uint32_t j, u;
 
-	memset(w->start, 0, (w->nl + 2) * sizeof(*w->start));
+	memset(ob->start, 0, (ob->nl + 2) * sizeof(*ob->start));
 	for (i = b; i < e; i++)
-		for (j = w->G.start[ent[i].g]; j < w->G.start[ent[i].g + 1]; j++)
-			if (w->G.mem[j] != ent[i].d) {
-				w->start[w->lid_s[w->G.mem[j]] + 2]++;
+		for (j = G->start[ob->ent[i].g]; j < G->start[ob->ent[i].g + 1]; j++)
+			if (G->mem[j] != ob->ent[i].d) {
+				ob->start[ob->lid_s[G->mem[j]] + 2]++;
 				na++;
 			}
-	if (na > w->maxadj) {
-		free(w->adj);
-		w->maxadj = na;
-		w->adj = malloc(w->maxadj * sizeof(*w->adj));
-		if (!w->adj) {
-			ftsw_err_set(err, "out of memory");
+	if (na > ob->maxadj) {
+		free(ob->adj);
+		ob->maxadj = na;
+		ob->adj = malloc(ob->maxadj * sizeof(*ob->adj));
+		if (!ob->adj)
 			return -1;
-		}
 	}
-	for (u = 0; u < w->nl; u++)
-		w->start[u + 2] += w->start[u + 1];
+	for (u = 0; u < ob->nl; u++)
+		ob->start[u + 2] += ob->start[u + 1];
 	for (i = b; i < e; i++)
-		for (j = w->G.start[ent[i].g]; j < w->G.start[ent[i].g + 1]; j++)
-			if (w->G.mem[j] != ent[i].d)
-				w->adj[w->start[w->lid_s[w->G.mem[j]] + 1]++] =
-					w->lid_d[ent[i].d];
-	*val = ftsw_hopcroft_karp(w->nl, w->nr, w->start, w->adj, w->match);
+		for (j = G->start[ob->ent[i].g]; j < G->start[ob->ent[i].g + 1]; j++)
+			if (G->mem[j] != ob->ent[i].d)
+				ob->adj[ob->start[ob->lid_s[G->mem[j]] + 1]++] =
+					ob->lid_d[ob->ent[i].d];
+	*val = ftsw_hopcroft_karp(ob->nl, ob->nr, ob->start, ob->adj, ob->match);
 	return 0;
 }
 
-/* Multipath: the maximum weight matching of the link's fractions. */
-static int obl_weight(struct obl_work *w, uint64_t b, uint64_t e,
-		      double *val, struct ftsw_err *err)
+/* Multipath: the maximum-weight matching of the link's fractional loads. */
+static int ob_match_weighted(struct ob *ob, uint64_t b, uint64_t e, double *val)
 {
-	const struct entry *ent = w->ent;
+	const struct groups *G = &ob->G;
 	uint64_t i;
 	uint32_t j;
 
-	free(w->wm);
-	w->wm = calloc((size_t)w->nl * w->nr, sizeof(*w->wm));
-	if (!w->wm) {
-		ftsw_err_set(err, "out of memory");
+	free(ob->wm);
+	ob->wm = calloc((size_t)ob->nl * ob->nr, sizeof(*ob->wm));
+	if (!ob->wm)
 		return -1;
-	}
 	for (i = b; i < e; i++)
-		for (j = w->G.start[ent[i].g]; j < w->G.start[ent[i].g + 1]; j++)
-			if (w->G.mem[j] != ent[i].d)
-				w->wm[(size_t)w->lid_s[w->G.mem[j]] * w->nr +
-				      w->lid_d[ent[i].d]] = ent[i].w;
-	*val = ftsw_max_weight_matching(w->nl, w->nr, w->wm, w->match);
+		for (j = G->start[ob->ent[i].g]; j < G->start[ob->ent[i].g + 1]; j++)
+			if (G->mem[j] != ob->ent[i].d)
+				ob->wm[(size_t)ob->lid_s[G->mem[j]] * ob->nr +
+				       ob->lid_d[ob->ent[i].d]] = ob->ent[i].w;
+	*val = ftsw_max_weight_matching(ob->nl, ob->nr, ob->wm, ob->match);
 	return 0;
 }
 
-/* The matching that attains the best value so far, as the witness. */
-static void obl_witness(const struct obl_work *w, uint32_t link,
-			struct ftsw_oblivious *res)
+/* A new best at link l: remember the link and the matched pairs. */
+static void ob_witness(struct ob *ob, struct ftsw_oblivious *res, uint32_t l)
 {
 	uint32_t u;
 
-	res->link = link;
+	res->link = l;
 	free(res->witness_src);
 	free(res->witness_dst);
-	res->witness_src = malloc(w->nl * sizeof(uint32_t));
-	res->witness_dst = malloc(w->nl * sizeof(uint32_t));
+	res->witness_src = malloc(ob->nl * sizeof(uint32_t));
+	res->witness_dst = malloc(ob->nl * sizeof(uint32_t));
 	res->nwitness = 0;
-	for (u = 0; res->witness_src && res->witness_dst && u < w->nl; u++)
-		if (w->match[u] != UINT32_MAX) {
-			res->witness_src[res->nwitness] = w->gs[u];
-			res->witness_dst[res->nwitness++] = w->gd[w->match[u]];
+	for (u = 0; res->witness_src && res->witness_dst && u < ob->nl; u++)
+		if (ob->match[u] != UINT32_MAX) {
+			res->witness_src[res->nwitness] = ob->gs[u];
+			res->witness_dst[res->nwitness++] = ob->gd[ob->match[u]];
 		}
 }
 
-/* A host uplink carries its one source: ratio 1 when it sends. */
-static double obl_host_uplink(const struct ftsw_topo *t,
-			      struct ftsw_oblivious *res)
+/* Link l's entries are ent[b, e): its value, if it can beat the best. */
+static int ob_link(struct ob *ob, struct ftsw_oblivious *res, uint32_t l,
+		   uint64_t b, uint64_t e)
 {
+	uint32_t nh = ob->t->nhosts;
+	double val;
+
+	if (++ob->stamp == 0) {
+		memset(ob->stamp_s, 0, nh * sizeof(uint32_t));
+		memset(ob->stamp_d, 0, nh * sizeof(uint32_t));
+		memset(ob->stamp_g, 0, nh * sizeof(uint32_t));
+		ob->stamp = 1;
+	}
+	if (ob_bound(ob, b, e) <= ob->best + 1e-9)
+		return 0;	/* cannot beat the best */
+	ob_rows(ob, b, e);
+	if (ob->multi ? ob_match_weighted(ob, b, e, &val) :
+			ob_match_single(ob, b, e, &val))
+		return -1;
+	if (val > ob->best + 1e-9) {
+		ob->best = val;
+		ob_witness(ob, res, l);
+	}
+	return 0;
+}
+
+/* A host uplink carries its one source: ratio 1 whenever it sends. */
+static void ob_host_uplink(struct ob *ob, struct ftsw_oblivious *res)
+{
+	const struct ftsw_topo *t = ob->t;
 	uint32_t h0 = t->hosts[0];
 
+	if (t->nhosts <= 1)
+		return;
+	ob->best = 1;
 	res->link = ftsw_host_port(t, h0) ?
 		    ftsw_link_id(t, h0, ftsw_host_port(t, h0)) : FTSW_NONE;
 	res->witness_src = malloc(sizeof(uint32_t));
@@ -673,75 +680,87 @@ static double obl_host_uplink(const struct ftsw_topo *t,
 		res->witness_dst[0] = 1;
 		res->nwitness = 1;
 	}
-	return 1;
 }
 
 /*
- * The links [lo, hi) whose entries sit in w->ent (pos[l]: the end of
- * link l's): each link's matching, kept in res when it beats *best.
+ * The links in passes of at most chunk_max entries: collect each pass's
+ * entries, then evaluate its links one by one.
  */
-static int obl_links(struct obl_work *w, uint32_t lo, uint32_t hi,
-		     bool multi, double *best, struct ftsw_oblivious *res,
-		     struct ftsw_err *err)
+static int ob_scan(struct ob *ob, struct ftsw_oblivious *res, bool progress,
+		   struct ftsw_err *err)
 {
-	uint32_t l;
+	const uint64_t chunk_max = 8u << 20;	/* entries per pass */
+	const struct ftsw_topo *t = ob->t;
+	uint64_t maxent = 0, tot;
+	double last = now();
+	uint32_t lo, hi, l;
 
-	for (l = lo; l < hi; l++) {
-		uint64_t b = w->pos[l] - w->cnt[l], e = w->pos[l];
-		double val;
-
-		if (!w->cnt[l])
-			continue;
-		obl_next_stamp(w);
-		if (obl_bound(w, b, e) <= *best + 1e-9)
-			continue;	/* cannot beat the best */
-		obl_rows(w, b, e);
-		if ((multi ? obl_weight : obl_cardinality)(w, b, e, &val, err))
-			return -1;
-		if (val > *best + 1e-9) {
-			*best = val;
-			obl_witness(w, l, res);
+	for (l = 0; l < t->nports; l++)
+		if (ob->cnt[l] > maxent)
+			maxent = ob->cnt[l];
+	ob->ent = malloc((maxent > chunk_max ? maxent : chunk_max) *
+			 sizeof(*ob->ent));
+	if (!ob->ent) {
+		ftsw_err_set(err, "out of memory (%llu SD groups on one link)",
+			     (unsigned long long)maxent);
+		return -1;
+	}
+	for (lo = 0; lo < t->nports; lo = hi) {
+		for (tot = 0, hi = lo; hi < t->nports &&
+		     (hi == lo || tot + ob->cnt[hi] <= chunk_max); hi++)
+			tot += ob->cnt[hi];
+		for (tot = 0, l = lo; l < hi; l++) {
+			ob->pos[l] = tot;
+			tot += ob->cnt[l];
+		}
+		if (tot && collect(ob->r, &ob->G, lo, hi, NULL, ob->pos,
+				   ob->ent, NULL))
+			goto oom;
+		/* pos[l] is now the end of link l's entries */
+		for (l = lo; l < hi; l++) {
+			if (ob->cnt[l] &&
+			    ob_link(ob, res, l, ob->pos[l] - ob->cnt[l], ob->pos[l]))
+				goto oom;
+			if (progress && now() - last > 0.5) {
+				last = now();
+				fprintf(stderr, "\r  oblivious ratio: link %u/%u, "
+					"best %.3f   ", l, t->nports, ob->best);
+			}
 		}
 	}
+	if (progress)
+		fprintf(stderr, "\r%60s\r", "");
 	return 0;
-}
-
-/* Is any source's traffic spread over several offsets? */
-static bool obl_multipath(const struct ftsw_routing *r)
-{
-	uint32_t s;
-
-	for (s = 0; s < r->topo->nhosts; s++) {
-		uint8_t o[128];
-		double wt[128];
-
-		if (ftsw_path_offsets(r, s, o, wt) > 1)
-			return true;
-	}
-	return false;
+oom:
+	ftsw_err_set(err, "out of memory");
+	return -1;
 }
 
 int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 			 struct ftsw_oblivious *res, struct ftsw_err *err)
 {
-	const struct ftsw_topo *t = r->topo;
-	const uint64_t chunk_max = 8u << 20;	/* entries per pass */
-	struct obl_work w = { 0 };
-	uint64_t t0 = ftsw_now_us();
-	double best = 0, last = now();
-	uint64_t undelivered = 0, maxent = 0;
-	uint32_t lo, hi, l;
+	struct ob ob = { .r = r, .t = r->topo };
+	uint64_t undelivered = 0, t0 = ftsw_now_us();
+	uint32_t s;
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
 	res->link = FTSW_NONE;
-	if (obl_alloc(&w, r)) {
+	if (ob_alloc(&ob)) {
 		ftsw_err_set(err, "out of memory");
 		goto out;
 	}
-	res->multipath = obl_multipath(r);
-	res->exact = ftsw_full_bisection(t, res->why, sizeof(res->why));
-	if (collect(r, &w.G, 0, t->nports, w.cnt, NULL, NULL, &undelivered)) {
+	for (s = 0; s < ob.t->nhosts; s++) {
+		uint8_t o[128];
+		double w[128];
+
+		if (ftsw_path_offsets(r, s, o, w) > 1)
+			ob.multi = true;
+	}
+	res->multipath = ob.multi;
+	res->exact = ftsw_full_bisection(ob.t, res->why, sizeof(res->why));
+	if (collect(r, &ob.G, 0, ob.t->nports, ob.cnt, NULL, NULL,
+		    &undelivered)) {
 		ftsw_err_set(err, "out of memory");
 		goto out;
 	}
@@ -751,50 +770,15 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 			     (unsigned long long)undelivered);
 		goto out;
 	}
-	if (t->nhosts > 1)
-		best = obl_host_uplink(t, res);
-	for (l = 0; l < t->nports; l++)
-		if (w.cnt[l] > maxent)
-			maxent = w.cnt[l];
-	w.ent = malloc((maxent > chunk_max ? maxent : chunk_max) *
-		       sizeof(*w.ent));
-	if (!w.ent) {
-		ftsw_err_set(err, "out of memory (%llu SD groups on one link)",
-			     (unsigned long long)maxent);
+	ob_host_uplink(&ob, res);
+	if (ob_scan(&ob, res, progress, err))
 		goto out;
-	}
-	for (lo = 0; lo < t->nports; lo = hi) {
-		uint64_t tot = 0;
-
-		for (hi = lo; hi < t->nports &&
-		     (hi == lo || tot + w.cnt[hi] <= chunk_max); hi++)
-			tot += w.cnt[hi];
-		tot = 0;
-		for (l = lo; l < hi; l++) {
-			w.pos[l] = tot;
-			tot += w.cnt[l];
-		}
-		if (tot && collect(r, &w.G, lo, hi, NULL, w.pos, w.ent, NULL)) {
-			ftsw_err_set(err, "out of memory");
-			goto out;
-		}
-		/* pos[l] is now the end of link l's entries */
-		if (obl_links(&w, lo, hi, res->multipath, &best, res, err))
-			goto out;
-		if (progress && now() - last > 0.5) {
-			last = now();
-			fprintf(stderr, "\r  oblivious ratio: link %u/%u, "
-				"best %.3f   ", hi, t->nports, best);
-		}
-	}
-	if (progress)
-		fprintf(stderr, "\r%60s\r", "");
-	res->ratio = best;
+	res->ratio = ob.best;
 	/* from whole microseconds: prints without float noise */
 	res->seconds = (double)(ftsw_now_us() - t0) / 1e6;
 	rc = 0;
 out:
-	obl_free(&w);
+	ob_free(&ob);
 	return rc;
 }
 

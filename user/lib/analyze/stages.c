@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A pattern's per-stage metrics (analyze.h: ftsw_analyze_pattern): what
- * `ftsw analyze` prints and what the lab's traffic model compares the
- * kernel's counters with, computed in one place.
+ * A pattern's metrics, computed in one place: per stage for a staged
+ * pattern (analyze.h: ftsw_analyze_pattern; what `ftsw analyze` prints and
+ * what the lab's traffic model compares the kernel's counters with), and
+ * over samples for a random one (ftsw_analyze_random).
  */
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/parse.h"
 
 #include "analyze/analyze.h"
 
@@ -143,4 +148,145 @@ void ftsw_pattern_metrics_free(struct ftsw_pattern_metrics *m)
 	free(m->worst_load);
 	m->stages = NULL;
 	m->worst_load = NULL;
+}
+
+/* ---------------------------------------------------- random patterns */
+
+struct sample_ctx {
+	const struct ftsw_routing *r;
+	const struct ftsw_random_opts *o;
+	const char *kind;	/* pattern spec without seed */
+	uint64_t seed0;
+	double *load, *flows;
+	double perf_sum, base_sum, ml_sum;
+	bool exact, ebb;
+	int failed;
+	struct ftsw_err err;
+};
+
+/* Sample i's rank -> host order: a random order gets its own seed. */
+static int sample_order(struct sample_ctx *c, uint64_t i, uint32_t *order)
+{
+	const struct ftsw_topo *t = c->r->topo;
+	char os[64];
+
+	if (strncmp(c->o->order, "random", 6))
+		return ftsw_order_make(c->o->order, t, c->o->ranks, order,
+				       &c->err);
+	snprintf(os, sizeof(os), "random:%llu",
+		 (unsigned long long)(c->seed0 + 7919 * (i + 1)));
+	ftsw_order_make(os, t, c->o->ranks, order, &c->err);
+	return 0;
+}
+
+/* The metric of sample i (NaN with c->failed set on an error). */
+static double one_sample(uint64_t i, void *arg)
+{
+	struct sample_ctx *c = arg;
+	const struct ftsw_topo *t = c->r->topo;
+	uint32_t *order = malloc(t->nhosts * sizeof(*order));
+	struct ftsw_load_result res;
+	struct ftsw_pattern p;
+	double m = NAN, ml;
+	char spec[160];
+	bool exact;
+
+	/* spec:...:SEED with a seed per sample */
+	snprintf(spec, sizeof(spec), "%s:%llu", c->kind,
+		 (unsigned long long)(c->seed0 + i));
+	if (!order || ftsw_pattern_make(spec, c->o->ranks, t, &p, &c->err)) {
+		if (!order)
+			ftsw_err_set(&c->err, "out of memory");
+		c->failed = 1;
+		free(order);
+		return NAN;
+	}
+	if (sample_order(c, i, order)) {
+		c->failed = 1;
+	} else {
+		ftsw_tm_apply_order(&p.stages[0], order, t->nhosts);
+		if (c->ebb) {
+			m = ftsw_ebb(c->r, &p.stages[0], c->flows);
+		} else if (!ftsw_link_loads(c->r, &p.stages[0], NULL, c->load,
+					    NULL, &res, &c->err)) {
+			m = ftsw_max_load(t, c->load, false, NULL);
+			ml = ftsw_ml_bound(t, &p.stages[0], &exact);
+			c->exact = exact;
+			c->ml_sum += ml;
+			c->base_sum += ftsw_baseload(&p.stages[0]);
+			c->perf_sum += ml > 0 ? m / ml : 1;
+		} else {
+			c->failed = 1;
+		}
+	}
+	ftsw_pattern_free(&p);
+	free(order);
+	return m;
+}
+
+/* Split the seed off: perm[:SEED], bisect[:SEED], uniform:P[:SEED], ... */
+static int split_seed(const char *pattern, char *kind, size_t sz,
+		      uint64_t *seed, struct ftsw_err *err)
+{
+	char *colon;
+
+	if (strlen(pattern) >= sz) {
+		ftsw_err_set(err, "pattern '%.64s...': too long", pattern);
+		return -1;
+	}
+	snprintf(kind, sz, "%s", pattern);
+	colon = strrchr(kind, ':');
+	*seed = 1;
+	if (colon && (!strncmp(kind, "perm", 4) ||
+		      !strncmp(kind, "bisect", 6) ||
+		      strchr(kind, ':') != colon)) {
+		if (ftsw_parse_u64("pattern seed", colon + 1, 0, UINT64_MAX,
+				   seed, err))
+			return -1;
+		*colon = 0;
+	}
+	return 0;
+}
+
+int ftsw_analyze_random(const struct ftsw_routing *r,
+			const struct ftsw_random_opts *o,
+			struct ftsw_random_metrics *m, struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = r->topo;
+	struct sample_ctx c = { .r = r, .o = o };
+	struct ftsw_sample_opts so = { .rel = 0.01, .progress = o->progress };
+
+	memset(m, 0, sizeof(*m));
+	if (split_seed(o->pattern, m->kind, sizeof(m->kind), &c.seed0, err))
+		return -EINVAL;
+	c.kind = m->kind;
+	c.ebb = m->ebb = !strncmp(m->kind, "bisect", 6);
+	c.load = malloc(t->nports * sizeof(double));
+	c.flows = malloc(t->nports * sizeof(double));
+	if (!c.load || !c.flows) {
+		free(c.load);
+		free(c.flows);
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	if (o->samples) {
+		so.first = so.max = o->samples;
+	} else {
+		so.first = 1000;
+		so.max = 1u << 17;
+	}
+	ftsw_sample(&so, one_sample, &c, &m->s);
+	free(c.load);
+	free(c.flows);
+	if (c.failed) {
+		*err = c.err;
+		return -1;
+	}
+	if (m->s.samples) {
+		m->avg_baseload = c.base_sum / m->s.samples;
+		m->avg_oload = c.ml_sum / m->s.samples;
+		m->avg_perf = c.perf_sum / m->s.samples;
+	}
+	m->oload_exact = c.exact;
+	return 0;
 }

@@ -32,6 +32,7 @@
  * layer deals its paths round-robin over itself and its share. A subset of
  * an acyclic layer is acyclic, so no further cycle search is needed.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -157,22 +158,381 @@ static void move_paths(struct cdg *c, unsigned i, uint32_t e)
 	}
 }
 
+/* The layering of one routing: its paths, their channels, the CDG. */
+struct layering {
+	const struct ftsw_topo *t;
+	struct ftsw_routing *r;
+	uint32_t nsrc;		/* source switches (switches with hosts) */
+	uint32_t *srcs;		/* [nsrc]: switch index of source i */
+	uint32_t *swsrc;	/* [nswitches]: source index, or UINT32_MAX */
+	uint32_t *ch;		/* walk buffer */
+	uint64_t npaths;	/* nsrc * nhosts */
+	uint64_t *ebase;	/* [nch + 1]: candidate edge keys per channel */
+	uint64_t nkeys;
+	uint32_t *emap;		/* key -> edge, UINT32_MAX if unused */
+	uint64_t at;		/* fill cursor into c.pedge */
+	uint64_t pathcount[16];	/* paths per layer after breaking */
+	struct cdg c;
+};
+
+/* Sources: the switches with hosts, in switch order of their first host. */
+static int find_sources(struct layering *ly)
+{
+	const struct ftsw_topo *t = ly->t;
+	uint32_t ns = t->nswitches, s, d;
+
+	ly->swsrc = malloc((ns + 1) * sizeof(uint32_t));
+	ly->srcs = malloc((ns + 1) * sizeof(uint32_t));
+	ly->ch = malloc((ns + 2) * sizeof(uint32_t));
+	if (!ly->swsrc || !ly->srcs || !ly->ch)
+		return -1;
+	for (s = 0; s < ns; s++)
+		ly->swsrc[s] = UINT32_MAX;
+	for (d = 0; d < t->nhosts; d++) {
+		uint32_t sw = ftsw_host_switch(t, t->hosts[d]);
+
+		if (sw == FTSW_NONE)
+			continue;
+		sw = t->nodes[sw].index;
+		if (ly->swsrc[sw] == UINT32_MAX) {
+			ly->swsrc[sw] = ly->nsrc;
+			ly->srcs[ly->nsrc++] = sw;
+		}
+	}
+	ly->npaths = (uint64_t)ly->nsrc * t->nhosts;
+	return 0;
+}
+
+/*
+ * Call fn(ly, path, key) for every CDG edge key path p induces, over all
+ * LMC offsets of its destination: the key of channel c1 -> c2 is
+ * ebase[c1] + (c2's index among the ports of c1's peer).
+ */
+static void for_each_path_key(struct layering *ly, uint64_t p,
+			      void (*fn)(struct layering *, uint64_t, uint64_t))
+{
+	const struct ftsw_topo *t = ly->t;
+	uint32_t nh = t->nhosts, sw = ly->srcs[p / nh], d = (uint32_t)(p % nh);
+	unsigned noff = 1u << ly->r->lmc, off;
+
+	for (off = 0; off < noff; off++) {
+		int n = walk(t, ly->r, sw, ftsw_host_lid(ly->r, d) + off,
+			     ly->ch, t->nswitches + 1), j;
+
+		for (j = 1; j < n; j++) {
+			uint32_t c1 = ly->ch[j - 1];
+			uint32_t q = ly->ch[j] -
+				     t->nodes[t->ports[c1].peer].first_port;
+
+			fn(ly, p, ly->ebase[c1] + q);
+		}
+	}
+}
+
+static void count_key(struct layering *ly, uint64_t p, uint64_t key)
+{
+	ly->emap[key]++;		/* uses per key, before compaction */
+	ly->c.pstart[p + 1]++;
+}
+
+static void fill_key(struct layering *ly, uint64_t p, uint64_t key)
+{
+	uint32_t e = ly->emap[key];
+
+	(void)p;
+	ly->c.pedge[ly->at++] = e;	/* paths are filled in order */
+	ly->c.cnt[(uint64_t)e * ly->c.L]++;
+}
+
+/* Pass 1: the candidate key space, and dependencies per path and per key. */
+static int count_dependencies(struct layering *ly, struct ftsw_dfsssp_stats *st)
+{
+	const struct ftsw_topo *t = ly->t;
+	struct cdg *c = &ly->c;
+	uint64_t k, p;
+
+	ly->ebase = malloc(((uint64_t)c->nch + 1) * sizeof(uint64_t));
+	if (!ly->ebase)
+		return -1;
+	for (k = 0; k < c->nch; k++) {
+		uint32_t peer = t->ports[k].peer;
+
+		ly->ebase[k] = ly->nkeys;
+		if (peer != FTSW_NONE && t->nodes[peer].kind == FTSW_SWITCH)
+			ly->nkeys += t->nodes[peer].nports;
+	}
+	ly->ebase[c->nch] = ly->nkeys;
+	ly->emap = calloc(ly->nkeys + 1, sizeof(uint32_t));
+	c->pstart = calloc(ly->npaths + 1, sizeof(uint64_t));
+	if (!ly->emap || !c->pstart)
+		return -1;
+	for (p = 0; p < ly->npaths; p++)
+		for_each_path_key(ly, p, count_key);
+	for (p = 0; p < ly->npaths; p++)
+		c->pstart[p + 1] += c->pstart[p];
+	st->path_deps = c->pstart[ly->npaths];
+	return 0;
+}
+
+/* Compact the used keys into edges, CSR by source channel. */
+static int compact_edges(struct layering *ly, struct ftsw_dfsssp_stats *st)
+{
+	const struct ftsw_topo *t = ly->t;
+	struct cdg *c = &ly->c;
+	uint64_t k, e, L = c->L;
+
+	c->estart = calloc((uint64_t)c->nch + 1, sizeof(uint32_t));
+	if (!c->estart)
+		return -1;
+	for (k = 0; k < c->nch; k++) {
+		c->estart[k] = c->nedges;
+		for (e = ly->ebase[k]; e < ly->ebase[k + 1]; e++)
+			ly->emap[e] = ly->emap[e] ? c->nedges++ : UINT32_MAX;
+		st->channels += ly->ebase[k + 1] > ly->ebase[k];
+	}
+	c->estart[c->nch] = c->nedges;
+	st->dependencies = c->nedges;
+	c->eto = malloc(((uint64_t)c->nedges + 1) * sizeof(uint32_t));
+	c->cnt = calloc(((uint64_t)c->nedges + 1) * L, sizeof(uint32_t));
+	c->qstart = calloc((uint64_t)c->nedges + 1, sizeof(uint64_t));
+	c->pedge = malloc((st->path_deps + 1) * sizeof(uint32_t));
+	c->qpath = malloc((st->path_deps + 1) * sizeof(uint32_t));
+	c->layer = calloc(ly->npaths + 1, 1);
+	if (!c->eto || !c->cnt || !c->qstart || !c->pedge || !c->qpath ||
+	    !c->layer)
+		return -1;
+	for (k = 0; k < c->nch; k++) {
+		uint32_t peer = t->ports[k].peer;
+
+		for (e = ly->ebase[k]; e < ly->ebase[k + 1]; e++)
+			if (ly->emap[e] != UINT32_MAX)
+				c->eto[ly->emap[e]] = t->nodes[peer].first_port +
+						      (uint32_t)(e - ly->ebase[k]);
+	}
+	return 0;
+}
+
+/* Pass 2: path -> edges, and edge -> paths with every path in layer 0. */
+static int fill_paths(struct layering *ly)
+{
+	struct cdg *c = &ly->c;
+	uint64_t p, k, *fill;
+
+	ly->at = 0;
+	for (p = 0; p < ly->npaths; p++)
+		for_each_path_key(ly, p, fill_key);
+	for (k = 0; k < c->nedges; k++)
+		c->qstart[k + 1] = c->qstart[k] + c->cnt[k * c->L];
+	fill = malloc(((uint64_t)c->nedges + 1) * sizeof(uint64_t));
+	if (!fill)
+		return -1;
+	memcpy(fill, c->qstart, c->nedges * sizeof(uint64_t));
+	for (p = 0; p < ly->npaths; p++)
+		for (k = c->pstart[p]; k < c->pstart[p + 1]; k++)
+			c->qpath[fill[c->pedge[k]]++] = (uint32_t)p;
+	free(fill);
+	return 0;
+}
+/*
+ * Depth-first search of layer i from root; on a cycle, move the paths of
+ * the heuristic's edge up one layer and report it (1): the caller searches
+ * from the same root again. 0: no cycle reachable from root. -1: a cycle
+ * in the last layer allowed.
+ */
+static int search_layer(struct cdg *c, unsigned i, uint32_t root,
+			const struct ftsw_dfsssp_opts *o, uint8_t *color,
+			uint32_t *stk, uint32_t *sit)
+{
+	uint32_t top = 1;
+
+	stk[0] = root;
+	sit[0] = c->estart[root];
+	color[root] = 1;
+	while (top) {
+		uint32_t v = stk[top - 1], e = sit[top - 1], w;
+
+		while (e < c->estart[v + 1] && !c->cnt[(uint64_t)e * c->L + i])
+			e++;
+		if (e >= c->estart[v + 1]) {
+			color[v] = 2;
+			top--;
+			continue;
+		}
+		sit[top - 1] = e + 1;
+		w = c->eto[e];
+		if (color[w] == 2)
+			continue;
+		if (color[w] == 0) {
+			color[w] = 1;
+			stk[top] = w;
+			sit[top] = c->estart[w];
+			top++;
+			continue;
+		}
+		/* cycle: stack from w to v, closed by e */
+		if (i + 1 >= c->L)
+			return -1;
+		move_paths(c, i, pick_edge(c, i, o->heuristic, stk, sit, top,
+					   w, e));
+		/* unwind: gray back to white */
+		while (top)
+			color[stk[--top]] = 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* Break every cycle, layer by layer; fills pathcount and layers_needed. */
+static int break_cycles(struct layering *ly, const struct ftsw_dfsssp_opts *o,
+			struct ftsw_dfsssp_stats *st, struct ftsw_err *err)
+{
+	struct cdg *c = &ly->c;
+	uint32_t *stk = NULL, *sit = NULL, root;
+	uint8_t *color = NULL;
+	unsigned i;
+	uint64_t p;
+	int rc = -1, found;
+
+	color = malloc((uint64_t)c->nch + 1);
+	stk = malloc(((uint64_t)c->nch + 1) * sizeof(uint32_t));
+	sit = malloc(((uint64_t)c->nch + 1) * sizeof(uint32_t));
+	if (!color || !stk || !sit) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < c->L; i++) {
+		uint64_t inlayer = 0;
+
+		for (p = 0; p < ly->npaths; p++)
+			inlayer += c->layer[p] == i;
+		if (!inlayer)
+			break;
+		memset(color, 0, c->nch);
+		for (root = 0; root < c->nch; root++) {
+			if (color[root] || c->estart[root] == c->estart[root + 1])
+				continue;
+			while ((found = search_layer(c, i, root, o, color, stk,
+						     sit)) == 1)
+				st->cycles_broken++;
+			if (found < 0) {
+				ftsw_err_set(err, "dfsssp: more than %u virtual "
+					     "layers needed (the %s-edge heuristic "
+					     "found a cycle in layer %u); allow more "
+					     "with max VLs (up to 15) or use another "
+					     "engine", c->L,
+					     ftsw_heuristic_name(o->heuristic), c->L);
+				st->layers_needed = c->L + 1;
+				goto out;
+			}
+		}
+	}
+	for (p = 0; p < ly->npaths; p++)
+		ly->pathcount[c->layer[p]]++;
+	for (i = 0; i < c->L; i++)
+		if (ly->pathcount[i])
+			st->layers_needed = i + 1;
+	rc = 0;
+out:
+	free(color);
+	free(stk);
+	free(sit);
+	return rc;
+}
+
+/*
+ * Share the free layers among the needed ones (each free layer to the
+ * needed layer with the most paths per layer), then deal each needed
+ * layer's paths round-robin over itself and its share.
+ */
+static void balance_layers(struct layering *ly, const struct ftsw_dfsssp_opts *o,
+			   struct ftsw_dfsssp_stats *st)
+{
+	unsigned need = st->layers_needed, fr, share[16] = { 0 };
+	unsigned first[16], nl[16], used = need, f, i;
+	uint64_t seen[16] = { 0 }, p;
+
+	fr = o->no_balance || !need ? 0 : ly->c.L - need;
+	for (f = 0; f < fr; f++) {
+		unsigned bi = need;
+		uint64_t bn = 1, bd = 1;
+
+		for (i = 0; i < need; i++) {
+			/* pathcount / (1 + share) > bn / bd ? */
+			if (ly->pathcount[i] <= 1 + share[i])
+				continue;
+			if (bi == need ||
+			    ly->pathcount[i] * bd > bn * (1 + share[i])) {
+				bi = i;
+				bn = ly->pathcount[i];
+				bd = 1 + share[i];
+			}
+		}
+		if (bi == need)
+			break;
+		share[bi]++;
+	}
+	for (i = 0; i < need; i++) {
+		first[i] = used;
+		nl[i] = 1 + share[i];
+		used += share[i];
+	}
+	for (p = 0; p < ly->npaths; p++) {
+		unsigned li = ly->c.layer[p], x = (unsigned)(seen[li]++ % nl[li]);
+
+		if (x)
+			ly->c.layer[p] = (uint8_t)(first[li] + x - 1);
+	}
+	st->layers_used = used ? used : 1;
+}
+
+/* The routing's SL per (source host, destination host): its path's layer. */
+static int fill_sl(struct layering *ly)
+{
+	const struct ftsw_topo *t = ly->t;
+	uint32_t nh = t->nhosts, s;
+	struct ftsw_routing *r = ly->r;
+
+	free(r->sl);
+	r->sl = calloc((uint64_t)nh * nh + 1, 1);
+	if (!r->sl)
+		return -1;
+	for (s = 0; s < nh; s++) {
+		uint32_t sw = ftsw_host_switch(t, t->hosts[s]);
+
+		if (sw == FTSW_NONE)
+			continue;
+		sw = ly->swsrc[t->nodes[sw].index];
+		memcpy(&r->sl[(uint64_t)s * nh], &ly->c.layer[(uint64_t)sw * nh],
+		       nh);
+	}
+	return 0;
+}
+
+static void layering_free(struct layering *ly)
+{
+	free(ly->srcs);
+	free(ly->swsrc);
+	free(ly->ch);
+	free(ly->emap);
+	free(ly->ebase);
+	free(ly->c.estart);
+	free(ly->c.eto);
+	free(ly->c.cnt);
+	free(ly->c.pstart);
+	free(ly->c.pedge);
+	free(ly->c.qstart);
+	free(ly->c.qpath);
+	free(ly->c.layer);
+}
+
 int ftsw_dfsssp_layers(const struct ftsw_topo *t, struct ftsw_routing *r,
 		       const struct ftsw_dfsssp_opts *o,
 		       struct ftsw_dfsssp_stats *st, struct ftsw_err *err)
 {
-	uint32_t ns = t->nswitches, nh = t->nhosts, s, d;
-	unsigned noff = 1u << r->lmc, L = o->max_vls ? o->max_vls : 8, i;
-	uint32_t *srcs = NULL, nsrc = 0, *swsrc = NULL, *ch = NULL;
-	uint32_t *ekey = NULL, *emap = NULL;
-	uint64_t *ebase = NULL, nkeys, npaths, p, k;
-	struct cdg c = { 0 };
-	/* DFS state */
-	uint8_t *color = NULL;
-	uint32_t *stk = NULL, *sit = NULL;
-	uint64_t pathcount[16] = { 0 };
-	int rc = -1;
+	struct layering ly = { .t = t, .r = r };
+	unsigned L = o->max_vls ? o->max_vls : 8;
 	double t0 = now();
+	int rc = -1;
 
 	memset(st, 0, sizeof(*st));
 	if (L < 1 || L > 15) {
@@ -180,303 +540,41 @@ int ftsw_dfsssp_layers(const struct ftsw_topo *t, struct ftsw_routing *r,
 			     "(InfiniBand data VLs)", L);
 		return -1;
 	}
-	c.L = L;
-	c.nch = t->nports;
-	/* sources: switches with hosts */
-	swsrc = malloc((ns + 1) * sizeof(uint32_t));
-	srcs = malloc((ns + 1) * sizeof(uint32_t));
-	ch = malloc((ns + 2) * sizeof(uint32_t));
-	if (!swsrc || !srcs || !ch)
+	ly.c.L = L;
+	ly.c.nch = t->nports;
+	if (find_sources(&ly) || count_dependencies(&ly, st))
 		goto oom;
-	for (s = 0; s < ns; s++)
-		swsrc[s] = UINT32_MAX;
-	for (d = 0; d < nh; d++) {
-		uint32_t sw = ftsw_host_switch(t, t->hosts[d]);
-
-		if (sw == FTSW_NONE)
-			continue;
-		sw = t->nodes[sw].index;
-		if (swsrc[sw] == UINT32_MAX) {
-			swsrc[sw] = nsrc;
-			srcs[nsrc++] = sw;
-		}
-	}
-	npaths = (uint64_t)nsrc * nh;
-	st->paths = npaths;
-	/* dense key space of candidate edges: channel c1 -> port of its peer */
-	ebase = malloc(((uint64_t)c.nch + 1) * sizeof(uint64_t));
-	if (!ebase)
+	st->paths = ly.npaths;
+	if (compact_edges(&ly, st) || fill_paths(&ly))
 		goto oom;
-	nkeys = 0;
-	for (k = 0; k < c.nch; k++) {
-		uint32_t peer = t->ports[k].peer;
-
-		ebase[k] = nkeys;
-		if (peer != FTSW_NONE && t->nodes[peer].kind == FTSW_SWITCH)
-			nkeys += t->nodes[peer].nports;
-	}
-	ebase[c.nch] = nkeys;
-	ekey = calloc(nkeys + 1, sizeof(uint32_t));	/* uses per key */
-	c.pstart = calloc(npaths + 1, sizeof(uint64_t));
-	if (!ekey || !c.pstart)
-		goto oom;
-	/* pass 1: count dependencies per path and per key */
-	for (p = 0; p < npaths; p++) {
-		uint32_t sw = srcs[p / nh];
-		unsigned off;
-
-		d = (uint32_t)(p % nh);
-		for (off = 0; off < noff; off++) {
-			int n = walk(t, r, sw, ftsw_host_lid(r, d) + off, ch,
-				     ns + 1), j;
-
-			for (j = 1; j < n; j++) {
-				uint32_t q = ch[j] - t->nodes[t->ports[ch[j - 1]].peer].first_port;
-
-				ekey[ebase[ch[j - 1]] + q]++;
-				c.pstart[p + 1]++;
-			}
-		}
-	}
-	for (p = 0; p < npaths; p++)
-		c.pstart[p + 1] += c.pstart[p];
-	st->path_deps = c.pstart[npaths];
-	/* compact the used keys into edges, CSR by source channel */
-	emap = malloc((nkeys + 1) * sizeof(uint32_t));
-	c.estart = calloc((uint64_t)c.nch + 1, sizeof(uint32_t));
-	if (!emap || !c.estart)
-		goto oom;
-	c.nedges = 0;
-	for (k = 0; k < c.nch; k++) {
-		uint64_t e;
-
-		c.estart[k] = c.nedges;
-		for (e = ebase[k]; e < ebase[k + 1]; e++)
-			emap[e] = ekey[e] ? c.nedges++ : UINT32_MAX;
-	}
-	c.estart[c.nch] = c.nedges;
-	st->dependencies = c.nedges;
-	c.eto = malloc(((uint64_t)c.nedges + 1) * sizeof(uint32_t));
-	c.cnt = calloc(((uint64_t)c.nedges + 1) * L, sizeof(uint32_t));
-	c.qstart = calloc((uint64_t)c.nedges + 1, sizeof(uint64_t));
-	c.pedge = malloc((st->path_deps + 1) * sizeof(uint32_t));
-	c.qpath = malloc((st->path_deps + 1) * sizeof(uint32_t));
-	c.layer = calloc(npaths + 1, 1);
-	if (!c.eto || !c.cnt || !c.qstart || !c.pedge || !c.qpath || !c.layer)
-		goto oom;
-	for (k = 0; k < c.nch; k++) {
-		uint64_t e;
-		uint32_t peer = t->ports[k].peer;
-
-		for (e = ebase[k]; e < ebase[k + 1]; e++)
-			if (emap[e] != UINT32_MAX)
-				c.eto[emap[e]] = t->nodes[peer].first_port +
-						 (uint32_t)(e - ebase[k]);
-	}
-	{
-		uint64_t ch_used = 0;
-
-		for (k = 0; k < c.nch; k++)
-			ch_used += ebase[k + 1] > ebase[k];
-		st->channels = ch_used;
-	}
-	free(ekey);
-	ekey = NULL;
-	/* pass 2: fill path -> edges, count edge -> paths */
-	for (p = 0; p < npaths; p++) {
-		uint32_t sw = srcs[p / nh];
-		uint64_t at = c.pstart[p];
-		unsigned off;
-
-		d = (uint32_t)(p % nh);
-		for (off = 0; off < noff; off++) {
-			int n = walk(t, r, sw, ftsw_host_lid(r, d) + off, ch,
-				     ns + 1), j;
-
-			for (j = 1; j < n; j++) {
-				uint32_t q = ch[j] - t->nodes[t->ports[ch[j - 1]].peer].first_port;
-				uint32_t e = emap[ebase[ch[j - 1]] + q];
-
-				c.pedge[at++] = e;
-				c.cnt[(uint64_t)e * L]++;
-			}
-		}
-	}
-	free(emap);
-	emap = NULL;
-	free(ebase);
-	ebase = NULL;
-	for (k = 0; k < c.nedges; k++)
-		c.qstart[k + 1] = c.qstart[k] + c.cnt[k * L];
-	{
-		uint64_t *fill = malloc(((uint64_t)c.nedges + 1) * sizeof(uint64_t));
-
-		if (!fill)
-			goto oom;
-		memcpy(fill, c.qstart, c.nedges * sizeof(uint64_t));
-		for (p = 0; p < npaths; p++)
-			for (k = c.pstart[p]; k < c.pstart[p + 1]; k++)
-				c.qpath[fill[c.pedge[k]]++] = (uint32_t)p;
-		free(fill);
-	}
-	st->cdg_bytes = (uint64_t)c.nedges * L * sizeof(uint32_t) +
-			((uint64_t)c.nch + 1) * sizeof(uint32_t) +
-			(uint64_t)c.nedges * (sizeof(uint32_t) + sizeof(uint64_t)) +
-			(npaths + 1) * (sizeof(uint64_t) + 1) +
+	free(ly.emap);
+	ly.emap = NULL;
+	free(ly.ebase);
+	ly.ebase = NULL;
+	st->cdg_bytes = (uint64_t)ly.c.nedges * L * sizeof(uint32_t) +
+			((uint64_t)ly.c.nch + 1) * sizeof(uint32_t) +
+			(uint64_t)ly.c.nedges * (sizeof(uint32_t) + sizeof(uint64_t)) +
+			(ly.npaths + 1) * (sizeof(uint64_t) + 1) +
 			st->path_deps * 2 * sizeof(uint32_t) +
-			(uint64_t)c.nch * (1 + 2 * sizeof(uint32_t));
-
-	/* cycle breaking, layer by layer */
-	color = malloc((uint64_t)c.nch + 1);
-	stk = malloc(((uint64_t)c.nch + 1) * sizeof(uint32_t));
-	sit = malloc(((uint64_t)c.nch + 1) * sizeof(uint32_t));
-	if (!color || !stk || !sit)
+			(uint64_t)ly.c.nch * (1 + 2 * sizeof(uint32_t));
+	rc = break_cycles(&ly, o, st, err);
+	if (rc == -ENOMEM)
 		goto oom;
-	for (i = 0; i < L; i++) {
-		uint32_t root;
-		uint64_t inlayer = 0;
-
-		for (p = 0; p < npaths; p++)
-			inlayer += c.layer[p] == i;
-		if (!inlayer)
-			break;
-		memset(color, 0, c.nch);
-		for (root = 0; root < c.nch; root++) {
-			uint32_t top;
-
-			if (color[root] || c.estart[root] == c.estart[root + 1])
-				continue;
-			top = 0;
-			stk[top] = root;
-			sit[top] = c.estart[root];
-			color[root] = 1;
-			top = 1;
-			while (top) {
-				uint32_t v = stk[top - 1], e = sit[top - 1], w;
-
-				while (e < c.estart[v + 1] &&
-				       !c.cnt[(uint64_t)e * L + i])
-					e++;
-				if (e >= c.estart[v + 1]) {
-					color[v] = 2;
-					top--;
-					continue;
-				}
-				sit[top - 1] = e + 1;
-				w = c.eto[e];
-				if (color[w] == 2)
-					continue;
-				if (color[w] == 0) {
-					color[w] = 1;
-					stk[top] = w;
-					sit[top] = c.estart[w];
-					top++;
-					continue;
-				}
-				/* cycle: stack from w to v, closed by e */
-				if (i + 1 >= L) {
-					ftsw_err_set(err, "dfsssp: more than %u virtual "
-						     "layers needed (the %s-edge heuristic "
-						     "found a cycle in layer %u); allow more "
-						     "with max VLs (up to 15) or use another "
-						     "engine", L,
-						     ftsw_heuristic_name(o->heuristic), L);
-					st->layers_needed = L + 1;
-					goto out;
-				}
-				move_paths(&c, i, pick_edge(&c, i, o->heuristic, stk,
-							    sit, top, w, e));
-				st->cycles_broken++;
-				/* unwind: gray back to white, retry this root */
-				while (top)
-					color[stk[--top]] = 0;
-				root--;
-			}
-		}
-	}
-	for (p = 0; p < npaths; p++)
-		pathcount[c.layer[p]]++;
-	for (i = 0; i < L; i++)
-		if (pathcount[i])
-			st->layers_needed = i + 1;
-	/* balance onto the free layers */
-	{
-		unsigned need = st->layers_needed, fr, share[16] = { 0 };
-		unsigned first[16], nl[16], used = need, f;
-		uint64_t seen[16] = { 0 };
-
-		fr = o->no_balance || !need ? 0 : L - need;
-		/* each free layer to the needed layer with most paths per layer */
-		for (f = 0; f < fr; f++) {
-			unsigned bi = need;
-			uint64_t bn = 1, bd = 1;
-
-			for (i = 0; i < need; i++) {
-				/* pathcount / (1 + share) > bn / bd ? */
-				if (pathcount[i] <= 1 + share[i])
-					continue;
-				if (bi == need ||
-				    pathcount[i] * bd > bn * (1 + share[i])) {
-					bi = i;
-					bn = pathcount[i];
-					bd = 1 + share[i];
-				}
-			}
-			if (bi == need)
-				break;
-			share[bi]++;
-		}
-		for (i = 0; i < need; i++) {
-			first[i] = used;
-			nl[i] = 1 + share[i];
-			used += share[i];
-		}
-		for (p = 0; p < npaths; p++) {
-			unsigned li = c.layer[p], x = (unsigned)(seen[li]++ % nl[li]);
-
-			if (x)
-				c.layer[p] = (uint8_t)(first[li] + x - 1);
-		}
-		st->layers_used = used ? used : 1;
-	}
-	/* SL per (source host, destination host) */
-	free(r->sl);
-	r->sl = calloc((uint64_t)nh * nh + 1, 1);
-	if (!r->sl)
+	if (rc)
+		goto out;
+	balance_layers(&ly, o, st);
+	if (fill_sl(&ly))
 		goto oom;
-	for (s = 0; s < nh; s++) {
-		uint32_t sw = ftsw_host_switch(t, t->hosts[s]);
-
-		if (sw == FTSW_NONE)
-			continue;
-		sw = swsrc[t->nodes[sw].index];
-		memcpy(&r->sl[(uint64_t)s * nh], &c.layer[(uint64_t)sw * nh], nh);
-	}
 	r->nvls = (uint8_t)st->layers_used;
 	rc = 0;
 	goto out;
 oom:
+	rc = -1;
 	ftsw_err_set(err, "dfsssp: out of memory for the channel dependency "
-		     "graph (%u switches, %u hosts)", ns, nh);
+		     "graph (%u switches, %u hosts)", t->nswitches, t->nhosts);
 out:
 	st->seconds = now() - t0;
-	free(srcs);
-	free(swsrc);
-	free(ch);
-	free(ekey);
-	free(emap);
-	free(ebase);
-	free(c.estart);
-	free(c.eto);
-	free(c.cnt);
-	free(c.pstart);
-	free(c.pedge);
-	free(c.qstart);
-	free(c.qpath);
-	free(c.layer);
-	free(color);
-	free(stk);
-	free(sit);
+	layering_free(&ly);
 	return rc;
 }
 
