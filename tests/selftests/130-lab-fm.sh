@@ -213,7 +213,7 @@ bad_args() {
 	out=$(lab lab fail port s0:9 2>&1) && return 1
 	echo "$out" | grep -q 'port 9' || { echo "$out"; return 1; }
 	out=$(lab fm --lab "$LAB" --rcvbuf x 2>&1) && return 1
-	echo "$out" | grep -q -- "--rcvbuf 'x'"
+	echo "$out" | grep -q -- "--rcvbuf: 'x'"
 }
 tap_check "errors name the cable, port or option at fault and exit non-zero" bad_args
 

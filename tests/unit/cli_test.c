@@ -114,6 +114,8 @@ TEST(every_json_output_parses)
 		{ "analyze -t ftmn:4,2 -a dmodk --oblivious", 0 },
 		{ "analyze -t ftmn:4,2 -a dmodk -p shift --orders 3", 0 },
 		{ "analyze -t $T/deg.net -a dmodc -p a2a", 0 },
+		/* the lab and fabric commands that need no module */
+		{ "lab list", 0 },
 	};
 	const unsigned n = sizeof(c) / sizeof(c[0]);
 	char setup[PATH_MAX * 2 + 64], full[2048], *o, *out[32], *err[32];
@@ -202,6 +204,39 @@ TEST(errors_name_the_option)
 		  "--links: '-3' is not an unsigned number" },
 		{ "analyze -t ftmn:4,2 -a dmodk -p perm:12x",
 		  "pattern seed: '12x' is not a whole number" },
+		/* lab, fm and the low-level objects: the same rules */
+		{ "lab up -t ftmn:4,2 --lmc 4294967298",
+		  "lab up: --lmc: 4294967298 is out of range (0..7)" },
+		{ "lab up -t ftmn:4,2 --paths 1000",
+		  "--paths: 1000 is out of range (1..128)" },
+		{ "lab up -t ftmn:4,2 --rate 10Q", "--rate: '10Q' is not a rate" },
+		{ "lab up -t ftmn:4,2 -a dmodk --lft x",
+		  "-a and --lft exclude each other" },
+		{ "lab up -a dmodk", "-t TOPO is required" },
+		{ "lab ping -c -1", "-c: '-1' is not an unsigned number" },
+		{ "lab trace h0 h1 -c 4294967297",
+		  "-c: 4294967297 is out of range (0..1000)" },
+		{ "lab traffic -p shift --packets 4294967297",
+		  "--packets: 4294967297 is out of range" },
+		{ "lab chaos --count 1x", "--count: '1x' is not a whole number" },
+		{ "lab up -t ftmn:4,2 --bogus", "unknown option '--bogus'" },
+		{ "fm --rcvbuf 4294967297",
+		  "fm: --rcvbuf: 4294967297 is out of range" },
+		{ "fm -a nosuch", "-a: no engine 'nosuch'" },
+		{ "fabric set hop-limit 256",
+		  "hop-limit: 256 is out of range (1..255)" },
+		{ "switch add id 4294967296 ports 4",
+		  "id: 4294967296 is out of range" },
+		{ "switch show -1", "unknown option '-1'" },
+		{ "port show switch -1", "switch: '-1' is not an unsigned number" },
+		{ "port bind switch 1 port 1 kind foo",
+		  "kind: 'foo' is not one of link, edge" },
+		{ "port set switch 1 port 4294967297",
+		  "port: 4294967297 is out of range (0..255)" },
+		{ "lft discard switch 4294967296",
+		  "switch: 4294967296 is out of range" },
+		{ "sl2vl show switch 1x", "switch: '1x' is not a whole number" },
+		{ "monitor count 0", "count: 0 is out of range" },
 	};
 	unsigned i;
 
@@ -302,6 +337,22 @@ TEST(bash_completion)
 	free(c);
 	c = complete("ftsw completion \"\"");
 	EXPECT_STREQ("bash help\n", c);
+	free(c);
+	c = complete("ftsw lab \"\"");
+	EXPECT_STREQ("up down status show list exec ping trace fail heal "
+		     "chaos traffic mpirun capture help\n", c);
+	free(c);
+	c = complete("ftsw lab up --no");
+	EXPECT_STREQ("--no-neigh\n", c);
+	free(c);
+	c = complete("ftsw fm -a dmod");
+	EXPECT_STREQ("dmodk dmodc\n", c);
+	free(c);
+	c = complete("ftsw fm \"\"");
+	EXPECT_STREQ("status stop help\n", c);
+	free(c);
+	c = complete("ftsw port \"\"");
+	EXPECT_STREQ("bind set unbind show help\n", c);
 	free(c);
 	/* a value that is a number completes to nothing, not to options */
 	c = complete("ftsw route --lmc \"\"");

@@ -8,83 +8,74 @@
 
 #include "cli.h"
 #include "nlcli.h"
+#include "util/output.h"
 
-static void fabric_usage(FILE *f)
-{
-	fprintf(f, "Usage: ftsw fabric show\n"
-		   "       ftsw fabric set hop-limit N\n"
-		   "       ftsw fabric reset\n");
-}
+enum { H_HOP_LIMIT, H_N };
+static const struct cli_opt set_opts[H_N + 1] = {
+	[H_HOP_LIMIT] = { "hop-limit", NULL, CLI_NUM, "N", 1, 255,
+			  .required = true,
+			  .help = "switches a packet may cross before it drops" },
+};
+
+const struct cli_cmd cli_cmds_fabric[] = {
+	{ "show", NULL, "generation, limits, LFT memory, drops by reason",
+	  .opts = NULL },
+	{ "set", "hop-limit N", "tune the fabric", .opts = set_opts },
+	{ "reset", NULL, "remove every switch of this namespace's fabric",
+	  .opts = NULL },
+	{ NULL }
+};
 
 static int fabric_show(struct ftsw_nl *nl)
 {
 	struct ftsw_fabric_info fi;
-	int i;
 
 	if (ftsw_nl_fabric_get(nl, &fi))
 		return nlcli_fail(nl, "fabric show");
-	if (cli.json) {
-		printf("{\"generation\":%" PRIu64 ",\"switches\":%u,\"ports\":%u,"
-		       "\"max_switches\":%u,\"max_lid\":%u,\"max_ports\":%u,"
-		       "\"hop_limit\":%u,\"lft_bytes\":%" PRIu64 ",\"drops\":{",
-		       fi.generation, fi.nswitches, fi.nports, fi.max_switches,
-		       fi.max_lid, fi.max_ports, fi.hop_limit, fi.lft_bytes);
-		for (i = 1; i <= FTSW_DROP_MAX; i++)
-			printf("%s\"%s\":%" PRIu64, i > 1 ? "," : "",
-			       ftsw_drop_name(i), fi.drops[i]);
-		printf("}}\n");
-	} else {
-		printf("generation %" PRIu64 " switches %u ports %u hop-limit %u\n",
-		       fi.generation, fi.nswitches, fi.nports, fi.hop_limit);
-		printf("limits: switches %u lid 0x%x ports %u\n",
-		       fi.max_switches, fi.max_lid, fi.max_ports);
-		printf("lft memory %" PRIu64 " bytes\n", fi.lft_bytes);
-		printf("drops:");
-		for (i = 1; i <= FTSW_DROP_MAX; i++)
-			printf(" %s %" PRIu64, ftsw_drop_name(i), fi.drops[i]);
-		printf("\n");
-	}
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_uint("generation", "generation %" PRIu64, fi.generation);
+	ftsw_out_uint("switches", " switches %" PRIu64, fi.nswitches);
+	ftsw_out_uint("ports", " ports %" PRIu64, fi.nports);
+	ftsw_out_uint("hop_limit", " hop-limit %" PRIu64 "\n", fi.hop_limit);
+	ftsw_out_uint("max_switches", "limits: switches %" PRIu64,
+		      fi.max_switches);
+	ftsw_out_uint("max_lid", " lid 0x%" PRIx64, fi.max_lid);
+	ftsw_out_uint("max_ports", " ports %" PRIu64 "\n", fi.max_ports);
+	ftsw_out_uint("lft_bytes", "lft memory %" PRIu64 " bytes\n",
+		      fi.lft_bytes);
+	ftsw_out_text("drops:");
+	nlcli_print_drops("drops", fi.drops, " %s %" PRIu64, false);
+	ftsw_out_text("\n");
+	ftsw_out_close_object();
+	ftsw_out_end();
 	ftsw_nl_close(nl);
 	return 0;
 }
 
 int cmd_fabric(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : "show";
+	const struct cli_cmd *cmd;
 	struct ftsw_nl *nl;
+	struct cli_args a;
+	int rc = 0;
 
-	if (!strcmp(cmd, "help")) {
-		fabric_usage(stdout);
-		return 0;
-	}
-	if (strcmp(cmd, "show") && strcmp(cmd, "set") && strcmp(cmd, "reset")) {
-		fabric_usage(stderr);
-		return 2;
-	}
-	if (!strcmp(cmd, "set")) {
-		uint64_t v;
-
-		if (argc != 4 || strcmp(argv[2], "hop-limit") ||
-		    !nlcli_num(argv[3], 255, &v) || !v)
-			return nlcli_usage_err("fabric", argc > 3 ? argv[3] : NULL);
-		nl = nlcli_open();
-		if (!nl)
-			return 1;
-		if (ftsw_nl_fabric_set_hop_limit(nl, (uint8_t)v))
-			return nlcli_fail(nl, "fabric set");
-		ftsw_nl_close(nl);
-		return 0;
-	}
-	if (argc > 2)
-		return nlcli_usage_err("fabric", argv[2]);
+	cmd = nlcli_parse("fabric", "show", argc, argv, &a, &rc);
+	if (!cmd)
+		return rc;
+	cli_args_free(&a);
 	nl = nlcli_open();
 	if (!nl)
 		return 1;
-	if (!strcmp(cmd, "reset")) {
-		if (ftsw_nl_fabric_reset(nl))
-			return nlcli_fail(nl, "fabric reset");
-		ftsw_nl_close(nl);
-		return 0;
+	if (!strcmp(cmd->name, "show"))
+		return fabric_show(nl);
+	if (!strcmp(cmd->name, "set")) {
+		if (ftsw_nl_fabric_set_hop_limit(nl,
+				(uint8_t)a.v[H_HOP_LIMIT].u))
+			return nlcli_fail(nl, "fabric set");
+	} else if (ftsw_nl_fabric_reset(nl)) {
+		return nlcli_fail(nl, "fabric reset");
 	}
-	return fabric_show(nl);
+	ftsw_nl_close(nl);
+	return 0;
 }

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "cli.h"
 #include "fm/fm.h"
 #include "lab/lab.h"
+#include "util/output.h"
 
 static volatile int fm_stop;
 
@@ -42,260 +44,372 @@ static void daemon_ready(void *arg)
 	}
 }
 
-static void fm_usage(FILE *f)
+/* The lab a command works on: the same option for lab and fm. */
+#define FM_OPT_LAB { "--lab", "--name", CLI_STR, "LAB", \
+	.help = "the lab's fabric (default $FTSW_LAB, else this namespace's)" }
+
+enum { R_LAB, R_ENGINE, R_ONCE, R_DAEMON, R_LOG, R_RCVBUF, R_THREADS, R_N };
+static const struct cli_opt run_opts[R_N + 1] = {
+	[R_LAB] = FM_OPT_LAB,
+	[R_ENGINE] = { "-a", "--engine", CLI_ENGINE, "ENGINE",
+		       .help = "routing engine (default dmodc)" },
+	[R_ONCE] = { "--once", NULL, CLI_FLAG,
+		     .help = "discover, route, commit and exit" },
+	[R_DAEMON] = { "-d", "--daemon", CLI_FLAG,
+		       .help = "run in the background once the first commit "
+			       "is done" },
+	[R_LOG] = { "--log", NULL, CLI_FILE, "FILE",
+		    .help = "log there (-d: default the lab's fm.log)" },
+	[R_RCVBUF] = { "--rcvbuf", NULL, CLI_NUM, "BYTES", 1, 1u << 30,
+		       .help = "event socket receive buffer (default 8 MiB)" },
+	[R_THREADS] = CLI_OPT_THREADS,
+};
+
+enum { S_LAB, S_N };
+static const struct cli_opt lab_opts[S_N + 1] = {
+	[S_LAB] = FM_OPT_LAB,
+};
+
+static const char run_notes[] =
+"The manager discovers the fabric from the kernel (switches, ports, the\n"
+"cabling; the LMC from the edge ports), routes it, uploads what changed and\n"
+"commits, then reroutes on every change of the usable cables. SIGINT or\n"
+"SIGTERM stop it cleanly. A tiny --rcvbuf provokes event overruns, which\n"
+"the manager repairs from a port dump. With -j the log is JSON lines.\n";
+
+static int fm_run(const struct cli_args *a);
+static int fm_status_cmd(const struct cli_args *a);
+static int fm_stop_cmd(const struct cli_args *a);
+
+const struct cli_cmd cli_cmds_fm[] = {
+	{ "", "[--lab LAB] [-a ENGINE] [--once] [-d] [--log FILE] "
+	  "[--rcvbuf BYTES] [--threads N]", "run the fabric manager", .opts = run_opts,
+	  .notes = run_notes, .run = fm_run },
+	{ "status", "[--lab LAB]", "the running manager's state",
+	  .opts = lab_opts, .run = fm_status_cmd },
+	{ "stop", "[--lab LAB]", "stop the running manager", .opts = lab_opts,
+	  .run = fm_stop_cmd },
+	{ NULL }
+};
+
+/* One line of the log per report: text, or one JSON document. */
+static void fm_report(const struct ftsw_fm_report *r, void *arg)
 {
-	fprintf(f,
-		"Usage: ftsw fm [--lab NAME] [-a ENGINE] [--once] [-d] [--log FILE]\n"
-		"               [--rcvbuf BYTES]\n"
-		"       ftsw fm status [--lab NAME]\n"
-		"       ftsw fm stop [--lab NAME]\n"
-		"Without --lab (or $FTSW_LAB) the manager runs the fabric of its\n"
-		"own network namespace. -d: daemon (log to FILE, default the\n"
-		"lab's fm.log). SIGINT/SIGTERM stop it cleanly. --rcvbuf: the\n"
-		"event socket's receive buffer (default 8 MiB; a tiny one\n"
-		"provokes event overruns, which the manager repairs).\n");
+	FILE *log = arg;
+	unsigned i;
+
+	ftsw_out_begin(log, cli.json);
+	ftsw_out_open_object(NULL);
+	switch (r->kind) {
+	case FTSW_FM_SWEPT:
+		ftsw_out_uint("sweep", NULL, r->sweeps);
+		ftsw_out_str("cause", "fm: %s: ", r->cause);
+		ftsw_out_uint("routed_us", "routes computed +%" PRIu64 " us, ",
+			      r->sweep->routed_us);
+		ftsw_out_uint("switches_changed", "uploaded (%" PRIu64
+			      " switches) ", r->sweep->switches_changed);
+		ftsw_out_uint("uploaded_us", "+%" PRIu64 " us, ",
+			      r->sweep->uploaded_us);
+		ftsw_out_uint("generation", "committed generation %" PRIu64,
+			      r->sweep->generation);
+		ftsw_out_uint("committed_us", " +%" PRIu64 " us",
+			      r->sweep->committed_us);
+		ftsw_out_uint("cables_usable", NULL, r->cables_usable);
+		ftsw_out_uint("unreachable_pairs", r->sweep->unreachable ?
+			      "; %" PRIu64 " host pairs UNREACHABLE: " : NULL,
+			      r->sweep->unreachable);
+		ftsw_out_open_array("unreachable");
+		for (i = 0; i < r->nunreach; i++) {
+			ftsw_out_open_array(NULL);
+			ftsw_out_uint(NULL, i ? ",[%" PRIu64 : "[%" PRIu64,
+				      r->unreach[i][0]);
+			ftsw_out_uint(NULL, ",%" PRIu64 "]", r->unreach[i][1]);
+			ftsw_out_close_array();
+		}
+		ftsw_out_close_array();
+		if (r->sweep->unreachable > r->nunreach)
+			ftsw_out_text(",...");
+		if (!r->sweep->unreachable)
+			ftsw_out_text("; all %" PRIu64 " host pairs routed",
+				      (uint64_t)r->hosts * (r->hosts - 1));
+		break;
+	case FTSW_FM_NO_CHANGE:
+		ftsw_out_uint("no_change", NULL, r->events);
+		ftsw_out_str("first", "fm: %s", r->cause);
+		ftsw_out_text("%s: no change (%u event%s, ", r->more ?
+			      " + more" : "", r->events,
+			      r->events == 1 ? "" : "s");
+		ftsw_out_uint("cables_usable", "%" PRIu64, r->cables_usable);
+		ftsw_out_text(" of %zu cables usable)", r->cables);
+		break;
+	case FTSW_FM_OVERRUN:
+		ftsw_out_str("overrun", "fm: event receive: %s (events lost); "
+			     "resynchronising from a port dump", r->error);
+		break;
+	case FTSW_FM_RESYNCED:
+		ftsw_out_uint("resynchronised", "fm: resynchronised: %" PRIu64,
+			      r->changed);
+		ftsw_out_text(" port state%s changed", r->changed == 1 ? "" :
+			      "s");
+		break;
+	case FTSW_FM_FAILED:
+		ftsw_out_str("failed", "fm: %s", r->error);
+		break;
+	}
+	ftsw_out_text("\n");
+	ftsw_out_close_object();
+	ftsw_out_end();
 }
 
-static int read_status(const char *path, char *buf, size_t sz)
+static void status_print(const struct ftsw_fm_status *st, bool alive)
 {
-	FILE *f = fopen(path, "r");
-	size_t n;
+	unsigned i;
 
-	if (!f)
-		return -1;
-	n = fread(buf, 1, sz - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	return 0;
-}
-
-static long status_pid(const char *s)
-{
-	const char *p = strstr(s, "\"pid\":");
-
-	return p ? strtol(p + 6, NULL, 10) : 0;
-}
-
-/* "key": number -> number */
-static unsigned long long jnum(const char *s, const char *key)
-{
-	char k[64];
-	const char *p;
-
-	snprintf(k, sizeof(k), "\"%s\":", key);
-	p = strstr(s, k);
-	return p ? strtoull(p + strlen(k), NULL, 10) : 0;
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_bool("running", NULL, alive);
+	ftsw_out_text("fabric manager %s", alive ? "running" : "NOT running");
+	ftsw_out_open_object("status");
+	ftsw_out_int("pid", " (pid %" PRId64 ")\n", st->pid);
+	ftsw_out_str("netns", NULL, st->netns);
+	ftsw_out_str("engine", NULL, st->engine);
+	ftsw_out_uint("switches", "  switches %" PRIu64, st->switches);
+	ftsw_out_uint("hosts", ", hosts %" PRIu64, st->hosts);
+	ftsw_out_uint("lmc", ", LMC %" PRIu64 "\n", st->lmc);
+	ftsw_out_uint("cables_usable", "  cables usable %" PRIu64,
+		      st->cables_usable);
+	ftsw_out_uint("cables", " of %" PRIu64 "\n", st->cables);
+	ftsw_out_uint("generation", "  generation %" PRIu64, st->generation);
+	ftsw_out_uint("events", ", %" PRIu64 " port events", st->events);
+	ftsw_out_uint("no_change_events", " (%" PRIu64 " without change), ",
+		      st->no_change_events);
+	ftsw_out_uint("sweeps", "%" PRIu64 " sweeps, ", st->sweeps);
+	ftsw_out_uint("overruns", "%" PRIu64 " event overruns\n",
+		      st->overruns);
+	ftsw_out_open_object("last");
+	ftsw_out_str("cause", "  last sweep: %s\n", st->cause);
+	ftsw_out_uint("routed_us", "    routes computed +%" PRIu64 " us, ",
+		      st->routed_us);
+	ftsw_out_uint("uploaded_us", "uploaded +%" PRIu64 " us ",
+		      st->uploaded_us);
+	ftsw_out_uint("switches_changed", "(%" PRIu64 " switches), ",
+		      st->switches_changed);
+	ftsw_out_uint("committed_us", "committed +%" PRIu64 " us\n",
+		      st->committed_us);
+	ftsw_out_close_object();
+	ftsw_out_uint("unreachable_pairs", st->unreachable_pairs ?
+		      "  unreachable host pairs: %" PRIu64 " " : NULL,
+		      st->unreachable_pairs);
+	if (!st->unreachable_pairs)
+		ftsw_out_text("  every host pair routed");
+	ftsw_out_open_array("unreachable");
+	for (i = 0; i < st->nunreach; i++) {
+		ftsw_out_open_array(NULL);
+		ftsw_out_uint(NULL, i ? ",[%" PRIu64 : "[%" PRIu64,
+			      st->unreach[i][0]);
+		ftsw_out_uint(NULL, ",%" PRIu64 "]", st->unreach[i][1]);
+		ftsw_out_close_array();
+	}
+	ftsw_out_close_array();
+	ftsw_out_text("\n");
+	ftsw_out_close_object();
+	ftsw_out_close_object();
+	ftsw_out_end();
 }
 
 static int fm_status(const char *lab)
 {
-	char path[320], buf[4096];
-	long pid;
+	struct ftsw_fm_status st;
+	struct ftsw_err err;
+	char path[320];
 	bool alive;
 
 	ftsw_fm_status_path(lab, path, sizeof(path));
-	if (read_status(path, buf, sizeof(buf))) {
+	if (access(path, F_OK)) {
 		cli_err("fm status: no fabric manager status at %s (is ftsw fm "
 			"running?)", path);
 		return 1;
 	}
-	pid = status_pid(buf);
-	alive = pid > 0 && kill((pid_t)pid, 0) == 0;
-	if (cli.json) {
-		buf[strcspn(buf, "\n")] = 0;
-		printf("{\"running\":%s,\"status\":%s}\n", alive ? "true" : "false",
-		       buf);
-		return 0;
+	if (ftsw_fm_status_read(path, &st, &err)) {
+		cli_err("fm status: %s", err.msg);
+		return 1;
 	}
-	printf("fabric manager %s (pid %ld)%s\n", alive ? "running" : "NOT running",
-	       pid, lab ? "" : "");
-	printf("  switches %llu, hosts %llu, LMC %llu\n", jnum(buf, "switches"),
-	       jnum(buf, "hosts"), jnum(buf, "lmc"));
-	printf("  cables usable %llu of %llu\n", jnum(buf, "cables_usable"),
-	       jnum(buf, "cables"));
-	printf("  generation %llu, %llu port events (%llu without change), "
-	       "%llu sweeps, %llu event overruns\n", jnum(buf, "generation"),
-	       jnum(buf, "events"), jnum(buf, "no_change_events"),
-	       jnum(buf, "sweeps"), jnum(buf, "overruns"));
-	{
-		const char *c = strstr(buf, "\"cause\":\"");
-		char cause[160] = "";
-
-		if (c) {
-			c += 9;
-			snprintf(cause, sizeof(cause), "%.*s",
-				 (int)strcspn(c, "\""), c);
-		}
-		printf("  last sweep: %s\n", cause);
-	}
-	printf("    routes computed +%llu us, uploaded +%llu us (%llu switches), "
-	       "committed +%llu us\n", jnum(buf, "routed_us"),
-	       jnum(buf, "uploaded_us"), jnum(buf, "switches_changed"),
-	       jnum(buf, "committed_us"));
-	if (jnum(buf, "unreachable_pairs")) {
-		const char *u = strstr(buf, "\"unreachable\":[");
-
-		printf("  unreachable host pairs: %llu %.*s\n",
-		       jnum(buf, "unreachable_pairs"),
-		       u ? (int)strcspn(u + 14, "}") : 0, u ? u + 14 : "");
-	} else {
-		printf("  every host pair routed\n");
-	}
-	return alive ? 0 : 1;
+	alive = st.pid > 0 && kill((pid_t)st.pid, 0) == 0;
+	status_print(&st, alive);
+	return alive || cli.json ? 0 : 1;
 }
 
-static int fm_stop_cmd(const char *lab)
+static int fm_kill(const char *lab)
 {
-	char path[320], buf[4096];
-	long pid;
+	struct ftsw_fm_status st;
+	struct ftsw_err err;
+	char path[320];
 	int i;
 
 	ftsw_fm_status_path(lab, path, sizeof(path));
-	if (read_status(path, buf, sizeof(buf)) || (pid = status_pid(buf)) <= 0) {
+	if (ftsw_fm_status_read(path, &st, &err) || st.pid <= 0) {
 		cli_err("fm stop: no fabric manager status at %s", path);
 		return 1;
 	}
-	if (kill((pid_t)pid, SIGTERM) < 0) {
-		cli_err("fm stop: pid %ld: %s", pid, strerror(errno));
+	if (kill((pid_t)st.pid, SIGTERM) < 0) {
+		cli_err("fm stop: pid %ld: %s", st.pid, strerror(errno));
 		return 1;
 	}
-	for (i = 0; i < 100 && kill((pid_t)pid, 0) == 0; i++)
+	for (i = 0; i < 100 && kill((pid_t)st.pid, 0) == 0; i++)
 		usleep(20000);
 	return 0;
 }
 
-int cmd_fm(int argc, char **argv)
+struct fm_args {
+	const char *lab, *logpath;
+	bool daemon;
+	struct ftsw_fm_opts o;
+};
+
+/* The lab: the option, else $FTSW_LAB, else none (this namespace). */
+static const char *fm_lab(const struct cli_args *a)
 {
-	struct ftsw_fm_opts o = { 0 };
-	struct ftsw_err err;
-	const char *lab = getenv("FTSW_LAB"), *logpath = NULL;
-	char deflog[320];
-	bool daemon_mode = false;
-	struct sigaction sa;
-	int ready_fd = -1;
-	int i, cmd = 0;
+	const char *lab = a->v[0].n ? a->v[0].s : getenv("FTSW_LAB");
 
-	if (lab && !*lab)
-		lab = NULL;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *n = i + 1 < argc ? argv[i + 1] : NULL;
+	return lab && *lab ? lab : NULL;
+}
 
-		if (i == 1 && !strcmp(a, "status"))
-			cmd = 1;
-		else if (i == 1 && !strcmp(a, "stop"))
-			cmd = 2;
-		else if (i == 1 && (!strcmp(a, "help") || !strcmp(a, "--help"))) {
-			fm_usage(stdout);
-			return 0;
-		} else if ((!strcmp(a, "--lab") || !strcmp(a, "--name")) && n) {
-			lab = n;
-			i++;
-		} else if ((!strcmp(a, "-a") || !strcmp(a, "--engine")) && n) {
-			o.engine = n;
-			i++;
-		} else if (!strcmp(a, "--log") && n) {
-			logpath = n;
-			i++;
-		} else if (!strcmp(a, "--rcvbuf") && n) {
-			char *e;
-			long v = strtol(n, &e, 10);
+static void fm_args(const struct cli_args *a, struct fm_args *fa)
+{
+	fa->lab = fm_lab(a);
+	fa->o.engine = a->v[R_ENGINE].s;
+	fa->o.once = a->v[R_ONCE].n;
+	fa->daemon = a->v[R_DAEMON].n;
+	fa->logpath = a->v[R_LOG].s;
+	fa->o.rcvbuf = (int)a->v[R_RCVBUF].u;
+	fa->o.threads = (unsigned)a->v[R_THREADS].u;
+}
 
-			if (*e || e == n || v < 1 || v > (1L << 30)) {
-				cli_err("fm: --rcvbuf '%s': bytes, 1..%ld "
-					"expected", n, 1L << 30);
-				return 2;
-			}
-			o.rcvbuf = (int)v;
-			i++;
-		} else if (!strcmp(a, "--once")) {
-			o.once = true;
-		} else if (!strcmp(a, "-d") || !strcmp(a, "--daemon")) {
-			daemon_mode = true;
-		} else {
-			cli_err("fm: unknown argument '%s'", a);
-			fm_usage(stderr);
-			return 2;
-		}
+/*
+ * Fork the daemon: the parent returns once the child's first commit is
+ * done (*parent_rc set), the child returns with its output on logpath.
+ */
+static int fm_daemonize(struct fm_args *fa, int *ready_fd, int *parent_rc)
+{
+	int pfd[2], fd, st;
+	pid_t pid;
+	char c;
+
+	if (pipe(pfd) < 0) {
+		cli_err("fm: pipe: %s", strerror(errno));
+		return -1;
 	}
-	if (cmd == 1)
-		return fm_status(lab);
-	if (cmd == 2)
-		return fm_stop_cmd(lab);
+	pid = fork();
+	if (pid < 0) {
+		cli_err("fm: fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid > 0) {
+		close(pfd[1]);
+		/* The child closes its end once the first commit is done. */
+		if (read(pfd[0], &c, 1) != 1) {
+			waitpid(pid, &st, 0);
+			cli_err("fm: the daemon failed (see %s)", fa->logpath);
+			*parent_rc = 1;
+		} else {
+			ftsw_out_begin(stdout, cli.json);
+			ftsw_out_open_object(NULL);
+			ftsw_out_int("pid", "fm: daemon pid %" PRId64, pid);
+			ftsw_out_str("log", ", log %s\n", fa->logpath);
+			ftsw_out_close_object();
+			ftsw_out_end();
+			*parent_rc = 0;
+		}
+		return 1;
+	}
+	close(pfd[0]);
+	setsid();
+	fd = open(fa->logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(fd);
+	}
+	fd = open("/dev/null", O_RDONLY);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		close(fd);
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	*ready_fd = pfd[1];
+	fa->o.ready = daemon_ready;
+	fa->o.ready_arg = ready_fd;
+	return 0;
+}
+
+static int fm_run(const struct cli_args *a)
+{
+	struct fm_args fa = { 0 };
+	struct ftsw_err err;
+	char deflog[320];
+	struct sigaction sa;
+	int ready_fd = -1, rc;
+	FILE *log = stdout;
+
+	fm_args(a, &fa);
 	mkdir(FTSW_LAB_RUNDIR, 0755);
-	o.netns = lab;
-	o.json = cli.json;
-	o.stop = &fm_stop;
+	fa.o.netns = fa.lab;
+	fa.o.stop = &fm_stop;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	if (daemon_mode) {
-		int pfd[2], fd;
-		pid_t pid;
-		char c;
+	if (fa.daemon) {
+		int parent_rc = 1;
 
-		if (!logpath) {
-			if (lab)
+		if (!fa.logpath) {
+			if (fa.lab)
 				snprintf(deflog, sizeof(deflog), FTSW_LAB_RUNDIR
-					 "/%s/fm.log", lab);
+					 "/%s/fm.log", fa.lab);
 			else
 				snprintf(deflog, sizeof(deflog), FTSW_LAB_RUNDIR
 					 "/fm.log");
-			logpath = deflog;
+			fa.logpath = deflog;
 		}
-		if (pipe(pfd) < 0) {
-			cli_err("fm: pipe: %s", strerror(errno));
+		rc = fm_daemonize(&fa, &ready_fd, &parent_rc);
+		if (rc)
+			return rc < 0 ? 1 : parent_rc;
+	} else if (fa.logpath) {
+		log = fopen(fa.logpath, "a");
+		if (!log) {
+			cli_err("fm: %s: %s", fa.logpath, strerror(errno));
 			return 1;
 		}
-		pid = fork();
-		if (pid < 0) {
-			cli_err("fm: fork: %s", strerror(errno));
-			return 1;
-		}
-		if (pid > 0) {
-			close(pfd[1]);
-			/* The child closes its end once the first commit is done. */
-			if (read(pfd[0], &c, 1) != 1) {
-				int st;
-
-				waitpid(pid, &st, 0);
-				cli_err("fm: the daemon failed (see %s)", logpath);
-				return 1;
-			}
-			printf("fm: daemon pid %d, log %s\n", (int)pid, logpath);
-			return 0;
-		}
-		close(pfd[0]);
-		setsid();
-		fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-			close(fd);
-		}
-		fd = open("/dev/null", O_RDONLY);
-		if (fd >= 0) {
-			dup2(fd, 0);
-			close(fd);
-		}
-		setvbuf(stdout, NULL, _IOLBF, 0);
-		ready_fd = pfd[1];
-		o.ready = daemon_ready;
-		o.ready_arg = &ready_fd;
-	} else if (logpath) {
-		o.log = fopen(logpath, "a");
-		if (!o.log) {
-			cli_err("fm: %s: %s", logpath, strerror(errno));
-			return 1;
-		}
-		setvbuf(o.log, NULL, _IOLBF, 0);
+		setvbuf(log, NULL, _IOLBF, 0);
 	}
-	if (ftsw_fm_run(&o, &err)) {
+	fa.o.report = fm_report;
+	fa.o.report_arg = log;
+	if (ftsw_fm_run(&fa.o, &err)) {
 		cli_err("fm: %s", err.msg);
 		return 1;
 	}
-	if (!o.once)
-		fprintf(o.log ? o.log : stdout, "fm: stopped\n");
+	if (!fa.o.once) {
+		ftsw_out_begin(log, cli.json);
+		ftsw_out_open_object(NULL);
+		ftsw_out_bool("stopped", "fm: stopped\n", true);
+		ftsw_out_close_object();
+		ftsw_out_end();
+	}
 	return 0;
+}
+
+static int fm_status_cmd(const struct cli_args *a)
+{
+	return fm_status(fm_lab(a));
+}
+
+static int fm_stop_cmd(const struct cli_args *a)
+{
+	return fm_kill(fm_lab(a));
+}
+
+int cmd_fm(int argc, char **argv)
+{
+	return cli_dispatch("fm", argc, argv);
 }

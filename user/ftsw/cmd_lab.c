@@ -1,19 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftsw lab: a fat-tree of namespaces with real packets (user/lib/lab/lab.h).
- *
- *   ftsw lab up -t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--paths K]
- *                [--name LAB] [--rate RATE] [--seed S] [--no-neigh]
- *   ftsw lab down|status [--name LAB]      ftsw lab list
- *   ftsw lab exec [--name LAB] HOST -- CMD [ARGS...]
- *   ftsw lab ping [--name LAB] [--all | SRC [DST]] [-c N] [-W MS]
- *   ftsw lab trace [--name LAB] SRC DST [-c N]
- *   ftsw lab fail|heal [--name LAB] link A B [--all] | switch S | port S:P
- *   ftsw lab chaos [--name LAB] --count K [--seed S]
- *   ftsw lab traffic [--name LAB] -p PATTERN [--order ORDER] ...
+ * The commands and their options are the tables below (cli.h): they parse
+ * the command line, print the help and feed `ftsw completion bash`.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,34 +14,237 @@
 
 #include "cli.h"
 #include "lab/lab.h"
+#include "nlcli.h"
+#include "util/output.h"
+#include "util/parse.h"
 
-static void lab_usage(FILE *f)
+/* The lab a command works on: the same option for lab and fm. */
+#define LAB_OPT_NAME { "--name", "--lab", CLI_STR, "LAB", \
+	.help = "the lab (default $FTSW_LAB, else \"" FTSW_LAB_DEFAULT "\")" }
+
+enum { U_TOPO, U_ENGINE, U_LFT, U_LMC, U_PATHS, U_NAME, U_RATE, U_SEED,
+       U_NO_NEIGH, U_N };
+static const struct cli_opt up_opts[U_N + 1] = {
+	[U_TOPO] = { "-t", "--topo", CLI_TOPO, "TOPO", .required = true,
+		     .help = "a net file or a generator spec (ftmn:4,3, "
+			     "pgft:...)" },
+	[U_ENGINE] = { "-a", "--engine", CLI_ENGINE, "ENGINE",
+		       .help = "routing engine (default dmodk on a complete "
+			       "PGFT, dmodc on a degraded one, else updn)" },
+	[U_LFT] = { "--lft", NULL, CLI_FILE, "FILE",
+		    .help = "OpenSM opensm-lfts.dump instead of an engine" },
+	[U_LMC] = CLI_OPT_LMC,
+	[U_PATHS] = CLI_OPT_PATHS,
+	[U_NAME] = LAB_OPT_NAME,
+	[U_RATE] = { "--rate", NULL, CLI_STR, "RATE",
+		     .help = "shape every switch-to-switch link: bit/s with "
+			     "k, M, G (8k..16G)" },
+	[U_SEED] = CLI_OPT_SEED,
+	[U_NO_NEIGH] = { "--no-neigh", NULL, CLI_FLAG,
+			 .help = "no permanent neighbour mesh" },
+};
+
+enum { N_NAME, N_N };
+static const struct cli_opt name_opts[N_N + 1] = {
+	[N_NAME] = LAB_OPT_NAME,
+};
+
+enum { P_NAME, P_ALL, P_COUNT, P_WAIT, P_N };
+static const struct cli_opt ping_opts[P_N + 1] = {
+	[P_NAME] = LAB_OPT_NAME,
+	[P_ALL] = { "--all", NULL, CLI_FLAG,
+		    .help = "every pair (the default without SRC)" },
+	[P_COUNT] = { "-c", "--count", CLI_NUM, "N", 0, 1000,
+		      .help = "echoes per pair" },
+	[P_WAIT] = { "-W", "--wait", CLI_NUM, "MS", 0, 600000,
+		     .help = "wait for replies (default 2000)" },
+};
+
+enum { T_NAME, T_COUNT, T_N };
+static const struct cli_opt trace_opts[T_N + 1] = {
+	[T_NAME] = LAB_OPT_NAME,
+	[T_COUNT] = { "-c", "--count", CLI_NUM, "PROBES", 0, 1000,
+		      .help = "probe echoes (default 5)" },
+};
+
+enum { F_NAME, F_ALL, F_N };
+static const struct cli_opt fail_opts[F_N + 1] = {
+	[F_NAME] = LAB_OPT_NAME,
+	[F_ALL] = { "--all", NULL, CLI_FLAG,
+		    .help = "link: every cable between A and B" },
+};
+
+enum { C_NAME, C_COUNT, C_SEED, C_N };
+static const struct cli_opt chaos_opts[C_N + 1] = {
+	[C_NAME] = LAB_OPT_NAME,
+	[C_COUNT] = { "--count", NULL, CLI_NUM, "K", 0, 100000,
+		      .required = true, .help = "switch-to-switch cables to fail" },
+	[C_SEED] = CLI_OPT_SEED,
+};
+
+enum { X_NAME, X_PATTERN, X_ORDER, X_PACKETS, X_SIZE, X_SEED, X_STAGES,
+       X_PER_STAGE, X_SVG, X_PPS, X_DURATION, X_FAIL, X_FAIL_AT, X_N };
+static const struct cli_opt traffic_opts[X_N + 1] = {
+	[X_NAME] = LAB_OPT_NAME,
+	[X_PATTERN] = { "-p", "--pattern", CLI_PATTERN, "PATTERN",
+			.required = true,
+			.help = "all2all, cps, or any of ftsw analyze -p's" },
+	[X_ORDER] = { "--order", NULL, CLI_ORDER, "ORDER",
+		      .help = "rank -> host order (default topology)" },
+	[X_PACKETS] = { "--packets", NULL, CLI_NUM, "N", 0, 100000,
+			.help = "UDP packets per flow per stage (default 10)" },
+	[X_SIZE] = { "--size", NULL, CLI_NUM, "BYTES", 0, 1400,
+		     .help = "UDP payload (default 64, 1400 if shaped)" },
+	[X_SEED] = CLI_OPT_SEED,
+	[X_STAGES] = { "--stages", NULL, CLI_NUM, "N", 0, 1u << 20,
+		       .help = "at most N stages (default all)" },
+	[X_PER_STAGE] = { "--per-stage", NULL, CLI_FLAG,
+			  .help = "print every stage" },
+	[X_SVG] = { "--svg", NULL, CLI_FILE, "FILE",
+		    .help = "link-load picture" },
+	[X_PPS] = { "--pps", NULL, CLI_NUM, "N", 0, 100000000,
+		    .help = "pace the sending (packets/s, all flows)" },
+	[X_DURATION] = { "--duration", NULL, CLI_NUM, "MS", 0, 3600000,
+			 .help = "shaped lab: sending time per stage "
+				 "(default 2500)" },
+	[X_FAIL] = { "--fail", NULL, CLI_STR, "A B",
+		     .help = "fail cable A - B during every stage" },
+	[X_FAIL_AT] = { "--fail-at", NULL, CLI_NUM, "ROUND", 0, 1000000,
+			.help = "... before this round of packets" },
+};
+
+/*
+ * lab mpirun and lab capture (cmd_lab_tools.c) read their own words, which
+ * end with "-- PROGRAM ...": these tables describe them for the help and
+ * the completion only.
+ */
+enum { M_NAME, M_ORDER, M_N, M_MPIRUN, M_VERBOSE, M_MCA, M_NOPTS };
+static const struct cli_opt mpirun_opts[M_NOPTS + 1] = {
+	[M_NAME] = LAB_OPT_NAME,
+	[M_ORDER] = { "--order", NULL, CLI_ORDER, "ORDER",
+		      .help = "rank -> host order (default topology)" },
+	[M_N] = { "-n", "-np", CLI_NUM, "N", 1, UINT32_MAX,
+		  .help = "ranks (default: every host)" },
+	[M_MPIRUN] = { "--mpirun", NULL, CLI_FILE, "PATH",
+		       .help = "Open MPI's mpirun" },
+	[M_VERBOSE] = { "-v", "--verbose", CLI_FLAG,
+			.help = "print the placement and mpirun's command" },
+	[M_MCA] = { "--mca", NULL, CLI_STR, "KEY VALUE", .repeat = true,
+		    .help = "an MCA parameter for mpirun" },
+};
+
+enum { K_NAME, K_WRITE, K_COUNT, K_N };
+static const struct cli_opt capture_opts[K_N + 1] = {
+	[K_NAME] = LAB_OPT_NAME,
+	[K_WRITE] = { "-w", NULL, CLI_FILE, "FILE",
+		      .help = "write the frames there (pcap)" },
+	[K_COUNT] = { "-c", NULL, CLI_NUM, "COUNT", 1, UINT64_MAX,
+		      .help = "stop after COUNT frames" },
+};
+
+/* Defined by cmd_lab_tools.c when it is built in. */
+int cmd_lab_mpirun(int argc, char **argv) __attribute__((weak));
+int cmd_lab_mpi_agent(int argc, char **argv) __attribute__((weak));
+int cmd_lab_capture(int argc, char **argv) __attribute__((weak));
+
+static const char up_notes[] =
+"TOPO: a generator spec (ftmn:4,3, pgft:...) or an ibnetdiscover file.\n"
+"K: paths per pair for shift1, disjoint, random (default 2^LMC; without\n"
+"--lmc the LMC is the smallest that carries K).\n";
+static const char host_notes[] =
+"HOST: h3, 3 or a node name; switches: s5 or a node name.\n";
+static const char traffic_notes[] =
+"PATTERN: all2all, cps (every shift), or any of ftsw analyze -p's (shift:K,\n"
+"perm, a2a, bisect, file:PATH, ...); ORDER: topology, random, or any of\n"
+"ftsw analyze --order's. On a shaped lab (up --rate) each stage sends for\n"
+"--duration MS (default 2500) and per-flow throughput is measured.\n"
+"--fail A B --fail-at ROUND: the loss across a live failure.\n";
+
+/* The commands' run functions (below). */
+static int lab_up(const struct cli_args *a);
+static int lab_down(const struct cli_args *a);
+static int lab_status(const struct cli_args *a);
+static int lab_list(const struct cli_args *a);
+static int lab_ping(const struct cli_args *a);
+static int lab_trace(const struct cli_args *a);
+static int lab_fail_cmd(const struct cli_args *a);
+static int lab_heal(const struct cli_args *a);
+static int lab_chaos(const struct cli_args *a);
+static int lab_traffic(const struct cli_args *a);
+
+const struct cli_cmd cli_cmds_lab[] = {
+	{ "up", "-t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--paths K] "
+	  "[--name LAB] [--rate RATE] [--seed S] [--no-neigh]",
+	  "build a lab and route it", .opts = up_opts, .notes = up_notes,
+	  .run = lab_up },
+	{ "down", "[--name LAB]", "remove a lab", .opts = name_opts,
+	  .run = lab_down },
+	{ "status", "[--name LAB]", "what a lab is and how it does",
+	  .opts = name_opts, .run = lab_status },
+	{ "show", "[--name LAB]", "the same as status", .opts = name_opts,
+	  .run = lab_status },
+	{ "list", NULL, "the labs of this machine", .opts = NULL,
+	  .run = lab_list },
+	{ "exec", "[--name LAB] HOST -- CMD [ARGS...]",
+	  "run a command in a host's namespace", CLI_STR, 1, 1,
+	  .opts = name_opts, .notes = host_notes },
+	{ "ping", "[--name LAB] [--all | SRC [DST]] [-c N] [-W MS]",
+	  "ICMP echo between hosts (every pair by default)", CLI_STR, 0, 2,
+	  .opts = ping_opts, .notes = host_notes, .run = lab_ping },
+	{ "trace", "[--name LAB] SRC DST [-c PROBES]",
+	  "the path from the kernel's tables, confirmed by counters",
+	  CLI_STR, 2, 2, .opts = trace_opts, .notes = host_notes,
+	  .run = lab_trace },
+	{ "fail", "[--name LAB] link A B [--all] | switch S | port S:P",
+	  "take cables down (both ends)", CLI_STR, 2, 3, .opts = fail_opts,
+	  .notes = host_notes, .run = lab_fail_cmd },
+	{ "heal", "[--name LAB] link A B [--all] | switch S | port S:P",
+	  "bring cables back up", CLI_STR, 2, 3, .opts = fail_opts,
+	  .notes = host_notes, .run = lab_heal },
+	{ "chaos", "[--name LAB] --count K [--seed S]",
+	  "fail K random switch-to-switch cables", .opts = chaos_opts,
+	  .run = lab_chaos },
+	{ "traffic", "[--name LAB] -p PATTERN [--order ORDER] [--packets N] "
+	  "[--size BYTES] [--seed S] [--stages N] [--per-stage] [--svg FILE] "
+	  "[--pps N] [--duration MS] [--fail A B --fail-at ROUND]",
+	  "send a pattern, compare every port's counter with the model",
+	  CLI_STR, 0, 1, .opts = traffic_opts, .notes = traffic_notes,
+	  .run = lab_traffic },
+	{ "mpirun", "[--name LAB] [--order ORDER] [-n N] [--mpirun PATH] [-v] "
+	  "[--mca KEY VALUE]... -- PROG [ARGS...]",
+	  "an Open MPI job across the lab, one rank per host",
+	  .opts = mpirun_opts },
+	{ "capture", "[--name LAB] LINK [-w FILE] [-c COUNT] "
+	  "[-- TCPDUMP-ARGS]", "tcpdump on a cable of the lab", CLI_STR, 1, 1,
+	  .opts = capture_opts },
+	{ NULL }
+};
+
+/* Commands that read their own words (after "lab COMMAND"). */
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} lab_raw[] = {
+	{ "mpirun", cmd_lab_mpirun },
+	{ "mpi-agent", cmd_lab_mpi_agent },	/* hidden: mpirun's agent */
+	{ "capture", cmd_lab_capture },
+};
+
+/* A command of lab_raw: its exit status, or -1 when argv[1] is not one. */
+static int lab_raw_run(int argc, char **argv)
 {
-	fprintf(f,
-		"Usage: ftsw lab up -t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--paths K]\n"
-		"                   [--name LAB] [--rate RATE] [--seed S] [--no-neigh]\n"
-		"       ftsw lab down [--name LAB]\n"
-		"       ftsw lab status [--name LAB]\n"
-		"       ftsw lab list\n"
-		"       ftsw lab exec [--name LAB] HOST -- CMD [ARGS...]\n"
-		"       ftsw lab ping [--name LAB] [--all | SRC [DST]] [-c N] [-W MS]\n"
-		"       ftsw lab trace [--name LAB] SRC DST [-c PROBES]\n"
-		"       ftsw lab fail|heal [--name LAB] link A B [--all] | switch S | port S:P\n"
-		"       ftsw lab chaos [--name LAB] --count K [--seed S]\n"
-		"       ftsw lab traffic [--name LAB] -p PATTERN [--order ORDER]\n"
-		"                   [--packets N] [--size BYTES] [--seed S] [--stages N]\n"
-		"                   [--per-stage] [--svg FILE] [--pps N] [--duration MS]\n"
-		"                   [--fail A B --fail-at ROUND]  (loss across a live failure)\n"
-		"TOPO: a generator spec (ftmn:4,3, pgft:...) or an ibnetdiscover file.\n"
-		"HOST: h3, 3 or a node name; switches: s5 or a node name.\n"
-		"K: paths per pair for shift1, disjoint, random (default 2^LMC; without\n"
-		"--lmc the LMC is the smallest that carries K).\n"
-		"RATE: bit/s with k, M, G suffix (shapes every switch-to-switch link).\n"
-		"PATTERN: all2all, cps (every shift), or any of ftsw analyze -p's (shift:K,\n"
-		"perm, a2a, bisect, file:PATH, ...); ORDER: topology, random, or any of\n"
-		"ftsw analyze --order's. On a shaped lab (up --rate) each stage sends for\n"
-		"--duration MS (default 2500) and per-flow throughput is measured.\n"
-		"The lab's name defaults to $FTSW_LAB, else \"" FTSW_LAB_DEFAULT "\".\n");
+	size_t i;
+
+	for (i = 0; argc > 1 && i < sizeof(lab_raw) / sizeof(lab_raw[0]); i++) {
+		if (strcmp(argv[1], lab_raw[i].name))
+			continue;
+		if (!lab_raw[i].run) {
+			cli_err("lab %s: not built into this ftsw", argv[1]);
+			return 2;
+		}
+		return lab_raw[i].run(argc - 2, argv + 2);
+	}
+	return -1;
 }
 
 static const char *lab_name(const char *given)
@@ -58,428 +254,535 @@ static const char *lab_name(const char *given)
 	return given ? given : e && *e ? e : FTSW_LAB_DEFAULT;
 }
 
-static int parse_u64(const char *opt, const char *v, uint64_t max, uint64_t *out)
-{
-	char *e;
-
-	if (!v) {
-		cli_err("%s: value expected", opt);
-		return -1;
-	}
-	errno = 0;
-	*out = strtoull(v, &e, 0);
-	if (e == v || *e || errno || *out > max) {
-		cli_err("%s: '%s' is not a number in 0..%" PRIu64, opt, v, max);
-		return -1;
-	}
-	return 0;
-}
-
-/* "100M" bit/s -> bytes/s */
+/* "100M" bit/s (k, M, G; optional "bit", "bps" or "b") -> bytes/s */
 static int parse_rate(const char *v, uint64_t *bytes)
 {
-	char *e;
-	double x;
+	static const char *const units[] = { "bit", "bps", "b" };
+	struct ftsw_err err;
+	char num[64];
+	double x, mult = 1;
+	size_t n, i, u;
 
-	if (!v) {
-		cli_err("--rate: value expected");
-		return -1;
+	n = strlen(v);
+	if (n >= sizeof(num))
+		goto bad;
+	memcpy(num, v, n + 1);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		u = strlen(units[i]);
+		if (n > u && !strcmp(num + n - u, units[i])) {
+			num[n -= u] = 0;
+			break;
+		}
 	}
-	x = strtod(v, &e);
-	switch (*e) {
-	case 'k': case 'K': x *= 1e3; e++; break;
-	case 'm': case 'M': x *= 1e6; e++; break;
-	case 'g': case 'G': x *= 1e9; e++; break;
-	default: break;
+	if (n > 1 && strchr("kKmMgG", num[n - 1])) {
+		mult = strchr("kK", num[n - 1]) ? 1e3 :
+		       strchr("mM", num[n - 1]) ? 1e6 : 1e9;
+		num[--n] = 0;
 	}
-	if (!strcmp(e, "bit") || !strcmp(e, "bps") || !strcmp(e, "b"))
-		e += strlen(e);
-	if (e == v || *e || x < 8000 || x > 16e9) {
-		cli_err("--rate: '%s' is not a rate in 8k..16G bit/s", v);
-		return -1;
-	}
+	if (ftsw_parse_double("--rate", num, 0, 16e9, &x, &err))
+		goto bad;
+	x *= mult;
+	if (x < 8000 || x > 16e9)
+		goto bad;
 	*bytes = (uint64_t)(x / 8);
+	return 0;
+bad:
+	cli_err("lab up: --rate: '%s' is not a rate in 8k..16G bit/s", v);
+	return 2;
+}
+
+/* The options of lab up into o: 0, or an exit status. */
+static int lab_up_opts(const struct cli_args *a, struct ftsw_lab_opts *o)
+{
+	o->topo = a->v[U_TOPO].s;
+	o->engine = a->v[U_ENGINE].s;
+	o->lft_file = a->v[U_LFT].s;
+	o->lmc = (unsigned)a->v[U_LMC].u;
+	o->lmc_auto = !a->v[U_LMC].n;
+	o->paths = (unsigned)a->v[U_PATHS].u;
+	o->name = lab_name(a->v[U_NAME].s);
+	o->seed = a->v[U_SEED].u;
+	o->no_neigh = a->v[U_NO_NEIGH].n;
+	if (a->v[U_RATE].n && parse_rate(a->v[U_RATE].s, &o->rate_bytes))
+		return 2;
+	if (o->engine && o->lft_file) {
+		cli_err("lab up: -a and --lft exclude each other");
+		return 2;
+	}
 	return 0;
 }
 
-static int lab_up(int argc, char **argv)
+static void lab_up_print(const char *name, const struct ftsw_lab_times *tm)
+{
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("name", "lab %s up: ", name);
+	ftsw_out_uint("namespaces", "%" PRIu64 " namespaces, ", tm->nnetns);
+	ftsw_out_uint("links", "%" PRIu64 " links, ", tm->nlinks);
+	ftsw_out_str("engine", "routed by %s ", tm->engine);
+	ftsw_out_uint("lmc", "(LMC %" PRIu64 ") ", tm->lmc);
+	ftsw_out_uint("messages", NULL, tm->nmsgs);
+	ftsw_out_float(NULL, "in %.3f s\n", tm->total / 1e6);
+	if (cli.verbose)
+		ftsw_out_text("  route %.3f s, namespaces %.3f s, links %.3f s, "
+			      "hosts %.3f s, switches %.3f s, upload+commit "
+			      "%.3f s, shaping %.3f s\n", tm->route / 1e6,
+			      tm->netns / 1e6, tm->links / 1e6, tm->hosts / 1e6,
+			      tm->switches / 1e6, tm->upload / 1e6,
+			      tm->shape / 1e6);
+	ftsw_out_open_object("us");
+	ftsw_out_uint("route", NULL, tm->route);
+	ftsw_out_uint("netns", NULL, tm->netns);
+	ftsw_out_uint("links", NULL, tm->links);
+	ftsw_out_uint("hosts", NULL, tm->hosts);
+	ftsw_out_uint("switches", NULL, tm->switches);
+	ftsw_out_uint("upload", NULL, tm->upload);
+	ftsw_out_uint("shape", NULL, tm->shape);
+	ftsw_out_uint("total", NULL, tm->total);
+	ftsw_out_close_object();
+	ftsw_out_close_object();
+	ftsw_out_end();
+}
+
+/* lab up's progress on a terminal: a counter per step, notes on a line. */
+static void up_progress(const char *what, uint64_t done, uint64_t total,
+			void *arg)
+{
+	if (!total)
+		fprintf(stderr, "lab %s: %s\n", (const char *)arg, what);
+	else
+		fprintf(stderr, "\r  %-28s %" PRIu64 "/%" PRIu64 "%s", what,
+			done, total, done == total ? "\n" : "");
+}
+
+static int lab_up(const struct cli_args *a)
 {
 	struct ftsw_lab_opts o = { 0 };
 	struct ftsw_lab_times tm;
 	struct ftsw_err err;
-	uint64_t v;
-	int i;
+	int rc;
 
-	o.lmc_auto = true;
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i], *n = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "-t") || !strcmp(a, "--topo")) {
-			o.topo = n;
-			i++;
-		} else if (!strcmp(a, "-a") || !strcmp(a, "--engine")) {
-			o.engine = n;
-			i++;
-		} else if (!strcmp(a, "--lft")) {
-			o.lft_file = n;
-			i++;
-		} else if (!strcmp(a, "--name")) {
-			o.name = n;
-			i++;
-		} else if (!strcmp(a, "--lmc")) {
-			if (parse_u64(a, n, FTSW_LMC_MAX, &v))
-				return 2;
-			o.lmc = (unsigned)v;
-			o.lmc_auto = false;
-			i++;
-		} else if (!strcmp(a, "--seed")) {
-			if (parse_u64(a, n, UINT64_MAX, &o.seed))
-				return 2;
-			i++;
-		} else if (!strcmp(a, "--paths")) {
-			if (parse_u64(a, n, 128, &v))
-				return 2;
-			o.paths = (unsigned)v;
-			i++;
-		} else if (!strcmp(a, "--rate")) {
-			if (parse_rate(n, &o.rate_bytes))
-				return 2;
-			i++;
-		} else if (!strcmp(a, "--no-neigh")) {
-			o.no_neigh = true;
-		} else {
-			cli_err("lab up: unknown argument '%s'", a);
-			lab_usage(stderr);
-			return 2;
-		}
-		if (i >= argc) {
-			cli_err("lab up: %s: value expected", a);
-			return 2;
-		}
+	rc = lab_up_opts(a, &o);
+	if (rc)
+		return rc;
+	if (isatty(2)) {
+		o.progress = up_progress;
+		o.progress_arg = (void *)o.name;
 	}
-	if (!o.topo) {
-		cli_err("lab up: -t TOPO is required");
-		return 2;
-	}
-	if (o.engine && o.lft_file) {
-		cli_err("lab up: -a and --lft exclude each other");
-		return 2;
-	}
-	o.name = lab_name(o.name);
-	o.progress = isatty(2);
 	if (ftsw_lab_up(&o, &tm, &err)) {
 		cli_err("lab up: %s", err.msg);
 		return 1;
 	}
-	if (cli.json) {
-		printf("{\"name\":\"%s\",\"engine\":\"%s\",\"lmc\":%u,\"namespaces\":%" PRIu64 ",\"links\":%"
-		       PRIu64 ",\"neighbours\":%" PRIu64 ",\"messages\":%" PRIu64
-		       ",\"us\":{\"route\":%" PRIu64 ",\"netns\":%" PRIu64
-		       ",\"links\":%" PRIu64 ",\"hosts\":%" PRIu64 ",\"switches\":%"
-		       PRIu64 ",\"upload\":%" PRIu64 ",\"shape\":%" PRIu64
-		       ",\"total\":%" PRIu64 "}}\n", o.name, tm.engine, tm.lmc, tm.nnetns, tm.nlinks,
-		       tm.nneigh, tm.nmsgs, tm.route, tm.netns, tm.links, tm.hosts,
-		       tm.switches, tm.upload, tm.shape, tm.total);
-	} else {
-		printf("lab %s up: %" PRIu64 " namespaces, %" PRIu64
-		       " links, %" PRIu64 " neighbour entries, routed by %s "
-		       "(LMC %u) in %.3f s\n", o.name, tm.nnetns, tm.nlinks,
-		       tm.nneigh, tm.engine, tm.lmc, tm.total / 1e6);
-		if (cli.verbose)
-			printf("  route %.3f s, namespaces %.3f s, links %.3f s, "
-			       "hosts %.3f s, switches %.3f s, upload+commit %.3f s, "
-			       "shaping %.3f s\n", tm.route / 1e6, tm.netns / 1e6,
-			       tm.links / 1e6, tm.hosts / 1e6, tm.switches / 1e6,
-			       tm.upload / 1e6, tm.shape / 1e6);
-	}
+	lab_up_print(o.name, &tm);
 	return 0;
 }
 
-/* Common: strip --name LAB from argv, open the lab. */
-static int open_lab(int *argc, char **argv, struct ftsw_lab *lab)
+/* Open the lab the command names (its first option is LAB_OPT_NAME). */
+static int open_lab(const struct cli_args *a, struct ftsw_lab *lab)
 {
-	const char *name = NULL;
 	struct ftsw_err err;
-	int i, j;
 
-	for (i = 0, j = 0; i < *argc; i++) {
-		if (!strcmp(argv[i], "--") ) {
-			while (i < *argc)
-				argv[j++] = argv[i++];
-			break;
-		}
-		if (!strcmp(argv[i], "--name") && i + 1 < *argc) {
-			name = argv[++i];
-			continue;
-		}
-		argv[j++] = argv[i];
-	}
-	*argc = j;
-	if (ftsw_lab_open(lab_name(name), lab, &err)) {
+	if (ftsw_lab_open(lab_name(a->v[0].s), lab, &err)) {
 		cli_err("%s", err.msg);
 		return -1;
 	}
 	return 0;
 }
 
-static int name_only(int argc, char **argv, const char *cmd, const char **name)
-{
-	int i;
-
-	*name = NULL;
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--name") && i + 1 < argc) {
-			*name = argv[++i];
-		} else {
-			cli_err("lab %s: unknown argument '%s'", cmd, argv[i]);
-			return -1;
-		}
-	}
-	*name = lab_name(*name);
-	return 0;
-}
-
-static int lab_down(int argc, char **argv)
+static int lab_down(const struct cli_args *a)
 {
 	struct ftsw_err err;
-	const char *name;
 
-	if (name_only(argc, argv, "down", &name))
-		return 2;
-	if (ftsw_lab_down(name, &err)) {
+	if (ftsw_lab_down(lab_name(a->v[N_NAME].s), &err)) {
 		cli_err("lab down: %s", err.msg);
 		return 1;
 	}
 	return 0;
 }
 
-static int lab_status(int argc, char **argv)
+static void status_print(const struct ftsw_lab *lab,
+			 const struct ftsw_lab_status *st)
 {
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("name", "lab %s", lab->name);
+	ftsw_out_str("topology", ": %s\n", lab->spec);
+	ftsw_out_str("engine", "  routing     %s", lab->engine);
+	ftsw_out_uint("lmc", ", LMC %" PRIu64, lab->lmc);
+	ftsw_out_text("%s\n", lab->rate_bytes ? ", shaped" : "");
+	ftsw_out_uint("rate_bits", lab->rate_bytes ? "  rate        %" PRIu64
+		      " bit/s per fabric link\n" : NULL, lab->rate_bytes * 8);
+	ftsw_out_uint("hosts", "  hosts       %" PRIu64, lab->topo->nhosts);
+	ftsw_out_str(NULL, " (namespaces %s-h0..)\n", lab->name);
+	ftsw_out_uint("switches", "  switches    %" PRIu64,
+		      st->fabric.nswitches);
+	ftsw_out_str(NULL, " (namespace %s)\n", lab->name);
+	ftsw_out_uint("links", NULL, ftsw_topo_nlinks(lab->topo));
+	ftsw_out_uint("ports", "  ports       %" PRIu64 " bound", st->ports);
+	ftsw_out_uint("ports_edge", " (%" PRIu64 " edge), ", st->ports_edge);
+	ftsw_out_uint("ports_down", "%" PRIu64 " down\n", st->ports_down);
+	ftsw_out_uint("generation", "  generation  %" PRIu64 "\n",
+		      st->fabric.generation);
+	ftsw_out_text("  drops       %" PRIu64, st->drops);
+	nlcli_print_drops("drops", st->fabric.drops, " %s=%" PRIu64, true);
+	ftsw_out_text("\n");
+	ftsw_out_close_object();
+	ftsw_out_end();
+}
+
+static int lab_status(const struct cli_args *a)
+{
+	struct ftsw_lab_status st;
 	struct ftsw_lab lab;
 	struct ftsw_err err;
 	int rc;
 
-	if (open_lab(&argc, argv, &lab))
+	if (open_lab(a, &lab))
 		return 1;
-	if (argc) {
-		cli_err("lab status: unknown argument '%s'", argv[0]);
-		ftsw_lab_close(&lab);
-		return 2;
-	}
-	rc = ftsw_lab_status(&lab, cli.json, stdout, &err);
+	rc = ftsw_lab_status(&lab, &st, &err);
 	if (rc)
 		cli_err("lab status: %s", err.msg);
+	else
+		status_print(&lab, &st);
 	ftsw_lab_close(&lab);
 	return rc ? 1 : 0;
 }
 
 static int list_cb(const char *name, void *arg)
 {
-	int *n = arg;
-
-	if (cli.json)
-		printf("%s\"%s\"", (*n)++ ? "," : "", name);
-	else
-		printf("%s\n", name);
+	(void)arg;
+	ftsw_out_str(NULL, "%s\n", name);
 	return 0;
 }
 
-static int lab_list(int argc, char **argv)
+static int lab_list(const struct cli_args *a)
 {
-	int n = 0;
-
-	(void)argv;
-	if (argc) {
-		cli_err("lab list: no arguments expected");
-		return 2;
-	}
-	if (cli.json)
-		printf("[");
-	ftsw_lab_list(list_cb, &n);
-	if (cli.json)
-		printf("]\n");
+	(void)a;
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_array(NULL);
+	ftsw_lab_list(list_cb, NULL);
+	ftsw_out_close_array();
+	ftsw_out_end();
 	return 0;
 }
 
-static int lab_exec(int argc, char **argv)
+/* lab exec [--name LAB] HOST -- CMD [ARGS...]: the words after "--" are
+ * the command's own, never parsed. */
+static int lab_exec(const struct cli_object *obj, const struct cli_cmd *cmd,
+		    int argc, char **argv)
 {
 	struct ftsw_lab lab;
 	struct ftsw_err err;
+	struct cli_args a;
 	uint32_t h;
-	int i;
+	int dash, rc;
 
-	if (open_lab(&argc, argv, &lab))
-		return 1;
-	if (argc < 3 || strcmp(argv[1], "--")) {
+	for (dash = 0; dash < argc && strcmp(argv[dash], "--"); dash++)
+		;
+	rc = cli_parse(obj, cmd, dash, argv, &a);
+	cli_args_free(&a);
+	if (rc)
+		return cli_parse_exit(rc);
+	if (dash + 1 >= argc) {
 		cli_err("lab exec: HOST -- CMD [ARGS...] expected");
-		ftsw_lab_close(&lab);
 		return 2;
 	}
-	if (ftsw_lab_find_host(&lab, argv[0], &h, &err) ||
+	if (open_lab(&a, &lab))
+		return 1;
+	if (ftsw_lab_find_host(&lab, a.pos[0], &h, &err) ||
 	    ftsw_lab_enter_host(&lab, h, &err)) {
 		cli_err("lab exec: %s", err.msg);
 		ftsw_lab_close(&lab);
 		return 1;
 	}
 	ftsw_lab_close(&lab);
-	for (i = 0; i < argc - 2; i++)
-		argv[i] = argv[i + 2];
-	argv[argc - 2] = NULL;
+	argv += dash + 1;
 	execvp(argv[0], argv);
 	cli_err("lab exec: %s: %s", argv[0], strerror(errno));
 	return 127;
 }
 
-static int lab_ping(int argc, char **argv)
+/* At most this many failing pairs in text (-j lists all). */
+#define PING_SHOW_FAILS 20
+
+static void ping_print(const struct ftsw_ping_result *res)
 {
+	uint64_t i;
+
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_uint("pairs", "%" PRIu64 " pairs: ", res->pairs);
+	ftsw_out_uint("ok", "%" PRIu64 " ok, ", res->ok);
+	ftsw_out_uint("failed", "%" PRIu64 " failed; ", res->failed);
+	ftsw_out_uint("sent", "%" PRIu64 " echoes sent, ", res->sent);
+	ftsw_out_uint("received", "%" PRIu64 " replies ", res->received);
+	ftsw_out_float("seconds", "in %.2f s", res->elapsed_s);
+	ftsw_out_uint("retried", NULL, res->retried);
+	ftsw_out_open_object("rtt_us");
+	if (res->received)
+		ftsw_out_text("; rtt min/avg/max ");
+	ftsw_out_float("min", res->received ? "%.0f/" : NULL,
+		       round(res->min_us));
+	ftsw_out_float("avg", res->received ? "%.0f/" : NULL,
+		       round(res->avg_us));
+	ftsw_out_float("max", res->received ? "%.0f us" : NULL,
+		       round(res->max_us));
+	ftsw_out_close_object();
+	if (res->retried)
+		ftsw_out_text(" (%" PRIu64 " echoes re-sent after a silence)",
+			      res->retried);
+	ftsw_out_text("\n");
+	ftsw_out_open_array("failures");
+	for (i = 0; i < res->nfails; i++) {
+		const struct ftsw_pair_fail *f = &res->fails[i];
+
+		if (!cli.json && i >= PING_SHOW_FAILS)
+			break;
+		ftsw_out_open_object(NULL);
+		ftsw_out_uint("src", "  FAIL h%" PRIu64, f->src);
+		ftsw_out_uint("dst", " -> h%" PRIu64, f->dst);
+		ftsw_out_uint("received", ": %" PRIu64, f->received);
+		ftsw_out_text("/%u replies\n", f->sent);
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	if (res->nfails > PING_SHOW_FAILS)
+		ftsw_out_text("  ... and %" PRIu64 " more failing pairs (-j "
+			      "lists all)\n", res->nfails - PING_SHOW_FAILS);
+	ftsw_out_close_object();
+	ftsw_out_end();
+}
+
+static int lab_ping(const struct cli_args *a)
+{
+	struct ftsw_ping_result res;
 	struct ftsw_lab lab;
 	struct ftsw_err err;
-	struct ftsw_ping_result res;
 	uint32_t hs[2];
-	unsigned nh = 0;
-	uint64_t count = 1, wait = 2000, i, maxshow = 20;
-	int rc = 1, a;
+	unsigned i;
+	int rc = 1;
 
-	if (open_lab(&argc, argv, &lab))
+	if (open_lab(a, &lab))
 		return 1;
-	for (a = 0; a < argc; a++) {
-		const char *n = a + 1 < argc ? argv[a + 1] : NULL;
-
-		if (!strcmp(argv[a], "--all")) {
-			continue;
-		} else if (!strcmp(argv[a], "-c")) {
-			if (parse_u64("-c", n, 1000, &count))
-				goto out2;
-			a++;
-		} else if (!strcmp(argv[a], "-W")) {
-			if (parse_u64("-W", n, 600000, &wait))
-				goto out2;
-			a++;
-		} else if (nh < 2) {
-			if (ftsw_lab_find_host(&lab, argv[a], &hs[nh], &err)) {
-				cli_err("lab ping: %s", err.msg);
-				goto out;
-			}
-			nh++;
-		} else {
-			cli_err("lab ping: unknown argument '%s'", argv[a]);
-			goto out2;
+	for (i = 0; i < a->npos; i++)
+		if (ftsw_lab_find_host(&lab, a->pos[i], &hs[i], &err)) {
+			cli_err("lab ping: %s", err.msg);
+			goto out;
 		}
-	}
-	if (ftsw_lab_ping(&lab, nh ? hs : NULL, 1, nh == 2 ? hs + 1 : NULL, 1,
-			  (unsigned)count, (unsigned)wait, &res, &err)) {
+	if (ftsw_lab_ping(&lab, a->npos ? hs : NULL, 1,
+			  a->npos == 2 ? hs + 1 : NULL, 1,
+			  a->v[P_COUNT].n ? (unsigned)a->v[P_COUNT].u : 1,
+			  a->v[P_WAIT].n ? (unsigned)a->v[P_WAIT].u : 2000,
+			  &res, &err)) {
 		cli_err("lab ping: %s", err.msg);
 		goto out;
 	}
-	if (cli.json) {
-		printf("{\"pairs\":%" PRIu64 ",\"ok\":%" PRIu64 ",\"failed\":%"
-		       PRIu64 ",\"sent\":%" PRIu64 ",\"received\":%" PRIu64
-		       ",\"retried\":%" PRIu64 ",\"rtt_us\":{\"min\":%.0f,\"avg\":%.0f,\"max\":%.0f}"
-		       ",\"seconds\":%.3f,\"failures\":[", res.pairs, res.ok,
-		       res.failed, res.sent, res.received, res.retried, res.min_us, res.avg_us,
-		       res.max_us, res.elapsed_s);
-		for (i = 0; i < res.nfails; i++)
-			printf("%s{\"src\":%" PRIu32 ",\"dst\":%" PRIu32
-			       ",\"received\":%u}", i ? "," : "",
-			       res.fails[i].src, res.fails[i].dst,
-			       res.fails[i].received);
-		printf("]}\n");
-	} else {
-		printf("%" PRIu64 " pairs: %" PRIu64 " ok, %" PRIu64 " failed; %"
-		       PRIu64 " echoes sent, %" PRIu64 " replies in %.2f s",
-		       res.pairs, res.ok, res.failed, res.sent, res.received,
-		       res.elapsed_s);
-		if (res.received)
-			printf("; rtt min/avg/max %.0f/%.0f/%.0f us",
-			       res.min_us, res.avg_us, res.max_us);
-		if (res.retried)
-			printf(" (%" PRIu64 " echoes re-sent after a silence)",
-			       res.retried);
-		printf("\n");
-		for (i = 0; i < res.nfails && i < maxshow; i++)
-			printf("  FAIL h%" PRIu32 " -> h%" PRIu32 ": %u/%u replies\n",
-			       res.fails[i].src, res.fails[i].dst,
-			       res.fails[i].received, res.fails[i].sent);
-		if (res.nfails > maxshow)
-			printf("  ... and %" PRIu64 " more failing pairs (-j lists all)\n",
-			       res.nfails - maxshow);
-	}
+	ping_print(&res);
 	rc = res.failed ? 1 : 0;
 	ftsw_ping_result_free(&res);
-	goto out;
-out2:
-	rc = 2;
 out:
 	ftsw_lab_close(&lab);
 	return rc;
 }
 
-static int lab_trace(int argc, char **argv)
+/* "s3(desc)" / "h5": a node as trace shows it. */
+static const char *trace_node(const struct ftsw_topo *t, uint32_t node,
+			      char *buf, size_t sz)
 {
+	const struct ftsw_node *n = &t->nodes[node];
+
+	snprintf(buf, sz, "%c%" PRIu32 "%s%s%s",
+		 n->kind == FTSW_SWITCH ? 's' : 'h', n->index,
+		 n->desc ? "(" : "", n->desc ? n->desc : "", n->desc ? ")" : "");
+	return buf;
+}
+
+static const char *trace_verdict(const struct ftsw_lab_trace_result *res,
+				 const struct ftsw_lab_trace_path *p)
+{
+	if (!p->status)
+		return p->confirmed ? "(confirmed by counters)" :
+		       res->npaths > 1 ? "(not taken by the probe flow)" :
+		       "(COUNTERS DISAGREE)";
+	return p->status == -1 ? "no route" : p->status == -2 ? "loop" :
+	       p->status == -3 ? "dead port" : "misdelivered";
+}
+
+static void trace_print(const struct ftsw_lab *lab,
+			const struct ftsw_lab_trace_result *res)
+{
+	const struct ftsw_topo *t = lab->topo;
+	char nb[96];
+	unsigned i, h;
+
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_uint("src", NULL, res->src);
+	ftsw_out_uint("dst", NULL, res->dst);
+	ftsw_out_uint("probes", NULL, res->probes);
+	ftsw_out_uint("replies", NULL, res->replies);
+	ftsw_out_open_array("paths");
+	for (i = 0; i < res->npaths; i++) {
+		const struct ftsw_lab_trace_path *p = &res->paths[i];
+
+		ftsw_out_open_object(NULL);
+		ftsw_out_uint("dlid", "dlid %" PRIu64 ": ", p->dlid);
+		ftsw_out_str(NULL, "%s", trace_node(t, t->hosts[res->src], nb,
+						    sizeof(nb)));
+		ftsw_out_int("status", NULL, p->status);
+		ftsw_out_open_array("hops");
+		for (h = 0; h < p->nhops; h++) {
+			ftsw_out_open_object(NULL);
+			ftsw_out_uint("switch", " -> s%" PRIu64, p->hops[h].sw);
+			ftsw_out_uint("port", ":%" PRIu64, p->hops[h].port);
+			ftsw_out_uint("tx_delta", " [%" PRIu64 "]",
+				      p->hops[h].tx_delta);
+			ftsw_out_close_object();
+		}
+		ftsw_out_close_array();
+		ftsw_out_bool("confirmed", NULL, p->confirmed);
+		if (!p->status)
+			ftsw_out_str(NULL, " -> %s", trace_node(t,
+				     t->hosts[res->dst], nb, sizeof(nb)));
+		ftsw_out_text("  %s\n", trace_verdict(res, p));
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	ftsw_out_text("probes: %u sent, %" PRIu64 " replies ([n] = packets "
+		      "sent on that port during the probe)\n", res->probes,
+		      res->replies);
+	ftsw_out_close_object();
+	ftsw_out_end();
+}
+
+static int lab_trace(const struct cli_args *a)
+{
+	struct ftsw_lab_trace_result res;
+	unsigned probes = a->v[T_COUNT].n ? (unsigned)a->v[T_COUNT].u : 5;
 	struct ftsw_lab lab;
 	struct ftsw_err err;
 	uint32_t s, d;
-	uint64_t probes = 5;
 	int rc = 1;
 
-	if (open_lab(&argc, argv, &lab))
+	if (open_lab(a, &lab))
 		return 1;
-	if (argc == 4 && !strcmp(argv[2], "-c")) {
-		if (parse_u64("-c", argv[3], 1000, &probes)) {
-			ftsw_lab_close(&lab);
-			return 2;
-		}
-		argc = 2;
-	}
-	if (argc != 2) {
-		cli_err("lab trace: SRC DST expected");
-		ftsw_lab_close(&lab);
-		return 2;
-	}
-	if (ftsw_lab_find_host(&lab, argv[0], &s, &err) ||
-	    ftsw_lab_find_host(&lab, argv[1], &d, &err) ||
-	    ftsw_lab_trace(&lab, s, d, (unsigned)probes, cli.json, stdout, &err))
+	if (ftsw_lab_find_host(&lab, a->pos[0], &s, &err) ||
+	    ftsw_lab_find_host(&lab, a->pos[1], &d, &err) ||
+	    ftsw_lab_trace(&lab, s, d, probes, &res, &err)) {
 		cli_err("lab trace: %s", err.msg);
-	else
+	} else {
+		trace_print(&lab, &res);
+		ftsw_lab_trace_result_free(&res);
 		rc = 0;
+	}
 	ftsw_lab_close(&lab);
 	return rc;
 }
 
-static int lab_fail(int argc, char **argv, bool up)
+/* "s8" / "h3": the lab's short name of a node. */
+static void node_short(const struct ftsw_topo *t, uint32_t node, char *buf,
+		       size_t sz)
 {
-	const char *cmd = up ? "heal" : "fail";
+	snprintf(buf, sz, "%c%" PRIu32,
+		 t->nodes[node].kind == FTSW_HOST ? 'h' : 's',
+		 t->nodes[node].index);
+}
+
+/* One end of a changed cable (JSON only). */
+static void change_end(const struct ftsw_lab *lab, const char *key,
+		       uint32_t node, unsigned port)
+{
+	const struct ftsw_topo *t = lab->topo;
+	char s[24], dev[32], ns[96];
+	bool host = t->nodes[node].kind == FTSW_HOST;
+
+	node_short(t, node, s, sizeof(s));
+	if (host)
+		ftsw_lab_host_ns(lab->name, t->nodes[node].index, ns,
+				 sizeof(ns));
+	else
+		ftsw_lab_port_dev(t->nodes[node].index, port, dev, sizeof(dev));
+	ftsw_out_open_object(key);
+	ftsw_out_str("node", NULL, s);
+	ftsw_out_str("name", NULL, t->nodes[node].desc ? t->nodes[node].desc : s);
+	ftsw_out_uint("port", NULL, port);
+	ftsw_out_str("dev", NULL, host ? "eth0" : dev);
+	ftsw_out_str("netns", NULL, host ? ns : lab->name);
+	ftsw_out_close_object();
+}
+
+/*
+ * Text: one "failed|healed link s8:1 <-> s16:3" line per cable. JSON:
+ * {"lab", "action", "count", "changed": [{"a": END, "b": END,
+ * "cable": "switch"|"host", "state": "up"|"down"}]}, END = {"node": "s8",
+ * "name", "port", "dev", "netns"}.
+ */
+static void changes_print(const struct ftsw_lab *lab,
+			  const struct ftsw_lab_changes *ch, const char *action)
+{
+	const struct ftsw_topo *t = lab->topo;
+	size_t i;
+
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("lab", NULL, lab->name);
+	ftsw_out_str("action", NULL, action);
+	ftsw_out_uint("count", NULL, ch->n);
+	ftsw_out_open_array("changed");
+	for (i = 0; i < ch->n; i++) {
+		const struct ftsw_lab_change *c = &ch->v[i];
+		bool host = t->nodes[c->b].kind == FTSW_HOST;
+		char a[24], b[24];
+
+		node_short(t, c->a, a, sizeof(a));
+		node_short(t, c->b, b, sizeof(b));
+		ftsw_out_open_object(NULL);
+		ftsw_out_text("%s link %s:%u <-> %s", c->up ? "healed" :
+			      "failed", a, c->a_port, b);
+		if (host)
+			ftsw_out_text(" (eth0)\n");
+		else
+			ftsw_out_text(":%u\n", c->b_port);
+		change_end(lab, "a", c->a, c->a_port);
+		change_end(lab, "b", c->b, c->b_port);
+		ftsw_out_str("cable", NULL, host ? "host" : "switch");
+		ftsw_out_str("state", NULL, c->up ? "up" : "down");
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	ftsw_out_close_object();
+	ftsw_out_end();
+}
+
+static int lab_fail(const struct cli_args *a, bool up)
+{
+	const char *cmd = up ? "heal" : "fail", *what = a->pos[0];
 	struct ftsw_lab_changes ch = { 0 };
 	struct ftsw_lab lab;
 	struct ftsw_err err;
-	bool all = false;
-	int rc = 1, i, j;
+	bool all = a->v[F_ALL].n;
+	int rc;
 
-	if (open_lab(&argc, argv, &lab))
-		return 1;
-	for (i = 0, j = 0; i < argc; i++)
-		if (!strcmp(argv[i], "--all"))
-			all = true;
-		else
-			argv[j++] = argv[i];
-	argc = j;
-	if (argc == 3 && !strcmp(argv[0], "link"))
-		rc = ftsw_lab_fail(&lab, FTSW_FAIL_LINK, argv[1], argv[2], up,
-				   all, &ch, &err);
-	else if (argc == 2 && !strcmp(argv[0], "switch"))
-		rc = ftsw_lab_fail(&lab, FTSW_FAIL_SWITCH, argv[1], NULL, up,
-				   true, &ch, &err);
-	else if (argc == 2 && !strcmp(argv[0], "port"))
-		rc = ftsw_lab_fail(&lab, FTSW_FAIL_PORT, argv[1], NULL, up,
-				   false, &ch, &err);
-	else {
+	if (!((a->npos == 3 && !strcmp(what, "link")) ||
+	      (a->npos == 2 && (!strcmp(what, "switch") ||
+				!strcmp(what, "port"))))) {
 		cli_err("lab %s: link A B | switch S | port S:P expected", cmd);
-		ftsw_lab_close(&lab);
 		return 2;
 	}
+	if (open_lab(a, &lab))
+		return 1;
+	if (!strcmp(what, "link"))
+		rc = ftsw_lab_fail(&lab, FTSW_FAIL_LINK, a->pos[1], a->pos[2],
+				   up, all, &ch, &err);
+	else if (!strcmp(what, "switch"))
+		rc = ftsw_lab_fail(&lab, FTSW_FAIL_SWITCH, a->pos[1], NULL, up,
+				   true, &ch, &err);
+	else
+		rc = ftsw_lab_fail(&lab, FTSW_FAIL_PORT, a->pos[1], NULL, up,
+				   false, &ch, &err);
 	/* What did change is reported, also before an error. */
 	if (!rc || ch.n)
-		ftsw_lab_changes_print(&lab, &ch, cmd, cli.json, stdout);
+		changes_print(&lab, &ch, cmd);
 	if (rc)
 		cli_err("lab %s: %s", cmd, err.msg);
 	ftsw_lab_changes_free(&ch);
@@ -487,160 +790,105 @@ static int lab_fail(int argc, char **argv, bool up)
 	return rc ? 1 : 0;
 }
 
-static int lab_chaos(int argc, char **argv)
+static int lab_chaos(const struct cli_args *a)
 {
 	struct ftsw_lab_changes ch = { 0 };
 	struct ftsw_lab lab;
 	struct ftsw_err err;
-	uint64_t count = 0, seed = 1;
-	int rc = 2, i;
+	int rc;
 
-	if (open_lab(&argc, argv, &lab))
+	if (open_lab(a, &lab))
 		return 1;
-	for (i = 0; i < argc; i++) {
-		const char *n = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(argv[i], "--count")) {
-			if (parse_u64("--count", n, 100000, &count))
-				goto out;
-			i++;
-		} else if (!strcmp(argv[i], "--seed")) {
-			if (parse_u64("--seed", n, UINT64_MAX, &seed))
-				goto out;
-			i++;
-		} else {
-			cli_err("lab chaos: unknown argument '%s'", argv[i]);
-			goto out;
-		}
-	}
-	rc = ftsw_lab_chaos(&lab, (unsigned)count, seed, &ch, &err) ? 1 : 0;
+	rc = ftsw_lab_chaos(&lab, (unsigned)a->v[C_COUNT].u,
+			    a->v[C_SEED].n ? a->v[C_SEED].u : 1, &ch, &err) ?
+	     1 : 0;
 	if (!rc || ch.n)
-		ftsw_lab_changes_print(&lab, &ch, "chaos", cli.json, stdout);
+		changes_print(&lab, &ch, "chaos");
 	if (rc)
 		cli_err("lab chaos: %s", err.msg);
-out:
 	ftsw_lab_changes_free(&ch);
 	ftsw_lab_close(&lab);
 	return rc;
 }
 
-static int lab_traffic(int argc, char **argv)
+/* The options of lab traffic into o: 0, or an exit status. */
+static int lab_traffic_opts(const struct cli_args *a,
+			    struct ftsw_lab_traffic_opts *o)
+{
+	o->pattern = a->v[X_PATTERN].s;
+	if (a->v[X_ORDER].n)
+		o->order = a->v[X_ORDER].s;
+	if (a->v[X_PACKETS].n)
+		o->packets = (unsigned)a->v[X_PACKETS].u;
+	o->size = (unsigned)a->v[X_SIZE].u;
+	if (a->v[X_SEED].n)
+		o->seed = a->v[X_SEED].u;
+	o->max_stages = (unsigned)a->v[X_STAGES].u;
+	o->per_stage = a->v[X_PER_STAGE].n;
+	o->svg = a->v[X_SVG].s;
+	o->pps = (unsigned)a->v[X_PPS].u;
+	o->duration_ms = (unsigned)a->v[X_DURATION].u;
+	o->fail_at = (unsigned)a->v[X_FAIL_AT].u;
+	/* --fail A B: B is the one positional word */
+	if (a->v[X_FAIL].n != (a->npos == 1)) {
+		cli_err(a->npos ? "lab traffic: unknown argument '%s'" :
+			"lab traffic: --fail A B: B expected%s",
+			a->npos ? a->pos[0] : "");
+		return 2;
+	}
+	o->fail_a = a->v[X_FAIL].s;
+	o->fail_b = a->npos ? a->pos[0] : NULL;
+	o->json = cli.json;
+	o->verbose = cli.verbose;
+	return 0;
+}
+
+static int lab_traffic(const struct cli_args *a)
 {
 	struct ftsw_lab_traffic_opts o = { .order = "topology", .packets = 10,
 					   .seed = 1 };
 	struct ftsw_lab lab;
 	struct ftsw_err err;
-	uint64_t v;
-	int rc = 2, i;
+	int rc;
 
-	if (open_lab(&argc, argv, &lab))
+	rc = lab_traffic_opts(a, &o);
+	if (rc)
+		return rc;
+	if (open_lab(a, &lab))
 		return 1;
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i], *n = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if ((!strcmp(a, "-p") || !strcmp(a, "--pattern")) && n) {
-			o.pattern = n;
-			i++;
-		} else if (!strcmp(a, "--order") && n) {
-			o.order = n;
-			i++;
-		} else if (!strcmp(a, "--svg") && n) {
-			o.svg = n;
-			i++;
-		} else if (!strcmp(a, "--packets")) {
-			if (parse_u64(a, n, 100000, &v))
-				goto out;
-			o.packets = (unsigned)v;
-			i++;
-		} else if (!strcmp(a, "--size")) {
-			if (parse_u64(a, n, 1400, &v))
-				goto out;
-			o.size = (unsigned)v;
-			i++;
-		} else if (!strcmp(a, "--stages")) {
-			if (parse_u64(a, n, 1u << 20, &v))
-				goto out;
-			o.max_stages = (unsigned)v;
-			i++;
-		} else if (!strcmp(a, "--seed")) {
-			if (parse_u64(a, n, UINT64_MAX, &o.seed))
-				goto out;
-			i++;
-		} else if (!strcmp(a, "--fail") && i + 2 < argc) {
-			o.fail_a = argv[i + 1];
-			o.fail_b = argv[i + 2];
-			i += 2;
-		} else if (!strcmp(a, "--fail-at")) {
-			if (parse_u64(a, n, 1000000, &v))
-				goto out;
-			o.fail_at = (unsigned)v;
-			i++;
-		} else if (!strcmp(a, "--pps")) {
-			if (parse_u64(a, n, 100000000, &v))
-				goto out;
-			o.pps = (unsigned)v;
-			i++;
-		} else if (!strcmp(a, "--duration")) {
-			if (parse_u64(a, n, 3600000, &v))
-				goto out;
-			o.duration_ms = (unsigned)v;
-			i++;
-		} else if (!strcmp(a, "--per-stage")) {
-			o.per_stage = true;
-		} else {
-			cli_err("lab traffic: unknown argument '%s'", a);
-			goto out;
-		}
-	}
-	if (!o.pattern) {
-		cli_err("lab traffic: -p PATTERN is required");
-		goto out;
-	}
-	o.json = cli.json;
-	o.verbose = cli.verbose;
 	rc = ftsw_lab_traffic(&lab, &o, stdout, &err);
 	if (rc < 0) {
 		cli_err("lab traffic: %s", err.msg);
 		rc = 1;
 	}
-out:
 	ftsw_lab_close(&lab);
 	return rc;
 }
 
+static int lab_heal(const struct cli_args *a)
+{
+	return lab_fail(a, true);
+}
+
+static int lab_fail_cmd(const struct cli_args *a)
+{
+	return lab_fail(a, false);
+}
+
 int cmd_lab(int argc, char **argv)
 {
-	const char *c = argc > 1 ? argv[1] : "help";
+	const struct cli_object *obj = cli_find_object("lab");
+	const struct cli_cmd *cmd;
+	int shift, rc;
 
-	argc -= 2;
-	argv += 2;
-	if (!strcmp(c, "up"))
-		return lab_up(argc, argv);
-	if (!strcmp(c, "down"))
-		return lab_down(argc, argv);
-	if (!strcmp(c, "status") || !strcmp(c, "show"))
-		return lab_status(argc, argv);
-	if (!strcmp(c, "list"))
-		return lab_list(argc, argv);
-	if (!strcmp(c, "exec"))
-		return lab_exec(argc, argv);
-	if (!strcmp(c, "ping"))
-		return lab_ping(argc, argv);
-	if (!strcmp(c, "trace"))
-		return lab_trace(argc, argv);
-	if (!strcmp(c, "fail"))
-		return lab_fail(argc, argv, false);
-	if (!strcmp(c, "heal"))
-		return lab_fail(argc, argv, true);
-	if (!strcmp(c, "chaos"))
-		return lab_chaos(argc, argv);
-	if (!strcmp(c, "traffic"))
-		return lab_traffic(argc, argv);
-	if (!strcmp(c, "help") || !strcmp(c, "-h") || !strcmp(c, "--help")) {
-		lab_usage(stdout);
-		return 0;
-	}
-	cli_err("lab: unknown command '%s'", c);
-	lab_usage(stderr);
-	return 2;
+	rc = lab_raw_run(argc, argv);
+	if (rc >= 0)
+		return rc;
+	/* exec: the words after "--" are the command's own, never parsed */
+	cmd = cli_find_cmd(obj, argc, argv, &shift);
+	if (cmd && !strcmp(cmd->name, "exec"))
+		return lab_exec(obj, cmd, argc - shift, argv + shift);
+	if (!cmd)
+		return shift ? 2 : 0;
+	return cli_dispatch("lab", argc, argv);
 }

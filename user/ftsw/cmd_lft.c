@@ -15,18 +15,46 @@
 
 #include "cli.h"
 #include "nlcli.h"
+#include "util/output.h"
 
-static void lft_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: ftsw lft set switch ID lid LID[-LID] port P [lid ... port P]...\n"
-		"       ftsw lft set switch ID block FIRST P,P,...\n"
-		"       ftsw lft set switch ID file PATH   (lines: LID PORT)\n"
-		"       ftsw lft show switch ID [staged]\n"
-		"       ftsw lft discard [switch ID]\n"
-		"PORT 255 (or 'none') removes the route. Writes are staged until\n"
-		"'ftsw commit'.\n");
-}
+/*
+ * lft set's words are a sequence applied in order (a later entry wins), so
+ * they are read by lft_edits(); the table describes them for the help and
+ * the completion.
+ */
+enum { L_SWITCH, L_LID, L_PORT, L_BLOCK, L_FILE, L_N };
+static const struct cli_opt set_opts[L_N + 1] = {
+	[L_SWITCH] = NLCLI_OPT_SWITCH(true),
+	[L_LID] = { "lid", NULL, CLI_STR, "LID[-LID]", .repeat = true,
+		    .help = "DLIDs for the port that follows" },
+	[L_PORT] = { "port", NULL, CLI_STR, "P", .repeat = true,
+		     .help = "output port, 255 or none: no route" },
+	[L_BLOCK] = { "block", NULL, CLI_NUM, "FIRST", 0, FTSW_MAX_LID,
+		      .repeat = true,
+		      .help = "P,P,... for DLIDs FIRST, FIRST + 1, ..." },
+	[L_FILE] = { "file", NULL, CLI_FILE, "PATH", .repeat = true,
+		     .help = "lines 'LID[-LID] PORT' (# comments)" },
+};
+
+enum { S_SWITCH, S_STAGED, S_N };
+static const struct cli_opt show_opts[S_N + 1] = {
+	[S_SWITCH] = NLCLI_OPT_SWITCH(true),
+	[S_STAGED] = { "staged", NULL, CLI_FLAG,
+		       .help = "the staged view, not the active table" },
+};
+static const struct cli_opt discard_opts[2] = {
+	NLCLI_OPT_SWITCH(false),
+};
+
+const struct cli_cmd cli_cmds_lft[] = {
+	{ "set", "switch ID (lid LID[-LID] port P | block FIRST P,P,... | "
+	  "file PATH)...", "stage LFT entries ('ftsw commit' publishes them)",
+	  CLI_STR, 0, CLI_MAX_POS, .opts = set_opts },
+	{ "show", "switch ID [staged]", "a switch's LFT", .opts = show_opts },
+	{ "discard", "[switch ID]", "drop staged entries (every switch's "
+	  "without switch)", .opts = discard_opts },
+	{ NULL }
+};
 
 struct edit {
 	uint8_t *table;
@@ -42,6 +70,7 @@ static void edit_put(struct edit *e, uint32_t lid, uint8_t port)
 		e->hi = lid;
 }
 
+/* A port value: 0..255 or "none" (255). false after printing why. */
 static bool parse_port(const char *v, uint8_t *port)
 {
 	uint64_t x;
@@ -50,30 +79,36 @@ static bool parse_port(const char *v, uint8_t *port)
 		*port = FTSW_NO_ROUTE;
 		return true;
 	}
-	if (!nlcli_num(v, 255, &x))
+	if (!nlcli_num("lft", "port", v, 0, 255, &x))
 		return false;
 	*port = (uint8_t)x;
 	return true;
 }
 
-static bool parse_range(const char *v, uint32_t *a, uint32_t *b)
+/* "LID" or "LID-LID" (what names it in errors). */
+static bool parse_range(const char *what, const char *v, uint32_t *a,
+			uint32_t *b)
 {
 	char buf[64], *dash;
 	uint64_t x, y;
 
-	if (!v || strlen(v) >= sizeof(buf))
+	if (!v || strlen(v) >= sizeof(buf)) {
+		cli_err("lft: %s: LID[-LID] expected", what);
 		return false;
+	}
 	strcpy(buf, v);
 	dash = strchr(buf, '-');
 	if (dash)
 		*dash++ = 0;
-	if (!nlcli_num(buf, FTSW_MAX_LID, &x))
+	if (!nlcli_num("lft", what, buf, 0, FTSW_MAX_LID, &x))
 		return false;
 	y = x;
-	if (dash && !nlcli_num(dash, FTSW_MAX_LID, &y))
+	if (dash && !nlcli_num("lft", what, dash, 0, FTSW_MAX_LID, &y))
 		return false;
-	if (y < x)
+	if (y < x) {
+		cli_err("lft: %s: range %s is empty", what, v);
 		return false;
+	}
 	*a = (uint32_t)x;
 	*b = (uint32_t)y;
 	return true;
@@ -82,7 +117,7 @@ static bool parse_range(const char *v, uint32_t *a, uint32_t *b)
 static int read_file(const char *path, struct edit *e)
 {
 	FILE *f = fopen(path, "r");
-	char line[256];
+	char line[256], what[300];
 	int ln = 0;
 
 	if (!f) {
@@ -101,127 +136,171 @@ static int read_file(const char *path, struct edit *e)
 		if (!lid)
 			continue;
 		port = strtok_r(NULL, " \t\r\n", &save);
-		if (!parse_range(lid, &a, &b) || !parse_port(port, &pt) ||
-		    strtok_r(NULL, " \t\r\n", &save)) {
+		snprintf(what, sizeof(what), "%s:%d: LID", path, ln);
+		if (!parse_range(what, lid, &a, &b))
+			goto bad;
+		snprintf(what, sizeof(what), "%s:%d: port", path, ln);
+		if (port && !strcmp(port, "none")) {
+			pt = FTSW_NO_ROUTE;
+		} else {
+			uint64_t x;
+
+			if (!nlcli_num("lft", what, port, 0, 255, &x))
+				goto bad;
+			pt = (uint8_t)x;
+		}
+		if (strtok_r(NULL, " \t\r\n", &save)) {
 			cli_err("lft: %s:%d: expected 'LID[-LID] PORT'", path, ln);
-			fclose(f);
-			return -1;
+			goto bad;
 		}
 		for (l = a; l <= b; l++)
 			edit_put(e, l, pt);
 	}
 	fclose(f);
 	return 0;
+bad:
+	fclose(f);
+	return -1;
+}
+
+/* "block FIRST P,P,..." at argv[*i] (FIRST already in v). */
+static bool parse_block(int argc, char **argv, int *i, const char *v,
+			struct edit *e)
+{
+	uint8_t buf[FTSW_LFT_SIZE];
+	uint64_t first;
+	uint32_t l;
+	int n;
+
+	if (!nlcli_num("lft", "block", v, 0, FTSW_MAX_LID, &first))
+		return false;
+	if (*i >= argc) {
+		cli_err("lft: block %s: P,P,... expected", v);
+		return false;
+	}
+	n = nlcli_list("lft", "block", argv[*i], 255, buf, FTSW_LFT_SIZE);
+	if (n <= 0)
+		return false;
+	if (first + n > FTSW_LFT_SIZE) {
+		cli_err("lft: block %s: %d entries run past LID %u", v, n,
+			FTSW_LFT_SIZE - 1);
+		return false;
+	}
+	for (l = 0; l < (uint32_t)n; l++)
+		edit_put(e, first + l, buf[l]);
+	(*i)++;
+	return true;
+}
+
+/* The edits of argv[i..]: 0, or an exit status. */
+static int lft_edits(int argc, char **argv, int i, struct edit *e)
+{
+	bool have_range = false;
+	uint32_t a = 0, b = 0, l;
+	const char *v;
+	uint8_t pt;
+
+	while (i < argc) {
+		if (nlcli_kv(argc, argv, &i, "lid", &v)) {
+			if (!parse_range("lid", v, &a, &b))
+				return 2;
+			have_range = true;
+		} else if (nlcli_kv(argc, argv, &i, "port", &v)) {
+			if (!have_range)
+				return nlcli_usage_err("lft", "port");
+			if (!parse_port(v, &pt))
+				return 2;
+			for (l = a; l <= b; l++)
+				edit_put(e, l, pt);
+			have_range = false;
+		} else if (nlcli_kv(argc, argv, &i, "block", &v)) {
+			if (!parse_block(argc, argv, &i, v, e))
+				return 2;
+		} else if (nlcli_kv(argc, argv, &i, "file", &v)) {
+			if (!v)
+				return nlcli_usage_err("lft", "file");
+			if (read_file(v, e))
+				return 1;
+		} else {
+			return nlcli_usage_err("lft", argv[i]);
+		}
+	}
+	if (have_range)
+		return nlcli_usage_err("lft", argv[argc - 1]);
+	if (e->hi == UINT32_MAX)
+		return nlcli_usage_err("lft", NULL);
+	return 0;
 }
 
 static int lft_set(int argc, char **argv)
 {
 	struct edit e = { .lo = UINT32_MAX, .hi = UINT32_MAX };
-	uint32_t sw = 0, a = 0, b = 0, l;
-	bool have_sw = false, have_range = false;
 	struct ftsw_nl *nl;
-	const char *v;
-	int i = 2, r, rc = 1;
-	uint8_t pt;
+	uint32_t sw = 0;
+	int i = 2, r;
 
+	r = i < argc ? nlcli_switch_arg("lft", argc, argv, &i, &sw) : 0;
+	if (r < 0)
+		return 2;
+	if (!r)
+		return nlcli_usage_err("lft", i < argc ? argv[i] : NULL);
 	e.table = malloc(FTSW_LFT_SIZE);
 	if (!e.table)
 		return 1;
-	/* Start from the staged view so that one block carries every edit. */
-	while (i < argc && !have_sw) {
-		r = nlcli_switch_arg(argc, argv, &i, &sw);
-		if (r <= 0) {
-			free(e.table);
-			return nlcli_usage_err("lft", argv[i]);
-		}
-		have_sw = true;
-	}
-	if (!have_sw) {
-		free(e.table);
-		return nlcli_usage_err("lft", NULL);
-	}
 	nl = nlcli_open();
 	if (!nl) {
 		free(e.table);
 		return 1;
 	}
+	/* Start from the staged view so that one block carries every edit. */
 	if (ftsw_nl_lft_get(nl, sw, true, e.table, NULL, NULL)) {
 		free(e.table);
 		return nlcli_fail(nl, "lft set");
 	}
-	while (i < argc) {
-		if (nlcli_kv(argc, argv, &i, "lid", &v)) {
-			if (!parse_range(v, &a, &b))
-				goto usage;
-			have_range = true;
-		} else if (nlcli_kv(argc, argv, &i, "port", &v)) {
-			if (!have_range || !parse_port(v, &pt))
-				goto usage;
-			for (l = a; l <= b; l++)
-				edit_put(&e, l, pt);
-			have_range = false;
-		} else if (nlcli_kv(argc, argv, &i, "block", &v)) {
-			uint8_t buf[FTSW_LFT_SIZE];
-			uint64_t first;
-			int n;
-
-			if (!nlcli_num(v, FTSW_MAX_LID, &first) || i >= argc)
-				goto usage;
-			n = nlcli_list(argv[i], 255, buf, FTSW_LFT_SIZE);
-			if (n <= 0 || first + n > FTSW_LFT_SIZE)
-				goto usage;
-			for (l = 0; l < (uint32_t)n; l++)
-				edit_put(&e, first + l, buf[l]);
-			i++;
-		} else if (nlcli_kv(argc, argv, &i, "file", &v)) {
-			if (!v || read_file(v, &e))
-				goto out;
-		} else {
-			goto usage;
-		}
-	}
-	if (have_range || e.hi == UINT32_MAX) {
-		i = argc;
-		goto usage;
-	}
-	if (ftsw_nl_lft_set(nl, sw, e.lo, e.table + e.lo, e.hi - e.lo + 1)) {
+	r = lft_edits(argc, argv, i, &e);
+	if (!r && ftsw_nl_lft_set(nl, sw, e.lo, e.table + e.lo,
+				  e.hi - e.lo + 1)) {
 		free(e.table);
 		return nlcli_fail(nl, "lft set");
 	}
-	rc = 0;
-out:
 	free(e.table);
 	ftsw_nl_close(nl);
-	return rc;
-usage:
-	free(e.table);
-	ftsw_nl_close(nl);
-	return nlcli_usage_err("lft", i < argc ? argv[i] : (i > 0 ? argv[i - 1] : NULL));
+	return r;
 }
 
-static int lft_show(int argc, char **argv)
+static void lft_print(uint32_t sw, bool staged, bool pending, uint32_t size,
+		      const uint8_t *t)
 {
-	bool have_sw = false, staged = false, pending = false, first = true;
-	uint32_t sw = 0, size = 0, l;
+	char lid[16];
+	uint32_t l;
+
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_uint("switch", "switch %" PRIu64, sw);
+	ftsw_out_str("view", " lft %s", staged ? "staged" : "active");
+	ftsw_out_bool("pending", NULL, pending);
+	ftsw_out_uint("size", " size %" PRIu64, size);
+	ftsw_out_text("%s\n", pending ? " (staged changes pending)" : "");
+	ftsw_out_open_object("lft");
+	for (l = 0; l < size; l++) {
+		if (t[l] == FTSW_NO_ROUTE)
+			continue;
+		snprintf(lid, sizeof(lid), "%" PRIu32, l);
+		ftsw_out_uint(lid, NULL, t[l]);
+		ftsw_out_text("  lid %" PRIu32 " port %u\n", l, t[l]);
+	}
+	ftsw_out_close_object();
+	ftsw_out_close_object();
+	ftsw_out_end();
+}
+
+static int lft_show(const struct cli_args *a)
+{
+	uint32_t sw = (uint32_t)a->v[S_SWITCH].u, size = 0;
+	bool staged = a->v[S_STAGED].n, pending = false;
 	struct ftsw_nl *nl;
 	uint8_t *t;
-	int i = 2, r;
 
-	while (i < argc) {
-		r = nlcli_switch_arg(argc, argv, &i, &sw);
-		if (r < 0)
-			return nlcli_usage_err("lft", argv[i - 1]);
-		if (r > 0) {
-			have_sw = true;
-		} else if (!strcmp(argv[i], "staged")) {
-			staged = true;
-			i++;
-		} else {
-			return nlcli_usage_err("lft", argv[i]);
-		}
-	}
-	if (!have_sw)
-		return nlcli_usage_err("lft", NULL);
 	t = malloc(FTSW_LFT_SIZE);
 	if (!t)
 		return 1;
@@ -234,62 +313,52 @@ static int lft_show(int argc, char **argv)
 		free(t);
 		return nlcli_fail(nl, "lft show");
 	}
-	if (cli.json) {
-		printf("{\"switch\":%u,\"view\":\"%s\",\"pending\":%s,\"size\":%u,\"lft\":{",
-		       sw, staged ? "staged" : "active", pending ? "true" : "false",
-		       size);
-		for (l = 0; l < size; l++) {
-			if (t[l] == FTSW_NO_ROUTE)
-				continue;
-			printf("%s\"%u\":%u", first ? "" : ",", l, t[l]);
-			first = false;
-		}
-		printf("}}\n");
-	} else {
-		printf("switch %u lft %s size %u%s\n", sw,
-		       staged ? "staged" : "active", size,
-		       pending ? " (staged changes pending)" : "");
-		for (l = 0; l < size; l++)
-			if (t[l] != FTSW_NO_ROUTE)
-				printf("  lid %u port %u\n", l, t[l]);
-	}
+	lft_print(sw, staged, pending, size, t);
 	free(t);
+	ftsw_nl_close(nl);
+	return 0;
+}
+
+static int lft_discard(const struct cli_args *a)
+{
+	struct ftsw_nl *nl = nlcli_open();
+
+	if (!nl)
+		return 1;
+	if (ftsw_nl_lft_discard(nl, a->v[0].n ? (int64_t)a->v[0].u : -1))
+		return nlcli_fail(nl, "lft discard");
 	ftsw_nl_close(nl);
 	return 0;
 }
 
 int cmd_lft(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : "help";
-	struct ftsw_nl *nl;
-	int64_t sw = -1;
-	int i = 2, r;
+	const struct cli_cmd *cmd;
+	struct cli_args a;
+	int shift, rc = 0;
 
-	if (!strcmp(cmd, "help")) {
-		lft_usage(stdout);
-		return 0;
-	}
-	if (!strcmp(cmd, "set"))
+	cmd = nlcli_cmd("lft", NULL, argc, argv, &shift, &rc);
+	if (!cmd)
+		return rc;
+	if (!strcmp(cmd->name, "set")) {
+		int i;
+
+		for (i = shift; i < argc; i++)
+			if (!strcmp(argv[i], "help") || !strcmp(argv[i], "-h") ||
+			    !strcmp(argv[i], "--help")) {
+				cli_usage(stdout, cli_find_object("lft"), cmd);
+				return 0;
+			}
 		return lft_set(argc, argv);
-	if (!strcmp(cmd, "show"))
-		return lft_show(argc, argv);
-	if (strcmp(cmd, "discard")) {
-		lft_usage(stderr);
-		return 2;
 	}
-	while (i < argc) {
-		uint32_t id;
-
-		r = nlcli_switch_arg(argc, argv, &i, &id);
-		if (r <= 0)
-			return nlcli_usage_err("lft", argv[r < 0 ? i - 1 : i]);
-		sw = id;
-	}
-	nl = nlcli_open();
-	if (!nl)
-		return 1;
-	if (ftsw_nl_lft_discard(nl, sw))
-		return nlcli_fail(nl, "lft discard");
-	ftsw_nl_close(nl);
-	return 0;
+	rc = cli_parse(cli_find_object("lft"), cmd, argc - shift, argv + shift,
+		       &a);
+	if (rc)
+		rc = cli_parse_exit(rc);
+	else if (!strcmp(cmd->name, "show"))
+		rc = lft_show(&a);
+	else
+		rc = lft_discard(&a);
+	cli_args_free(&a);
+	return rc;
 }

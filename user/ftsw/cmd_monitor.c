@@ -8,59 +8,60 @@
 
 #include "cli.h"
 #include "nlcli.h"
+#include "util/output.h"
 
 struct mon {
 	uint64_t left;	/* 0: forever */
 };
 
+/* One event: one text line, or one JSON document per line. */
 static int mon_event(const struct ftsw_event *ev, void *arg)
 {
 	struct mon *m = arg;
-	bool first = true;
 
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
 	if (ev->cmd == FTSW_CMD_COMMIT_EVENT) {
-		if (cli.json)
-			printf("{\"event\":\"commit\",\"generation\":%" PRIu64 "}\n",
-			       ev->generation);
-		else
-			printf("commit generation %" PRIu64 "\n", ev->generation);
+		ftsw_out_str("event", "%s", "commit");
+		ftsw_out_uint("generation", " generation %" PRIu64 "\n",
+			      ev->generation);
 	} else {
-		if (cli.json) {
-			printf("{\"event\":\"port\",\"port\":");
-			port_print(&ev->port, false, &first);
-			printf("}\n");
-		} else {
-			printf("port %s ", ev->port.admin_up && ev->port.oper_up ?
-			       "up" : "down");
-			port_print(&ev->port, false, &first);
-		}
+		ftsw_out_str("event", "%s", "port");
+		ftsw_out_str(NULL, " %s ", ev->port.admin_up &&
+			     ev->port.oper_up ? "up" : "down");
+		port_print("port", &ev->port, false);
 	}
-	fflush(stdout);
+	ftsw_out_close_object();
+	ftsw_out_end();
 	if (m->left && !--m->left)
 		return 1;
 	return 0;
 }
 
+enum { M_COUNT, M_N };
+static const struct cli_opt mon_opts[M_N + 1] = {
+	[M_COUNT] = { "count", NULL, CLI_NUM, "N", 1, UINT64_MAX,
+		      .help = "stop after N events (default: never)" },
+};
+
+const struct cli_cmd cli_cmds_monitor[] = {
+	{ "", "[count N]", "print port state changes and commits of this "
+	  "namespace's fabric (-j: one JSON document per line)",
+	  .opts = mon_opts },
+	{ NULL }
+};
+
 int cmd_monitor(int argc, char **argv)
 {
 	struct mon m = { 0 };
 	struct ftsw_nl *nl;
-	int i = 1, r;
-	const char *v;
+	struct cli_args a;
+	int r, rc = 0;
 
-	if (argc > 1 && !strcmp(argv[1], "help")) {
-		printf("Usage: ftsw [-j] monitor [count N]\n"
-		       "Prints port state changes and commits of this namespace's fabric.\n");
-		return 0;
-	}
-	while (i < argc) {
-		if (nlcli_kv(argc, argv, &i, "count", &v)) {
-			if (!nlcli_num(v, UINT64_MAX, &m.left) || !m.left)
-				return nlcli_usage_err("monitor", v ? v : "count");
-		} else {
-			return nlcli_usage_err("monitor", argv[i]);
-		}
-	}
+	if (!nlcli_parse("monitor", "", argc, argv, &a, &rc))
+		return rc;
+	m.left = a.v[M_COUNT].u;
+	cli_args_free(&a);
 	nl = nlcli_open();
 	if (!nl)
 		return 1;

@@ -17,28 +17,73 @@
 
 #include "cli.h"
 #include "nlcli.h"
+#include "util/output.h"
+#include "util/parse.h"
 
-static void port_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: ftsw port bind switch ID port N dev IFNAME kind link|edge\n"
-		"                 [lid BASE] [lmc L] [offsets O,O,...] [sl S]\n"
-		"                 [sl-table FILE] [up|down]\n"
-		"       ftsw port set switch ID port N [up|down] [lid BASE] [lmc L]\n"
-		"                 [offsets O,...] [sl S] [sl-table FILE]\n"
-		"       ftsw port unbind switch ID port N\n"
-		"       ftsw port clear switch ID port N\n"
-		"       ftsw [-s] [-j] port show [switch ID [port N]]\n"
-		"sl-table FILE: one SL per DLID, whitespace-separated, from LID 0.\n");
-}
+static const char *const kinds[] = { "link", "edge", NULL };
 
-/* Read an SL table: numbers 0..15 separated by white space. */
+enum { Q_SWITCH, Q_PORT, Q_DEV, Q_KIND, Q_LID, Q_LMC, Q_SL, Q_OFFSETS,
+       Q_SL_TABLE, Q_UP, Q_DOWN, Q_N };
+static const struct cli_opt port_opts[Q_N + 1] = {
+	[Q_SWITCH] = NLCLI_OPT_SWITCH(true),
+	[Q_PORT] = { "port", NULL, CLI_NUM, "N", 0, 255, .required = true,
+		     .help = "port number" },
+	[Q_DEV] = { "dev", NULL, CLI_STR, "IFNAME",
+		    .help = "the device of this network namespace (bind)" },
+	[Q_KIND] = { "kind", NULL, CLI_WORD, "KIND", .words = kinds,
+		     .help = "switch-to-switch or host cable (bind)" },
+	[Q_LID] = { "lid", NULL, CLI_NUM, "BASE", 0, 0xffff,
+		    .help = "edge: base LID" },
+	[Q_LMC] = { "lmc", NULL, CLI_NUM, "L", 0, 255,
+		    .help = "edge: 2^L LIDs" },
+	[Q_SL] = { "sl", NULL, CLI_NUM, "S", 0, 255,
+		   .help = "edge: service level" },
+	[Q_OFFSETS] = { "offsets", "offset", CLI_STR, "O,O,...",
+			.help = "edge: LMC offsets the host may use" },
+	[Q_SL_TABLE] = { "sl-table", NULL, CLI_FILE, "FILE",
+			 .help = "edge: one SL per DLID, from LID 0" },
+	[Q_UP] = { "up", NULL, CLI_FLAG, .help = "administratively up" },
+	[Q_DOWN] = { "down", NULL, CLI_FLAG, .help = "administratively down" },
+};
+
+/* show: the same keys, none required. */
+enum { V_SWITCH, V_PORT, V_N };
+static const struct cli_opt show_opts[V_N + 1] = {
+	[V_SWITCH] = NLCLI_OPT_SWITCH(false),
+	[V_PORT] = { "port", NULL, CLI_NUM, "N", 0, 255,
+		     .help = "port number" },
+};
+static const struct cli_opt unbind_opts[V_N + 1] = {
+	[V_SWITCH] = NLCLI_OPT_SWITCH(true),
+	[V_PORT] = { "port", NULL, CLI_NUM, "N", 0, 255, .required = true,
+		     .help = "port number" },
+};
+
+const struct cli_cmd cli_cmds_port[] = {
+	{ "bind", "switch ID port N dev IFNAME kind link|edge [lid BASE] "
+	  "[lmc L] [offsets O,O,...] [sl S] [sl-table FILE] [up|down]",
+	  "bind a device to a switch port", .opts = port_opts },
+	{ "set", "switch ID port N [up|down] [lid BASE] [lmc L] "
+	  "[offsets O,...] [sl S] [sl-table FILE]", "change a bound port",
+	  .opts = port_opts },
+	{ "unbind", "switch ID port N", "unbind a port", .opts = unbind_opts },
+	{ "clear", "switch ID port N", "zero a port's counters",
+	  .opts = unbind_opts },
+	{ "show", "[switch ID [port N]]", "ports (-s: with counters)",
+	  .opts = show_opts },
+	{ NULL }
+};
+
+/* Read an SL table: numbers 0..255 separated by white space. */
 static uint8_t *read_sl_table(const char *path, uint32_t *len)
 {
 	FILE *f = fopen(path, "r");
+	struct ftsw_err err;
+	char tok[64], what[320];
 	uint8_t *t;
-	unsigned int v;
+	unsigned v;
 	uint32_t n = 0;
+	int r;
 
 	if (!f) {
 		cli_err("port: cannot open sl-table '%s'", path);
@@ -49,24 +94,30 @@ static uint8_t *read_sl_table(const char *path, uint32_t *len)
 		fclose(f);
 		return NULL;
 	}
-	while (fscanf(f, "%u", &v) == 1) {
-		if (n >= FTSW_LFT_SIZE || v > 255) {
-			cli_err("port: %s: entry %u out of range", path, n);
-			free(t);
-			fclose(f);
-			return NULL;
+	while ((r = fscanf(f, "%63s", tok)) == 1) {
+		snprintf(what, sizeof(what), "%s: entry %u", path, n);
+		if (n >= FTSW_LFT_SIZE) {
+			cli_err("port: %s: more than %u entries", path,
+				FTSW_LFT_SIZE);
+			goto fail;
+		}
+		if (ftsw_parse_uint(what, tok, 0, 255, &v, &err)) {
+			cli_err("port: %s", err.msg);
+			goto fail;
 		}
 		t[n++] = (uint8_t)v;
 	}
-	if (!feof(f)) {
-		cli_err("port: %s: not a number at entry %u", path, n);
-		free(t);
-		fclose(f);
-		return NULL;
+	if (r != EOF || ferror(f)) {
+		cli_err("port: %s: read error at entry %u", path, n);
+		goto fail;
 	}
 	fclose(f);
 	*len = n;
 	return t;
+fail:
+	free(t);
+	fclose(f);
+	return NULL;
 }
 
 static void print_stats(const struct ftsw_port_info *p)
@@ -74,219 +125,209 @@ static void print_stats(const struct ftsw_port_info *p)
 	const struct ftsw_port_stats *s = &p->stats;
 	int i;
 
-	if (cli.json) {
-		printf(",\"stats\":{\"rx_packets\":%" PRIu64 ",\"rx_bytes\":%" PRIu64
-		       ",\"tx_packets\":%" PRIu64 ",\"tx_bytes\":%" PRIu64
-		       ",\"tx_vl\":[", s->rx_packets, s->rx_bytes, s->tx_packets,
-		       s->tx_bytes);
-		for (i = 0; i < FTSW_NUM_VL; i++)
-			printf("%s%" PRIu64, i ? "," : "", s->tx_vl[i]);
-		printf("],\"drops\":{");
-		for (i = 1; i <= FTSW_DROP_MAX; i++)
-			printf("%s\"%s\":%" PRIu64, i > 1 ? "," : "",
-			       ftsw_drop_name(i), s->drops[i]);
-		printf("},\"resolved\":%" PRIu64 "}", s->resolved);
-		return;
-	}
-	printf("    rx %" PRIu64 " packets %" PRIu64 " bytes  tx %" PRIu64
-	       " packets %" PRIu64 " bytes\n", s->rx_packets, s->rx_bytes,
-	       s->tx_packets, s->tx_bytes);
-	printf("    tx_vl");
-	for (i = 0; i < FTSW_NUM_VL; i++)
+	ftsw_out_open_object("stats");
+	ftsw_out_uint("rx_packets", "    rx %" PRIu64 " packets", s->rx_packets);
+	ftsw_out_uint("rx_bytes", " %" PRIu64 " bytes", s->rx_bytes);
+	ftsw_out_uint("tx_packets", "  tx %" PRIu64 " packets", s->tx_packets);
+	ftsw_out_uint("tx_bytes", " %" PRIu64 " bytes\n", s->tx_bytes);
+	ftsw_out_text("    tx_vl");
+	ftsw_out_open_array("tx_vl");
+	for (i = 0; i < FTSW_NUM_VL; i++) {
+		ftsw_out_uint(NULL, NULL, s->tx_vl[i]);
 		if (s->tx_vl[i])
-			printf(" %d:%" PRIu64, i, s->tx_vl[i]);
-	printf("\n    drops");
-	for (i = 1; i <= FTSW_DROP_MAX; i++)
-		printf(" %s %" PRIu64, ftsw_drop_name(i), s->drops[i]);
-	printf("\n    resolved %" PRIu64 " (ARP/ND replies)\n", s->resolved);
+			ftsw_out_text(" %d:%" PRIu64, i, s->tx_vl[i]);
+	}
+	ftsw_out_close_array();
+	ftsw_out_text("\n    drops");
+	nlcli_print_drops("drops", s->drops, " %s %" PRIu64, false);
+	ftsw_out_text("\n");
+	ftsw_out_uint("resolved", "    resolved %" PRIu64 " (ARP/ND replies)\n",
+		      s->resolved);
+	ftsw_out_close_object();
 }
 
 /* Shared by "port show" and "monitor". */
-void port_print(const struct ftsw_port_info *p, bool stats, bool *first)
+void port_print(const char *key, const struct ftsw_port_info *p, bool stats)
 {
 	int i;
 
-	if (cli.json) {
-		printf("%s{\"switch\":%u,\"port\":%u,\"ifindex\":%u,\"dev\":",
-		       *first ? "" : ",", p->switch_id, p->port, p->ifindex);
-		nlcli_json_str(stdout, p->ifname);
-		printf(",\"kind\":\"%s\",\"admin_up\":%s,\"oper_up\":%s,\"up\":%s",
-		       ftsw_kind_name(p->kind), p->admin_up ? "true" : "false",
-		       p->oper_up ? "true" : "false",
-		       p->admin_up && p->oper_up ? "true" : "false");
-		if (p->reason)
-			printf(",\"reason\":\"%s\"", ftsw_reason_name(p->reason));
-		if (p->edge) {
-			printf(",\"lid\":%u,\"lmc\":%u,\"sl\":%u,\"offsets\":[",
-			       p->base_lid, p->lmc, p->sl);
-			for (i = 0; i < p->n_offsets; i++)
-				printf("%s%u", i ? "," : "", p->offsets[i]);
-			printf("]");
-		}
-		if (stats && p->has_stats)
-			print_stats(p);
-		printf("}");
-	} else {
-		printf("switch %u port %u dev %s kind %s admin %s oper %s",
-		       p->switch_id, p->port, p->ifname, ftsw_kind_name(p->kind),
-		       p->admin_up ? "up" : "down", p->oper_up ? "up" : "down");
-		if (p->reason)
-			printf(" reason %s", ftsw_reason_name(p->reason));
-		if (p->edge) {
-			printf(" lid %u lmc %u sl %u offsets ", p->base_lid,
-			       p->lmc, p->sl);
-			for (i = 0; i < p->n_offsets; i++)
-				printf("%s%u", i ? "," : "", p->offsets[i]);
-		}
-		printf("\n");
-		if (stats && p->has_stats)
-			print_stats(p);
+	ftsw_out_open_object(key);
+	ftsw_out_uint("switch", "switch %" PRIu64, p->switch_id);
+	ftsw_out_uint("port", " port %" PRIu64, p->port);
+	ftsw_out_uint("ifindex", NULL, p->ifindex);
+	ftsw_out_str("dev", " dev %s", p->ifname);
+	ftsw_out_str("kind", " kind %s", ftsw_kind_name(p->kind));
+	ftsw_out_bool("admin_up", NULL, p->admin_up);
+	ftsw_out_bool("oper_up", NULL, p->oper_up);
+	ftsw_out_bool("up", NULL, p->admin_up && p->oper_up);
+	ftsw_out_text(" admin %s oper %s", p->admin_up ? "up" : "down",
+		      p->oper_up ? "up" : "down");
+	if (p->reason)
+		ftsw_out_str("reason", " reason %s",
+			     ftsw_reason_name(p->reason));
+	if (p->edge) {
+		ftsw_out_uint("lid", " lid %" PRIu64, p->base_lid);
+		ftsw_out_uint("lmc", " lmc %" PRIu64, p->lmc);
+		ftsw_out_uint("sl", " sl %" PRIu64, p->sl);
+		ftsw_out_text(" offsets ");
+		ftsw_out_open_array("offsets");
+		for (i = 0; i < p->n_offsets; i++)
+			ftsw_out_uint(NULL, i ? ",%" PRIu64 : "%" PRIu64,
+				      p->offsets[i]);
+		ftsw_out_close_array();
 	}
-	*first = false;
+	ftsw_out_text("\n");
+	if (stats && p->has_stats)
+		print_stats(p);
+	ftsw_out_close_object();
 }
 
 static int show_cb(const struct ftsw_port_info *p, void *arg)
 {
-	port_print(p, cli.stats, arg);
+	(void)arg;
+	port_print(NULL, p, cli.stats);
 	return 0;
 }
 
-int cmd_port(int argc, char **argv)
-{
-	const char *cmd = argc > 1 ? argv[1] : "show";
-	bool have_sw = false, have_port = false, first = true;
-	uint8_t *sl_table = NULL;
+/* The arguments of every port command. */
+struct port_args {
 	struct ftsw_port_cfg c;
-	struct ftsw_nl *nl;
-	const char *v;
-	uint64_t x;
-	int i = 2, r, err;
+	bool have_sw, have_port;
+	uint8_t *sl_table;
+};
 
-	if (!strcmp(cmd, "help")) {
-		port_usage(stdout);
-		return 0;
-	}
-	ftsw_port_cfg_init(&c);
-	while (i < argc) {
-		r = nlcli_switch_arg(argc, argv, &i, &c.switch_id);
-		if (r < 0)
-			return nlcli_usage_err("port", argv[i - 1]);
-		if (r > 0) {
-			have_sw = true;
-		} else if (nlcli_kv(argc, argv, &i, "port", &v)) {
-			if (!nlcli_num(v, 255, &x))
-				return nlcli_usage_err("port", v ? v : "port");
-			c.port = (uint8_t)x;
-			have_port = true;
-		} else if (nlcli_kv(argc, argv, &i, "dev", &v)) {
-			if (!v)
-				return nlcli_usage_err("port", "dev");
-			c.ifindex = if_nametoindex(v);
-			if (!c.ifindex) {
-				cli_err("port: no device '%s' in this network namespace", v);
-				return 1;
-			}
-		} else if (nlcli_kv(argc, argv, &i, "kind", &v)) {
-			if (v && !strcmp(v, "link"))
-				c.kind = FTSW_PORT_LINK;
-			else if (v && !strcmp(v, "edge"))
-				c.kind = FTSW_PORT_EDGE;
-			else
-				return nlcli_usage_err("port", v ? v : "kind");
-		} else if (nlcli_kv(argc, argv, &i, "lid", &v)) {
-			if (!nlcli_num(v, 0xffff, &x))
-				return nlcli_usage_err("port", v ? v : "lid");
-			c.base_lid = (int)x;
-		} else if (nlcli_kv(argc, argv, &i, "lmc", &v)) {
-			if (!nlcli_num(v, 255, &x))
-				return nlcli_usage_err("port", v ? v : "lmc");
-			c.lmc = (int)x;
-		} else if (nlcli_kv(argc, argv, &i, "sl", &v)) {
-			if (!nlcli_num(v, 255, &x))
-				return nlcli_usage_err("port", v ? v : "sl");
-			c.sl = (int)x;
-		} else if (nlcli_kv(argc, argv, &i, "offsets", &v) ||
-			   nlcli_kv(argc, argv, &i, "offset", &v)) {
-			c.n_offsets = nlcli_list(v, 255, c.offsets,
-						 FTSW_MAX_OFFSETS);
-			if (c.n_offsets <= 0)
-				return nlcli_usage_err("port", v ? v : "offsets");
-		} else if (nlcli_kv(argc, argv, &i, "sl-table", &v)) {
-			if (!v)
-				return nlcli_usage_err("port", "sl-table");
-			free(sl_table);
-			sl_table = read_sl_table(v, &c.sl_table_len);
-			if (!sl_table)
-				return 1;
-			c.sl_table = sl_table;
-		} else if (!strcmp(argv[i], "up") || !strcmp(argv[i], "down")) {
-			c.admin_up = !strcmp(argv[i], "up");
-			i++;
-		} else {
-			free(sl_table);
-			return nlcli_usage_err("port", argv[i]);
-		}
-	}
+/* The parsed words into pa (bind, set, unbind): 0, or an exit status. */
+static int port_cfg(const struct cli_args *a, struct port_args *pa)
+{
+	struct ftsw_port_cfg *c = &pa->c;
 
-	if (!strcmp(cmd, "show")) {
-		nl = nlcli_open();
-		if (!nl)
+	c->switch_id = (uint32_t)a->v[Q_SWITCH].u;
+	c->port = (uint8_t)a->v[Q_PORT].u;
+	pa->have_sw = pa->have_port = true;
+	if (a->v[Q_DEV].n) {
+		c->ifindex = if_nametoindex(a->v[Q_DEV].s);
+		if (!c->ifindex) {
+			cli_err("port: no device '%s' in this network "
+				"namespace", a->v[Q_DEV].s);
 			return 1;
-		if (cli.json)
-			printf("[");
-		if (have_sw && have_port) {
-			struct ftsw_port_info pi;
-
-			err = ftsw_nl_port_get(nl, c.switch_id, c.port, &pi);
-			if (!err)
-				port_print(&pi, cli.stats, &first);
-		} else {
-			err = ftsw_nl_port_dump(nl, have_sw ? (int64_t)c.switch_id : -1,
-						show_cb, &first);
 		}
-		if (cli.json)
-			printf("]\n");
-		if (err)
-			return nlcli_fail(nl, "port show");
-		ftsw_nl_close(nl);
-		return 0;
 	}
-	if (!have_sw || !have_port) {
-		free(sl_table);
-		return nlcli_usage_err("port", NULL);
-	}
-	nl = nlcli_open();
-	if (!nl) {
-		free(sl_table);
-		return 1;
-	}
-	if (!strcmp(cmd, "bind")) {
-		if (!c.ifindex || !c.kind) {
-			free(sl_table);
-			ftsw_nl_close(nl);
-			cli_err("port bind: needs dev IFNAME and kind link|edge");
+	if (a->v[Q_KIND].n)
+		c->kind = a->v[Q_KIND].u ? FTSW_PORT_EDGE : FTSW_PORT_LINK;
+	if (a->v[Q_LID].n)
+		c->base_lid = (int)a->v[Q_LID].u;
+	if (a->v[Q_LMC].n)
+		c->lmc = (int)a->v[Q_LMC].u;
+	if (a->v[Q_SL].n)
+		c->sl = (int)a->v[Q_SL].u;
+	if (a->v[Q_OFFSETS].n) {
+		c->n_offsets = nlcli_list("port", "offsets", a->v[Q_OFFSETS].s,
+					  255, c->offsets, FTSW_MAX_OFFSETS);
+		if (c->n_offsets <= 0)
 			return 2;
-		}
-		err = ftsw_nl_port_bind(nl, &c);
-	} else if (!strcmp(cmd, "set")) {
-		err = ftsw_nl_port_set(nl, &c);
-	} else if (!strcmp(cmd, "unbind")) {
-		err = ftsw_nl_port_unbind(nl, c.switch_id, c.port);
-	} else if (!strcmp(cmd, "clear")) {
-		err = ftsw_nl_port_clear(nl, c.switch_id, c.port);
-	} else {
-		free(sl_table);
-		ftsw_nl_close(nl);
-		port_usage(stderr);
+	}
+	if (a->v[Q_SL_TABLE].n) {
+		pa->sl_table = read_sl_table(a->v[Q_SL_TABLE].s,
+					     &c->sl_table_len);
+		if (!pa->sl_table)
+			return 1;
+		c->sl_table = pa->sl_table;
+	}
+	if (a->v[Q_UP].n && a->v[Q_DOWN].n) {
+		cli_err("port: up and down exclude each other");
 		return 2;
 	}
-	free(sl_table);
-	if (err) {
-		char what[32];
+	if (a->v[Q_UP].n || a->v[Q_DOWN].n)
+		c->admin_up = a->v[Q_UP].n ? 1 : 0;
+	return 0;
+}
 
+static int port_show(const struct port_args *a)
+{
+	struct ftsw_nl *nl = nlcli_open();
+	int err;
+
+	if (!nl)
+		return 1;
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_array(NULL);
+	if (a->have_sw && a->have_port) {
+		struct ftsw_port_info pi;
+
+		err = ftsw_nl_port_get(nl, a->c.switch_id, a->c.port, &pi);
+		if (!err)
+			port_print(NULL, &pi, cli.stats);
+	} else {
+		err = ftsw_nl_port_dump(nl, a->have_sw ?
+					(int64_t)a->c.switch_id : -1,
+					show_cb, NULL);
+	}
+	ftsw_out_close_array();
+	ftsw_out_end();
+	if (err)
+		return nlcli_fail(nl, "port show");
+	ftsw_nl_close(nl);
+	return 0;
+}
+
+/* bind, set, unbind, clear */
+static int port_change(const char *cmd, const struct port_args *a)
+{
+	struct ftsw_nl *nl;
+	char what[32];
+	int err;
+
+	if (!strcmp(cmd, "bind") && (!a->c.ifindex || !a->c.kind)) {
+		cli_err("port bind: needs dev IFNAME and kind link|edge");
+		return 2;
+	}
+	nl = nlcli_open();
+	if (!nl)
+		return 1;
+	if (!strcmp(cmd, "bind"))
+		err = ftsw_nl_port_bind(nl, &a->c);
+	else if (!strcmp(cmd, "set"))
+		err = ftsw_nl_port_set(nl, &a->c);
+	else if (!strcmp(cmd, "clear"))
+		err = ftsw_nl_port_clear(nl, a->c.switch_id, a->c.port);
+	else
+		err = ftsw_nl_port_unbind(nl, a->c.switch_id, a->c.port);
+	if (err) {
 		snprintf(what, sizeof(what), "port %s", cmd);
 		return nlcli_fail(nl, what);
 	}
 	ftsw_nl_close(nl);
 	return 0;
+}
+
+int cmd_port(int argc, char **argv)
+{
+	const struct cli_cmd *cmd;
+	struct port_args pa = { 0 };
+	struct cli_args a;
+	int rc = 0;
+
+	cmd = nlcli_parse("port", "show", argc, argv, &a, &rc);
+	if (!cmd)
+		return rc;
+	ftsw_port_cfg_init(&pa.c);
+	if (!strcmp(cmd->name, "show")) {
+		pa.have_sw = a.v[V_SWITCH].n;
+		pa.have_port = a.v[V_PORT].n;
+		pa.c.switch_id = (uint32_t)a.v[V_SWITCH].u;
+		pa.c.port = (uint8_t)a.v[V_PORT].u;
+		rc = port_show(&pa);
+	} else if (!strcmp(cmd->name, "unbind") ||
+		   !strcmp(cmd->name, "clear")) {
+		pa.c.switch_id = (uint32_t)a.v[V_SWITCH].u;
+		pa.c.port = (uint8_t)a.v[V_PORT].u;
+		rc = port_change(cmd->name, &pa);
+	} else {
+		rc = port_cfg(&a, &pa);
+		if (!rc)
+			rc = port_change(cmd->name, &pa);
+	}
+	cli_args_free(&a);
+	free(pa.sl_table);
+	return rc;
 }

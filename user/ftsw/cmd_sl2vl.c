@@ -4,89 +4,128 @@
  * ftsw sl2vl set switch ID sl S vl V [sl S vl V]...
  * ftsw sl2vl show [switch ID]
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "nlcli.h"
+#include "util/output.h"
 
-static void sl2vl_usage(FILE *f)
-{
-	fprintf(f, "Usage: ftsw sl2vl set switch ID VL0,VL1,...,VL15\n"
-		   "       ftsw sl2vl set switch ID sl S vl V [sl S vl V]...\n"
-		   "       ftsw sl2vl show [switch ID]\n");
-}
+/*
+ * sl2vl set's "sl S vl V" pairs are read by sl2vl_pairs() in order; the
+ * table describes them for the help and the completion.
+ */
+enum { Y_SWITCH, Y_SL, Y_VL, Y_N };
+static const struct cli_opt set_opts[Y_N + 1] = {
+	[Y_SWITCH] = NLCLI_OPT_SWITCH(true),
+	[Y_SL] = { "sl", NULL, CLI_NUM, "S", 0, FTSW_NUM_SL - 1,
+		   .repeat = true, .help = "service level ..." },
+	[Y_VL] = { "vl", NULL, CLI_NUM, "V", 0, 255, .repeat = true,
+		   .help = "... and its virtual lane" },
+};
+static const struct cli_opt show_opts[2] = {
+	NLCLI_OPT_SWITCH(false),
+};
 
-struct show_ctx {
-	int n;
+const struct cli_cmd cli_cmds_sl2vl[] = {
+	{ "set", "switch ID (VL0,VL1,...,VL15 | sl S vl V [sl S vl V]...)",
+	  "a switch's SL to VL table", CLI_STR, 0, 1, .opts = set_opts },
+	{ "show", "[switch ID]", "every switch's SL to VL table, or one",
+	  .opts = show_opts },
+	{ NULL }
 };
 
 static int sl2vl_print(const struct ftsw_switch_info *si, void *arg)
 {
-	struct show_ctx *c = arg;
 	int i;
 
-	if (cli.json) {
-		printf("%s{\"switch\":%u,\"sl2vl\":[", c->n ? "," : "", si->id);
-		for (i = 0; i < FTSW_NUM_SL; i++)
-			printf("%s%u", i ? "," : "", si->sl2vl[i]);
-		printf("]}");
-	} else {
-		printf("switch %u sl2vl", si->id);
-		for (i = 0; i < FTSW_NUM_SL; i++)
-			printf(" %d:%u", i, si->sl2vl[i]);
-		printf("\n");
+	(void)arg;
+	ftsw_out_open_object(NULL);
+	ftsw_out_uint("switch", "switch %" PRIu64 " sl2vl", si->id);
+	ftsw_out_open_array("sl2vl");
+	for (i = 0; i < FTSW_NUM_SL; i++) {
+		ftsw_out_uint(NULL, NULL, si->sl2vl[i]);
+		ftsw_out_text(" %d:%u", i, si->sl2vl[i]);
 	}
-	c->n++;
+	ftsw_out_close_array();
+	ftsw_out_text("\n");
+	ftsw_out_close_object();
+	return 0;
+}
+
+static int sl2vl_show(bool have_sw, uint32_t sw)
+{
+	struct ftsw_switch_info si;
+	struct ftsw_nl *nl;
+	int err;
+
+	nl = nlcli_open();
+	if (!nl)
+		return 1;
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_array(NULL);
+	if (have_sw) {
+		err = ftsw_nl_switch_get(nl, sw, &si);
+		if (!err)
+			sl2vl_print(&si, NULL);
+	} else {
+		err = ftsw_nl_switch_dump(nl, sl2vl_print, NULL);
+	}
+	ftsw_out_close_array();
+	ftsw_out_end();
+	if (err)
+		return nlcli_fail(nl, "sl2vl show");
+	ftsw_nl_close(nl);
+	return 0;
+}
+
+/* "sl S vl V" pairs from argv[i] on into vl: 0 or an exit status. */
+static int sl2vl_pairs(int argc, char **argv, int i, uint8_t *vl)
+{
+	while (i < argc) {
+		const char *s, *v;
+		uint64_t a, b;
+
+		if (!nlcli_kv(argc, argv, &i, "sl", &s))
+			return nlcli_usage_err("sl2vl", argv[i]);
+		if (!nlcli_num("sl2vl", "sl", s, 0, FTSW_NUM_SL - 1, &a))
+			return 2;
+		if (i >= argc || !nlcli_kv(argc, argv, &i, "vl", &v))
+			return nlcli_usage_err("sl2vl", i < argc ? argv[i] : NULL);
+		if (!nlcli_num("sl2vl", "vl", v, 0, 255, &b))
+			return 2;
+		vl[a] = (uint8_t)b;
+	}
 	return 0;
 }
 
 int cmd_sl2vl(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : "show";
+	const struct cli_cmd *cmd;
 	struct ftsw_switch_info si;
-	struct show_ctx ctx = { 0 };
-	bool have_sw = false;
 	struct ftsw_nl *nl;
+	struct cli_args a;
 	uint32_t sw = 0;
-	int i = 2, r, err;
+	int i = 2, r, rc = 0;
 
-	if (!strcmp(cmd, "help")) {
-		sl2vl_usage(stdout);
-		return 0;
+	cmd = nlcli_cmd("sl2vl", "show", argc, argv, &r, &rc);
+	if (!cmd)
+		return rc;
+	if (!strcmp(cmd->name, "show")) {
+		rc = cli_parse(cli_find_object("sl2vl"), cmd, argc - r,
+			       argv + r, &a);
+		if (!rc)
+			rc = sl2vl_show(a.v[0].n, (uint32_t)a.v[0].u);
+		else
+			rc = cli_parse_exit(rc);
+		cli_args_free(&a);
+		return rc;
 	}
-	r = i < argc ? nlcli_switch_arg(argc, argv, &i, &sw) : 0;
+	r = i < argc ? nlcli_switch_arg("sl2vl", argc, argv, &i, &sw) : 0;
 	if (r < 0)
-		return nlcli_usage_err("sl2vl", argv[i - 1]);
-	have_sw = r > 0;
-
-	if (!strcmp(cmd, "show")) {
-		if (i < argc)
-			return nlcli_usage_err("sl2vl", argv[i]);
-		nl = nlcli_open();
-		if (!nl)
-			return 1;
-		if (cli.json)
-			printf("[");
-		if (have_sw) {
-			err = ftsw_nl_switch_get(nl, sw, &si);
-			if (!err)
-				sl2vl_print(&si, &ctx);
-		} else {
-			err = ftsw_nl_switch_dump(nl, sl2vl_print, &ctx);
-		}
-		if (cli.json)
-			printf("]\n");
-		if (err)
-			return nlcli_fail(nl, "sl2vl show");
-		ftsw_nl_close(nl);
-		return 0;
-	}
-	if (strcmp(cmd, "set")) {
-		sl2vl_usage(stderr);
 		return 2;
-	}
-	if (!have_sw || i >= argc)
+	if (!r || i >= argc)
 		return nlcli_usage_err("sl2vl", NULL);
 	nl = nlcli_open();
 	if (!nl)
@@ -95,25 +134,18 @@ int cmd_sl2vl(int argc, char **argv)
 		return nlcli_fail(nl, "sl2vl set");
 	if (strcmp(argv[i], "sl")) {
 		/* A full list; the kernel checks every value. */
-		if (i + 1 != argc ||
-		    nlcli_list(argv[i], 255, si.sl2vl, FTSW_NUM_SL) != FTSW_NUM_SL) {
+		r = i + 1 == argc ? nlcli_list("sl2vl", "VL list", argv[i], 255,
+					       si.sl2vl, FTSW_NUM_SL) : -1;
+		if (r != FTSW_NUM_SL) {
 			ftsw_nl_close(nl);
 			cli_err("sl2vl: give exactly 16 comma-separated VLs");
 			return 2;
 		}
 	} else {
-		while (i < argc) {
-			const char *s, *v;
-			uint64_t a, b;
-
-			if (!nlcli_kv(argc, argv, &i, "sl", &s) ||
-			    !nlcli_num(s, FTSW_NUM_SL - 1, &a) || i >= argc ||
-			    !nlcli_kv(argc, argv, &i, "vl", &v) ||
-			    !nlcli_num(v, 255, &b)) {
-				ftsw_nl_close(nl);
-				return nlcli_usage_err("sl2vl", i < argc ? argv[i] : NULL);
-			}
-			si.sl2vl[a] = (uint8_t)b;
+		r = sl2vl_pairs(argc, argv, i, si.sl2vl);
+		if (r) {
+			ftsw_nl_close(nl);
+			return r;
 		}
 	}
 	if (ftsw_nl_sl2vl_set(nl, sw, si.sl2vl))

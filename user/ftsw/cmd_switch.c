@@ -10,139 +10,154 @@
 
 #include "cli.h"
 #include "nlcli.h"
+#include "util/output.h"
+#include "util/parse.h"
 
-static void switch_usage(FILE *f)
-{
-	fprintf(f, "Usage: ftsw switch add id ID ports N [guid GUID] [name NAME] [lid LID]\n"
-		   "       ftsw switch del id ID\n"
-		   "       ftsw switch show [id ID]\n");
-}
+enum { W_ID, W_PORTS, W_GUID, W_NAME, W_LID, W_N };
+static const struct cli_opt add_opts[W_N + 1] = {
+	[W_ID] = NLCLI_OPT_SWITCH(false),
+	[W_PORTS] = { "ports", NULL, CLI_NUM, "N", 0, 255,
+		      .help = "ports 1..N" },
+	[W_GUID] = { "guid", NULL, CLI_NUM, "GUID", 0, UINT64_MAX,
+		     .help = "node GUID (default id + 1)" },
+	[W_NAME] = { "name", NULL, CLI_STR, "NAME",
+		     .help = "node description" },
+	[W_LID] = { "lid", NULL, CLI_NUM, "LID", 0, 0xffff,
+		    .help = "the switch's own LID" },
+};
+static const struct cli_opt id_opts[2] = {
+	[W_ID] = NLCLI_OPT_SWITCH(false),
+};
 
-struct show_ctx {
-	int n;
+const struct cli_cmd cli_cmds_switch[] = {
+	{ "add", "id ID ports N [guid GUID] [name NAME] [lid LID]",
+	  "create a switch", CLI_STR, 0, 1, .opts = add_opts },
+	{ "del", "id ID", "delete a switch (and unbind its ports)", CLI_STR,
+	  0, 1, .opts = id_opts },
+	{ "show", "[id ID]", "every switch, or one", CLI_STR, 0, 1,
+	  .opts = id_opts },
+	{ NULL }
 };
 
 static int switch_print(const struct ftsw_switch_info *si, void *arg)
 {
-	struct show_ctx *c = arg;
+	char guid[24];
 	int i;
 
-	if (cli.json) {
-		printf("%s{\"id\":%u,\"guid\":\"0x%016" PRIx64 "\",\"name\":",
-		       c->n ? "," : "", si->id, si->guid);
-		nlcli_json_str(stdout, si->name);
-		printf(",\"ports\":%u,\"bound\":%u,\"lid\":%u,\"lft_size\":%u,"
-		       "\"staged\":%s,\"sl2vl\":[",
-		       si->nports, si->nbound, si->lid, si->lft_size,
-		       si->staged ? "true" : "false");
-		for (i = 0; i < FTSW_NUM_SL; i++)
-			printf("%s%u", i ? "," : "", si->sl2vl[i]);
-		printf("]}");
-	} else {
-		printf("switch %u guid 0x%016" PRIx64 " name %s ports %u bound %u",
-		       si->id, si->guid, si->name[0] ? si->name : "-",
-		       si->nports, si->nbound);
-		if (si->lid)
-			printf(" lid %u", si->lid);
-		printf(" lft %u%s\n", si->lft_size, si->staged ? " staged" : "");
-	}
-	c->n++;
+	(void)arg;
+	snprintf(guid, sizeof(guid), "0x%016" PRIx64, si->guid);
+	ftsw_out_open_object(NULL);
+	ftsw_out_uint("id", "switch %" PRIu64, si->id);
+	ftsw_out_str("guid", " guid %s", guid);
+	ftsw_out_str("name", NULL, si->name);
+	ftsw_out_str(NULL, " name %s", si->name[0] ? si->name : "-");
+	ftsw_out_uint("ports", " ports %" PRIu64, si->nports);
+	ftsw_out_uint("bound", " bound %" PRIu64, si->nbound);
+	ftsw_out_uint("lid", si->lid ? " lid %" PRIu64 : NULL, si->lid);
+	ftsw_out_uint("lft_size", " lft %" PRIu64, si->lft_size);
+	ftsw_out_bool("staged", NULL, si->staged);
+	ftsw_out_text("%s\n", si->staged ? " staged" : "");
+	ftsw_out_open_array("sl2vl");
+	for (i = 0; i < FTSW_NUM_SL; i++)
+		ftsw_out_uint(NULL, NULL, si->sl2vl[i]);
+	ftsw_out_close_array();
+	ftsw_out_close_object();
 	return 0;
+}
+
+/* The switch a command names: "id ID" or the bare ID. 0, or exit status. */
+static int switch_id(const char *cmd, const struct cli_args *a,
+		     struct ftsw_switch_info *si, bool *have_id)
+{
+	struct ftsw_err err;
+	uint64_t x;
+
+	*have_id = a->v[W_ID].n || a->npos;
+	if (a->v[W_ID].n && a->npos) {
+		cli_err("switch %s: '%s': the id is given already", cmd,
+			a->pos[0]);
+		return 2;
+	}
+	if (a->npos) {
+		if (ftsw_parse_u64("id", a->pos[0], 0, UINT32_MAX, &x, &err)) {
+			cli_err("switch %s: %s", cmd, err.msg);
+			return 2;
+		}
+		si->id = (uint32_t)x;
+	} else {
+		si->id = (uint32_t)a->v[W_ID].u;
+	}
+	return 0;
+}
+
+/* The fields of switch add. */
+static int switch_fields(const struct cli_args *a,
+			 struct ftsw_switch_info *si)
+{
+	si->nports = (uint8_t)a->v[W_PORTS].u;
+	si->guid = a->v[W_GUID].u;
+	si->lid = (uint16_t)a->v[W_LID].u;
+	if (a->v[W_NAME].n) {
+		if (strlen(a->v[W_NAME].s) >= sizeof(si->name)) {
+			cli_err("switch: name must be 1..%d characters",
+				FTSW_NAME_MAX - 1);
+			return 2;
+		}
+		strcpy(si->name, a->v[W_NAME].s);
+	}
+	return 0;
+}
+
+static int switch_show(struct ftsw_nl *nl, const struct ftsw_switch_info *si,
+		       bool have_id)
+{
+	struct ftsw_switch_info out;
+	int err;
+
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_array(NULL);
+	if (have_id) {
+		err = ftsw_nl_switch_get(nl, si->id, &out);
+		if (!err)
+			switch_print(&out, NULL);
+	} else {
+		err = ftsw_nl_switch_dump(nl, switch_print, NULL);
+	}
+	ftsw_out_close_array();
+	ftsw_out_end();
+	return err;
 }
 
 int cmd_switch(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : "show";
+	const struct cli_cmd *cmd;
 	struct ftsw_switch_info si;
-	struct show_ctx ctx = { 0 };
 	bool have_id = false;
 	struct ftsw_nl *nl;
-	const char *v;
-	uint64_t x;
-	int i = 2, r;
+	struct cli_args a;
+	int rc = 0;
 
-	if (!strcmp(cmd, "help")) {
-		switch_usage(stdout);
-		return 0;
-	}
+	cmd = nlcli_parse("switch", "show", argc, argv, &a, &rc);
+	if (!cmd)
+		return rc;
 	memset(&si, 0, sizeof(si));
-	while (i < argc) {
-		r = nlcli_switch_arg(argc, argv, &i, &si.id);
-		if (r < 0)
-			return nlcli_usage_err("switch", argv[i - 1]);
-		if (r > 0) {
-			have_id = true;
-		} else if (nlcli_kv(argc, argv, &i, "ports", &v)) {
-			if (!nlcli_num(v, 255, &x))
-				return nlcli_usage_err("switch", v ? v : "ports");
-			si.nports = (uint8_t)x;
-		} else if (nlcli_kv(argc, argv, &i, "guid", &v)) {
-			if (!nlcli_num(v, UINT64_MAX, &x))
-				return nlcli_usage_err("switch", v ? v : "guid");
-			si.guid = x;
-		} else if (nlcli_kv(argc, argv, &i, "lid", &v)) {
-			if (!nlcli_num(v, 0xffff, &x))
-				return nlcli_usage_err("switch", v ? v : "lid");
-			si.lid = (uint16_t)x;
-		} else if (nlcli_kv(argc, argv, &i, "name", &v)) {
-			if (!v || strlen(v) >= sizeof(si.name)) {
-				cli_err("switch: name must be 1..%d characters",
-					FTSW_NAME_MAX - 1);
-				return 2;
-			}
-			strcpy(si.name, v);
-		} else if (!have_id && (strcmp(cmd, "show") || i == 2) &&
-			   nlcli_num(argv[i], UINT32_MAX, &x)) {
-			si.id = (uint32_t)x;
-			have_id = true;
-			i++;
-		} else {
-			return nlcli_usage_err("switch", argv[i]);
-		}
-	}
-
-	if (!strcmp(cmd, "add")) {
-		if (!have_id)
-			return nlcli_usage_err("switch", NULL);
-		nl = nlcli_open();
-		if (!nl)
-			return 1;
-		if (ftsw_nl_switch_new(nl, &si))
-			return nlcli_fail(nl, "switch add");
-	} else if (!strcmp(cmd, "del")) {
-		if (!have_id)
-			return nlcli_usage_err("switch", NULL);
-		nl = nlcli_open();
-		if (!nl)
-			return 1;
-		if (ftsw_nl_switch_del(nl, si.id))
-			return nlcli_fail(nl, "switch del");
-	} else if (!strcmp(cmd, "show")) {
-		nl = nlcli_open();
-		if (!nl)
-			return 1;
-		if (cli.json)
-			printf("[");
-		if (have_id) {
-			struct ftsw_switch_info out;
-
-			if (ftsw_nl_switch_get(nl, si.id, &out)) {
-				if (cli.json)
-					printf("]\n");
-				return nlcli_fail(nl, "switch show");
-			}
-			switch_print(&out, &ctx);
-		} else if (ftsw_nl_switch_dump(nl, switch_print, &ctx)) {
-			if (cli.json)
-				printf("]\n");
-			return nlcli_fail(nl, "switch show");
-		}
-		if (cli.json)
-			printf("]\n");
-	} else {
-		switch_usage(stderr);
-		return 2;
-	}
+	rc = switch_id(cmd->name, &a, &si, &have_id);
+	if (!rc && !strcmp(cmd->name, "add"))
+		rc = switch_fields(&a, &si);
+	cli_args_free(&a);
+	if (rc)
+		return rc;
+	if (!have_id && strcmp(cmd->name, "show"))
+		return nlcli_usage_err("switch", NULL);
+	nl = nlcli_open();
+	if (!nl)
+		return 1;
+	if (!strcmp(cmd->name, "add") && ftsw_nl_switch_new(nl, &si))
+		return nlcli_fail(nl, "switch add");
+	if (!strcmp(cmd->name, "del") && ftsw_nl_switch_del(nl, si.id))
+		return nlcli_fail(nl, "switch del");
+	if (!strcmp(cmd->name, "show") && switch_show(nl, &si, have_id))
+		return nlcli_fail(nl, "switch show");
 	ftsw_nl_close(nl);
 	return 0;
 }

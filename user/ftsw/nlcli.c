@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Helpers of the low-level CLI: netlink session, numbers, lists, JSON.
+ * Helpers of the low-level CLI: netlink session, numbers, lists, printing.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -9,6 +9,8 @@
 
 #include "cli.h"
 #include "nlcli.h"
+#include "util/output.h"
+#include "util/parse.h"
 
 struct ftsw_nl *nlcli_open(void)
 {
@@ -28,18 +30,20 @@ int nlcli_fail(struct ftsw_nl *nl, const char *what)
 	return 1;
 }
 
-bool nlcli_num(const char *s, uint64_t max, uint64_t *v)
+bool nlcli_num(const char *obj, const char *key, const char *s, uint64_t min,
+	       uint64_t max, uint64_t *v)
 {
-	char *end;
-	unsigned long long x;
+	struct ftsw_err err;
 
-	if (!s || !*s || *s == '-')
+	if (!s) {
+		cli_err("%s: %s: value expected (try ftsw %s help)", obj, key,
+			obj);
 		return false;
-	errno = 0;
-	x = strtoull(s, &end, 0);
-	if (errno || *end || x > max)
+	}
+	if (ftsw_parse_u64(key, s, min, max, v, &err)) {
+		cli_err("%s: %s", obj, err.msg);
 		return false;
-	*v = x;
+	}
 	return true;
 }
 
@@ -58,13 +62,17 @@ bool nlcli_kv(int argc, char **argv, int *i, const char *key,
 	return true;
 }
 
-int nlcli_list(const char *s, uint64_t max, uint8_t *out, int n_max)
+int nlcli_list(const char *obj, const char *key, const char *s, uint64_t max,
+	       uint8_t *out, int n_max)
 {
 	char *copy, *tok, *save = NULL;
 	int n = 0;
 
-	if (!s)
+	if (!s) {
+		cli_err("%s: %s: value expected (try ftsw %s help)", obj, key,
+			obj);
 		return -1;
+	}
 	copy = strdup(s);
 	if (!copy)
 		return -1;
@@ -72,14 +80,21 @@ int nlcli_list(const char *s, uint64_t max, uint8_t *out, int n_max)
 	     tok = strtok_r(NULL, ",", &save)) {
 		uint64_t v;
 
-		if (n >= n_max || !nlcli_num(tok, max, &v)) {
+		if (n >= n_max) {
+			cli_err("%s: %s: more than %d values", obj, key, n_max);
+			free(copy);
+			return -1;
+		}
+		if (!nlcli_num(obj, key, tok, 0, max, &v)) {
 			free(copy);
 			return -1;
 		}
 		out[n++] = (uint8_t)v;
 	}
 	free(copy);
-	return n;
+	if (!n)
+		cli_err("%s: %s: '%s' holds no value", obj, key, s);
+	return n ? n : -1;
 }
 
 int nlcli_usage_err(const char *obj, const char *arg)
@@ -92,32 +107,97 @@ int nlcli_usage_err(const char *obj, const char *arg)
 	return 2;
 }
 
-void nlcli_json_str(FILE *f, const char *s)
+void nlcli_print_drops(const char *key, const uint64_t *drops,
+		       const char *text_fmt, bool nonzero_only)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	int i;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
+	ftsw_out_open_object(key);
+	for (i = 1; i <= FTSW_DROP_MAX; i++) {
+		ftsw_out_uint(ftsw_drop_name(i), NULL, drops[i]);
+		if (!nonzero_only || drops[i])
+			ftsw_out_text(text_fmt, ftsw_drop_name(i), drops[i]);
 	}
-	fputc('"', f);
+	ftsw_out_close_object();
 }
 
-int nlcli_switch_arg(int argc, char **argv, int *i, uint32_t *sw)
+int nlcli_switch_arg(const char *obj, int argc, char **argv, int *i,
+		     uint32_t *sw)
 {
-	const char *v;
+	const char *v, *key = argv[*i];
 	uint64_t x;
 
 	if (!nlcli_kv(argc, argv, i, "switch", &v) &&
 	    !nlcli_kv(argc, argv, i, "id", &v))
 		return 0;
-	if (!v || !nlcli_num(v, UINT32_MAX, &x))
+	if (!nlcli_num(obj, key, v, 0, UINT32_MAX, &x))
 		return -1;
 	*sw = (uint32_t)x;
 	return 1;
+}
+
+/* The command named name of obj, or NULL. */
+static const struct cli_cmd *named(const struct cli_object *obj,
+				   const char *name)
+{
+	const struct cli_cmd *c;
+
+	for (c = obj->cmds; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+const struct cli_cmd *nlcli_cmd(const char *name, const char *def, int argc,
+				char **argv, int *shift, int *rc)
+{
+	const struct cli_object *obj = cli_find_object(name);
+	const struct cli_cmd *c;
+
+	*shift = 1;
+	if (argc < 2 && def)
+		return named(obj, def);
+	if (argc >= 2 && (!strcmp(argv[1], "help") ||
+			  !strcmp(argv[1], "-h") ||
+			  !strcmp(argv[1], "--help"))) {
+		cli_usage(stdout, obj, NULL);
+		*rc = 0;
+		return NULL;
+	}
+	if (argc >= 2 && argv[1][0] && (c = named(obj, argv[1]))) {
+		*shift = 2;
+		return c;
+	}
+	/* "ftsw monitor count 3": the words of the default command */
+	c = named(obj, "");
+	if (c)
+		return c;
+	*rc = 2;
+	if (argc < 2) {
+		cli_usage(stderr, obj, NULL);
+		return NULL;
+	}
+	cli_err("%s: unknown command '%s' (ftsw %s help)", name, argv[1],
+		name);
+	return NULL;
+}
+
+const struct cli_cmd *nlcli_parse(const char *name, const char *def,
+				  int argc, char **argv, struct cli_args *a,
+				  int *rc)
+{
+	const struct cli_cmd *c;
+	int shift, r;
+
+	memset(a, 0, sizeof(*a));
+	c = nlcli_cmd(name, def, argc, argv, &shift, rc);
+	if (!c)
+		return NULL;
+	r = cli_parse(cli_find_object(name), c, argc - shift, argv + shift, a);
+	if (r) {
+		*rc = cli_parse_exit(r);
+		cli_args_free(a);
+		return NULL;
+	}
+	return c;
 }

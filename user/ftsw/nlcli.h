@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the low-level CLI objects (fabric, switch, port, lft,
- * sl2vl, commit, monitor): netlink session, argument parsing, JSON.
+ * sl2vl, commit, monitor): netlink session, "KEY VALUE" arguments parsed by
+ * util/parse.h (the key named in errors), printing through util/output.h.
  */
 #ifndef FTSW_NLCLI_H
 #define FTSW_NLCLI_H
@@ -10,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "nl/nl.h"
 
 /* Open the netlink client or print why not; NULL on failure. */
@@ -17,20 +19,52 @@ struct ftsw_nl *nlcli_open(void);
 /* Print "ftsw: WHAT: <kernel message>" and return exit status 1. */
 int nlcli_fail(struct ftsw_nl *nl, const char *what);
 
-/* Parse an unsigned number (decimal or 0x hex) no larger than @max. */
-bool nlcli_num(const char *s, uint64_t max, uint64_t *v);
+/*
+ * Parse the value of KEY (decimal or 0x hex, min..max) for object obj.
+ * On error print "ftsw: OBJ: KEY: why" and return false.
+ */
+bool nlcli_num(const char *obj, const char *key, const char *s, uint64_t min,
+	       uint64_t max, uint64_t *v);
 /* Parse "KEY VALUE" at argv[*i]: true and advance if argv[*i] is KEY. */
 bool nlcli_kv(int argc, char **argv, int *i, const char *key,
 	      const char **val);
-/* Parse a comma-separated list of numbers <= max into out[n_max]. */
-int nlcli_list(const char *s, uint64_t max, uint8_t *out, int n_max);
+/*
+ * Parse a comma-separated list of numbers <= max into out[n_max]; the
+ * count, or -1 after printing why (naming obj and key).
+ */
+int nlcli_list(const char *obj, const char *key, const char *s, uint64_t max,
+	       uint8_t *out, int n_max);
 /* Unknown or incomplete argument. Returns exit status 2. */
 int nlcli_usage_err(const char *obj, const char *arg);
-/* The exit status for a failed netlink call (1, 2 for EINVAL-type). */
-void nlcli_json_str(FILE *f, const char *s);
-/* Print one port (text line or JSON object); shared by port and monitor. */
-void port_print(const struct ftsw_port_info *p, bool stats, bool *first);
-/* "switch ID" or "id ID": 1 parsed, 0 not there, -1 bad. */
-int nlcli_switch_arg(int argc, char **argv, int *i, uint32_t *sw);
+/*
+ * Print one port: a text line, or a JSON object under key (NULL in an
+ * array); shared by port and monitor.
+ */
+void port_print(const char *key, const struct ftsw_port_info *p, bool stats);
+/* Drop counters by reason: a JSON object under key, text " name N"... */
+void nlcli_print_drops(const char *key, const uint64_t *drops,
+		       const char *text_fmt, bool nonzero_only);
+/*
+ * "switch ID" or "id ID": 1 parsed, 0 not there, -1 bad (printed, naming
+ * obj).
+ */
+int nlcli_switch_arg(const char *obj, int argc, char **argv, int *i,
+		     uint32_t *sw);
+
+/*
+ * The command of object name that argv[1] names (def when there is no
+ * argv[1]); *shift: the words to skip to its own. NULL with *rc the exit
+ * status (help printed: 0).
+ */
+const struct cli_cmd *nlcli_cmd(const char *name, const char *def, int argc,
+				char **argv, int *shift, int *rc);
+/* nlcli_cmd, then cli_parse of its words into a (freed on failure). */
+const struct cli_cmd *nlcli_parse(const char *name, const char *def,
+				  int argc, char **argv, struct cli_args *a,
+				  int *rc);
+
+/* "switch ID" (or "id ID") as a table option: one spelling everywhere. */
+#define NLCLI_OPT_SWITCH(req) { "switch", "id", CLI_NUM, "ID", 0, \
+	UINT32_MAX, .required = (req), .help = "switch id" }
 
 #endif

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,8 @@
 #include "lab/lab.h"
 #include "lab/lab_rtnl.h"
 #include "route/routing.h"
+#include "util/output.h"
+#include "util/parse.h"
 
 struct fm_port {
 	uint32_t sw;		/* switch index */
@@ -51,7 +54,6 @@ struct fm_cable {
 struct fm {
 	const struct ftsw_fm_opts *o;
 	struct ftsw_nl *nl, *ev;
-	FILE *log;
 	char status[300];
 	const char *engine;
 	/* discovery */
@@ -76,7 +78,8 @@ struct fm {
 	struct ftsw_fm_sweep last;
 	char last_cause[128];
 	uint64_t unreachable;
-	char unreach_list[1024];
+	uint32_t unreach[FTSW_FM_UNREACH_LIST][2];	/* the first ones */
+	unsigned nunreach;
 };
 
 void ftsw_fm_status_path(const char *netns, char *buf, size_t sz)
@@ -189,47 +192,57 @@ static int peer_cb(int ifindex, const char *name, int link, bool other,
 	return 0;
 }
 
-static int discover(struct fm *fm, struct ftsw_err *err)
+/* Every switch of the fabric, sorted by kernel id into fm->sw_id. */
+static int discover_switches(struct fm *fm, struct sw_list *sl,
+			     struct ftsw_err *err)
 {
-	struct sw_list sl = { 0 };
-	struct port_list pl = { .fm = fm };
-	struct peer_map pm = { 0 };
-	struct lab_rt rt;
-	struct ftsw_topo *t = NULL;
-	uint32_t *by_if = NULL, maxhost = 0, i;
 	size_t k;
-	int maxif = 0;
 
-	if (ftsw_nl_switch_dump(fm->nl, sw_cb, &sl)) {
+	if (ftsw_nl_switch_dump(fm->nl, sw_cb, sl)) {
 		ftsw_err_set(err, "switch dump: %s", ftsw_nl_error(fm->nl));
-		goto fail;
+		return -1;
 	}
-	if (!sl.n) {
+	if (!sl->n) {
 		ftsw_err_set(err, "no switches in this fabric");
-		goto fail;
+		return -1;
 	}
-	fm->nsw = (uint32_t)sl.n;
-	fm->sw_id = malloc(sizeof(uint32_t) * sl.n);
-	if (!fm->sw_id)
-		goto nomem;
-	for (k = 0; k < sl.n; k++)
-		fm->sw_id[k] = sl.v[k].id;
-	qsort(fm->sw_id, sl.n, sizeof(uint32_t), cmp_u32);
+	fm->nsw = (uint32_t)sl->n;
+	fm->sw_id = malloc(sizeof(uint32_t) * sl->n);
+	if (!fm->sw_id) {
+		ftsw_err_set(err, "discovery: out of memory");
+		return -1;
+	}
+	for (k = 0; k < sl->n; k++)
+		fm->sw_id[k] = sl->v[k].id;
+	qsort(fm->sw_id, sl->n, sizeof(uint32_t), cmp_u32);
+	return 0;
+}
+
+/*
+ * Every bound port; the hosts from the edge ports (base LID >> LMC - 1).
+ * *maxif: the largest ifindex of a port.
+ */
+static int discover_ports(struct fm *fm, int *maxif, struct ftsw_err *err)
+{
+	struct port_list pl = { .fm = fm };
+	uint32_t maxhost = 0;
+	size_t k;
+
 	fm->nhosts = 0;
 	if (ftsw_nl_port_dump(fm->nl, -1, port_cb, &pl)) {
 		ftsw_err_set(err, "port dump: %s", ftsw_nl_error(fm->nl));
-		goto fail;
+		return -1;
 	}
 	if (pl.error) {
 		ftsw_err_set(err, "edge ports disagree on the LMC");
-		goto fail;
+		return -1;
 	}
-	/* Hosts: base LID >> LMC - 1. */
+	*maxif = 0;
 	for (k = 0; k < fm->nports; k++) {
 		const struct fm_port *p = &fm->ports[k];
 
-		if (p->ifindex > maxif)
-			maxif = p->ifindex;
+		if (p->ifindex > *maxif)
+			*maxif = p->ifindex;
 		if (p->kind != FTSW_PORT_EDGE)
 			continue;
 		if ((p->base_lid >> fm->lmc) < 1 ||
@@ -238,51 +251,62 @@ static int discover(struct fm *fm, struct ftsw_err *err)
 				     "is not (n + 1) << LMC %u",
 				     fm->sw_id[p->sw], p->port, p->base_lid,
 				     fm->lmc);
-			goto fail;
+			return -1;
 		}
 		if ((uint32_t)(p->base_lid >> fm->lmc) > maxhost)
 			maxhost = p->base_lid >> fm->lmc;
 	}
 	fm->nhosts = maxhost;
-	/* Which device is whose peer. */
-	pm.max = maxif + 1;
-	pm.peer = calloc((size_t)pm.max + 1, sizeof(int));
-	by_if = malloc(sizeof(uint32_t) * ((size_t)pm.max + 1));
-	if (!pm.peer || !by_if)
-		goto nomem;
-	for (i = 0; i < (uint32_t)pm.max; i++)
-		by_if[i] = UINT32_MAX;
+	return 0;
+}
+
+/* Which device is whose peer (rtnetlink), and which port owns an ifindex. */
+static int discover_peers(struct fm *fm, struct peer_map *pm,
+			  uint32_t **by_if, int maxif, struct ftsw_err *err)
+{
+	struct lab_rt rt;
+	size_t k;
+	int i;
+
+	pm->max = maxif + 1;
+	pm->peer = calloc((size_t)pm->max + 1, sizeof(int));
+	*by_if = malloc(sizeof(uint32_t) * ((size_t)pm->max + 1));
+	if (!pm->peer || !*by_if) {
+		ftsw_err_set(err, "discovery: out of memory");
+		return -1;
+	}
+	for (i = 0; i < pm->max; i++)
+		(*by_if)[i] = UINT32_MAX;
 	for (k = 0; k < fm->nports; k++)
-		by_if[fm->ports[k].ifindex] = (uint32_t)k;
-	/* At most one cable per port. */
-	fm->cables = malloc(sizeof(*fm->cables) * (fm->nports + 1));
-	fm->cable_of = calloc(fm->nports + 1, sizeof(size_t));
-	fm->swept = calloc(fm->nports + 1, sizeof(bool));
-	if (!fm->cables || !fm->cable_of || !fm->swept)
-		goto nomem;
+		(*by_if)[fm->ports[k].ifindex] = (uint32_t)k;
 	if (lab_rt_open(&rt, err))
-		goto fail;
-	if (lab_rt_dump_links(&rt, peer_cb, &pm, err)) {
+		return -1;
+	if (lab_rt_dump_links(&rt, peer_cb, pm, err)) {
 		lab_rt_close(&rt);
-		goto fail;
+		return -1;
 	}
 	lab_rt_close(&rt);
-	/* The cabling as a topology: switches (by id), then hosts. */
-	t = ftsw_topo_new();
-	if (!t)
-		goto nomem;
-	for (k = 0; k < sl.n; k++) {
-		const struct ftsw_switch_info *si = NULL;
-		size_t j;
+	return 0;
+}
 
-		for (j = 0; j < sl.n; j++)
-			if (sl.v[j].id == fm->sw_id[k])
-				si = &sl.v[j];
+/* The nodes of the cabling: switches (by id), then hosts. */
+static int cabling_nodes(struct fm *fm, struct ftsw_topo *t,
+			 const struct sw_list *sl, struct ftsw_err *err)
+{
+	size_t k, j;
+	uint32_t i;
+
+	for (k = 0; k < sl->n; k++) {
+		const struct ftsw_switch_info *si = NULL;
+
+		for (j = 0; j < sl->n; j++)
+			if (sl->v[j].id == fm->sw_id[k])
+				si = &sl->v[j];
 		if (ftsw_topo_add_node(t, FTSW_SWITCH, si->nports,
 				       si->guid ? si->guid : si->id + 1,
 				       si->name[0] ? si->name : NULL,
 				       err) == FTSW_NONE)
-			goto fail;
+			return -1;
 	}
 	for (i = 0; i < fm->nhosts; i++) {
 		char name[32];
@@ -290,8 +314,18 @@ static int discover(struct fm *fm, struct ftsw_err *err)
 		snprintf(name, sizeof(name), "h%" PRIu32, i);
 		if (ftsw_topo_add_node(t, FTSW_HOST, 1, 0, name, err) ==
 		    FTSW_NONE)
-			goto fail;
+			return -1;
 	}
+	return 0;
+}
+
+/* The cables: an edge port to its host, a link port to its bound peer. */
+static int cabling_links(struct fm *fm, struct ftsw_topo *t,
+			 const struct peer_map *pm, const uint32_t *by_if,
+			 struct ftsw_err *err)
+{
+	size_t k;
+
 	for (k = 0; k < fm->nports; k++) {
 		const struct fm_port *p = &fm->ports[k];
 
@@ -300,14 +334,14 @@ static int discover(struct fm *fm, struct ftsw_err *err)
 
 			if (ftsw_topo_connect(t, p->sw, p->port, fm->nsw + h, 1,
 					      err))
-				goto fail;
+				return -1;
 			fm->cables[fm->ncables].a = k;
 			fm->cables[fm->ncables++].b = NO_PORT;
 		} else {
-			int pi = pm.peer[p->ifindex];
+			int pi = pm->peer[p->ifindex];
 			uint32_t q;
 
-			if (pi <= 0 || pi >= pm.max || by_if[pi] == UINT32_MAX)
+			if (pi <= 0 || pi >= pm->max || by_if[pi] == UINT32_MAX)
 				continue;	/* peer not bound (yet) */
 			q = by_if[pi];
 			if (q < k)
@@ -315,69 +349,121 @@ static int discover(struct fm *fm, struct ftsw_err *err)
 			if (ftsw_topo_connect(t, p->sw, p->port,
 					      fm->ports[q].sw,
 					      fm->ports[q].port, err))
-				goto fail;
+				return -1;
 			fm->cables[fm->ncables].a = k;
 			fm->cables[fm->ncables++].b = q;
 		}
 	}
-	if (ftsw_topo_finish(t, err))
-		goto fail;
+	return 0;
+}
+
+/* Indexes: cable of a port, port at (switch, port number). */
+static int index_cables(struct fm *fm, struct ftsw_err *err)
+{
+	size_t k;
+
 	for (k = 0; k < fm->ncables; k++) {
 		fm->cable_of[fm->cables[k].a] = k + 1;
 		if (fm->cables[k].b != NO_PORT)
 			fm->cable_of[fm->cables[k].b] = k + 1;
 	}
 	fm->port_at = calloc((size_t)fm->nsw * 256, sizeof(size_t));
-	if (!fm->port_at)
-		goto nomem;
+	if (!fm->port_at) {
+		ftsw_err_set(err, "discovery: out of memory");
+		return -1;
+	}
 	for (k = 0; k < fm->nports; k++)
 		fm->port_at[(size_t)fm->ports[k].sw * 256 + fm->ports[k].port] =
 			k + 1;
-	fm->topo = t;
-	free(sl.v);
-	free(pm.peer);
-	free(by_if);
 	return 0;
-nomem:
-	ftsw_err_set(err, "discovery: out of memory");
-fail:
+}
+
+static int discover(struct fm *fm, struct ftsw_err *err)
+{
+	struct sw_list sl = { 0 };
+	struct peer_map pm = { 0 };
+	struct ftsw_topo *t = NULL;
+	uint32_t *by_if = NULL;
+	int maxif, rc = -1;
+
+	if (discover_switches(fm, &sl, err) ||
+	    discover_ports(fm, &maxif, err) ||
+	    discover_peers(fm, &pm, &by_if, maxif, err))
+		goto out;
+	/* At most one cable per port. */
+	fm->cables = malloc(sizeof(*fm->cables) * (fm->nports + 1));
+	fm->cable_of = calloc(fm->nports + 1, sizeof(size_t));
+	fm->swept = calloc(fm->nports + 1, sizeof(bool));
+	t = ftsw_topo_new();
+	if (!fm->cables || !fm->cable_of || !fm->swept || !t) {
+		ftsw_err_set(err, "discovery: out of memory");
+		goto out;
+	}
+	if (cabling_nodes(fm, t, &sl, err) ||
+	    cabling_links(fm, t, &pm, by_if, err) ||
+	    ftsw_topo_finish(t, err) || index_cables(fm, err))
+		goto out;
+	fm->topo = t;
+	t = NULL;
+	rc = 0;
+out:
 	ftsw_topo_free(t);
 	free(sl.v);
 	free(pm.peer);
 	free(by_if);
-	return -1;
+	return rc;
 }
 
 /* ------------------------------------------------------------ sweeps */
 
+/*
+ * The status file, replaced atomically: one JSON object (the same writer
+ * as every -j output), read back by ftsw_fm_status_read() and by tests.
+ */
 static void write_status(struct fm *fm)
 {
-	char tmp[320];
+	struct ftsw_err err;
+	unsigned i;
+	char *tmp;
 	FILE *f;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", fm->status);
-	f = fopen(tmp, "w");
+	f = ftsw_atomic_open(fm->status, &tmp, &err);
 	if (!f)
 		return;
-	fprintf(f, "{\"pid\":%d,\"netns\":\"%s\",\"engine\":\"%s\","
-		"\"switches\":%" PRIu32 ",\"hosts\":%" PRIu32 ",\"lmc\":%u,"
-		"\"cables\":%zu,\"cables_usable\":%zu,"
-		"\"generation\":%" PRIu64 ",\"events\":%" PRIu64
-		",\"no_change_events\":%" PRIu64 ",\"overruns\":%" PRIu64
-		",\"sweeps\":%" PRIu64 ",\"last\":{\"cause\":\"%s\","
-		"\"routed_us\":%" PRIu64 ",\"uploaded_us\":%" PRIu64
-		",\"committed_us\":%" PRIu64 ",\"switches_changed\":%" PRIu32
-		"},\"unreachable_pairs\":%" PRIu64 ",\"unreachable\":[%s]}\n",
-		(int)getpid(), fm->o->netns ? fm->o->netns : "", fm->engine,
-		fm->nsw, fm->nhosts, fm->lmc, fm->ncables, fm->usable_swept,
-		fm->generation, fm->events, fm->no_change, fm->overruns,
-		fm->sweeps, fm->last_cause, fm->last.routed_us,
-		fm->last.uploaded_us, fm->last.committed_us,
-		fm->last.switches_changed, fm->unreachable, fm->unreach_list);
-	if (fclose(f) == 0)
-		rename(tmp, fm->status);
-	else
-		unlink(tmp);
+	ftsw_out_begin(f, true);
+	ftsw_out_open_object(NULL);
+	ftsw_out_int("pid", NULL, getpid());
+	ftsw_out_str("netns", NULL, fm->o->netns ? fm->o->netns : "");
+	ftsw_out_str("engine", NULL, fm->engine);
+	ftsw_out_uint("switches", NULL, fm->nsw);
+	ftsw_out_uint("hosts", NULL, fm->nhosts);
+	ftsw_out_uint("lmc", NULL, fm->lmc);
+	ftsw_out_uint("cables", NULL, fm->ncables);
+	ftsw_out_uint("cables_usable", NULL, fm->usable_swept);
+	ftsw_out_uint("generation", NULL, fm->generation);
+	ftsw_out_uint("events", NULL, fm->events);
+	ftsw_out_uint("no_change_events", NULL, fm->no_change);
+	ftsw_out_uint("overruns", NULL, fm->overruns);
+	ftsw_out_uint("sweeps", NULL, fm->sweeps);
+	ftsw_out_open_object("last");
+	ftsw_out_str("cause", NULL, fm->last_cause);
+	ftsw_out_uint("routed_us", NULL, fm->last.routed_us);
+	ftsw_out_uint("uploaded_us", NULL, fm->last.uploaded_us);
+	ftsw_out_uint("committed_us", NULL, fm->last.committed_us);
+	ftsw_out_uint("switches_changed", NULL, fm->last.switches_changed);
+	ftsw_out_close_object();
+	ftsw_out_uint("unreachable_pairs", NULL, fm->unreachable);
+	ftsw_out_open_array("unreachable");
+	for (i = 0; i < fm->nunreach; i++) {
+		ftsw_out_open_array(NULL);
+		ftsw_out_uint(NULL, NULL, fm->unreach[i][0]);
+		ftsw_out_uint(NULL, NULL, fm->unreach[i][1]);
+		ftsw_out_close_array();
+	}
+	ftsw_out_close_array();
+	ftsw_out_close_object();
+	ftsw_out_end();
+	ftsw_atomic_commit(f, fm->status, tmp, &err);
 }
 
 static bool cable_usable(const struct fm *fm, size_t c)
@@ -401,11 +487,10 @@ static size_t cables_changed(const struct fm *fm)
 static void count_unreachable(struct fm *fm, const struct ftsw_routing *r)
 {
 	uint32_t s, d, maxh = r->nswitches + 2;
-	unsigned off, noff = 1u << r->lmc, listed = 0;
-	size_t used = 0;
+	unsigned off, noff = 1u << r->lmc;
 
 	fm->unreachable = 0;
-	fm->unreach_list[0] = 0;
+	fm->nunreach = 0;
 	for (s = 0; s < r->nhosts; s++)
 		for (d = 0; d < r->nhosts; d++) {
 			bool bad = false;
@@ -418,66 +503,90 @@ static void count_unreachable(struct fm *fm, const struct ftsw_routing *r)
 			if (!bad)
 				continue;
 			fm->unreachable++;
-			if (listed < 20 && used + 40 < sizeof(fm->unreach_list)) {
-				used += (size_t)snprintf(fm->unreach_list + used,
-					sizeof(fm->unreach_list) - used,
-					"%s[%" PRIu32 ",%" PRIu32 "]",
-					listed ? "," : "", s, d);
-				listed++;
+			if (fm->nunreach < FTSW_FM_UNREACH_LIST) {
+				fm->unreach[fm->nunreach][0] = s;
+				fm->unreach[fm->nunreach++][1] = d;
 			}
 		}
 }
 
-static int sweep(struct fm *fm, uint64_t t0, const char *cause,
-		 struct ftsw_err *err)
+/* A report of the manager's current state, of the given kind. */
+static void report(struct fm *fm, enum ftsw_fm_report_kind kind,
+		   struct ftsw_fm_report *r)
+{
+	r->kind = kind;
+	r->sweeps = fm->sweeps;
+	r->cables = fm->ncables;
+	r->cables_usable = fm->usable_swept;
+	r->hosts = fm->nhosts;
+	if (fm->o->report)
+		fm->o->report(r, fm->o->report_arg);
+}
+
+/* The routing of the usable cables (t: the cabling it routed). */
+static struct ftsw_routing *route_usable(struct fm *fm, const bool *usable,
+					 struct ftsw_topo **tp,
+					 struct ftsw_err *err)
 {
 	struct ftsw_route_opts ro = { .lmc = fm->lmc, .threads = fm->o->threads };
-	struct ftsw_topo *t;
 	struct ftsw_routing *r;
-	bool *keep, *usable;
+	struct ftsw_topo *t;
+	bool *keep;
 	size_t k;
-	uint32_t i, changed = 0;
-	uint64_t t1, t2, t3;
 
-	usable = malloc(fm->ncables + 1);
 	keep = malloc(fm->topo->nnodes + 1);
-	if (!keep || !usable) {
-		free(keep);
-		free(usable);
+	if (!keep) {
 		ftsw_err_set(err, "out of memory");
-		return -1;
+		return NULL;
 	}
 	memset(keep, 1, fm->topo->nnodes + 1);
 	t = ftsw_topo_subset(fm->topo, keep, err);
 	free(keep);
-	if (!t) {
-		free(usable);
-		return -1;
-	}
-	/* Route the usable cables only. */
+	if (!t)
+		return NULL;
 	for (k = 0; k < fm->ncables; k++) {
 		const struct fm_port *p = &fm->ports[fm->cables[k].a];
 
-		usable[k] = cable_usable(fm, k);
 		if (!usable[k])
 			ftsw_topo_disconnect(t, p->sw, p->port);
 	}
 	r = ftsw_route(fm->engine, t, &ro, err);
 	if (!r) {
+		/* The LIDs are the edge ports': the LMC cannot be raised. */
+		struct ftsw_routing *more;
+		struct ftsw_err e2;
+
+		ro.lmc++;
+		more = ftsw_route_min_lmc(fm->engine, t, &ro, false, &e2);
+		if (more)
+			ftsw_err_set(err, "engine %s needs LMC %u, the fabric's "
+				     "edge ports have LMC %u (bring the lab up "
+				     "with --lmc %u)", fm->engine, more->lmc,
+				     fm->lmc, more->lmc);
+		ftsw_routing_free(more);
 		ftsw_topo_free(t);
-		free(usable);
-		return -1;
+		return NULL;
 	}
-	t1 = ftsw_now_us();
+	*tp = t;
+	return r;
+}
+
+/* Stage the LFT entries that differ from the last upload; *changed switches. */
+static int upload_changed(struct fm *fm, const struct ftsw_routing *r,
+			  uint32_t *changed, struct ftsw_err *err)
+{
+	uint32_t i;
+
 	if (!fm->lft) {
 		fm->lft_size = r->lft_size;
 		fm->lft = malloc(fm->nsw * fm->lft_size);
 		if (!fm->lft) {
 			ftsw_err_set(err, "out of memory");
-			goto fail;
+			return -1;
 		}
 		memset(fm->lft, 0xfe, fm->nsw * fm->lft_size);	/* all differ */
 	}
+	*changed = 0;
 	for (i = 0; i < fm->nsw; i++) {
 		uint8_t *old = fm->lft + (size_t)i * fm->lft_size;
 		const uint8_t *nw = ftsw_lft(r, i);
@@ -499,68 +608,87 @@ static int sweep(struct fm *fm, uint64_t t0, const char *cause,
 				ftsw_err_set(err, "switch %" PRIu32 " LFT: %s",
 					     fm->sw_id[i], ftsw_nl_error(fm->nl));
 				ftsw_nl_lft_discard(fm->nl, -1);
-				goto fail;
+				return -1;
 			}
 		}
-		changed++;
+		(*changed)++;
 	}
-	t2 = ftsw_now_us();
-	if (ftsw_nl_commit(fm->nl, &fm->generation)) {
-		ftsw_err_set(err, "commit: %s", ftsw_nl_error(fm->nl));
-		ftsw_nl_lft_discard(fm->nl, -1);
-		goto fail;
-	}
-	t3 = ftsw_now_us();
+	return 0;
+}
+
+/* The sweep is committed: it is the reference for the next events. */
+static void sweep_done(struct fm *fm, const struct ftsw_routing *r,
+		       const bool *usable, const uint64_t t[4],
+		       uint32_t changed, const char *cause)
+{
+	struct ftsw_fm_report rep = { .cause = cause, .sweep = &fm->last };
+	uint32_t i;
+	size_t k;
+
 	for (i = 0; i < fm->nsw; i++)
 		memcpy(fm->lft + (size_t)i * fm->lft_size, ftsw_lft(r, i),
 		       fm->lft_size);
-	/* What the kernel now routes: the reference for the next events. */
 	memcpy(fm->swept, usable, fm->ncables);
 	fm->usable_swept = 0;
 	for (k = 0; k < fm->ncables; k++)
 		fm->usable_swept += usable[k];
 	fm->sweeps++;
-	fm->last.routed_us = t1 - t0;
-	fm->last.uploaded_us = t2 - t0;
-	fm->last.committed_us = t3 - t0;
+	fm->last.routed_us = t[1] - t[0];
+	fm->last.uploaded_us = t[2] - t[0];
+	fm->last.committed_us = t[3] - t[0];
 	fm->last.switches_changed = changed;
 	fm->last.generation = fm->generation;
 	snprintf(fm->last_cause, sizeof(fm->last_cause), "%s", cause);
 	count_unreachable(fm, r);
 	fm->last.unreachable = fm->unreachable;
-	if (fm->o->json)
-		fprintf(fm->log, "{\"sweep\":%" PRIu64 ",\"cause\":\"%s\","
-			"\"routed_us\":%" PRIu64 ",\"uploaded_us\":%" PRIu64
-			",\"committed_us\":%" PRIu64 ",\"switches_changed\":%"
-			PRIu32 ",\"generation\":%" PRIu64 ",\"cables_usable\":%zu"
-			",\"unreachable_pairs\":%" PRIu64 "}\n", fm->sweeps,
-			cause, t1 - t0, t2 - t0, t3 - t0, changed,
-			fm->generation, fm->usable_swept, fm->unreachable);
-	else {
-		fprintf(fm->log, "fm: %s: routes computed +%" PRIu64 " us, "
-			"uploaded (%" PRIu32 " switches) +%" PRIu64 " us, committed "
-			"generation %" PRIu64 " +%" PRIu64 " us", cause, t1 - t0,
-			changed, t2 - t0, fm->generation, t3 - t0);
-		if (fm->unreachable)
-			fprintf(fm->log, "; %" PRIu64 " host pairs UNREACHABLE: %s%s",
-				fm->unreachable, fm->unreach_list,
-				fm->unreachable > 20 ? ",..." : "");
-		else
-			fprintf(fm->log, "; all %" PRIu64 " host pairs routed",
-				(uint64_t)fm->nhosts * (fm->nhosts - 1));
-		fprintf(fm->log, "\n");
-	}
-	fflush(fm->log);
+	rep.unreach = (const uint32_t (*)[2])fm->unreach;
+	rep.nunreach = fm->nunreach;
+	report(fm, FTSW_FM_SWEPT, &rep);
 	write_status(fm);
+}
+
+/*
+ * Route the usable cabling, upload what changed, commit. t0: when the
+ * change was detected.
+ */
+static int sweep(struct fm *fm, uint64_t t0, const char *cause,
+		 struct ftsw_err *err)
+{
+	struct ftsw_topo *t = NULL;
+	struct ftsw_routing *r;
+	uint64_t ts[4] = { t0 };
+	uint32_t changed = 0;
+	bool *usable;
+	size_t k;
+	int rc = -1;
+
+	usable = malloc(fm->ncables + 1);
+	if (!usable) {
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	for (k = 0; k < fm->ncables; k++)
+		usable[k] = cable_usable(fm, k);
+	r = route_usable(fm, usable, &t, err);
+	if (!r)
+		goto out;
+	ts[1] = ftsw_now_us();
+	if (upload_changed(fm, r, &changed, err))
+		goto out;
+	ts[2] = ftsw_now_us();
+	if (ftsw_nl_commit(fm->nl, &fm->generation)) {
+		ftsw_err_set(err, "commit: %s", ftsw_nl_error(fm->nl));
+		ftsw_nl_lft_discard(fm->nl, -1);
+		goto out;
+	}
+	ts[3] = ftsw_now_us();
+	sweep_done(fm, r, usable, ts, changed, cause);
+	rc = 0;
+out:
 	ftsw_routing_free(r);
 	ftsw_topo_free(t);
 	free(usable);
-	return 0;
-fail:
-	ftsw_routing_free(r);
-	ftsw_topo_free(t);
-	free(usable);
-	return -1;
+	return rc;
 }
 
 /* The events of one wake-up. */
@@ -681,149 +809,348 @@ static void set_rcvbuf(struct fm *fm, int bytes)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes));
 }
 
-static void log_no_change(struct fm *fm, const struct ev_arg *a,
-			  unsigned quiet)
+/*
+ * Events were read (or lost): sweep if the usable set changed. t0: the
+ * wake-up.
+ */
+static void wakeup_decide(struct fm *fm, const struct ev_arg *a, bool overrun,
+			  unsigned resynced, uint64_t t0)
 {
-	if (fm->o->json)
-		fprintf(fm->log, "{\"no_change\":%u,\"first\":\"%s\","
-			"\"cables_usable\":%zu}\n", quiet, a->first,
-			fm->usable_swept);
+	struct ftsw_fm_report rep = { 0 };
+	struct ftsw_err err;
+	char cause[160];
+	size_t diff = cables_changed(fm);
+
+	if (!diff) {
+		/* The usable set is the routed one: nothing to do. */
+		fm->no_change += a->events;
+		if (a->events) {
+			rep.cause = a->first;
+			rep.events = a->events;
+			rep.more = a->events > 1;
+			report(fm, FTSW_FM_NO_CHANGE, &rep);
+		}
+		if (a->events || overrun)
+			write_status(fm);
+		return;
+	}
+	fm->no_change += a->events - a->flips;
+	if (overrun)
+		snprintf(cause, sizeof(cause), "resynchronised after an "
+			 "event overrun (%u port states changed); %zu "
+			 "cable%s changed", resynced, diff,
+			 diff == 1 ? "" : "s");
 	else
-		fprintf(fm->log, "fm: %s%s: no change (%u event%s, %zu of %zu "
-			"cables usable)\n", a->first,
-			a->events > 1 ? " + more" : "", quiet,
-			quiet == 1 ? "" : "s", fm->usable_swept, fm->ncables);
-	fflush(fm->log);
+		snprintf(cause, sizeof(cause), "%s; %zu cable%s changed "
+			 "in %u event%s", a->flips ? a->cause : a->first, diff,
+			 diff == 1 ? "" : "s", a->events,
+			 a->events == 1 ? "" : "s");
+	if (sweep(fm, t0, cause, &err)) {
+		char msg[sizeof(err.msg) + 16];
+
+		snprintf(msg, sizeof(msg), "sweep failed: %s", err.msg);
+		rep.error = msg;
+		report(fm, FTSW_FM_FAILED, &rep);
+	}
+}
+
+/* One wake-up of the event socket: apply every pending event, then decide. */
+static void wakeup(struct fm *fm, struct pollfd *pfd)
+{
+	struct ftsw_fm_report rep = { 0 };
+	struct ev_arg a = { .fm = fm };
+	uint64_t t0 = ftsw_now_us();
+	bool overrun = false;
+	unsigned resynced = 0;
+	struct ftsw_err err;
+
+	/* Everything pending now is applied before deciding. */
+	do {
+		if (ftsw_nl_event_recv(fm->ev, ev_cb, &a) < 0) {
+			overrun = true;
+			break;
+		}
+	} while (poll(pfd, 1, 0) > 0);
+	if (overrun) {
+		fm->overruns++;
+		rep.error = ftsw_nl_error(fm->ev);
+		report(fm, FTSW_FM_OVERRUN, &rep);
+		if (resync(fm, &resynced, &err)) {
+			rep.error = err.msg;
+			report(fm, FTSW_FM_FAILED, &rep);
+			return;
+		}
+		rep.error = NULL;
+		rep.changed = resynced;
+		report(fm, FTSW_FM_RESYNCED, &rep);
+	}
+	wakeup_decide(fm, &a, overrun, resynced, t0);
+}
+
+/* Subscribe, discover and make the first sweep. */
+static int fm_start(struct fm *fm, struct ftsw_err *err)
+{
+	const struct ftsw_fm_opts *o = fm->o;
+	char cause[160];
+	uint64_t t0;
+	int rc;
+
+	if (!ftsw_engine_find(fm->engine)) {
+		ftsw_err_set(err, "engine '%s': no such engine (ftsw route list)",
+			     fm->engine);
+		return -1;
+	}
+	if (o->status)
+		snprintf(fm->status, sizeof(fm->status), "%s", o->status);
+	else
+		ftsw_fm_status_path(o->netns, fm->status, sizeof(fm->status));
+	fm->ev = ftsw_nl_open_in(o->netns, err);
+	if (!fm->ev)
+		return -1;
+	if (ftsw_nl_subscribe(fm->ev)) {
+		ftsw_err_set(err, "events: %s", ftsw_nl_error(fm->ev));
+		return -1;
+	}
+	set_rcvbuf(fm, o->rcvbuf > 0 ? o->rcvbuf : FTSW_FM_RCVBUF);
+	fm->nl = ftsw_nl_open_in(o->netns, err);
+	if (!fm->nl)
+		return -1;
+	t0 = ftsw_now_us();
+	if (o->netns && ftsw_netns_enter(o->netns, err))
+		return -1;
+	rc = discover(fm, err);
+	if (ftsw_netns_home(rc ? NULL : err) || rc)
+		return -1;
+	snprintf(cause, sizeof(cause), "discovered %" PRIu32 " switches, %"
+		 PRIu32 " hosts, %" PRIu64 " links, LMC %u in %" PRIu64
+		 " us; routing with %s", fm->nsw, fm->nhosts,
+		 ftsw_topo_nlinks(fm->topo), fm->lmc, ftsw_now_us() - t0,
+		 fm->engine);
+	return sweep(fm, ftsw_now_us(), cause, err);
+}
+
+static void fm_free(struct fm *fm)
+{
+	ftsw_nl_close(fm->ev);
+	ftsw_nl_close(fm->nl);
+	ftsw_topo_free(fm->topo);
+	free(fm->sw_id);
+	free(fm->ports);
+	free(fm->port_at);
+	free(fm->cables);
+	free(fm->cable_of);
+	free(fm->swept);
+	free(fm->lft);
 }
 
 int ftsw_fm_run(const struct ftsw_fm_opts *o, struct ftsw_err *err)
 {
 	struct fm fm = { .o = o };
-	char cause[160];
 	int rc = -1;
-	uint64_t t0;
 
-	fm.log = o->log ? o->log : stdout;
 	fm.engine = o->engine ? o->engine : "dmodc";
-	if (!ftsw_engine_find(fm.engine)) {
-		ftsw_err_set(err, "engine '%s': no such engine (ftsw route list)",
-			     fm.engine);
-		return -1;
-	}
-	if (o->status)
-		snprintf(fm.status, sizeof(fm.status), "%s", o->status);
-	else
-		ftsw_fm_status_path(o->netns, fm.status, sizeof(fm.status));
-	fm.ev = ftsw_nl_open_in(o->netns, err);
-	if (!fm.ev)
-		return -1;
-	if (ftsw_nl_subscribe(fm.ev)) {
-		ftsw_err_set(err, "events: %s", ftsw_nl_error(fm.ev));
-		goto out;
-	}
-	set_rcvbuf(&fm, o->rcvbuf > 0 ? o->rcvbuf : FTSW_FM_RCVBUF);
-	fm.nl = ftsw_nl_open_in(o->netns, err);
-	if (!fm.nl)
-		goto out;
-	t0 = ftsw_now_us();
-	if (o->netns && ftsw_netns_enter(o->netns, err))
-		goto out;
-	rc = discover(&fm, err);
-	if (ftsw_netns_home(rc ? NULL : err))
-		rc = -1;
-	if (rc)
-		goto out;
-	rc = -1;
-	snprintf(cause, sizeof(cause), "discovered %" PRIu32 " switches, %"
-		 PRIu32 " hosts, %" PRIu64 " links, LMC %u in %" PRIu64
-		 " us; routing with %s", fm.nsw, fm.nhosts,
-		 ftsw_topo_nlinks(fm.topo), fm.lmc, ftsw_now_us() - t0,
-		 fm.engine);
-	if (sweep(&fm, ftsw_now_us(), cause, err))
+	if (fm_start(&fm, err))
 		goto out;
 	if (o->ready)
 		o->ready(o->ready_arg);
-	if (o->once) {
-		rc = 0;
-		goto out;
-	}
-	while (!o->stop || !*o->stop) {
+	while (!o->once && (!o->stop || !*o->stop)) {
 		struct pollfd pfd = { .fd = ftsw_nl_event_fd(fm.ev),
 				      .events = POLLIN };
-		struct ev_arg a = { .fm = &fm };
-		bool overrun = false;
-		unsigned resynced = 0;
-		size_t diff;
 		int n = poll(&pfd, 1, 500);
 
 		if (n < 0 && errno != EINTR) {
 			ftsw_err_set(err, "poll: %s", strerror(errno));
 			goto out;
 		}
-		if (n <= 0)
-			continue;
-		t0 = ftsw_now_us();
-		/* Everything pending now is applied before deciding. */
-		do {
-			if (ftsw_nl_event_recv(fm.ev, ev_cb, &a) < 0) {
-				overrun = true;
-				break;
-			}
-		} while (poll(&pfd, 1, 0) > 0);
-		if (overrun) {
-			fm.overruns++;
-			fprintf(fm.log, "fm: event receive: %s (events lost); "
-				"resynchronising from a port dump\n",
-				ftsw_nl_error(fm.ev));
-			if (resync(&fm, &resynced, err)) {
-				fprintf(fm.log, "fm: %s\n", err->msg);
-				fflush(fm.log);
-				continue;
-			}
-			fprintf(fm.log, "fm: resynchronised: %u port state%s "
-				"changed\n", resynced, resynced == 1 ? "" : "s");
-			fflush(fm.log);
-		}
-		diff = cables_changed(&fm);
-		if (!diff) {
-			/* The usable set is the routed one: nothing to do. */
-			fm.no_change += a.events;
-			if (a.events)
-				log_no_change(&fm, &a, a.events);
-			if (a.events || overrun)
-				write_status(&fm);
-			continue;
-		}
-		fm.no_change += a.events - a.flips;
-		if (overrun)
-			snprintf(cause, sizeof(cause), "resynchronised after an "
-				 "event overrun (%u port states changed); %zu "
-				 "cable%s changed", resynced, diff,
-				 diff == 1 ? "" : "s");
-		else
-			snprintf(cause, sizeof(cause), "%s; %zu cable%s changed "
-				 "in %u event%s", a.flips ? a.cause : a.first, diff,
-				 diff == 1 ? "" : "s", a.events,
-				 a.events == 1 ? "" : "s");
-		if (sweep(&fm, t0, cause, err)) {
-			fprintf(fm.log, "fm: sweep failed: %s\n", err->msg);
-			fflush(fm.log);
-		}
+		if (n > 0)
+			wakeup(&fm, &pfd);
 	}
 	rc = 0;
 out:
 	ftsw_netns_home(NULL);
 	if (rc == 0 && !o->once)
 		unlink(fm.status);
-	ftsw_nl_close(fm.ev);
-	ftsw_nl_close(fm.nl);
-	ftsw_topo_free(fm.topo);
-	free(fm.sw_id);
-	free(fm.ports);
-	free(fm.port_at);
-	free(fm.cables);
-	free(fm.cable_of);
-	free(fm.swept);
-	free(fm.lft);
+	fm_free(&fm);
 	return rc;
+}
+
+/* ------------------------------------------------------------ status */
+
+/*
+ * The status file is one JSON object written by write_status(); its keys
+ * are unique at every depth, so a key is found by scanning the strings of
+ * the document: the string equal to it that a ':' follows.
+ */
+static const char *skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+/* End of the JSON string starting at p (at its '"'), or NULL. */
+static const char *string_end(const char *p)
+{
+	for (p++; *p && *p != '"'; p++)
+		if (*p == '\\' && !*++p)
+			return NULL;
+	return *p ? p : NULL;
+}
+
+static const char *json_value(const char *doc, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = doc, *e;
+
+	while ((p = strchr(p, '"'))) {
+		e = string_end(p);
+		if (!e)
+			return NULL;
+		if ((size_t)(e - p - 1) == n && !memcmp(p + 1, key, n) &&
+		    *skip_ws(e + 1) == ':')
+			return skip_ws(skip_ws(e + 1) + 1);
+		p = e + 1;
+	}
+	return NULL;
+}
+
+static int status_u64(const char *doc, const char *path, const char *key,
+		      uint64_t *v, struct ftsw_err *err)
+{
+	const char *p = json_value(doc, key);
+	char what[400], tok[32];
+	size_t n;
+
+	snprintf(what, sizeof(what), "%s: %s", path, key);
+	if (!p) {
+		ftsw_err_set(err, "%s: missing", what);
+		return -1;
+	}
+	n = strcspn(p, ",}] \t\r\n");
+	snprintf(tok, sizeof(tok), "%.*s", (int)n, p);
+	return ftsw_parse_u64(what, tok, 0, UINT64_MAX, v, err) ? -1 : 0;
+}
+
+/* Decode the JSON string value of key into buf (\uXXXX as UTF-8). */
+static int status_str(const char *doc, const char *path, const char *key,
+		      char *buf, size_t sz, struct ftsw_err *err)
+{
+	const char *p = json_value(doc, key), *e;
+	size_t n = 0;
+
+	if (!p || *p != '"' || !(e = string_end(p))) {
+		ftsw_err_set(err, "%s: %s: string expected", path, key);
+		return -1;
+	}
+	for (p++; p < e && n + 4 < sz; p++) {
+		unsigned c = (unsigned char)*p;
+
+		if (c == '\\') {
+			c = (unsigned char)*++p;
+			if (c == 'u') {
+				char hex[5] = { 0 };
+
+				memcpy(hex, p + 1, e - p > 4 ? 4 : 0);
+				c = (unsigned)strtoul(hex, NULL, 16);
+				p += e - p > 4 ? 4 : 0;
+				if (c >= 0x800) {
+					buf[n++] = (char)(0xe0 | c >> 12);
+					buf[n++] = (char)(0x80 | (c >> 6 & 0x3f));
+					buf[n++] = (char)(0x80 | (c & 0x3f));
+					continue;
+				}
+				if (c >= 0x80) {
+					buf[n++] = (char)(0xc0 | c >> 6);
+					buf[n++] = (char)(0x80 | (c & 0x3f));
+					continue;
+				}
+			} else {
+				c = c == 'n' ? '\n' : c == 't' ? '\t' :
+				    c == 'r' ? '\r' : c == 'b' ? '\b' :
+				    c == 'f' ? '\f' : c;
+			}
+		}
+		buf[n++] = (char)c;
+	}
+	buf[n] = 0;
+	return 0;
+}
+
+/* "unreachable": [[s, d], ...] */
+static int status_pairs(const char *doc, const char *path,
+			struct ftsw_fm_status *st, struct ftsw_err *err)
+{
+	const char *p = json_value(doc, "unreachable");
+	char what[400];
+	uint64_t v[2];
+	int i;
+
+	snprintf(what, sizeof(what), "%s: unreachable", path);
+	if (!p || *p != '[')
+		goto bad;
+	for (p = skip_ws(p + 1); *p == '['; p = skip_ws(p)) {
+		for (i = 0, p++; i < 2; i++) {
+			if (ftsw_parse_u64_prefix(what, skip_ws(p), 0, UINT32_MAX,
+						  &v[i], &p, err))
+				return -1;
+			p = skip_ws(p);
+			if (*p++ != (i ? ']' : ','))
+				goto bad;
+		}
+		if (st->nunreach < FTSW_FM_UNREACH_LIST) {
+			st->unreach[st->nunreach][0] = (uint32_t)v[0];
+			st->unreach[st->nunreach++][1] = (uint32_t)v[1];
+		}
+		p = skip_ws(p);
+		if (*p == ',')
+			p++;
+	}
+	if (*p == ']')
+		return 0;
+bad:
+	ftsw_err_set(err, "%s: [[SRC, DST], ...] expected", what);
+	return -1;
+}
+
+int ftsw_fm_status_read(const char *path, struct ftsw_fm_status *st,
+			struct ftsw_err *err)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} nums[] = {
+#define NUM(k) { #k, offsetof(struct ftsw_fm_status, k) }
+		NUM(switches), NUM(hosts), NUM(lmc), NUM(cables),
+		NUM(cables_usable), NUM(generation), NUM(events),
+		NUM(no_change_events), NUM(overruns), NUM(sweeps),
+		NUM(routed_us), NUM(uploaded_us), NUM(committed_us),
+		NUM(switches_changed), NUM(unreachable_pairs),
+#undef NUM
+	};
+	char buf[8192];
+	uint64_t pid;
+	size_t n, i;
+	FILE *f;
+
+	memset(st, 0, sizeof(*st));
+	f = fopen(path, "r");
+	if (!f) {
+		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	if (status_u64(buf, path, "pid", &pid, err))
+		return -1;
+	st->pid = pid > INT32_MAX ? 0 : (long)pid;
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (status_u64(buf, path, nums[i].key,
+			       (uint64_t *)((char *)st + nums[i].off), err))
+			return -1;
+	if (status_str(buf, path, "netns", st->netns, sizeof(st->netns), err) ||
+	    status_str(buf, path, "engine", st->engine, sizeof(st->engine), err) ||
+	    status_str(buf, path, "cause", st->cause, sizeof(st->cause), err))
+		return -1;
+	return status_pairs(buf, path, st, err);
 }

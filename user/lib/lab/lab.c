@@ -127,11 +127,8 @@ struct lab_build {
 static void progress(const struct lab_build *b, const char *what,
 		     uint64_t done, uint64_t total)
 {
-	if (!b->o->progress)
-		return;
-	if (done == total || (done & 63) == 0)
-		fprintf(stderr, "\r  %-28s %" PRIu64 "/%" PRIu64 "%s", what, done,
-			total, done == total ? "\n" : "");
+	if (b->o->progress && (done == total || (done & 63) == 0))
+		b->o->progress(what, done, total, b->o->progress_arg);
 }
 
 static int write_conf(const struct lab_build *b, struct ftsw_err *err)
@@ -534,17 +531,103 @@ static int shape_links(struct lab_build *b, struct lab_rt *rt,
 	return 0;
 }
 
+/*
+ * The topology and its routing, first (fail fast): the engine given, else
+ * the default for the topology, at the smallest LMC it accepts unless the
+ * LMC was given; or an OpenSM LFT dump.
+ */
+static int lab_route(struct lab_build *b, struct ftsw_err *err)
+{
+	const struct ftsw_lab_opts *o = b->o;
+	struct ftsw_route_opts ro = { .lmc = o->lmc, .seed = o->seed,
+				       .paths = o->paths };
+	uint64_t t1;
+
+	b->t = ftsw_topo_open(o->topo, err);
+	if (!b->t)
+		return -1;
+	if (!b->t->nhosts) {
+		ftsw_err_set(err, "topology %s: no hosts", o->topo);
+		return -1;
+	}
+	t1 = ftsw_now_us();
+	if (o->lft_file) {
+		b->r = ftsw_lfts_read(b->t, o->lft_file, o->lmc, err);
+	} else {
+		const char *eng = o->engine ? o->engine : default_engine(b->t);
+
+		if (o->lmc_auto)
+			b->r = ftsw_route_min_lmc(eng, b->t, &ro, false, err);
+		else
+			b->r = ftsw_route(eng, b->t, &ro, err);
+		if (b->r && b->r->lmc != o->lmc && o->progress) {
+			char note[96];
+
+			snprintf(note, sizeof(note), "%s needs LMC %u", eng,
+				 b->r->lmc);
+			o->progress(note, 0, 0, o->progress_arg);
+		}
+	}
+	if (!b->r)
+		return -1;
+	b->tm->route = ftsw_now_us() - t1;
+	b->tm->lmc = b->r->lmc;
+	snprintf(b->tm->engine, sizeof(b->tm->engine), "%s", b->r->engine);
+	return 0;
+}
+
+/* Namespaces, cables, hosts, switches and shaping of a routed lab. */
+static int lab_build(struct lab_build *b, struct lab_rt *rt,
+		     struct ftsw_nl **nl, struct ftsw_err *err)
+{
+	neigh_room(b->t->nhosts);
+	if (write_conf(b, err) || make_namespaces(b, err))
+		return -1;
+	if (ftsw_netns_enter_fd(b->fabric_fd, b->name, err) ||
+	    lab_rt_open(rt, err))
+		return -1;
+	if (make_links(b, rt, err))
+		return -1;
+	b->tm->nmsgs += rt->nmsgs;
+	if (ftsw_netns_home(err) || config_hosts(b, err))
+		return -1;
+	*nl = ftsw_nl_open_in(b->name, err);
+	if (!*nl || make_switches(b, *nl, err))
+		return -1;
+	if (b->o->rate_bytes &&
+	    (ftsw_netns_enter_fd(b->fabric_fd, b->name, err) ||
+	     shape_links(b, rt, err)))
+		return -1;
+	return 0;
+}
+
+/* The run directory marks the lab as ours from here on. */
+static int make_rundir(const struct lab_build *b, struct ftsw_err *err)
+{
+	char dir[256];
+
+	if (mkdir(FTSW_LAB_RUNDIR, 0755) < 0 && errno != EEXIST) {
+		ftsw_err_set(err, "%s: %s", FTSW_LAB_RUNDIR, strerror(errno));
+		return -1;
+	}
+	rundir(b->name, dir, sizeof(dir));
+	if (mkdir(dir, 0755) < 0) {
+		ftsw_err_set(err, "lab %s: %s", b->name, errno == EEXIST ?
+			     "exists already (ftsw lab down first)" :
+			     strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 		struct ftsw_err *err)
 {
 	struct ftsw_lab_times tm0;
 	struct lab_build b = { .o = o, .fabric_fd = -1 };
-	struct ftsw_route_opts ro = { .lmc = o->lmc, .seed = o->seed,
-				       .paths = o->paths };
 	struct ftsw_nl *nl = NULL;
 	struct lab_rt rt = { 0 };
-	char dir[256];
-	uint64_t t0 = ftsw_now_us(), t1;
+	uint64_t t0 = ftsw_now_us();
 	uint32_t n;
 	int rc = -1;
 	bool made = false;
@@ -558,34 +641,8 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 		ftsw_err_set(err, "lab %s: no topology (-t)", b.name);
 		return -1;
 	}
-	b.t = ftsw_topo_open(o->topo, err);
-	if (!b.t)
-		return -1;
-	if (!b.t->nhosts) {
-		ftsw_err_set(err, "topology %s: no hosts", o->topo);
+	if (lab_route(&b, err))
 		goto out;
-	}
-	t1 = ftsw_now_us();
-	if (o->lft_file) {
-		b.r = ftsw_lfts_read(b.t, o->lft_file, o->lmc, err);
-	} else {
-		const char *eng = o->engine ? o->engine : default_engine(b.t);
-
-		b.r = ftsw_route(eng, b.t, &ro, err);
-		/* No LMC given: the smallest one the engine accepts. */
-		while (!b.r && o->lmc_auto && ro.lmc < FTSW_LMC_MAX &&
-		       ftsw_engine_find(eng)) {
-			ro.lmc++;
-			b.r = ftsw_route(eng, b.t, &ro, err);
-		}
-		if (b.r && ro.lmc != o->lmc && o->progress)
-			fprintf(stderr, "  %s needs LMC %u\n", eng, ro.lmc);
-	}
-	if (!b.r)
-		goto out;
-	b.tm->route = ftsw_now_us() - t1;
-	b.tm->lmc = b.r->lmc;
-	snprintf(b.tm->engine, sizeof(b.tm->engine), "%s", b.r->engine);
 	b.host_fd = malloc(sizeof(int) * b.t->nhosts);
 	if (!b.host_fd) {
 		ftsw_err_set(err, "out of memory");
@@ -593,41 +650,11 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 	}
 	for (n = 0; n < b.t->nhosts; n++)
 		b.host_fd[n] = -1;
-
-	/* The run directory marks the lab as ours from here on. */
-	if (mkdir(FTSW_LAB_RUNDIR, 0755) < 0 && errno != EEXIST) {
-		ftsw_err_set(err, "%s: %s", FTSW_LAB_RUNDIR, strerror(errno));
+	if (make_rundir(&b, err))
 		goto out;
-	}
-	rundir(b.name, dir, sizeof(dir));
-	if (mkdir(dir, 0755) < 0) {
-		ftsw_err_set(err, "lab %s: %s", b.name, errno == EEXIST ?
-			     "exists already (ftsw lab down first)" :
-			     strerror(errno));
-		goto out;
-	}
 	made = true;
-	if (write_conf(&b, err))
+	if (lab_build(&b, &rt, &nl, err))
 		goto out;
-	neigh_room(b.t->nhosts);
-	if (make_namespaces(&b, err))
-		goto out;
-	if (ftsw_netns_enter_fd(b.fabric_fd, b.name, err) ||
-	    lab_rt_open(&rt, err))
-		goto out;
-	if (make_links(&b, &rt, err))
-		goto out;
-	b.tm->nmsgs += rt.nmsgs;
-	if (ftsw_netns_home(err) || config_hosts(&b, err))
-		goto out;
-	nl = ftsw_nl_open_in(b.name, err);
-	if (!nl || make_switches(&b, nl, err))
-		goto out;
-	if (o->rate_bytes) {
-		if (ftsw_netns_enter_fd(b.fabric_fd, b.name, err) ||
-		    shape_links(&b, &rt, err))
-			goto out;
-	}
 	rc = 0;
 out:
 	ftsw_netns_home(NULL);
@@ -644,7 +671,8 @@ out:
 		struct ftsw_err e2;
 
 		if (o->progress)
-			fprintf(stderr, "lab %s: failed, rolling back\n", b.name);
+			o->progress("failed, rolling back", 0, 0,
+				    o->progress_arg);
 		ftsw_lab_down(b.name, &e2);
 	}
 	ftsw_routing_free(b.r);
@@ -1127,80 +1155,6 @@ void ftsw_lab_changes_free(struct ftsw_lab_changes *ch)
 {
 	free(ch->v);
 	memset(ch, 0, sizeof(*ch));
-}
-
-/* "s8" / "h3": the lab's short name of a node. */
-static void node_short(const struct ftsw_topo *t, uint32_t node, char *buf,
-		       size_t sz)
-{
-	snprintf(buf, sz, "%c%" PRIu32,
-		 t->nodes[node].kind == FTSW_HOST ? 'h' : 's',
-		 t->nodes[node].index);
-}
-
-static void json_end(const struct ftsw_lab *lab, uint32_t node, unsigned port,
-		     FILE *out)
-{
-	const struct ftsw_topo *t = lab->topo;
-	char s[24], dev[32], ns[96];
-
-	node_short(t, node, s, sizeof(s));
-	fprintf(out, "{\"node\":\"%s\",\"name\":", s);
-	ftsw_json_write_str(out, t->nodes[node].desc ? t->nodes[node].desc : s);
-	if (t->nodes[node].kind == FTSW_HOST) {
-		ftsw_lab_host_ns(lab->name, t->nodes[node].index, ns,
-				 sizeof(ns));
-		fprintf(out, ",\"port\":%u,\"dev\":\"eth0\",\"netns\":", port);
-		ftsw_json_write_str(out, ns);
-	} else {
-		ftsw_lab_port_dev(t->nodes[node].index, port, dev, sizeof(dev));
-		fprintf(out, ",\"port\":%u,\"dev\":\"%s\",\"netns\":", port,
-			dev);
-		ftsw_json_write_str(out, lab->name);
-	}
-	fputc('}', out);
-}
-
-void ftsw_lab_changes_print(const struct ftsw_lab *lab,
-			    const struct ftsw_lab_changes *ch,
-			    const char *action, bool json, FILE *out)
-{
-	const struct ftsw_topo *t = lab->topo;
-	size_t i;
-
-	if (json) {
-		fprintf(out, "{\"lab\":");
-		ftsw_json_write_str(out, lab->name);
-		fprintf(out, ",\"action\":\"%s\",\"count\":%zu,\"changed\":[",
-			action, ch->n);
-	}
-	for (i = 0; i < ch->n; i++) {
-		const struct ftsw_lab_change *c = &ch->v[i];
-		char a[24], b[24];
-
-		node_short(t, c->a, a, sizeof(a));
-		node_short(t, c->b, b, sizeof(b));
-		if (!json) {
-			if (t->nodes[c->b].kind == FTSW_HOST)
-				fprintf(out, "%s link %s:%u <-> %s (eth0)\n",
-					c->up ? "healed" : "failed", a,
-					c->a_port, b);
-			else
-				fprintf(out, "%s link %s:%u <-> %s:%u\n",
-					c->up ? "healed" : "failed", a,
-					c->a_port, b, c->b_port);
-			continue;
-		}
-		fprintf(out, "%s{\"a\":", i ? "," : "");
-		json_end(lab, c->a, c->a_port, out);
-		fprintf(out, ",\"b\":");
-		json_end(lab, c->b, c->b_port, out);
-		fprintf(out, ",\"cable\":\"%s\",\"state\":\"%s\"}",
-			t->nodes[c->b].kind == FTSW_HOST ? "host" : "switch",
-			c->up ? "up" : "down");
-	}
-	if (json)
-		fprintf(out, "]}\n");
 }
 
 /*

@@ -70,7 +70,13 @@ struct ftsw_lab_opts {
 	uint64_t seed;
 	bool no_neigh;		/* no address plan: the fabric answers no
 				 * ARP/ND (hosts bring their own neighbours) */
-	bool progress;		/* progress on stderr */
+	/*
+	 * Progress of the set-up (NULL: quiet): what, done of total; a note
+	 * (the LMC picked, a roll-back) has total 0.
+	 */
+	void (*progress)(const char *what, uint64_t done, uint64_t total,
+			 void *arg);
+	void *progress_arg;
 };
 
 /* Timings of `lab up`, in microseconds. */
@@ -147,15 +153,6 @@ struct ftsw_lab_changes {
 };
 
 void ftsw_lab_changes_free(struct ftsw_lab_changes *ch);
-/*
- * Text (one "failed|healed link s8:1 <-> s16:3" line per cable) or one JSON
- * document {"lab", "action", "count", "changed": [{"a": END, "b": END,
- * "cable": "switch"|"host", "state": "up"|"down"}]}, END = {"node": "s8",
- * "name", "port", "dev", "netns"}.
- */
-void ftsw_lab_changes_print(const struct ftsw_lab *lab,
-			    const struct ftsw_lab_changes *ch,
-			    const char *action, bool json, FILE *out);
 
 /*
  * Fail (up = false) or heal (up = true) a link A B (the first one between
@@ -252,15 +249,52 @@ struct ftsw_lab_traffic_opts {
 int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o,
 		     FILE *out, struct ftsw_err *err);
 
+/* One hop of a traced path: the port a switch sends on. */
+struct ftsw_lab_hop {
+	uint32_t sw;
+	unsigned port;
+	uint64_t tx_delta;	/* packets it sent during the probes */
+};
+
+/* The path to one of the destination's LIDs. */
+struct ftsw_lab_trace_path {
+	uint32_t dlid;
+	int status;		/* 0: delivered; else ftsw_trace()'s error:
+				 * -1 no route, -2 loop, -3 dead port,
+				 * other: misdelivered */
+	unsigned nhops;
+	struct ftsw_lab_hop *hops;	/* into the result's hops */
+	uint64_t min_delta;	/* fewest packets counted on one hop */
+	bool confirmed;		/* delivered and every hop saw the probes */
+};
+
+struct ftsw_lab_trace_result {
+	uint32_t src, dst;
+	unsigned probes;
+	uint64_t replies;
+	unsigned npaths;	/* 2^LMC */
+	struct ftsw_lab_trace_path *paths;
+	struct ftsw_lab_hop *hops;	/* storage of every path's hops */
+};
+
 /*
- * Trace SRC -> DST: the path from the kernel's tables, then `probes` echo
- * requests whose counters must show on every hop. Prints on out.
+ * Trace SRC -> DST: the path to each of DST's LIDs from the kernel's
+ * tables, then `probes` echo requests whose counters must show on every
+ * hop.
  */
 int ftsw_lab_trace(struct ftsw_lab *lab, uint32_t src, uint32_t dst,
-		   unsigned probes, bool json, FILE *out, struct ftsw_err *err);
+		   unsigned probes, struct ftsw_lab_trace_result *res,
+		   struct ftsw_err *err);
+void ftsw_lab_trace_result_free(struct ftsw_lab_trace_result *res);
 
-/* Status on out (text or JSON). */
-int ftsw_lab_status(struct ftsw_lab *lab, bool json, FILE *out,
+/* What `lab status` shows beyond the lab's description. */
+struct ftsw_lab_status {
+	struct ftsw_fabric_info fabric;
+	uint64_t ports, ports_edge, ports_down;
+	uint64_t drops;		/* every reason */
+};
+
+int ftsw_lab_status(struct ftsw_lab *lab, struct ftsw_lab_status *st,
 		    struct ftsw_err *err);
 
 /* A socket (AF_INET, type, proto) created inside host h's namespace. */

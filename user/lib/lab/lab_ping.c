@@ -84,7 +84,7 @@ struct ping_state {
 	const uint32_t *srcs, *dsts;
 	int *fd;		/* per source index */
 	uint32_t *dpos;		/* host -> dst index + 1 (0: not a dst) */
-	uint32_t *spos;		/* host -> src index + 1 */
+	uint32_t *all;		/* every host, for NULL sources or dsts */
 	uint16_t *got;		/* [si * ndst + di] replies */
 	uint64_t outstanding, received;
 	double rtt_sum, rtt_min, rtt_max;
@@ -179,109 +179,123 @@ static bool ping_send(struct ping_state *ps, struct pollfd *pfd, uint32_t si,
 	return true;
 }
 
-int ftsw_lab_ping(struct ftsw_lab *lab, const uint32_t *srcs, size_t nsrcs,
-		  const uint32_t *dsts, size_t ndsts, unsigned count,
-		  unsigned timeout_ms, struct ftsw_ping_result *res,
-		  struct ftsw_err *err)
+/* Sources and destinations (NULL: every host), one raw socket per source. */
+static int ping_setup(struct ping_state *ps, struct pollfd **pfdp,
+		      const uint32_t *srcs, size_t nsrcs, const uint32_t *dsts,
+		      size_t ndsts, struct ftsw_err *err)
 {
-	const struct ftsw_topo *t = lab->topo;
-	struct ping_state ps = { .lab = lab, .rtt_min = 1e18 };
-	struct pollfd *pfd = NULL;
-	uint32_t *all = NULL, i, si, di;
-	uint64_t t0 = ftsw_now_us(), sent = 0, deadline;
-	unsigned round, attempt;
-	uint64_t first_sent = 0;
-	int rc = -1;
+	const struct ftsw_topo *t = ps->lab->topo;
+	struct pollfd *pfd;
+	uint32_t i, si;
 
-	memset(res, 0, sizeof(*res));
-	if (!count)
-		count = 1;
-	ftsw_lab_raise_nofile();
-	all = malloc(sizeof(uint32_t) * t->nhosts);
-	ps.dpos = calloc(t->nhosts, sizeof(uint32_t));
-	ps.spos = calloc(t->nhosts, sizeof(uint32_t));
-	if (!all || !ps.dpos || !ps.spos)
+	ps->all = malloc(sizeof(uint32_t) * t->nhosts);
+	ps->dpos = calloc(t->nhosts, sizeof(uint32_t));
+	if (!ps->all || !ps->dpos)
 		goto nomem;
 	for (i = 0; i < t->nhosts; i++)
-		all[i] = i;
-	ps.srcs = srcs ? srcs : all;
-	ps.nsrc = srcs ? (uint32_t)nsrcs : t->nhosts;
-	ps.dsts = dsts ? dsts : all;
-	ps.ndst = dsts ? (uint32_t)ndsts : t->nhosts;
-	for (i = 0; i < ps.ndst; i++) {
-		if (ps.dsts[i] >= t->nhosts) {
+		ps->all[i] = i;
+	ps->srcs = srcs ? srcs : ps->all;
+	ps->nsrc = srcs ? (uint32_t)nsrcs : t->nhosts;
+	ps->dsts = dsts ? dsts : ps->all;
+	ps->ndst = dsts ? (uint32_t)ndsts : t->nhosts;
+	for (i = 0; i < ps->ndst; i++) {
+		if (ps->dsts[i] >= t->nhosts) {
 			ftsw_err_set(err, "host %" PRIu32 ": no such host",
-				     ps.dsts[i]);
-			goto out;
+				     ps->dsts[i]);
+			return -1;
 		}
-		ps.dpos[ps.dsts[i]] = i + 1;
+		ps->dpos[ps->dsts[i]] = i + 1;
 	}
-	ps.fd = malloc(sizeof(int) * (ps.nsrc + 1));
-	pfd = calloc(ps.nsrc + 1, sizeof(*pfd));
-	ps.got = calloc((size_t)ps.nsrc * ps.ndst + 1, sizeof(uint16_t));
-	if (!ps.fd || !pfd || !ps.got)
+	ps->fd = malloc(sizeof(int) * (ps->nsrc + 1));
+	if (!ps->fd)
 		goto nomem;
-	for (si = 0; si < ps.nsrc; si++)
-		ps.fd[si] = -1;
-	for (si = 0; si < ps.nsrc; si++) {
+	for (si = 0; si < ps->nsrc; si++)
+		ps->fd[si] = -1;
+	*pfdp = pfd = calloc(ps->nsrc + 1, sizeof(*pfd));
+	ps->got = calloc((size_t)ps->nsrc * ps->ndst + 1, sizeof(uint16_t));
+	if (!pfd || !ps->got)
+		goto nomem;
+	for (si = 0; si < ps->nsrc; si++) {
 		struct icmp_filter f = { ~(1u << ICMP_ECHOREPLY) };
 		int bufsz = 1 << 20;
 
-		if (ps.srcs[si] >= t->nhosts) {
+		if (ps->srcs[si] >= t->nhosts) {
 			ftsw_err_set(err, "host %" PRIu32 ": no such host",
-				     ps.srcs[si]);
-			goto out;
+				     ps->srcs[si]);
+			return -1;
 		}
-		ps.fd[si] = ftsw_lab_host_socket(lab, ps.srcs[si], SOCK_RAW,
-						 IPPROTO_ICMP, err);
-		if (ps.fd[si] < 0)
-			goto out;
-		setsockopt(ps.fd[si], SOL_RAW, ICMP_FILTER, &f, sizeof(f));
-		setsockopt(ps.fd[si], SOL_SOCKET, SO_RCVBUF, &bufsz,
+		ps->fd[si] = ftsw_lab_host_socket(ps->lab, ps->srcs[si],
+						  SOCK_RAW, IPPROTO_ICMP, err);
+		if (ps->fd[si] < 0)
+			return -1;
+		setsockopt(ps->fd[si], SOL_RAW, ICMP_FILTER, &f, sizeof(f));
+		setsockopt(ps->fd[si], SOL_SOCKET, SO_RCVBUF, &bufsz,
 			   sizeof(bufsz));
-		pfd[si].fd = ps.fd[si];
+		pfd[si].fd = ps->fd[si];
 		pfd[si].events = POLLIN;
 	}
-	/*
-	 * Round `count + k` re-sends what is still missing after round k's
-	 * wait, twice at most: a transient drop (a full backlog on a loaded
-	 * machine) is not a broken path; a broken path never answers. The
-	 * retries are counted in the result.
-	 */
+	return 0;
+nomem:
+	ftsw_err_set(err, "ping: out of memory");
+	return -1;
+}
+
+/*
+ * Round `count + k` re-sends what is still missing after round k's wait,
+ * twice at most: a transient drop (a full backlog on a loaded machine) is
+ * not a broken path; a broken path never answers. The retries are counted
+ * in the result.
+ */
+static void ping_rounds(struct ping_state *ps, struct pollfd *pfd,
+			unsigned count, unsigned timeout_ms,
+			struct ftsw_ping_result *res)
+{
+	uint64_t sent = 0, first_sent = 0, deadline;
+	unsigned round, attempt;
+	uint32_t si, di;
+
 	for (attempt = 0; attempt < 3; attempt++) {
 		for (round = 0; round < count; round++) {
-			for (si = 0; si < ps.nsrc; si++) {
-				for (di = 0; di < ps.ndst; di++) {
-					uint32_t s = ps.srcs[si], d = ps.dsts[di];
+			for (si = 0; si < ps->nsrc; si++) {
+				for (di = 0; di < ps->ndst; di++) {
+					uint32_t s = ps->srcs[si], d = ps->dsts[di];
 
 					if (s == d)
 						continue;
-					if (attempt && ps.got[(size_t)si * ps.ndst + di] +
+					if (attempt && ps->got[(size_t)si * ps->ndst + di] +
 					    round >= count)
 						continue;
-					if (ping_send(&ps, pfd, si, s, d,
+					if (ping_send(ps, pfd, si, s, d,
 						      attempt * count + round))
 						sent++;
 				}
 			}
 		}
 		deadline = ftsw_now_us() + (uint64_t)timeout_ms * 1000;
-		while (ps.received < sent && ftsw_now_us() < deadline)
-			ping_wait(&ps, pfd, 10);
+		while (ps->received < sent && ftsw_now_us() < deadline)
+			ping_wait(ps, pfd, 10);
 		if (!attempt)
 			first_sent = sent;
-		if (ps.received >= sent)
+		if (ps->received >= sent)
 			break;
-		ps.outstanding = 0;
+		ps->outstanding = 0;
 	}
 	res->retried = sent - first_sent;
 	res->sent = sent;
-	res->received = ps.received;
-	for (si = 0; si < ps.nsrc; si++)
-		for (di = 0; di < ps.ndst; di++) {
-			unsigned g = ps.got[(size_t)si * ps.ndst + di];
+	res->received = ps->received;
+}
 
-			if (ps.srcs[si] == ps.dsts[di])
+/* Pairs, failures and round-trip times into res. */
+static int ping_collect(const struct ping_state *ps, unsigned count,
+			struct ftsw_ping_result *res, struct ftsw_err *err)
+{
+	uint32_t si, di;
+
+	for (si = 0; si < ps->nsrc; si++)
+		for (di = 0; di < ps->ndst; di++) {
+			unsigned g = ps->got[(size_t)si * ps->ndst + di];
+
+			if (ps->srcs[si] == ps->dsts[di])
 				continue;
 			res->pairs++;
 			if (g >= count) {
@@ -294,27 +308,46 @@ int ftsw_lab_ping(struct ftsw_lab *lab, const uint32_t *srcs, size_t nsrcs,
 						  sizeof(*res->fails) *
 						  (2 * res->nfails + 2));
 
-				if (!p)
-					goto nomem;
+				if (!p) {
+					ftsw_err_set(err, "ping: out of memory");
+					return -1;
+				}
 				res->fails = p;
 			}
-			res->fails[res->nfails].src = ps.srcs[si];
-			res->fails[res->nfails].dst = ps.dsts[di];
+			res->fails[res->nfails].src = ps->srcs[si];
+			res->fails[res->nfails].dst = ps->dsts[di];
 			res->fails[res->nfails].sent = count;
 			res->fails[res->nfails].received = g;
 			res->nfails++;
 		}
-	if (ps.received) {
-		res->min_us = ps.rtt_min;
-		res->max_us = ps.rtt_max;
-		res->avg_us = ps.rtt_sum / (double)ps.received;
+	if (ps->received) {
+		res->min_us = ps->rtt_min;
+		res->max_us = ps->rtt_max;
+		res->avg_us = ps->rtt_sum / (double)ps->received;
 	}
-	res->elapsed_s = (double)(ftsw_now_us() - t0) / 1e6;
-	rc = 0;
-	goto out;
-nomem:
-	ftsw_err_set(err, "ping: out of memory");
-out:
+	return 0;
+}
+
+int ftsw_lab_ping(struct ftsw_lab *lab, const uint32_t *srcs, size_t nsrcs,
+		  const uint32_t *dsts, size_t ndsts, unsigned count,
+		  unsigned timeout_ms, struct ftsw_ping_result *res,
+		  struct ftsw_err *err)
+{
+	struct ping_state ps = { .lab = lab, .rtt_min = 1e18 };
+	struct pollfd *pfd = NULL;
+	uint64_t t0 = ftsw_now_us();
+	uint32_t si;
+	int rc = -1;
+
+	memset(res, 0, sizeof(*res));
+	if (!count)
+		count = 1;
+	ftsw_lab_raise_nofile();
+	if (!ping_setup(&ps, &pfd, srcs, nsrcs, dsts, ndsts, err)) {
+		ping_rounds(&ps, pfd, count, timeout_ms, res);
+		rc = ping_collect(&ps, count, res, err);
+		res->elapsed_s = (double)(ftsw_now_us() - t0) / 1e6;
+	}
 	if (ps.fd)
 		for (si = 0; si < ps.nsrc; si++)
 			if (ps.fd[si] >= 0)
@@ -323,8 +356,7 @@ out:
 	free(pfd);
 	free(ps.got);
 	free(ps.dpos);
-	free(ps.spos);
-	free(all);
+	free(ps.all);
 	return rc;
 }
 
@@ -393,29 +425,75 @@ void ftsw_lab_counters_free(struct ftsw_lab_counters *c)
 
 /* ------------------------------------------------------------ trace */
 
-static const char *node_name(const struct ftsw_topo *t, uint32_t node,
-			     char *buf, size_t sz)
+/*
+ * The hops of one path (h: ftsw_trace()'s return) with the packets each
+ * port sent between the two counter snapshots. A broken path is listed as
+ * far as it goes: until it loops back to its first switch, reaches a port
+ * without a route, or 8 hops.
+ */
+static void trace_hops(struct ftsw_lab_trace_path *p, int h,
+		       const uint32_t *swp, const uint8_t *pp, unsigned maxh,
+		       const struct ftsw_lab_counters *c0,
+		       const struct ftsw_lab_counters *c1)
 {
-	const struct ftsw_node *n = &t->nodes[node];
+	int i;
 
-	snprintf(buf, sz, "%c%" PRIu32 "%s%s%s",
-		 n->kind == FTSW_SWITCH ? 's' : 'h', n->index,
-		 n->desc ? "(" : "", n->desc ? n->desc : "", n->desc ? ")" : "");
-	return buf;
+	p->min_delta = UINT64_MAX;
+	for (i = 0; i < (h < 0 ? (int)maxh : h) && i < (int)maxh; i++) {
+		size_t k = (size_t)swp[i] * (c1->maxports + 1) + pp[i];
+		uint64_t d = pp[i] <= c1->maxports && pp[i] ?
+			     c1->tx[k] - c0->tx[k] : 0;
+
+		if (h < 0 && i >= 1 && swp[i] == swp[0] && i > 1)
+			break;
+		if (d < p->min_delta)
+			p->min_delta = d;
+		p->hops[p->nhops].sw = swp[i];
+		p->hops[p->nhops].port = pp[i];
+		p->hops[p->nhops++].tx_delta = d;
+		if (h < 0 && (pp[i] == FTSW_PORT_NONE || i + 1 >= 8))
+			break;
+	}
+}
+
+/* Counters before and after `probes` echoes from src to dst. */
+static int trace_probe(struct ftsw_lab *lab, struct ftsw_lab_trace_result *res,
+		       struct ftsw_lab_counters *c0,
+		       struct ftsw_lab_counters *c1, struct ftsw_err *err)
+{
+	struct ftsw_ping_result pr;
+
+	if (ftsw_lab_counters(lab, c0, err))
+		return -1;
+	if (ftsw_lab_ping(lab, &res->src, 1, &res->dst, 1, res->probes, 2000,
+			  &pr, err)) {
+		ftsw_lab_counters_free(c0);
+		return -1;
+	}
+	res->replies = pr.received;
+	ftsw_ping_result_free(&pr);
+	if (ftsw_lab_counters(lab, c1, err)) {
+		ftsw_lab_counters_free(c0);
+		return -1;
+	}
+	return 0;
 }
 
 int ftsw_lab_trace(struct ftsw_lab *lab, uint32_t src, uint32_t dst,
-		   unsigned probes, bool json, FILE *out, struct ftsw_err *err)
+		   unsigned probes, struct ftsw_lab_trace_result *res,
+		   struct ftsw_err *err)
 {
 	struct ftsw_routing *r;
 	struct ftsw_lab_counters c0, c1;
-	struct ftsw_ping_result pr;
-	const struct ftsw_topo *t = lab->topo;
-	unsigned noff, off, maxh = t->nswitches + 2;
+	unsigned off, maxh = lab->topo->nswitches + 2;
 	uint32_t *swp = NULL;
 	uint8_t *pp = NULL;
 	int rc = -1;
 
+	memset(res, 0, sizeof(*res));
+	res->src = src;
+	res->dst = dst;
+	res->probes = probes;
 	if (src == dst) {
 		ftsw_err_set(err, "trace: source and destination are both h%" PRIu32,
 			     src);
@@ -424,155 +502,73 @@ int ftsw_lab_trace(struct ftsw_lab *lab, uint32_t src, uint32_t dst,
 	r = ftsw_lab_read_routing(lab, err);
 	if (!r)
 		return -1;
+	res->npaths = 1u << r->lmc;
 	swp = malloc(sizeof(uint32_t) * maxh);
 	pp = malloc(maxh);
-	if (!swp || !pp) {
+	res->paths = calloc(res->npaths, sizeof(*res->paths));
+	res->hops = calloc((size_t)res->npaths * maxh, sizeof(*res->hops));
+	if (!swp || !pp || !res->paths || !res->hops) {
 		ftsw_err_set(err, "out of memory");
 		goto out;
 	}
-	if (ftsw_lab_counters(lab, &c0, err))
+	if (trace_probe(lab, res, &c0, &c1, err))
 		goto out;
-	if (ftsw_lab_ping(lab, &src, 1, &dst, 1, probes, 2000, &pr, err)) {
-		ftsw_lab_counters_free(&c0);
-		goto out;
-	}
-	ftsw_ping_result_free(&pr);
-	if (ftsw_lab_counters(lab, &c1, err)) {
-		ftsw_lab_counters_free(&c0);
-		goto out;
-	}
-	noff = 1u << r->lmc;
-	if (json)
-		fprintf(out, "{\"src\":%" PRIu32 ",\"dst\":%" PRIu32
-			",\"probes\":%u,\"replies\":%" PRIu64 ",\"paths\":[",
-			src, dst, probes, pr.received);
-	for (off = 0; off < noff; off++) {
-		uint32_t dlid = ftsw_host_lid(r, dst) + off;
-		int h = ftsw_trace(r, src, dlid, swp, pp, maxh), i;
-		uint64_t minc = UINT64_MAX;
-		char nb[96];
+	for (off = 0; off < res->npaths; off++) {
+		struct ftsw_lab_trace_path *p = &res->paths[off];
+		int h;
 
-		if (json)
-			fprintf(out, "%s{\"dlid\":%" PRIu32 ",\"status\":%d,\"hops\":[",
-				off ? "," : "", dlid, h < 0 ? h : 0);
-		else
-			fprintf(out, "dlid %" PRIu32 ": %s", dlid,
-				node_name(t, t->hosts[src], nb, sizeof(nb)));
-		for (i = 0; i < (h < 0 ? (int)maxh : h) && i < (int)maxh; i++) {
-			size_t k = (size_t)swp[i] * (c1.maxports + 1) + pp[i];
-			uint64_t d = pp[i] <= c1.maxports && pp[i] ?
-				     c1.tx[k] - c0.tx[k] : 0;
-
-			if (h < 0 && i >= 1 && swp[i] == swp[0] && i > 1)
-				break;
-			if (d < minc)
-				minc = d;
-			if (json)
-				fprintf(out, "%s{\"switch\":%" PRIu32 ",\"port\":%u,"
-					"\"tx_delta\":%" PRIu64 "}", i ? "," : "",
-					swp[i], pp[i], d);
-			else
-				fprintf(out, " -> s%" PRIu32 ":%u [%" PRIu64 "]",
-					swp[i], pp[i], d);
-			if (h < 0 && (pp[i] == FTSW_PORT_NONE || i + 1 >= 8))
-				break;
-		}
-		if (json) {
-			fprintf(out, "],\"confirmed\":%s}", h > 0 && minc >= probes ?
-				"true" : "false");
-		} else if (h > 0) {
-			fprintf(out, " -> %s  %s\n",
-				node_name(t, t->hosts[dst], nb, sizeof(nb)),
-				minc >= probes ? "(confirmed by counters)" :
-				noff > 1 ? "(not taken by the probe flow)" :
-				"(COUNTERS DISAGREE)");
-		} else {
-			fprintf(out, "  %s\n", h == -1 ? "no route" :
-				h == -2 ? "loop" : h == -3 ? "dead port" :
-				"misdelivered");
-		}
+		p->dlid = ftsw_host_lid(r, dst) + off;
+		p->hops = res->hops + (size_t)off * maxh;
+		h = ftsw_trace(r, src, p->dlid, swp, pp, maxh);
+		p->status = h < 0 ? h : 0;
+		trace_hops(p, h, swp, pp, maxh, &c0, &c1);
+		p->confirmed = h > 0 && p->min_delta >= probes;
 	}
-	if (json)
-		fprintf(out, "]}\n");
-	else
-		fprintf(out, "probes: %u sent, %" PRIu64 " replies "
-			"([n] = packets sent on that port during the probe)\n",
-			probes, pr.received);
 	ftsw_lab_counters_free(&c0);
 	ftsw_lab_counters_free(&c1);
 	rc = 0;
 out:
+	if (rc)
+		ftsw_lab_trace_result_free(res);
 	free(swp);
 	free(pp);
 	ftsw_routing_free(r);
 	return rc;
 }
 
-/* ------------------------------------------------------------ status */
+void ftsw_lab_trace_result_free(struct ftsw_lab_trace_result *res)
+{
+	free(res->paths);
+	free(res->hops);
+	res->paths = NULL;
+	res->hops = NULL;
+	res->npaths = 0;
+}
 
-struct st_arg {
-	uint64_t bound, down, edge;
-};
+/* ------------------------------------------------------------ status */
 
 static int st_cb(const struct ftsw_port_info *pi, void *arg)
 {
-	struct st_arg *s = arg;
+	struct ftsw_lab_status *s = arg;
 
-	s->bound++;
-	s->edge += pi->kind == FTSW_PORT_EDGE;
-	s->down += !pi->oper_up || !pi->admin_up;
+	s->ports++;
+	s->ports_edge += pi->kind == FTSW_PORT_EDGE;
+	s->ports_down += !pi->oper_up || !pi->admin_up;
 	return 0;
 }
 
-int ftsw_lab_status(struct ftsw_lab *lab, bool json, FILE *out,
+int ftsw_lab_status(struct ftsw_lab *lab, struct ftsw_lab_status *st,
 		    struct ftsw_err *err)
 {
-	struct ftsw_fabric_info fi;
-	struct st_arg s = { 0 };
-	uint64_t drops = 0;
 	int i;
 
-	if (ftsw_nl_fabric_get(lab->nl, &fi) ||
-	    ftsw_nl_port_dump(lab->nl, -1, st_cb, &s)) {
+	memset(st, 0, sizeof(*st));
+	if (ftsw_nl_fabric_get(lab->nl, &st->fabric) ||
+	    ftsw_nl_port_dump(lab->nl, -1, st_cb, st)) {
 		ftsw_err_set(err, "lab %s: %s", lab->name, ftsw_nl_error(lab->nl));
 		return -1;
 	}
 	for (i = 1; i <= FTSW_DROP_MAX; i++)
-		drops += fi.drops[i];
-	if (json) {
-		fprintf(out, "{\"name\":\"%s\",\"topology\":\"%s\",\"engine\":\"%s\","
-			"\"lmc\":%u,\"rate_bits\":%" PRIu64 ",\"hosts\":%" PRIu32
-			",\"switches\":%" PRIu32 ",\"links\":%" PRIu64
-			",\"generation\":%" PRIu64 ",\"ports\":%" PRIu64
-			",\"ports_down\":%" PRIu64 ",\"drops\":{",
-			lab->name, lab->spec, lab->engine, lab->lmc,
-			lab->rate_bytes * 8, lab->topo->nhosts, fi.nswitches,
-			ftsw_topo_nlinks(lab->topo), fi.generation, s.bound,
-			s.down);
-		for (i = 1; i <= FTSW_DROP_MAX; i++)
-			fprintf(out, "%s\"%s\":%" PRIu64, i > 1 ? "," : "",
-				ftsw_drop_name(i), fi.drops[i]);
-		fprintf(out, "}}\n");
-		return 0;
-	}
-	fprintf(out, "lab %s: %s\n", lab->name, lab->spec);
-	fprintf(out, "  routing     %s, LMC %u%s\n", lab->engine, lab->lmc,
-		lab->rate_bytes ? ", shaped" : "");
-	if (lab->rate_bytes)
-		fprintf(out, "  rate        %" PRIu64 " bit/s per fabric link\n",
-			lab->rate_bytes * 8);
-	fprintf(out, "  hosts       %" PRIu32 " (namespaces %s-h0..)\n",
-		lab->topo->nhosts, lab->name);
-	fprintf(out, "  switches    %" PRIu32 " (namespace %s)\n", fi.nswitches,
-		lab->name);
-	fprintf(out, "  ports       %" PRIu64 " bound (%" PRIu64 " edge), %"
-		PRIu64 " down\n", s.bound, s.edge, s.down);
-	fprintf(out, "  generation  %" PRIu64 "\n", fi.generation);
-	fprintf(out, "  drops       %" PRIu64, drops);
-	for (i = 1; i <= FTSW_DROP_MAX; i++)
-		if (fi.drops[i])
-			fprintf(out, " %s=%" PRIu64, ftsw_drop_name(i),
-				fi.drops[i]);
-	fprintf(out, "\n");
+		st->drops += st->fabric.drops[i];
 	return 0;
 }
