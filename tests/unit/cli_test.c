@@ -352,7 +352,7 @@ TEST(bash_completion)
 	EXPECT_STREQ("status stop help\n", c);
 	free(c);
 	c = complete("ftsw port \"\"");
-	EXPECT_STREQ("bind set unbind show help\n", c);
+	EXPECT_STREQ("bind set unbind clear show help\n", c);
 	free(c);
 	/* a value that is a number completes to nothing, not to options */
 	c = complete("ftsw route --lmc \"\"");
