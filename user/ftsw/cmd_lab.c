@@ -39,6 +39,8 @@ static void lab_usage(FILE *f)
 		"                   [--packets N] [--size BYTES] [--seed S] [--stages N]\n"
 		"                   [--per-stage] [--svg FILE] [--pps N] [--duration MS]\n"
 		"                   [--fail A B --fail-at ROUND]  (loss across a live failure)\n"
+		"       ftsw lab mpirun [--name LAB] [--order ORDER] [-n N] -- PROG [ARGS...]\n"
+		"       ftsw lab capture [--name LAB] LINK [-w FILE] [-c N] [-- TCPDUMP-ARGS]\n"
 		"TOPO: a generator spec (ftmn:4,3, pgft:...) or an ibnetdiscover file.\n"
 		"HOST: h3, 3 or a node name; switches: s5 or a node name.\n"
 		"K: paths per pair for shift1, disjoint, random (default 2^LMC; without\n"
@@ -608,6 +610,11 @@ out:
 	return rc;
 }
 
+/* cmd_lab_tools.c: MPI jobs and packet capture on the lab. */
+int cmd_lab_mpirun(int argc, char **argv);
+int cmd_lab_mpi_agent(int argc, char **argv);
+int cmd_lab_capture(int argc, char **argv);
+
 int cmd_lab(int argc, char **argv)
 {
 	const char *c = argc > 1 ? argv[1] : "help";
@@ -636,6 +643,12 @@ int cmd_lab(int argc, char **argv)
 		return lab_chaos(argc, argv);
 	if (!strcmp(c, "traffic"))
 		return lab_traffic(argc, argv);
+	if (!strcmp(c, "mpirun"))
+		return cmd_lab_mpirun(argc, argv);
+	if (!strcmp(c, "mpi-agent"))
+		return cmd_lab_mpi_agent(argc, argv);
+	if (!strcmp(c, "capture"))
+		return cmd_lab_capture(argc, argv);
 	if (!strcmp(c, "help") || !strcmp(c, "-h") || !strcmp(c, "--help")) {
 		lab_usage(stdout);
 		return 0;
