@@ -275,7 +275,7 @@ uninstall:
 # builds ftsw_test.ko wherever CONFIG_KUNIT is set; DKMS installs ftsw.ko only.
 install-dkms:
 	$(INSTALL) -d $(DESTDIR)$(DKMSDIR)/kmod $(DESTDIR)$(DKMSDIR)/include/uapi/linux
-	sed 's/@VERSION@/$(VERSION)/' dkms.conf >$(DESTDIR)$(DKMSDIR)/dkms.conf
+	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf >$(DESTDIR)$(DKMSDIR)/dkms.conf
 	$(INSTALL) -m 644 Kbuild $(DESTDIR)$(DKMSDIR)/Kbuild
 	$(INSTALL) -m 644 kmod/Kbuild $(wildcard kmod/*.c kmod/*.h) \
 		$(DESTDIR)$(DKMSDIR)/kmod/
@@ -286,12 +286,15 @@ uninstall-dkms:
 
 # Debian packages (ftsw, libftsw-dev, ftsw-dkms) into $(B)/deb, and their
 # checks: lintian, install, ftsw version, a DKMS build against Debian's 6.1
-# and 6.12 headers (tests/package-check; Documentation/install.md).
+# and 6.12 headers, purge (tests/package-check, TAP; Documentation/install.md).
+# Run as root; the packages are installed on this machine and purged again.
 package:
-	$(TOP)/tests/package-check --build-only
+	@mkdir -p $(TAP)
+	$(TOP)/tests/package-check --build-only | tee $(TAP)/package-build.tap
 
 package-check:
-	$(TOP)/tests/package-check
+	@mkdir -p $(TAP)
+	$(TOP)/tests/package-check | tee $(TAP)/package-check.tap
 
 clean:
 	rm -rf $(B)
