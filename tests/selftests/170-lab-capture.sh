@@ -19,7 +19,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lab-lib.sh"
 
-tap_plan 8
+tap_plan 9
 tap_check "insmod ftsw.ko" ftsw_load
 
 W=$(mktemp -d /tmp/cap.XXXXXX)
@@ -70,37 +70,8 @@ capture() {
 }
 tap_check "lab capture s0:1 and s4:2 (tcpdump in the fabric namespace) while h0 pings h2 3 times" capture
 
-FIELDS="ftsw.dlid ftsw.slid ftsw.sl ftsw.sl_reserved ftsw.hops ftsw.proto ip.src ip.dst icmp.type icmp.seq data.data"
-decode() { # FILE REQ_HOPS REP_HOPS
-	local out
-	# shellcheck disable=SC2086
-	out=$(tshark_fields "$1" $FIELDS) || { cat "$W/tshark.err"; return 1; }
-	echo "$out"
-	"$PY" - "$2" "$3" <<EOF
-import sys
-req_hops, rep_hops = int(sys.argv[1]), int(sys.argv[2])
-rows = [l.split(",") for l in """$out""".strip().splitlines()]
-assert len(rows) == 6, rows
-want = set()
-for seq in (1, 2, 3):
-    want.add(("3", "1", "5", "0x00", str(req_hops), "0x0800", "198.18.0.1", "198.18.0.3", "8", str(seq)))
-    want.add(("1", "3", "0", "0x00", str(rep_hops), "0x0800", "198.18.0.3", "198.18.0.1", "0", str(seq)))
-got = set(tuple(r[:10]) for r in rows)
-assert got == want, (sorted(got), sorted(want))
-for r in rows:
-    data = r[10]
-    # ping -p ab: the payload after ping's 16-byte timestamp is all 0xab
-    assert len(data) >= 2 * 40 and set(data[32:]) <= set("ab"), r
-print("6 frames: DLID, SLID, SL, reserved bits, hops, inner protocol, IPv4, ICMP decoded")
-EOF
-}
-tap_check "tshark -r on s0:1: requests DLID 3 SLID 1 SL 5 hops 0, replies DLID 1 SLID 3 SL 0 hops 1, IPv4/ICMP inside" \
-	decode "$W/s0p1.pcap" 0 1
-tap_check "tshark -r on s4:2: requests hops 1, replies hops 0, the rest the same" \
-	decode "$W/s4p2.pcap" 1 0
-
 # Frames the lab does not send: IPv6 inside, reserved SL bits, DLID 0.
-synthetic() {
+synthetic_pcap() {
 	"$PY" - "$W/syn.pcap" <<'EOF'
 import struct, sys
 def frame(dlid, slid, slbyte, hops, proto, payload):
@@ -116,14 +87,53 @@ for i, f in enumerate(frames):
     out += struct.pack("<IIII", i, 0, len(f), len(f)) + f
 open(sys.argv[1], "wb").write(out)
 EOF
-	local out
-	out=$(tshark_fields "$W/syn.pcap" ftsw.dlid ftsw.slid ftsw.sl ftsw.sl_reserved \
-		ftsw.hops ftsw.proto ipv6.dst udp.dstport _ws.expert.message) || return 1
-	echo "$out"
-	[ "$(echo "$out" | sed -n 1p)" = "16,10,3,0x0f,7,0x86dd,::2,5001,Reserved SL bits set" ] &&
-		[ "$(echo "$out" | sed -n 2p)" = "0,2,1,0x00,0,0x86dd,::2,5001,DLID outside 1..0xBFFF" ]
 }
-tap_check "tshark: IPv6 handed on, reserved SL bits and DLID 0 flagged (synthetic frames)" synthetic
+
+# One tshark run (it is slow to start under TCG) over the three files one
+# after the other: 6 frames of s0:1, 6 of s4:2, the 2 synthetic ones.
+FIELDS="ftsw.dlid ftsw.slid ftsw.sl ftsw.sl_reserved ftsw.hops ftsw.proto ip.src ip.dst icmp.type icmp.seq data.data ipv6.dst udp.dstport _ws.expert.message"
+decode_all() {
+	synthetic_pcap || return 1
+	mergecap -a -F pcap -w "$W/all.pcap" "$W/s0p1.pcap" "$W/s4p2.pcap" "$W/syn.pcap" || return 1
+	# shellcheck disable=SC2086
+	tshark_fields "$W/all.pcap" $FIELDS >"$W/all.csv" || { cat "$W/tshark.err"; return 1; }
+	cat "$W/all.csv"
+	[ "$(wc -l <"$W/all.csv")" = 14 ]
+}
+tap_check "tshark -r with ftsw.lua decodes the 14 frames of both captures and the synthetic ones" decode_all
+
+decode() { # FIRST-ROW REQ_HOPS REP_HOPS
+	"$PY" - "$W/all.csv" "$@" <<'EOF'
+import sys
+rows = [l.rstrip("\n").split(",") for l in open(sys.argv[1])]
+first, req_hops, rep_hops = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+rows = rows[first:first + 6]
+want = set()
+for seq in (1, 2, 3):
+    want.add(("3", "1", "5", "0x00", str(req_hops), "0x0800", "198.18.0.1", "198.18.0.3", "8", str(seq)))
+    want.add(("1", "3", "0", "0x00", str(rep_hops), "0x0800", "198.18.0.3", "198.18.0.1", "0", str(seq)))
+got = set(tuple(r[:10]) for r in rows)
+assert got == want, (sorted(got), sorted(want))
+for r in rows:
+    data = r[10]
+    # ping -p ab: the payload after ping's 16-byte timestamp is all 0xab
+    assert len(data) >= 2 * 40 and set(data[32:]) <= set("ab"), r
+print("6 frames: DLID, SLID, SL, reserved bits, hops, inner protocol, IPv4, ICMP decoded")
+EOF
+}
+tap_check "s0:1: requests DLID 3 SLID 1 SL 5 hops 0, replies DLID 1 SLID 3 SL 0 hops 1, IPv4/ICMP inside" \
+	decode 0 0 1
+tap_check "s4:2: requests hops 1, replies hops 0, the rest the same" decode 6 1 0
+
+synthetic() {
+	local a b
+	a=$(sed -n 13p "$W/all.csv" | cut -d, -f1-6,12-14)
+	b=$(sed -n 14p "$W/all.csv" | cut -d, -f1-6,12-14)
+	echo "$a"; echo "$b"
+	[ "$a" = "16,10,3,0x0f,7,0x86dd,::2,5001,Reserved SL bits set" ] &&
+		[ "$b" = "0,2,1,0x00,0,0x86dd,::2,5001,DLID outside 1..0xBFFF" ]
+}
+tap_check "synthetic frames: IPv6 handed on, reserved SL bits and DLID 0 flagged" synthetic
 
 bad_links() {
 	local out

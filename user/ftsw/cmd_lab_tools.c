@@ -60,7 +60,9 @@ static const char *take_name(int *argc, char **argv)
 		}
 		argv[j++] = argv[i];
 	}
+	/* what follows "--" is used as a NULL-terminated vector */
 	*argc = j;
+	argv[j] = NULL;
 	return name ? name : e && *e ? e : FTSW_LAB_DEFAULT;
 }
 
