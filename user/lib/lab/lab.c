@@ -25,7 +25,12 @@
 #include "lab/lab_rtnl.h"
 
 #define LAB_IFINDEX_BASE	0x10000
-#define LAB_HOST_IFINDEX	0x10000
+/*
+ * A host namespace holds lo (1) and eth0: eth0 is 2, the index a fresh
+ * namespace would give it. Not above 65535: Open MPI keeps kernel interface
+ * indexes in 16 bits and loses such an eth0 (ftsw lab mpirun).
+ */
+#define LAB_HOST_IFINDEX	2
 
 static int port_ifindex(const struct ftsw_topo *t, uint32_t node, unsigned p)
 {
