@@ -26,11 +26,12 @@
 
 #define LAB_IFINDEX_BASE	0x10000
 /*
- * A host namespace holds lo (1) and eth0: eth0 is 2, the index a fresh
- * namespace would give it. Not above 65535: Open MPI keeps kernel interface
- * indexes in 16 bits and loses such an eth0 (ftsw lab mpirun).
+ * A host's eth0: clear of lo and the fallback tunnel devices a new
+ * namespace may get (sit0, ...) at low indexes, and not above 65535: Open
+ * MPI keeps kernel interface indexes in 16 bits and loses such an eth0
+ * (ftsw lab mpirun).
  */
-#define LAB_HOST_IFINDEX	2
+#define LAB_HOST_IFINDEX	0x8000
 
 static int port_ifindex(const struct ftsw_topo *t, uint32_t node, unsigned p)
 {
