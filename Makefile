@@ -327,6 +327,94 @@ fuzz-netlink: $(B)/kmod-debug/kmod/ftsw.ko user
 		--console $(B)/fuzz-netlink-console.log \
 		-- $(TOP)/tests/selftests/95-nl-fuzz.sh | tee $(B)/fuzz-netlink.tap; \
 	rc=$$?; ! grep -q '^not ok' $(B)/fuzz-netlink.tap && exit $$rc
+# ---------------------------------------------------------------- install
+
+# make install / uninstall [PREFIX=/usr/local] [DESTDIR=]: the CLI, libftsw
+# (static) with its public headers and a pkg-config file, the UAPI header,
+# the man page, bash completion and the Wireshark dissector. install-dkms
+# puts the module's sources and dkms.conf under /usr/src/ftsw-VERSION for
+# `dkms add/build/install` (Documentation/install.md).
+VERSION	:= $(shell sed -n 's/^\#define FTSW_VERSION "\(.*\)"/\1/p' $(TOP)/user/lib/libftsw.h)
+PREFIX	?= /usr/local
+BINDIR	?= $(PREFIX)/bin
+LIBDIR	?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR	?= $(PREFIX)/share
+MANDIR	?= $(DATADIR)/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+# Wireshark's global Lua plugin folder (`tshark -G folders`) for /usr;
+# elsewhere a folder given with -X lua_script: or copied to ~/.local.
+WIRESHARK_PLUGINDIR ?= $(LIBDIR)/wireshark/plugins
+DKMSDIR	?= /usr/src/ftsw-$(VERSION)
+INSTALL	?= install
+
+# Public headers (folder/header.h, as inside the tree); the rest is private.
+PUB_HDRS := libftsw.h util/util.h util/output.h util/parse.h topo/topology.h \
+	route/routing.h analyze/analyze.h nl/nl.h lab/lab.h lab/lab_tools.h \
+	fm/fm.h
+
+$(B)/ftsw.pc: contrib/ftsw.pc.in Makefile
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' \
+	    -e 's|@PKGS@|$(PKGS)|' $< >$@
+
+# The completion script comes from the CLI itself (ftsw completion bash).
+$(B)/ftsw.bash-completion: $(FTSW)
+	$(FTSW) completion bash >$@.tmp
+	mv $@.tmp $@
+
+.PHONY: install uninstall install-dkms uninstall-dkms package package-check
+install: user $(B)/ftsw.pc $(B)/ftsw.bash-completion
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(INCLUDEDIR)/linux \
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(WIRESHARK_PLUGINDIR)
+	$(INSTALL) -m 755 $(FTSW) $(DESTDIR)$(BINDIR)/ftsw
+	$(INSTALL) -m 644 $(LIBFTSW) $(DESTDIR)$(LIBDIR)/libftsw.a
+	$(INSTALL) -m 644 $(B)/ftsw.pc $(DESTDIR)$(PKGCONFIGDIR)/ftsw.pc
+	for h in $(PUB_HDRS); do \
+		$(INSTALL) -D -m 644 user/lib/$$h $(DESTDIR)$(INCLUDEDIR)/ftsw/$$h || exit 1; \
+	done
+	$(INSTALL) -m 644 include/uapi/linux/ftsw.h $(DESTDIR)$(INCLUDEDIR)/linux/ftsw.h
+	$(INSTALL) -m 644 Documentation/ftsw.8 $(DESTDIR)$(MANDIR)/man8/ftsw.8
+	$(INSTALL) -m 644 $(B)/ftsw.bash-completion $(DESTDIR)$(BASHCOMPDIR)/ftsw
+	$(INSTALL) -m 644 contrib/wireshark/ftsw.lua $(DESTDIR)$(WIRESHARK_PLUGINDIR)/ftsw.lua
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/ftsw $(DESTDIR)$(LIBDIR)/libftsw.a \
+		$(DESTDIR)$(PKGCONFIGDIR)/ftsw.pc \
+		$(DESTDIR)$(INCLUDEDIR)/linux/ftsw.h \
+		$(DESTDIR)$(MANDIR)/man8/ftsw.8 $(DESTDIR)$(BASHCOMPDIR)/ftsw \
+		$(DESTDIR)$(WIRESHARK_PLUGINDIR)/ftsw.lua
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/ftsw
+
+# The module's sources as DKMS wants them: dkms.conf at the top, Kbuild,
+# kmod/ and the UAPI header. The KUnit sources come along because kmod/Kbuild
+# builds ftsw_test.ko wherever CONFIG_KUNIT is set; DKMS installs ftsw.ko only.
+install-dkms:
+	$(INSTALL) -d $(DESTDIR)$(DKMSDIR)/kmod $(DESTDIR)$(DKMSDIR)/include/uapi/linux
+	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf >$(DESTDIR)$(DKMSDIR)/dkms.conf
+	$(INSTALL) -m 644 Kbuild $(DESTDIR)$(DKMSDIR)/Kbuild
+	$(INSTALL) -m 644 kmod/Kbuild $(wildcard kmod/*.c kmod/*.h) \
+		$(DESTDIR)$(DKMSDIR)/kmod/
+	$(INSTALL) -m 644 include/uapi/linux/ftsw.h $(DESTDIR)$(DKMSDIR)/include/uapi/linux/
+
+uninstall-dkms:
+	rm -rf $(DESTDIR)$(DKMSDIR)
+
+# Debian packages (ftsw, libftsw-dev, ftsw-dkms) into $(B)/deb, and their
+# checks: lintian, install, ftsw version, a DKMS build against Debian's 6.1
+# and 6.12 headers, purge (tests/package-check, TAP; Documentation/install.md).
+# Run as root; the packages are installed on this machine and purged again.
+package:
+	@mkdir -p $(TAP)
+	$(TOP)/tests/package-check --build-only | tee $(TAP)/package-build.tap
+
+package-check:
+	@mkdir -p $(TAP)
+	$(TOP)/tests/package-check | tee $(TAP)/package-check.tap
 
 clean:
 	rm -rf $(B)

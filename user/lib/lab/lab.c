@@ -25,7 +25,13 @@
 #include "lab/lab_rtnl.h"
 
 #define LAB_IFINDEX_BASE	0x10000
-#define LAB_HOST_IFINDEX	0x10000
+/*
+ * A host's eth0: clear of lo and the fallback tunnel devices a new
+ * namespace may get (sit0, ...) at low indexes, and not above 65535: Open
+ * MPI keeps kernel interface indexes in 16 bits and loses such an eth0
+ * (ftsw lab mpirun).
+ */
+#define LAB_HOST_IFINDEX	0x8000
 
 static int port_ifindex(const struct ftsw_topo *t, uint32_t node, unsigned p)
 {

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# (lab, MPI) a real Open MPI job across the lab: `ftsw lab mpirun` starts
+# mpirun in rank 0's host namespace and the other daemons through the
+# `lab mpi-agent` launcher (no ssh); tests/mpi/mpiexchange (a shift exchange
+# and an all-to-all, every byte checked) runs one rank per host of FT(4,2)
+# (ftmn:4,2: 2 (4/2)^2 = 8 hosts, H0..H7).
+#
+# What must hold:
+#  - every byte each rank received is the one its peer sent (errors == 0);
+#  - ranks sit where the order put them: topology order is rank r on Hr
+#    (hand: the hosts' names in the topology); random:5 is where `ftsw order
+#    -f plain` says (the rankfile's source);
+#  - the bytes crossed the fabric: every host's eth0 (whose only peer is its
+#    edge port) received at least the job's payload for that rank, and the
+#    fabric's switches counted forwarded packets;
+#  - errors: more ranks than hosts, an unknown host for the agent.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lab-lib.sh"
+
+tap_plan 8
+tap_check "insmod ftsw.ko" ftsw_load
+
+W=$(mktemp -d /tmp/mpi.XXXXXX)
+BIN=$W/mpiexchange
+tap_check "mpicc builds tests/mpi/mpiexchange.c" \
+	mpicc -O2 -Wall -Wextra -Werror -o "$BIN" "$FTSW_TOP/tests/mpi/mpiexchange.c"
+
+up() { lab lab up --name "$LAB" -t ftmn:4,2 -a dmodk >/dev/null; }
+tap_check "lab up FT(4,2), D-Mod-K" up
+
+# rx bytes of every host's eth0, "h0 h1 ..." order
+rx_bytes() {
+	local h
+	for h in 0 1 2 3 4 5 6 7; do
+		ip -n "$LAB-h$h" -s -j link show eth0 |
+			"$PY" -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["bytes"])'
+	done | tr '\n' ' '
+}
+fabric_fwd() { # packets the switches transmitted, all ports
+	ip netns exec "$LAB" "$FTSW" -j -s port show | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+ports = d if isinstance(d, list) else d.get("ports", [])
+print(sum(p.get("stats", p).get("tx_packets", 0) for p in ports))'
+}
+
+S=16384
+job() { # ORDER NRANKS PATTERN -> $W/out.json
+	lab lab mpirun --name "$LAB" --order "$1" -n "$2" -- "$BIN" -s $S -p "$3" >"$W/out.json" 2>"$W/err" ||
+		{ cat "$W/err" "$W/out.json"; return 1; }
+}
+
+topo_job() {
+	local before after fwd0 fwd1
+	before=$(rx_bytes)
+	fwd0=$(fabric_fwd)
+	job topology 8 both || return 1
+	after=$(rx_bytes)
+	fwd1=$(fabric_fwd)
+	cat "$W/out.json"
+	"$PY" - "$W/out.json" "$before" "$after" "$fwd0" "$fwd1" "$S" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+before = [int(x) for x in sys.argv[2].split()]
+after = [int(x) for x in sys.argv[3].split()]
+fwd0, fwd1, S = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+N = 8
+assert d["ranks"] == N and d["errors"] == 0, d
+assert d["hosts"] == ["H%d" % r for r in range(N)], d["hosts"]
+assert len(d["shift"]["stages"]) == N - 1, d
+# each rank receives S from each of the N-1 others in the shift, and again
+# in the all-to-all: 2 (N-1) S payload bytes through its eth0 at least
+for h in range(N):
+    got = after[h] - before[h]
+    assert got >= 2 * (N - 1) * S, (h, got, 2 * (N - 1) * S)
+# and the switches forwarded it: at least the payload over 9000-byte frames
+assert fwd1 - fwd0 >= 2 * N * (N - 1) * S // 9000, (fwd0, fwd1)
+print("8 ranks on H0..H7, 0 errors, every eth0 got >= %d bytes" % (2 * (N - 1) * S))
+EOF
+}
+tap_check "mpirun topology order, 8 ranks: bytes intact, rank r on Hr, the payload crossed every eth0 and the switches" topo_job
+
+random_job() {
+	"$FTSW" order -t ftmn:4,2 --order random:5 -f plain >"$W/plain" || return 1
+	job random:5 8 shift || return 1
+	cat "$W/out.json"
+	"$PY" - "$W/out.json" "$W/plain" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = [l.split()[2] for l in open(sys.argv[2]) if l.strip() and not l.startswith("#")]
+assert d["errors"] == 0, d
+assert d["hosts"] == want, (d["hosts"], want)
+assert want != ["H%d" % r for r in range(8)], "random:5 happens to be the identity"
+assert "a2a" not in d and len(d["shift"]["stages"]) == 7, d
+EOF
+}
+tap_check "mpirun --order random:5: ranks where ftsw order's rankfile puts them, bytes intact" random_job
+
+too_many() {
+	local out
+	if out=$(lab lab mpirun --name "$LAB" -n 9 -- "$BIN" 2>&1); then
+		echo "9 ranks on 8 hosts accepted"; return 1
+	fi
+	echo "$out" | grep -q "8 hosts" || { echo "$out"; return 1; }
+}
+tap_check "mpirun -n 9 on 8 hosts: refused, the message names the 8 hosts" too_many
+
+bad_agent() {
+	local out rc=0
+	out=$(FTSW_LAB=$LAB "$FTSW" lab mpi-agent H99 true 2>&1) || rc=$?
+	[ "$rc" = 255 ] || { echo "exit $rc: $out"; return 1; }
+	echo "$out" | grep -q "H99" || { echo "$out"; return 1; }
+	# and a good one runs the command in that host's namespaces
+	out=$(FTSW_LAB=$LAB "$FTSW" lab mpi-agent H3 'hostname; ip -4 -o addr show dev eth0') || return 1
+	echo "$out" | grep -qx H3 && echo "$out" | grep -q "198\.18\.0\.4/" || { echo "$out"; return 1; }
+}
+tap_check "mpi-agent: unknown host H99 exits 255 naming it; H3 runs as H3 with 198.18.0.4" bad_agent
+
+down() { lab lab down --name "$LAB" && rm -rf "$W" && lab_gone && ftsw_unload; }
+tap_check "lab down, nothing left, rmmod" down
+tap_done

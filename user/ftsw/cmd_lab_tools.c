@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsw lab mpirun / capture: outside tools on the lab (lab/lab_tools.h).
+ *
+ *   ftsw lab mpirun [--name LAB] [--order ORDER] [-n N] [--mpirun PATH]
+ *                   [-v] [--mca K V]... -- PROG [ARGS...]
+ *   ftsw lab capture [--name LAB] LINK [-w FILE] [-c COUNT] [-- TCPDUMP-ARGS]
+ *   ftsw lab mpi-agent HOST CMD...     (hidden: Open MPI's launcher agent)
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "lab/lab_tools.h"
+
+int cmd_lab_mpirun(int argc, char **argv);
+int cmd_lab_mpi_agent(int argc, char **argv);
+int cmd_lab_capture(int argc, char **argv);
+
+static void mpirun_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ftsw lab mpirun [--name LAB] [--order ORDER] [-n N] [--mpirun PATH]\n"
+		"                       [-v] [--mca KEY VALUE]... -- PROG [ARGS...]\n"
+		"Runs PROG with Open MPI's mpirun across the lab, one rank per host: mpirun in\n"
+		"rank 0's host namespace, the other daemons started through `ftsw lab\n"
+		"mpi-agent` (no ssh), ranks placed by ORDER (topology (default), random:SEED,\n"
+		"or any of ftsw order --order's) through a rankfile; TCP over the fabric only.\n"
+		"N: ranks (default: every host). -v prints the placement and mpirun's command.\n"
+		"Exit status: mpirun's.\n");
+}
+
+static void capture_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ftsw lab capture [--name LAB] LINK [-w FILE] [-c COUNT] [-- TCPDUMP-ARGS]\n"
+		"Runs tcpdump on a cable of the lab. LINK: SWITCH:PORT (s0:1, or a node name\n"
+		"and port) or a host (h3: its edge cable). Frames between switches carry the\n"
+		"fabric header (ethertype 0x88B5; tshark decodes it with ftsw.lua).\n");
+}
+
+/* --name LAB anywhere before "--", else $FTSW_LAB, else the default. */
+static const char *take_name(int *argc, char **argv)
+{
+	const char *name = NULL, *e = getenv("FTSW_LAB");
+	int i, j;
+
+	for (i = 0, j = 0; i < *argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			while (i < *argc)
+				argv[j++] = argv[i++];
+			break;
+		}
+		if (!strcmp(argv[i], "--name") && i + 1 < *argc) {
+			name = argv[++i];
+			continue;
+		}
+		argv[j++] = argv[i];
+	}
+	/* what follows "--" is used as a NULL-terminated vector */
+	*argc = j;
+	argv[j] = NULL;
+	return name ? name : e && *e ? e : FTSW_LAB_DEFAULT;
+}
+
+static int open_named(int *argc, char **argv, struct ftsw_lab *lab)
+{
+	struct ftsw_err err;
+
+	if (ftsw_lab_open(take_name(argc, argv), lab, &err)) {
+		cli_err("%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_count(const char *opt, const char *v, unsigned long max,
+		       unsigned long *out)
+{
+	char *e;
+
+	errno = 0;
+	*out = v ? strtoul(v, &e, 10) : 0;
+	if (!v || e == v || *e || errno || !*out || *out > max) {
+		cli_err("%s: '%s' is not a number in 1..%lu", opt, v ? v : "",
+			max);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_lab_mpirun(int argc, char **argv)
+{
+	struct ftsw_lab_mpirun_opts o = { 0 };
+	struct ftsw_lab lab;
+	struct ftsw_err err;
+	char **extra;
+	unsigned long v;
+	int i, ne = 0, rc = 2;
+
+	for (i = 0; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			mpirun_usage(stdout);
+			return 0;
+		}
+	if (open_named(&argc, argv, &lab))
+		return 1;
+	extra = calloc((size_t)argc + 1, sizeof(*extra));
+	if (!extra) {
+		cli_err("lab mpirun: out of memory");
+		ftsw_lab_close(&lab);
+		return 1;
+	}
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i], *n = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--")) {
+			o.prog = argv + i + 1;
+			break;
+		} else if (!strcmp(a, "--order") && n) {
+			o.order = n;
+			i++;
+		} else if (!strcmp(a, "--mpirun") && n) {
+			o.mpirun = n;
+			i++;
+		} else if ((!strcmp(a, "-n") || !strcmp(a, "-np"))) {
+			if (parse_count(a, n, UINT32_MAX, &v))
+				goto out;
+			o.nranks = (uint32_t)v;
+			i++;
+		} else if (!strcmp(a, "--mca") && i + 2 < argc) {
+			extra[ne++] = argv[i];
+			extra[ne++] = argv[i + 1];
+			extra[ne++] = argv[i + 2];
+			i += 2;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			o.verbose = true;
+		} else {
+			cli_err("lab mpirun: unknown argument '%s' (-- PROG ARGS "
+				"expected after the options)", a);
+			mpirun_usage(stderr);
+			goto out;
+		}
+	}
+	if (!o.prog || !o.prog[0]) {
+		cli_err("lab mpirun: -- PROG [ARGS...] expected");
+		goto out;
+	}
+	o.mpi_args = extra;
+	o.verbose |= cli.verbose;
+	rc = ftsw_lab_mpirun(&lab, &o, &err);
+	if (rc < 0) {
+		cli_err("lab mpirun: %s", err.msg);
+		rc = 1;
+	}
+out:
+	free(extra);
+	ftsw_lab_close(&lab);
+	return rc;
+}
+
+int cmd_lab_mpi_agent(int argc, char **argv)
+{
+	struct ftsw_lab lab;
+	struct ftsw_err err;
+
+	if (open_named(&argc, argv, &lab))
+		return 255;
+	ftsw_lab_mpi_agent(&lab, argc, argv, &err);
+	cli_err("lab mpi-agent: %s", err.msg);
+	ftsw_lab_close(&lab);
+	return 255;
+}
+
+int cmd_lab_capture(int argc, char **argv)
+{
+	const char *link = NULL, *file = NULL;
+	struct ftsw_lab lab;
+	struct ftsw_err err;
+	char **extra = NULL;
+	unsigned long count = 0;
+	int i;
+
+	for (i = 0; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			capture_usage(stdout);
+			return 0;
+		}
+	if (open_named(&argc, argv, &lab))
+		return 1;
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i], *n = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--")) {
+			extra = argv + i + 1;
+			break;
+		} else if (!strcmp(a, "-w") && n) {
+			file = n;
+			i++;
+		} else if (!strcmp(a, "-c")) {
+			if (parse_count(a, n, 1000000000, &count))
+				goto bad;
+			i++;
+		} else if (!link && a[0] != '-') {
+			link = a;
+		} else {
+			cli_err("lab capture: unknown argument '%s'", a);
+			capture_usage(stderr);
+			goto bad;
+		}
+	}
+	if (!link) {
+		cli_err("lab capture: LINK expected (SWITCH:PORT or HOST)");
+		goto bad;
+	}
+	if (extra && !extra[0])
+		extra = NULL;
+	ftsw_lab_capture(&lab, link, file, (unsigned)count, extra, &err);
+	cli_err("lab capture: %s", err.msg);
+	ftsw_lab_close(&lab);
+	return 1;
+bad:
+	ftsw_lab_close(&lab);
+	return 2;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libftsw lab: outside tools run on the lab. Open MPI jobs across the host
+ * namespaces (mpi.c) and packet capture on a cable (capture.c).
+ *
+ * MPI. The lab's hosts share one machine and one file system; they differ
+ * by network namespace. `ftsw_lab_mpirun` starts Open MPI's mpirun in the
+ * namespace of rank 0's host with a rankfile from the analyzer's node order
+ * (ftsw_order_make: topology, random:SEED, ...) and, as its remote launcher
+ * (plm_rsh_agent), this program's hidden `lab mpi-agent` mode instead of
+ * ssh: the agent enters the named host's network namespace, gives itself a
+ * UTS namespace whose host name is the lab host's MPI name (H3, ...) so
+ * that Open MPI tells the "nodes" apart, and runs the daemon's command line
+ * with /bin/sh -c, as sshd would. Every byte between ranks crosses the
+ * fabric: the TCP transport only, on eth0 (btl self,tcp; oob on eth0).
+ *
+ * Capture. A cable is named by one of its ends: SWITCH:PORT (s0:1, a node
+ * name:PORT) or a host (h3, H3: its edge cable). tcpdump runs in the fabric
+ * namespace on that end's device, so a switch-to-switch cable shows the
+ * fabric header (ethertype 0x88B5) in both directions.
+ */
+#ifndef LIBFTSW_LAB_TOOLS_H
+#define LIBFTSW_LAB_TOOLS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lab/lab.h"
+
+struct ftsw_lab_mpirun_opts {
+	const char *order;	/* node order spec (NULL: "topology") */
+	uint32_t nranks;	/* 0: one per host */
+	const char *mpirun;	/* NULL: $FTSW_MPIRUN, else "mpirun" */
+	const char *agent;	/* this program's path (NULL: /proc/self/exe) */
+	char **mpi_args;	/* extra mpirun arguments (NULL-terminated) */
+	char **prog;		/* program and arguments, NULL-terminated */
+	bool verbose;		/* print the rankfile and mpirun's command */
+};
+
+/*
+ * Run the job: returns mpirun's exit status (0..255), or -1 with err set
+ * when it could not be started. The rankfile is written in the lab's run
+ * directory (mpi-PID.rankfile) and removed afterwards.
+ */
+int ftsw_lab_mpirun(struct ftsw_lab *lab, const struct ftsw_lab_mpirun_opts *o,
+		    struct ftsw_err *err);
+
+/*
+ * The launcher agent: HOST CMD [ARGS...] as Open MPI's rsh launcher calls
+ * ssh. Does not return on success (execs /bin/sh -c "CMD ARGS..." in the
+ * host's namespaces); -1 with err set otherwise.
+ */
+int ftsw_lab_mpi_agent(struct ftsw_lab *lab, int argc, char **argv,
+		       struct ftsw_err *err);
+
+/* The fabric namespace device of a cable end (SWITCH:PORT or HOST). */
+int ftsw_lab_capture_dev(const struct ftsw_lab *lab, const char *link,
+			 char *dev, size_t sz, struct ftsw_err *err);
+
+/*
+ * Exec tcpdump on the cable in the fabric namespace: -i DEV -nn -e, then
+ * -w FILE -U if file, -c COUNT if count, then the extra arguments (filter
+ * expression, ...). Returns -1 with err set if it could not be started.
+ */
+int ftsw_lab_capture(struct ftsw_lab *lab, const char *link, const char *file,
+		     unsigned count, char **extra, struct ftsw_err *err);
+
+#endif

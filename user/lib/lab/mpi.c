@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libftsw lab: Open MPI jobs across the lab's host namespaces (lab_tools.h).
+ *
+ * mpirun runs in rank 0's host namespace; every other daemon (orted) is
+ * started by mpirun through the agent (`ftsw lab mpi-agent HOST CMD...`),
+ * which enters HOST's network namespace and a UTS namespace named after
+ * it. The MCA parameters keep every rank-to-rank byte on the fabric:
+ *   plm_rsh_agent          the agent instead of ssh
+ *   plm_rsh_no_tree_spawn  mpirun starts every daemon itself (the daemons
+ *                          would otherwise call the agent too)
+ *   btl self,tcp + btl_tcp_if_include eth0 + oob_tcp_if_include eth0
+ *   pml ob1                no UCX/OFI transport that could bypass TCP
+ *   --bind-to none         the rankfile's slot=0 would pin every rank of
+ *                          the one real machine to the same CPU
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analyze/analyze.h"
+#include "lab/lab_tools.h"
+
+/* The MPI host name of lab host h (rankfiles use it; so does the agent). */
+static void mpi_host_name(const struct ftsw_lab *lab, uint32_t h, char *buf,
+			  size_t sz)
+{
+	ftsw_host_name(lab->topo, h, buf, sz);
+}
+
+/* Enter host h: its network namespace and a fresh UTS namespace named
+ * after it. */
+static int enter_as_host(struct ftsw_lab *lab, uint32_t h, struct ftsw_err *err)
+{
+	char name[128];
+
+	if (ftsw_lab_enter_host(lab, h, err))
+		return -1;
+	mpi_host_name(lab, h, name, sizeof(name));
+	if (unshare(CLONE_NEWUTS) < 0 || sethostname(name, strlen(name)) < 0) {
+		ftsw_err_set(err, "host %s: own UTS namespace: %s", name,
+			     strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int ftsw_lab_mpi_agent(struct ftsw_lab *lab, int argc, char **argv,
+		       struct ftsw_err *err)
+{
+	size_t len = 1;
+	uint32_t h;
+	char *cmd;
+	int i;
+
+	if (argc < 2) {
+		ftsw_err_set(err, "mpi-agent: HOST CMD [ARGS...] expected");
+		return -1;
+	}
+	if (ftsw_lab_find_host(lab, argv[0], &h, err))
+		return -1;
+	/* As sshd does: one command line for the shell. */
+	for (i = 1; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	cmd = malloc(len);
+	if (!cmd) {
+		ftsw_err_set(err, "mpi-agent: out of memory");
+		return -1;
+	}
+	cmd[0] = 0;
+	for (i = 1; i < argc; i++) {
+		if (i > 1)
+			strcat(cmd, " ");
+		strcat(cmd, argv[i]);
+	}
+	if (enter_as_host(lab, h, err)) {
+		free(cmd);
+		return -1;
+	}
+	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+	ftsw_err_set(err, "mpi-agent: /bin/sh: %s", strerror(errno));
+	free(cmd);
+	return -1;
+}
+
+struct argvec {
+	char **v;
+	size_t n, cap;
+};
+
+static int push(struct argvec *a, const char *s)
+{
+	if (a->n + 2 > a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 64;
+		char **v = realloc(a->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		a->v = v;
+		a->cap = cap;
+	}
+	a->v[a->n] = strdup(s);
+	if (!a->v[a->n])
+		return -1;
+	a->n++;
+	a->v[a->n] = NULL;
+	return 0;
+}
+
+static void argvec_free(struct argvec *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+}
+
+static int mca(struct argvec *a, const char *k, const char *v)
+{
+	return push(a, "--mca") || push(a, k) || push(a, v);
+}
+
+int ftsw_lab_mpirun(struct ftsw_lab *lab, const struct ftsw_lab_mpirun_opts *o,
+		    struct ftsw_err *err)
+{
+	const char *mpirun = o->mpirun ? o->mpirun : getenv("FTSW_MPIRUN");
+	char self[PATH_MAX], rankfile[PATH_MAX], agent[PATH_MAX + 32], num[16];
+	uint32_t n = o->nranks ? o->nranks : lab->topo->nhosts, *order;
+	struct argvec a = { 0 };
+	int rc = -1, status;
+	pid_t pid;
+	size_t i;
+
+	if (!mpirun || !*mpirun)
+		mpirun = "mpirun";
+	if (!o->prog || !o->prog[0]) {
+		ftsw_err_set(err, "mpirun: no program to run");
+		return -1;
+	}
+	if (n > lab->topo->nhosts) {
+		ftsw_err_set(err, "mpirun: -n %" PRIu32 " but lab %s has %" PRIu32
+			     " hosts (one rank per host)", n, lab->name,
+			     lab->topo->nhosts);
+		return -1;
+	}
+	if (o->agent) {
+		snprintf(self, sizeof(self), "%s", o->agent);
+	} else {
+		ssize_t l = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+		if (l < 0) {
+			ftsw_err_set(err, "/proc/self/exe: %s", strerror(errno));
+			return -1;
+		}
+		self[l] = 0;
+	}
+	/* Open MPI splits the agent on blanks and colons. */
+	if (strpbrk(self, " \t:")) {
+		ftsw_err_set(err, "mpirun: the agent's path '%s' has a blank or "
+			     "a colon, which Open MPI cannot take", self);
+		return -1;
+	}
+	order = malloc(n * sizeof(*order));
+	if (!order) {
+		ftsw_err_set(err, "mpirun: out of memory");
+		return -1;
+	}
+	if (ftsw_order_make(o->order ? o->order : "topology", lab->topo, n,
+			    order, err))
+		goto out;
+	snprintf(rankfile, sizeof(rankfile), FTSW_LAB_RUNDIR "/%s/mpi-%d.rankfile",
+		 lab->name, (int)getpid());
+	if (ftsw_order_write(lab->topo, order, n, FTSW_ORDER_OMPI_RANKFILE,
+			     rankfile, err))
+		goto out;
+	snprintf(agent, sizeof(agent), "%s lab mpi-agent", self);
+	snprintf(num, sizeof(num), "%" PRIu32, n);
+	if (push(&a, mpirun) ||
+	    (geteuid() == 0 && push(&a, "--allow-run-as-root")) ||
+	    push(&a, "-n") || push(&a, num) ||
+	    push(&a, "--rankfile") || push(&a, rankfile) ||
+	    push(&a, "--bind-to") || push(&a, "none") ||
+	    mca(&a, "plm_rsh_agent", agent) ||
+	    mca(&a, "plm_rsh_no_tree_spawn", "1") ||
+	    mca(&a, "pml", "ob1") ||
+	    mca(&a, "btl", "self,tcp") ||
+	    mca(&a, "btl_tcp_if_include", "eth0") ||
+	    mca(&a, "oob_tcp_if_include", "eth0")) {
+		ftsw_err_set(err, "mpirun: out of memory");
+		goto out_rf;
+	}
+	for (i = 0; o->mpi_args && o->mpi_args[i]; i++)
+		if (push(&a, o->mpi_args[i])) {
+			ftsw_err_set(err, "mpirun: out of memory");
+			goto out_rf;
+		}
+	for (i = 0; o->prog[i]; i++)
+		if (push(&a, o->prog[i])) {
+			ftsw_err_set(err, "mpirun: out of memory");
+			goto out_rf;
+		}
+	if (o->verbose) {
+		char name[128];
+		uint32_t r;
+
+		for (r = 0; r < n; r++) {
+			mpi_host_name(lab, order[r], name, sizeof(name));
+			fprintf(stderr, "rank %" PRIu32 " -> %s (h%" PRIu32 ")\n",
+				r, name, order[r]);
+		}
+		for (i = 0; i < a.n; i++)
+			fprintf(stderr, "%s%s", i ? " " : "", a.v[i]);
+		fputc('\n', stderr);
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		ftsw_err_set(err, "mpirun: fork: %s", strerror(errno));
+		goto out_rf;
+	}
+	if (pid == 0) {
+		struct ftsw_err e;
+
+		if (setenv("FTSW_LAB", lab->name, 1) ||
+		    enter_as_host(lab, order[0], &e)) {
+			fprintf(stderr, "ftsw: lab mpirun: %s\n", e.msg);
+			_exit(127);
+		}
+		execvp(a.v[0], a.v);
+		fprintf(stderr, "ftsw: lab mpirun: %s: %s%s\n", a.v[0],
+			strerror(errno), errno == ENOENT ?
+			" (Debian: apt-get install openmpi-bin)" : "");
+		_exit(127);
+	}
+	/* mpirun handles ^C for the job; wait for it to finish. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			ftsw_err_set(err, "mpirun: wait: %s", strerror(errno));
+			goto out_rf;
+		}
+	}
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) :
+	     128 + WTERMSIG(status);
+out_rf:
+	unlink(rankfile);
+out:
+	argvec_free(&a);
+	free(order);
+	return rc;
+}
