@@ -241,157 +241,181 @@ int ftsw_pgft_check_rlft(const struct ftsw_pgft *g, struct ftsw_err *err)
 	return 0;
 }
 
-struct ftsw_topo *ftsw_topo_gen_pgft(const struct ftsw_pgft *g,
-				     struct ftsw_err *err)
-{
-	struct ftsw_topo *t;
+/* Level sizes, first node ids and port counts of a PGFT to generate. */
+struct pgft_gen {
+	const struct ftsw_pgft *g;
+	unsigned h;
 	uint64_t size[FTSW_PGFT_MAX_H + 1], base[FTSW_PGFT_MAX_H + 2];
-	uint64_t total = 0, nports = 0, wprod[FTSW_PGFT_MAX_H + 1];
-	unsigned l, i, h = g->h;
+	uint64_t wprod[FTSW_PGFT_MAX_H + 1];
 	unsigned up[FTSW_PGFT_MAX_H + 1], down[FTSW_PGFT_MAX_H + 1];
+	uint64_t total, nports;
+};
+
+/* Refuse a fabric beyond the generator's limit, naming its full size. */
+static void pgft_too_big(const struct ftsw_pgft *g, struct ftsw_err *err)
+{
+	double dn = 0, dp = 0;
+	unsigned l, i, h = g->h;
+
+	for (l = 0; l <= h; l++) {
+		double n = 1;
+
+		for (i = 1; i <= h; i++)
+			n *= i > l ? g->m[i - 1] : g->w[i - 1];
+		dn += n;
+		dp += n * ((l < h ? g->w[l] * g->p[l] : 0) +
+			   (l ? g->m[l - 1] * g->p[l - 1] : 0));
+	}
+	ftsw_err_set(err, "PGFT: %.0f nodes and %.0f ports, beyond the "
+		     "generator's limit of %u nodes and %u ports (about 1 GB)",
+		     dn, dp, FTSW_GEN_MAX_NODES, FTSW_GEN_MAX_PORTS);
+}
+
+/* Check the parameters and size every level, before any allocation. */
+static int pgft_plan(struct pgft_gen *pg, struct ftsw_err *err)
+{
+	const struct ftsw_pgft *g = pg->g;
+	unsigned l, h = g->h;
 
 	if (h < 1 || h > FTSW_PGFT_MAX_H) {
 		ftsw_err_set(err, "PGFT: h = %u (1..%d supported)", h,
 			     FTSW_PGFT_MAX_H);
-		return NULL;
+		return -1;
 	}
 	if (g->w[0] != 1 || g->p[0] != 1) {
 		ftsw_err_set(err, "PGFT: hosts with several ports (w1 = %u, "
 			     "p1 = %u) are not supported; use w1 = p1 = 1",
 			     g->w[0], g->p[0]);
-		return NULL;
+		return -1;
 	}
+	pg->h = h;
 	for (l = 0; l <= h; l++) {
-		up[l] = l < h ? g->w[l] * g->p[l] : 0;
-		down[l] = l ? g->m[l - 1] * g->p[l - 1] : 0;
-		if (up[l] + down[l] > FTSW_TOPO_MAX_PORTS || up[l] + down[l] == 0) {
+		pg->up[l] = l < h ? g->w[l] * g->p[l] : 0;
+		pg->down[l] = l ? g->m[l - 1] * g->p[l - 1] : 0;
+		if (pg->up[l] + pg->down[l] > FTSW_TOPO_MAX_PORTS ||
+		    pg->up[l] + pg->down[l] == 0) {
 			ftsw_err_set(err, "PGFT: level %u nodes need %u ports "
-				     "(1..%d supported)", l, up[l] + down[l],
-				     FTSW_TOPO_MAX_PORTS);
-			return NULL;
+				     "(1..%d supported)", l,
+				     pg->up[l] + pg->down[l], FTSW_TOPO_MAX_PORTS);
+			return -1;
 		}
-		size[l] = ftsw_pgft_level_size(g, l);
-		base[l] = total;
-		total += size[l];
-		nports += size[l] * (up[l] + down[l]);
-		if (total > FTSW_GEN_MAX_NODES || nports > FTSW_GEN_MAX_PORTS) {
-			/* refused before any allocation, with the sizes */
-			double dn = 0, dp = 0;
-
-			for (l = 0; l <= h; l++) {
-				double n = 1;
-
-				for (i = 1; i <= h; i++)
-					n *= i > l ? g->m[i - 1] : g->w[i - 1];
-				dn += n;
-				dp += n * ((l < h ? g->w[l] * g->p[l] : 0) +
-					   (l ? g->m[l - 1] * g->p[l - 1] : 0));
-			}
-			ftsw_err_set(err, "PGFT: %.0f nodes and %.0f ports, "
-				     "beyond the generator's limit of %u nodes "
-				     "and %u ports (about 1 GB)", dn, dp,
-				     FTSW_GEN_MAX_NODES, FTSW_GEN_MAX_PORTS);
-			return NULL;
+		pg->size[l] = ftsw_pgft_level_size(g, l);
+		pg->base[l] = pg->total;
+		pg->total += pg->size[l];
+		pg->nports += pg->size[l] * (pg->up[l] + pg->down[l]);
+		if (pg->total > FTSW_GEN_MAX_NODES ||
+		    pg->nports > FTSW_GEN_MAX_PORTS) {
+			pgft_too_big(g, err);
+			return -1;
 		}
 	}
-	wprod[0] = 1;
+	pg->wprod[0] = 1;
 	for (l = 1; l <= h; l++)
-		wprod[l] = wprod[l - 1] * g->w[l - 1];
+		pg->wprod[l] = pg->wprod[l - 1] * g->w[l - 1];
+	return 0;
+}
+
+/* Node x of level l: its name, GUID and tuple digits (w-part low). */
+static int pgft_add_node(const struct pgft_gen *pg, struct ftsw_topo *t,
+			 unsigned l, uint64_t x, struct ftsw_err *err)
+{
+	const struct ftsw_pgft *g = pg->g;
+	unsigned h = pg->h, i;
+	uint64_t y = x % pg->wprod[l], z = x / pg->wprod[l];
+	char desc[96];
+	uint16_t *d;
+	uint32_t id;
+
+	if (l == 0)
+		snprintf(desc, sizeof(desc), "H%llu", (unsigned long long)x);
+	else
+		snprintf(desc, sizeof(desc), "S%u-%llu", l,
+			 (unsigned long long)x);
+	id = ftsw_topo_add_node(t, l ? FTSW_SWITCH : FTSW_HOST,
+				pg->up[l] + pg->down[l], FTSW_GEN_GUID(l, x),
+				desc, err);
+	if (id == FTSW_NONE)
+		return -1;
+	t->nodes[id].level = (int8_t)l;
+	/* digits from the index: w-part low, a_1 most significant */
+	d = &t->digits[(size_t)id * h];
+	for (i = l; i >= 1; i--) {
+		d[i - 1] = (uint16_t)(y % g->w[i - 1]);
+		y /= g->w[i - 1];
+	}
+	for (i = l + 1; i <= h; i++) {
+		d[i - 1] = (uint16_t)(z % g->m[i - 1]);
+		z /= g->m[i - 1];
+	}
+	return 0;
+}
+
+/*
+ * Cable node id (level l) to its parents: for each choice b of digit l+1
+ * the parent whose index is the subtree digits a_h..a_{l+2} then the
+ * switch digits a_1..a_{l+1}, by p_{l+1} parallel links.
+ */
+static int pgft_link_up(const struct pgft_gen *pg, struct ftsw_topo *t,
+			unsigned l, uint32_t id, struct ftsw_err *err)
+{
+	const struct ftsw_pgft *g = pg->g;
+	unsigned h = pg->h, wl = g->w[l], pl = g->p[l], ml = g->m[l];
+	const uint16_t *a = &t->digits[(size_t)id * h];
+	unsigned dg[FTSW_PGFT_MAX_H], b, k, i;
+
+	for (i = 0; i < h; i++)
+		dg[i] = a[i];
+	for (b = 0; b < wl; b++) {
+		uint64_t zz = 0, yy = 0, pi;
+
+		dg[l] = b;	/* digit l+1 */
+		for (i = h; i > l + 1; i--)
+			zz = zz * g->m[i - 1] + dg[i - 1];
+		for (i = 1; i <= l + 1; i++)
+			yy = yy * g->w[i - 1] + dg[i - 1];
+		pi = zz * pg->wprod[l + 1] + yy;
+		for (k = 0; k < pl; k++) {
+			unsigned q = b + k * wl, r = a[l] + k * ml;
+
+			if (ftsw_topo_connect(t, id, q + 1,
+					      (uint32_t)(pg->base[l + 1] + pi),
+					      pg->up[l + 1] + r + 1, err))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+struct ftsw_topo *ftsw_topo_gen_pgft(const struct ftsw_pgft *g,
+				     struct ftsw_err *err)
+{
+	struct pgft_gen pg = { .g = g };
+	struct ftsw_topo *t;
+	unsigned l;
+	uint64_t x;
+
+	if (pgft_plan(&pg, err))
+		return NULL;
 	t = ftsw_topo_new();
 	if (!t)
 		goto oom;
-	t->nodes = malloc(total * sizeof(*t->nodes));
-	if (!t->nodes)
+	t->nodes = malloc(pg.total * sizeof(*t->nodes));
+	t->ports = malloc(pg.nports * sizeof(*t->ports));
+	t->digits = malloc(pg.total * pg.h * sizeof(uint16_t));
+	if (!t->nodes || !t->ports || !t->digits)
 		goto oom;
-	t->cap_nodes = (uint32_t)total;
-	{
-		uint64_t np = 0;
-
-		for (l = 0; l <= h; l++)
-			np += size[l] * (up[l] + down[l]);
-		t->ports = malloc(np * sizeof(*t->ports));
-		if (!t->ports)
-			goto oom;
-		t->cap_ports = (uint32_t)np;
-	}
-	t->digits = malloc(total * h * sizeof(uint16_t));
-	if (!t->digits)
-		goto oom;
-	for (l = 0; l <= h; l++) {
-		uint64_t x;
-
-		for (x = 0; x < size[l]; x++) {
-			char desc[96];
-			uint32_t id;
-			uint64_t guid = FTSW_GEN_GUID(l, x);
-
-			if (l == 0)
-				snprintf(desc, sizeof(desc), "H%llu",
-					 (unsigned long long)x);
-			else
-				snprintf(desc, sizeof(desc), "S%u-%llu", l,
-					 (unsigned long long)x);
-			id = ftsw_topo_add_node(t, l ? FTSW_SWITCH : FTSW_HOST,
-						up[l] + down[l], guid, desc, err);
-			if (id == FTSW_NONE)
+	t->cap_nodes = (uint32_t)pg.total;
+	t->cap_ports = (uint32_t)pg.nports;
+	for (l = 0; l <= pg.h; l++)
+		for (x = 0; x < pg.size[l]; x++)
+			if (pgft_add_node(&pg, t, l, x, err))
 				goto fail;
-			t->nodes[id].level = (int8_t)l;
-			/* digits from the index: w-part low, a_1 most significant */
-			{
-				uint64_t y = x % wprod[l], z = x / wprod[l];
-				uint16_t *d = &t->digits[(size_t)id * h];
-
-				for (i = l; i >= 1; i--) {
-					d[i - 1] = (uint16_t)(y % g->w[i - 1]);
-					y /= g->w[i - 1];
-				}
-				for (i = l + 1; i <= h; i++) {
-					d[i - 1] = (uint16_t)(z % g->m[i - 1]);
-					z /= g->m[i - 1];
-				}
-			}
-		}
-	}
 	/* links: every node below the top to its parents */
-	for (l = 0; l < h; l++) {
-		uint64_t x;
-		unsigned wl = g->w[l], pl = g->p[l], ml = g->m[l];
-
-		for (x = 0; x < size[l]; x++) {
-			uint32_t id = (uint32_t)(base[l] + x);
-			const uint16_t *a = &t->digits[(size_t)id * h];
-			unsigned b, k;
-			unsigned dg[FTSW_PGFT_MAX_H];
-
-			for (i = 0; i < h; i++)
-				dg[i] = a[i];
-			for (b = 0; b < wl; b++) {
-				uint64_t pi;
-
-				dg[l] = b;	/* digit l+1 */
-				/* parent index: subtree digits a_h..a_{l+2},
-				 * then switch digits a_1..a_{l+1} */
-				{
-					uint64_t zz = 0, yy = 0;
-
-					for (i = h; i > l + 1; i--)
-						zz = zz * g->m[i - 1] + dg[i - 1];
-					for (i = 1; i <= l + 1; i++)
-						yy = yy * g->w[i - 1] + dg[i - 1];
-					pi = zz * wprod[l + 1] + yy;
-				}
-				for (k = 0; k < pl; k++) {
-					unsigned q = b + k * wl;
-					unsigned r = a[l] + k * ml;
-
-					if (ftsw_topo_connect(t, id, q + 1,
-							      (uint32_t)(base[l + 1] + pi),
-							      up[l + 1] + r + 1, err))
-						goto fail;
-				}
-			}
-		}
-	}
+	for (l = 0; l < pg.h; l++)
+		for (x = 0; x < pg.size[l]; x++)
+			if (pgft_link_up(&pg, t, l, (uint32_t)(pg.base[l] + x),
+					 err))
+				goto fail;
 	if (ftsw_topo_finish(t, err))
 		goto fail;
 	t->is_pgft = true;
