@@ -129,33 +129,14 @@ static int mca(struct argvec *a, const char *k, const char *v)
 	return push(a, "--mca") || push(a, k) || push(a, v);
 }
 
-int ftsw_lab_mpirun(struct ftsw_lab *lab, const struct ftsw_lab_mpirun_opts *o,
-		    struct ftsw_err *err)
+/* The agent Open MPI starts its daemons with: this program (or o->agent). */
+static int agent_path(const struct ftsw_lab_mpirun_opts *o, char *self,
+		      size_t sz, struct ftsw_err *err)
 {
-	const char *mpirun = o->mpirun ? o->mpirun : getenv("FTSW_MPIRUN");
-	char self[PATH_MAX], rankfile[PATH_MAX], agent[PATH_MAX + 32], num[16];
-	uint32_t n = o->nranks ? o->nranks : lab->topo->nhosts, *order;
-	struct argvec a = { 0 };
-	int rc = -1, status;
-	pid_t pid;
-	size_t i;
-
-	if (!mpirun || !*mpirun)
-		mpirun = "mpirun";
-	if (!o->prog || !o->prog[0]) {
-		ftsw_err_set(err, "mpirun: no program to run");
-		return -1;
-	}
-	if (n > lab->topo->nhosts) {
-		ftsw_err_set(err, "mpirun: -n %" PRIu32 " but lab %s has %" PRIu32
-			     " hosts (one rank per host)", n, lab->name,
-			     lab->topo->nhosts);
-		return -1;
-	}
 	if (o->agent) {
-		snprintf(self, sizeof(self), "%s", o->agent);
+		snprintf(self, sz, "%s", o->agent);
 	} else {
-		ssize_t l = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		ssize_t l = readlink("/proc/self/exe", self, sz - 1);
 
 		if (l < 0) {
 			ftsw_err_set(err, "/proc/self/exe: %s", strerror(errno));
@@ -169,6 +150,125 @@ int ftsw_lab_mpirun(struct ftsw_lab *lab, const struct ftsw_lab_mpirun_opts *o,
 			     "a colon, which Open MPI cannot take", self);
 		return -1;
 	}
+	return 0;
+}
+
+/* mpirun's command line: placement, the agent, TCP over eth0 only, PROG. */
+static int mpirun_argv(struct argvec *a, const char *mpirun, uint32_t n,
+		       const char *rankfile, const char *self,
+		       const struct ftsw_lab_mpirun_opts *o)
+{
+	char agent[PATH_MAX + 32], num[16];
+	size_t i;
+
+	snprintf(agent, sizeof(agent), "%s lab mpi-agent", self);
+	snprintf(num, sizeof(num), "%" PRIu32, n);
+	if (push(a, mpirun) ||
+	    (geteuid() == 0 && push(a, "--allow-run-as-root")) ||
+	    push(a, "-n") || push(a, num) ||
+	    push(a, "--rankfile") || push(a, rankfile) ||
+	    push(a, "--bind-to") || push(a, "none") ||
+	    mca(a, "plm_rsh_agent", agent) ||
+	    mca(a, "plm_rsh_no_tree_spawn", "1") ||
+	    mca(a, "pml", "ob1") ||
+	    mca(a, "btl", "self,tcp") ||
+	    mca(a, "btl_tcp_if_include", "eth0") ||
+	    mca(a, "oob_tcp_if_include", "eth0"))
+		return -1;
+	for (i = 0; o->mpi_args && o->mpi_args[i]; i++)
+		if (push(a, o->mpi_args[i]))
+			return -1;
+	for (i = 0; o->prog[i]; i++)
+		if (push(a, o->prog[i]))
+			return -1;
+	return 0;
+}
+
+/* -v: the placement and the command, on stderr. */
+static void mpirun_show(struct ftsw_lab *lab, const uint32_t *order,
+			uint32_t n, const struct argvec *a)
+{
+	char name[128];
+	uint32_t r;
+	size_t i;
+
+	for (r = 0; r < n; r++) {
+		mpi_host_name(lab, order[r], name, sizeof(name));
+		fprintf(stderr, "rank %" PRIu32 " -> %s (h%" PRIu32 ")\n",
+			r, name, order[r]);
+	}
+	for (i = 0; i < a->n; i++)
+		fprintf(stderr, "%s%s", i ? " " : "", a->v[i]);
+	fputc('\n', stderr);
+}
+
+/* Run mpirun as host h0 (rank 0's), wait for it: its exit status. */
+static int mpirun_exec(struct ftsw_lab *lab, uint32_t h0,
+		       const struct argvec *a, struct ftsw_err *err)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		ftsw_err_set(err, "mpirun: fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		struct ftsw_err e;
+
+		if (setenv("FTSW_LAB", lab->name, 1) ||
+		    enter_as_host(lab, h0, &e)) {
+			fprintf(stderr, "ftsw: lab mpirun: %s\n", e.msg);
+			_exit(127);
+		}
+		execvp(a->v[0], a->v);
+		fprintf(stderr, "ftsw: lab mpirun: %s: %s%s\n", a->v[0],
+			strerror(errno), errno == ENOENT ?
+			" (Debian: apt-get install openmpi-bin)" : "");
+		_exit(127);
+	}
+	/* mpirun handles ^C for the job; wait for it to finish. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			ftsw_err_set(err, "mpirun: wait: %s", strerror(errno));
+			status = -1;
+			break;
+		}
+	}
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	if (status == -1)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int ftsw_lab_mpirun(struct ftsw_lab *lab, const struct ftsw_lab_mpirun_opts *o,
+		    struct ftsw_err *err)
+{
+	const char *mpirun = o->mpirun ? o->mpirun : getenv("FTSW_MPIRUN");
+	uint32_t n = o->nranks ? o->nranks : lab->topo->nhosts, *order;
+	char self[PATH_MAX], rankfile[PATH_MAX];
+	struct argvec a = { 0 };
+	int rc = -1;
+
+	if (!mpirun || !*mpirun)
+		mpirun = "mpirun";
+	if (!o->prog || !o->prog[0]) {
+		ftsw_err_set(err, "mpirun: no program to run");
+		return -1;
+	}
+	if (n > lab->topo->nhosts) {
+		ftsw_err_set(err, "mpirun: -n %" PRIu32 " but lab %s has %" PRIu32
+			     " hosts (one rank per host)", n, lab->name,
+			     lab->topo->nhosts);
+		return -1;
+	}
+	if (agent_path(o, self, sizeof(self), err))
+		return -1;
 	order = malloc(n * sizeof(*order));
 	if (!order) {
 		ftsw_err_set(err, "mpirun: out of memory");
@@ -182,79 +282,13 @@ int ftsw_lab_mpirun(struct ftsw_lab *lab, const struct ftsw_lab_mpirun_opts *o,
 	if (ftsw_order_write(lab->topo, order, n, FTSW_ORDER_OMPI_RANKFILE,
 			     rankfile, err))
 		goto out;
-	snprintf(agent, sizeof(agent), "%s lab mpi-agent", self);
-	snprintf(num, sizeof(num), "%" PRIu32, n);
-	if (push(&a, mpirun) ||
-	    (geteuid() == 0 && push(&a, "--allow-run-as-root")) ||
-	    push(&a, "-n") || push(&a, num) ||
-	    push(&a, "--rankfile") || push(&a, rankfile) ||
-	    push(&a, "--bind-to") || push(&a, "none") ||
-	    mca(&a, "plm_rsh_agent", agent) ||
-	    mca(&a, "plm_rsh_no_tree_spawn", "1") ||
-	    mca(&a, "pml", "ob1") ||
-	    mca(&a, "btl", "self,tcp") ||
-	    mca(&a, "btl_tcp_if_include", "eth0") ||
-	    mca(&a, "oob_tcp_if_include", "eth0")) {
+	if (mpirun_argv(&a, mpirun, n, rankfile, self, o)) {
 		ftsw_err_set(err, "mpirun: out of memory");
-		goto out_rf;
+	} else {
+		if (o->verbose)
+			mpirun_show(lab, order, n, &a);
+		rc = mpirun_exec(lab, order[0], &a, err);
 	}
-	for (i = 0; o->mpi_args && o->mpi_args[i]; i++)
-		if (push(&a, o->mpi_args[i])) {
-			ftsw_err_set(err, "mpirun: out of memory");
-			goto out_rf;
-		}
-	for (i = 0; o->prog[i]; i++)
-		if (push(&a, o->prog[i])) {
-			ftsw_err_set(err, "mpirun: out of memory");
-			goto out_rf;
-		}
-	if (o->verbose) {
-		char name[128];
-		uint32_t r;
-
-		for (r = 0; r < n; r++) {
-			mpi_host_name(lab, order[r], name, sizeof(name));
-			fprintf(stderr, "rank %" PRIu32 " -> %s (h%" PRIu32 ")\n",
-				r, name, order[r]);
-		}
-		for (i = 0; i < a.n; i++)
-			fprintf(stderr, "%s%s", i ? " " : "", a.v[i]);
-		fputc('\n', stderr);
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		ftsw_err_set(err, "mpirun: fork: %s", strerror(errno));
-		goto out_rf;
-	}
-	if (pid == 0) {
-		struct ftsw_err e;
-
-		if (setenv("FTSW_LAB", lab->name, 1) ||
-		    enter_as_host(lab, order[0], &e)) {
-			fprintf(stderr, "ftsw: lab mpirun: %s\n", e.msg);
-			_exit(127);
-		}
-		execvp(a.v[0], a.v);
-		fprintf(stderr, "ftsw: lab mpirun: %s: %s%s\n", a.v[0],
-			strerror(errno), errno == ENOENT ?
-			" (Debian: apt-get install openmpi-bin)" : "");
-		_exit(127);
-	}
-	/* mpirun handles ^C for the job; wait for it to finish. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			ftsw_err_set(err, "mpirun: wait: %s", strerror(errno));
-			goto out_rf;
-		}
-	}
-	signal(SIGINT, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
-	rc = WIFEXITED(status) ? WEXITSTATUS(status) :
-	     128 + WTERMSIG(status);
-out_rf:
 	unlink(rankfile);
 out:
 	argvec_free(&a);
