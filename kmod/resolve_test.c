@@ -599,7 +599,7 @@ static void ftsw_nd_refused(struct kunit *test)
 	/* Bad checksum. */
 	len = t_ns_init(&m, NDISC_NEIGHBOUR_SOLICITATION, 4, 6, true);
 	t_ns_csum(&m);
-	m.icmp.icmp6_cksum ^= htons(1);
+	m.icmp.icmp6_cksum = (__force __sum16)((__force u16)m.icmp.icmp6_cksum ^ 1);
 	t_feed(test, f, t_ns_skb(test, &m, len, -1), true,
 	       FTSW_DROP_BAD_RESOLVE);
 	/* Code not 0. */

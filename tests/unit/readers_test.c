@@ -184,6 +184,11 @@ TEST(lfts_dumps_refused)
 		{ HDR1 E("0001", "001", "101") HDR2, ":3: switch header before" },
 		{ HDR1 "0x0001 001 # Channel Adapter portguid 0x101zz\n1 lids dumped\n",
 		  ":2: malformed LFT entry (bad port guid)" },
+		/* a switch owns one LID: a second one must not move its entry
+		 * (found by tests/fuzz/lfts: the rewritten dump differed) */
+		{ HDR1 "0x0004 000 # Switch portguid 0x10: 'a'\n"
+		  "0x0006 035 # Switch portguid 0x10: 'a'\n2 lids dumped\n",
+		  ":3: LID 0x6 names switch 'S-10', whose LID is 0x4" },
 	};
 	struct ftsw_err err;
 	struct ftsw_topo *t = net_text(two_sw, &err);

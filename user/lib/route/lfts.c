@@ -155,6 +155,7 @@ struct lrd {
 	unsigned cur_line;	/* its header line */
 	uint64_t cur_max;	/* its header's largest LID, or UINT64_MAX */
 	uint8_t *seen_sw;	/* switch sections read */
+	uint32_t *swlid;	/* per switch: the one LID it owns, or NONE */
 	uint32_t *lo, *hi;	/* per host: smallest and largest file LID */
 };
 
@@ -244,7 +245,18 @@ static int lrd_entry(struct lrd *d, const char *p, unsigned ln)
 	if (port > t->nodes[t->switches[d->cur]].nports)
 		return lrd_fail(d, ln, "switch '%s' has no port %" PRIu64,
 				t->nodes[t->switches[d->cur]].desc, port);
-	if (!(owner & 0x80000000u)) {
+	if (owner & 0x80000000u) {
+		/* a switch owns one LID (its port 0 has no LMC) */
+		uint32_t sw = owner & 0x7fffffffu;
+
+		if (d->swlid[sw] == FTSW_NONE)
+			d->swlid[sw] = (uint32_t)flid;
+		else if (d->swlid[sw] != flid)
+			return lrd_fail(d, ln, "LID 0x%" PRIx64 " names switch "
+					"'%s', whose LID is 0x%" PRIx32, flid,
+					t->nodes[t->switches[sw]].desc,
+					d->swlid[sw]);
+	} else {
 		if (d->lo[owner] == FTSW_NONE || flid < d->lo[owner])
 			d->lo[owner] = (uint32_t)flid;
 		if (d->hi[owner] == FTSW_NONE || flid > d->hi[owner])
@@ -401,15 +413,17 @@ struct ftsw_routing *ftsw_lfts_read(const struct ftsw_topo *t, const char *path,
 		return NULL;
 	}
 	d.seen_sw = calloc(t->nswitches + 1, 1);
+	d.swlid = malloc((t->nswitches + 1) * sizeof(uint32_t));
 	d.lo = malloc((t->nhosts + 1) * sizeof(uint32_t));
 	d.hi = malloc((t->nhosts + 1) * sizeof(uint32_t));
-	if (!d.seen_sw || !d.lo || !d.hi ||
+	if (!d.seen_sw || !d.swlid || !d.lo || !d.hi ||
 	    gmap_init(&d.sw, t->nswitches) || gmap_init(&d.ports, t->nnodes))
 		goto out;
 	/* port GUID -> (kind << 31 | index) */
 	for (i = 0; i < t->nswitches; i++) {
 		gmap_put(&d.sw, t->nodes[t->switches[i]].guid, i);
 		gmap_put(&d.ports, t->nodes[t->switches[i]].guid, i | 0x80000000u);
+		d.swlid[i] = FTSW_NONE;
 	}
 	for (i = 0; i < t->nhosts; i++) {
 		gmap_put(&d.ports, host_port_guid(t, t->hosts[i]), i);
@@ -435,6 +449,7 @@ out:
 	fclose(f);
 	free(d.e);
 	free(d.seen_sw);
+	free(d.swlid);
 	free(d.lo);
 	free(d.hi);
 	free(d.sw.key);
