@@ -180,7 +180,6 @@ int ftsw_resolve_frame(struct ftsw_port *in, struct sk_buff *skb,
 bool ftsw_resolve(struct ftsw_port *in, struct sk_buff *skb);
 
 /* resolve_nl.c */
-extern const struct nla_policy ftsw_plan_nl_policy[FTSW_ATTR_MAX + 1];
 int ftsw_nl_plan_set(struct sk_buff *skb, struct genl_info *info);
 int ftsw_nl_plan_get(struct sk_buff *skb, struct genl_info *info);
 
@@ -215,6 +214,8 @@ extern const struct nla_policy ftsw_port_policy[FTSW_ATTR_PORT_NUM + 1];
 extern const struct nla_policy ftsw_lft_set_policy[FTSW_ATTR_LFT_DATA + 1];
 extern const struct nla_policy ftsw_lft_get_policy[FTSW_ATTR_LFT_STAGED + 1];
 extern const struct nla_policy ftsw_sl2vl_set_policy[FTSW_ATTR_SL2VL + 1];
+extern const struct nla_policy ftsw_plan_set_policy[FTSW_ATTR_PLAN_LMC + 1];
+extern const struct nla_policy ftsw_plan_get_policy[FTSW_ATTR_PLAN_STAGED + 1];
 
 /* netlink.c */
 extern struct genl_family ftsw_genl_family;

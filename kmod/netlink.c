@@ -1178,13 +1178,13 @@ static const struct genl_ops ftsw_ops[] = {
 	{
 		.cmd = FTSW_CMD_PLAN_SET,
 		.doit = ftsw_nl_plan_set,
-		FTSW_POLICY(ftsw_plan_nl_policy),
+		FTSW_POLICY(ftsw_plan_set_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = FTSW_CMD_PLAN_GET,
 		.doit = ftsw_nl_plan_get,
-		FTSW_POLICY(ftsw_plan_nl_policy),
+		FTSW_POLICY(ftsw_plan_get_policy),
 	},
 };
 

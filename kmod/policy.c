@@ -111,6 +111,22 @@ const struct nla_policy ftsw_lft_get_policy[FTSW_ATTR_LFT_STAGED + 1] = {
 	[FTSW_ATTR_LFT_STAGED]		= { .type = NLA_FLAG },
 };
 
+/* PLAN_SET: the plan's rule (resolve_nl.c) */
+const struct nla_policy ftsw_plan_set_policy[FTSW_ATTR_PLAN_LMC + 1] = {
+	[FTSW_ATTR_PLAN_HOSTS]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ftsw_lid0_range),
+	[FTSW_ATTR_PLAN_IP4]	= NLA_POLICY_EXACT_LEN(4),
+	[FTSW_ATTR_PLAN_IP6]	= NLA_POLICY_EXACT_LEN(16),
+	[FTSW_ATTR_PLAN_LID]	= NLA_POLICY_FULL_RANGE(NLA_U16,
+							&ftsw_lid_range),
+	[FTSW_ATTR_PLAN_LMC]	= NLA_POLICY_MAX(NLA_U8, FTSW_MAX_LMC),
+};
+
+/* PLAN_GET */
+const struct nla_policy ftsw_plan_get_policy[FTSW_ATTR_PLAN_STAGED + 1] = {
+	[FTSW_ATTR_PLAN_STAGED]	= { .type = NLA_FLAG },
+};
+
 /* SL2VL_SET */
 const struct nla_policy ftsw_sl2vl_set_policy[FTSW_ATTR_SL2VL + 1] = {
 	FTSW_P_SWITCH_ID,

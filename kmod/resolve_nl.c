@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftsw: the address plan over netlink (FTSW_CMD_PLAN_SET, FTSW_CMD_PLAN_GET),
- * with its own per-command policy. The plan is staged like an LFT and
+ * each with its own policy in policy.c. The plan is staged like an LFT and
  * published by FTSW_CMD_COMMIT. See Documentation/netlink.md.
  */
 #include <linux/slab.h>
@@ -9,28 +9,6 @@
 #include <net/ipv6.h>
 #include <net/netlink.h>
 #include "ftsw.h"
-
-static struct netlink_range_validation ftsw_plan_lid_range = {
-	.min = 1,
-	.max = FTSW_MAX_LID,
-};
-
-static struct netlink_range_validation ftsw_plan_hosts_range = {
-	.min = 0,
-	.max = FTSW_MAX_LID,
-};
-
-/* Only the plan's attributes: anything else is rejected by the core. */
-const struct nla_policy ftsw_plan_nl_policy[FTSW_ATTR_MAX + 1] = {
-	[FTSW_ATTR_PLAN_HOSTS]	= NLA_POLICY_FULL_RANGE(NLA_U32,
-							&ftsw_plan_hosts_range),
-	[FTSW_ATTR_PLAN_IP4]	= NLA_POLICY_EXACT_LEN(4),
-	[FTSW_ATTR_PLAN_IP6]	= NLA_POLICY_EXACT_LEN(16),
-	[FTSW_ATTR_PLAN_LID]	= NLA_POLICY_FULL_RANGE(NLA_U16,
-							&ftsw_plan_lid_range),
-	[FTSW_ATTR_PLAN_LMC]	= NLA_POLICY_MAX(NLA_U8, FTSW_MAX_LMC),
-	[FTSW_ATTR_PLAN_STAGED]	= { .type = NLA_FLAG },
-};
 
 /*
  * Stage a plan: PLAN_HOSTS (required); with hosts > 0 also PLAN_LID
@@ -45,11 +23,6 @@ int ftsw_nl_plan_set(struct sk_buff *skb, struct genl_info *info)
 	const char *msg = NULL;
 	int err;
 
-	if (a[FTSW_ATTR_PLAN_STAGED]) {
-		NL_SET_ERR_MSG_ATTR(info->extack, a[FTSW_ATTR_PLAN_STAGED],
-				    "attribute not valid for this command");
-		return -EINVAL;
-	}
 	if (!a[FTSW_ATTR_PLAN_HOSTS]) {
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL, FTSW_ATTR_PLAN_HOSTS);
 		NL_SET_ERR_MSG(info->extack, "missing required attribute");
@@ -127,15 +100,7 @@ int ftsw_nl_plan_get(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	bool pending;
 	void *hdr;
-	int i;
 
-	for (i = 1; i <= FTSW_ATTR_MAX; i++) {
-		if (i != FTSW_ATTR_PLAN_STAGED && info->attrs[i]) {
-			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[i],
-					    "attribute not valid for this command");
-			return -EINVAL;
-		}
-	}
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
