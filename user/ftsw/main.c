@@ -46,7 +46,7 @@ const struct cli_object cli_objects[] = {
 	{ "completion", "print the shell completion script", cmd_completion,
 	  cli_cmds_completion },
 	{ "sim", "flit-level simulation: throughput, latency, deadlock", cmd_sim,
-	  NULL },
+	  cli_cmds_sim },
 	{ NULL }
 };
 
