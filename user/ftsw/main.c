@@ -32,7 +32,7 @@ const struct cli_object cli_objects[] = {
 	{ "commit", "publish every staged LFT at once", cmd_commit,
 	  cli_cmds_commit },
 	{ "plan", "the address plan the fabric answers ARP/ND from", cmd_plan,
-	  NULL },
+	  cli_cmds_plan },
 	{ "monitor", "print port and commit events", cmd_monitor,
 	  cli_cmds_monitor },
 	{ "lab", "a fat-tree of namespaces with real packets", cmd_lab,
