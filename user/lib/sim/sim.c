@@ -88,14 +88,119 @@ void ftsw_sim_traffic_free(struct ftsw_sim_traffic *tr)
 	memset(tr, 0, sizeof(*tr));
 }
 
+/*
+ * One stage's flows, one pass: pass 0 counts them per source in cnt[],
+ * pass 1 writes them at cnt[src] (the sources' running offsets).
+ */
+static void traffic_stage(struct ftsw_sim_traffic *tr,
+			  const struct ftsw_tm *tm, uint32_t *cnt, int pass)
+{
+	uint32_t a, b;
+	size_t i;
+
+	if (tm->all_to_all) {
+		for (a = 0; a < tm->n; a++)
+			for (b = 0; b < tm->n; b++) {
+				if (a == b)
+					continue;
+				if (pass == 0) {
+					cnt[a]++;
+					continue;
+				}
+				i = cnt[a]++;
+				tr->dst[i] = b;
+				tr->cum[i] = tm->a2a;
+			}
+		return;
+	}
+	for (i = 0; i < tm->nflows; i++) {
+		const struct ftsw_flow *f = &tm->f[i];
+		size_t k;
+
+		if (f->src == f->dst || f->amount <= 0)
+			continue;
+		if (pass == 0) {
+			cnt[f->src]++;
+			continue;
+		}
+		k = cnt[f->src]++;
+		tr->dst[k] = f->dst;
+		tr->cum[k] = f->amount;
+	}
+}
+
+/* After the counting pass: the CSR arrays, cnt[] turned into offsets. */
+static int traffic_alloc(struct ftsw_sim_traffic *tr, uint32_t nhosts,
+			 uint32_t *cnt, struct ftsw_err *err)
+{
+	size_t total = 0;
+	uint32_t h;
+
+	tr->start = malloc((nhosts + 1) * sizeof(*tr->start));
+	for (h = 0; h < nhosts; h++)
+		total += cnt[h];
+	tr->dst = malloc((total + 1) * sizeof(*tr->dst));
+	tr->cum = malloc((total + 1) * sizeof(*tr->cum));
+	if (!tr->start || !tr->dst || !tr->cum || total > UINT32_MAX) {
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	total = 0;
+	for (h = 0; h < nhosts; h++) {
+		tr->start[h] = (uint32_t)total;
+		total += cnt[h];
+		cnt[h] = tr->start[h];
+	}
+	tr->start[nhosts] = (uint32_t)total;
+	return 0;
+}
+
+/* Amounts into cumulative sums per source; count the active sources. */
+static void traffic_cumulate(struct ftsw_sim_traffic *tr)
+{
+	uint32_t h;
+	size_t i;
+
+	for (h = 0; h < tr->nhosts; h++) {
+		double c = 0;
+
+		for (i = tr->start[h]; i < tr->start[h + 1]; i++) {
+			c += tr->cum[i];
+			tr->cum[i] = c;
+		}
+		if (tr->start[h + 1] > tr->start[h])
+			tr->active++;
+	}
+}
+
+/* The pattern's flows (ordered by ord) as per-source destination lists. */
+static int traffic_fill(struct ftsw_sim_traffic *tr, struct ftsw_pattern *p,
+			const uint32_t *ord, uint32_t nhosts, uint32_t *cnt,
+			struct ftsw_err *err)
+{
+	unsigned s;
+
+	/* two passes over every stage: count per source, then fill */
+	for (int pass = 0; pass < 2; pass++) {
+		for (s = 0; s < p->nstages; s++) {
+			if (pass == 0)
+				ftsw_tm_apply_order(&p->stages[s], ord, nhosts);
+			traffic_stage(tr, &p->stages[s], cnt, pass);
+		}
+		if (pass == 0 && traffic_alloc(tr, nhosts, cnt, err))
+			return -1;
+	}
+	traffic_cumulate(tr);
+	return 0;
+}
+
 int ftsw_sim_traffic_make(const struct ftsw_topo *t, const char *pattern,
 			  const char *order, uint32_t ranks,
 			  struct ftsw_sim_traffic *tr, struct ftsw_err *err)
 {
 	struct ftsw_pattern p;
-	uint32_t *ord, *cnt, h;
-	size_t total = 0, i;
-	unsigned s;
+	uint32_t *ord, *cnt;
+	int rc;
 
 	memset(tr, 0, sizeof(*tr));
 	tr->nhosts = t->nhosts;
@@ -130,77 +235,14 @@ int ftsw_sim_traffic_make(const struct ftsw_topo *t, const char *pattern,
 		free(cnt);
 		return -1;
 	}
-	/* two passes over every stage: count per source, then fill */
-	for (int pass = 0; pass < 2; pass++) {
-		for (s = 0; s < p.nstages; s++) {
-			struct ftsw_tm *tm = &p.stages[s];
-			uint32_t a, b;
-
-			if (pass == 0)
-				ftsw_tm_apply_order(tm, ord, t->nhosts);
-			if (tm->all_to_all) {
-				for (a = 0; a < tm->n; a++)
-					for (b = 0; b < tm->n; b++) {
-						if (a == b)
-							continue;
-						if (pass == 0) {
-							cnt[a]++;
-							continue;
-						}
-						i = cnt[a]++;
-						tr->dst[i] = b;
-						tr->cum[i] = tm->a2a;
-					}
-				continue;
-			}
-			for (i = 0; i < tm->nflows; i++) {
-				const struct ftsw_flow *f = &tm->f[i];
-				size_t k;
-
-				if (f->src == f->dst || f->amount <= 0)
-					continue;
-				if (pass == 0) {
-					cnt[f->src]++;
-					continue;
-				}
-				k = cnt[f->src]++;
-				tr->dst[k] = f->dst;
-				tr->cum[k] = f->amount;
-			}
-		}
-		if (pass == 0) {
-			tr->start = malloc((t->nhosts + 1) *
-					   sizeof(*tr->start));
-			for (h = 0; h < t->nhosts; h++)
-				total += cnt[h];
-			tr->dst = malloc((total + 1) * sizeof(*tr->dst));
-			tr->cum = malloc((total + 1) * sizeof(*tr->cum));
-			if (!tr->start || !tr->dst || !tr->cum || total > UINT32_MAX) {
-				ftsw_err_set(err, "out of memory");
-				goto fail;
-			}
-			total = 0;
-			for (h = 0; h < t->nhosts; h++) {
-				tr->start[h] = (uint32_t)total;
-				total += cnt[h];
-				cnt[h] = tr->start[h];
-			}
-			tr->start[t->nhosts] = (uint32_t)total;
-		}
-	}
-	for (h = 0; h < t->nhosts; h++) {
-		double c = 0;
-
-		for (i = tr->start[h]; i < tr->start[h + 1]; i++) {
-			c += tr->cum[i];
-			tr->cum[i] = c;
-		}
-		if (tr->start[h + 1] > tr->start[h])
-			tr->active++;
-	}
+	rc = traffic_fill(tr, &p, ord, t->nhosts, cnt, err);
 	ftsw_pattern_free(&p);
 	free(ord);
 	free(cnt);
+	if (rc) {
+		ftsw_sim_traffic_free(tr);
+		return -1;
+	}
 	if (!tr->active) {
 		ftsw_err_set(err, "pattern '%s' has no flow between distinct "
 			     "hosts", pattern);
@@ -208,12 +250,6 @@ int ftsw_sim_traffic_make(const struct ftsw_topo *t, const char *pattern,
 		return -1;
 	}
 	return 0;
-fail:
-	ftsw_pattern_free(&p);
-	free(ord);
-	free(cnt);
-	ftsw_sim_traffic_free(tr);
-	return -1;
 }
 
 /* ----------------------------------------------------------- the engine */
@@ -1235,15 +1271,13 @@ void ftsw_sim_result_free(struct ftsw_sim_result *res)
 	res->cycle = NULL;
 }
 
-static int sim_setup(struct sim *s, const struct ftsw_routing *r,
-		     const struct ftsw_sim_traffic *tr,
-		     const struct ftsw_sim_opts *o, double load,
-		     struct ftsw_err *err)
+/* The model's parameters from o, checked. */
+static int setup_params(struct sim *s, const struct ftsw_routing *r,
+			const struct ftsw_sim_traffic *tr,
+			const struct ftsw_sim_opts *o, double load,
+			struct ftsw_err *err)
 {
 	const struct ftsw_topo *t = r->topo;
-	uint32_t nd, p, h;
-	size_t pv;
-	unsigned w;
 
 	s->r = r;
 	s->t = t;
@@ -1277,6 +1311,17 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 			     tr->nhosts, t->nhosts);
 		return -1;
 	}
+	return 0;
+}
+
+/* The arrays of the run: ports, port VLs, queues, pools, hosts, wheel. */
+static int setup_alloc(struct sim *s, const struct ftsw_sim_opts *o,
+		       double load, struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = s->t;
+	size_t pv;
+	unsigned w;
+
 	s->nports = t->nports;
 	pv = (size_t)t->nports * s->V;
 	if (pv > EV_ID_MAX) {
@@ -1315,6 +1360,15 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 		ftsw_err_set(err, "out of memory for the simulation");
 		return -1;
 	}
+	return 0;
+}
+
+/* Per port: where it is, its peer, its credits on every VL. */
+static void setup_ports(struct sim *s)
+{
+	const struct ftsw_topo *t = s->t;
+	uint32_t nd, p;
+
 	for (nd = 0; nd < t->nnodes; nd++) {
 		const struct ftsw_node *n = &t->nodes[nd];
 
@@ -1342,6 +1396,16 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 					INF_CREDIT : (uint16_t)s->Bin;
 		}
 	}
+}
+
+/* Per host: its port, its path offsets, its RNG, its first arrival. */
+static void setup_hosts(struct sim *s, const struct ftsw_routing *r,
+			const struct ftsw_sim_traffic *tr,
+			const struct ftsw_sim_opts *o)
+{
+	const struct ftsw_topo *t = s->t;
+	uint32_t h;
+
 	s->nheap = 0;
 	for (h = 0; h < t->nhosts; h++) {
 		uint32_t hn = t->hosts[h];
@@ -1364,6 +1428,18 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 	}
 	for (h = s->nheap; h-- > 0;)
 		heap_down(s, h);
+}
+
+static int sim_setup(struct sim *s, const struct ftsw_routing *r,
+		     const struct ftsw_sim_traffic *tr,
+		     const struct ftsw_sim_opts *o, double load,
+		     struct ftsw_err *err)
+{
+	if (setup_params(s, r, tr, o, load, err) ||
+	    setup_alloc(s, o, load, err))
+		return -1;
+	setup_ports(s);
+	setup_hosts(s, r, tr, o);
 	if (o->count) {
 		s->win0 = 0;
 		s->win1 = UINT32_MAX;
