@@ -1466,6 +1466,169 @@ static void next_arrival(struct sim *s, uint32_t h)
 	q->next += -log(1.0 - unit(&q->rng)) * s->mean_gap;
 }
 
+/* One cycle's work: the arrivals due, then the events of its bucket. */
+static void run_cycle(struct sim *s)
+{
+	struct bucket *b = &s->wheel[s->now & s->wmask];
+	uint32_t i;
+
+	/* arrivals due this cycle */
+	while (s->nheap && s->hq[s->heap[0]].next <= s->now) {
+		uint32_t h = s->heap[0];
+
+		host_arrival(s, h);
+		next_arrival(s, h);
+		if (isinf(s->hq[h].next)) {
+			s->heap[0] = s->heap[--s->nheap];
+		}
+		heap_down(s, 0);
+	}
+	for (i = 0; i < b->n; i++) {
+		uint32_t ev = b->ev[i], id = ev & EV_ID_MAX;
+
+		switch (ev >> 28) {
+		case EV_XBAR:
+			xbar_ev(s, id);
+			break;
+		case EV_LINK:
+			link_ev(s, id);
+			break;
+		case EV_INFREE:
+			infree_ev(s, id);
+			break;
+		}
+	}
+	b->n = 0;
+}
+
+/*
+ * The periodic checks: progress line, conservation, deadlock. 0 to go
+ * on, 1 when a deadlock stops the run, -1 on a failed check.
+ */
+static int run_sample(struct sim *s, const struct ftsw_sim_opts *o,
+		      double load, uint32_t end, uint64_t *last_progress)
+{
+	struct ftsw_sim_result *res = s->res;
+
+	if (o->progress) {
+		uint64_t us = ftsw_now_us();
+
+		if (us - *last_progress > 500000) {
+			*last_progress = us;
+			fprintf(stderr, "\r  sim: load %.3g, cycle "
+				"%u of %u   ", load, s->now,
+				o->count ? s->now : end);
+		}
+	}
+	if (conservation(s))
+		return -1;
+	if (s->pk_in_net && s->now - s->last_move >=
+	    s->o.deadlock_cycles / 2 && find_deadlock(s)) {
+		res->deadlock = true;
+		res->deadlock_at = s->now;
+		return 1;
+	}
+	if (s->pk_in_net && s->now - s->last_move >= s->o.deadlock_cycles) {
+		res->deadlock = true;
+		res->deadlock_at = s->now;
+		snprintf(res->note, sizeof(res->note),
+			 "no flit moved for %u cycles with %llu "
+			 "packets in the fabric", s->now - s->last_move,
+			 (unsigned long long)s->pk_in_net);
+		return 1;
+	}
+	/* a partial deadlock: some cycle stuck, others move */
+	if (s->pk_in_net && find_deadlock(s)) {
+		res->deadlock = true;
+		res->deadlock_at = s->now;
+		return 1;
+	}
+	return 0;
+}
+
+/* The cycle loop, until the end, the drain, a deadlock or an error. */
+static int run_loop(struct sim *s, const struct ftsw_sim_opts *o,
+		    double load, struct ftsw_err *err)
+{
+	uint32_t end, sample_every, next_sample;
+	uint64_t last_progress = ftsw_now_us();
+	int rc;
+
+	end = o->count ? UINT32_MAX - 2 * s->wmask - 2 :
+	      s->win1 + s->o.drain;
+	sample_every = s->o.deadlock_cycles / 2 ? s->o.deadlock_cycles / 2 : 1;
+	next_sample = sample_every;
+	for (s->now = 0; s->now < end; s->now++) {
+		run_cycle(s);
+		if (o->verify && !s->failed && verify_idle(s))
+			return -1;
+		if (s->failed) {
+			ftsw_err_set(err, "out of memory during the simulation");
+			return -1;
+		}
+		if (s->now == next_sample) {
+			next_sample += sample_every;
+			rc = run_sample(s, o, load, end, &last_progress);
+			if (rc < 0)
+				return -1;
+			if (rc)
+				break;
+		}
+		if (o->count && !s->nheap && !s->msgs_left)
+			break;
+		/* measured messages all delivered: stop draining */
+		if (!o->count && s->now >= s->win1 && s->msgs_done ==
+		    s->msgs_measured)
+			break;
+	}
+	return 0;
+}
+
+/* The run's counters and histograms into res. */
+static int run_results(struct sim *s, const struct ftsw_sim_opts *o,
+		       struct ftsw_sim_result *res, int rc,
+		       struct ftsw_err *err)
+{
+	res->cycles = s->now;
+	if (o->count) {
+		s->win1 = s->now;
+	}
+	res->window = s->win1 - s->win0;
+	res->offered = res->window ? (double)s->flits_offered /
+		       ((double)s->tr->active * res->window) : 0;
+	res->accepted = res->window ? (double)s->flits_accepted /
+			((double)s->tr->active * res->window) : 0;
+	res->msgs_measured = s->msgs_measured;
+	res->msgs_done = s->msgs_done;
+	res->pkts_done = s->hpkt.n;
+	res->msg_lat_avg = s->hmsg.n ? s->hmsg.sum / s->hmsg.n : NAN;
+	res->pkt_lat_avg = s->hpkt.n ? s->hpkt.sum / s->hpkt.n : NAN;
+	res->net_lat_avg = s->net_n ? s->net_sum / s->net_n : NAN;
+	res->msg_lat_p50 = hist_q(&s->hmsg, 0.5);
+	res->msg_lat_p99 = hist_q(&s->hmsg, 0.99);
+	res->pkt_lat_p50 = hist_q(&s->hpkt, 0.5);
+	res->pkt_lat_p99 = hist_q(&s->hpkt, 0.99);
+	res->flit_hops = s->flit_hops;
+	res->pkts_injected = s->pk_injected;
+	res->pkts_delivered = s->pk_delivered;
+	res->pkts_dropped = s->pk_dropped;
+	res->link_flits = malloc((size_t)s->nports * s->V * sizeof(uint64_t));
+	if (res->link_flits)
+		for (size_t i = 0; i < (size_t)s->nports * s->V; i++)
+			res->link_flits[i] = s->pv[i].flits;
+	else if (!rc) {
+		ftsw_err_set(err, "out of memory");
+		rc = -1;
+	}
+	if (!res->note[0] && s->msgs_done < s->msgs_measured && !res->deadlock)
+		snprintf(res->note, sizeof(res->note),
+			 "%llu of %llu measured messages undelivered after "
+			 "the drain: saturated, latencies are lower bounds",
+			 (unsigned long long)(s->msgs_measured - s->msgs_done),
+			 (unsigned long long)s->msgs_measured);
+	return rc;
+}
+
 int ftsw_sim_run(const struct ftsw_routing *r,
 		 const struct ftsw_sim_traffic *tr,
 		 const struct ftsw_sim_opts *o, double load,
@@ -1474,9 +1637,7 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 	struct sim s;
 	uint64_t t0 = ftsw_now_us();
 	struct timespec c0, c1;
-	uint32_t end, sample_every, next_sample;
-	uint64_t last_progress = t0;
-	int rc = 0;
+	int rc;
 
 	memset(res, 0, sizeof(*res));
 	memset(&s, 0, sizeof(s));
@@ -1489,142 +1650,16 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 	res->vls = s.V;
 	res->nports = s.nports;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
-	end = o->count ? UINT32_MAX - 2 * s.wmask - 2 :
-	      s.win1 + s.o.drain;
-	sample_every = s.o.deadlock_cycles / 2 ? s.o.deadlock_cycles / 2 : 1;
-	next_sample = sample_every;
-	for (s.now = 0; s.now < end; s.now++) {
-		struct bucket *b = &s.wheel[s.now & s.wmask];
-		uint32_t i;
-
-		/* arrivals due this cycle */
-		while (s.nheap && s.hq[s.heap[0]].next <= s.now) {
-			uint32_t h = s.heap[0];
-
-			host_arrival(&s, h);
-			next_arrival(&s, h);
-			if (isinf(s.hq[h].next)) {
-				s.heap[0] = s.heap[--s.nheap];
-			}
-			heap_down(&s, 0);
-		}
-		for (i = 0; i < b->n; i++) {
-			uint32_t ev = b->ev[i], id = ev & EV_ID_MAX;
-
-			switch (ev >> 28) {
-			case EV_XBAR:
-				xbar_ev(&s, id);
-				break;
-			case EV_LINK:
-				link_ev(&s, id);
-				break;
-			case EV_INFREE:
-				infree_ev(&s, id);
-				break;
-			}
-		}
-		b->n = 0;
-		if (o->verify && !s.failed && verify_idle(&s)) {
-			rc = -1;
-			break;
-		}
-		if (s.failed) {
-			ftsw_err_set(err, "out of memory during the simulation");
-			rc = -1;
-			break;
-		}
-		if (s.now == next_sample) {
-			next_sample += sample_every;
-			if (o->progress) {
-				uint64_t us = ftsw_now_us();
-
-				if (us - last_progress > 500000) {
-					last_progress = us;
-					fprintf(stderr, "\r  sim: load %.3g, cycle "
-						"%u of %u   ", load, s.now,
-						o->count ? s.now : end);
-				}
-			}
-			if (conservation(&s)) {
-				rc = -1;
-				break;
-			}
-			if (s.pk_in_net && s.now - s.last_move >=
-			    s.o.deadlock_cycles / 2 && find_deadlock(&s)) {
-				res->deadlock = true;
-				res->deadlock_at = s.now;
-				break;
-			}
-			if (s.pk_in_net && s.now - s.last_move >=
-			    s.o.deadlock_cycles) {
-				res->deadlock = true;
-				res->deadlock_at = s.now;
-				snprintf(res->note, sizeof(res->note),
-					 "no flit moved for %u cycles with %llu "
-					 "packets in the fabric", s.now -
-					 s.last_move,
-					 (unsigned long long)s.pk_in_net);
-				break;
-			}
-			/* a partial deadlock: some cycle stuck, others move */
-			if (s.pk_in_net && find_deadlock(&s)) {
-				res->deadlock = true;
-				res->deadlock_at = s.now;
-				break;
-			}
-		}
-		if (o->count && !s.nheap && !s.msgs_left)
-			break;
-		/* measured messages all delivered: stop draining */
-		if (!o->count && s.now >= s.win1 && s.msgs_done ==
-		    s.msgs_measured)
-			break;
-	}
+	rc = run_loop(&s, o, load, err);
 	if (o->progress)
 		fprintf(stderr, "\r%50s\r", "");
 	if (!rc && conservation(&s))
 		rc = -1;
-	res->cycles = s.now;
-	if (o->count) {
-		s.win1 = s.now;
-	}
-	res->window = s.win1 - s.win0;
-	res->offered = res->window ? (double)s.flits_offered /
-		       ((double)s.tr->active * res->window) : 0;
-	res->accepted = res->window ? (double)s.flits_accepted /
-			((double)s.tr->active * res->window) : 0;
-	res->msgs_measured = s.msgs_measured;
-	res->msgs_done = s.msgs_done;
-	res->pkts_done = s.hpkt.n;
-	res->msg_lat_avg = s.hmsg.n ? s.hmsg.sum / s.hmsg.n : NAN;
-	res->pkt_lat_avg = s.hpkt.n ? s.hpkt.sum / s.hpkt.n : NAN;
-	res->net_lat_avg = s.net_n ? s.net_sum / s.net_n : NAN;
-	res->msg_lat_p50 = hist_q(&s.hmsg, 0.5);
-	res->msg_lat_p99 = hist_q(&s.hmsg, 0.99);
-	res->pkt_lat_p50 = hist_q(&s.hpkt, 0.5);
-	res->pkt_lat_p99 = hist_q(&s.hpkt, 0.99);
-	res->flit_hops = s.flit_hops;
-	res->pkts_injected = s.pk_injected;
-	res->pkts_delivered = s.pk_delivered;
-	res->pkts_dropped = s.pk_dropped;
-	res->link_flits = malloc((size_t)s.nports * s.V * sizeof(uint64_t));
-	if (res->link_flits)
-		for (size_t i = 0; i < (size_t)s.nports * s.V; i++)
-			res->link_flits[i] = s.pv[i].flits;
-	else if (!rc) {
-		ftsw_err_set(err, "out of memory");
-		rc = -1;
-	}
+	rc = run_results(&s, o, res, rc, err);
 	res->seconds = (ftsw_now_us() - t0) * 1e-6;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
 	res->cpu_seconds = (c1.tv_sec - c0.tv_sec) +
 			   (c1.tv_nsec - c0.tv_nsec) * 1e-9;
-	if (!res->note[0] && s.msgs_done < s.msgs_measured && !res->deadlock)
-		snprintf(res->note, sizeof(res->note),
-			 "%llu of %llu measured messages undelivered after "
-			 "the drain: saturated, latencies are lower bounds",
-			 (unsigned long long)(s.msgs_measured - s.msgs_done),
-			 (unsigned long long)s.msgs_measured);
 	sim_free(&s);
 	return rc;
 }
