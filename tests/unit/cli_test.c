@@ -354,6 +354,31 @@ TEST(bash_completion)
 	c = complete("ftsw port \"\"");
 	EXPECT_STREQ("bind set unbind clear show help\n", c);
 	free(c);
+	/* sim: every option of its table, in the table's order */
+	c = complete("ftsw sim -");
+	EXPECT_STREQ("-t --topo -a --engine -r --lmc --paths --max-vls "
+		     "--extended-lids -p --pattern --order --ranks --load "
+		     "--count --path-policy --packet --message --buffer "
+		     "--in-buffer --out-buffer --link-latency --router-latency "
+		     "--vls --warmup --measure --drain --deadlock --seed "
+		     "--threads --links --plot --picture --dot\n", c);
+	free(c);
+	c = complete("ftsw sim --pa");
+	EXPECT_STREQ("--paths --pattern --path-policy --packet\n", c);
+	free(c);
+	c = complete("ftsw sim -t ftmn:4,2 -a osr");
+	EXPECT_STREQ("osrm2 osrm3\n", c);
+	free(c);
+	c = complete("ftsw sim -p shi");
+	EXPECT_STREQ("shift shift:\n", c);
+	free(c);
+	/* plan: its commands */
+	c = complete("ftsw plan \"\"");
+	EXPECT_STREQ("set clear show help\n", c);
+	free(c);
+	c = complete("ftsw plan s");
+	EXPECT_STREQ("set show\n", c);
+	free(c);
 	/* a value that is a number completes to nothing, not to options */
 	c = complete("ftsw route --lmc \"\"");
 	EXPECT_STREQ("\n", c);

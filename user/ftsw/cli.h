@@ -231,6 +231,8 @@ CLI_TABLE(cli_cmds_topo);
 CLI_TABLE(cli_cmds_route);
 CLI_TABLE(cli_cmds_analyze);
 CLI_TABLE(cli_cmds_order);
+CLI_TABLE(cli_cmds_sim);
+CLI_TABLE(cli_cmds_plan);
 CLI_TABLE_WEAK(cli_cmds_fabric);
 CLI_TABLE_WEAK(cli_cmds_switch);
 CLI_TABLE_WEAK(cli_cmds_port);

@@ -4,87 +4,70 @@
  * hosts' ARP requests and neighbour solicitations (staged; ftsw commit
  * publishes it with the LFTs).
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 
 #include "cli.h"
 #include "nlcli.h"
 
-static void plan_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: ftsw plan set hosts N lid LID [lmc L] [ipv4 ADDR] [ipv6 ADDR]\n"
-		"       ftsw plan clear\n"
-		"       ftsw [-j] plan show [staged]\n"
-		"Host n (0 <= n < N) owns base LID LID + (n << L), ADDR + n (IPv4) and\n"
-		"ADDR + n (IPv6, low 32 bits); ADDR is host 0's. Staged: ftsw commit\n"
-		"publishes it. clear stages \"no plan\".\n");
-}
+enum { P_HOSTS, P_LID, P_LMC, P_IPV4, P_IPV6, P_N };
 
-static int num(const char *opt, const char *s, unsigned long max,
-	       unsigned long *v)
-{
-	char *end;
+static const struct cli_opt set_opts[P_N + 1] = {
+	[P_HOSTS] = { "hosts", NULL, CLI_NUM, "N", 0, FTSW_MAX_LID,
+		      .required = true, .help = "hosts in the plan (at least 1)" },
+	[P_LID] = { "lid", NULL, CLI_NUM, "LID", 0, FTSW_MAX_LID,
+		    .required = true, .help = "host 0's base LID" },
+	[P_LMC] = { "lmc", NULL, CLI_NUM, "L", 0, FTSW_MAX_LMC,
+		    .help = "2^L LIDs per host (default 0)" },
+	[P_IPV4] = { "ipv4", NULL, CLI_STR, "ADDR",
+		     .help = "host 0's IPv4 address" },
+	[P_IPV6] = { "ipv6", NULL, CLI_STR, "ADDR",
+		     .help = "host 0's IPv6 address" },
+};
 
-	errno = 0;
-	*v = strtoul(s, &end, 0);
-	if (errno || !*s || *end || *v > max) {
-		cli_err("plan: %s '%s': a number 0..%lu", opt, s, max);
-		return -1;
-	}
-	return 0;
-}
+enum { W_STAGED, W_N };
 
-static int plan_set(int argc, char **argv)
+static const struct cli_opt show_opts[W_N + 1] = {
+	[W_STAGED] = { "staged", NULL, CLI_FLAG,
+		       .help = "the staged plan (default: the published one)" },
+};
+
+static const char set_notes[] =
+"Host n (0 <= n < N) owns base LID LID + (n << L), ADDR + n (IPv4) and\n"
+"ADDR + n (IPv6, low 32 bits); ADDR is host 0's. Staged: ftsw commit\n"
+"publishes it.\n";
+
+static const char clear_notes[] = "Staged: ftsw commit publishes it.\n";
+
+const struct cli_cmd cli_cmds_plan[] = {
+	{ "set", "hosts N lid LID [lmc L] [ipv4 ADDR] [ipv6 ADDR]",
+	  "stage an address plan", .opts = set_opts, .notes = set_notes },
+	{ "clear", NULL, "stage \"no plan\"", .notes = clear_notes },
+	{ "show", "[staged]", "the plan (-j: JSON)", .opts = show_opts },
+	{ NULL }
+};
+
+static int plan_set(const struct cli_args *a)
 {
 	struct ftsw_plan_info p = { 0 };
-	bool have_hosts = false, have_lid = false;
 	struct ftsw_nl *nl;
-	unsigned long v;
-	int i;
 
-	for (i = 2; i < argc; i++) {
-		const char *o = argv[i];
-
-		if (i + 1 >= argc) {
-			cli_err("plan: '%s' needs a value", o);
-			return 2;
-		}
-		if (!strcmp(o, "hosts")) {
-			if (num(o, argv[++i], FTSW_MAX_LID, &v))
-				return 2;
-			p.hosts = (uint32_t)v;
-			have_hosts = true;
-		} else if (!strcmp(o, "lid")) {
-			if (num(o, argv[++i], FTSW_MAX_LID, &v))
-				return 2;
-			p.lid = (uint16_t)v;
-			have_lid = true;
-		} else if (!strcmp(o, "lmc")) {
-			if (num(o, argv[++i], FTSW_MAX_LMC, &v))
-				return 2;
-			p.lmc = (uint8_t)v;
-		} else if (!strcmp(o, "ipv4")) {
-			if (inet_pton(AF_INET, argv[++i], &p.ip4) != 1) {
-				cli_err("plan: ipv4 '%s': not an IPv4 address",
-					argv[i]);
-				return 2;
-			}
-		} else if (!strcmp(o, "ipv6")) {
-			if (inet_pton(AF_INET6, argv[++i], p.ip6) != 1) {
-				cli_err("plan: ipv6 '%s': not an IPv6 address",
-					argv[i]);
-				return 2;
-			}
-		} else {
-			return nlcli_usage_err("plan", o);
-		}
+	p.hosts = (uint32_t)a->v[P_HOSTS].u;
+	p.lid = (uint16_t)a->v[P_LID].u;
+	p.lmc = (uint8_t)a->v[P_LMC].u;
+	if (a->v[P_IPV4].n && inet_pton(AF_INET, a->v[P_IPV4].s, &p.ip4) != 1) {
+		cli_err("plan: ipv4 '%s': not an IPv4 address",
+			a->v[P_IPV4].s);
+		return 2;
 	}
-	if (!have_hosts || !have_lid || !p.hosts) {
+	if (a->v[P_IPV6].n && inet_pton(AF_INET6, a->v[P_IPV6].s, p.ip6) != 1) {
+		cli_err("plan: ipv6 '%s': not an IPv6 address",
+			a->v[P_IPV6].s);
+		return 2;
+	}
+	if (!p.hosts) {
 		cli_err("plan set: hosts (at least 1) and lid are required");
 		return 2;
 	}
@@ -93,6 +76,20 @@ static int plan_set(int argc, char **argv)
 		return 1;
 	if (ftsw_nl_plan_set(nl, &p))
 		return nlcli_fail(nl, "plan set");
+	ftsw_nl_close(nl);
+	return 0;
+}
+
+static int plan_clear(void)
+{
+	struct ftsw_plan_info none = { 0 };
+	struct ftsw_nl *nl;
+
+	nl = nlcli_open();
+	if (!nl)
+		return 1;
+	if (ftsw_nl_plan_set(nl, &none))
+		return nlcli_fail(nl, "plan clear");
 	ftsw_nl_close(nl);
 	return 0;
 }
@@ -133,30 +130,19 @@ static int plan_show(bool staged)
 
 int cmd_plan(int argc, char **argv)
 {
-	struct ftsw_nl *nl;
-	struct ftsw_plan_info none = { 0 };
+	const struct cli_cmd *cmd;
+	struct cli_args a;
+	int rc = 0;
 
-	if (argc < 2 || !strcmp(argv[1], "help")) {
-		plan_usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
-	}
-	if (!strcmp(argv[1], "set"))
-		return plan_set(argc, argv);
-	if (!strcmp(argv[1], "clear")) {
-		if (argc > 2)
-			return nlcli_usage_err("plan", argv[2]);
-		nl = nlcli_open();
-		if (!nl)
-			return 1;
-		if (ftsw_nl_plan_set(nl, &none))
-			return nlcli_fail(nl, "plan clear");
-		ftsw_nl_close(nl);
-		return 0;
-	}
-	if (!strcmp(argv[1], "show")) {
-		if (argc > 3 || (argc == 3 && strcmp(argv[2], "staged")))
-			return nlcli_usage_err("plan", argv[2]);
-		return plan_show(argc == 3);
-	}
-	return nlcli_usage_err("plan", argv[1]);
+	cmd = nlcli_parse("plan", NULL, argc, argv, &a, &rc);
+	if (!cmd)
+		return rc;
+	if (!strcmp(cmd->name, "set"))
+		rc = plan_set(&a);
+	else if (!strcmp(cmd->name, "clear"))
+		rc = plan_clear();
+	else
+		rc = plan_show(a.v[W_STAGED].n);
+	cli_args_free(&a);
+	return rc;
 }

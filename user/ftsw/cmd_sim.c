@@ -17,35 +17,95 @@
 #include "util/parse.h"
 #include "cli.h"
 
-static void sim_usage(FILE *f)
-{
-	fprintf(f,
-"Usage: ftsw sim -t TOPO (-a ENGINE | -r LFTS) [--load SPEC|auto] [OPTIONS]\n"
+enum {
+	S_TOPO, S_ENGINE, S_LFTS, S_LMC, S_PATHS, S_MAX_VLS, S_EXT_LIDS,
+	S_PATTERN, S_ORDER, S_RANKS, S_LOAD, S_COUNT, S_POLICY,
+	S_PACKET, S_MESSAGE, S_BUFFER, S_IN_BUF, S_OUT_BUF, S_LINK_LAT,
+	S_ROUTER_LAT, S_VLS, S_WARMUP, S_MEASURE, S_DRAIN, S_DEADLOCK,
+	S_SEED, S_THREADS, S_LINKS, S_PLOT, S_PICTURE, S_DOT, S_N
+};
+
+#define SIM_NUM(nm, a, lo, hi, h) { nm, NULL, CLI_NUM, a, lo, hi, .help = h }
+
+static const struct cli_opt sim_opts[S_N + 1] = {
+	[S_TOPO] = CLI_OPT_TOPO_REQUIRED,
+	[S_ENGINE] = CLI_OPT_ENGINE,
+	[S_LFTS] = { "-r", NULL, CLI_FILE, "LFTS",
+		     .help = "simulate an OpenSM LFT dump instead of -a" },
+	[S_LMC] = CLI_OPT_LMC,
+	[S_PATHS] = CLI_OPT_PATHS,
+	[S_MAX_VLS] = CLI_OPT_MAX_VLS,
+	[S_EXT_LIDS] = CLI_OPT_EXTENDED_LIDS,
+	[S_PATTERN] = { "-p", "--pattern", CLI_PATTERN, "PATTERN",
+			.help = "traffic pattern (default uniform: each "
+				"message to a random other host)" },
+	[S_ORDER] = CLI_OPT_ORDER,
+	/* as CLI_OPT_RANKS, but traffic needs two ranks */
+	[S_RANKS] = SIM_NUM("--ranks", "N", 2, UINT32_MAX,
+			    "ranks: a partial allocation (default all hosts)"),
+	[S_LOAD] = { "--load", NULL, CLI_STR, "SPEC",
+		     .help = "offered load per host, flits/cycle: L or "
+			     "FROM:TO:STEP (default 0.5), or auto" },
+	[S_COUNT] = SIM_NUM("--count", "N", 1, 1000000,
+			    "N messages per flow, then drain (no warm-up)"),
+	[S_POLICY] = { "--path-policy", NULL, CLI_STR, "P",
+		       .help = "LMC offset per message: random (default), "
+			       "hash, rr, packet" },
+	[S_PACKET] = SIM_NUM("--packet", "P", 1, 4096, "flits per packet (10)"),
+	[S_MESSAGE] = SIM_NUM("--message", "M", 1, 65535,
+			      "packets per message (10)"),
+	[S_BUFFER] = SIM_NUM("--buffer", "B", 1, 255,
+			     "packets per port per VL, in and out (4)"),
+	[S_IN_BUF] = SIM_NUM("--in-buffer", "B", 1, 255,
+			     "input buffer, packets per port per VL"),
+	[S_OUT_BUF] = SIM_NUM("--out-buffer", "B", 1, 255,
+			      "output buffer, packets per port per VL"),
+	[S_LINK_LAT] = SIM_NUM("--link-latency", "C", 1, 1000,
+			       "cycles per link (1)"),
+	[S_ROUTER_LAT] = SIM_NUM("--router-latency", "C", 1, 1000,
+				 "cycles per router (1)"),
+	[S_VLS] = SIM_NUM("--vls", "N", 1, FTSW_SIM_MAX_VLS,
+			  "data VLs, VL = SL mod N (default: the routing's)"),
+	[S_WARMUP] = SIM_NUM("--warmup", "C", 0, 1000000000,
+			     "warm-up cycles (10000)"),
+	[S_MEASURE] = SIM_NUM("--measure", "C", 1, 1000000000,
+			      "measured cycles (20000)"),
+	[S_DRAIN] = SIM_NUM("--drain", "C", 1, 1000000000,
+			    "drain cycles (default: = measure)"),
+	[S_DEADLOCK] = SIM_NUM("--deadlock", "C", 2, 100000000,
+			       "cycles without progress that are a deadlock "
+			       "(2000)"),
+	[S_SEED] = CLI_OPT_SEED,
+	[S_THREADS] = CLI_OPT_THREADS,
+	[S_LINKS] = { "--links", NULL, CLI_FLAG,
+		      .help = "per-link, per-VL utilisation of every point" },
+	[S_PLOT] = { "--plot", NULL, CLI_STR, "PREFIX",
+		     .help = "PREFIX-latency.svg, PREFIX-throughput.svg "
+			     "(gnuplot)" },
+	[S_PICTURE] = { "--picture", NULL, CLI_FILE, "F.svg",
+			.help = "link-utilisation heat map of the saturation "
+				"point (or the last)" },
+	[S_DOT] = { "--dot", NULL, CLI_FILE, "F.dot",
+		    .help = "the heat map's Graphviz source" },
+};
+
+#undef SIM_NUM
+
+static const char sim_notes[] =
 "TOPO is a net file or a generator spec (xgft:3;4,4,8;1,4,4, ftmn:24,3, ...).\n"
-"Routing (as ftsw analyze):\n"
-"  -a ENGINE | -r LFTS, --lmc N, --paths K, --max-vls N, --extended-lids\n"
-"Traffic:\n"
-"  -p PATTERN       uniform (default: each message to a uniformly random\n"
-"                   other host) or any analyze pattern (perm, shift:S, ...)\n"
-"  --order SPEC     rank->host order (topo), --ranks N\n"
-"  --load SPEC      offered load per host, flits/cycle: L or FROM:TO:STEP\n"
-"                   (default 0.5), or auto (saturation search)\n"
-"  --count N        N messages per flow, then drain (no warm-up window)\n"
-"  --path-policy P  LMC offset per message: random (default), hash, rr\n"
-"Model (defaults in brackets):\n"
-"  --packet P [10] flits, --message M [10] packets, --buffer B [4] packets\n"
-"  per port per VL (--in-buffer, --out-buffer), --link-latency [1],\n"
-"  --router-latency [1] cycles, --vls N [routing's] data VLs (VL = SL mod N)\n"
-"Run:\n"
-"  --warmup C [10000], --measure C [20000], --drain C [= measure] cycles,\n"
-"  --deadlock C [2000] cycles without progress, --seed S [1], --threads N\n"
-"Output:\n"
-"  --links          per-link, per-VL utilisation of every point\n"
-"  --plot PREFIX    PREFIX-latency.svg and PREFIX-throughput.svg (gnuplot)\n"
-"  --picture F.svg  link-utilisation heat map of the saturation point (or\n"
-"                   the last), --dot F.dot its Graphviz source\n"
-"Exit status 3 when a deadlock was found.\n");
-}
+"Exactly one of -a ENGINE and -r LFTS. Without --lmc the engine gets the\n"
+"smallest LMC it accepts. PATTERN is uniform or any analyze pattern (perm,\n"
+"shift:S, ...). --buffer sets both --in-buffer and --out-buffer (which win\n"
+"over it). Exit status 3 when a deadlock was found (Documentation/sim.md).\n";
+
+static int sim_run(const struct cli_args *a);
+
+const struct cli_cmd cli_cmds_sim[] = {
+	{ "", "-t TOPO (-a ENGINE | -r LFTS) [--load SPEC|auto] [OPTIONS]",
+	  "flit-level simulation: throughput, latency, deadlock",
+	  .opts = sim_opts, .notes = sim_notes, .run = sim_run },
+	{ NULL }
+};
 
 struct sopts {
 	const char *topo, *engine, *lfts, *pattern, *order, *load;
@@ -56,110 +116,63 @@ struct sopts {
 	bool lmc_given, links;
 };
 
-/* All options in one place (so a declarative table can replace it). */
-static int sim_parse(int argc, char **argv, struct sopts *o)
+/* A number option, if given, into *dst. */
+static void take_num(const struct cli_args *a, unsigned k, unsigned *dst)
 {
-	static const struct {
-		const char *name;
-		int kind;	/* 0 string, 1 uint, 2 u64, 3 flag */
-		size_t off;
-		unsigned min, max;
-	} opts[] = {
-#define S(n, f) { n, 0, offsetof(struct sopts, f), 0, 0 }
-#define U(n, f, lo, hi) { n, 1, offsetof(struct sopts, f), lo, hi }
-		S("-t", topo), S("-a", engine), S("-r", lfts),
-		S("-p", pattern), S("--order", order), S("--load", load),
-		S("--plot", plot), S("--picture", picture), S("--dot", dot),
-		U("--lmc", ro.lmc, 0, FTSW_LMC_MAX),
-		U("--paths", ro.paths, 1, 128),
-		U("--max-vls", ro.max_vls, 1, FTSW_SIM_MAX_VLS),
-		U("--threads", so.threads, 0, 4096),
-		U("--ranks", ranks, 2, UINT32_MAX),
-		U("--packet", so.packet_flits, 1, 4096),
-		U("--message", so.msg_packets, 1, 65535),
-		U("--in-buffer", so.in_buf, 1, 255),
-		U("--out-buffer", so.out_buf, 1, 255),
-		U("--link-latency", so.link_latency, 1, 1000),
-		U("--router-latency", so.router_latency, 1, 1000),
-		U("--vls", so.vls, 1, FTSW_SIM_MAX_VLS),
-		U("--warmup", so.warmup, 0, 1000000000),
-		U("--measure", so.measure, 1, 1000000000),
-		U("--drain", so.drain, 1, 1000000000),
-		U("--deadlock", so.deadlock_cycles, 2, 100000000),
-		U("--count", so.count, 1, 1000000),
-		{ "--seed", 2, 0, 0, 0 },
-		{ "--buffer", 4, 0, 1, 255 },
-		{ "--path-policy", 5, 0, 0, 0 },
-		{ "--extended-lids", 3, offsetof(struct sopts, ro.extended_lids), 0, 0 },
-		{ "--links", 3, offsetof(struct sopts, links), 0, 0 },
-#undef S
-#undef U
-	};
+	if (a->v[k].n)
+		*dst = (unsigned)a->v[k].u;
+}
+
+/* The parsed table into the library's options; -1 after an error. */
+static int take_opts(const struct cli_args *a, struct sopts *o)
+{
 	struct ftsw_err err;
-	int i;
 
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		size_t k;
-
-		for (k = 0; k < sizeof(opts) / sizeof(opts[0]); k++)
-			if (!strcmp(a, opts[k].name))
-				break;
-		if (k == sizeof(opts) / sizeof(opts[0])) {
-			cli_err("sim: unknown argument '%s' (ftsw sim help)", a);
-			return -1;
-		}
-		if (opts[k].kind == 3) {
-			*(bool *)((char *)o + opts[k].off) = true;
-			continue;
-		}
-		if (!v) {
-			cli_err("sim: %s: argument expected", a);
-			return -1;
-		}
-		i++;
-		switch (opts[k].kind) {
-		case 0:
-			*(const char **)((char *)o + opts[k].off) = v;
-			break;
-		case 1: {
-			unsigned x;
-
-			if (ftsw_parse_uint(a, v, opts[k].min, opts[k].max, &x,
-					    &err))
-				goto bad;
-			if (opts[k].off == offsetof(struct sopts, ranks))
-				o->ranks = x;
-			else
-				*(unsigned *)((char *)o + opts[k].off) = x;
-			if (!strcmp(a, "--lmc"))
-				o->lmc_given = true;
-			break;
-		}
-		case 2:
-			if (ftsw_parse_u64(a, v, 0, UINT64_MAX, &o->so.seed,
-					   &err))
-				goto bad;
-			o->ro.seed = o->so.seed;
-			break;
-		case 4: {
-			unsigned x;
-
-			if (ftsw_parse_uint(a, v, 1, 255, &x, &err))
-				goto bad;
-			o->so.in_buf = o->so.out_buf = x;
-			break;
-		}
-		case 5:
-			if (ftsw_sim_policy_parse(v, &o->so.policy, &err))
-				goto bad;
-			break;
-		}
+	ftsw_sim_opts_default(&o->so);
+	o->topo = a->v[S_TOPO].s;
+	o->engine = a->v[S_ENGINE].s;
+	o->lfts = a->v[S_LFTS].s;
+	o->pattern = a->v[S_PATTERN].n ? a->v[S_PATTERN].s : "uniform";
+	o->order = a->v[S_ORDER].n ? a->v[S_ORDER].s : "topo";
+	o->load = a->v[S_LOAD].n ? a->v[S_LOAD].s : "0.5";
+	o->plot = a->v[S_PLOT].s;
+	o->picture = a->v[S_PICTURE].s;
+	o->dot = a->v[S_DOT].s;
+	o->links = a->v[S_LINKS].n;
+	o->lmc_given = a->v[S_LMC].n;
+	o->ro.lmc = (unsigned)a->v[S_LMC].u;
+	o->ro.paths = (unsigned)a->v[S_PATHS].u;
+	o->ro.max_vls = (unsigned)a->v[S_MAX_VLS].u;
+	o->ro.extended_lids = a->v[S_EXT_LIDS].n;
+	o->ranks = (uint32_t)a->v[S_RANKS].u;
+	take_num(a, S_THREADS, &o->so.threads);
+	take_num(a, S_PACKET, &o->so.packet_flits);
+	take_num(a, S_MESSAGE, &o->so.msg_packets);
+	take_num(a, S_BUFFER, &o->so.in_buf);
+	take_num(a, S_BUFFER, &o->so.out_buf);
+	take_num(a, S_IN_BUF, &o->so.in_buf);
+	take_num(a, S_OUT_BUF, &o->so.out_buf);
+	take_num(a, S_LINK_LAT, &o->so.link_latency);
+	take_num(a, S_ROUTER_LAT, &o->so.router_latency);
+	take_num(a, S_VLS, &o->so.vls);
+	take_num(a, S_WARMUP, &o->so.warmup);
+	take_num(a, S_MEASURE, &o->so.measure);
+	take_num(a, S_DRAIN, &o->so.drain);
+	take_num(a, S_DEADLOCK, &o->so.deadlock_cycles);
+	take_num(a, S_COUNT, &o->so.count);
+	if (a->v[S_SEED].n)
+		o->so.seed = o->ro.seed = a->v[S_SEED].u;
+	if (a->v[S_POLICY].n &&
+	    ftsw_sim_policy_parse(a->v[S_POLICY].s, &o->so.policy, &err)) {
+		cli_err("sim: %s", err.msg);
+		return -1;
+	}
+	if (!o->engine == !o->lfts) {
+		cli_err("sim: exactly one of -a ENGINE and -r LFTS "
+			"(ftsw sim help)");
+		return -1;
 	}
 	return 0;
-bad:
-	cli_err("sim: %s", err.msg);
-	return -1;
 }
 
 static const char *swname(const struct ftsw_topo *t, uint32_t sw, char *buf,
@@ -173,37 +186,15 @@ static const char *swname(const struct ftsw_topo *t, uint32_t sw, char *buf,
 	return buf;
 }
 
-static void print_point(const struct ftsw_routing *r,
-			const struct ftsw_sim_result *x, bool links)
+/* The utilisation of the measured window: maximum, average, per VL. */
+static void point_util(const struct ftsw_topo *t,
+		       const struct ftsw_sim_result *x)
 {
-	const struct ftsw_topo *t = r->topo;
 	double *vl = calloc(x->vls, sizeof(double));
 	double maxu = 0, sumu = 0;
 	uint32_t p, used = 0, nl = 0;
 	unsigned v;
-	char nb[64];
 
-	ftsw_out_open_object(NULL);
-	ftsw_out_float("load", "  %6.3f", x->load);
-	ftsw_out_float("offered", " %8.4f", x->offered);
-	ftsw_out_float("accepted", " %8.4f", x->accepted);
-	ftsw_out_float("msg_latency_avg", " %9.1f", x->msg_lat_avg);
-	ftsw_out_float("msg_latency_p50", " %8.0f", x->msg_lat_p50);
-	ftsw_out_float("msg_latency_p99", " %8.0f", x->msg_lat_p99);
-	ftsw_out_float("pkt_latency_avg", " %9.1f", x->pkt_lat_avg);
-	ftsw_out_float("pkt_latency_p50", " %8.0f", x->pkt_lat_p50);
-	ftsw_out_float("pkt_latency_p99", " %8.0f", x->pkt_lat_p99);
-	ftsw_out_float("net_latency_avg", NULL, x->net_lat_avg);
-	ftsw_out_uint("messages_measured", NULL, x->msgs_measured);
-	ftsw_out_uint("messages_delivered", NULL, x->msgs_done);
-	ftsw_out_uint("cycles", NULL, x->cycles);
-	ftsw_out_uint("flit_hops", NULL, x->flit_hops);
-	ftsw_out_uint("packets_dropped", NULL, x->pkts_dropped);
-	ftsw_out_uint("conservation_checks", NULL, x->samples);
-	ftsw_out_float("seconds", " %7.2f", x->seconds);
-	ftsw_out_float("cpu_seconds", NULL, x->cpu_seconds);
-	ftsw_out_float("flit_hops_per_cpu_s", NULL, x->cpu_seconds > 0 ?
-		       x->flit_hops / x->cpu_seconds : 0);
 	for (p = 0; p < x->nports; p++) {
 		uint64_t tot = 0;
 		double u;
@@ -229,72 +220,113 @@ static void print_point(const struct ftsw_routing *r,
 		ftsw_out_float(NULL, v ? "/%.3f" : " %.3f",
 			       nl && x->window ? vl[v] / nl / x->window : 0);
 	ftsw_out_close_array();
+	free(vl);
+}
+
+/* The cycle of buffers a deadlock left, and the CDG's word on it. */
+static void point_deadlock(const struct ftsw_routing *r,
+			   const struct ftsw_sim_result *x)
+{
+	const struct ftsw_topo *t = r->topo;
+	char nb[64];
+	unsigned k;
+
+	ftsw_out_uint("deadlock_cycle", "      DEADLOCK at cycle %" PRIu64,
+		      x->deadlock_at);
+	ftsw_out_text(": %u buffers wait on each other\n", x->ncycle);
+	ftsw_out_open_array("deadlock");
+	for (k = 0; k < x->ncycle; k++) {
+		const struct ftsw_sim_wait *w = &x->cycle[k];
+
+		ftsw_out_open_object(NULL);
+		ftsw_out_str("switch", "        %s", swname(t, w->sw, nb,
+							    sizeof(nb)));
+		ftsw_out_uint("switch_index", NULL, w->sw);
+		ftsw_out_uint("in_port", " in port %" PRIu64, w->in_port);
+		ftsw_out_uint("vl", " VL %" PRIu64, w->vl);
+		ftsw_out_uint("out_port", " -> out port %" PRIu64 "\n",
+			      w->out_port);
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	if (x->ncycle) {
+		char why[200];
+		int c = ftsw_sim_cycle_check(r, x->cycle, x->ncycle, x->vls,
+					     why, sizeof(why));
+
+		ftsw_out_str("cdg_cycle", "      CDG cross-check: %s",
+			     c > 0 ? "yes" : c == 0 ? "no" : "not checked");
+		ftsw_out_str("cdg_why", " (%s)\n", why);
+	}
+}
+
+/* --links: every cabled port's per-VL utilisation. */
+static void point_links(const struct ftsw_topo *t,
+			const struct ftsw_sim_result *x)
+{
+	uint32_t p;
+	unsigned v;
+
+	ftsw_out_open_array("links");
+	for (p = 0; p < x->nports; p++) {
+		uint32_t node;
+
+		if (t->ports[p].peer == FTSW_NONE)
+			continue;
+		for (node = 0; node + 1 < t->nnodes &&
+		     t->nodes[node + 1].first_port <= p; node++)
+			;
+		ftsw_out_open_object(NULL);
+		ftsw_out_str("node", "      %-20s",
+			     t->nodes[node].desc ? t->nodes[node].desc : "?");
+		ftsw_out_uint("port", " port %-3" PRIu64,
+			      p - t->nodes[node].first_port + 1);
+		ftsw_out_open_array("vl_util");
+		for (v = 0; v < x->vls; v++)
+			ftsw_out_float(NULL, " %.3f", x->window ?
+				       (double)x->link_flits[(size_t)p *
+							     x->vls + v] /
+				       x->window : 0);
+		ftsw_out_close_array();
+		ftsw_out_text("\n");
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+}
+
+static void print_point(const struct ftsw_routing *r,
+			const struct ftsw_sim_result *x, bool links)
+{
+	ftsw_out_open_object(NULL);
+	ftsw_out_float("load", "  %6.3f", x->load);
+	ftsw_out_float("offered", " %8.4f", x->offered);
+	ftsw_out_float("accepted", " %8.4f", x->accepted);
+	ftsw_out_float("msg_latency_avg", " %9.1f", x->msg_lat_avg);
+	ftsw_out_float("msg_latency_p50", " %8.0f", x->msg_lat_p50);
+	ftsw_out_float("msg_latency_p99", " %8.0f", x->msg_lat_p99);
+	ftsw_out_float("pkt_latency_avg", " %9.1f", x->pkt_lat_avg);
+	ftsw_out_float("pkt_latency_p50", " %8.0f", x->pkt_lat_p50);
+	ftsw_out_float("pkt_latency_p99", " %8.0f", x->pkt_lat_p99);
+	ftsw_out_float("net_latency_avg", NULL, x->net_lat_avg);
+	ftsw_out_uint("messages_measured", NULL, x->msgs_measured);
+	ftsw_out_uint("messages_delivered", NULL, x->msgs_done);
+	ftsw_out_uint("cycles", NULL, x->cycles);
+	ftsw_out_uint("flit_hops", NULL, x->flit_hops);
+	ftsw_out_uint("packets_dropped", NULL, x->pkts_dropped);
+	ftsw_out_uint("conservation_checks", NULL, x->samples);
+	ftsw_out_float("seconds", " %7.2f", x->seconds);
+	ftsw_out_float("cpu_seconds", NULL, x->cpu_seconds);
+	ftsw_out_float("flit_hops_per_cpu_s", NULL, x->cpu_seconds > 0 ?
+		       x->flit_hops / x->cpu_seconds : 0);
+	point_util(r->topo, x);
 	if (x->note[0])
 		ftsw_out_str("note", "\n      %s", x->note);
 	ftsw_out_text("\n");
-	if (x->deadlock) {
-		unsigned k;
-
-		ftsw_out_uint("deadlock_cycle", "      DEADLOCK at cycle %" PRIu64,
-			      x->deadlock_at);
-		ftsw_out_text(": %u buffers wait on each other\n", x->ncycle);
-		ftsw_out_open_array("deadlock");
-		for (k = 0; k < x->ncycle; k++) {
-			const struct ftsw_sim_wait *w = &x->cycle[k];
-
-			ftsw_out_open_object(NULL);
-			ftsw_out_str("switch", "        %s", swname(t, w->sw, nb,
-								    sizeof(nb)));
-			ftsw_out_uint("switch_index", NULL, w->sw);
-			ftsw_out_uint("in_port", " in port %" PRIu64,
-				      w->in_port);
-			ftsw_out_uint("vl", " VL %" PRIu64, w->vl);
-			ftsw_out_uint("out_port", " -> out port %" PRIu64 "\n",
-				      w->out_port);
-			ftsw_out_close_object();
-		}
-		ftsw_out_close_array();
-		if (x->ncycle) {
-			char why[200];
-			int c = ftsw_sim_cycle_check(r, x->cycle, x->ncycle,
-						     x->vls, why, sizeof(why));
-
-			ftsw_out_str("cdg_cycle", "      CDG cross-check: %s",
-				     c > 0 ? "yes" : c == 0 ? "no" :
-				     "not checked");
-			ftsw_out_str("cdg_why", " (%s)\n", why);
-		}
-	}
-	if (links) {
-		ftsw_out_open_array("links");
-		for (p = 0; p < x->nports; p++) {
-			uint32_t node;
-
-			if (t->ports[p].peer == FTSW_NONE)
-				continue;
-			for (node = 0; node + 1 < t->nnodes &&
-			     t->nodes[node + 1].first_port <= p; node++)
-				;
-			ftsw_out_open_object(NULL);
-			ftsw_out_str("node", "      %-20s",
-				     t->nodes[node].desc ? t->nodes[node].desc :
-				     "?");
-			ftsw_out_uint("port", " port %-3" PRIu64,
-				      p - t->nodes[node].first_port + 1);
-			ftsw_out_open_array("vl_util");
-			for (v = 0; v < x->vls; v++)
-				ftsw_out_float(NULL, " %.3f", x->window ?
-					       (double)x->link_flits[(size_t)p *
-								     x->vls + v] /
-					       x->window : 0);
-			ftsw_out_close_array();
-			ftsw_out_text("\n");
-			ftsw_out_close_object();
-		}
-		ftsw_out_close_array();
-	}
+	if (x->deadlock)
+		point_deadlock(r, x);
+	if (links)
+		point_links(r->topo, x);
 	ftsw_out_close_object();
-	free(vl);
 }
 
 /* Curves with gnuplot: data file, script, two SVGs. */
@@ -390,137 +422,120 @@ static int heatmap(const struct sopts *o, const struct ftsw_topo *t,
 	return rc;
 }
 
-int cmd_sim(int argc, char **argv)
+/* -a ENGINE (without --lmc: the smallest LMC it accepts) or -r LFTS. */
+static struct ftsw_routing *sim_route(struct sopts *o, struct ftsw_topo *t,
+				      struct ftsw_err *err)
 {
-	struct sopts o = { .pattern = "uniform", .order = "topo",
-			   .load = "0.5" };
-	struct ftsw_sim_traffic tr;
-	struct ftsw_sim_result *res = NULL;
-	struct ftsw_topo *t;
 	struct ftsw_routing *r;
-	struct ftsw_err err;
-	double *loads = NULL;
-	size_t n = 0, i, best = 0;
-	bool deadlock = false, sat;
-	int rc = 0;
 
-	if (argc >= 2 && !strcmp(argv[1], "help")) {
-		sim_usage(stdout);
-		return 0;
-	}
-	ftsw_sim_opts_default(&o.so);
-	if (sim_parse(argc - 1, argv + 1, &o))
-		return 2;
-	if (!o.topo || !o.engine == !o.lfts) {
-		sim_usage(stderr);
-		return 2;
-	}
-	sat = !strcmp(o.load, "auto");
-	if (!sat && ftsw_sim_loads_parse(o.load, &loads, &n, &err)) {
-		cli_err("sim: %s", err.msg);
-		return 2;
-	}
-	o.so.progress = isatty(2) && !cli.json;
-	o.ro.progress = o.so.progress;
-	t = ftsw_topo_open(o.topo, &err);
-	if (!t) {
-		cli_err("%s", err.msg);
-		free(loads);
-		return 1;
-	}
-	if (o.engine) {
-		/* without --lmc: the smallest LMC the engine accepts */
-		r = ftsw_route(o.engine, t, &o.ro, &err);
-		while (!r && !o.lmc_given && o.ro.lmc < FTSW_LMC_MAX) {
-			struct ftsw_err e2;
+	if (!o->engine)
+		return ftsw_lfts_read(t, o->lfts, o->ro.lmc, err);
+	r = ftsw_route(o->engine, t, &o->ro, err);
+	while (!r && !o->lmc_given && o->ro.lmc < FTSW_LMC_MAX) {
+		struct ftsw_err e2;
 
-			o.ro.lmc++;
-			if (ftsw_lid_need(t, o.ro.lmc) > FTSW_LID_MAX)
-				o.ro.extended_lids = true;
-			r = ftsw_route(o.engine, t, &o.ro, &e2);
-		}
-	} else {
-		r = ftsw_lfts_read(t, o.lfts, o.ro.lmc, &err);
+		o->ro.lmc++;
+		if (ftsw_lid_need(t, o->ro.lmc) > FTSW_LID_MAX)
+			o->ro.extended_lids = true;
+		r = ftsw_route(o->engine, t, &o->ro, &e2);
 	}
-	if (!r) {
-		cli_err("%s", err.msg);
-		ftsw_topo_free(t);
-		free(loads);
-		return 1;
+	return r;
+}
+
+/* The sweep (or the saturation search): *res, *n points, *best. */
+static int sim_points(const struct ftsw_routing *r,
+		      const struct ftsw_sim_traffic *tr, const struct sopts *o,
+		      const double *loads, struct ftsw_sim_result **res,
+		      size_t *n, size_t *best, struct ftsw_err *err)
+{
+	size_t i;
+
+	if (!loads)
+		return ftsw_sim_saturation(r, tr, &o->so, res, n, best, err);
+	*res = calloc(*n, sizeof(**res));
+	if (!*res) {
+		ftsw_err_set(err, "out of memory");
+		return -1;
 	}
-	if (ftsw_sim_traffic_make(t, o.pattern, o.order, o.ranks, &tr, &err)) {
-		cli_err("sim: %s", err.msg);
-		rc = 1;
-		goto out_r;
+	if (ftsw_sim_sweep(r, tr, &o->so, loads, *n, *res, err)) {
+		free(*res);
+		*res = NULL;
+		return -1;
 	}
-	if (sat) {
-		if (ftsw_sim_saturation(r, &tr, &o.so, &res, &n, &best, &err))
-			goto fail;
-	} else {
-		res = calloc(n, sizeof(*res));
-		if (!res) {
-			ftsw_err_set(&err, "out of memory");
-			goto fail;
-		}
-		if (ftsw_sim_sweep(r, &tr, &o.so, loads, n, res, &err)) {
-			free(res);
-			res = NULL;
-			goto fail;
-		}
-		for (i = 1; i < n; i++)
-			if (res[i].accepted > res[best].accepted)
-				best = i;
-	}
-	ftsw_out_begin(stdout, cli.json);
-	ftsw_out_open_object(NULL);
+	*best = 0;
+	for (i = 1; i < *n; i++)
+		if ((*res)[i].accepted > (*res)[*best].accepted)
+			*best = i;
+	return 0;
+}
+
+static void print_header(const struct sopts *o, const struct ftsw_routing *r,
+			 const struct ftsw_sim_traffic *tr, unsigned vls)
+{
+	const struct ftsw_topo *t = r->topo;
+	const struct ftsw_sim_opts *so = &o->so;
+
 	ftsw_out_str("engine", "%s", r->engine);
-	ftsw_out_str("topology", " on %s", t->spec[0] ? t->spec : o.topo);
+	ftsw_out_str("topology", " on %s", t->spec[0] ? t->spec : o->topo);
 	ftsw_out_uint("hosts", " (%" PRIu64 " hosts", t->nhosts);
 	ftsw_out_uint("switches", ", %" PRIu64 " switches)", t->nswitches);
 	ftsw_out_uint("lmc", ", LMC %" PRIu64, r->lmc);
-	ftsw_out_str("path_policy", " (%s)",
-		     ftsw_sim_policy_name(o.so.policy));
-	ftsw_out_uint("vls", ", %" PRIu64 " VLs", res[0].vls);
-	ftsw_out_str("pattern", ", traffic %s", tr.name);
-	ftsw_out_str("order", NULL, o.order);
+	ftsw_out_str("path_policy", " (%s)", ftsw_sim_policy_name(so->policy));
+	ftsw_out_uint("vls", ", %" PRIu64 " VLs", vls);
+	ftsw_out_str("pattern", ", traffic %s", tr->name);
+	ftsw_out_str("order", NULL, o->order);
 	ftsw_out_text("\n");
 	ftsw_out_open_object("model");
 	ftsw_out_uint("packet_flits", "  packets of %" PRIu64 " flits",
-		      o.so.packet_flits);
+		      so->packet_flits);
 	ftsw_out_uint("message_packets", ", messages of %" PRIu64 " packets",
-		      o.so.msg_packets);
-	ftsw_out_uint("in_buffer", ", buffers %" PRIu64, o.so.in_buf);
+		      so->msg_packets);
+	ftsw_out_uint("in_buffer", ", buffers %" PRIu64, so->in_buf);
 	ftsw_out_uint("out_buffer", "+%" PRIu64 " packets per port per VL",
-		      o.so.out_buf);
+		      so->out_buf);
 	ftsw_out_uint("link_latency", ", latency link %" PRIu64,
-		      o.so.link_latency);
+		      so->link_latency);
 	ftsw_out_uint("router_latency", " router %" PRIu64 " cycles",
-		      o.so.router_latency);
-	ftsw_out_uint("warmup", o.so.count ? NULL : ", warm-up %" PRIu64,
-		      o.so.warmup);
-	ftsw_out_uint("measure", o.so.count ? NULL : ", measured %" PRIu64
-		      " cycles", o.so.measure);
-	ftsw_out_uint("count", o.so.count ? ", %" PRIu64 " messages per flow"
-		      : NULL, o.so.count);
-	ftsw_out_uint("seed", ", seed %" PRIu64 "\n", o.so.seed);
+		      so->router_latency);
+	ftsw_out_uint("warmup", so->count ? NULL : ", warm-up %" PRIu64,
+		      so->warmup);
+	ftsw_out_uint("measure", so->count ? NULL : ", measured %" PRIu64
+		      " cycles", so->measure);
+	ftsw_out_uint("count", so->count ? ", %" PRIu64 " messages per flow"
+		      : NULL, so->count);
+	ftsw_out_uint("seed", ", seed %" PRIu64 "\n", so->seed);
 	ftsw_out_close_object();
+}
+
+/* The whole report; true when a point deadlocked. */
+static bool print_report(const struct sopts *o, const struct ftsw_routing *r,
+			 const struct ftsw_sim_traffic *tr,
+			 const struct ftsw_sim_result *res, size_t n,
+			 size_t best)
+{
+	bool deadlock = false;
+	struct ftsw_err err;
+	size_t i;
+
+	ftsw_out_open_object(NULL);
+	print_header(o, r, tr, res[0].vls);
 	ftsw_out_text("  %6s %8s %8s %9s %8s %8s %9s %8s %8s %7s %6s %6s %s\n",
 		      "load", "offered", "accepted", "msg-avg", "msg-p50",
 		      "msg-p99", "pkt-avg", "pkt-p50", "pkt-p99", "wall-s",
 		      "umax", "uavg", "VL util");
 	ftsw_out_open_array("points");
 	for (i = 0; i < n; i++) {
-		print_point(r, &res[i], o.links);
+		print_point(r, &res[i], o->links);
 		deadlock |= res[i].deadlock;
 	}
 	ftsw_out_close_array();
 	if (!deadlock) {
 		ftsw_out_float("max_throughput",
-			       "  maximum accepted throughput %.4f", res[best].accepted);
+			       "  maximum accepted throughput %.4f",
+			       res[best].accepted);
 		ftsw_out_float("max_throughput_load", " at load %.3f\n",
 			       res[best].load);
-	}
-	if (deadlock) {
+	} else {
 		struct ftsw_check_opts co = { .cdg = true, .threads = 0 };
 		struct ftsw_check_result cr;
 
@@ -533,26 +548,87 @@ int cmd_sim(int argc, char **argv)
 		}
 	}
 	ftsw_out_close_object();
+	return deadlock;
+}
+
+/* Simulate r under o: report, plot, picture; the exit status. */
+static int sim_routing(struct sopts *o, struct ftsw_routing *r,
+		       const double *loads, size_t n)
+{
+	struct ftsw_sim_result *res = NULL;
+	struct ftsw_sim_traffic tr;
+	struct ftsw_err err;
+	size_t i, best = 0;
+	bool deadlock;
+	int rc = 0;
+
+	if (ftsw_sim_traffic_make(r->topo, o->pattern, o->order, o->ranks, &tr,
+				  &err)) {
+		cli_err("sim: %s", err.msg);
+		return 1;
+	}
+	if (sim_points(r, &tr, o, loads, &res, &n, &best, &err)) {
+		cli_err("sim: %s", err.msg);
+		ftsw_sim_traffic_free(&tr);
+		return 1;
+	}
+	ftsw_out_begin(stdout, cli.json);
+	deadlock = print_report(o, r, &tr, res, n, best);
 	if (ftsw_out_end())
 		rc = 1;
-	if (o.plot && plot(o.plot, r->engine, res, n))
+	if (o->plot && plot(o->plot, r->engine, res, n))
 		rc = 1;
-	if ((o.picture || o.dot) && heatmap(&o, t, &res[best], r->engine))
+	if ((o->picture || o->dot) &&
+	    heatmap(o, r->topo, &res[best], r->engine))
 		rc = 1;
 	if (!rc && deadlock)
 		rc = 3;
 	for (i = 0; i < n; i++)
 		ftsw_sim_result_free(&res[i]);
 	free(res);
-	goto out_tr;
-fail:
-	cli_err("sim: %s", err.msg);
-	rc = 1;
-out_tr:
 	ftsw_sim_traffic_free(&tr);
-out_r:
-	ftsw_routing_free(r);
+	return rc;
+}
+
+static int sim_run(const struct cli_args *a)
+{
+	struct sopts o = { 0 };
+	struct ftsw_topo *t;
+	struct ftsw_routing *r;
+	struct ftsw_err err;
+	double *loads = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (take_opts(a, &o))
+		return 2;
+	if (strcmp(o.load, "auto") &&
+	    ftsw_sim_loads_parse(o.load, &loads, &n, &err)) {
+		cli_err("sim: %s", err.msg);
+		return 2;
+	}
+	o.so.progress = isatty(2) && !cli.json;
+	o.ro.progress = o.so.progress;
+	t = ftsw_topo_open(o.topo, &err);
+	if (!t) {
+		cli_err("%s", err.msg);
+		free(loads);
+		return 1;
+	}
+	r = sim_route(&o, t, &err);
+	if (!r) {
+		cli_err("%s", err.msg);
+		rc = 1;
+	} else {
+		rc = sim_routing(&o, r, loads, n);
+		ftsw_routing_free(r);
+	}
 	ftsw_topo_free(t);
 	free(loads);
 	return rc;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	return cli_dispatch("sim", argc, argv);
 }

@@ -32,7 +32,7 @@ const struct cli_object cli_objects[] = {
 	{ "commit", "publish every staged LFT at once", cmd_commit,
 	  cli_cmds_commit },
 	{ "plan", "the address plan the fabric answers ARP/ND from", cmd_plan,
-	  NULL },
+	  cli_cmds_plan },
 	{ "monitor", "print port and commit events", cmd_monitor,
 	  cli_cmds_monitor },
 	{ "lab", "a fat-tree of namespaces with real packets", cmd_lab,
@@ -46,7 +46,7 @@ const struct cli_object cli_objects[] = {
 	{ "completion", "print the shell completion script", cmd_completion,
 	  cli_cmds_completion },
 	{ "sim", "flit-level simulation: throughput, latency, deadlock", cmd_sim,
-	  NULL },
+	  cli_cmds_sim },
 	{ NULL }
 };
 

@@ -88,14 +88,119 @@ void ftsw_sim_traffic_free(struct ftsw_sim_traffic *tr)
 	memset(tr, 0, sizeof(*tr));
 }
 
+/*
+ * One stage's flows, one pass: pass 0 counts them per source in cnt[],
+ * pass 1 writes them at cnt[src] (the sources' running offsets).
+ */
+static void traffic_stage(struct ftsw_sim_traffic *tr,
+			  const struct ftsw_tm *tm, uint32_t *cnt, int pass)
+{
+	uint32_t a, b;
+	size_t i;
+
+	if (tm->all_to_all) {
+		for (a = 0; a < tm->n; a++)
+			for (b = 0; b < tm->n; b++) {
+				if (a == b)
+					continue;
+				if (pass == 0) {
+					cnt[a]++;
+					continue;
+				}
+				i = cnt[a]++;
+				tr->dst[i] = b;
+				tr->cum[i] = tm->a2a;
+			}
+		return;
+	}
+	for (i = 0; i < tm->nflows; i++) {
+		const struct ftsw_flow *f = &tm->f[i];
+		size_t k;
+
+		if (f->src == f->dst || f->amount <= 0)
+			continue;
+		if (pass == 0) {
+			cnt[f->src]++;
+			continue;
+		}
+		k = cnt[f->src]++;
+		tr->dst[k] = f->dst;
+		tr->cum[k] = f->amount;
+	}
+}
+
+/* After the counting pass: the CSR arrays, cnt[] turned into offsets. */
+static int traffic_alloc(struct ftsw_sim_traffic *tr, uint32_t nhosts,
+			 uint32_t *cnt, struct ftsw_err *err)
+{
+	size_t total = 0;
+	uint32_t h;
+
+	tr->start = malloc((nhosts + 1) * sizeof(*tr->start));
+	for (h = 0; h < nhosts; h++)
+		total += cnt[h];
+	tr->dst = malloc((total + 1) * sizeof(*tr->dst));
+	tr->cum = malloc((total + 1) * sizeof(*tr->cum));
+	if (!tr->start || !tr->dst || !tr->cum || total > UINT32_MAX) {
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	total = 0;
+	for (h = 0; h < nhosts; h++) {
+		tr->start[h] = (uint32_t)total;
+		total += cnt[h];
+		cnt[h] = tr->start[h];
+	}
+	tr->start[nhosts] = (uint32_t)total;
+	return 0;
+}
+
+/* Amounts into cumulative sums per source; count the active sources. */
+static void traffic_cumulate(struct ftsw_sim_traffic *tr)
+{
+	uint32_t h;
+	size_t i;
+
+	for (h = 0; h < tr->nhosts; h++) {
+		double c = 0;
+
+		for (i = tr->start[h]; i < tr->start[h + 1]; i++) {
+			c += tr->cum[i];
+			tr->cum[i] = c;
+		}
+		if (tr->start[h + 1] > tr->start[h])
+			tr->active++;
+	}
+}
+
+/* The pattern's flows (ordered by ord) as per-source destination lists. */
+static int traffic_fill(struct ftsw_sim_traffic *tr, struct ftsw_pattern *p,
+			const uint32_t *ord, uint32_t nhosts, uint32_t *cnt,
+			struct ftsw_err *err)
+{
+	unsigned s;
+
+	/* two passes over every stage: count per source, then fill */
+	for (int pass = 0; pass < 2; pass++) {
+		for (s = 0; s < p->nstages; s++) {
+			if (pass == 0)
+				ftsw_tm_apply_order(&p->stages[s], ord, nhosts);
+			traffic_stage(tr, &p->stages[s], cnt, pass);
+		}
+		if (pass == 0 && traffic_alloc(tr, nhosts, cnt, err))
+			return -1;
+	}
+	traffic_cumulate(tr);
+	return 0;
+}
+
 int ftsw_sim_traffic_make(const struct ftsw_topo *t, const char *pattern,
 			  const char *order, uint32_t ranks,
 			  struct ftsw_sim_traffic *tr, struct ftsw_err *err)
 {
 	struct ftsw_pattern p;
-	uint32_t *ord, *cnt, h;
-	size_t total = 0, i;
-	unsigned s;
+	uint32_t *ord, *cnt;
+	int rc;
 
 	memset(tr, 0, sizeof(*tr));
 	tr->nhosts = t->nhosts;
@@ -130,77 +235,14 @@ int ftsw_sim_traffic_make(const struct ftsw_topo *t, const char *pattern,
 		free(cnt);
 		return -1;
 	}
-	/* two passes over every stage: count per source, then fill */
-	for (int pass = 0; pass < 2; pass++) {
-		for (s = 0; s < p.nstages; s++) {
-			struct ftsw_tm *tm = &p.stages[s];
-			uint32_t a, b;
-
-			if (pass == 0)
-				ftsw_tm_apply_order(tm, ord, t->nhosts);
-			if (tm->all_to_all) {
-				for (a = 0; a < tm->n; a++)
-					for (b = 0; b < tm->n; b++) {
-						if (a == b)
-							continue;
-						if (pass == 0) {
-							cnt[a]++;
-							continue;
-						}
-						i = cnt[a]++;
-						tr->dst[i] = b;
-						tr->cum[i] = tm->a2a;
-					}
-				continue;
-			}
-			for (i = 0; i < tm->nflows; i++) {
-				const struct ftsw_flow *f = &tm->f[i];
-				size_t k;
-
-				if (f->src == f->dst || f->amount <= 0)
-					continue;
-				if (pass == 0) {
-					cnt[f->src]++;
-					continue;
-				}
-				k = cnt[f->src]++;
-				tr->dst[k] = f->dst;
-				tr->cum[k] = f->amount;
-			}
-		}
-		if (pass == 0) {
-			tr->start = malloc((t->nhosts + 1) *
-					   sizeof(*tr->start));
-			for (h = 0; h < t->nhosts; h++)
-				total += cnt[h];
-			tr->dst = malloc((total + 1) * sizeof(*tr->dst));
-			tr->cum = malloc((total + 1) * sizeof(*tr->cum));
-			if (!tr->start || !tr->dst || !tr->cum || total > UINT32_MAX) {
-				ftsw_err_set(err, "out of memory");
-				goto fail;
-			}
-			total = 0;
-			for (h = 0; h < t->nhosts; h++) {
-				tr->start[h] = (uint32_t)total;
-				total += cnt[h];
-				cnt[h] = tr->start[h];
-			}
-			tr->start[t->nhosts] = (uint32_t)total;
-		}
-	}
-	for (h = 0; h < t->nhosts; h++) {
-		double c = 0;
-
-		for (i = tr->start[h]; i < tr->start[h + 1]; i++) {
-			c += tr->cum[i];
-			tr->cum[i] = c;
-		}
-		if (tr->start[h + 1] > tr->start[h])
-			tr->active++;
-	}
+	rc = traffic_fill(tr, &p, ord, t->nhosts, cnt, err);
 	ftsw_pattern_free(&p);
 	free(ord);
 	free(cnt);
+	if (rc) {
+		ftsw_sim_traffic_free(tr);
+		return -1;
+	}
 	if (!tr->active) {
 		ftsw_err_set(err, "pattern '%s' has no flow between distinct "
 			     "hosts", pattern);
@@ -208,12 +250,6 @@ int ftsw_sim_traffic_make(const struct ftsw_topo *t, const char *pattern,
 		return -1;
 	}
 	return 0;
-fail:
-	ftsw_pattern_free(&p);
-	free(ord);
-	free(cnt);
-	ftsw_sim_traffic_free(tr);
-	return -1;
 }
 
 /* ----------------------------------------------------------- the engine */
@@ -1235,15 +1271,13 @@ void ftsw_sim_result_free(struct ftsw_sim_result *res)
 	res->cycle = NULL;
 }
 
-static int sim_setup(struct sim *s, const struct ftsw_routing *r,
-		     const struct ftsw_sim_traffic *tr,
-		     const struct ftsw_sim_opts *o, double load,
-		     struct ftsw_err *err)
+/* The model's parameters from o, checked. */
+static int setup_params(struct sim *s, const struct ftsw_routing *r,
+			const struct ftsw_sim_traffic *tr,
+			const struct ftsw_sim_opts *o, double load,
+			struct ftsw_err *err)
 {
 	const struct ftsw_topo *t = r->topo;
-	uint32_t nd, p, h;
-	size_t pv;
-	unsigned w;
 
 	s->r = r;
 	s->t = t;
@@ -1277,6 +1311,17 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 			     tr->nhosts, t->nhosts);
 		return -1;
 	}
+	return 0;
+}
+
+/* The arrays of the run: ports, port VLs, queues, pools, hosts, wheel. */
+static int setup_alloc(struct sim *s, const struct ftsw_sim_opts *o,
+		       double load, struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = s->t;
+	size_t pv;
+	unsigned w;
+
 	s->nports = t->nports;
 	pv = (size_t)t->nports * s->V;
 	if (pv > EV_ID_MAX) {
@@ -1315,6 +1360,15 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 		ftsw_err_set(err, "out of memory for the simulation");
 		return -1;
 	}
+	return 0;
+}
+
+/* Per port: where it is, its peer, its credits on every VL. */
+static void setup_ports(struct sim *s)
+{
+	const struct ftsw_topo *t = s->t;
+	uint32_t nd, p;
+
 	for (nd = 0; nd < t->nnodes; nd++) {
 		const struct ftsw_node *n = &t->nodes[nd];
 
@@ -1342,6 +1396,16 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 					INF_CREDIT : (uint16_t)s->Bin;
 		}
 	}
+}
+
+/* Per host: its port, its path offsets, its RNG, its first arrival. */
+static void setup_hosts(struct sim *s, const struct ftsw_routing *r,
+			const struct ftsw_sim_traffic *tr,
+			const struct ftsw_sim_opts *o)
+{
+	const struct ftsw_topo *t = s->t;
+	uint32_t h;
+
 	s->nheap = 0;
 	for (h = 0; h < t->nhosts; h++) {
 		uint32_t hn = t->hosts[h];
@@ -1364,6 +1428,18 @@ static int sim_setup(struct sim *s, const struct ftsw_routing *r,
 	}
 	for (h = s->nheap; h-- > 0;)
 		heap_down(s, h);
+}
+
+static int sim_setup(struct sim *s, const struct ftsw_routing *r,
+		     const struct ftsw_sim_traffic *tr,
+		     const struct ftsw_sim_opts *o, double load,
+		     struct ftsw_err *err)
+{
+	if (setup_params(s, r, tr, o, load, err) ||
+	    setup_alloc(s, o, load, err))
+		return -1;
+	setup_ports(s);
+	setup_hosts(s, r, tr, o);
 	if (o->count) {
 		s->win0 = 0;
 		s->win1 = UINT32_MAX;
@@ -1390,6 +1466,169 @@ static void next_arrival(struct sim *s, uint32_t h)
 	q->next += -log(1.0 - unit(&q->rng)) * s->mean_gap;
 }
 
+/* One cycle's work: the arrivals due, then the events of its bucket. */
+static void run_cycle(struct sim *s)
+{
+	struct bucket *b = &s->wheel[s->now & s->wmask];
+	uint32_t i;
+
+	/* arrivals due this cycle */
+	while (s->nheap && s->hq[s->heap[0]].next <= s->now) {
+		uint32_t h = s->heap[0];
+
+		host_arrival(s, h);
+		next_arrival(s, h);
+		if (isinf(s->hq[h].next)) {
+			s->heap[0] = s->heap[--s->nheap];
+		}
+		heap_down(s, 0);
+	}
+	for (i = 0; i < b->n; i++) {
+		uint32_t ev = b->ev[i], id = ev & EV_ID_MAX;
+
+		switch (ev >> 28) {
+		case EV_XBAR:
+			xbar_ev(s, id);
+			break;
+		case EV_LINK:
+			link_ev(s, id);
+			break;
+		case EV_INFREE:
+			infree_ev(s, id);
+			break;
+		}
+	}
+	b->n = 0;
+}
+
+/*
+ * The periodic checks: progress line, conservation, deadlock. 0 to go
+ * on, 1 when a deadlock stops the run, -1 on a failed check.
+ */
+static int run_sample(struct sim *s, const struct ftsw_sim_opts *o,
+		      double load, uint32_t end, uint64_t *last_progress)
+{
+	struct ftsw_sim_result *res = s->res;
+
+	if (o->progress) {
+		uint64_t us = ftsw_now_us();
+
+		if (us - *last_progress > 500000) {
+			*last_progress = us;
+			fprintf(stderr, "\r  sim: load %.3g, cycle "
+				"%u of %u   ", load, s->now,
+				o->count ? s->now : end);
+		}
+	}
+	if (conservation(s))
+		return -1;
+	if (s->pk_in_net && s->now - s->last_move >=
+	    s->o.deadlock_cycles / 2 && find_deadlock(s)) {
+		res->deadlock = true;
+		res->deadlock_at = s->now;
+		return 1;
+	}
+	if (s->pk_in_net && s->now - s->last_move >= s->o.deadlock_cycles) {
+		res->deadlock = true;
+		res->deadlock_at = s->now;
+		snprintf(res->note, sizeof(res->note),
+			 "no flit moved for %u cycles with %llu "
+			 "packets in the fabric", s->now - s->last_move,
+			 (unsigned long long)s->pk_in_net);
+		return 1;
+	}
+	/* a partial deadlock: some cycle stuck, others move */
+	if (s->pk_in_net && find_deadlock(s)) {
+		res->deadlock = true;
+		res->deadlock_at = s->now;
+		return 1;
+	}
+	return 0;
+}
+
+/* The cycle loop, until the end, the drain, a deadlock or an error. */
+static int run_loop(struct sim *s, const struct ftsw_sim_opts *o,
+		    double load, struct ftsw_err *err)
+{
+	uint32_t end, sample_every, next_sample;
+	uint64_t last_progress = ftsw_now_us();
+	int rc;
+
+	end = o->count ? UINT32_MAX - 2 * s->wmask - 2 :
+	      s->win1 + s->o.drain;
+	sample_every = s->o.deadlock_cycles / 2 ? s->o.deadlock_cycles / 2 : 1;
+	next_sample = sample_every;
+	for (s->now = 0; s->now < end; s->now++) {
+		run_cycle(s);
+		if (o->verify && !s->failed && verify_idle(s))
+			return -1;
+		if (s->failed) {
+			ftsw_err_set(err, "out of memory during the simulation");
+			return -1;
+		}
+		if (s->now == next_sample) {
+			next_sample += sample_every;
+			rc = run_sample(s, o, load, end, &last_progress);
+			if (rc < 0)
+				return -1;
+			if (rc)
+				break;
+		}
+		if (o->count && !s->nheap && !s->msgs_left)
+			break;
+		/* measured messages all delivered: stop draining */
+		if (!o->count && s->now >= s->win1 && s->msgs_done ==
+		    s->msgs_measured)
+			break;
+	}
+	return 0;
+}
+
+/* The run's counters and histograms into res. */
+static int run_results(struct sim *s, const struct ftsw_sim_opts *o,
+		       struct ftsw_sim_result *res, int rc,
+		       struct ftsw_err *err)
+{
+	res->cycles = s->now;
+	if (o->count) {
+		s->win1 = s->now;
+	}
+	res->window = s->win1 - s->win0;
+	res->offered = res->window ? (double)s->flits_offered /
+		       ((double)s->tr->active * res->window) : 0;
+	res->accepted = res->window ? (double)s->flits_accepted /
+			((double)s->tr->active * res->window) : 0;
+	res->msgs_measured = s->msgs_measured;
+	res->msgs_done = s->msgs_done;
+	res->pkts_done = s->hpkt.n;
+	res->msg_lat_avg = s->hmsg.n ? s->hmsg.sum / s->hmsg.n : NAN;
+	res->pkt_lat_avg = s->hpkt.n ? s->hpkt.sum / s->hpkt.n : NAN;
+	res->net_lat_avg = s->net_n ? s->net_sum / s->net_n : NAN;
+	res->msg_lat_p50 = hist_q(&s->hmsg, 0.5);
+	res->msg_lat_p99 = hist_q(&s->hmsg, 0.99);
+	res->pkt_lat_p50 = hist_q(&s->hpkt, 0.5);
+	res->pkt_lat_p99 = hist_q(&s->hpkt, 0.99);
+	res->flit_hops = s->flit_hops;
+	res->pkts_injected = s->pk_injected;
+	res->pkts_delivered = s->pk_delivered;
+	res->pkts_dropped = s->pk_dropped;
+	res->link_flits = malloc((size_t)s->nports * s->V * sizeof(uint64_t));
+	if (res->link_flits)
+		for (size_t i = 0; i < (size_t)s->nports * s->V; i++)
+			res->link_flits[i] = s->pv[i].flits;
+	else if (!rc) {
+		ftsw_err_set(err, "out of memory");
+		rc = -1;
+	}
+	if (!res->note[0] && s->msgs_done < s->msgs_measured && !res->deadlock)
+		snprintf(res->note, sizeof(res->note),
+			 "%llu of %llu measured messages undelivered after "
+			 "the drain: saturated, latencies are lower bounds",
+			 (unsigned long long)(s->msgs_measured - s->msgs_done),
+			 (unsigned long long)s->msgs_measured);
+	return rc;
+}
+
 int ftsw_sim_run(const struct ftsw_routing *r,
 		 const struct ftsw_sim_traffic *tr,
 		 const struct ftsw_sim_opts *o, double load,
@@ -1398,9 +1637,7 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 	struct sim s;
 	uint64_t t0 = ftsw_now_us();
 	struct timespec c0, c1;
-	uint32_t end, sample_every, next_sample;
-	uint64_t last_progress = t0;
-	int rc = 0;
+	int rc;
 
 	memset(res, 0, sizeof(*res));
 	memset(&s, 0, sizeof(s));
@@ -1413,142 +1650,16 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 	res->vls = s.V;
 	res->nports = s.nports;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
-	end = o->count ? UINT32_MAX - 2 * s.wmask - 2 :
-	      s.win1 + s.o.drain;
-	sample_every = s.o.deadlock_cycles / 2 ? s.o.deadlock_cycles / 2 : 1;
-	next_sample = sample_every;
-	for (s.now = 0; s.now < end; s.now++) {
-		struct bucket *b = &s.wheel[s.now & s.wmask];
-		uint32_t i;
-
-		/* arrivals due this cycle */
-		while (s.nheap && s.hq[s.heap[0]].next <= s.now) {
-			uint32_t h = s.heap[0];
-
-			host_arrival(&s, h);
-			next_arrival(&s, h);
-			if (isinf(s.hq[h].next)) {
-				s.heap[0] = s.heap[--s.nheap];
-			}
-			heap_down(&s, 0);
-		}
-		for (i = 0; i < b->n; i++) {
-			uint32_t ev = b->ev[i], id = ev & EV_ID_MAX;
-
-			switch (ev >> 28) {
-			case EV_XBAR:
-				xbar_ev(&s, id);
-				break;
-			case EV_LINK:
-				link_ev(&s, id);
-				break;
-			case EV_INFREE:
-				infree_ev(&s, id);
-				break;
-			}
-		}
-		b->n = 0;
-		if (o->verify && !s.failed && verify_idle(&s)) {
-			rc = -1;
-			break;
-		}
-		if (s.failed) {
-			ftsw_err_set(err, "out of memory during the simulation");
-			rc = -1;
-			break;
-		}
-		if (s.now == next_sample) {
-			next_sample += sample_every;
-			if (o->progress) {
-				uint64_t us = ftsw_now_us();
-
-				if (us - last_progress > 500000) {
-					last_progress = us;
-					fprintf(stderr, "\r  sim: load %.3g, cycle "
-						"%u of %u   ", load, s.now,
-						o->count ? s.now : end);
-				}
-			}
-			if (conservation(&s)) {
-				rc = -1;
-				break;
-			}
-			if (s.pk_in_net && s.now - s.last_move >=
-			    s.o.deadlock_cycles / 2 && find_deadlock(&s)) {
-				res->deadlock = true;
-				res->deadlock_at = s.now;
-				break;
-			}
-			if (s.pk_in_net && s.now - s.last_move >=
-			    s.o.deadlock_cycles) {
-				res->deadlock = true;
-				res->deadlock_at = s.now;
-				snprintf(res->note, sizeof(res->note),
-					 "no flit moved for %u cycles with %llu "
-					 "packets in the fabric", s.now -
-					 s.last_move,
-					 (unsigned long long)s.pk_in_net);
-				break;
-			}
-			/* a partial deadlock: some cycle stuck, others move */
-			if (s.pk_in_net && find_deadlock(&s)) {
-				res->deadlock = true;
-				res->deadlock_at = s.now;
-				break;
-			}
-		}
-		if (o->count && !s.nheap && !s.msgs_left)
-			break;
-		/* measured messages all delivered: stop draining */
-		if (!o->count && s.now >= s.win1 && s.msgs_done ==
-		    s.msgs_measured)
-			break;
-	}
+	rc = run_loop(&s, o, load, err);
 	if (o->progress)
 		fprintf(stderr, "\r%50s\r", "");
 	if (!rc && conservation(&s))
 		rc = -1;
-	res->cycles = s.now;
-	if (o->count) {
-		s.win1 = s.now;
-	}
-	res->window = s.win1 - s.win0;
-	res->offered = res->window ? (double)s.flits_offered /
-		       ((double)s.tr->active * res->window) : 0;
-	res->accepted = res->window ? (double)s.flits_accepted /
-			((double)s.tr->active * res->window) : 0;
-	res->msgs_measured = s.msgs_measured;
-	res->msgs_done = s.msgs_done;
-	res->pkts_done = s.hpkt.n;
-	res->msg_lat_avg = s.hmsg.n ? s.hmsg.sum / s.hmsg.n : NAN;
-	res->pkt_lat_avg = s.hpkt.n ? s.hpkt.sum / s.hpkt.n : NAN;
-	res->net_lat_avg = s.net_n ? s.net_sum / s.net_n : NAN;
-	res->msg_lat_p50 = hist_q(&s.hmsg, 0.5);
-	res->msg_lat_p99 = hist_q(&s.hmsg, 0.99);
-	res->pkt_lat_p50 = hist_q(&s.hpkt, 0.5);
-	res->pkt_lat_p99 = hist_q(&s.hpkt, 0.99);
-	res->flit_hops = s.flit_hops;
-	res->pkts_injected = s.pk_injected;
-	res->pkts_delivered = s.pk_delivered;
-	res->pkts_dropped = s.pk_dropped;
-	res->link_flits = malloc((size_t)s.nports * s.V * sizeof(uint64_t));
-	if (res->link_flits)
-		for (size_t i = 0; i < (size_t)s.nports * s.V; i++)
-			res->link_flits[i] = s.pv[i].flits;
-	else if (!rc) {
-		ftsw_err_set(err, "out of memory");
-		rc = -1;
-	}
+	rc = run_results(&s, o, res, rc, err);
 	res->seconds = (ftsw_now_us() - t0) * 1e-6;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
 	res->cpu_seconds = (c1.tv_sec - c0.tv_sec) +
 			   (c1.tv_nsec - c0.tv_nsec) * 1e-9;
-	if (!res->note[0] && s.msgs_done < s.msgs_measured && !res->deadlock)
-		snprintf(res->note, sizeof(res->note),
-			 "%llu of %llu measured messages undelivered after "
-			 "the drain: saturated, latencies are lower bounds",
-			 (unsigned long long)(s.msgs_measured - s.msgs_done),
-			 (unsigned long long)s.msgs_measured);
 	sim_free(&s);
 	return rc;
 }
