@@ -418,6 +418,15 @@ package-check:
 	@mkdir -p $(TAP)
 	$(TOP)/tests/package-check | tee $(TAP)/package-check.tap
 
+# DKMS in the VM: build against the test kernel's tree, install, modprobe,
+# a lab forwards (tests/package/vm-dkms.sh; slow under TCG, so not in check).
+.PHONY: package-check-vm
+package-check-vm: $(B)/kmod-debug/kmod/ftsw.ko user
+	@mkdir -p $(TAP)
+	$(VM)/run --debug --timeout 3600 -- $(TOP)/tests/package/vm-dkms.sh \
+		| tee $(TAP)/package-vm-dkms.tap; \
+	! grep -q '^not ok' $(TAP)/package-vm-dkms.tap
+
 clean:
 	rm -rf $(B)
 	-[ -z "$(KDIR)" ] || $(MAKE) -C $(KDIR) M=$(TOP) clean

@@ -7,8 +7,8 @@
 #
 # The guest's root is the host's, read-only: /usr/src, /var/lib/dkms and
 # /lib/modules get a tmpfs each, in a mount namespace of this test only.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lab-lib.sh"
+. "$(dirname "$0")/../selftests/lib.sh"
+. "$(dirname "$0")/../selftests/lab-lib.sh"
 
 tap_plan 6
 VERSION=$(sed -n 's/^#define FTSW_VERSION "\(.*\)"/\1/p' "$FTSW_TOP/user/lib/libftsw.h")
