@@ -648,6 +648,122 @@ static int check_run_blocks(struct ck *cp, const uint32_t *hostleaf,
 	return c.oom ? -1 : 0;
 }
 
+/* Number the leaf switches (c->leaf_of_sw, c->nl); each host's leaf. */
+static int check_leaves(struct ck *c, uint32_t *hostleaf)
+{
+	const struct ftsw_topo *t = c->t;
+	uint32_t n, s;
+
+	c->leaf_of_sw = malloc((t->nswitches + 1) * sizeof(uint32_t));
+	if (!c->leaf_of_sw)
+		return -1;
+	for (s = 0; s < t->nswitches; s++)
+		c->leaf_of_sw[s] = FTSW_NONE;
+	for (n = 0; n < t->nhosts; n++) {
+		uint32_t sw = ftsw_host_switch(t, t->hosts[n]);
+
+		hostleaf[n] = sw == FTSW_NONE ? FTSW_NONE : t->nodes[sw].index;
+		if (sw != FTSW_NONE && c->leaf_of_sw[t->nodes[sw].index] == FTSW_NONE)
+			c->leaf_of_sw[t->nodes[sw].index] = c->nl++;
+	}
+	return 0;
+}
+
+/*
+ * Sources: hosts on one leaf share every path (tables depend on the
+ * destination only), so one walk per leaf counts for all of them;
+ * with per-pair SLs each host is its own source (its VL may differ).
+ * Returns the array (*nsrc entries) or NULL when out of memory.
+ */
+static struct src *check_sources(const struct ftsw_topo *t,
+				 const uint32_t *hostleaf, bool per_host,
+				 uint32_t *nsrc)
+{
+	struct src *srcs = malloc(((size_t)t->nhosts + 1) * sizeof(*srcs));
+	uint32_t *srcof = malloc(((size_t)t->nswitches + 1) * sizeof(uint32_t));
+	uint32_t n, s;
+
+	*nsrc = 0;
+	if (!srcs || !srcof) {
+		free(srcs);
+		free(srcof);
+		return NULL;
+	}
+	for (s = 0; s < t->nswitches; s++)
+		srcof[s] = FTSW_NONE;
+	for (n = 0; n < t->nhosts; n++) {
+		uint32_t l = hostleaf[n];
+
+		if (!per_host && l != FTSW_NONE && srcof[l] != FTSW_NONE) {
+			struct src *sr = &srcs[srcof[l]];
+
+			if (sr->cnt++ == 1)
+				sr->host2 = n;
+			continue;
+		}
+		if (l != FTSW_NONE)
+			srcof[l] = *nsrc;
+		srcs[(*nsrc)++] = (struct src){ n, n, l, 1 };
+	}
+	free(srcof);
+	return srcs;
+}
+
+/* minimality: BFS distances from every leaf switch */
+static int check_leaf_dists(struct ck *c, uint32_t *stack)
+{
+	uint32_t ns = c->t->nswitches, s;
+
+	c->dist = malloc((size_t)c->nl * ns + 1);
+	if (!c->dist)
+		return -1;
+	for (s = 0; s < ns; s++)
+		if (c->leaf_of_sw[s] != FTSW_NONE)
+			bfs_dist(c->t, s, &c->dist[(size_t)c->leaf_of_sw[s] * ns],
+				 stack);
+	return 0;
+}
+
+/* A cycle in each VL's channel dependency graph, counted and reported. */
+static void check_cdg_vls(struct ck *c, uint32_t nvl,
+			  struct ftsw_check_result *res)
+{
+	uint32_t vl;
+
+	for (vl = 0; vl < nvl; vl++) {
+		uint64_t *save = c->dep;
+		char *desc = NULL;
+
+		c->dep += (size_t)vl * c->t->nports * 4;
+		if (cdg_cyclic(c, &desc)) {
+			res->cdg_cyclic_vls++;
+			report(c, "VL %u: channel dependency graph has a %s",
+			       vl, desc ? desc : "cycle");
+		}
+		free(desc);
+		c->dep = save;
+	}
+}
+
+/* The counters into the result; the report moves over. */
+static void check_result(struct ck *c, struct ftsw_check_result *res)
+{
+	res->pairs = c->pairs;
+	res->delivered = c->delivered;
+	res->no_route = c->no_route;
+	res->loops = c->loops;
+	res->misdelivered = c->mis;
+	res->dead_port = c->dead;
+	res->non_minimal = c->nonmin;
+	res->updown_violations = c->updown;
+	res->bad_entries = c->bad_entries;
+	res->max_hops = c->max_hops;
+	res->report = c->rep;
+	c->rep = NULL;
+	res->ok = c->pairs == c->delivered && !c->nonmin && !c->updown &&
+		  !res->cdg_cyclic_vls && !c->bad_entries;
+}
+
 int ftsw_routing_check(const struct ftsw_routing *r,
 		       const struct ftsw_check_opts *o,
 		       struct ftsw_check_result *res, struct ftsw_err *err)
@@ -657,9 +773,9 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 	uint32_t ns = t->nswitches, nh = t->nhosts, nvl = r->nvls ? r->nvls : 1;
 	uint32_t *stack = malloc((ns + 2) * sizeof(uint32_t));
 	uint32_t *hostleaf = malloc((nh + 1) * sizeof(uint32_t));
-	uint32_t n, s, vl, nsrc = 0, *srcof = NULL;
+	uint32_t nsrc = 0;
 	struct src *srcs = NULL;
-	bool per_host;
+	bool per_host = r->sl != NULL;
 	int rc = -ENOMEM;
 
 	memset(res, 0, sizeof(*res));
@@ -677,87 +793,20 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 		if (!c.dep)
 			goto out;
 	}
-	/* minimality: BFS distances from every leaf switch */
-	c.leaf_of_sw = malloc((ns + 1) * sizeof(uint32_t));
-	if (!c.leaf_of_sw)
+	if (check_leaves(&c, hostleaf))
 		goto out;
-	for (s = 0; s < ns; s++)
-		c.leaf_of_sw[s] = FTSW_NONE;
-	for (n = 0; n < nh; n++) {
-		uint32_t sw = ftsw_host_switch(t, t->hosts[n]);
-
-		hostleaf[n] = sw == FTSW_NONE ? FTSW_NONE : t->nodes[sw].index;
-		if (sw != FTSW_NONE && c.leaf_of_sw[t->nodes[sw].index] == FTSW_NONE)
-			c.leaf_of_sw[t->nodes[sw].index] = c.nl++;
-	}
-	/*
-	 * Sources: hosts on one leaf share every path (tables depend on the
-	 * destination only), so one walk per leaf counts for all of them;
-	 * with per-pair SLs each host is its own source (its VL may differ).
-	 */
-	per_host = r->sl != NULL;
-	srcs = malloc(((size_t)nh + 1) * sizeof(*srcs));
-	srcof = malloc(((size_t)ns + 1) * sizeof(uint32_t));
-	if (!srcs || !srcof)
+	srcs = check_sources(t, hostleaf, per_host, &nsrc);
+	if (!srcs)
 		goto out;
-	for (s = 0; s < ns; s++)
-		srcof[s] = FTSW_NONE;
-	for (n = 0; n < nh; n++) {
-		uint32_t l = hostleaf[n];
-
-		if (!per_host && l != FTSW_NONE && srcof[l] != FTSW_NONE) {
-			struct src *sr = &srcs[srcof[l]];
-
-			if (sr->cnt++ == 1)
-				sr->host2 = n;
-			continue;
-		}
-		if (l != FTSW_NONE)
-			srcof[l] = nsrc;
-		srcs[nsrc++] = (struct src){ n, n, l, 1 };
-	}
-	if (o->minimal) {
-		c.dist = malloc((size_t)c.nl * ns + 1);
-		if (!c.dist)
-			goto out;
-		for (s = 0; s < ns; s++)
-			if (c.leaf_of_sw[s] != FTSW_NONE)
-				bfs_dist(t, s, &c.dist[(size_t)c.leaf_of_sw[s] * ns],
-					 stack);
-	}
+	if (o->minimal && check_leaf_dists(&c, stack))
+		goto out;
 	if (check_run_blocks(&c, hostleaf, srcs, nsrc, per_host))
 		goto out;
 	if (o->progress)
 		fprintf(stderr, "\r%40s\r", "");
-	if (c.dep) {
-		for (vl = 0; vl < nvl; vl++) {
-			uint64_t *save = c.dep;
-			char *desc = NULL;
-
-			c.dep += (size_t)vl * t->nports * 4;
-			if (cdg_cyclic(&c, &desc)) {
-				res->cdg_cyclic_vls++;
-				report(&c, "VL %u: channel dependency graph has a %s",
-				       vl, desc ? desc : "cycle");
-			}
-			free(desc);
-			c.dep = save;
-		}
-	}
-	res->pairs = c.pairs;
-	res->delivered = c.delivered;
-	res->no_route = c.no_route;
-	res->loops = c.loops;
-	res->misdelivered = c.mis;
-	res->dead_port = c.dead;
-	res->non_minimal = c.nonmin;
-	res->updown_violations = c.updown;
-	res->bad_entries = c.bad_entries;
-	res->max_hops = c.max_hops;
-	res->report = c.rep;
-	c.rep = NULL;
-	res->ok = c.pairs == c.delivered && !c.nonmin && !c.updown &&
-		  !res->cdg_cyclic_vls && !c.bad_entries;
+	if (c.dep)
+		check_cdg_vls(&c, nvl, res);
+	check_result(&c, res);
 	rc = 0;
 out:
 	if (rc == -ENOMEM)
@@ -769,7 +818,6 @@ out:
 	free(c.leaf_of_sw);
 	free(c.rep);
 	free(srcs);
-	free(srcof);
 	return rc;
 }
 
