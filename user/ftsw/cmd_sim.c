@@ -390,7 +390,7 @@ static int heatmap(const struct sopts *o, const struct ftsw_topo *t,
 	struct ftsw_dot_opts d = { .load = u, .max = 1,
 				   .hosts = t->nhosts <= 256 };
 	struct ftsw_err err;
-	char title[256], *dotp = NULL;
+	char title[256];
 	uint32_t p;
 	int rc = 0;
 
@@ -406,18 +406,10 @@ static int heatmap(const struct sopts *o, const struct ftsw_topo *t,
 	snprintf(title, sizeof(title), "%s, load %.3f: link utilisation",
 		 engine, x->load);
 	d.title = title;
-	if (o->dot)
-		dotp = strdup(o->dot);
-	else if (asprintf(&dotp, "%s.dot", o->picture) < 0)
-		dotp = NULL;
-	if (!dotp || ftsw_dot_write(t, &d, dotp, &err) ||
-	    (o->picture && ftsw_dot_render(dotp, o->picture, &err))) {
-		cli_err("sim: %s", dotp ? err.msg : "out of memory");
+	if (ftsw_dot_picture(t, &d, o->dot, o->picture, &err)) {
+		cli_err("sim: %s", err.msg);
 		rc = -1;
 	}
-	if (!o->dot && dotp)
-		unlink(dotp);
-	free(dotp);
 	free(u);
 	return rc;
 }

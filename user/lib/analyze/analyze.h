@@ -431,5 +431,13 @@ void ftsw_dot_write_file(const struct ftsw_topo *t,
 /* Render DOT to SVG/PNG (by the output name) with Graphviz dot(1). */
 int ftsw_dot_render(const char *dot_path, const char *out_path,
 		    struct ftsw_err *err);
+/*
+ * The picture options --dot FILE and --picture F.svg: write the DOT to
+ * dot_path (kept) or to picture.dot (removed after), render it to picture
+ * when that is given. At least one of the two is non-NULL.
+ */
+int ftsw_dot_picture(const struct ftsw_topo *t, const struct ftsw_dot_opts *o,
+		     const char *dot_path, const char *picture,
+		     struct ftsw_err *err);
 
 #endif

@@ -139,8 +139,10 @@ int ftsw_dot_render(const char *dot_path, const char *out_path,
 	}
 	snprintf(fmt, sizeof(fmt), "-T%s", ext + 1);
 	tmp = malloc(n);
-	if (!tmp)
+	if (!tmp) {
+		ftsw_err_set(err, "%s: out of memory", out_path);
 		return -1;
+	}
 	snprintf(tmp, n, "%s.tmp%d", out_path, (int)getpid());
 	pid = fork();
 	if (pid < 0) {
@@ -169,4 +171,28 @@ int ftsw_dot_render(const char *dot_path, const char *out_path,
 	}
 	free(tmp);
 	return 0;
+}
+
+int ftsw_dot_picture(const struct ftsw_topo *t, const struct ftsw_dot_opts *o,
+		     const char *dot_path, const char *picture,
+		     struct ftsw_err *err)
+{
+	char *dotp = NULL;
+	int rc;
+
+	if (dot_path)
+		dotp = strdup(dot_path);
+	else if (asprintf(&dotp, "%s.dot", picture) < 0)
+		dotp = NULL;
+	if (!dotp) {
+		ftsw_err_set(err, "out of memory");
+		return -1;
+	}
+	rc = ftsw_dot_write(t, o, dotp, err);
+	if (!rc && picture)
+		rc = ftsw_dot_render(dotp, picture, err);
+	if (!dot_path)
+		unlink(dotp);
+	free(dotp);
+	return rc ? -1 : 0;
 }
