@@ -255,6 +255,28 @@ static bool needs_options(const struct cli_cmd *cmd)
 	return cmd->pos_min > 0;
 }
 
+const struct cli_val *cli_val_of(const struct cli_args *a, const char *name)
+{
+	static const struct cli_val none;
+	const struct cli_opt *o;
+
+	for (o = a->cmd->opts; o && o->name; o++)
+		if (!strcmp(o->name, name))
+			return &a->v[o - a->cmd->opts];
+	return &none;
+}
+
+bool cli_route_opts(const struct cli_args *a, struct ftsw_route_opts *ro)
+{
+	ro->lmc = (unsigned)cli_val_of(a, "--lmc")->u;
+	ro->seed = cli_val_of(a, "--seed")->u;
+	ro->paths = (unsigned)cli_val_of(a, "--paths")->u;
+	ro->threads = (unsigned)cli_val_of(a, "--threads")->u;
+	ro->max_vls = (unsigned)cli_val_of(a, "--max-vls")->u;
+	ro->extended_lids = cli_val_of(a, "--extended-lids")->n;
+	return cli_val_of(a, "--lmc")->n;
+}
+
 int cli_dispatch(const char *object, int argc, char **argv)
 {
 	const struct cli_object *obj = cli_find_object(object);

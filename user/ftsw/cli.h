@@ -21,19 +21,17 @@
  *	{
  *		... a->v[O_TOPO].s, a->v[O_LMC].n ? a->v[O_LMC].u : 0 ...
  *	}
- *	const struct cli_cmd cli_cmds_NAME[] = {
+ *	const struct cli_cmd cli_cmds_NAME[] = {	(last in the file)
  *		{ "up", "-t TOPO [--lmc N]", "what it does",
  *		  .opts = up_opts, .run = up_run },
  *		{ NULL }
  *	};
- *	int cmd_NAME(int argc, char **argv)
- *	{
- *		return cli_dispatch("NAME", argc, argv);
- *	}
  *
- * The table's name is declared below (weak until every object has one),
- * so defining it is all it takes for help and completion to know the
- * object's commands. Values arrive checked: numbers in range (u), words
+ * and a row { "NAME", "summary", NULL, cli_cmds_NAME } in main.c's
+ * cli_objects: main() runs cli_dispatch() for an object without a handler
+ * of its own. The table's name is declared below (weak until every object
+ * has one), so defining it is all it takes for help and completion to
+ * know the object's commands. Values arrive checked: numbers in range (u), words
  * by index (u), engines known, repeated options in all[].
  */
 #ifndef FTSW_CLI_H
@@ -181,6 +179,19 @@ static inline int cli_parse_exit(int rc)
 }
 
 /*
+ * The value of the option spelled name in a's table (a zero value when
+ * the command has no such option).
+ */
+const struct cli_val *cli_val_of(const struct cli_args *a, const char *name);
+struct ftsw_route_opts;
+/*
+ * The shared routing options (CLI_OPT_LMC, _SEED, _PATHS, _THREADS,
+ * _MAX_VLS, _EXTENDED_LIDS) the command has, into ro. Returns whether
+ * --lmc was given.
+ */
+bool cli_route_opts(const struct cli_args *a, struct ftsw_route_opts *ro);
+
+/*
  * Find the command argv[1] names (or the default command "" when argv[1]
  * is absent or an option). *shift is set to the words to skip (1 or 2)
  * so that argv + *shift are the command's own words. NULL (after an
@@ -243,11 +254,10 @@ CLI_TABLE_WEAK(cli_cmds_monitor);
 CLI_TABLE_WEAK(cli_cmds_lab);
 CLI_TABLE_WEAK(cli_cmds_fm);
 
-/* Object handlers, one file each (user/ftsw/cmd_*.c). */
-int cmd_version(int argc, char **argv);
-int cmd_completion(int argc, char **argv);
-int cmd_topo(int argc, char **argv);
-int cmd_route(int argc, char **argv);
+/*
+ * Object handlers (user/ftsw/cmd_*.c) of the objects that do more than
+ * cli_dispatch(); main() dispatches the others by their table alone.
+ */
 int cmd_fabric(int argc, char **argv);
 int cmd_switch(int argc, char **argv);
 int cmd_port(int argc, char **argv);
@@ -257,9 +267,6 @@ int cmd_commit(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
-int cmd_fm(int argc, char **argv);
-int cmd_analyze(int argc, char **argv);
-int cmd_order(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 
 #endif

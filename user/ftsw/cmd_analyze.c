@@ -73,15 +73,6 @@ static const char analyze_notes[] =
 "mean. --orders averages over random orders (or shuffles with --order\n"
 "shuffle). --bundle sums parallel links. Documentation/analysis.md.\n";
 
-static int analyze_cmd(const struct cli_args *a);
-
-const struct cli_cmd cli_cmds_analyze[] = {
-	{ "", "-t TOPO (-a ENGINE | -r LFTS) [-p PATTERN] [OPTIONS]",
-	  "link loads and metrics of a routing under traffic",
-	  .opts = analyze_opts, .notes = analyze_notes, .run = analyze_cmd },
-	{ NULL }
-};
-
 struct aopts {
 	const char *topo, *engine, *lfts, *pattern, *order, *dot, *picture;
 	const char *trace;
@@ -103,13 +94,7 @@ static void take_opts(const struct cli_args *a, struct aopts *o)
 	o->dot = v[A_DOT].s;
 	o->picture = v[A_PICTURE].s;
 	o->trace = v[A_TRACE].s;
-	o->ro.lmc = (unsigned)v[A_LMC].u;
-	o->lmc_given = v[A_LMC].n;
-	o->ro.seed = v[A_SEED].u;
-	o->ro.extended_lids = v[A_EXT_LIDS].n;
-	o->ro.paths = (unsigned)v[A_PATHS].u;
-	o->ro.threads = (unsigned)v[A_THREADS].u;
-	o->ro.max_vls = (unsigned)v[A_MAX_VLS].u;
+	o->lmc_given = cli_route_opts(a, &o->ro);
 	o->ranks = (uint32_t)v[A_RANKS].u;
 	o->samples = v[A_SAMPLES].u;
 	o->orders = v[A_ORDERS].u;
@@ -118,8 +103,6 @@ static void take_opts(const struct cli_args *a, struct aopts *o)
 	o->stages = v[A_STAGES].n;
 	o->no_hosts = v[A_NO_HOSTS].n;
 }
-
-
 
 /* ---------------------------------------------------------- random runs */
 
@@ -389,28 +372,19 @@ static int write_picture(const struct ftsw_routing *r, const struct aopts *o,
 	const struct ftsw_topo *t = r->topo;
 	struct ftsw_dot_opts d = { .load = m->worst_load,
 				   .hosts = !o->no_hosts && t->nhosts <= 256 };
-	char title[256], *dotp = NULL;
 	struct ftsw_err err;
-	int rc = 0;
+	char title[256];
 
 	snprintf(title, sizeof(title), "%s, %s, stage %s: max load %.3g",
 		 r->engine, o->pattern,
 		 m->nstages ? p->stage_names[m->worst_stage] : "-",
 		 m->max_mload);
 	d.title = title;
-	if (o->dot)
-		dotp = strdup(o->dot);
-	else if (asprintf(&dotp, "%s.dot", o->picture) < 0)
-		dotp = NULL;
-	if (!dotp || ftsw_dot_write(t, &d, dotp, &err) ||
-	    (o->picture && ftsw_dot_render(dotp, o->picture, &err))) {
-		cli_err("%s", dotp ? err.msg : "out of memory");
-		rc = 1;
+	if (ftsw_dot_picture(t, &d, o->dot, o->picture, &err)) {
+		cli_err("%s", err.msg);
+		return 1;
 	}
-	if (!o->dot && dotp)
-		unlink(dotp);
-	free(dotp);
-	return rc;
+	return 0;
 }
 
 static int run_stages(const struct ftsw_routing *r, const struct aopts *o,
@@ -621,7 +595,9 @@ static int analyze_cmd(const struct cli_args *a)
 	return analyze_run(&o);
 }
 
-int cmd_analyze(int argc, char **argv)
-{
-	return cli_dispatch("analyze", argc, argv);
-}
+const struct cli_cmd cli_cmds_analyze[] = {
+	{ "", "-t TOPO (-a ENGINE | -r LFTS) [-p PATTERN] [OPTIONS]",
+	  "link loads and metrics of a routing under traffic",
+	  .opts = analyze_opts, .notes = analyze_notes, .run = analyze_cmd },
+	{ NULL }
+};

@@ -77,26 +77,25 @@ static const char run_notes[] =
 "SIGTERM stop it cleanly. A tiny --rcvbuf provokes event overruns, which\n"
 "the manager repairs from a port dump. With -j the log is JSON lines.\n";
 
-static int fm_run(const struct cli_args *a);
-static int fm_status_cmd(const struct cli_args *a);
-static int fm_stop_cmd(const struct cli_args *a);
-
-const struct cli_cmd cli_cmds_fm[] = {
-	{ "", "[--lab LAB] [-a ENGINE] [--once] [-d] [--log FILE] "
-	  "[--rcvbuf BYTES] [--threads N]", "run the fabric manager", .opts = run_opts,
-	  .notes = run_notes, .run = fm_run },
-	{ "status", "[--lab LAB]", "the running manager's state",
-	  .opts = lab_opts, .run = fm_status_cmd },
-	{ "stop", "[--lab LAB]", "stop the running manager", .opts = lab_opts,
-	  .run = fm_stop_cmd },
-	{ NULL }
-};
-
 /* One line of the log per report: text, or one JSON document. */
+/* The first unreachable (src, dst) host pairs: [a,b],[c,d] as text. */
+static void unreach_print(const uint32_t (*pairs)[2], unsigned n)
+{
+	unsigned i;
+
+	ftsw_out_open_array("unreachable");
+	for (i = 0; i < n; i++) {
+		ftsw_out_open_array(NULL);
+		ftsw_out_uint(NULL, i ? ",[%" PRIu64 : "[%" PRIu64, pairs[i][0]);
+		ftsw_out_uint(NULL, ",%" PRIu64 "]", pairs[i][1]);
+		ftsw_out_close_array();
+	}
+	ftsw_out_close_array();
+}
+
 static void fm_report(const struct ftsw_fm_report *r, void *arg)
 {
 	FILE *log = arg;
-	unsigned i;
 
 	ftsw_out_begin(log, cli.json);
 	ftsw_out_open_object(NULL);
@@ -118,15 +117,7 @@ static void fm_report(const struct ftsw_fm_report *r, void *arg)
 		ftsw_out_uint("unreachable_pairs", r->sweep->unreachable ?
 			      "; %" PRIu64 " host pairs UNREACHABLE: " : NULL,
 			      r->sweep->unreachable);
-		ftsw_out_open_array("unreachable");
-		for (i = 0; i < r->nunreach; i++) {
-			ftsw_out_open_array(NULL);
-			ftsw_out_uint(NULL, i ? ",[%" PRIu64 : "[%" PRIu64,
-				      r->unreach[i][0]);
-			ftsw_out_uint(NULL, ",%" PRIu64 "]", r->unreach[i][1]);
-			ftsw_out_close_array();
-		}
-		ftsw_out_close_array();
+		unreach_print(r->unreach, r->nunreach);
 		if (r->sweep->unreachable > r->nunreach)
 			ftsw_out_text(",...");
 		if (!r->sweep->unreachable)
@@ -163,7 +154,6 @@ static void fm_report(const struct ftsw_fm_report *r, void *arg)
 
 static void status_print(const struct ftsw_fm_status *st, bool alive)
 {
-	unsigned i;
 
 	ftsw_out_begin(stdout, cli.json);
 	ftsw_out_open_object(NULL);
@@ -202,15 +192,7 @@ static void status_print(const struct ftsw_fm_status *st, bool alive)
 		      st->unreachable_pairs);
 	if (!st->unreachable_pairs)
 		ftsw_out_text("  every host pair routed");
-	ftsw_out_open_array("unreachable");
-	for (i = 0; i < st->nunreach; i++) {
-		ftsw_out_open_array(NULL);
-		ftsw_out_uint(NULL, i ? ",[%" PRIu64 : "[%" PRIu64,
-			      st->unreach[i][0]);
-		ftsw_out_uint(NULL, ",%" PRIu64 "]", st->unreach[i][1]);
-		ftsw_out_close_array();
-	}
-	ftsw_out_close_array();
+	unreach_print(st->unreach, st->nunreach);
 	ftsw_out_text("\n");
 	ftsw_out_close_object();
 	ftsw_out_close_object();
@@ -409,7 +391,13 @@ static int fm_stop_cmd(const struct cli_args *a)
 	return fm_kill(fm_lab(a));
 }
 
-int cmd_fm(int argc, char **argv)
-{
-	return cli_dispatch("fm", argc, argv);
-}
+const struct cli_cmd cli_cmds_fm[] = {
+	{ "", "[--lab LAB] [-a ENGINE] [--once] [-d] [--log FILE] "
+	  "[--rcvbuf BYTES] [--threads N]", "run the fabric manager", .opts = run_opts,
+	  .notes = run_notes, .run = fm_run },
+	{ "status", "[--lab LAB]", "the running manager's state",
+	  .opts = lab_opts, .run = fm_status_cmd },
+	{ "stop", "[--lab LAB]", "stop the running manager", .opts = lab_opts,
+	  .run = fm_stop_cmd },
+	{ NULL }
+};

@@ -66,15 +66,27 @@ static const char *take_name(int *argc, char **argv)
 	return name ? name : e && *e ? e : FTSW_LAB_DEFAULT;
 }
 
-static int open_named(int *argc, char **argv, struct ftsw_lab *lab)
+/*
+ * A tool's start: with a usage, -h or --help before "--" prints it (0);
+ * else the lab --name (or $FTSW_LAB) names is opened (1 to go on, -1
+ * after an error).
+ */
+static int open_named(int *argc, char **argv, void (*usage)(FILE *f),
+		      struct ftsw_lab *lab)
 {
 	struct ftsw_err err;
+	int i;
 
+	for (i = 0; usage && i < *argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
 	if (ftsw_lab_open(take_name(argc, argv), lab, &err)) {
 		cli_err("%s", err.msg);
 		return -1;
 	}
-	return 0;
+	return 1;
 }
 
 static int parse_count(const char *opt, const char *v, unsigned long max,
@@ -101,13 +113,9 @@ int cmd_lab_mpirun(int argc, char **argv)
 	unsigned long v;
 	int i, ne = 0, rc = 2;
 
-	for (i = 0; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			mpirun_usage(stdout);
-			return 0;
-		}
-	if (open_named(&argc, argv, &lab))
-		return 1;
+	i = open_named(&argc, argv, mpirun_usage, &lab);
+	if (i <= 0)
+		return -i;
 	extra = calloc((size_t)argc + 1, sizeof(*extra));
 	if (!extra) {
 		cli_err("lab mpirun: out of memory");
@@ -167,7 +175,7 @@ int cmd_lab_mpi_agent(int argc, char **argv)
 	struct ftsw_lab lab;
 	struct ftsw_err err;
 
-	if (open_named(&argc, argv, &lab))
+	if (open_named(&argc, argv, NULL, &lab) < 0)
 		return 255;
 	ftsw_lab_mpi_agent(&lab, argc, argv, &err);
 	cli_err("lab mpi-agent: %s", err.msg);
@@ -184,13 +192,9 @@ int cmd_lab_capture(int argc, char **argv)
 	unsigned long count = 0;
 	int i;
 
-	for (i = 0; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			capture_usage(stdout);
-			return 0;
-		}
-	if (open_named(&argc, argv, &lab))
-		return 1;
+	i = open_named(&argc, argv, capture_usage, &lab);
+	if (i <= 0)
+		return -i;
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i], *n = i + 1 < argc ? argv[i + 1] : NULL;
 

@@ -42,15 +42,6 @@ static const char order_notes[] =
 "'HOST:1' in rank order; plain: 'RANK HOSTINDEX HOST'.\n"
 "With -j the order is printed as JSON (and -o still writes the file).\n";
 
-static int order_run(const struct cli_args *a);
-
-const struct cli_cmd cli_cmds_order[] = {
-	{ "", "-t TOPO [--order ORDER] [--ranks N | --units I] [-f FORMAT] "
-	  "[-o FILE]", "MPI node order files", .opts = order_opts,
-	  .notes = order_notes, .run = order_run },
-	{ NULL }
-};
-
 static int print_order(const struct ftsw_topo *t, const char *spec,
 		       const uint32_t *order, uint32_t ranks)
 {
@@ -123,7 +114,9 @@ static int order_run(const struct cli_args *a)
 	return rc;
 }
 
-int cmd_order(int argc, char **argv)
-{
-	return cli_dispatch("order", argc, argv);
-}
+const struct cli_cmd cli_cmds_order[] = {
+	{ "", "-t TOPO [--order ORDER] [--ranks N | --units I] [-f FORMAT] "
+	  "[-o FILE]", "MPI node order files", .opts = order_opts,
+	  .notes = order_notes, .run = order_run },
+	{ NULL }
+};

@@ -49,10 +49,22 @@ const struct cli_cmd cli_cmds_plan[] = {
 	{ NULL }
 };
 
+/* Send p to the module (PLAN_SET); the exit status. */
+static int plan_upload(const struct ftsw_plan_info *p, const char *what)
+{
+	struct ftsw_nl *nl = nlcli_open();
+
+	if (!nl)
+		return 1;
+	if (ftsw_nl_plan_set(nl, p))
+		return nlcli_fail(nl, what);
+	ftsw_nl_close(nl);
+	return 0;
+}
+
 static int plan_set(const struct cli_args *a)
 {
 	struct ftsw_plan_info p = { 0 };
-	struct ftsw_nl *nl;
 
 	p.hosts = (uint32_t)a->v[P_HOSTS].u;
 	p.lid = (uint16_t)a->v[P_LID].u;
@@ -71,27 +83,14 @@ static int plan_set(const struct cli_args *a)
 		cli_err("plan set: hosts (at least 1) and lid are required");
 		return 2;
 	}
-	nl = nlcli_open();
-	if (!nl)
-		return 1;
-	if (ftsw_nl_plan_set(nl, &p))
-		return nlcli_fail(nl, "plan set");
-	ftsw_nl_close(nl);
-	return 0;
+	return plan_upload(&p, "plan set");
 }
 
 static int plan_clear(void)
 {
 	struct ftsw_plan_info none = { 0 };
-	struct ftsw_nl *nl;
 
-	nl = nlcli_open();
-	if (!nl)
-		return 1;
-	if (ftsw_nl_plan_set(nl, &none))
-		return nlcli_fail(nl, "plan clear");
-	ftsw_nl_close(nl);
-	return 0;
+	return plan_upload(&none, "plan clear");
 }
 
 static int plan_show(bool staged)

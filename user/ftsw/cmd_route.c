@@ -62,21 +62,6 @@ static const char route_notes[] =
 "needs 2^LMC >= K). Exit status 1 when pairs are left unroutable or the\n"
 "check fails.\n";
 
-static int route_compute(const struct cli_args *a);
-static int route_check(const struct cli_args *a);
-static int route_list(const struct cli_args *a);
-
-const struct cli_cmd cli_cmds_route[] = {
-	{ "", "-a ENGINE -t TOPO [OPTIONS] [-o LFTS]",
-	  "compute routing tables", .opts = route_opts, .notes = route_notes,
-	  .run = route_compute },
-	{ "check", "-t TOPO (-a ENGINE | -i LFTS) [OPTIONS]",
-	  "check routing tables: delivery, loops, minimality, up*/down*, "
-	  "deadlock freedom", .opts = check_opts, .run = route_check },
-	{ "list", NULL, "the routing engines", .run = route_list },
-	{ NULL }
-};
-
 struct ropts {
 	const char *engine, *topo, *in, *out;
 	struct ftsw_route_opts o;
@@ -91,16 +76,10 @@ static void take_opts(const struct cli_args *a, struct ropts *ro)
 	ro->topo = a->v[R_TOPO].s;
 	ro->in = a->v[R_IN].s;
 	ro->out = a->v[R_OUT].s;
-	ro->lmc_given = a->v[R_LMC].n;
-	ro->o.lmc = (unsigned)a->v[R_LMC].u;
-	ro->o.threads = (unsigned)a->v[R_THREADS].u;
-	ro->o.seed = a->v[R_SEED].u;
-	ro->o.paths = (unsigned)a->v[R_PATHS].u;
-	ro->o.max_vls = (unsigned)a->v[R_MAX_VLS].u;
+	ro->lmc_given = cli_route_opts(a, &ro->o);
 	ro->roots_arg = a->v[R_ROOTS].s;
 	ro->o.updown_cost = a->v[R_UPDOWN].n;
 	ro->o.no_switch_lids = a->v[R_NO_SWLIDS].n;
-	ro->o.extended_lids = a->v[R_EXT_LIDS].n;
 	ro->check = a->v[R_CHECK].n;
 	ro->lfts = a->v[R_LFTS].n;
 }
@@ -375,7 +354,13 @@ static int route_check(const struct cli_args *a)
 	return route_run(a, true);
 }
 
-int cmd_route(int argc, char **argv)
-{
-	return cli_dispatch("route", argc, argv);
-}
+const struct cli_cmd cli_cmds_route[] = {
+	{ "", "-a ENGINE -t TOPO [OPTIONS] [-o LFTS]",
+	  "compute routing tables", .opts = route_opts, .notes = route_notes,
+	  .run = route_compute },
+	{ "check", "-t TOPO (-a ENGINE | -i LFTS) [OPTIONS]",
+	  "check routing tables: delivery, loops, minimality, up*/down*, "
+	  "deadlock freedom", .opts = check_opts, .run = route_check },
+	{ "list", NULL, "the routing engines", .run = route_list },
+	{ NULL }
+};

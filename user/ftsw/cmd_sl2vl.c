@@ -56,25 +56,11 @@ static int sl2vl_print(const struct ftsw_switch_info *si, void *arg)
 
 static int sl2vl_show(bool have_sw, uint32_t sw)
 {
-	struct ftsw_switch_info si;
-	struct ftsw_nl *nl;
-	int err;
+	struct ftsw_nl *nl = nlcli_open();
 
-	nl = nlcli_open();
 	if (!nl)
 		return 1;
-	ftsw_out_begin(stdout, cli.json);
-	ftsw_out_open_array(NULL);
-	if (have_sw) {
-		err = ftsw_nl_switch_get(nl, sw, &si);
-		if (!err)
-			sl2vl_print(&si, NULL);
-	} else {
-		err = ftsw_nl_switch_dump(nl, sl2vl_print, NULL);
-	}
-	ftsw_out_close_array();
-	ftsw_out_end();
-	if (err)
+	if (nlcli_switch_show(nl, have_sw, sw, sl2vl_print))
 		return nlcli_fail(nl, "sl2vl show");
 	ftsw_nl_close(nl);
 	return 0;

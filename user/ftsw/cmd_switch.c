@@ -108,26 +108,6 @@ static int switch_fields(const struct cli_args *a,
 	return 0;
 }
 
-static int switch_show(struct ftsw_nl *nl, const struct ftsw_switch_info *si,
-		       bool have_id)
-{
-	struct ftsw_switch_info out;
-	int err;
-
-	ftsw_out_begin(stdout, cli.json);
-	ftsw_out_open_array(NULL);
-	if (have_id) {
-		err = ftsw_nl_switch_get(nl, si->id, &out);
-		if (!err)
-			switch_print(&out, NULL);
-	} else {
-		err = ftsw_nl_switch_dump(nl, switch_print, NULL);
-	}
-	ftsw_out_close_array();
-	ftsw_out_end();
-	return err;
-}
-
 int cmd_switch(int argc, char **argv)
 {
 	const struct cli_cmd *cmd;
@@ -156,7 +136,8 @@ int cmd_switch(int argc, char **argv)
 		return nlcli_fail(nl, "switch add");
 	if (!strcmp(cmd->name, "del") && ftsw_nl_switch_del(nl, si.id))
 		return nlcli_fail(nl, "switch del");
-	if (!strcmp(cmd->name, "show") && switch_show(nl, &si, have_id))
+	if (!strcmp(cmd->name, "show") &&
+	    nlcli_switch_show(nl, have_id, si.id, switch_print))
 		return nlcli_fail(nl, "switch show");
 	ftsw_nl_close(nl);
 	return 0;

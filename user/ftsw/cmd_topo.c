@@ -54,21 +54,6 @@ static const char degrade_notes[] =
 "net-file id (S-<guid>). The --remove-* options may be repeated. With\n"
 "-o, -j prints a JSON summary of what was written.\n";
 
-static int topo_gen(const struct cli_args *a);
-static int topo_show(const struct cli_args *a);
-static int topo_degrade(const struct cli_args *a);
-
-const struct cli_cmd cli_cmds_topo[] = {
-	{ "gen", "SPEC [-o FILE]", "generate a topology as a net file",
-	  CLI_SPEC, 1, 1, gen_opts, gen_notes, topo_gen },
-	{ "show", "TOPO", "what a topology is: sizes, levels, PGFT spec",
-	  CLI_TOPO, 1, 1, NULL, NULL, topo_show },
-	{ "degrade", "TOPO [OPTIONS] [-o FILE]",
-	  "remove random or named switches, hosts and links", CLI_TOPO, 1, 1,
-	  degrade_opts, degrade_notes, topo_degrade },
-	{ NULL }
-};
-
 /*
  * Write t to out (NULL or -: stdout). Written to a file, a summary of it
  * follows: as JSON on stdout with -j, as text on stderr with -v.
@@ -283,7 +268,13 @@ out:
 	return rc;
 }
 
-int cmd_topo(int argc, char **argv)
-{
-	return cli_dispatch("topo", argc, argv);
-}
+const struct cli_cmd cli_cmds_topo[] = {
+	{ "gen", "SPEC [-o FILE]", "generate a topology as a net file",
+	  CLI_SPEC, 1, 1, gen_opts, gen_notes, topo_gen },
+	{ "show", "TOPO", "what a topology is: sizes, levels, PGFT spec",
+	  CLI_TOPO, 1, 1, NULL, NULL, topo_show },
+	{ "degrade", "TOPO [OPTIONS] [-o FILE]",
+	  "remove random or named switches, hosts and links", CLI_TOPO, 1, 1,
+	  degrade_opts, degrade_notes, topo_degrade },
+	{ NULL }
+};

@@ -15,10 +15,10 @@
 struct cli_opts cli;
 
 const struct cli_object cli_objects[] = {
-	{ "version", "print the version", cmd_version, cli_cmds_version },
-	{ "topo", "generate, show and degrade fat-tree topologies", cmd_topo,
+	{ "version", "print the version", NULL, cli_cmds_version },
+	{ "topo", "generate, show and degrade fat-tree topologies", NULL,
 	  cli_cmds_topo },
-	{ "route", "compute, check and convert routing tables", cmd_route,
+	{ "route", "compute, check and convert routing tables", NULL,
 	  cli_cmds_route },
 	{ "fabric", "show, tune or reset this namespace's fabric", cmd_fabric,
 	  cli_cmds_fabric },
@@ -38,12 +38,12 @@ const struct cli_object cli_objects[] = {
 	{ "lab", "a fat-tree of namespaces with real packets", cmd_lab,
 	  cli_cmds_lab },
 	{ "fm", "the fabric manager: discover, route, reroute on failures",
-	  cmd_fm, cli_cmds_fm },
+	  NULL, cli_cmds_fm },
 	{ "analyze", "link loads and metrics of a routing under traffic",
-	  cmd_analyze, cli_cmds_analyze },
-	{ "order", "MPI node order: rankfiles and hostfiles", cmd_order,
+	  NULL, cli_cmds_analyze },
+	{ "order", "MPI node order: rankfiles and hostfiles", NULL,
 	  cli_cmds_order },
-	{ "completion", "print the shell completion script", cmd_completion,
+	{ "completion", "print the shell completion script", NULL,
 	  cli_cmds_completion },
 	{ "sim", "flit-level simulation: throughput, latency, deadlock", cmd_sim,
 	  cli_cmds_sim },
@@ -78,16 +78,6 @@ const struct cli_cmd cli_cmds_completion[] = {
 	  .run = completion_run },
 	{ NULL }
 };
-
-int cmd_version(int argc, char **argv)
-{
-	return cli_dispatch("version", argc, argv);
-}
-
-int cmd_completion(int argc, char **argv)
-{
-	return cli_dispatch("completion", argc, argv);
-}
 
 static void usage(FILE *f)
 {
@@ -126,8 +116,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	obj = cli_find_object(argv[0]);
-	if (obj)
+	if (obj && obj->run)
 		return obj->run(argc, argv);
+	if (obj)
+		return cli_dispatch(obj->name, argc, argv);
 	cli_err("unknown object '%s' (try ftsw --help)", argv[0]);
 	return 2;
 }

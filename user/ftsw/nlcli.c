@@ -136,6 +136,26 @@ int nlcli_switch_arg(const char *obj, int argc, char **argv, int *i,
 	return 1;
 }
 
+int nlcli_switch_show(struct ftsw_nl *nl, bool have_id, uint32_t id,
+		      ftsw_switch_cb print)
+{
+	struct ftsw_switch_info si;
+	int err;
+
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_array(NULL);
+	if (have_id) {
+		err = ftsw_nl_switch_get(nl, id, &si);
+		if (!err)
+			print(&si, NULL);
+	} else {
+		err = ftsw_nl_switch_dump(nl, print, NULL);
+	}
+	ftsw_out_close_array();
+	ftsw_out_end();
+	return err;
+}
+
 /* The command named name of obj, or NULL. */
 static const struct cli_cmd *named(const struct cli_object *obj,
 				   const char *name)

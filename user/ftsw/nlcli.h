@@ -52,6 +52,13 @@ int nlcli_switch_arg(const char *obj, int argc, char **argv, int *i,
 		     uint32_t *sw);
 
 /*
+ * Print switch id (have_id) or every switch through print, as one JSON
+ * array; the netlink error, if any (the caller names the command).
+ */
+int nlcli_switch_show(struct ftsw_nl *nl, bool have_id, uint32_t id,
+		      ftsw_switch_cb print);
+
+/*
  * The command of object name that argv[1] names (def when there is no
  * argv[1]); *shift: the words to skip to its own. NULL with *rc the exit
  * status (help printed: 0).
