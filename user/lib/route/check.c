@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "route/routing.h"
+#include "route/hopsel.h"
 
 enum { ST_UNK = 0, ST_BUSY, ST_OK, ST_NOROUTE, ST_LOOP, ST_DEAD, ST_MIS };
 
@@ -311,33 +312,6 @@ out:
 	free(it);
 	free(owner);
 	return cyc;
-}
-
-static void bfs_dist(const struct ftsw_topo *t, uint32_t root, uint8_t *d,
-		     uint32_t *q)
-{
-	uint32_t qh = 0, qn = 0;
-
-	memset(d, 255, t->nswitches);
-	d[root] = 0;
-	q[qn++] = root;
-	while (qh < qn) {
-		uint32_t v = q[qh++];
-		const struct ftsw_node *n = &t->nodes[t->switches[v]];
-		unsigned p;
-
-		for (p = 0; p < n->nports; p++) {
-			uint32_t peer = t->ports[n->first_port + p].peer, u;
-
-			if (peer == FTSW_NONE || t->nodes[peer].kind != FTSW_SWITCH)
-				continue;
-			u = t->nodes[peer].index;
-			if (d[u] != 255)
-				continue;
-			d[u] = d[v] < 254 ? d[v] + 1 : 254;
-			q[qn++] = u;
-		}
-	}
 }
 
 /* Shared, read-only state of one check, and the blocks' own results. */
@@ -719,8 +693,9 @@ static int check_leaf_dists(struct ck *c, uint32_t *stack)
 		return -1;
 	for (s = 0; s < ns; s++)
 		if (c->leaf_of_sw[s] != FTSW_NONE)
-			bfs_dist(c->t, s, &c->dist[(size_t)c->leaf_of_sw[s] * ns],
-				 stack);
+			ftsw_switch_bfs(c->t, s, NULL,
+					&c->dist[(size_t)c->leaf_of_sw[s] * ns],
+					stack);
 	return 0;
 }
 

@@ -42,20 +42,20 @@ struct hs {
 	uint8_t *dA, *dD;	/* [leaf * ns + sw] */
 };
 
-/* Unrestricted BFS distances from leaf l (minhop). */
-static void bfs_any(struct hs *a, uint32_t root, uint8_t *dA, uint32_t *q)
+void ftsw_switch_bfs(const struct ftsw_topo *t, uint32_t root,
+		     const int *height, uint8_t *d, uint32_t *q)
 {
-	const struct ftsw_topo *t = a->t;
 	uint32_t qh = 0, qn = 0;
 
-	dA[root] = 0;
+	memset(d, INF, t->nswitches);
+	d[root] = 0;
 	q[qn++] = root;
 	while (qh < qn) {
 		uint32_t v = q[qh++];
 		const struct ftsw_node *n = &t->nodes[t->switches[v]];
 		unsigned p;
 
-		if (dA[v] >= INF - 1)
+		if (d[v] >= INF - 1)
 			continue;
 		for (p = 0; p < n->nports; p++) {
 			uint32_t peer = t->ports[n->first_port + p].peer, u;
@@ -63,9 +63,10 @@ static void bfs_any(struct hs *a, uint32_t root, uint8_t *dA, uint32_t *q)
 			if (peer == FTSW_NONE || t->nodes[peer].kind != FTSW_SWITCH)
 				continue;
 			u = t->nodes[peer].index;
-			if (dA[u] != INF)
+			/* with a height, u -> v must be a down hop */
+			if (d[u] != INF || (height && hop_up(height, u, v)))
 				continue;
-			dA[u] = dA[v] + 1;
+			d[u] = d[v] + 1;
 			q[qn++] = u;
 		}
 	}
@@ -80,31 +81,9 @@ static void bfs_updn(struct hs *a, uint32_t root, uint8_t *dA, uint8_t *dD,
 		     uint32_t *q)
 {
 	const struct ftsw_topo *t = a->t;
-	uint32_t qh = 0, qn = 0, ns = t->nswitches, i;
+	uint32_t ns = t->nswitches, i;
 
-	memset(dD, INF, ns);
-	dD[root] = 0;
-	q[qn++] = root;
-	while (qh < qn) {
-		uint32_t v = q[qh++];
-		const struct ftsw_node *n = &t->nodes[t->switches[v]];
-		unsigned p;
-
-		if (dD[v] >= INF - 1)
-			continue;
-		for (p = 0; p < n->nports; p++) {
-			uint32_t peer = t->ports[n->first_port + p].peer, u;
-
-			if (peer == FTSW_NONE || t->nodes[peer].kind != FTSW_SWITCH)
-				continue;
-			u = t->nodes[peer].index;
-			/* u -> v must be a down hop: v is not up from u */
-			if (dD[u] != INF || hop_up(a->height, u, v))
-				continue;
-			dD[u] = dD[v] + 1;
-			q[qn++] = u;
-		}
-	}
+	ftsw_switch_bfs(t, root, a->height, dD, q);
 	for (i = 0; i < ns; i++) {
 		uint32_t v = a->order[i];
 		const struct ftsw_node *n = &t->nodes[t->switches[v]];
@@ -140,7 +119,7 @@ static void bfs_leaf(size_t l, void *arg)
 	if (a->dD)
 		bfs_updn(a, a->leaf_sw[l], dA, &a->dD[l * ns], q);
 	else
-		bfs_any(a, a->leaf_sw[l], dA, q);
+		ftsw_switch_bfs(a->t, a->leaf_sw[l], NULL, dA, q);
 	free(q);
 }
 

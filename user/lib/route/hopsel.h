@@ -12,4 +12,13 @@
 int ftsw_hopsel(const struct ftsw_topo *t, struct ftsw_routing *r,
 		const int *height, unsigned threads, struct ftsw_err *err);
 
+/*
+ * BFS hop distances from every switch to switch root into d[nswitches]
+ * (255: not reached; a switch 254 hops away is not expanded), q a queue
+ * of nswitches entries. With height != NULL only over down hops: u -> v
+ * counts when v is not up from u, so d is the down-only distance.
+ */
+void ftsw_switch_bfs(const struct ftsw_topo *t, uint32_t root,
+		     const int *height, uint8_t *d, uint32_t *q);
+
 #endif
