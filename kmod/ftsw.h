@@ -219,6 +219,9 @@ extern const struct nla_policy ftsw_plan_get_policy[FTSW_ATTR_PLAN_STAGED + 1];
 
 /* netlink.c */
 extern struct genl_family ftsw_genl_family;
+typedef int (*ftsw_nl_fill_fn)(struct sk_buff *msg, void *hdr,
+			       struct ftsw_net *fn, struct genl_info *info);
+int ftsw_nl_reply(struct genl_info *info, u8 cmd, ftsw_nl_fill_fn fill);
 void ftsw_nl_port_event(struct ftsw_port *p, u8 reason);
 void ftsw_nl_commit_event(struct ftsw_net *fn);
 int ftsw_nl_init(void);

@@ -61,6 +61,37 @@ static struct ftsw_switch *ftsw_nl_switch(struct ftsw_net *fn,
 	return sw;
 }
 
+/*
+ * Answer info's request with one message of command cmd, which fill puts
+ * together under the fabric's lock after the header (hdr). fill's error
+ * drops the message and is returned.
+ */
+int ftsw_nl_reply(struct genl_info *info, u8 cmd, ftsw_nl_fill_fn fill)
+{
+	struct ftsw_net *fn = ftsw_info_fn(info);
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &ftsw_genl_family, 0, cmd);
+	if (!hdr) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	mutex_lock(&fn->lock);
+	err = fill(msg, hdr, fn, info);
+	mutex_unlock(&fn->lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
 static int ftsw_put_drops(struct sk_buff *msg, int type, const u64 *drops)
 {
 	struct nlattr *nest;
@@ -118,26 +149,15 @@ err:
 
 /* ---------------------------------------------------------------- fabric */
 
-static int ftsw_nl_fabric_get(struct sk_buff *skb, struct genl_info *info)
+static int ftsw_fill_fabric(struct sk_buff *msg, void *hdr,
+			    struct ftsw_net *fn, struct genl_info *info)
 {
-	struct ftsw_net *fn = ftsw_info_fn(info);
 	u64 drops[FTSW_DROP_MAX + 1];
 	struct ftsw_switch *sw;
-	struct sk_buff *msg;
 	unsigned long id;
 	u64 lft_bytes = 0;
-	void *hdr;
 	int i, j;
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &ftsw_genl_family, 0,
-				FTSW_CMD_FABRIC_GET);
-	if (!hdr)
-		goto nla_fail;
-
-	mutex_lock(&fn->lock);
 	memcpy(drops, fn->dead_drops, sizeof(drops));
 	xa_for_each(&fn->switches, id, sw) {
 		lft_bytes += ftsw_lft_bytes(rcu_dereference_protected(sw->lft,
@@ -164,17 +184,14 @@ static int ftsw_nl_fabric_get(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u8(msg, FTSW_ATTR_HOP_LIMIT, fn->hop_limit) ||
 	    nla_put_u64_64bit(msg, FTSW_ATTR_LFT_BYTES, lft_bytes,
 			      FTSW_ATTR_PAD) ||
-	    ftsw_put_drops(msg, FTSW_ATTR_DROPS, drops)) {
-		mutex_unlock(&fn->lock);
-		goto nla_fail;
-	}
-	mutex_unlock(&fn->lock);
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	    ftsw_put_drops(msg, FTSW_ATTR_DROPS, drops))
+		return -EMSGSIZE;
+	return 0;
+}
 
-nla_fail:
-	nlmsg_free(msg);
-	return -EMSGSIZE;
+static int ftsw_nl_fabric_get(struct sk_buff *skb, struct genl_info *info)
+{
+	return ftsw_nl_reply(info, FTSW_CMD_FABRIC_GET, ftsw_fill_fabric);
 }
 
 static int ftsw_nl_fabric_set(struct sk_buff *skb, struct genl_info *info)
@@ -329,31 +346,18 @@ static int ftsw_nl_switch_del(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+static int ftsw_fill_switch_req(struct sk_buff *msg, void *hdr,
+				struct ftsw_net *fn, struct genl_info *info)
+{
+	struct ftsw_switch *sw = ftsw_nl_switch(fn, info);
+
+	return IS_ERR(sw) ? PTR_ERR(sw) : ftsw_fill_switch(msg, sw, hdr);
+}
+
+/* SWITCH_GET and SL2VL_GET: the reply carries the request's command. */
 static int ftsw_nl_switch_get(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ftsw_net *fn = ftsw_info_fn(info);
-	struct ftsw_switch *sw;
-	struct sk_buff *msg;
-	int err;
-
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	mutex_lock(&fn->lock);
-	sw = ftsw_nl_switch(fn, info);
-	if (IS_ERR(sw))
-		err = PTR_ERR(sw);
-	else
-		err = ftsw_fill_switch(msg, sw,
-				       genlmsg_put_reply(msg, info,
-							 &ftsw_genl_family, 0,
-							 info->genlhdr->cmd));
-	mutex_unlock(&fn->lock);
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	return genlmsg_reply(msg, info);
+	return ftsw_nl_reply(info, info->genlhdr->cmd, ftsw_fill_switch_req);
 }
 
 /*
@@ -690,31 +694,17 @@ nla_fail:
 	return -EMSGSIZE;
 }
 
+static int ftsw_fill_port_req(struct sk_buff *msg, void *hdr,
+			      struct ftsw_net *fn, struct genl_info *info)
+{
+	struct ftsw_port *p = ftsw_nl_port(fn, info);
+
+	return IS_ERR(p) ? PTR_ERR(p) : ftsw_fill_port(msg, p, hdr, 0);
+}
+
 static int ftsw_nl_port_get(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ftsw_net *fn = ftsw_info_fn(info);
-	struct ftsw_port *p;
-	struct sk_buff *msg;
-	int err;
-
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	mutex_lock(&fn->lock);
-	p = ftsw_nl_port(fn, info);
-	if (IS_ERR(p))
-		err = PTR_ERR(p);
-	else
-		err = ftsw_fill_port(msg, p,
-				     genlmsg_put_reply(msg, info,
-						       &ftsw_genl_family, 0,
-						       FTSW_CMD_PORT_GET), 0);
-	mutex_unlock(&fn->lock);
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	return genlmsg_reply(msg, info);
+	return ftsw_nl_reply(info, FTSW_CMD_PORT_GET, ftsw_fill_port_req);
 }
 
 static int ftsw_nl_port_clear(struct sk_buff *skb, struct genl_info *info)
@@ -999,28 +989,17 @@ static int ftsw_nl_sl2vl_set(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+/* Publish every staged table; the reply names the new generation. */
+static int ftsw_fill_commit(struct sk_buff *msg, void *hdr,
+			    struct ftsw_net *fn, struct genl_info *info)
+{
+	return nla_put_u64_64bit(msg, FTSW_ATTR_GENERATION, ftsw_commit(fn),
+				 FTSW_ATTR_PAD);
+}
+
 static int ftsw_nl_commit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ftsw_net *fn = ftsw_info_fn(info);
-	struct sk_buff *msg;
-	void *hdr;
-	u64 gen;
-
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	mutex_lock(&fn->lock);
-	gen = ftsw_commit(fn);
-	mutex_unlock(&fn->lock);
-	hdr = genlmsg_put_reply(msg, info, &ftsw_genl_family, 0,
-				FTSW_CMD_COMMIT);
-	if (!hdr || nla_put_u64_64bit(msg, FTSW_ATTR_GENERATION, gen,
-				      FTSW_ATTR_PAD)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return ftsw_nl_reply(info, FTSW_CMD_COMMIT, ftsw_fill_commit);
 }
 
 /* ---------------------------------------------------------------- events */

@@ -92,35 +92,19 @@ static int ftsw_plan_fill(struct sk_buff *msg, const struct ftsw_plan *plan,
  * The active plan, or with PLAN_STAGED the staged view (what a commit
  * would publish; PLAN_STAGED is echoed when a staged plan is pending).
  */
-int ftsw_nl_plan_get(struct sk_buff *skb, struct genl_info *info)
+static int ftsw_fill_plan(struct sk_buff *msg, void *hdr,
+			  struct ftsw_net *fn, struct genl_info *info)
 {
-	struct ftsw_net *fn = ftsw_net(genl_info_net(info));
 	bool staged = nla_get_flag(info->attrs[FTSW_ATTR_PLAN_STAGED]);
+	bool pending = staged && fn->plan_pending;
 	const struct ftsw_plan *plan;
-	struct sk_buff *msg;
-	bool pending;
-	void *hdr;
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &ftsw_genl_family, 0,
-				FTSW_CMD_PLAN_GET);
-	if (!hdr)
-		goto nla_fail;
-	mutex_lock(&fn->lock);
-	pending = staged && fn->plan_pending;
 	plan = pending ? fn->plan_staged :
 	       rcu_dereference_protected(fn->plan, lockdep_is_held(&fn->lock));
-	if (ftsw_plan_fill(msg, plan, pending)) {
-		mutex_unlock(&fn->lock);
-		goto nla_fail;
-	}
-	mutex_unlock(&fn->lock);
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return ftsw_plan_fill(msg, plan, pending);
+}
 
-nla_fail:
-	nlmsg_free(msg);
-	return -EMSGSIZE;
+int ftsw_nl_plan_get(struct sk_buff *skb, struct genl_info *info)
+{
+	return ftsw_nl_reply(info, FTSW_CMD_PLAN_GET, ftsw_fill_plan);
 }
