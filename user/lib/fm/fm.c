@@ -107,15 +107,11 @@ struct sw_list {
 static int sw_cb(const struct ftsw_switch_info *si, void *arg)
 {
 	struct sw_list *l = arg;
+	void *v = ftsw_grow(l->v, l->n, &l->cap, sizeof(*l->v), 16);
 
-	if (l->n == l->cap) {
-		void *p = realloc(l->v, sizeof(*l->v) * (l->cap * 2 + 16));
-
-		if (!p)
-			return -ENOMEM;
-		l->v = p;
-		l->cap = l->cap * 2 + 16;
-	}
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
 	l->v[l->n++] = *si;
 	return 0;
 }
@@ -150,14 +146,10 @@ static int port_cb(const struct ftsw_port_info *pi, void *arg)
 
 	if (s == UINT32_MAX)
 		return 0;
-	if (fm->nports == l->cap) {
-		void *q = realloc(fm->ports, sizeof(*fm->ports) * (l->cap * 2 + 64));
-
-		if (!q)
-			return -ENOMEM;
-		fm->ports = q;
-		l->cap = l->cap * 2 + 64;
-	}
+	p = ftsw_grow(fm->ports, fm->nports, &l->cap, sizeof(*p), 64);
+	if (!p)
+		return -ENOMEM;
+	fm->ports = p;
 	p = &fm->ports[fm->nports++];
 	p->sw = s;
 	p->port = pi->port;

@@ -72,24 +72,15 @@ int ftsw_lfts_write_file(const struct ftsw_routing *r, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
+static int lfts_writer(const void *r, FILE *f)
+{
+	return ftsw_lfts_write_file(r, f);
+}
+
 int ftsw_lfts_write(const struct ftsw_routing *r, const char *path,
 		    struct ftsw_err *err)
 {
-	char *tmp;
-	FILE *f;
-
-	if (!path || !strcmp(path, "-")) {
-		if (ftsw_lfts_write_file(r, stdout) || fflush(stdout)) {
-			ftsw_err_set(err, "stdout: write error");
-			return -EIO;
-		}
-		return 0;
-	}
-	f = ftsw_atomic_open(path, &tmp, err);
-	if (!f)
-		return -EIO;
-	ftsw_lfts_write_file(r, f);
-	return ftsw_atomic_commit(f, path, tmp, err);
+	return ftsw_write_path(path, lfts_writer, r, err);
 }
 
 /* open-addressing GUID -> value map */

@@ -625,24 +625,15 @@ int ftsw_net_write_file(const struct ftsw_topo *t, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
+static int net_writer(const void *t, FILE *f)
+{
+	return ftsw_net_write_file(t, f);
+}
+
 int ftsw_net_write(const struct ftsw_topo *t, const char *path,
 		   struct ftsw_err *err)
 {
-	char *tmp;
-	FILE *f;
-
-	if (!path || !strcmp(path, "-")) {
-		if (ftsw_net_write_file(t, stdout)) {
-			ftsw_err_set(err, "stdout: write error");
-			return -EIO;
-		}
-		return fflush(stdout) ? -EIO : 0;
-	}
-	f = ftsw_atomic_open(path, &tmp, err);
-	if (!f)
-		return -EIO;
-	ftsw_net_write_file(t, f);
-	return ftsw_atomic_commit(f, path, tmp, err);
+	return ftsw_write_path(path, net_writer, t, err);
 }
 
 int ftsw_topo_match_pgft(struct ftsw_topo *t, const struct ftsw_pgft *g,

@@ -181,3 +181,35 @@ int ftsw_atomic_commit(FILE *f, const char *path, char *tmp,
 	free(tmp);
 	return rc;
 }
+
+int ftsw_write_path(const char *path, int (*write)(const void *obj, FILE *f),
+		    const void *obj, struct ftsw_err *err)
+{
+	char *tmp;
+	FILE *f;
+
+	if (!path || !strcmp(path, "-")) {
+		if (write(obj, stdout) || fflush(stdout)) {
+			ftsw_err_set(err, "stdout: write error");
+			return -EIO;
+		}
+		return 0;
+	}
+	f = ftsw_atomic_open(path, &tmp, err);
+	if (!f)
+		return -EIO;
+	write(obj, f);
+	return ftsw_atomic_commit(f, path, tmp, err);
+}
+
+void *ftsw_grow(void *v, size_t n, size_t *cap, size_t size, size_t add)
+{
+	size_t nc = *cap * 2 + add;
+
+	if (n < *cap)
+		return v;
+	v = realloc(v, size * nc);
+	if (v)
+		*cap = nc;
+	return v;
+}

@@ -26,6 +26,19 @@ void ftsw_err_set(struct ftsw_err *err, const char *fmt, ...)
 FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err);
 int ftsw_atomic_commit(FILE *f, const char *path, char *tmp,
 		       struct ftsw_err *err);
+/*
+ * write(obj, f) into path atomically, or to standard output when path is
+ * NULL or "-". 0, or -EIO with err set.
+ */
+int ftsw_write_path(const char *path, int (*write)(const void *obj, FILE *f),
+		    const void *obj, struct ftsw_err *err);
+
+/*
+ * Room for one more element in array v of n elements of size bytes and
+ * capacity *cap: v itself, or v grown to *cap * 2 + add elements (*cap
+ * updated). NULL when out of memory (v is then unchanged).
+ */
+void *ftsw_grow(void *v, size_t n, size_t *cap, size_t size, size_t add);
 
 /* Monotonic clock in microseconds. */
 uint64_t ftsw_now_us(void);
