@@ -57,14 +57,12 @@ void ftsw_switch_bfs(const struct ftsw_topo *t, uint32_t root,
 
 		if (d[v] >= INF - 1)
 			continue;
-		for (p = 0; p < n->nports; p++) {
-			uint32_t peer = t->ports[n->first_port + p].peer, u;
+		for (p = 1; p <= n->nports; p++) {
+			uint32_t u = ftsw_peer_switch(t, n, p);
 
-			if (peer == FTSW_NONE || t->nodes[peer].kind != FTSW_SWITCH)
-				continue;
-			u = t->nodes[peer].index;
 			/* with a height, u -> v must be a down hop */
-			if (d[u] != INF || (height && hop_up(height, u, v)))
+			if (u == FTSW_NONE || d[u] != INF ||
+			    (height && hop_up(height, u, v)))
 				continue;
 			d[u] = d[v] + 1;
 			q[qn++] = u;
@@ -93,13 +91,11 @@ static void bfs_updn(struct hs *a, uint32_t root, uint8_t *dA, uint8_t *dD,
 			dA[v] = dD[v];
 			continue;
 		}
-		for (p = 0; p < n->nports; p++) {
-			uint32_t peer = t->ports[n->first_port + p].peer, u;
+		for (p = 1; p <= n->nports; p++) {
+			uint32_t u = ftsw_peer_switch(t, n, p);
 
-			if (peer == FTSW_NONE || t->nodes[peer].kind != FTSW_SWITCH)
-				continue;
-			u = t->nodes[peer].index;
-			if (hop_up(a->height, v, u) && dA[u] + 1u < best)
+			if (u != FTSW_NONE && hop_up(a->height, v, u) &&
+			    dA[u] + 1u < best)
 				best = dA[u] + 1u;
 		}
 		dA[v] = best >= INF ? INF : (uint8_t)best;
@@ -171,13 +167,9 @@ static void sel_switch(size_t s, void *arg)
 		if (ds == INF)
 			continue;
 		for (p = 1; p <= n->nports; p++) {
-			const struct ftsw_port *x = &t->ports[n->first_port + p - 1];
-			uint32_t u;
+			uint32_t u = ftsw_peer_switch(t, n, p);
 
-			if (x->peer == FTSW_NONE || t->nodes[x->peer].kind != FTSW_SWITCH)
-				continue;
-			u = t->nodes[x->peer].index;
-			if (on_path(a, l, (uint32_t)s, u))
+			if (u != FTSW_NONE && on_path(a, l, (uint32_t)s, u))
 				cand[nc++] = (uint8_t)p;
 		}
 		for (o = 0; o < noff && nc; o++) {

@@ -309,6 +309,15 @@ static inline int is_up(const int *h, uint32_t u, uint32_t v)
  */
 #define SWL_W 16	/* 64-bit words per destination block */
 
+/* row[b] = port for every bit b set in bits. */
+static inline void lft_set_bits(uint8_t *row, uint64_t bits, uint8_t port)
+{
+	while (bits) {
+		row[__builtin_ctzll(bits)] = port;
+		bits &= bits - 1;
+	}
+}
+
 /*
  * Switches with no legal path (degraded fabrics): unrestricted shortest
  * paths fill the entries still empty (see the comment inside).
@@ -358,13 +367,8 @@ static void swl_fallback(struct swl *a, uint32_t d0, uint32_t nd, uint32_t nw,
 					uint64_t bits = src[w] & ~uav[w] & ~pa[w] &
 							~ulg[w];
 
-					while (bits) {
-						unsigned b = (unsigned)__builtin_ctzll(bits);
-
-						lft[u * lsz + lid0 + w * 64 + b] =
-							a->port[e];
-						bits &= bits - 1;
-					}
+					lft_set_bits(&lft[u * lsz + lid0 + w * 64],
+						     bits, a->port[e]);
 					pa[w] |= src[w] & ~uav[w];
 				}
 			}
@@ -436,21 +440,12 @@ static void swl_block(size_t blk, void *arg)
 							      ~udv[w] & ~pd[w];
 
 						pd[w] |= db;
-						while (restricted && db) {
-							unsigned b = (unsigned)__builtin_ctzll(db);
-
-							lft[u * lsz + lid0 + w * 64 + b] =
-								a->port[e];
-							db &= db - 1;
-						}
+						if (restricted)
+							lft_set_bits(&lft[u * lsz + lid0 + w * 64],
+								     db, a->port[e]);
 					}
-					while (bits) {
-						unsigned b = (unsigned)__builtin_ctzll(bits);
-
-						lft[u * lsz + lid0 + w * 64 + b] =
-							a->port[e];
-						bits &= bits - 1;
-					}
+					lft_set_bits(&lft[u * lsz + lid0 + w * 64],
+						     bits, a->port[e]);
 					pa[w] |= src[w] & ~uav[w];
 				}
 			}
@@ -506,15 +501,13 @@ int ftsw_route_switch_lids(const struct ftsw_topo *t, struct ftsw_routing *r,
 
 		a.first[s] = n;
 		for (p = 1; p <= nd->nports; p++) {
-			const struct ftsw_port *x = &t->ports[nd->first_port + p - 1];
-			uint32_t u;
+			uint32_t u = ftsw_peer_switch(t, nd, p);
 
-			if (x->peer == FTSW_NONE || t->nodes[x->peer].kind != FTSW_SWITCH)
+			if (u == FTSW_NONE)
 				continue;
-			u = t->nodes[x->peer].index;
 			a.nbr[n] = u;
 			a.port[n] = (uint8_t)p;		/* s's port towards u */
-			a.peer_port[n] = x->peer_port;
+			a.peer_port[n] = ftsw_port(t, t->switches[s], p)->peer_port;
 			a.up[n] = height ? (uint8_t)is_up(height, s, u) : 0;
 			n++;
 		}

@@ -237,14 +237,10 @@ static int bfs_rank(const struct ftsw_topo *t, uint32_t *queue, uint32_t qn,
 		const struct ftsw_node *n = &t->nodes[t->switches[s]];
 		unsigned p;
 
-		for (p = 0; p < n->nports; p++) {
-			uint32_t peer = t->ports[n->first_port + p].peer;
-			uint32_t j;
+		for (p = 1; p <= n->nports; p++) {
+			uint32_t j = ftsw_peer_switch(t, n, p);
 
-			if (peer == FTSW_NONE || t->nodes[peer].kind != FTSW_SWITCH)
-				continue;
-			j = t->nodes[peer].index;
-			if (rank[j] >= 0)
+			if (j == FTSW_NONE || rank[j] >= 0)
 				continue;
 			rank[j] = rank[s] + 1;
 			if (rank[j] > maxr)
@@ -255,36 +251,13 @@ static int bfs_rank(const struct ftsw_topo *t, uint32_t *queue, uint32_t qn,
 	return maxr + 1;
 }
 
-int ftsw_rank_from_leaves(const struct ftsw_topo *t, int *rank)
-{
-	uint32_t *q = malloc((t->nswitches + 1) * sizeof(uint32_t));
-	uint32_t i, qn = 0;
-	int r;
-
-	if (!q)
-		return -ENOMEM;
-	for (i = 0; i < t->nswitches; i++)
-		rank[i] = -1;
-	for (i = 0; i < t->nhosts; i++) {
-		uint32_t sw = ftsw_host_switch(t, t->hosts[i]);
-
-		if (sw != FTSW_NONE && rank[t->nodes[sw].index] < 0) {
-			rank[t->nodes[sw].index] = 0;
-			q[qn++] = t->nodes[sw].index;
-		}
-	}
-	/* leaves in switch order, so ranking is independent of host order */
-	qn = 0;
-	for (i = 0; i < t->nswitches; i++)
-		if (rank[i] == 0)
-			q[qn++] = i;
-	r = bfs_rank(t, q, qn, rank);
-	free(q);
-	return r;
-}
-
-int ftsw_rank_from_roots(const struct ftsw_topo *t, const uint32_t *roots,
-			 size_t nroots, int *rank)
+/*
+ * Ranks by BFS from roots (nroots of them), or, with leaves, from every
+ * leaf switch (one with a host) in switch order, so that the ranking does
+ * not depend on the order of the hosts.
+ */
+static int rank_from(const struct ftsw_topo *t, const uint32_t *roots,
+		     size_t nroots, bool leaves, int *rank)
 {
 	uint32_t *q = malloc((t->nswitches + 1) * sizeof(uint32_t));
 	uint32_t i, qn = 0;
@@ -299,9 +272,29 @@ int ftsw_rank_from_roots(const struct ftsw_topo *t, const uint32_t *roots,
 			rank[roots[i]] = 0;
 			q[qn++] = roots[i];
 		}
+	for (i = 0; leaves && i < t->nhosts; i++) {
+		uint32_t sw = ftsw_host_switch(t, t->hosts[i]);
+
+		if (sw != FTSW_NONE)
+			rank[t->nodes[sw].index] = 0;
+	}
+	for (i = 0; leaves && i < t->nswitches; i++)
+		if (rank[i] == 0)
+			q[qn++] = i;
 	r = bfs_rank(t, q, qn, rank);
 	free(q);
 	return r;
+}
+
+int ftsw_rank_from_leaves(const struct ftsw_topo *t, int *rank)
+{
+	return rank_from(t, NULL, 0, true, rank);
+}
+
+int ftsw_rank_from_roots(const struct ftsw_topo *t, const uint32_t *roots,
+			 size_t nroots, int *rank)
+{
+	return rank_from(t, roots, nroots, false, rank);
 }
 
 void ftsw_topo_stats(const struct ftsw_topo *t, struct ftsw_topo_stats *s)

@@ -86,6 +86,20 @@ static inline struct ftsw_port *ftsw_port(const struct ftsw_topo *t,
 	return &t->ports[t->nodes[node].first_port + port - 1];
 }
 
+/*
+ * The index (in switches[]) of the switch cabled to port (1-based) of
+ * node n, or FTSW_NONE when the port leads to no switch.
+ */
+static inline uint32_t ftsw_peer_switch(const struct ftsw_topo *t,
+					const struct ftsw_node *n,
+					unsigned port)
+{
+	uint32_t peer = t->ports[n->first_port + port - 1].peer;
+
+	return peer != FTSW_NONE && t->nodes[peer].kind == FTSW_SWITCH ?
+	       t->nodes[peer].index : FTSW_NONE;
+}
+
 /* GUIDs of generated nodes: "ft" tag, level, index; CA port p: guid | p. */
 #define FTSW_GEN_GUID(level, index) \
 	(0x6674000000000000ULL | ((uint64_t)(level) << 40) | \
