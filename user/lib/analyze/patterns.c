@@ -128,6 +128,19 @@ void ftsw_shuffle(uint32_t *a, uint32_t n, uint64_t *state)
 	}
 }
 
+/* 0..n-1 in the random order seed gives (malloc'd), or NULL. */
+static uint32_t *random_perm(uint32_t n, uint64_t seed)
+{
+	uint32_t *a = malloc(n * sizeof(*a)), i;
+
+	if (!a)
+		return NULL;
+	for (i = 0; i < n; i++)
+		a[i] = i;
+	ftsw_shuffle(a, n, &seed);
+	return a;
+}
+
 static struct ftsw_tm *new_stage(struct ftsw_pattern *p, const char *fmt,
 				 long a, long b)
 {
@@ -205,6 +218,27 @@ static int recdbl(struct ftsw_pattern *p, bool halving)
 	return proxy_stage(p, false);
 }
 
+/*
+ * Eqs. (4) and (5) of paper 003 §VI: rank j = i + E past E in its block of
+ * Ml sends to i (in) or i to j (out).
+ */
+static int fold_stage(struct ftsw_pattern *p, const char *name, long l,
+		      uint64_t E, uint64_t Ml, bool in)
+{
+	struct ftsw_tm *st = new_stage(p, name, l, 0);
+	uint32_t i;
+
+	if (!st)
+		return -ENOMEM;
+	for (i = 0; i + E < p->n; i++) {
+		uint32_t j = (uint32_t)(i + E);
+
+		if ((i + E) % Ml >= E && ftsw_tm_add(st, in ? j : i, in ? i : j, 1))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* Topology-aware recursive doubling, paper 003 §VI eqs. (3)-(7). */
 static int topo_recdbl(struct ftsw_pattern *p, const struct ftsw_topo *t,
 		       struct ftsw_err *err)
@@ -226,15 +260,9 @@ static int topo_recdbl(struct ftsw_pattern *p, const struct ftsw_topo *t,
 		uint64_t E = M[l - 1] << L;
 		struct ftsw_tm *st;
 
-		if (E != M[l]) {	/* eq. (4): j -> i, j = i + E */
-			st = new_stage(p, "%ld.-1", l, 0);
-			if (!st)
-				return -ENOMEM;
-			for (i = 0; i + E < n; i++)
-				if ((i + E) % M[l] >= E &&
-				    ftsw_tm_add(st, (uint32_t)(i + E), i, 1))
-					return -ENOMEM;
-		}
+		/* eq. (4): j -> i, j = i + E */
+		if (E != M[l] && fold_stage(p, "%ld.-1", l, E, M[l], true))
+			return -ENOMEM;
 		for (s = 0; s < L; s++) {	/* eqs. (6), (7) */
 			st = new_stage(p, "%ld.%ld", l, s);
 			if (!st)
@@ -253,15 +281,9 @@ static int topo_recdbl(struct ftsw_pattern *p, const struct ftsw_topo *t,
 					return -ENOMEM;
 			}
 		}
-		if (E != M[l]) {	/* eq. (5): i -> j, j = i + E */
-			st = new_stage(p, "%ld.+1", l, 0);
-			if (!st)
-				return -ENOMEM;
-			for (i = 0; i + E < n; i++)
-				if ((i + E) % M[l] >= E &&
-				    ftsw_tm_add(st, i, (uint32_t)(i + E), 1))
-					return -ENOMEM;
-		}
+		/* eq. (5): i -> j, j = i + E */
+		if (E != M[l] && fold_stage(p, "%ld.+1", l, E, M[l], false))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -361,12 +383,9 @@ static int pat_perm(struct ftsw_pattern *p, const char *kind, const char *arg)
 
 	if (parse_seed(arg, &seed))
 		return -EINVAL;
-	a = malloc(n * sizeof(*a));
+	a = random_perm(n, seed);
 	if (!a)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		a[i] = i;
-	ftsw_shuffle(a, n, &seed);
 	st = new_stage(p, kind[0] == 'p' ? "perm" : "bisect", 0, 0);
 	if (!st)
 		rc = -ENOMEM;
@@ -481,12 +500,9 @@ static int pat_cluster(struct ftsw_pattern *p, const char *arg,
 	if (!arg || ftsw_parse_u64("cluster", arg, 1, n, &g, NULL) ||
 	    parse_seed(arg2, &seed))
 		return -EINVAL;
-	a = malloc(n * sizeof(*a));
+	a = random_perm(n, seed);
 	if (!a)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		a[i] = i;
-	ftsw_shuffle(a, n, &seed);
 	st = new_stage(p, "cluster", 0, 0);
 	/* groups of g consecutive shuffled ranks (last may be short) */
 	for (i = 0; st && i < n && !rc; i += (uint32_t)g)

@@ -369,12 +369,10 @@ static void check_outcome(struct ck *c, uint8_t rs, uint32_t lid, int kind,
 		       swname(t, l));
 		break;
 	case ST_LOOP:
-		c->loops += w;
-		report(c, "loop: %s -> LID %u (leaf %s)", hn, lid, swname(t, l));
-		break;
 	case ST_DEAD:
-		c->dead += w;
-		report(c, "dead port: %s -> LID %u (leaf %s)", hn, lid,
+		*(rs == ST_LOOP ? &c->loops : &c->dead) += w;
+		report(c, "%s: %s -> LID %u (leaf %s)",
+		       rs == ST_LOOP ? "loop" : "dead port", hn, lid,
 		       swname(t, l));
 		break;
 	default:

@@ -9,40 +9,19 @@
 
 #include "route/routing.h"
 
-int ftsw_route_dmodk(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
-		     struct ftsw_routing *r, struct ftsw_err *err);
-int ftsw_route_dmodc(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
-		     struct ftsw_routing *r, struct ftsw_err *err);
-int ftsw_route_minhop(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
-		      struct ftsw_routing *r, struct ftsw_err *err);
-int ftsw_route_updn(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
-		    struct ftsw_routing *r, struct ftsw_err *err);
-int ftsw_route_sssp(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
-		    struct ftsw_routing *r, struct ftsw_err *err);
-int ftsw_route_dfsssp(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
-		      struct ftsw_routing *r, struct ftsw_err *err);
-int ftsw_route_dfsssp_strongest(const struct ftsw_topo *t,
-				const struct ftsw_route_opts *o,
-				struct ftsw_routing *r, struct ftsw_err *err);
-int ftsw_route_dfsssp_first(const struct ftsw_topo *t,
-			    const struct ftsw_route_opts *o,
-			    struct ftsw_routing *r, struct ftsw_err *err);
-int ftsw_route_shift1(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
-		      struct ftsw_routing *r, struct ftsw_err *err);
-int ftsw_route_disjoint(const struct ftsw_topo *t,
-			const struct ftsw_route_opts *o,
-			struct ftsw_routing *r, struct ftsw_err *err);
-int ftsw_route_random(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
-		      struct ftsw_routing *r, struct ftsw_err *err);
-int ftsw_route_umulti(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
-		      struct ftsw_routing *r, struct ftsw_err *err);
-int ftsw_route_osrm2(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
-		     struct ftsw_routing *r, struct ftsw_err *err);
-int ftsw_route_osrm3(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
-		     struct ftsw_routing *r, struct ftsw_err *err);
-int ftsw_route_mlid(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
-		    struct ftsw_routing *r, struct ftsw_err *err);
-int ftsw_route_wsr(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
-		   struct ftsw_routing *r, struct ftsw_err *err);
+/*
+ * Every engine has the one signature of struct ftsw_engine.route: fill r
+ * (allocated by the caller with ftsw_routing_new) from t under o.
+ */
+typedef int ftsw_engine_fn(const struct ftsw_topo *t,
+			   const struct ftsw_route_opts *o,
+			   struct ftsw_routing *r, struct ftsw_err *err);
+
+ftsw_engine_fn ftsw_route_dmodk, ftsw_route_dmodc, ftsw_route_minhop,
+	ftsw_route_updn, ftsw_route_sssp, ftsw_route_dfsssp,
+	ftsw_route_dfsssp_strongest, ftsw_route_dfsssp_first,
+	ftsw_route_shift1, ftsw_route_disjoint, ftsw_route_random,
+	ftsw_route_umulti, ftsw_route_osrm2, ftsw_route_osrm3, ftsw_route_mlid,
+	ftsw_route_wsr;
 
 #endif

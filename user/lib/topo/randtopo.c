@@ -9,6 +9,19 @@
 
 #include "topo/topology.h"
 
+/* A cable between the next free switch ports of switches a and b. */
+static int cable(struct ftsw_topo *t, const uint32_t *sw, unsigned *used,
+		 unsigned hosts_per_sw, unsigned a, unsigned b,
+		 struct ftsw_err *err)
+{
+	if (ftsw_topo_connect(t, sw[a], hosts_per_sw + used[a] + 1,
+			      sw[b], hosts_per_sw + used[b] + 1, err))
+		return -1;
+	used[a]++;
+	used[b]++;
+	return 0;
+}
+
 struct ftsw_topo *ftsw_topo_gen_random(unsigned nsw, unsigned ports,
 				       unsigned hosts_per_sw, unsigned links,
 				       uint64_t seed, struct ftsw_err *err)
@@ -81,11 +94,8 @@ struct ftsw_topo *ftsw_topo_gen_random(unsigned nsw, unsigned ports,
 			goto fail;
 		}
 		a = cand[ftsw_rand_next(&st) % nc];
-		if (ftsw_topo_connect(t, sw[i], hosts_per_sw + used[i] + 1,
-				      sw[a], hosts_per_sw + used[a] + 1, err))
+		if (cable(t, sw, used, hosts_per_sw, i, a, err))
 			goto fail;
-		used[i]++;
-		used[a]++;
 		made++;
 	}
 	while (made < links) {
@@ -99,11 +109,8 @@ struct ftsw_topo *ftsw_topo_gen_random(unsigned nsw, unsigned ports,
 		}
 		if (a == b || used[a] >= free_ports || used[b] >= free_ports)
 			continue;
-		if (ftsw_topo_connect(t, sw[a], hosts_per_sw + used[a] + 1,
-				      sw[b], hosts_per_sw + used[b] + 1, err))
+		if (cable(t, sw, used, hosts_per_sw, a, b, err))
 			goto fail;
-		used[a]++;
-		used[b]++;
 		made++;
 	}
 	if (ftsw_topo_finish(t, err))

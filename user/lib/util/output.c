@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/output.h"
 
@@ -48,42 +49,29 @@ static size_t utf8_len(const unsigned char *p)
 
 void ftsw_json_write_str(FILE *f, const char *s)
 {
+	/* the characters JSON escapes by name, and their names */
+	static const char named[] = "\"\\\n\t\r", name[] = "\"\\ntr";
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	const char *e;
 	size_t n;
 
 	fputc('"', f);
 	while (*p) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		default:
-			if (*p < 0x20) {
-				fprintf(f, "\\u%04x", *p);
-				break;
-			}
-			n = utf8_len(p);
-			if (!n) {
-				fputs("\\ufffd", f);
-				break;
-			}
+		e = strchr(named, *p);
+		if (e) {
+			fputc('\\', f);
+			fputc(name[e - named], f);
+			p++;
+		} else if (*p < 0x20) {
+			fprintf(f, "\\u%04x", *p);
+			p++;
+		} else if (!(n = utf8_len(p))) {
+			fputs("\\ufffd", f);
+			p++;
+		} else {
 			fwrite(p, 1, n, f);
 			p += n;
-			continue;
 		}
-		p++;
 	}
 	fputc('"', f);
 }
