@@ -286,11 +286,89 @@ static char *complete(const char *words)
 	return out;
 }
 
+/* The words typed (the last one is completed) and what bash offers. */
+static const struct {
+	const char *words, *want;
+} cases[] = {
+	{ "ftsw -j ro",
+	  "route\n" },
+	{ "ftsw route \"\"",
+	  "check list help\n" },
+	{ "ftsw route -a dm",
+	  "dmodk dmodc\n" },
+	{ "ftsw analyze -a ws",
+	  "wsr\n" },
+	{ "ftsw route check --max",
+	  "--max-vls\n" },
+	{ "ftsw analyze --orde",
+	  "--order --orders\n" },
+	{ "ftsw order -f \"\"",
+	  "rankfile hostfile mpich plain\n" },
+	{ "ftsw analyze -p recd",
+	  "recdbl\n" },
+	{ "ftsw topo gen xg",
+	  "xgft:\n" },
+	{ "ftsw completion \"\"",
+	  "bash help\n" },
+	{ "ftsw lab \"\"",
+	  "up down status show list exec ping trace fail heal "
+	  "chaos traffic mpirun capture help\n" },
+	{ "ftsw lab up --no",
+	  "--no-neigh\n" },
+	{ "ftsw fm -a dmod",
+	  "dmodk dmodc\n" },
+	{ "ftsw fm \"\"",
+	  "status stop help\n" },
+	{ "ftsw port \"\"",
+	  "bind set unbind clear show help\n" },
+	/* sim: every option of its table, in the table's order */
+	{ "ftsw sim -",
+	  "-t --topo -a --engine -r --lmc --paths --max-vls "
+	  "--extended-lids -p --pattern --order --ranks --load "
+	  "--count --path-policy --packet --message --buffer "
+	  "--in-buffer --out-buffer --link-latency --router-latency "
+	  "--vls --warmup --measure --drain --deadlock --seed "
+	  "--threads --links --plot --picture --dot\n" },
+	{ "ftsw sim --pa",
+	  "--paths --pattern --path-policy --packet\n" },
+	{ "ftsw sim -t ftmn:4,2 -a osr",
+	  "osrm2 osrm3\n" },
+	{ "ftsw sim -p shi",
+	  "shift shift:\n" },
+	/* plan: its commands */
+	{ "ftsw plan \"\"",
+	  "set clear show help\n" },
+	{ "ftsw plan s",
+	  "set show\n" },
+	/* a value that is a number completes to nothing, not to options */
+	{ "ftsw route --lmc \"\"",
+	  "\n" },
+	/* KEY VALUE objects: the keys of the command's table, in its order */
+	{ "ftsw port bind \"\"",
+	  "switch id port dev kind lid lmc sl offsets offset sl-table up down\n" },
+	{ "ftsw port bind switch 1 port 2 dev h0 k",
+	  "kind\n" },
+	/* a KEY's value by its kind: words, files, nothing for numbers */
+	{ "ftsw port bind switch 1 port 2 dev h0 kind \"\"",
+	  "link edge\n" },
+	{ "ftsw port set switch 1 port 2 lid \"\"",
+	  "\n" },
+	{ "ftsw plan set \"\"",
+	  "hosts lid lmc ipv4 ipv6\n" },
+	{ "ftsw plan set hosts 4 l",
+	  "lid lmc\n" },
+	{ "ftsw plan show s",
+	  "staged\n" },
+	{ "ftsw switch del \"\"",
+	  "switch id\n" },
+};
+
 TEST(bash_completion)
 {
 	char cmd[PATH_MAX + 256], *c;
 	FILE *p;
 	char line[256] = "";
+	size_t i;
 
 	/* complete -p: the script registers _ftsw for ftsw */
 	free(complete("ftsw \"\""));
@@ -308,81 +386,11 @@ TEST(bash_completion)
 		TH_LOG("%s", c);
 	EXPECT_NE(NULL, strstr(c, "lab fm")) TH_LOG("%s", c);
 	free(c);
-	c = complete("ftsw -j ro");
-	EXPECT_STREQ("route\n", c);
-	free(c);
-	c = complete("ftsw route \"\"");
-	EXPECT_STREQ("check list help\n", c);
-	free(c);
-	c = complete("ftsw route -a dm");
-	EXPECT_STREQ("dmodk dmodc\n", c);
-	free(c);
-	c = complete("ftsw analyze -a ws");
-	EXPECT_STREQ("wsr\n", c);
-	free(c);
-	c = complete("ftsw route check --max");
-	EXPECT_STREQ("--max-vls\n", c);
-	free(c);
-	c = complete("ftsw analyze --orde");
-	EXPECT_STREQ("--order --orders\n", c);
-	free(c);
-	c = complete("ftsw order -f \"\"");
-	EXPECT_STREQ("rankfile hostfile mpich plain\n", c);
-	free(c);
-	c = complete("ftsw analyze -p recd");
-	EXPECT_STREQ("recdbl\n", c);
-	free(c);
-	c = complete("ftsw topo gen xg");
-	EXPECT_STREQ("xgft:\n", c);
-	free(c);
-	c = complete("ftsw completion \"\"");
-	EXPECT_STREQ("bash help\n", c);
-	free(c);
-	c = complete("ftsw lab \"\"");
-	EXPECT_STREQ("up down status show list exec ping trace fail heal "
-		     "chaos traffic mpirun capture help\n", c);
-	free(c);
-	c = complete("ftsw lab up --no");
-	EXPECT_STREQ("--no-neigh\n", c);
-	free(c);
-	c = complete("ftsw fm -a dmod");
-	EXPECT_STREQ("dmodk dmodc\n", c);
-	free(c);
-	c = complete("ftsw fm \"\"");
-	EXPECT_STREQ("status stop help\n", c);
-	free(c);
-	c = complete("ftsw port \"\"");
-	EXPECT_STREQ("bind set unbind clear show help\n", c);
-	free(c);
-	/* sim: every option of its table, in the table's order */
-	c = complete("ftsw sim -");
-	EXPECT_STREQ("-t --topo -a --engine -r --lmc --paths --max-vls "
-		     "--extended-lids -p --pattern --order --ranks --load "
-		     "--count --path-policy --packet --message --buffer "
-		     "--in-buffer --out-buffer --link-latency --router-latency "
-		     "--vls --warmup --measure --drain --deadlock --seed "
-		     "--threads --links --plot --picture --dot\n", c);
-	free(c);
-	c = complete("ftsw sim --pa");
-	EXPECT_STREQ("--paths --pattern --path-policy --packet\n", c);
-	free(c);
-	c = complete("ftsw sim -t ftmn:4,2 -a osr");
-	EXPECT_STREQ("osrm2 osrm3\n", c);
-	free(c);
-	c = complete("ftsw sim -p shi");
-	EXPECT_STREQ("shift shift:\n", c);
-	free(c);
-	/* plan: its commands */
-	c = complete("ftsw plan \"\"");
-	EXPECT_STREQ("set clear show help\n", c);
-	free(c);
-	c = complete("ftsw plan s");
-	EXPECT_STREQ("set show\n", c);
-	free(c);
-	/* a value that is a number completes to nothing, not to options */
-	c = complete("ftsw route --lmc \"\"");
-	EXPECT_STREQ("\n", c);
-	free(c);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		c = complete(cases[i].words);
+		EXPECT_STREQ(cases[i].want, c) TH_LOG("%s", cases[i].words);
+		free(c);
+	}
 }
 
 TEST_HARNESS_MAIN

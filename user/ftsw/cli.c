@@ -372,23 +372,32 @@ static const char order_words[] =
 	"topo random random: shuffle shuffle: contig-random contig-random: "
 	"file:";
 
-static void bash_cases_opts(FILE *f)
+/* One bash function: a case over every command of every object. */
+static void bash_cases(FILE *f, const char *head,
+		       void (*each)(FILE *f, const struct cli_object *obj,
+				    const struct cli_cmd *c))
 {
 	const struct cli_object *obj;
 	const struct cli_cmd *c;
+
+	fputs(head, f);
+	for (obj = cli_objects; obj->name; obj++)
+		for (c = obj->cmds; c && c->name; c++)
+			each(f, obj, c);
+	fputs("\tesac\n}\n\n", f);
+}
+
+/* _ftsw_opts OBJ CMD: every option name and alias (KEY words too). */
+static void bash_opts(FILE *f, const struct cli_object *obj,
+		      const struct cli_cmd *c)
+{
 	const struct cli_opt *o;
 
-	fputs("_ftsw_opts()\n{\n\tcase \"$1:$2\" in\n", f);
-	for (obj = cli_objects; obj->name; obj++)
-		for (c = obj->cmds; c && c->name; c++) {
-			fprintf(f, "\t%s:%s) echo \"", obj->name, c->name);
-			for (o = c->opts; o && o->name; o++)
-				fprintf(f, "%s%s%s%s", o == c->opts ? "" : " ",
-					o->name, o->alias ? " " : "",
-					o->alias ? o->alias : "");
-			fputs("\" ;;\n", f);
-		}
-	fputs("\tesac\n}\n\n", f);
+	fprintf(f, "\t%s:%s) echo \"", obj->name, c->name);
+	for (o = c->opts; o && o->name; o++)
+		fprintf(f, "%s%s%s%s", o == c->opts ? "" : " ", o->name,
+			o->alias ? " " : "", o->alias ? o->alias : "");
+	fputs("\" ;;\n", f);
 }
 
 static void bash_kind(FILE *f, enum cli_kind k, const char *const *words)
@@ -400,33 +409,28 @@ static void bash_kind(FILE *f, enum cli_kind k, const char *const *words)
 		fprintf(f, " %s", words[i]);
 }
 
-static void bash_cases_kinds(FILE *f)
+/*
+ * _ftsw_kind OBJ CMD OPT: what OPT's value is (OPT "": the positional
+ * arguments').
+ */
+static void bash_kinds(FILE *f, const struct cli_object *obj,
+		       const struct cli_cmd *c)
 {
-	const struct cli_object *obj;
-	const struct cli_cmd *c;
 	const struct cli_opt *o;
 
-	fputs("_ftsw_kind()\n{\n\tcase \"$1:$2:$3\" in\n", f);
-	for (obj = cli_objects; obj->name; obj++)
-		for (c = obj->cmds; c && c->name; c++) {
-			for (o = c->opts; o && o->name; o++) {
-				if (o->kind == CLI_FLAG)
-					continue;
-				fprintf(f, "\t%s:%s:%s", obj->name, c->name,
-					o->name);
-				if (o->alias)
-					fprintf(f, "|%s:%s:%s", obj->name,
-						c->name, o->alias);
-				fputs(") echo \"", f);
-				bash_kind(f, o->kind, o->words);
-				fputs("\" ;;\n", f);
-			}
-			if (c->pos_max)
-				fprintf(f, "\t%s:%s:) echo \"%s\" ;;\n",
-					obj->name, c->name,
-					kind_name(c->pos_kind));
-		}
-	fputs("\tesac\n}\n\n", f);
+	for (o = c->opts; o && o->name; o++) {
+		if (o->kind == CLI_FLAG)
+			continue;
+		fprintf(f, "\t%s:%s:%s", obj->name, c->name, o->name);
+		if (o->alias)
+			fprintf(f, "|%s:%s:%s", obj->name, c->name, o->alias);
+		fputs(") echo \"", f);
+		bash_kind(f, o->kind, o->words);
+		fputs("\" ;;\n", f);
+	}
+	if (c->pos_max)
+		fprintf(f, "\t%s:%s:) echo \"%s\" ;;\n", obj->name, c->name,
+			kind_name(c->pos_kind));
 }
 
 static void bash_cases_cmds(FILE *f)
@@ -491,12 +495,11 @@ static const char bash_main[] =
 "\tif [[ $i -lt $COMP_CWORD && \" $cmds \" == *\" ${COMP_WORDS[i]} \"* ]]; then\n"
 "\t\tcmd=${COMP_WORDS[i]}\n"
 "\tfi\n"
-"\tif [[ $prev == -* ]]; then\n"
-"\t\tkind=$(_ftsw_kind \"$obj\" \"$cmd\" \"$prev\")\n"
-"\t\tif [[ -n $kind ]]; then\n"
-"\t\t\t_ftsw_value \"$kind\" \"$cur\"\n"
-"\t\t\treturn 0\n"
-"\t\tfi\n"
+"\t# the value of the option (-x, --xy or a KEY word) before\n"
+"\tkind=$(_ftsw_kind \"$obj\" \"$cmd\" \"$prev\")\n"
+"\tif [[ -n $kind ]]; then\n"
+"\t\t_ftsw_value \"$kind\" \"$cur\"\n"
+"\t\treturn 0\n"
 "\tfi\n"
 "\tif [[ $cur == -* ]]; then\n"
 "\t\tCOMPREPLY=($(compgen -W \"$(_ftsw_opts \"$obj\" \"$cmd\")\" -- \"$cur\"))\n"
@@ -504,6 +507,12 @@ static const char bash_main[] =
 "\tfi\n"
 "\tkind=$(_ftsw_kind \"$obj\" \"$cmd\" \"\")\n"
 "\t[[ -n $kind ]] && _ftsw_value \"$kind\" \"$cur\"\n"
+"\t# the KEY words of the low-level objects (port bind switch ID ...)\n"
+"\tlocal w keys=\n"
+"\tfor w in $(_ftsw_opts \"$obj\" \"$cmd\"); do\n"
+"\t\t[[ $w == -* ]] || keys+=\" $w\"\n"
+"\tdone\n"
+"\t[[ -n $keys ]] && COMPREPLY+=($(compgen -W \"$keys\" -- \"$cur\"))\n"
 "\treturn 0\n"
 "}\n"
 "\n"
@@ -529,7 +538,7 @@ void cli_completion_bash(FILE *f)
 		"_ftsw_orders=\"%s\"\n\n", spec_words, pattern_words,
 		order_words);
 	bash_cases_cmds(f);
-	bash_cases_opts(f);
-	bash_cases_kinds(f);
+	bash_cases(f, "_ftsw_opts()\n{\n\tcase \"$1:$2\" in\n", bash_opts);
+	bash_cases(f, "_ftsw_kind()\n{\n\tcase \"$1:$2:$3\" in\n", bash_kinds);
 	fputs(bash_main, f);
 }
