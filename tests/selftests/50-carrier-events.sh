@@ -8,18 +8,7 @@ export HOST_NO_V6=1
 
 tap_plan 9
 tap_check "insmod ftsw.ko" ftsw_load
-setup() {
-	fabric_setup && host_add 0 1 && host_add 1 2 && hosts_neigh &&
-		link_add a12 b21 &&
-		fsw switch add id 1 ports 2 && fsw switch add id 2 ports 2 &&
-		fsw port bind switch 1 port 1 dev h0 kind edge lid 1 &&
-		fsw port bind switch 1 port 2 dev a12 kind link &&
-		fsw port bind switch 2 port 1 dev h1 kind edge lid 2 &&
-		fsw port bind switch 2 port 2 dev b21 kind link &&
-		fsw lft set switch 1 lid 1 port 1 lid 2 port 2 &&
-		fsw lft set switch 2 lid 1 port 2 lid 2 port 1 && fsw commit >/dev/null
-}
-tap_check "two switches in a chain" setup
+tap_check "two switches in a chain" chain_setup
 tap_check "ping works" ping_ok 0 "$(host_ip 1)" 2
 
 MON=$TMPDIR/mon.$$

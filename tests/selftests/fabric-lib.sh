@@ -138,6 +138,21 @@ tree_setup() {
 	fi
 }
 
+# chain_setup: the chain of tests (5) and (8): switch 1 (h0 on port 1,
+# LID 1) cabled port 2 to port 2 of switch 2 (h1 on port 1, LID 2), tables
+# for both LIDs committed.
+chain_setup() {
+	fabric_setup && host_add 0 1 && host_add 1 2 && hosts_neigh &&
+		link_add a12 b21 &&
+		fsw switch add id 1 ports 2 && fsw switch add id 2 ports 2 &&
+		fsw port bind switch 1 port 1 dev h0 kind edge lid 1 &&
+		fsw port bind switch 1 port 2 dev a12 kind link &&
+		fsw port bind switch 2 port 1 dev h1 kind edge lid 2 &&
+		fsw port bind switch 2 port 2 dev b21 kind link &&
+		fsw lft set switch 1 lid 1 port 1 lid 2 port 2 &&
+		fsw lft set switch 2 lid 1 port 2 lid 2 port 1 && fsw commit >/dev/null
+}
+
 # all_tx: "SW PORT TX" lines for every bound port.
 all_tx() {
 	fsw -j -s port show | "$PY" -c '

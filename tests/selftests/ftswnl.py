@@ -40,11 +40,19 @@ def attr(t, payload):
     return struct.pack("HH", ln, t) + payload + b"\0" * ((4 - ln % 4) % 4)
 
 
-def u8(t, v): return attr(A[t], struct.pack("B", v))
-def u16(t, v): return attr(A[t], struct.pack("H", v))
-def u32(t, v): return attr(A[t], struct.pack("I", v))
-def raw(t, b): return attr(A[t] if isinstance(t, str) else t, b)
-def flag(t): return attr(A[t], b"")
+def aid(t):
+    """An attribute's number: t itself, or its name (SWITCH_ID or
+    FTSW_ATTR_SWITCH_ID)."""
+    if not isinstance(t, str):
+        return t
+    return A[t[len("FTSW_ATTR_"):] if t.startswith("FTSW_ATTR_") else t]
+
+
+def u8(t, v): return attr(aid(t), struct.pack("B", v))
+def u16(t, v): return attr(aid(t), struct.pack("H", v))
+def u32(t, v): return attr(aid(t), struct.pack("I", v))
+def raw(t, b): return attr(aid(t), b)
+def flag(t): return attr(aid(t), b"")
 
 
 def parse_attrs(buf):

@@ -4,30 +4,16 @@
 with an extack message and changes nothing. Hand-rolled netlink on purpose:
 the library never builds these messages. Prints TAP lines from --start."""
 import os
-import re
 import socket
 import struct
 import sys
 
-TOP = os.environ.get("FTSW_TOP", os.path.join(os.path.dirname(__file__), "../.."))
-HDR = open(os.path.join(TOP, "include/uapi/linux/ftsw.h")).read()
+import ftswnl
+from ftswnl import attr, u8, u16, u32, raw
 
-
-def enum(name):
-    body = re.search(r"enum %s \{(.*?)\};" % name, HDR, re.S).group(1)
-    vals, n = {}, 0
-    for line in body.splitlines():
-        m = re.match(r"\s*(\w+)\s*(?:=\s*(\w+))?\s*,", line)
-        if m:
-            if m.group(2):
-                n = int(m.group(2), 0)
-            vals[m.group(1)] = n
-            n += 1
-    return vals
-
-
-A = enum("ftsw_attr")
-C = enum("ftsw_cmd")
+# full names (FTSW_ATTR_..., FTSW_CMD_...), from include/uapi/linux/ftsw.h
+A = {"FTSW_ATTR_" + k: v for k, v in ftswnl.A.items()}
+C = {"FTSW_CMD_" + k: v for k, v in ftswnl.C.items()}
 NLM_F_REQUEST, NLM_F_ACK, NLM_F_ACK_TLVS = 1, 4, 0x200
 SOL_NETLINK, NETLINK_CAP_ACK, NETLINK_EXT_ACK = 270, 10, 11
 
@@ -36,17 +22,6 @@ sk.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
 sk.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
 sk.bind((0, 0))
 seq = 1
-
-
-def attr(t, payload):
-    ln = 4 + len(payload)
-    return struct.pack("HH", ln, t) + payload + b"\0" * ((4 - ln % 4) % 4)
-
-
-def u8(t, v): return attr(A[t], struct.pack("B", v))
-def u16(t, v): return attr(A[t], struct.pack("H", v))
-def u32(t, v): return attr(A[t], struct.pack("I", v))
-def raw(t, b): return attr(A[t] if isinstance(t, str) else t, b)
 
 
 def request(family, cmd, body, raw_tail=b""):
