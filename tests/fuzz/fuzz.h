@@ -14,6 +14,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "topo/topology.h"
+
 #define FUZZ_ASSERT(c) do { \
 	if (!(c)) { \
 		fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, \
@@ -49,5 +51,25 @@ static inline char *fuzz_str(const uint8_t *data, size_t size)
 	}
 	return s;
 }
+
+/* A target's fixed fabric, generated from spec for the first input. */
+static inline struct ftsw_topo *fuzz_fabric(const char *spec)
+{
+	static struct ftsw_topo *t;
+	struct ftsw_err err;
+
+	if (!t) {
+		t = ftsw_topo_gen(spec, &err);
+		FUZZ_ASSERT(t);
+	}
+	return t;
+}
+
+/* What write(obj, FILE *) writes (it must succeed) into buf, n bytes. */
+#define FUZZ_WRITTEN(buf, n, write, obj) do { \
+	FILE *m_ = open_memstream(&(buf), &(n)); \
+	FUZZ_ASSERT(m_ && write(obj, m_) == 0); \
+	fclose(m_); \
+} while (0)
 
 #endif

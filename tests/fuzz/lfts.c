@@ -7,23 +7,17 @@
 #include "fuzz.h"
 #include "route/routing.h"
 
-static struct ftsw_topo *topo;
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct ftsw_topo *topo = fuzz_fabric("pgft:2;4,4;1,2;1,1");
 	struct ftsw_routing *r, *u;
 	struct ftsw_err err;
 	char path[64], path2[64];
 	char *buf = NULL;
 	size_t n = 0;
-	FILE *m;
 	int fd, fd2;
 	uint32_t s;
 
-	if (!topo) {
-		topo = ftsw_topo_gen("pgft:2;4,4;1,2;1,1", &err);
-		FUZZ_ASSERT(topo);
-	}
 	fd = fuzz_file(data, size, path, sizeof(path));
 	if (fd < 0)
 		return 0;
@@ -31,9 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	close(fd);
 	if (!r)
 		return 0;
-	m = open_memstream(&buf, &n);
-	FUZZ_ASSERT(m && ftsw_lfts_write_file(r, m) == 0);
-	fclose(m);
+	FUZZ_WRITTEN(buf, n, ftsw_lfts_write_file, r);
 	fd2 = fuzz_file((const uint8_t *)buf, n, path2, sizeof(path2));
 	FUZZ_ASSERT(fd2 >= 0);
 	u = ftsw_lfts_read(topo, path2, 0, &err);

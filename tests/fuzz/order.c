@@ -6,19 +6,14 @@
 #include "fuzz.h"
 #include "analyze/analyze.h"
 
-static struct ftsw_topo *topo;
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct ftsw_topo *topo = fuzz_fabric("kary:4,2");
 	struct ftsw_err err;
 	char path[64], spec[80];
 	uint32_t o[8], i, j;
 	int fd;
 
-	if (!topo) {
-		topo = ftsw_topo_gen("kary:4,2", &err);
-		FUZZ_ASSERT(topo);
-	}
 	fd = fuzz_file(data, size, path, sizeof(path));
 	if (fd < 0)
 		return 0;

@@ -8,20 +8,15 @@
 #include "fuzz.h"
 #include "analyze/analyze.h"
 
-static struct ftsw_topo *topo;
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct ftsw_topo *topo = fuzz_fabric("pgft:2;4,4;1,2;1,1");
 	struct ftsw_pattern p;
 	struct ftsw_err err;
 	uint32_t n;
 	unsigned i, k;
 	char *spec;
 
-	if (!topo) {
-		topo = ftsw_topo_gen("pgft:2;4,4;1,2;1,1", &err);
-		FUZZ_ASSERT(topo);
-	}
 	if (size < 1)
 		return 0;
 	n = 2 + data[0] % 32;

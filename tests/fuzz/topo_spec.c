@@ -40,9 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(spec);
 	if (!t)
 		return 0;
-	m = open_memstream(&buf, &n);
-	FUZZ_ASSERT(m && ftsw_net_write_file(t, m) == 0);
-	fclose(m);
+	FUZZ_WRITTEN(buf, n, ftsw_net_write_file, t);
 	m = fmemopen(buf, n, "r");
 	FUZZ_ASSERT(m);
 	u = ftsw_net_read_file(m, "gen.net", &err);
