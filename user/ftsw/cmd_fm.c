@@ -199,6 +199,19 @@ static void status_print(const struct ftsw_fm_status *st, bool alive)
 	ftsw_out_end();
 }
 
+/* Lab's fabric manager status (its file's name in path[320]). */
+static int status_of(const char *lab, struct ftsw_fm_status *st, char *path,
+		     struct ftsw_err *err)
+{
+	ftsw_fm_status_path(lab, path, 320);
+	if (access(path, F_OK)) {
+		ftsw_err_set(err, "no fabric manager status at %s (is ftsw fm "
+			     "running?)", path);
+		return -1;
+	}
+	return ftsw_fm_status_read(path, st, err);
+}
+
 static int fm_status(const char *lab)
 {
 	struct ftsw_fm_status st;
@@ -206,13 +219,7 @@ static int fm_status(const char *lab)
 	char path[320];
 	bool alive;
 
-	ftsw_fm_status_path(lab, path, sizeof(path));
-	if (access(path, F_OK)) {
-		cli_err("fm status: no fabric manager status at %s (is ftsw fm "
-			"running?)", path);
-		return 1;
-	}
-	if (ftsw_fm_status_read(path, &st, &err)) {
+	if (status_of(lab, &st, path, &err)) {
 		cli_err("fm status: %s", err.msg);
 		return 1;
 	}
@@ -228,8 +235,7 @@ static int fm_kill(const char *lab)
 	char path[320];
 	int i;
 
-	ftsw_fm_status_path(lab, path, sizeof(path));
-	if (ftsw_fm_status_read(path, &st, &err) || st.pid <= 0) {
+	if (status_of(lab, &st, path, &err) || st.pid <= 0) {
 		cli_err("fm stop: no fabric manager status at %s", path);
 		return 1;
 	}
