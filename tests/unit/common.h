@@ -68,6 +68,19 @@ static inline int ut_check(const struct ftsw_routing *r, bool minimal,
 	return res->ok;
 }
 
+/* What write(f, arg) writes, as a string (malloc'd). */
+static inline char *ut_text(void (*write)(FILE *f, const void *arg),
+			    const void *arg)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	write(f, arg);
+	fclose(f);
+	return buf;
+}
+
 /*
  * The directory of this test binary's build tree (build/ when the binary
  * is build/tests/unit/NAME) plus rel into buf: "" when unknown.

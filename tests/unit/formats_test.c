@@ -10,15 +10,14 @@
 #include <unistd.h>
 #include "common.h"
 
+static void net_write(FILE *f, const void *t)
+{
+	ftsw_net_write_file(t, f);
+}
+
 static __attribute__((noinline)) char *net_text(const struct ftsw_topo *t)
 {
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-
-	ftsw_net_write_file(t, f);
-	fclose(f);
-	return buf;
+	return ut_text(net_write, t);
 }
 
 static struct ftsw_topo *net_parse(const char *text, const char *name,

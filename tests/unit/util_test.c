@@ -30,15 +30,14 @@ static char *capture(bool json, void (*fn)(const void *arg), const void *arg)
 	return buf;
 }
 
+static void json_write(FILE *f, const void *s)
+{
+	ftsw_json_write_str(f, s);
+}
+
 static char *json_str(const char *s)
 {
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&buf, &n);
-
-	ftsw_json_write_str(f, s);
-	fclose(f);
-	return buf;
+	return ut_text(json_write, s);
 }
 
 TEST(escape_specials_and_controls)
