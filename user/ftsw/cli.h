@@ -98,10 +98,11 @@ struct cli_cmd {
 };
 
 /*
- * One entry per object word. argv[0] is the object word itself. Returns
- * the process exit status. cmds ends with an entry whose name is NULL;
- * it is NULL for an object not yet described by tables (no completion
- * of its commands).
+ * One entry per object word. run, when the object needs a handler of its
+ * own, gets argv[0] = the object word and returns the process exit status;
+ * NULL: main() runs cli_dispatch(). cmds ends with an entry whose name is
+ * NULL; it is NULL for an object not yet described by tables (no
+ * completion of its commands).
  */
 struct cli_object {
 	const char *name;
