@@ -35,7 +35,8 @@ struct ftsw_req {
 	struct ftsw_nl *nl;
 	int done;
 	int error;
-	int (*parse)(struct nl_msg *msg, void *arg);
+	/* each reply's attributes (FTSW_ATTR_MAX + 1 of them, NULL: absent) */
+	int (*parse)(struct nlattr **tb, void *arg);
 	void *arg;
 };
 
@@ -230,12 +231,20 @@ static int ack_handler(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
+static struct nlattr **parse_attrs(struct nl_msg *msg, struct nlattr **tb)
+{
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, FTSW_ATTR_MAX, NULL) < 0)
+		return NULL;
+	return tb;
+}
+
 static int valid_handler(struct nl_msg *msg, void *arg)
 {
+	struct nlattr *tb[FTSW_ATTR_MAX + 1];
 	struct ftsw_req *r = arg;
 
 	if (r->parse) {
-		int err = r->parse(msg, r->arg);
+		int err = parse_attrs(msg, tb) ? r->parse(tb, r->arg) : -EINVAL;
 
 		if (err) {
 			r->error = err;
@@ -262,7 +271,7 @@ static struct nl_msg *new_msg(struct ftsw_nl *nl, uint8_t cmd, int flags,
 
 /* Send @msg (consumed), collect replies with @parse until ack/done/error. */
 static int transact(struct ftsw_nl *nl, struct nl_msg *msg,
-		    int (*parse)(struct nl_msg *, void *), void *arg)
+		    int (*parse)(struct nlattr **tb, void *arg), void *arg)
 {
 	struct ftsw_req r = { .nl = nl, .parse = parse, .arg = arg };
 	struct nl_cb *cb;
@@ -307,13 +316,6 @@ static int simple(struct ftsw_nl *nl, struct nl_msg *msg)
 	return transact(nl, msg, NULL, NULL);
 }
 
-static struct nlattr **parse_attrs(struct nl_msg *msg, struct nlattr **tb)
-{
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, FTSW_ATTR_MAX, NULL) < 0)
-		return NULL;
-	return tb;
-}
-
 static void parse_drops(struct nlattr *nest, uint64_t *drops)
 {
 	struct nlattr *a;
@@ -329,13 +331,10 @@ static void parse_drops(struct nlattr *nest, uint64_t *drops)
 
 /* ---------------------------------------------------------------- fabric */
 
-static int parse_fabric(struct nl_msg *msg, void *arg)
+static int parse_fabric(struct nlattr **tb, void *arg)
 {
 	struct ftsw_fabric_info *fi = arg;
-	struct nlattr *tb[FTSW_ATTR_MAX + 1];
 
-	if (!parse_attrs(msg, tb))
-		return -EINVAL;
 	memset(fi, 0, sizeof(*fi));
 	if (tb[FTSW_ATTR_GENERATION])
 		fi->generation = nla_get_u64(tb[FTSW_ATTR_GENERATION]);
@@ -420,21 +419,24 @@ int ftsw_nl_switch_new(struct ftsw_nl *nl, const struct ftsw_switch_info *si)
 	return simple(nl, msg);
 }
 
-int ftsw_nl_switch_del(struct ftsw_nl *nl, uint32_t id)
+/* A request cmd naming switch id (NULL when out of memory). */
+static struct nl_msg *switch_msg(struct ftsw_nl *nl, uint8_t cmd, int flags,
+				 uint32_t id)
 {
-	struct nl_msg *msg = new_msg(nl, FTSW_CMD_SWITCH_DEL, NLM_F_ACK, 0);
+	struct nl_msg *msg = new_msg(nl, cmd, flags, 0);
 
 	if (msg)
 		nla_put_u32(msg, FTSW_ATTR_SWITCH_ID, id);
-	return simple(nl, msg);
+	return msg;
 }
 
-static int parse_switch_one(struct nl_msg *msg, void *arg)
+int ftsw_nl_switch_del(struct ftsw_nl *nl, uint32_t id)
 {
-	struct nlattr *tb[FTSW_ATTR_MAX + 1];
+	return simple(nl, switch_msg(nl, FTSW_CMD_SWITCH_DEL, NLM_F_ACK, id));
+}
 
-	if (!parse_attrs(msg, tb))
-		return -EINVAL;
+static int parse_switch(struct nlattr **tb, void *arg)
+{
 	switch_from(tb, arg);
 	return 0;
 }
@@ -442,33 +444,31 @@ static int parse_switch_one(struct nl_msg *msg, void *arg)
 int ftsw_nl_switch_get(struct ftsw_nl *nl, uint32_t id,
 		       struct ftsw_switch_info *si)
 {
-	struct nl_msg *msg = new_msg(nl, FTSW_CMD_SWITCH_GET, NLM_F_ACK, 0);
-
-	if (msg)
-		nla_put_u32(msg, FTSW_ATTR_SWITCH_ID, id);
-	return transact(nl, msg, parse_switch_one, si);
+	return transact(nl, switch_msg(nl, FTSW_CMD_SWITCH_GET, NLM_F_ACK, id),
+			parse_switch, si);
 }
 
-struct switch_dump {
-	ftsw_switch_cb cb;
+/* A dump's callback and its argument: each parsed object goes to cb. */
+struct dump {
+	union {
+		ftsw_switch_cb sw;
+		ftsw_port_cb port;
+	} cb;
 	void *arg;
 };
 
-static int parse_switch_dump(struct nl_msg *msg, void *arg)
+static int parse_switch_dump(struct nlattr **tb, void *arg)
 {
-	struct switch_dump *d = arg;
-	struct nlattr *tb[FTSW_ATTR_MAX + 1];
+	struct dump *d = arg;
 	struct ftsw_switch_info si;
 
-	if (!parse_attrs(msg, tb))
-		return -EINVAL;
 	switch_from(tb, &si);
-	return d->cb(&si, d->arg);
+	return d->cb.sw(&si, d->arg);
 }
 
 int ftsw_nl_switch_dump(struct ftsw_nl *nl, ftsw_switch_cb cb, void *arg)
 {
-	struct switch_dump d = { cb, arg };
+	struct dump d = { .cb.sw = cb, .arg = arg };
 
 	return transact(nl, new_msg(nl, FTSW_CMD_SWITCH_GET, NLM_F_DUMP, 0),
 			parse_switch_dump, &d);
@@ -527,26 +527,25 @@ int ftsw_nl_port_set(struct ftsw_nl *nl, const struct ftsw_port_cfg *c)
 	return simple(nl, msg);
 }
 
+/* A request cmd naming port of switch sw (NULL when out of memory). */
+static struct nl_msg *port_msg(struct ftsw_nl *nl, uint8_t cmd, uint32_t sw,
+			       uint8_t port)
+{
+	struct nl_msg *msg = switch_msg(nl, cmd, NLM_F_ACK, sw);
+
+	if (msg)
+		nla_put_u8(msg, FTSW_ATTR_PORT_NUM, port);
+	return msg;
+}
+
 int ftsw_nl_port_unbind(struct ftsw_nl *nl, uint32_t sw, uint8_t port)
 {
-	struct nl_msg *msg = new_msg(nl, FTSW_CMD_PORT_UNBIND, NLM_F_ACK, 0);
-
-	if (msg) {
-		nla_put_u32(msg, FTSW_ATTR_SWITCH_ID, sw);
-		nla_put_u8(msg, FTSW_ATTR_PORT_NUM, port);
-	}
-	return simple(nl, msg);
+	return simple(nl, port_msg(nl, FTSW_CMD_PORT_UNBIND, sw, port));
 }
 
 int ftsw_nl_port_clear(struct ftsw_nl *nl, uint32_t sw, uint8_t port)
 {
-	struct nl_msg *msg = new_msg(nl, FTSW_CMD_PORT_CLEAR, NLM_F_ACK, 0);
-
-	if (msg) {
-		nla_put_u32(msg, FTSW_ATTR_SWITCH_ID, sw);
-		nla_put_u8(msg, FTSW_ATTR_PORT_NUM, port);
-	}
-	return simple(nl, msg);
+	return simple(nl, port_msg(nl, FTSW_CMD_PORT_CLEAR, sw, port));
 }
 
 static void port_from(struct nlattr **tb, struct ftsw_port_info *pi)
@@ -624,12 +623,8 @@ static void port_from(struct nlattr **tb, struct ftsw_port_info *pi)
 	}
 }
 
-static int parse_port_one(struct nl_msg *msg, void *arg)
+static int parse_port(struct nlattr **tb, void *arg)
 {
-	struct nlattr *tb[FTSW_ATTR_MAX + 1];
-
-	if (!parse_attrs(msg, tb))
-		return -EINVAL;
 	port_from(tb, arg);
 	return 0;
 }
@@ -637,37 +632,24 @@ static int parse_port_one(struct nl_msg *msg, void *arg)
 int ftsw_nl_port_get(struct ftsw_nl *nl, uint32_t sw, uint8_t port,
 		     struct ftsw_port_info *pi)
 {
-	struct nl_msg *msg = new_msg(nl, FTSW_CMD_PORT_GET, NLM_F_ACK, 0);
-
-	if (msg) {
-		nla_put_u32(msg, FTSW_ATTR_SWITCH_ID, sw);
-		nla_put_u8(msg, FTSW_ATTR_PORT_NUM, port);
-	}
-	return transact(nl, msg, parse_port_one, pi);
+	return transact(nl, port_msg(nl, FTSW_CMD_PORT_GET, sw, port),
+			parse_port, pi);
 }
 
-struct port_dump {
-	ftsw_port_cb cb;
-	void *arg;
-};
-
-static int parse_port_dump(struct nl_msg *msg, void *arg)
+static int parse_port_dump(struct nlattr **tb, void *arg)
 {
-	struct port_dump *d = arg;
-	struct nlattr *tb[FTSW_ATTR_MAX + 1];
+	struct dump *d = arg;
 	struct ftsw_port_info pi;
 
-	if (!parse_attrs(msg, tb))
-		return -EINVAL;
 	port_from(tb, &pi);
-	return d->cb(&pi, d->arg);
+	return d->cb.port(&pi, d->arg);
 }
 
 int ftsw_nl_port_dump(struct ftsw_nl *nl, int64_t sw, ftsw_port_cb cb,
 		      void *arg)
 {
 	struct nl_msg *msg = new_msg(nl, FTSW_CMD_PORT_GET, NLM_F_DUMP, 0);
-	struct port_dump d = { cb, arg };
+	struct dump d = { .cb.port = cb, .arg = arg };
 
 	if (msg && sw >= 0)
 		nla_put_u32(msg, FTSW_ATTR_SWITCH_ID, (uint32_t)sw);
@@ -699,14 +681,11 @@ struct lft_read {
 	bool staged;
 };
 
-static int parse_lft(struct nl_msg *msg, void *arg)
+static int parse_lft(struct nlattr **tb, void *arg)
 {
 	struct lft_read *l = arg;
-	struct nlattr *tb[FTSW_ATTR_MAX + 1];
 	uint32_t first, n;
 
-	if (!parse_attrs(msg, tb))
-		return -EINVAL;
 	if (tb[FTSW_ATTR_LFT_SIZE])
 		l->size = nla_get_u32(tb[FTSW_ATTR_LFT_SIZE]);
 	if (tb[FTSW_ATTR_SWITCH_STAGED])
@@ -770,12 +749,8 @@ int ftsw_nl_sl2vl_set(struct ftsw_nl *nl, uint32_t sw,
 	return simple(nl, msg);
 }
 
-static int parse_generation(struct nl_msg *msg, void *arg)
+static int parse_generation(struct nlattr **tb, void *arg)
 {
-	struct nlattr *tb[FTSW_ATTR_MAX + 1];
-
-	if (!parse_attrs(msg, tb))
-		return -EINVAL;
 	if (tb[FTSW_ATTR_GENERATION])
 		*(uint64_t *)arg = nla_get_u64(tb[FTSW_ATTR_GENERATION]);
 	return 0;
@@ -814,13 +789,10 @@ int ftsw_nl_plan_set(struct ftsw_nl *nl, const struct ftsw_plan_info *p)
 	return simple(nl, msg);
 }
 
-static int parse_plan(struct nl_msg *msg, void *arg)
+static int parse_plan(struct nlattr **tb, void *arg)
 {
 	struct ftsw_plan_info *p = arg;
-	struct nlattr *tb[FTSW_ATTR_MAX + 1];
 
-	if (!parse_attrs(msg, tb))
-		return -EINVAL;
 	memset(p, 0, sizeof(*p));
 	p->staged = tb[FTSW_ATTR_PLAN_STAGED] != NULL;
 	if (tb[FTSW_ATTR_PLAN_HOSTS])
