@@ -316,6 +316,12 @@ static int simple(struct ftsw_nl *nl, struct nl_msg *msg)
 	return transact(nl, msg, NULL, NULL);
 }
 
+/* Attribute values, 0 when the attribute is absent. */
+static uint8_t get_u8(const struct nlattr *a) { return a ? nla_get_u8(a) : 0; }
+static uint16_t get_u16(const struct nlattr *a) { return a ? nla_get_u16(a) : 0; }
+static uint32_t get_u32(const struct nlattr *a) { return a ? nla_get_u32(a) : 0; }
+static uint64_t get_u64(const struct nlattr *a) { return a ? nla_get_u64(a) : 0; }
+
 static void parse_drops(struct nlattr *nest, uint64_t *drops)
 {
 	struct nlattr *a;
@@ -336,22 +342,14 @@ static int parse_fabric(struct nlattr **tb, void *arg)
 	struct ftsw_fabric_info *fi = arg;
 
 	memset(fi, 0, sizeof(*fi));
-	if (tb[FTSW_ATTR_GENERATION])
-		fi->generation = nla_get_u64(tb[FTSW_ATTR_GENERATION]);
-	if (tb[FTSW_ATTR_SWITCH_COUNT])
-		fi->nswitches = nla_get_u32(tb[FTSW_ATTR_SWITCH_COUNT]);
-	if (tb[FTSW_ATTR_PORT_COUNT])
-		fi->nports = nla_get_u32(tb[FTSW_ATTR_PORT_COUNT]);
-	if (tb[FTSW_ATTR_MAX_SWITCHES])
-		fi->max_switches = nla_get_u32(tb[FTSW_ATTR_MAX_SWITCHES]);
-	if (tb[FTSW_ATTR_MAX_LID])
-		fi->max_lid = nla_get_u16(tb[FTSW_ATTR_MAX_LID]);
-	if (tb[FTSW_ATTR_MAX_PORTS])
-		fi->max_ports = nla_get_u8(tb[FTSW_ATTR_MAX_PORTS]);
-	if (tb[FTSW_ATTR_HOP_LIMIT])
-		fi->hop_limit = nla_get_u8(tb[FTSW_ATTR_HOP_LIMIT]);
-	if (tb[FTSW_ATTR_LFT_BYTES])
-		fi->lft_bytes = nla_get_u64(tb[FTSW_ATTR_LFT_BYTES]);
+	fi->generation = get_u64(tb[FTSW_ATTR_GENERATION]);
+	fi->nswitches = get_u32(tb[FTSW_ATTR_SWITCH_COUNT]);
+	fi->nports = get_u32(tb[FTSW_ATTR_PORT_COUNT]);
+	fi->max_switches = get_u32(tb[FTSW_ATTR_MAX_SWITCHES]);
+	fi->max_lid = get_u16(tb[FTSW_ATTR_MAX_LID]);
+	fi->max_ports = get_u8(tb[FTSW_ATTR_MAX_PORTS]);
+	fi->hop_limit = get_u8(tb[FTSW_ATTR_HOP_LIMIT]);
+	fi->lft_bytes = get_u64(tb[FTSW_ATTR_LFT_BYTES]);
 	if (tb[FTSW_ATTR_DROPS])
 		parse_drops(tb[FTSW_ATTR_DROPS], fi->drops);
 	return 0;
@@ -382,21 +380,15 @@ int ftsw_nl_fabric_reset(struct ftsw_nl *nl)
 static void switch_from(struct nlattr **tb, struct ftsw_switch_info *si)
 {
 	memset(si, 0, sizeof(*si));
-	if (tb[FTSW_ATTR_SWITCH_ID])
-		si->id = nla_get_u32(tb[FTSW_ATTR_SWITCH_ID]);
-	if (tb[FTSW_ATTR_SWITCH_GUID])
-		si->guid = nla_get_u64(tb[FTSW_ATTR_SWITCH_GUID]);
+	si->id = get_u32(tb[FTSW_ATTR_SWITCH_ID]);
+	si->guid = get_u64(tb[FTSW_ATTR_SWITCH_GUID]);
 	if (tb[FTSW_ATTR_SWITCH_NAME])
 		nla_strlcpy(si->name, tb[FTSW_ATTR_SWITCH_NAME],
 			    sizeof(si->name));
-	if (tb[FTSW_ATTR_SWITCH_NPORTS])
-		si->nports = nla_get_u8(tb[FTSW_ATTR_SWITCH_NPORTS]);
-	if (tb[FTSW_ATTR_SWITCH_LID])
-		si->lid = nla_get_u16(tb[FTSW_ATTR_SWITCH_LID]);
-	if (tb[FTSW_ATTR_PORT_COUNT])
-		si->nbound = nla_get_u32(tb[FTSW_ATTR_PORT_COUNT]);
-	if (tb[FTSW_ATTR_LFT_SIZE])
-		si->lft_size = nla_get_u32(tb[FTSW_ATTR_LFT_SIZE]);
+	si->nports = get_u8(tb[FTSW_ATTR_SWITCH_NPORTS]);
+	si->lid = get_u16(tb[FTSW_ATTR_SWITCH_LID]);
+	si->nbound = get_u32(tb[FTSW_ATTR_PORT_COUNT]);
+	si->lft_size = get_u32(tb[FTSW_ATTR_LFT_SIZE]);
 	si->staged = tb[FTSW_ATTR_SWITCH_STAGED] != NULL;
 	if (tb[FTSW_ATTR_SL2VL] && nla_len(tb[FTSW_ATTR_SL2VL]) == FTSW_NUM_SL)
 		memcpy(si->sl2vl, nla_data(tb[FTSW_ATTR_SL2VL]), FTSW_NUM_SL);
@@ -551,31 +543,22 @@ int ftsw_nl_port_clear(struct ftsw_nl *nl, uint32_t sw, uint8_t port)
 static void port_from(struct nlattr **tb, struct ftsw_port_info *pi)
 {
 	memset(pi, 0, sizeof(*pi));
-	if (tb[FTSW_ATTR_SWITCH_ID])
-		pi->switch_id = nla_get_u32(tb[FTSW_ATTR_SWITCH_ID]);
-	if (tb[FTSW_ATTR_PORT_NUM])
-		pi->port = nla_get_u8(tb[FTSW_ATTR_PORT_NUM]);
-	if (tb[FTSW_ATTR_PORT_IFINDEX])
-		pi->ifindex = nla_get_u32(tb[FTSW_ATTR_PORT_IFINDEX]);
+	pi->switch_id = get_u32(tb[FTSW_ATTR_SWITCH_ID]);
+	pi->port = get_u8(tb[FTSW_ATTR_PORT_NUM]);
+	pi->ifindex = get_u32(tb[FTSW_ATTR_PORT_IFINDEX]);
 	if (tb[FTSW_ATTR_PORT_IFNAME])
 		nla_strlcpy(pi->ifname, tb[FTSW_ATTR_PORT_IFNAME],
 			    sizeof(pi->ifname));
-	if (tb[FTSW_ATTR_PORT_KIND])
-		pi->kind = nla_get_u8(tb[FTSW_ATTR_PORT_KIND]);
-	if (tb[FTSW_ATTR_PORT_ADMIN_UP])
-		pi->admin_up = nla_get_u8(tb[FTSW_ATTR_PORT_ADMIN_UP]);
-	if (tb[FTSW_ATTR_PORT_OPER_UP])
-		pi->oper_up = nla_get_u8(tb[FTSW_ATTR_PORT_OPER_UP]);
-	if (tb[FTSW_ATTR_PORT_REASON])
-		pi->reason = nla_get_u8(tb[FTSW_ATTR_PORT_REASON]);
+	pi->kind = get_u8(tb[FTSW_ATTR_PORT_KIND]);
+	pi->admin_up = get_u8(tb[FTSW_ATTR_PORT_ADMIN_UP]);
+	pi->oper_up = get_u8(tb[FTSW_ATTR_PORT_OPER_UP]);
+	pi->reason = get_u8(tb[FTSW_ATTR_PORT_REASON]);
 	if (tb[FTSW_ATTR_PORT_BASE_LID]) {
 		pi->edge = true;
 		pi->base_lid = nla_get_u16(tb[FTSW_ATTR_PORT_BASE_LID]);
 	}
-	if (tb[FTSW_ATTR_PORT_LMC])
-		pi->lmc = nla_get_u8(tb[FTSW_ATTR_PORT_LMC]);
-	if (tb[FTSW_ATTR_PORT_SL])
-		pi->sl = nla_get_u8(tb[FTSW_ATTR_PORT_SL]);
+	pi->lmc = get_u8(tb[FTSW_ATTR_PORT_LMC]);
+	pi->sl = get_u8(tb[FTSW_ATTR_PORT_SL]);
 	if (tb[FTSW_ATTR_PORT_OFFSETS]) {
 		int n = nla_len(tb[FTSW_ATTR_PORT_OFFSETS]);
 
@@ -795,12 +778,9 @@ static int parse_plan(struct nlattr **tb, void *arg)
 
 	memset(p, 0, sizeof(*p));
 	p->staged = tb[FTSW_ATTR_PLAN_STAGED] != NULL;
-	if (tb[FTSW_ATTR_PLAN_HOSTS])
-		p->hosts = nla_get_u32(tb[FTSW_ATTR_PLAN_HOSTS]);
-	if (tb[FTSW_ATTR_PLAN_LID])
-		p->lid = nla_get_u16(tb[FTSW_ATTR_PLAN_LID]);
-	if (tb[FTSW_ATTR_PLAN_LMC])
-		p->lmc = nla_get_u8(tb[FTSW_ATTR_PLAN_LMC]);
+	p->hosts = get_u32(tb[FTSW_ATTR_PLAN_HOSTS]);
+	p->lid = get_u16(tb[FTSW_ATTR_PLAN_LID]);
+	p->lmc = get_u8(tb[FTSW_ATTR_PLAN_LMC]);
 	if (tb[FTSW_ATTR_PLAN_IP4] && nla_len(tb[FTSW_ATTR_PLAN_IP4]) == 4)
 		memcpy(&p->ip4, nla_data(tb[FTSW_ATTR_PLAN_IP4]), 4);
 	if (tb[FTSW_ATTR_PLAN_IP6] && nla_len(tb[FTSW_ATTR_PLAN_IP6]) == 16)
