@@ -201,6 +201,27 @@ static struct sk_buff *ftsw_reply_alloc(const struct ftsw_req *rq,
 	return nskb;
 }
 
+/*
+ * The MAC of the host owning an asked address into mac: found tells the
+ * plan has the address, host its owner. False after counting why not: an
+ * address outside the plan, or the asker's own (an RFC 5227 probe or a
+ * DAD of it: nobody else has it).
+ */
+static bool ftsw_owner_mac(struct ftsw_port *in, const struct ftsw_req *rq,
+			   bool found, u32 host, u8 *mac)
+{
+	if (!found) {
+		ftsw_port_drop(in, FTSW_DROP_NO_ADDRESS);
+		return false;
+	}
+	if (host == rq->own) {
+		ftsw_port_drop(in, FTSW_DROP_ANNOUNCE);
+		return false;
+	}
+	ftsw_lid_to_mac(ftsw_plan_lid(rq->plan, host), mac);
+	return true;
+}
+
 /* An ARP request: answer, or count why not. Returns the reply or NULL. */
 static struct sk_buff *ftsw_arp_rx(struct ftsw_port *in, struct sk_buff *skb,
 				   const struct ftsw_req *rq)
@@ -210,7 +231,8 @@ static struct sk_buff *ftsw_arp_rx(struct ftsw_port *in, struct sk_buff *skb,
 	struct sk_buff *nskb;
 	u8 mac[ETH_ALEN];
 	__be32 tip;
-	u32 host;
+	u32 host = 0;
+	bool found;
 
 	if (!pskb_may_pull(skb, rq->off + sizeof(*a))) {
 		ftsw_port_drop(in, FTSW_DROP_BAD_RESOLVE);
@@ -233,16 +255,9 @@ static struct sk_buff *ftsw_arp_rx(struct ftsw_port *in, struct sk_buff *skb,
 		return NULL;
 	}
 	memcpy(&tip, a->tip, sizeof(tip));
-	if (!ftsw_plan_ip4(rq->plan, tip, &host)) {
-		ftsw_port_drop(in, FTSW_DROP_NO_ADDRESS);
+	found = ftsw_plan_ip4(rq->plan, tip, &host);
+	if (!ftsw_owner_mac(in, rq, found, host, mac))
 		return NULL;
-	}
-	/* Its own address (an RFC 5227 probe): nobody else has it. */
-	if (host == rq->own) {
-		ftsw_port_drop(in, FTSW_DROP_ANNOUNCE);
-		return NULL;
-	}
-	ftsw_lid_to_mac(ftsw_plan_lid(rq->plan, host), mac);
 	nskb = ftsw_reply_alloc(rq, sizeof(*r), htons(ETH_P_ARP), a->sha, mac);
 	if (!nskb) {
 		ftsw_port_drop(in, FTSW_DROP_TX_ERROR);
@@ -359,7 +374,8 @@ static struct sk_buff *ftsw_nd_rx(struct ftsw_port *in, struct sk_buff *skb,
 	const u8 *slla, *dmac;
 	u8 mac[ETH_ALEN];
 	bool dad;
-	u32 host;
+	u32 host = 0;
+	bool found;
 
 	ip6 = (const struct ipv6hdr *)(skb->data + off);
 	plen = ntohs(ip6->payload_len);
@@ -390,16 +406,9 @@ static struct sk_buff *ftsw_nd_rx(struct ftsw_port *in, struct sk_buff *skb,
 		if (!ipv6_addr_equal(&ip6->daddr, &snm) || slla)
 			goto bad;
 	}
-	if (!ftsw_plan_ip6(rq->plan, &ns->target, &host)) {
-		ftsw_port_drop(in, FTSW_DROP_NO_ADDRESS);
+	found = ftsw_plan_ip6(rq->plan, &ns->target, &host);
+	if (!ftsw_owner_mac(in, rq, found, host, mac))
 		return NULL;
-	}
-	/* DAD of, or a question about, the host's own address: it is his. */
-	if (host == rq->own) {
-		ftsw_port_drop(in, FTSW_DROP_ANNOUNCE);
-		return NULL;
-	}
-	ftsw_lid_to_mac(ftsw_plan_lid(rq->plan, host), mac);
 	if (dad) {
 		/* Another host's address: the owner defends it. */
 		ipv6_addr_set(&daddr, htonl(0xff020000), 0, 0, htonl(1));
