@@ -258,35 +258,61 @@ static int pair_in(const struct ftsw_tm *tm, uint32_t s, uint32_t d)
 	return 0;
 }
 
-/* Table 2 of paper 003, checked pair by pair on small N. */
+/*
+ * Table 2 of paper 003 on small N: the stages, their sizes (-1: not
+ * checked) and flows (stage, source, destination) computed by hand.
+ */
+static const struct t2_case {
+	const char *spec;
+	uint32_t n, nstages;
+	int nflows[4];
+	uint32_t nf, f[6][3];
+} t2[] = {
+	/* Binomial, N = 8: stage s has i -> i + 2^s for i < 2^s */
+	{ "binomial", 8, 3, { 1, 2, 4, -1 },
+	  4, { { 0, 0, 1 }, { 1, 0, 2 }, { 1, 1, 3 }, { 2, 3, 7 } } },
+	/* Tournament, N = 8: i + 2^s -> i for i = 0 mod 2^(s+1) */
+	{ "tournament", 8, 3, { 4, 2, 1, -1 },
+	  3, { { 0, 7, 6 }, { 1, 6, 4 }, { 2, 4, 0 } } },
+	/* Ring: one stage */
+	{ "ring", 4, 1, { -1, -1, -1, -1 }, 1, { { 0, 3, 0 } } },
+	/*
+	 * Recursive doubling, N = 6 (not a power of two): pre 4 -> 0, 5 -> 1;
+	 * i <-> i ^ 1 and i <-> i ^ 2 among 0..3; post 0 -> 4, 1 -> 5.
+	 */
+	{ "recdbl", 6, 4, { 2, 4, -1, -1 },
+	  6, { { 0, 4, 0 }, { 0, 5, 1 }, { 1, 2, 3 }, { 1, 3, 2 },
+	       { 2, 1, 3 }, { 3, 1, 5 } } },
+	/* Recursive halving: the same, distances 2 then 1 */
+	{ "rechalv", 8, 3, { -1, -1, -1, -1 },
+	  3, { { 0, 0, 4 }, { 1, 0, 2 }, { 2, 0, 1 } } },
+};
+
 TEST(table2_definitions)
 {
 	struct ftsw_pattern p;
 	struct ftsw_err err;
 	uint32_t i, s;
+	size_t k;
 
-	/* Binomial, N = 8: stage s has i -> i + 2^s for i < 2^s */
-	ASSERT_EQ(0, ftsw_pattern_make("binomial", 8, NULL, &p, &err));
-	ASSERT_EQ(3, p.nstages);
-	EXPECT_EQ(1, p.stages[0].nflows);
-	EXPECT_TRUE(pair_in(&p.stages[0], 0, 1));
-	EXPECT_EQ(2, p.stages[1].nflows);
-	EXPECT_TRUE(pair_in(&p.stages[1], 0, 2));
-	EXPECT_TRUE(pair_in(&p.stages[1], 1, 3));
-	EXPECT_EQ(4, p.stages[2].nflows);
-	EXPECT_TRUE(pair_in(&p.stages[2], 3, 7));
-	ftsw_pattern_free(&p);
+	for (k = 0; k < sizeof(t2) / sizeof(t2[0]); k++) {
+		const struct t2_case *c = &t2[k];
 
-	/* Tournament, N = 8: i + 2^s -> i for i = 0 mod 2^(s+1) */
-	ASSERT_EQ(0, ftsw_pattern_make("tournament", 8, NULL, &p, &err));
-	ASSERT_EQ(3, p.nstages);
-	EXPECT_EQ(4, p.stages[0].nflows);
-	EXPECT_TRUE(pair_in(&p.stages[0], 7, 6));
-	EXPECT_EQ(2, p.stages[1].nflows);
-	EXPECT_TRUE(pair_in(&p.stages[1], 6, 4));
-	EXPECT_EQ(1, p.stages[2].nflows);
-	EXPECT_TRUE(pair_in(&p.stages[2], 4, 0));
-	ftsw_pattern_free(&p);
+		ASSERT_EQ(0, ftsw_pattern_make(c->spec, c->n, NULL, &p, &err));
+		ASSERT_EQ(c->nstages, p.nstages) TH_LOG("%s", c->spec);
+		for (s = 0; s < c->nstages; s++)
+			if (c->nflows[s] >= 0)
+				EXPECT_EQ(c->nflows[s], p.stages[s].nflows)
+					TH_LOG("%s stage %u", c->spec, s);
+		for (i = 0; i < c->nf; i++)
+			EXPECT_TRUE(pair_in(&p.stages[c->f[i][0]], c->f[i][1],
+					    c->f[i][2]))
+				TH_LOG("%s stage %u: %u -> %u", c->spec,
+				       c->f[i][0], c->f[i][1], c->f[i][2]);
+		if (!strcmp(c->spec, "recdbl"))
+			EXPECT_STREQ("pre", p.stage_names[0]);
+		ftsw_pattern_free(&p);
+	}
 
 	/* Dissemination, N = 5: 3 stages, i -> i + 1, 2, 4 mod 5 */
 	ASSERT_EQ(0, ftsw_pattern_make("dissemination", 5, NULL, &p, &err));
@@ -304,37 +330,6 @@ TEST(table2_definitions)
 	for (s = 0; s < 5; s++)
 		for (i = 0; i < 6; i++)
 			EXPECT_TRUE(pair_in(&p.stages[s], i, (i + s + 1) % 6));
-	ftsw_pattern_free(&p);
-
-	/* Ring: one stage */
-	ASSERT_EQ(0, ftsw_pattern_make("ring", 4, NULL, &p, &err));
-	ASSERT_EQ(1, p.nstages);
-	EXPECT_TRUE(pair_in(&p.stages[0], 3, 0));
-	ftsw_pattern_free(&p);
-
-	/*
-	 * Recursive doubling, N = 6 (not a power of two): pre 4 -> 0, 5 -> 1;
-	 * i <-> i ^ 1 and i <-> i ^ 2 among 0..3; post 0 -> 4, 1 -> 5.
-	 */
-	ASSERT_EQ(0, ftsw_pattern_make("recdbl", 6, NULL, &p, &err));
-	ASSERT_EQ(4, p.nstages);
-	EXPECT_STREQ("pre", p.stage_names[0]);
-	EXPECT_EQ(2, p.stages[0].nflows);
-	EXPECT_TRUE(pair_in(&p.stages[0], 4, 0));
-	EXPECT_TRUE(pair_in(&p.stages[0], 5, 1));
-	EXPECT_EQ(4, p.stages[1].nflows);
-	EXPECT_TRUE(pair_in(&p.stages[1], 2, 3));
-	EXPECT_TRUE(pair_in(&p.stages[1], 3, 2));
-	EXPECT_TRUE(pair_in(&p.stages[2], 1, 3));
-	EXPECT_TRUE(pair_in(&p.stages[3], 1, 5));
-	ftsw_pattern_free(&p);
-
-	/* Recursive halving: the same, distances 2 then 1 */
-	ASSERT_EQ(0, ftsw_pattern_make("rechalv", 8, NULL, &p, &err));
-	ASSERT_EQ(3, p.nstages);
-	EXPECT_TRUE(pair_in(&p.stages[0], 0, 4));
-	EXPECT_TRUE(pair_in(&p.stages[1], 0, 2));
-	EXPECT_TRUE(pair_in(&p.stages[2], 0, 1));
 	ftsw_pattern_free(&p);
 
 	/* Random permutation: a permutation; bisection: a perfect matching */
