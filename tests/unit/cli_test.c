@@ -361,7 +361,8 @@ TEST(bash_completion)
 		     "--count --path-policy --packet --message --buffer "
 		     "--in-buffer --out-buffer --link-latency --router-latency "
 		     "--vls --warmup --measure --drain --deadlock --seed "
-		     "--threads --links --plot --picture --dot\n", c);
+		     "--threads --links --plot --picture --dot --speedup "
+		     "--voq\n", c);
 	free(c);
 	c = complete("ftsw sim --pa");
 	EXPECT_STREQ("--paths --pattern --path-policy --packet\n", c);
