@@ -5,7 +5,9 @@
  * wake-up at every cycle, the same numbers for any thread count, deadlock
  * on a ring, a torus and a random fabric with one VL and its cycle against
  * the channel dependency graph, DFSSSP's layers and Up*\/Down* never
- * deadlocking, an OpenSM dump simulating as the engine's tables.
+ * deadlocking, an OpenSM dump simulating as the engine's tables; the
+ * paper model's options (speedup, non-FIFO inputs, per-packet even split)
+ * and the Table 1 claim under it.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -521,6 +523,213 @@ TEST(opensm_dump_same_numbers)
 	unlink(path);
 	ftsw_routing_free(d);
 	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
+/*
+ * The paper model's options (Documentation/sim.md): a crossbar speedup and
+ * non-FIFO input buffers change no latency on an idle fabric (cut-through:
+ * a packet's tail still arrives at link rate), so one packet takes
+ * (h + 1) L + h R + P and an M-packet message (M - 1) P more, by hand;
+ * with spread the packets of the message take different paths of equal
+ * length without meeting.
+ */
+TEST(paper_model_idle_latency)
+{
+	struct ftsw_topo *t = gen("xgft:3;4,4,8;1,4,4");
+	struct ftsw_routing *r = route("disjoint", t, 2, 0);
+	const char *path = "/tmp/ftsw-sim-test-flow2";
+	struct ftsw_sim_traffic tr;
+	struct ftsw_sim_opts o;
+	struct ftsw_sim_result res;
+	struct ftsw_err err;
+	FILE *f = fopen(path, "w");
+	unsigned S, voq, M, L = 2, R = 3, P = 10;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_NE(NULL, f);
+	fprintf(f, "0 127\n");
+	fclose(f);
+	ASSERT_EQ(0, ftsw_sim_traffic_make(t, "file:/tmp/ftsw-sim-test-flow2",
+					   "topo", 0, &tr, &err));
+	for (S = 1; S <= 10; S = S == 1 ? 2 : S == 2 ? 4 : S == 4 ? 10 : 11)
+		for (voq = 0; voq <= 1; voq++)
+			for (M = 1; M <= 3; M += 2) {
+				opts(&o);
+				o.count = 1;
+				o.msg_packets = M;
+				o.link_latency = L;
+				o.router_latency = R;
+				o.speedup = S;
+				o.voq = voq;
+				o.policy = FTSW_SIM_SPREAD;
+				o.verify = true;
+				ASSERT_EQ(0, ftsw_sim_run(r, &tr, &o, 0.5, &res,
+							  &err));
+				ASSERT_EQ(M, res.pkts_delivered);
+				ASSERT_EQ(6 * L + 5 * R + M * P,
+					  res.msg_lat_avg);
+				ASSERT_EQ(6 * L + 5 * R + P, res.pkt_lat_p50 -
+					  (M == 3 ? P : 0));
+				ASSERT_EQ(6 * M * P, res.flit_hops);
+				ftsw_sim_result_free(&res);
+			}
+	ftsw_sim_traffic_free(&tr);
+	unlink(path);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
+/*
+ * spread: the packets of a pair go round robin over its K offsets, so N
+ * packets put exactly N / K packets on each of the K traced paths, counted
+ * on the links; one message on K = 2 already splits 5 / 5 (a per-message
+ * policy would put all 10 on one path).
+ */
+TEST(spread_splits_evenly)
+{
+	struct ftsw_topo *t = gen("xgft:3;4,4,8;1,4,4");
+	const char *path = "/tmp/ftsw-sim-test-flow3";
+	struct ftsw_sim_traffic tr;
+	struct ftsw_err err;
+	FILE *f = fopen(path, "w");
+	unsigned lmc;
+
+	ASSERT_NE(NULL, f);
+	fprintf(f, "0 127\n");
+	fclose(f);
+	ASSERT_EQ(0, ftsw_sim_traffic_make(t, "file:/tmp/ftsw-sim-test-flow3",
+					   "topo", 0, &tr, &err));
+	for (lmc = 1; lmc <= 3; lmc++) {
+		struct ftsw_routing *r = route("disjoint", t, lmc, 0);
+		unsigned K = 1u << lmc, msgs = K / 2, k, h;
+		uint64_t *want = calloc(t->nports, sizeof(*want));
+		struct ftsw_sim_opts o;
+		struct ftsw_sim_result res;
+		uint8_t off[128];
+		double w[128];
+		uint32_t l;
+
+		ASSERT_NE(NULL, r);
+		ASSERT_EQ(K, ftsw_path_offsets(r, 0, off, w));
+		/* msgs messages of 10 packets: 10 * msgs / K = 5 per path */
+		for (k = 0; k < K; k++) {
+			struct ftsw_path p;
+
+			ASSERT_EQ(0, ftsw_trace_path(r, 0, 127, off[k], 0, &p));
+			for (h = 0; h < p.nhops; h++)
+				want[ftsw_link_id(t, t->switches[p.hops[h].sw],
+						  p.hops[h].port)] += 5 * 10;
+		}
+		want[ftsw_link_id(t, t->hosts[0],
+				  ftsw_host_port(t, t->hosts[0]))] += 10 * 10 * msgs;
+		opts(&o);
+		o.count = msgs;
+		o.policy = FTSW_SIM_SPREAD;
+		o.voq = true;
+		o.speedup = 2;
+		ASSERT_EQ(0, ftsw_sim_run(r, &tr, &o, 0.5, &res, &err));
+		ASSERT_EQ(10 * msgs, res.pkts_delivered);
+		for (l = 0; l < t->nports; l++)
+			ASSERT_EQ(want[l], res.link_flits[l]);
+		/* the 5 packets per path are on disjoint top-level links */
+		ftsw_sim_result_free(&res);
+		free(want);
+		ftsw_routing_free(r);
+	}
+	ftsw_sim_traffic_free(&tr);
+	unlink(path);
+	ftsw_topo_free(t);
+}
+
+/*
+ * Under the paper model (spread, non-FIFO inputs, speedup 2): bounds,
+ * conservation at every sample, no resource left asleep at any cycle
+ * (verify), no deadlock, and the same numbers for 1 and 2 threads.
+ */
+TEST(paper_model_verify_deterministic)
+{
+	struct ftsw_topo *t = gen("xgft:3;4,4,8;1,4,4");
+	struct ftsw_routing *r = route("disjoint", t, 2, 0);
+	struct ftsw_sim_traffic tr;
+	struct ftsw_sim_opts o;
+	struct ftsw_sim_result a[2], b[2];
+	double loads[2] = { 0.3, 0.9 };
+	struct ftsw_err err;
+	unsigned i;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, ftsw_sim_traffic_make(t, "uniform", "topo", 0, &tr, &err));
+	opts(&o);
+	o.warmup = 500;
+	o.measure = 2000;
+	o.policy = FTSW_SIM_SPREAD;
+	o.voq = true;
+	o.speedup = 2;
+	o.verify = true;
+	o.deadlock_cycles = 200;	/* samples every 100 cycles */
+	ASSERT_EQ(0, ftsw_sim_sweep(r, &tr, &o, loads, 2, a, &err));
+	o.threads = 2;
+	ASSERT_EQ(0, ftsw_sim_sweep(r, &tr, &o, loads, 2, b, &err));
+	for (i = 0; i < 2; i++) {
+		ASSERT_LE(a[i].accepted, 1.0);
+		ASSERT_LE(a[i].accepted, a[i].offered * 1.02 + 0.005);
+		ASSERT_GE(a[i].samples, a[i].cycles / 100);
+		ASSERT_FALSE(a[i].deadlock);
+		ASSERT_EQ(0, a[i].pkts_dropped);
+		ASSERT_EQ(a[i].flit_hops, b[i].flit_hops);
+		ASSERT_EQ(a[i].accepted, b[i].accepted);
+		ASSERT_EQ(a[i].msg_lat_avg, b[i].msg_lat_avg);
+		ASSERT_EQ(0, memcmp(a[i].link_flits, b[i].link_flits,
+				    (size_t)t->nports * a[i].vls * 8));
+		ftsw_sim_result_free(&a[i]);
+		ftsw_sim_result_free(&b[i]);
+	}
+	ASSERT_LT(fabs(a[0].accepted - a[0].offered), 0.01);
+	ftsw_sim_traffic_free(&tr);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
+/*
+ * Paper 000's Table 1 claim in its shortest form, under the paper model on
+ * XGFT(3;4,4,8;1,4,4): at an offered load of 0.7, beyond d-mod-k's
+ * saturation (about 0.58 accepted), disjoint(4) accepts more than d-mod-k.
+ * Measured over seeds 1..5 (2,000 + 8,000 cycles) the difference was
+ * 0.043..0.068 (mean 0.057) with a seed-to-seed standard deviation of
+ * about 0.01; the margin asked, 0.03, is three of those below the mean.
+ * (Under the kernel model it is the other way round: d-mod-k 0.44,
+ * disjoint(4) 0.41; Documentation/results/sim-table1.md.)
+ */
+TEST(paper_claim_disjoint_beats_dmodk)
+{
+	struct ftsw_topo *t = gen("xgft:3;4,4,8;1,4,4");
+	struct ftsw_routing *d = route("dmodk", t, 0, 0);
+	struct ftsw_routing *j = route("disjoint", t, 2, 0);
+	struct ftsw_sim_traffic tr;
+	struct ftsw_sim_opts o;
+	struct ftsw_sim_result a, b;
+	struct ftsw_err err;
+
+	ASSERT_NE(NULL, d);
+	ASSERT_NE(NULL, j);
+	ASSERT_EQ(0, ftsw_sim_traffic_make(t, "uniform", "topo", 0, &tr, &err));
+	opts(&o);
+	o.warmup = 2000;
+	o.measure = 8000;
+	o.policy = FTSW_SIM_SPREAD;
+	o.voq = true;
+	o.speedup = 2;
+	ASSERT_EQ(0, ftsw_sim_run(d, &tr, &o, 0.7, &a, &err));
+	ASSERT_EQ(0, ftsw_sim_run(j, &tr, &o, 0.7, &b, &err));
+	/* d-mod-k is saturated: it accepts well below the offered load */
+	ASSERT_LT(a.accepted, 0.9 * a.offered);
+	ASSERT_GT(b.accepted, a.accepted + 0.03);
+	ftsw_sim_result_free(&a);
+	ftsw_sim_result_free(&b);
+	ftsw_sim_traffic_free(&tr);
+	ftsw_routing_free(j);
+	ftsw_routing_free(d);
 	ftsw_topo_free(t);
 }
 

@@ -22,7 +22,8 @@ enum {
 	S_PATTERN, S_ORDER, S_RANKS, S_LOAD, S_COUNT, S_POLICY,
 	S_PACKET, S_MESSAGE, S_BUFFER, S_IN_BUF, S_OUT_BUF, S_LINK_LAT,
 	S_ROUTER_LAT, S_VLS, S_WARMUP, S_MEASURE, S_DRAIN, S_DEADLOCK,
-	S_SEED, S_THREADS, S_LINKS, S_PLOT, S_PICTURE, S_DOT, S_N
+	S_SEED, S_THREADS, S_LINKS, S_PLOT, S_PICTURE, S_DOT,
+	S_SPEEDUP, S_VOQ, S_N
 };
 
 #define SIM_NUM(nm, a, lo, hi, h) { nm, NULL, CLI_NUM, a, lo, hi, .help = h }
@@ -50,7 +51,7 @@ static const struct cli_opt sim_opts[S_N + 1] = {
 			    "N messages per flow, then drain (no warm-up)"),
 	[S_POLICY] = { "--path-policy", NULL, CLI_STR, "P",
 		       .help = "LMC offset per message: random (default), "
-			       "hash, rr, packet" },
+			       "hash, rr; per packet: packet, spread" },
 	[S_PACKET] = SIM_NUM("--packet", "P", 1, 4096, "flits per packet (10)"),
 	[S_MESSAGE] = SIM_NUM("--message", "M", 1, 65535,
 			      "packets per message (10)"),
@@ -87,6 +88,12 @@ static const struct cli_opt sim_opts[S_N + 1] = {
 				"point (or the last)" },
 	[S_DOT] = { "--dot", NULL, CLI_FILE, "F.dot",
 		    .help = "the heat map's Graphviz source" },
+	[S_SPEEDUP] = SIM_NUM("--speedup", "S", 1, 64,
+			      "crossbar speedup: input to output buffer at "
+			      "S flits/cycle (1)"),
+	[S_VOQ] = { "--voq", NULL, CLI_FLAG,
+		    .help = "input buffers not FIFO: an output takes the "
+			    "oldest packet for it from any input buffer" },
 };
 
 #undef SIM_NUM
@@ -160,6 +167,8 @@ static int take_opts(const struct cli_args *a, struct sopts *o)
 	take_num(a, S_DRAIN, &o->so.drain);
 	take_num(a, S_DEADLOCK, &o->so.deadlock_cycles);
 	take_num(a, S_COUNT, &o->so.count);
+	take_num(a, S_SPEEDUP, &o->so.speedup);
+	o->so.voq = a->v[S_VOQ].n;
 	if (a->v[S_SEED].n)
 		o->so.seed = o->ro.seed = a->v[S_SEED].u;
 	if (a->v[S_POLICY].n &&
@@ -489,6 +498,9 @@ static void print_header(const struct sopts *o, const struct ftsw_routing *r,
 		      so->link_latency);
 	ftsw_out_uint("router_latency", " router %" PRIu64 " cycles",
 		      so->router_latency);
+	ftsw_out_uint("speedup", ", speedup %" PRIu64,
+		      so->speedup ? so->speedup : 1);
+	ftsw_out_bool("voq", so->voq ? ", VOQ inputs: %s" : NULL, so->voq);
 	ftsw_out_uint("warmup", so->count ? NULL : ", warm-up %" PRIu64,
 		      so->warmup);
 	ftsw_out_uint("measure", so->count ? NULL : ", measured %" PRIu64

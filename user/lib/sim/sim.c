@@ -55,6 +55,7 @@ const char *ftsw_sim_policy_name(enum ftsw_sim_policy p)
 	case FTSW_SIM_HASH: return "hash";
 	case FTSW_SIM_RR: return "rr";
 	case FTSW_SIM_PACKET: return "packet";
+	case FTSW_SIM_SPREAD: return "spread";
 	}
 	return "?";
 }
@@ -70,9 +71,11 @@ int ftsw_sim_policy_parse(const char *s, enum ftsw_sim_policy *p,
 		*p = FTSW_SIM_RR;
 	else if (!strcmp(s, "packet"))
 		*p = FTSW_SIM_PACKET;
+	else if (!strcmp(s, "spread"))
+		*p = FTSW_SIM_SPREAD;
 	else {
 		ftsw_err_set(err, "--path-policy '%s': expected random, hash, "
-			     "rr or packet", s);
+			     "rr, packet or spread", s);
 		return -1;
 	}
 	return 0;
@@ -337,6 +340,9 @@ struct sim {
 	const struct ftsw_sim_traffic *tr;
 	struct ftsw_sim_opts o;
 	unsigned V, P, L, R, Bin, Bout;
+	unsigned Px;		/* crossbar time of a packet, ceil(P / S) */
+	bool per_packet;	/* the path is chosen per packet */
+	uint8_t *pair_rr;	/* spread: next offset index per (src, dst) */
 	uint32_t nports, now;
 	uint32_t win0, win1;	/* measured window [win0, win1) */
 	double load, mean_gap;
@@ -658,6 +664,9 @@ static inline void set_req(struct sim *s, size_t idx, uint8_t out)
 	s->pv[idx].req = out;
 }
 
+static void voq_arrive(struct sim *s, uint32_t in, unsigned v,
+		       const struct pkt *p);
+
 /* Put packet pi on link o (credit checked by the caller) at s->now. */
 static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 {
@@ -699,7 +708,7 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 		} else {
 			out = lid <= s->r->max_lid ? ftsw_lft(s->r, sw)[lid] :
 			      FTSW_PORT_NONE;
-			if (k < 8 && s->o.policy != FTSW_SIM_PACKET) {
+			if (k < 8 && !s->per_packet) {
 				struct msg *m = &s->ms[p->msg];
 
 				m->route[k] = out;
@@ -732,6 +741,8 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 		set_req(s, idx, out);
 		s->pv[idx].in_ht = p->t;
 		push_ev(s, when, EV(EV_XBAR, base + out - 1));
+	} else if (s->o.voq) {
+		voq_arrive(s, pp, v, p);
 	}
 }
 
@@ -822,6 +833,26 @@ static void host_arrival(struct sim *s, uint32_t h)
 			EV(EV_LINK, s->hport[h]));
 }
 
+/*
+ * The LMC offset of host h's next packet to dst under a per-packet policy:
+ * packet (uniform among the offsets) or spread (the pair's offsets in turn,
+ * so that the pair's packets split evenly over its K paths).
+ */
+static uint8_t pkt_offset(struct sim *s, uint32_t h, uint32_t dst)
+{
+	unsigned n = s->noff[h], i;
+
+	if (s->o.policy == FTSW_SIM_SPREAD) {
+		uint8_t *c = &s->pair_rr[(size_t)h * s->tr->nhosts + dst];
+
+		i = *c;
+		*c = (uint8_t)(i + 1 < n ? i + 1 : 0);
+	} else {
+		i = (unsigned)(ftsw_rand_next(&s->hq[h].rng) % n);
+	}
+	return s->offs[(size_t)h * 128 + i];
+}
+
 static void host_link(struct sim *s, uint32_t o, uint32_t h)
 {
 	struct hostq *q = &s->hq[h];
@@ -844,14 +875,11 @@ static void host_link(struct sim *s, uint32_t o, uint32_t h)
 		return;
 	p = &s->pk[pi];
 	p->msg = mi;
-	p->dlid = ftsw_host_lid(s->r, m->dst) + m->offset;
-	if (s->o.policy == FTSW_SIM_PACKET)
-		p->dlid = ftsw_host_lid(s->r, m->dst) +
-			  s->offs[(size_t)h * 128 +
-				  ftsw_rand_next(&q->rng) % s->noff[h]];
+	p->dlid = ftsw_host_lid(s->r, m->dst) +
+		  (s->per_packet ? pkt_offset(s, h, m->dst) : m->offset);
 	p->vl = m->vl;
 	p->hops = 0;
-	p->known = s->o.policy == FTSW_SIM_PACKET ? 0 : m->known;
+	p->known = s->per_packet ? 0 : m->known;
 	memcpy(p->route, m->route, sizeof(p->route));
 	if (m->to_inject == s->o.msg_packets)
 		m->first = s->now;
@@ -901,7 +929,7 @@ static void link_ev(struct sim *s, uint32_t o)
 					       s->pv[idx].out_head]].t;
 	s->pt[o].rr_vl = (uint8_t)wrap((unsigned)v + 1, s->V);
 	/* the slot frees with the tail: the crossbar may refill it */
-	if (!(s->pt[o].pflags & PF_MASK) || s->pt[o].reqmask)
+	if (!(s->pt[o].pflags & PF_MASK) || s->pt[o].reqmask || s->o.voq)
 		push_ev(s, s->now + s->P, EV(EV_XBAR, o));
 	transmit(s, o, (unsigned)v, pi);
 	for (v = 0; v < (int)s->V; v++)
@@ -929,12 +957,19 @@ static inline bool xbar_ok(const struct sim *s, uint32_t o, size_t idx,
 	return out_occ(s, o, v) < s->Bout;
 }
 
+static size_t xbar_pick_voq(const struct sim *s, uint32_t o, unsigned *slot);
+
 static size_t xbar_pick(const struct sim *s, uint32_t o)
 {
 	unsigned V = s->V, np, k, total, start;
 	uint32_t base;
 	uint8_t lo;
 
+	if (s->o.voq) {
+		unsigned slot;
+
+		return xbar_pick_voq(s, o, &slot);
+	}
 	if (s->pt[o].xout_free > s->now)
 		return SIZE_MAX;
 	base = s->pt[o].pbase;
@@ -973,12 +1008,34 @@ static size_t xbar_pick(const struct sim *s, uint32_t o)
 	return SIZE_MAX;
 }
 
+/*
+ * When a crossbar transfer granted now ends, for a packet whose head
+ * reached the input buffer at in_ht: Px = ceil(P / S) cycles with
+ * speedup S, but never before its tail has arrived over the link (cut
+ * through: the tail reaches the input at in_ht + P - 1). With S = 1 this
+ * is now + P.
+ */
+static inline uint32_t xbar_done(const struct sim *s, uint32_t in_ht)
+{
+	uint32_t a = s->now + s->Px, b = in_ht + s->P;
+
+	return a > b ? a : b;
+}
+
+static void xbar_ev_voq(struct sim *s, uint32_t o);
+
 static void xbar_ev(struct sim *s, uint32_t o)
 {
-	size_t idx = xbar_pick(s, o);
 	unsigned V = s->V, v;
-	uint32_t in, base, pi, oi;
+	uint32_t in, base, pi, oi, xfree;
 	struct pkt *p;
+	size_t idx;
+
+	if (s->o.voq) {
+		xbar_ev_voq(s, o);
+		return;
+	}
+	idx = xbar_pick(s, o);
 
 	if (idx == SIZE_MAX)
 		return;
@@ -988,8 +1045,9 @@ static void xbar_ev(struct sim *s, uint32_t o)
 	pi = s->inq[idx * s->Bin + s->pv[idx].in_head];
 	p = &s->pk[pi];
 	s->pt[o].rr_in = (uint16_t)(idx - (size_t)base * V + 1);
-	s->pt[in].xin_free = s->now + s->P;
-	s->pt[o].xout_free = s->now + s->P;
+	xfree = xbar_done(s, s->pv[idx].in_ht);
+	s->pt[in].xin_free = xfree;
+	s->pt[o].xout_free = xfree;
 	s->last_move = s->now;
 	s->pv[idx].in_head = (uint8_t)wrap(s->pv[idx].in_head + 1u, s->Bin);
 	if (--s->pv[idx].in_cnt) {
@@ -997,8 +1055,8 @@ static void xbar_ev(struct sim *s, uint32_t o)
 
 		set_req(s, idx, nx->out);
 		s->pv[idx].in_ht = nx->t;
-		uint32_t when = s->now + s->P > nx->t + s->R - 1 ?
-				s->now + s->P : nx->t + s->R - 1;
+		uint32_t when = xfree > nx->t + s->R - 1 ?
+				xfree : nx->t + s->R - 1;
 
 		if (s->pt[base + nx->out - 1].xout_free > when)
 			when = s->pt[base + nx->out - 1].xout_free;
@@ -1010,14 +1068,14 @@ static void xbar_ev(struct sim *s, uint32_t o)
 		set_req(s, idx, 0);
 	}
 	if (V > 1)
-		push_ev(s, s->now + s->P, EV(EV_INFREE, in));
+		push_ev(s, xfree, EV(EV_INFREE, in));
 	/* others waiting for this output (a later request wakes itself) */
 	if (!(s->pt[o].pflags & PF_MASK) || s->pt[o].reqmask)
-		push_ev(s, s->now + s->P, EV(EV_XBAR, o));
+		push_ev(s, xfree, EV(EV_XBAR, o));
 	/* credit back to the upstream port when the tail has left */
 	if (s->pt[in].peer != FTSW_NONE)
 		cred_return(s, (size_t)s->pt[in].peer * V + v,
-			    s->now + s->P - 1 + s->L);
+			    xfree - 1 + s->L);
 	oi = o * V + v;
 	s->outq[(size_t)oi * s->Bout +
 		wrap(s->pv[oi].out_head + s->pv[oi].out_cnt, s->Bout)] = pi;
@@ -1047,6 +1105,146 @@ static int link_pick(const struct sim *s, uint32_t o)
 		return (int)v;
 	}
 	return -1;
+}
+
+/*
+ * Non-FIFO input buffers (--voq). An input buffer holds up to Bin packets
+ * in arrival order; output o may take the oldest of them that goes to o
+ * (so packets to one output stay in order, as in virtual output queues
+ * sharing the input buffer), when the input's crossbar port is free, the
+ * packet's head has spent the router latency there and o's output buffer
+ * has room. Outputs grant round robin over (input, VL) as in FIFO mode.
+ * The head-of-buffer request (pv.req, reqmask) is still kept for the
+ * deadlock walk; wake-ups do not rely on it.
+ */
+static size_t xbar_pick_voq(const struct sim *s, uint32_t o, unsigned *slot)
+{
+	unsigned V = s->V, np = s->pt[o].pnp, total, start, k;
+	uint32_t base = s->pt[o].pbase;
+	uint8_t lo = s->pt[o].plocal;
+
+	if (s->pt[o].xout_free > s->now)
+		return SIZE_MAX;
+	total = np * V;
+	start = s->pt[o].rr_in % total;
+	for (k = 0; k < total; k++) {
+		unsigned c = start + k < total ? start + k : start + k - total;
+		size_t idx = (size_t)base * V + c;
+		const struct spv *x = &s->pv[idx];
+		unsigned j, h = x->in_head;
+
+		if (!x->in_cnt || s->pt[base + div_v(s, c)].xin_free > s->now)
+			continue;
+		for (j = 0; j < x->in_cnt; j++, h = wrap(h + 1, s->Bin)) {
+			const struct pkt *p = &s->pk[s->inq[idx * s->Bin + h]];
+
+			if (p->out != lo)
+				continue;
+			if (p->t + s->R - 1 <= s->now &&
+			    out_occ(s, o, mod_v(s, c)) < s->Bout) {
+				*slot = j;
+				return idx;
+			}
+			break;	/* the oldest to o is not ready */
+		}
+	}
+	return SIZE_MAX;
+}
+
+/* When output o could take p (just queued at input in, VL v): wake it. */
+static void voq_arrive(struct sim *s, uint32_t in, unsigned v,
+		       const struct pkt *p)
+{
+	uint32_t o = s->pt[in].pbase + p->out - 1;
+	uint32_t when = p->t + s->R - 1;
+
+	if (s->pt[in].xin_free > when)
+		when = s->pt[in].xin_free;
+	if (s->pt[o].xout_free > when)
+		when = s->pt[o].xout_free;
+	if (out_occ(s, o, v) >= s->Bout && s->pt[o].link_free > when)
+		when = s->pt[o].link_free;
+	push_ev(s, when, EV(EV_XBAR, o));
+}
+
+/* Input port in's crossbar port is free: wake every output it holds. */
+static void voq_infree(struct sim *s, uint32_t in)
+{
+	uint32_t base = s->pt[in].pbase;
+	uint64_t done = 0;
+	unsigned v, j, h;
+
+	for (v = 0; v < s->V; v++) {
+		size_t idx = (size_t)in * s->V + v;
+		const struct spv *x = &s->pv[idx];
+
+		for (j = 0, h = x->in_head; j < x->in_cnt;
+		     j++, h = wrap(h + 1, s->Bin)) {
+			unsigned out = s->pk[s->inq[idx * s->Bin + h]].out;
+
+			if (out < 64 && (done >> out & 1))
+				continue;
+			if (out < 64)
+				done |= 1ull << out;
+			xbar_ev(s, base + out - 1);
+		}
+	}
+}
+
+/* Output o's crossbar under --voq: move one packet to its buffer. */
+static void xbar_ev_voq(struct sim *s, uint32_t o)
+{
+	unsigned V = s->V, v, slot = 0, j, h;
+	size_t idx = xbar_pick_voq(s, o, &slot);
+	uint32_t in, base, pi, oi, xfree;
+	struct spv *x;
+	struct pkt *p;
+
+	if (idx == SIZE_MAX)
+		return;
+	in = div_v(s, idx);
+	v = mod_v(s, idx);
+	x = &s->pv[idx];
+	base = s->pt[o].pbase;
+	h = wrap(x->in_head + slot, s->Bin);
+	pi = s->inq[idx * s->Bin + h];
+	p = &s->pk[pi];
+	s->pt[o].rr_in = (uint16_t)(idx - (size_t)base * V + 1);
+	xfree = xbar_done(s, p->t);
+	s->pt[in].xin_free = xfree;
+	s->pt[o].xout_free = xfree;
+	s->last_move = s->now;
+	/* take the slot out of the ring: the older ones move back by one */
+	for (j = slot; j > 0; j--) {
+		unsigned to = wrap(x->in_head + j, s->Bin);
+		unsigned from = wrap(x->in_head + j - 1, s->Bin);
+
+		s->inq[idx * s->Bin + to] = s->inq[idx * s->Bin + from];
+	}
+	x->in_head = (uint8_t)wrap(x->in_head + 1u, s->Bin);
+	if (--x->in_cnt) {
+		struct pkt *nx = &s->pk[s->inq[idx * s->Bin + x->in_head]];
+
+		set_req(s, idx, nx->out);
+		x->in_ht = nx->t;
+	} else {
+		set_req(s, idx, 0);
+	}
+	/* the input's other packets, and others waiting for o */
+	push_ev(s, xfree, EV(EV_INFREE, in));
+	push_ev(s, xfree, EV(EV_XBAR, o));
+	if (s->pt[in].peer != FTSW_NONE)
+		cred_return(s, (size_t)s->pt[in].peer * V + v,
+			    xfree - 1 + s->L);
+	oi = o * V + v;
+	s->outq[(size_t)oi * s->Bout +
+		wrap(s->pv[oi].out_head + s->pv[oi].out_cnt, s->Bout)] = pi;
+	p->t = s->now + 1;
+	if (s->pv[oi].out_cnt++ == 0) {
+		s->pv[oi].out_ht = p->t;
+		push_ev(s, s->pt[o].link_free > s->now + 1 ? s->pt[o].link_free :
+			s->now + 1, EV(EV_LINK, o));
+	}
 }
 
 /* Host h could start a packet now. */
@@ -1090,11 +1288,17 @@ static int verify_idle(struct sim *s)
 	return 0;
 }
 
+static void voq_infree(struct sim *s, uint32_t in);
+
 static void infree_ev(struct sim *s, uint32_t in)
 {
 	const struct ftsw_node *n = &s->t->nodes[s->pt[in].pnode];
 	unsigned v;
 
+	if (s->o.voq) {
+		voq_infree(s, in);
+		return;
+	}
 	for (v = 0; v < s->V; v++) {
 		uint8_t q = s->pv[(size_t)in * s->V + v].req;
 
@@ -1252,6 +1456,7 @@ static void sim_free(struct sim *s)
 	free(s->hport);
 	free(s->noff);
 	free(s->offs);
+	free(s->pair_rr);
 	free(s->heap);
 	if (s->wheel)
 		for (i = 0; i <= s->wmask; i++)
@@ -1289,6 +1494,17 @@ static int setup_params(struct sim *s, const struct ftsw_routing *r,
 	s->R = o->router_latency;
 	s->Bin = o->in_buf;
 	s->Bout = o->out_buf;
+	{
+		unsigned S = o->speedup ? o->speedup : 1;
+
+		s->Px = (s->P + S - 1) / S;
+		if (S > 64) {
+			ftsw_err_set(err, "crossbar speedup %u: at most 64", S);
+			return -1;
+		}
+	}
+	s->per_packet = o->policy == FTSW_SIM_PACKET ||
+			o->policy == FTSW_SIM_SPREAD;
 	s->V = o->vls ? o->vls : (r->nvls ? r->nvls : 1);
 	if (!s->o.deadlock_cycles)
 		s->o.deadlock_cycles = 2000;
@@ -1347,6 +1563,19 @@ static int setup_alloc(struct sim *s, const struct ftsw_sim_opts *o,
 	s->hport = malloc(t->nhosts * sizeof(uint32_t));
 	s->noff = malloc(t->nhosts);
 	s->offs = malloc((size_t)t->nhosts * 128);
+	if (s->o.policy == FTSW_SIM_SPREAD) {
+		if (t->nhosts > 16384) {
+			ftsw_err_set(err, "--path-policy spread keeps a counter "
+				     "per host pair: at most 16384 hosts, "
+				     "fabric has %u", t->nhosts);
+			return -1;
+		}
+		s->pair_rr = calloc((size_t)t->nhosts * t->nhosts, 1);
+		if (!s->pair_rr) {
+			ftsw_err_set(err, "out of memory for the simulation");
+			return -1;
+		}
+	}
 	s->heap = malloc(t->nhosts * sizeof(uint32_t));
 	for (w = 64; w < 2 * s->P + s->L + s->R + 8; w *= 2)
 		;

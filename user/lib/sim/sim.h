@@ -42,6 +42,9 @@ enum ftsw_sim_policy {
 	FTSW_SIM_HASH,		/* per (source, destination) pair, fixed */
 	FTSW_SIM_RR,		/* per source, round robin over its offsets */
 	FTSW_SIM_PACKET,	/* per packet, uniform (not the kernel's) */
+	FTSW_SIM_SPREAD,	/* per packet, round robin per (source,
+				 * destination) pair: the flow-level model's
+				 * even split (not the kernel's) */
 };
 
 struct ftsw_sim_opts {
@@ -52,6 +55,13 @@ struct ftsw_sim_opts {
 	unsigned router_latency;	/* head at input -> head at output (1) */
 	unsigned vls;		/* data VLs (0 = the routing's nvls) */
 	enum ftsw_sim_policy policy;
+	unsigned speedup;	/* crossbar speedup S: an input moves a
+				 * packet to an output buffer at S flits
+				 * per cycle (1; 0 = 1) */
+	bool voq;		/* input buffers are not FIFO: an output may
+				 * take the oldest packet of any input buffer
+				 * that goes to it (as virtual output queues
+				 * in the input buffer); default off */
 	uint64_t seed;
 	uint32_t warmup, measure;	/* cycles (10000, 20000) */
 	uint32_t drain;		/* extra cycles for measured messages
