@@ -29,6 +29,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "sim/sim.h"
@@ -262,9 +263,10 @@ enum { EV_XBAR = 0, EV_LINK = 1, EV_CREDIT = 2, EV_INFREE = 3 };
 #define EV(type, id)	(((uint32_t)(type) << 28) | (id))
 #define EV_ID_MAX	((1u << 28) - 1)
 #define NO_PKT		UINT32_MAX
+#define EV_AHEAD	4	/* events prefetched ahead (run_cycle) */
 #define INF_CREDIT	0xffff
 
-/* A port's state, one cache line. */
+/* A port's state, one cache line (64 bytes, aligned). */
 struct sport {
 	uint32_t link_free, xin_free, xout_free;	/* busy until */
 	uint32_t peer;		/* peer's port id, FTSW_NONE */
@@ -279,9 +281,14 @@ struct sport {
 	uint8_t pad[3];
 	uint64_t reqmask;	/* output port: requesting (input, VL), when
 				 * the switch has at most 64 of them */
+	uint8_t pad_line[16];	/* one record, one cache line */
 };
 
-/* A port's VL: credits towards the peer, its two buffer rings. */
+/*
+ * A port's VL: credits towards the peer, its two buffer rings. The record
+ * is followed in memory by its rings (INQ, CRQ, OUTQ below), so that a
+ * buffer's counters and its slots share cache lines.
+ */
 struct spv {
 	uint64_t flits;		/* sent in the measured window */
 	uint32_t in_ht, out_ht;	/* head packet's arrival time */
@@ -348,10 +355,13 @@ struct sim {
 	double load, mean_gap;
 
 	/* per port record (link id), and per port per VL */
+	/*
+	 * per port record (link id), and per port per VL (port * V + v) a
+	 * struct spv and its rings, pv_size bytes apart (PV(), INQ(), ...)
+	 */
 	struct sport *pt;
-	struct spv *pv;
-	uint32_t *inq, *outq;
-	uint32_t *crq;		/* credit return times, (port * V + v) * Bin */	/* (port * V + v) * B + slot */
+	unsigned char *pv;
+	size_t pv_size;
 	uint64_t *link_flits;
 
 	struct pkt *pk;
@@ -383,6 +393,41 @@ struct sim {
 	struct ftsw_err *err;
 	int failed;
 };
+
+_Static_assert(sizeof(struct sport) == 64, "a port record is a cache line");
+
+/*
+ * Port VL i's record and its rings: input buffer (Bin packet ids), credit
+ * return times (Bin), output buffer (Bout packet ids).
+ */
+#define PV(s, i)	((struct spv *)((s)->pv + (size_t)(i) * (s)->pv_size))
+#define INQ(s, i)	((uint32_t *)(PV(s, i) + 1))
+#define CRQ(s, i)	(INQ(s, i) + (s)->Bin)
+#define OUTQ(s, i)	(INQ(s, i) + 2 * (s)->Bin)
+
+/*
+ * Zeroed, cache-aligned memory for the per-port arrays. Large ones (a
+ * 65,536-host fabric: tens of MB, read at random every hop) ask for huge
+ * pages, which spares most of the TLB misses; the contents are the same.
+ */
+static void *zalloc_big(size_t sz)
+{
+	size_t huge = 2u << 20;
+	void *p;
+
+	if (sz >= 4 * huge) {
+		sz = (sz + huge - 1) & ~(huge - 1);
+		p = aligned_alloc(huge, sz);
+		if (p)
+			madvise(p, sz, MADV_HUGEPAGE);
+	} else {
+		sz = (sz + 63) & ~(size_t)63;
+		p = aligned_alloc(64, sz ? sz : 64);
+	}
+	if (p)
+		memset(p, 0, sz);
+	return p;
+}
 
 static int hist_init(struct hist *h)
 {
@@ -445,21 +490,28 @@ static inline double unit(uint64_t *s)
 	return (ftsw_rand_next(s) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static void push_ev(struct sim *s, uint32_t when, uint32_t ev)
+/* A full bucket grows (rarely: buckets keep their size between laps). */
+static __attribute__((noinline)) int bucket_grow(struct sim *s,
+						  struct bucket *b)
+{
+	uint32_t nc = b->cap ? b->cap * 2 : 64;
+	uint32_t *ne = realloc(b->ev, nc * sizeof(*ne));
+
+	if (!ne) {
+		s->failed = 1;
+		return -1;
+	}
+	b->ev = ne;
+	b->cap = nc;
+	return 0;
+}
+
+static inline void push_ev(struct sim *s, uint32_t when, uint32_t ev)
 {
 	struct bucket *b = &s->wheel[when & s->wmask];
 
-	if (b->n == b->cap) {
-		uint32_t nc = b->cap ? b->cap * 2 : 64;
-		uint32_t *ne = realloc(b->ev, nc * sizeof(*ne));
-
-		if (!ne) {
-			s->failed = 1;
-			return;
-		}
-		b->ev = ne;
-		b->cap = nc;
-	}
+	if (b->n == b->cap && bucket_grow(s, b))
+		return;
 	b->ev[b->n++] = ev;
 }
 
@@ -552,7 +604,7 @@ static inline bool in_window(const struct sim *s, uint32_t t)
 /* Output buffer occupancy: queued plus the one on the wire until its tail. */
 static inline unsigned out_occ(const struct sim *s, uint32_t o, unsigned v)
 {
-	return s->pv[o * s->V + v].out_cnt +
+	return PV(s, o * s->V + v)->out_cnt +
 	       (s->pt[o].link_free > s->now && s->pt[o].tx_vl == v);
 }
 
@@ -563,11 +615,11 @@ static inline unsigned out_occ(const struct sim *s, uint32_t o, unsigned v)
  */
 static inline unsigned cred_avail(const struct sim *s, size_t idx)
 {
-	const struct spv *x = &s->pv[idx];
+	const struct spv *x = PV(s, idx);
 	unsigned c = x->credits, k, h = x->cr_head;
 
 	for (k = 0; k < x->cr_cnt; k++) {
-		if (s->crq[idx * s->Bin + h] > s->now)
+		if (CRQ(s, idx)[h] > s->now)
 			break;
 		c++;
 		h = wrap(h + 1, s->Bin);
@@ -577,9 +629,9 @@ static inline unsigned cred_avail(const struct sim *s, size_t idx)
 
 static inline void cred_take(struct sim *s, size_t idx)
 {
-	struct spv *x = &s->pv[idx];
+	struct spv *x = PV(s, idx);
 
-	while (x->cr_cnt && s->crq[idx * s->Bin + x->cr_head] <= s->now) {
+	while (x->cr_cnt && CRQ(s, idx)[x->cr_head] <= s->now) {
 		x->credits++;
 		x->cr_head = (uint8_t)wrap(x->cr_head + 1u, s->Bin);
 		x->cr_cnt--;
@@ -590,19 +642,19 @@ static inline void cred_take(struct sim *s, size_t idx)
 /* Link o found no credit for VL idx: wake it when one arrives. */
 static void cred_wait(struct sim *s, size_t idx, uint32_t o)
 {
-	struct spv *x = &s->pv[idx];
+	struct spv *x = PV(s, idx);
 
 	if (x->cr_cnt)
-		push_ev(s, s->crq[idx * s->Bin + x->cr_head], EV(EV_LINK, o));
+		push_ev(s, CRQ(s, idx)[x->cr_head], EV(EV_LINK, o));
 	else
 		x->cwait = 1;
 }
 
 static void cred_return(struct sim *s, size_t idx, uint32_t when)
 {
-	struct spv *x = &s->pv[idx];
+	struct spv *x = PV(s, idx);
 
-	s->crq[idx * s->Bin + wrap(x->cr_head + x->cr_cnt, s->Bin)] = when;
+	CRQ(s, idx)[wrap(x->cr_head + x->cr_cnt, s->Bin)] = when;
 	x->cr_cnt++;
 	if (x->cwait) {
 		x->cwait = 0;
@@ -656,12 +708,12 @@ static inline void set_req(struct sim *s, size_t idx, uint8_t out)
 		uint32_t base = s->pt[in].pbase;
 		unsigned c = (unsigned)(idx - (size_t)base * s->V);
 
-		if (s->pv[idx].req)
-			s->pt[base + s->pv[idx].req - 1].reqmask &= ~(1ull << c);
+		if (PV(s, idx)->req)
+			s->pt[base + PV(s, idx)->req - 1].reqmask &= ~(1ull << c);
 		if (out)
 			s->pt[base + out - 1].reqmask |= 1ull << c;
 	}
-	s->pv[idx].req = out;
+	PV(s, idx)->req = out;
 }
 
 static void voq_arrive(struct sim *s, uint32_t in, unsigned v,
@@ -680,7 +732,7 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 	s->flit_hops += P;
 	s->last_move = s->now;
 	if (in_window(s, s->now))
-		s->pv[(size_t)o * V + v].flits += P;
+		PV(s, (size_t)o * V + v)->flits += P;
 	if (s->pt[o].pflags & PF_PEER_HOST) {
 		deliver(s, p, pi, s->now + s->L + P);
 		return;
@@ -705,15 +757,25 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 		 */
 		if (k < 8 && (p->known >> k & 1)) {
 			out = p->route[k];
-		} else {
-			out = lid <= s->r->max_lid ? ftsw_lft(s->r, sw)[lid] :
-			      FTSW_PORT_NONE;
-			if (k < 8 && !s->per_packet) {
-				struct msg *m = &s->ms[p->msg];
+		} else if (k < 8 && !s->per_packet) {
+			/*
+			 * An earlier packet of the message may have looked
+			 * it up since this one was injected: the message is
+			 * one cache line, the LFT on a large fabric is not.
+			 */
+			struct msg *m = &s->ms[p->msg];
 
+			if (m->known >> k & 1) {
+				out = m->route[k];
+			} else {
+				out = lid <= s->r->max_lid ?
+				      ftsw_lft(s->r, sw)[lid] : FTSW_PORT_NONE;
 				m->route[k] = out;
 				m->known |= (uint8_t)(1u << k);
 			}
+		} else {
+			out = lid <= s->r->max_lid ? ftsw_lft(s->r, sw)[lid] :
+			      FTSW_PORT_NONE;
 		}
 	}
 	if (out == FTSW_PORT_NONE || out == 0 || out > s->pt[pp].pnp ||
@@ -724,9 +786,8 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 	p->out = out;
 	p->t = s->now + s->L;
 	idx = pp * V + v;
-	s->inq[((size_t)idx) * s->Bin +
-	       wrap(s->pv[idx].in_head + s->pv[idx].in_cnt, s->Bin)] = pi;
-	if (s->pv[idx].in_cnt++ == 0) {
+	INQ(s, idx)[wrap(PV(s, idx)->in_head + PV(s, idx)->in_cnt, s->Bin)] = pi;
+	if (PV(s, idx)->in_cnt++ == 0) {
 		uint32_t when = p->t + s->R - 1;
 
 		/* the input port may still be feeding the crossbar */
@@ -739,7 +800,7 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 		    s->pt[base + out - 1].link_free > when)
 			when = s->pt[base + out - 1].link_free;
 		set_req(s, idx, out);
-		s->pv[idx].in_ht = p->t;
+		PV(s, idx)->in_ht = p->t;
 		push_ev(s, when, EV(EV_XBAR, base + out - 1));
 	} else if (s->o.voq) {
 		voq_arrive(s, pp, v, p);
@@ -915,25 +976,24 @@ static void link_ev(struct sim *s, uint32_t o)
 		/* ready heads without credit: wake with the next return */
 		for (w = 0; w < s->V; w++) {
 			idx = (size_t)o * s->V + w;
-			if (s->pv[idx].out_cnt && s->pv[idx].out_ht <= s->now &&
+			if (PV(s, idx)->out_cnt && PV(s, idx)->out_ht <= s->now &&
 			    !cred_avail(s, idx))
 				cred_wait(s, idx, o);
 		}
 		return;
 	}
 	idx = (size_t)o * s->V + v;
-	pi = s->outq[idx * s->Bout + s->pv[idx].out_head];
-	s->pv[idx].out_head = (uint8_t)wrap(s->pv[idx].out_head + 1u, s->Bout);
-	if (--s->pv[idx].out_cnt)
-		s->pv[idx].out_ht = s->pk[s->outq[idx * s->Bout +
-					       s->pv[idx].out_head]].t;
+	pi = OUTQ(s, idx)[PV(s, idx)->out_head];
+	PV(s, idx)->out_head = (uint8_t)wrap(PV(s, idx)->out_head + 1u, s->Bout);
+	if (--PV(s, idx)->out_cnt)
+		PV(s, idx)->out_ht = s->pk[OUTQ(s, idx)[PV(s, idx)->out_head]].t;
 	s->pt[o].rr_vl = (uint8_t)wrap((unsigned)v + 1, s->V);
 	/* the slot frees with the tail: the crossbar may refill it */
 	if (!(s->pt[o].pflags & PF_MASK) || s->pt[o].reqmask || s->o.voq)
 		push_ev(s, s->now + s->P, EV(EV_XBAR, o));
 	transmit(s, o, (unsigned)v, pi);
 	for (v = 0; v < (int)s->V; v++)
-		if (s->pv[(size_t)o * s->V + v].out_cnt) {
+		if (PV(s, (size_t)o * s->V + v)->out_cnt) {
 			push_ev(s, s->now + s->P, EV(EV_LINK, o));
 			break;
 		}
@@ -946,20 +1006,17 @@ static void link_ev(struct sim *s, uint32_t o)
 static inline bool xbar_ok(const struct sim *s, uint32_t o, size_t idx,
 			   uint32_t in, unsigned v)
 {
-	uint32_t pi;
-
+	/* the output's own state first: no candidate's lines when full */
+	if (out_occ(s, o, v) >= s->Bout)
+		return false;
 	if (s->pt[in].xin_free > s->now)
 		return false;
-	pi = s->inq[idx * s->Bin + s->pv[idx].in_head];
-	(void)pi;
-	if (s->pv[idx].in_ht + s->R - 1 > s->now)
-		return false;
-	return out_occ(s, o, v) < s->Bout;
+	return PV(s, idx)->in_ht + s->R - 1 <= s->now;
 }
 
 static size_t xbar_pick_voq(const struct sim *s, uint32_t o, unsigned *slot);
 
-static size_t xbar_pick(const struct sim *s, uint32_t o)
+static inline size_t xbar_pick(const struct sim *s, uint32_t o)
 {
 	unsigned V = s->V, np, k, total, start;
 	uint32_t base;
@@ -1001,7 +1058,7 @@ static size_t xbar_pick(const struct sim *s, uint32_t o)
 		unsigned c = start + k < total ? start + k : start + k - total;
 		size_t idx = (size_t)base * V + c;
 
-		if (s->pv[idx].req == lo &&
+		if (PV(s, idx)->req == lo &&
 		    xbar_ok(s, o, idx, base + div_v(s, c), mod_v(s, c)))
 			return idx;
 	}
@@ -1042,19 +1099,19 @@ static void xbar_ev(struct sim *s, uint32_t o)
 	in = div_v(s, idx);
 	v = mod_v(s, idx);
 	base = s->pt[o].pbase;
-	pi = s->inq[idx * s->Bin + s->pv[idx].in_head];
+	pi = INQ(s, idx)[PV(s, idx)->in_head];
 	p = &s->pk[pi];
 	s->pt[o].rr_in = (uint16_t)(idx - (size_t)base * V + 1);
-	xfree = xbar_done(s, s->pv[idx].in_ht);
+	xfree = xbar_done(s, PV(s, idx)->in_ht);
 	s->pt[in].xin_free = xfree;
 	s->pt[o].xout_free = xfree;
 	s->last_move = s->now;
-	s->pv[idx].in_head = (uint8_t)wrap(s->pv[idx].in_head + 1u, s->Bin);
-	if (--s->pv[idx].in_cnt) {
-		struct pkt *nx = &s->pk[s->inq[idx * s->Bin + s->pv[idx].in_head]];
+	PV(s, idx)->in_head = (uint8_t)wrap(PV(s, idx)->in_head + 1u, s->Bin);
+	if (--PV(s, idx)->in_cnt) {
+		struct pkt *nx = &s->pk[INQ(s, idx)[PV(s, idx)->in_head]];
 
 		set_req(s, idx, nx->out);
-		s->pv[idx].in_ht = nx->t;
+		PV(s, idx)->in_ht = nx->t;
 		uint32_t when = xfree > nx->t + s->R - 1 ?
 				xfree : nx->t + s->R - 1;
 
@@ -1077,11 +1134,10 @@ static void xbar_ev(struct sim *s, uint32_t o)
 		cred_return(s, (size_t)s->pt[in].peer * V + v,
 			    xfree - 1 + s->L);
 	oi = o * V + v;
-	s->outq[(size_t)oi * s->Bout +
-		wrap(s->pv[oi].out_head + s->pv[oi].out_cnt, s->Bout)] = pi;
+	OUTQ(s, oi)[wrap(PV(s, oi)->out_head + PV(s, oi)->out_cnt, s->Bout)] = pi;
 	p->t = s->now + 1;
-	if (s->pv[oi].out_cnt++ == 0) {
-		s->pv[oi].out_ht = p->t;
+	if (PV(s, oi)->out_cnt++ == 0) {
+		PV(s, oi)->out_ht = p->t;
 		push_ev(s, s->pt[o].link_free > s->now + 1 ? s->pt[o].link_free :
 			s->now + 1, EV(EV_LINK, o));
 	}
@@ -1098,9 +1154,9 @@ static int link_pick(const struct sim *s, uint32_t o)
 		unsigned v = wrap(s->pt[o].rr_vl + j, V);
 		size_t idx = (size_t)o * V + v;
 
-		if (!s->pv[idx].out_cnt || !cred_avail(s, idx))
+		if (!PV(s, idx)->out_cnt || !cred_avail(s, idx))
 			continue;
-		if (s->pv[idx].out_ht > s->now)
+		if (PV(s, idx)->out_ht > s->now)
 			continue;
 		return (int)v;
 	}
@@ -1130,13 +1186,13 @@ static size_t xbar_pick_voq(const struct sim *s, uint32_t o, unsigned *slot)
 	for (k = 0; k < total; k++) {
 		unsigned c = start + k < total ? start + k : start + k - total;
 		size_t idx = (size_t)base * V + c;
-		const struct spv *x = &s->pv[idx];
+		const struct spv *x = PV(s, idx);
 		unsigned j, h = x->in_head;
 
 		if (!x->in_cnt || s->pt[base + div_v(s, c)].xin_free > s->now)
 			continue;
 		for (j = 0; j < x->in_cnt; j++, h = wrap(h + 1, s->Bin)) {
-			const struct pkt *p = &s->pk[s->inq[idx * s->Bin + h]];
+			const struct pkt *p = &s->pk[INQ(s, idx)[h]];
 
 			if (p->out != lo)
 				continue;
@@ -1176,11 +1232,11 @@ static void voq_infree(struct sim *s, uint32_t in)
 
 	for (v = 0; v < s->V; v++) {
 		size_t idx = (size_t)in * s->V + v;
-		const struct spv *x = &s->pv[idx];
+		const struct spv *x = PV(s, idx);
 
 		for (j = 0, h = x->in_head; j < x->in_cnt;
 		     j++, h = wrap(h + 1, s->Bin)) {
-			unsigned out = s->pk[s->inq[idx * s->Bin + h]].out;
+			unsigned out = s->pk[INQ(s, idx)[h]].out;
 
 			if (out < 64 && (done >> out & 1))
 				continue;
@@ -1204,10 +1260,10 @@ static void xbar_ev_voq(struct sim *s, uint32_t o)
 		return;
 	in = div_v(s, idx);
 	v = mod_v(s, idx);
-	x = &s->pv[idx];
+	x = PV(s, idx);
 	base = s->pt[o].pbase;
 	h = wrap(x->in_head + slot, s->Bin);
-	pi = s->inq[idx * s->Bin + h];
+	pi = INQ(s, idx)[h];
 	p = &s->pk[pi];
 	s->pt[o].rr_in = (uint16_t)(idx - (size_t)base * V + 1);
 	xfree = xbar_done(s, p->t);
@@ -1219,11 +1275,11 @@ static void xbar_ev_voq(struct sim *s, uint32_t o)
 		unsigned to = wrap(x->in_head + j, s->Bin);
 		unsigned from = wrap(x->in_head + j - 1, s->Bin);
 
-		s->inq[idx * s->Bin + to] = s->inq[idx * s->Bin + from];
+		INQ(s, idx)[to] = INQ(s, idx)[from];
 	}
 	x->in_head = (uint8_t)wrap(x->in_head + 1u, s->Bin);
 	if (--x->in_cnt) {
-		struct pkt *nx = &s->pk[s->inq[idx * s->Bin + x->in_head]];
+		struct pkt *nx = &s->pk[INQ(s, idx)[x->in_head]];
 
 		set_req(s, idx, nx->out);
 		x->in_ht = nx->t;
@@ -1237,11 +1293,10 @@ static void xbar_ev_voq(struct sim *s, uint32_t o)
 		cred_return(s, (size_t)s->pt[in].peer * V + v,
 			    xfree - 1 + s->L);
 	oi = o * V + v;
-	s->outq[(size_t)oi * s->Bout +
-		wrap(s->pv[oi].out_head + s->pv[oi].out_cnt, s->Bout)] = pi;
+	OUTQ(s, oi)[wrap(PV(s, oi)->out_head + PV(s, oi)->out_cnt, s->Bout)] = pi;
 	p->t = s->now + 1;
-	if (s->pv[oi].out_cnt++ == 0) {
-		s->pv[oi].out_ht = p->t;
+	if (PV(s, oi)->out_cnt++ == 0) {
+		PV(s, oi)->out_ht = p->t;
 		push_ev(s, s->pt[o].link_free > s->now + 1 ? s->pt[o].link_free :
 			s->now + 1, EV(EV_LINK, o));
 	}
@@ -1300,7 +1355,7 @@ static void infree_ev(struct sim *s, uint32_t in)
 		return;
 	}
 	for (v = 0; v < s->V; v++) {
-		uint8_t q = s->pv[(size_t)in * s->V + v].req;
+		uint8_t q = PV(s, (size_t)in * s->V + v)->req;
 
 		if (q)
 			xbar_ev(s, n->first_port + q - 1);
@@ -1344,7 +1399,7 @@ static int conservation(struct sim *s)
 	size_t i, n = (size_t)s->nports * s->V;
 
 	for (i = 0; i < n; i++)
-		inbuf += s->pv[i].in_cnt + s->pv[i].out_cnt;
+		inbuf += PV(s, i)->in_cnt + PV(s, i)->out_cnt;
 	if (s->pk_injected != s->pk_delivered + s->pk_dropped + inbuf) {
 		ftsw_err_set(s->err, "flit conservation broken at cycle %u: "
 			     "injected %llu packets, delivered %llu, dropped "
@@ -1372,17 +1427,17 @@ static uint32_t stuck_next(struct sim *s, uint32_t idx)
 	uint32_t in = idx / V, o, oi, pi;
 	const struct ftsw_node *n;
 
-	if (!s->pv[idx].in_cnt || !s->pv[idx].req)
+	if (!PV(s, idx)->in_cnt || !PV(s, idx)->req)
 		return FTSW_NONE;
-	pi = s->inq[(size_t)idx * s->Bin + s->pv[idx].in_head];
+	pi = INQ(s, idx)[PV(s, idx)->in_head];
 	if (s->pk[pi].t > s->now ||
 	    s->now - s->pk[pi].t < s->o.deadlock_cycles)
 		return FTSW_NONE;
 	n = &s->t->nodes[s->pt[in].pnode];
-	o = n->first_port + s->pv[idx].req - 1;
+	o = n->first_port + PV(s, idx)->req - 1;
 	oi = o * V + v;
 	if (out_occ(s, o, v) < s->Bout || s->pt[o].link_free > s->now ||
-	    s->pv[oi].credits || s->pv[oi].cr_cnt ||
+	    PV(s, oi)->credits || PV(s, oi)->cr_cnt ||
 	    s->pt[o].peer == FTSW_NONE)
 		return FTSW_NONE;
 	return s->pt[o].peer * V + v;
@@ -1397,7 +1452,7 @@ static bool find_deadlock(struct sim *s)
 	for (i = 0; i < n; i++) {
 		uint32_t cur = (uint32_t)i, len = 0;
 
-		if (s->visit[i] || !s->pv[i].in_cnt)
+		if (s->visit[i] || !PV(s, i)->in_cnt)
 			continue;
 		stamp++;
 		while (cur != FTSW_NONE && !s->visit[cur]) {
@@ -1426,7 +1481,7 @@ static bool find_deadlock(struct sim *s)
 			w->sw = s->t->nodes[s->pt[in].pnode].index;
 			w->in_port = s->pt[in].plocal;
 			w->vl = (uint8_t)(c % s->V);
-			w->out_port = s->pv[c].req;
+			w->out_port = PV(s, c)->req;
 			c = stuck_next(s, c);
 		}
 		return true;
@@ -1442,9 +1497,6 @@ static void sim_free(struct sim *s)
 
 	free(s->pt);
 	free(s->pv);
-	free(s->inq);
-	free(s->outq);
-	free(s->crq);
 	free(s->pk);
 	free(s->pk_next);
 	free(s->ms);
@@ -1546,11 +1598,11 @@ static int setup_alloc(struct sim *s, const struct ftsw_sim_opts *o,
 		return -1;
 	}
 	s->mean_gap = (double)s->P * o->msg_packets / load;
-	s->pt = calloc(t->nports, sizeof(*s->pt));
-	s->pv = calloc(pv, sizeof(*s->pv));
-	s->inq = malloc(pv * s->Bin * sizeof(uint32_t));
-	s->crq = malloc(pv * s->Bin * sizeof(uint32_t));
-	s->outq = malloc(pv * s->Bout * sizeof(uint32_t));
+	s->pt = zalloc_big(t->nports * sizeof(*s->pt));
+	/* the record and its rings, rounded to 16 bytes, cache-aligned */
+	s->pv_size = (sizeof(struct spv) + (2 * s->Bin + s->Bout) *
+		      sizeof(uint32_t) + 15) & ~(size_t)15;
+	s->pv = zalloc_big(pv * s->pv_size);
 	s->visit = malloc(pv * sizeof(uint32_t));
 	s->pk_cap = 1024;
 	s->pk = malloc(s->pk_cap * sizeof(*s->pk));
@@ -1581,8 +1633,7 @@ static int setup_alloc(struct sim *s, const struct ftsw_sim_opts *o,
 		;
 	s->wmask = w - 1;
 	s->wheel = calloc(w, sizeof(*s->wheel));
-	if (!s->pt || !s->pv || !s->inq ||
-	    !s->outq || !s->crq || !s->visit || !s->pk || !s->pk_next || !s->ms ||
+	if (!s->pt || !s->pv || !s->visit || !s->pk || !s->pk_next || !s->ms ||
 	    !s->ms_next || !s->hq || !s->hport || !s->noff || !s->offs ||
 	    !s->heap || !s->wheel || hist_init(&s->hmsg) ||
 	    hist_init(&s->hpkt)) {
@@ -1619,7 +1670,7 @@ static void setup_ports(struct sim *s)
 			s->pt[id].peer = x->peer == FTSW_NONE ? FTSW_NONE :
 				      ftsw_link_id(t, x->peer, x->peer_port);
 			for (v = 0; v < s->V; v++)
-				s->pv[(size_t)id * s->V + v].credits =
+				PV(s, (size_t)id * s->V + v)->credits =
 					x->peer == FTSW_NONE ? 0 :
 					t->nodes[x->peer].kind == FTSW_HOST ?
 					INF_CREDIT : (uint16_t)s->Bin;
@@ -1715,6 +1766,17 @@ static void run_cycle(struct sim *s)
 	for (i = 0; i < b->n; i++) {
 		uint32_t ev = b->ev[i], id = ev & EV_ID_MAX;
 
+		/*
+		 * Every event starts with its port's record and its first
+		 * VL's: ask for a later event's while this one runs (a hint
+		 * only; on a large fabric these are cache misses).
+		 */
+		if (i + EV_AHEAD < b->n) {
+			uint32_t a = b->ev[i + EV_AHEAD] & EV_ID_MAX;
+
+			__builtin_prefetch(&s->pt[a], 1);
+			__builtin_prefetch(PV(s, (size_t)a * s->V), 1);
+		}
 		switch (ev >> 28) {
 		case EV_XBAR:
 			xbar_ev(s, id);
@@ -1844,7 +1906,7 @@ static int run_results(struct sim *s, const struct ftsw_sim_opts *o,
 	res->link_flits = malloc((size_t)s->nports * s->V * sizeof(uint64_t));
 	if (res->link_flits)
 		for (size_t i = 0; i < (size_t)s->nports * s->V; i++)
-			res->link_flits[i] = s->pv[i].flits;
+			res->link_flits[i] = PV(s, i)->flits;
 	else if (!rc) {
 		ftsw_err_set(err, "out of memory");
 		rc = -1;
