@@ -81,7 +81,7 @@ static const char *ack_msg(struct nlmsghdr *h)
 /* Read acks until at most `keep` requests are outstanding. */
 static int drain(struct lab_rt *rt, unsigned keep, struct ftsw_err *err)
 {
-	static char buf[1 << 16];
+	static _Thread_local char buf[1 << 16];	/* lab up's host threads */
 
 	while (rt->inflight > keep) {
 		ssize_t n = recv(rt->fd, buf, sizeof(buf), 0);
@@ -351,7 +351,7 @@ static int request(struct lab_rt *rt, struct nl_msg *msg,
 		   int (*parse)(struct nlmsghdr *h, void *arg), void *arg,
 		   const char *what, struct ftsw_err *err)
 {
-	static char buf[1 << 16];
+	static _Thread_local char buf[1 << 16];
 	uint32_t seq;
 	int rc, done = 0, res = 0;
 
