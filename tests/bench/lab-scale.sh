@@ -34,7 +34,7 @@ idle1() {
 	a=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat)
 	sleep 1
 	b=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat)
-	echo "$a $b" | awk '{ d = $4 - $2; print d > 0 ? int(100 * ($3 - $1) / d) : 0 }'
+	echo "$a $b" | awk '{ d = $4 - $2; print (d > 0 ? int(100 * ($3 - $1) / d) : 0) }'
 }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
@@ -83,22 +83,20 @@ for TOPO in "$@"; do
 	# Default: switch 0's first link port (a leaf's up-link).
 	fp=${FAIL_PORT:-s0:$(ip netns exec big "$FTSW" -j port show switch 0 |
 		python3 -c 'import json,sys; print(min(p["port"] for p in json.load(sys.stdin) if p["kind"] == "link"))')}
-	n=$(grep -c 'committed generation' /run/ftsw/big/fm.log)
-	"$FTSW" lab fail port "$fp" >/dev/null
-	for _ in $(seq 1200); do
-		[ "$(grep -c 'committed generation' /run/ftsw/big/fm.log)" -gt "$n" ] && break
-		sleep 0.1
+	# Each end of the cable is an event: print every line the change
+	# logged (the reroute, and "no change" for the second end).
+	for act in fail heal; do
+		n=$(grep -c 'committed generation' /run/ftsw/big/fm.log)
+		l=$(wc -l </run/ftsw/big/fm.log)
+		"$FTSW" lab "$act" port "$fp" >/dev/null
+		for _ in $(seq 1200); do
+			[ "$(grep -c 'committed generation' /run/ftsw/big/fm.log)" -gt "$n" ] && break
+			sleep 0.1
+		done
+		sleep 2
+		echo "$act cable at $fp (fm log):"
+		tail -n +$((l + 1)) /run/ftsw/big/fm.log | cut -c1-400 | sed 's/^/  /'
 	done
-	echo "failed cable at $fp (fm log):"
-	tail -n 1 /run/ftsw/big/fm.log | cut -c1-400 | sed 's/^/  /'
-	n=$(grep -c 'committed generation' /run/ftsw/big/fm.log)
-	"$FTSW" lab heal port "$fp" >/dev/null
-	for _ in $(seq 1200); do
-		[ "$(grep -c 'committed generation' /run/ftsw/big/fm.log)" -gt "$n" ] && break
-		sleep 0.1
-	done
-	echo "healed (fm log):"
-	tail -n 1 /run/ftsw/big/fm.log | cut -c1-400 | sed 's/^/  /'
 	"$FTSW" fm stop
 
 	t0=$(now)
