@@ -6,10 +6,15 @@
 # a failed cable and for its heal), then `lab down` and the kernel's own
 # namespace clean-up (until the memory is back), with the kernel log checked
 # for WARNINGs and RCU stalls. Hosts hold no static neighbours: the fabric
-# answers ARP from its address plan. Runs as root in the plain VM:
+# answers ARP from its address plan. Runs as root in the plain VM, on an
+# idle host (quiet):
 #
-#   tests/vm/run --plain --mem 12288 --timeout 7200 -- \
+#   quiet tests/vm/run --plain --smp 2 --mem 8192 --timeout 3600 -- \
 #       tests/bench/lab-scale.sh ftmn:16,3 'pgft:3;16,16,16;1,16,16;1,1,1'
+#
+# The clean-up is over when the kernel has done its work, not when `lab
+# down` returns: 95% of the lab's memory is back and the guest's CPU has
+# been idle (over 90% idle time) for a whole second.
 #
 # Environment: PAIRS (random pairs pinged, default 32), SEED (default 1),
 # FAIL_PORT (S:P, the cable failed under fm; default: switch 0's first
@@ -22,24 +27,33 @@ export FTSW_LAB=big
 PAIRS=${PAIRS:-32}
 RANDOM=${SEED:-1}
 mem() { awk '/MemAvailable/ { print $2 }' /proc/meminfo; }
+slab() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
+# Idle share of the CPU time (in %) over the next second.
+idle1() {
+	local a b
+	a=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat)
+	sleep 1
+	b=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat)
+	echo "$a $b" | awk '{ d = $4 - $2; print (d > 0 ? int(100 * ($3 - $1) / d) : 0) }'
+}
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 klog_bad() { dmesg | grep -cE 'WARNING:|rcu_sched self-detected stall|rcu: INFO|BUG:|Oops' || true; }
 
-echo "# lab scale: $*, $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ {print $2}' /proc/meminfo) kB"
+echo "# lab scale: $*, $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ {print $2}' /proc/meminfo) kB, lab up threads ${FTSW_LAB_THREADS:-$(nproc)}"
 for TOPO in "$@"; do
 	echo
 	echo "## $TOPO"
 	bad0=$(klog_bad)
-	m0=$(mem)
+	m0=$(mem) s0=$(slab)
 	t0=$(now)
 	nice -n 0 "$FTSW" -v lab up -t "$TOPO" 2>&1 | grep -v '^\s*$' || true
 	echo "lab up: $(since "$t0") s wall"
 	"$FTSW" lab status >/dev/null || { echo "lab up failed"; exit 1; }
 	sync
-	m1=$(mem)
+	m1=$(mem) s1=$(slab)
 	nh=$("$FTSW" -j lab status | python3 -c 'import json,sys; print(json.load(sys.stdin)["hosts"])')
-	echo "hosts: $nh; kernel memory used by the lab (MemAvailable drop): $(((m0 - m1) / 1024)) MB, $(((m0 - m1) / nh)) kB per host"
+	echo "hosts: $nh; kernel memory used by the lab (MemAvailable drop): $(((m0 - m1) / 1024)) MB, $(((m0 - m1) / nh)) kB per host; of it slab $(((s1 - s0) / 1024)) MB, $(((s1 - s0) / nh)) kB per host"
 	t0=$(now)
 	out=$("$FTSW" -j lab ping h0 -W 10000 || true)
 	echo "h0 -> every host: $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["ok"], "ok,", d["failed"], "failed")') in $(since "$t0") s"
@@ -69,34 +83,36 @@ for TOPO in "$@"; do
 	# Default: switch 0's first link port (a leaf's up-link).
 	fp=${FAIL_PORT:-s0:$(ip netns exec big "$FTSW" -j port show switch 0 |
 		python3 -c 'import json,sys; print(min(p["port"] for p in json.load(sys.stdin) if p["kind"] == "link"))')}
-	n=$(grep -c 'committed generation' /run/ftsw/big/fm.log)
-	"$FTSW" lab fail port "$fp" >/dev/null
-	for _ in $(seq 1200); do
-		[ "$(grep -c 'committed generation' /run/ftsw/big/fm.log)" -gt "$n" ] && break
-		sleep 0.1
+	# Each end of the cable is an event: print every line the change
+	# logged (the reroute, and "no change" for the second end).
+	for act in fail heal; do
+		n=$(grep -c 'committed generation' /run/ftsw/big/fm.log)
+		l=$(wc -l </run/ftsw/big/fm.log)
+		"$FTSW" lab "$act" port "$fp" >/dev/null
+		for _ in $(seq 1200); do
+			[ "$(grep -c 'committed generation' /run/ftsw/big/fm.log)" -gt "$n" ] && break
+			sleep 0.1
+		done
+		sleep 2
+		echo "$act cable at $fp (fm log):"
+		tail -n +$((l + 1)) /run/ftsw/big/fm.log | cut -c1-400 | sed 's/^/  /'
 	done
-	echo "failed cable at $fp (fm log):"
-	tail -n 1 /run/ftsw/big/fm.log | cut -c1-400 | sed 's/^/  /'
-	n=$(grep -c 'committed generation' /run/ftsw/big/fm.log)
-	"$FTSW" lab heal port "$fp" >/dev/null
-	for _ in $(seq 1200); do
-		[ "$(grep -c 'committed generation' /run/ftsw/big/fm.log)" -gt "$n" ] && break
-		sleep 0.1
-	done
-	echo "healed (fm log):"
-	tail -n 1 /run/ftsw/big/fm.log | cut -c1-400 | sed 's/^/  /'
 	"$FTSW" fm stop
 
 	t0=$(now)
 	"$FTSW" lab down
 	echo "lab down: $(since "$t0") s"
-	# The kernel frees the namespaces asynchronously: wait until 95% of the
-	# lab's memory is back (or 600 s).
-	for _ in $(seq 6000); do
+	# The kernel frees the namespaces asynchronously: wait until 95% of
+	# the lab's memory is back, then until the CPU is idle (or 900 s).
+	for _ in $(seq 9000); do
 		[ $(($(mem) - m1)) -ge $(((m0 - m1) * 95 / 100)) ] && break
 		sleep 0.1
 	done
-	echo "lab down + the kernel's namespace clean-up (95% of the memory back): $(since "$t0") s"
+	tm=$(since "$t0")
+	for _ in $(seq 900); do
+		[ "$(idle1)" -ge 90 ] && break
+	done
+	echo "lab down + the kernel's namespace clean-up: 95% of the memory back after $tm s, CPU idle (a whole second over 90% idle) after $(since "$t0") s ($(((m0 - $(mem)) / 1024)) MB not back)"
 	bad1=$(klog_bad)
 	echo "kernel log: $((bad1 - bad0)) WARNING/stall/BUG lines"
 	[ "$bad1" = "$bad0" ] || dmesg | grep -E -A5 'WARNING:|stall|BUG:|Oops' | head -40

@@ -324,10 +324,11 @@ static void lab_up_print(const char *name, const struct ftsw_lab_times *tm)
 	ftsw_out_uint("messages", NULL, tm->nmsgs);
 	ftsw_out_float(NULL, "in %.3f s\n", tm->total / 1e6);
 	if (cli.verbose)
-		ftsw_out_text("  route %.3f s, namespaces %.3f s, links %.3f s, "
-			      "hosts %.3f s, switches %.3f s, upload+commit "
-			      "%.3f s, shaping %.3f s\n", tm->route / 1e6,
-			      tm->netns / 1e6, tm->links / 1e6, tm->hosts / 1e6,
+		ftsw_out_text("  route %.3f s, hosts (namespaces, cables, "
+			      "addresses) %.3f s, fabric cables %.3f s, "
+			      "switches %.3f s, upload+commit %.3f s, "
+			      "shaping %.3f s\n", tm->route / 1e6,
+			      tm->hosts / 1e6, tm->links / 1e6,
 			      tm->switches / 1e6, tm->upload / 1e6,
 			      tm->shape / 1e6);
 	ftsw_out_open_object("us");

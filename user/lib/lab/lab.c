@@ -172,10 +172,161 @@ static int write_conf(const struct lab_build *b, struct ftsw_err *err)
 	return 0;
 }
 
+/* The switch port a host's one cable reaches (the topology's first cable
+ * of that host); -1 with err when it has none or more than one. */
+static int host_cable(const struct ftsw_topo *t, uint32_t h, uint32_t *sw_node,
+		      unsigned *sw_port, struct ftsw_err *err)
+{
+	uint32_t node = t->hosts[h];
+	unsigned p, n = 0;
+
+	for (p = 1; p <= t->nodes[node].nports; p++) {
+		const struct ftsw_port *x = ftsw_port(t, node, p);
+
+		if (x->peer == FTSW_NONE)
+			continue;
+		if (n++)
+			break;
+		*sw_node = x->peer;
+		*sw_port = x->peer_port;
+	}
+	if (n == 1 && t->nodes[*sw_node].kind == FTSW_SWITCH)
+		return 0;
+	ftsw_err_set(err, "host %" PRIu32 ": %s", h, !n ? "no cable" :
+		     n > 1 ? "more than one cable (a lab host has one eth0)" :
+		     "cabled to another host");
+	return -1;
+}
+
+/*
+ * One host, in one visit of its new namespace: the namespace, then on one
+ * socket there, pipelined, lo up, the cable (eth0 here, up, created with its
+ * switch end directly in the fabric namespace) and eth0's addresses. The
+ * switch end is brought up from the fabric (make_links): a veth end cannot
+ * be opened in the request that creates it.
+ */
+static int make_host(const struct lab_build *b, uint32_t n, uint64_t *nmsgs,
+		     struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = b->t;
+	char ns[64], what[48], sp[16];
+	uint8_t mac[6], a6[16];
+	struct lab_rt rt;
+	uint32_t sw_node;
+	unsigned sw_port;
+	int rc = -1;
+	struct lab_veth v = {
+		.name = "eth0", .ifindex = LAB_HOST_IFINDEX,
+		.mtu = FTSW_LAB_HOST_MTU, .mac = mac, .peer = sp,
+		.peer_mtu = FTSW_LAB_HOST_MTU, .peer_netns_fd = b->fabric_fd,
+		.up = true,
+	};
+
+	if (host_cable(t, n, &sw_node, &sw_port, err))
+		return -1;
+	ftsw_lab_port_dev(t->nodes[sw_node].index, sw_port, sp, sizeof(sp));
+	v.peer_ifindex = port_ifindex(t, sw_node, sw_port);
+	host_mac(ftsw_host_lid(b->r, n), mac);
+	ftsw_lab_host_ns(b->name, n, ns, sizeof(ns));
+	if (ftsw_netns_add(ns, err))
+		return -1;
+	/*
+	 * IPv6 with the plan's address only: no link-local address (so no
+	 * link-local DAD, no router solicitation), and the address kept while
+	 * a failed cable has eth0 down. Before eth0 exists: it inherits them.
+	 */
+	if (lab_sysctl("net/ipv6/conf/default/addr_gen_mode", "1", err) ||
+	    lab_sysctl("net/ipv6/conf/default/keep_addr_on_down", "1", err) ||
+	    lab_rt_open(&rt, err))
+		goto home;
+	snprintf(what, sizeof(what), "host %" PRIu32 " lo", n);
+	if (lab_rt_link_up(&rt, 1, true, what, err) ||
+	    lab_rt_veth(&rt, &v, err))
+		goto close;
+	snprintf(what, sizeof(what), "host %" PRIu32 " address", n);
+	if (lab_rt_addr4(&rt, LAB_HOST_IFINDEX, ftsw_lab_host_ip(n), 15, what,
+			 err))
+		goto close;
+	ftsw_lab_host_ip6(n, a6);
+	snprintf(what, sizeof(what), "host %" PRIu32 " IPv6 address", n);
+	if (lab_rt_addr6(&rt, LAB_HOST_IFINDEX, a6, 64, what, err))
+		goto close;
+	rc = lab_rt_flush(&rt, err);
+close:
+	*nmsgs += rt.nmsgs;
+	lab_rt_close(&rt);
+home:
+	/* Back home before the next one: fds are opened on demand, so no
+	 * limit on open files caps the lab's size. */
+	if (ftsw_netns_home(rc ? NULL : err))
+		rc = -1;
+	return rc;
+}
+
+/*
+ * The hosts are independent: a few threads make them at once (each thread
+ * has its own current namespace), so the kernel's namespace set-up, which
+ * runs mostly outside the RTNL lock, overlaps across CPUs. One thread per
+ * CPU (FTSW_LAB_THREADS overrides), at most 8.
+ */
+struct host_pass {
+	const struct lab_build *b;
+	pthread_mutex_t lock;
+	uint32_t next, done;
+	uint64_t nmsgs;
+	int error;
+	struct ftsw_err err;
+};
+
+static void *host_worker(void *arg)
+{
+	struct host_pass *hp = arg;
+	const struct lab_build *b = hp->b;
+
+	for (;;) {
+		struct ftsw_err e;
+		uint64_t nm = 0;
+		uint32_t n;
+		int rc;
+
+		pthread_mutex_lock(&hp->lock);
+		n = hp->error ? b->t->nhosts : hp->next++;
+		pthread_mutex_unlock(&hp->lock);
+		if (n >= b->t->nhosts)
+			return NULL;
+		rc = make_host(b, n, &nm, &e);
+		pthread_mutex_lock(&hp->lock);
+		hp->nmsgs += nm;
+		if (rc && !hp->error) {
+			hp->error = -1;
+			hp->err = e;
+		}
+		hp->done++;
+		if (!rc)
+			progress(b, "hosts", hp->done, b->t->nhosts);
+		pthread_mutex_unlock(&hp->lock);
+	}
+}
+
+static unsigned lab_threads(uint32_t nhosts)
+{
+	const char *e = getenv("FTSW_LAB_THREADS");
+	long n = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		n = 1;
+	if (n > 8)
+		n = 8;
+	if ((uint32_t)n > nhosts)
+		n = (long)nhosts;
+	return (unsigned)n;
+}
+
 static int make_namespaces(struct lab_build *b, struct ftsw_err *err)
 {
-	char ns[64];
-	uint32_t n;
+	struct host_pass hp = { .b = b };
+	pthread_t th[8];
+	unsigned nt, k, started = 0;
 	uint64_t t0 = ftsw_now_us();
 
 	if (ftsw_netns_add(b->name, err))
@@ -184,39 +335,36 @@ static int make_namespaces(struct lab_build *b, struct ftsw_err *err)
 	    lab_sysctl("net/ipv6/conf/default/disable_ipv6", "1", err))
 		return -1;
 	b->fabric_fd = ftsw_netns_open(b->name, err);
-	if (b->fabric_fd < 0)
+	if (b->fabric_fd < 0 || ftsw_netns_home(err))
 		return -1;
-	for (n = 0; n < b->t->nhosts; n++) {
-		ftsw_lab_host_ns(b->name, n, ns, sizeof(ns));
-		if (ftsw_netns_add(ns, err))
-			return -1;
-		/*
-		 * IPv6 with the plan's address only: no link-local address
-		 * (so no link-local DAD, no router solicitation), and the
-		 * address kept while a failed cable has eth0 down.
-		 */
-		if (lab_sysctl("net/ipv6/conf/default/addr_gen_mode", "1", err) ||
-		    lab_sysctl("net/ipv6/conf/default/keep_addr_on_down", "1",
-			       err))
-			return -1;
-		/* Back home before the next one: fds are opened on demand, so
-		 * no limit on open files caps the lab's size. */
-		if (ftsw_netns_home(err))
-			return -1;
-		progress(b, "namespaces", n + 1, b->t->nhosts);
+	nt = lab_threads(b->t->nhosts);
+	pthread_mutex_init(&hp.lock, NULL);
+	/* This thread is one of the workers. */
+	for (k = 0; k + 1 < nt; k++)
+		if (pthread_create(&th[k], NULL, host_worker, &hp) == 0)
+			started++;
+	host_worker(&hp);
+	for (k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+	pthread_mutex_destroy(&hp.lock);
+	b->tm->nmsgs += hp.nmsgs;
+	if (hp.error) {
+		*err = hp.err;
+		return -1;
 	}
 	b->tm->nnetns = b->t->nhosts + 1;
-	b->tm->netns = ftsw_now_us() - t0;
-	return ftsw_netns_home(err);
+	b->tm->hosts = ftsw_now_us() - t0;	/* namespaces included */
+	return 0;
 }
 
+/* The fabric's cables between switches, and the switch ends of the host
+ * cables (made with their hosts) brought up. */
 static int make_links(struct lab_build *b, struct lab_rt *rt,
 		      struct ftsw_err *err)
 {
 	const struct ftsw_topo *t = b->t;
 	uint64_t t0 = ftsw_now_us(), done = 0;
 	uint32_t i;
-	int rc;
 
 	if (lab_rt_link_up(rt, 1, true, "lo", err))
 		return -1;
@@ -227,99 +375,43 @@ static int make_links(struct lab_build *b, struct lab_rt *rt,
 		for (p = 1; p <= t->nodes[node].nports; p++) {
 			const struct ftsw_port *x = ftsw_port(t, node, p);
 			char a[16], c[16];
-			uint8_t mac[6];
 			struct lab_veth v = {
 				.name = a, .ifindex = port_ifindex(t, node, p),
 				.peer = c, .peer_netns_fd = -1, .up = true,
+				.mtu = FTSW_LAB_LINK_MTU,
+				.peer_mtu = FTSW_LAB_LINK_MTU,
 			};
 
 			if (x->peer == FTSW_NONE)
 				continue;
 			ftsw_lab_port_dev(i, p, a, sizeof(a));
-			if (t->nodes[x->peer].kind == FTSW_SWITCH) {
-				uint32_t j = t->nodes[x->peer].index;
+			if (t->nodes[x->peer].kind != FTSW_SWITCH) {
+				char what[48];
 
-				if (x->peer < node ||
-				    (x->peer == node && x->peer_port < p))
-					continue;	/* made from the other end */
-				ftsw_lab_port_dev(j, x->peer_port, c, sizeof(c));
-				v.mtu = v.peer_mtu = FTSW_LAB_LINK_MTU;
-				v.peer_ifindex = port_ifindex(t, x->peer,
-							      x->peer_port);
-			} else {
-				uint32_t h = t->nodes[x->peer].index;
-
-				snprintf(c, sizeof(c), "eth0");
-				host_mac(ftsw_host_lid(b->r, h), mac);
-				v.mtu = v.peer_mtu = FTSW_LAB_HOST_MTU;
-				v.peer_mac = mac;
-				v.peer_ifindex = LAB_HOST_IFINDEX;
-				ftsw_lab_host_ns(b->name, h, c, sizeof(c));
-				v.peer_netns_fd = ftsw_netns_open(c, err);
-				if (v.peer_netns_fd < 0)
+				snprintf(what, sizeof(what), "%s up", a);
+				if (lab_rt_link_up(rt, v.ifindex, true, what,
+						   err))
 					return -1;
-				snprintf(c, sizeof(c), "eth0");
+				continue;
 			}
-			/* rtnetlink handles the request inside sendmsg(): the
-			 * namespace fd may be closed right after. */
-			rc = lab_rt_veth(rt, &v, err);
-			if (v.peer_netns_fd >= 0)
-				close(v.peer_netns_fd);
-			if (rc)
+			if (x->peer < node ||
+			    (x->peer == node && x->peer_port < p))
+				continue;	/* made from the other end */
+			ftsw_lab_port_dev(t->nodes[x->peer].index,
+					  x->peer_port, c, sizeof(c));
+			v.peer_ifindex = port_ifindex(t, x->peer, x->peer_port);
+			if (lab_rt_veth(rt, &v, err))
 				return -1;
 			done++;
-			progress(b, "veth pairs", done, ftsw_topo_nlinks(t));
+			progress(b, "fabric cables", done,
+				 ftsw_topo_nlinks(t) - t->nhosts);
 		}
 	}
 	if (lab_rt_flush(rt, err))
 		return -1;
-	b->tm->nlinks = done;
+	b->tm->nlinks = done + t->nhosts;
 	b->tm->links = ftsw_now_us() - t0;
 	return 0;
-}
-
-static int config_hosts(struct lab_build *b, struct ftsw_err *err)
-{
-	const struct ftsw_topo *t = b->t;
-	uint64_t t0 = ftsw_now_us();
-	uint32_t n;
-
-	for (n = 0; n < t->nhosts; n++) {
-		struct lab_rt rt;
-		char what[48], ns[64];
-		uint8_t a6[16];
-		int rc = -1;
-
-		ftsw_lab_host_ns(b->name, n, ns, sizeof(ns));
-		if (ftsw_netns_enter(ns, err) || lab_rt_open(&rt, err))
-			goto out;
-		snprintf(what, sizeof(what), "host %" PRIu32 " lo", n);
-		if (lab_rt_link_up(&rt, 1, true, what, err))
-			goto close;
-		snprintf(what, sizeof(what), "host %" PRIu32 " eth0 up", n);
-		if (lab_rt_link_up(&rt, LAB_HOST_IFINDEX, true, what, err))
-			goto close;
-		snprintf(what, sizeof(what), "host %" PRIu32 " address", n);
-		if (lab_rt_addr4(&rt, LAB_HOST_IFINDEX, ftsw_lab_host_ip(n), 15,
-				 what, err))
-			goto close;
-		ftsw_lab_host_ip6(n, a6);
-		snprintf(what, sizeof(what), "host %" PRIu32 " IPv6 address", n);
-		if (lab_rt_addr6(&rt, LAB_HOST_IFINDEX, a6, 64, what, err))
-			goto close;
-		rc = lab_rt_flush(&rt, err);
-		b->tm->nmsgs += rt.nmsgs;
-close:
-		lab_rt_close(&rt);
-		if (rc)
-			goto out;
-		progress(b, "hosts configured", n + 1, t->nhosts);
-	}
-	b->tm->hosts = ftsw_now_us() - t0;
-	return ftsw_netns_home(err);
-out:
-	ftsw_netns_home(NULL);
-	return -1;
 }
 
 static void policy_cfg(const struct ftsw_routing *r, uint32_t h,
@@ -582,12 +674,33 @@ static int lab_route(struct lab_build *b, struct ftsw_err *err)
 	return 0;
 }
 
+#define FB_TUNNELS "net/core/fb_tunnels_only_for_init_net"
+
 /* Namespaces, cables, hosts, switches and shaping of a routed lab. */
 static int lab_build(struct lab_build *b, struct lab_rt *rt,
 		     struct ftsw_nl **nl, struct ftsw_err *err)
 {
+	char fb[16] = "";
+	int rc;
+
 	neigh_room(b->t->nhosts);
-	if (write_conf(b, err) || make_namespaces(b, err))
+	if (write_conf(b, err))
+		return -1;
+	/*
+	 * The lab's namespaces need no fallback tunnel device (sit0: one more
+	 * device, with its sysctls, to register and later unregister per
+	 * namespace): while they are made, only the initial namespace gets
+	 * fallback tunnels. The setting is global, so it is put back right
+	 * after; best effort (a rootless lab cannot, and pays the device).
+	 */
+	if (lab_sysctl_read(FB_TUNNELS, fb, sizeof(fb)) == 0 && fb[0] == '0')
+		lab_sysctl(FB_TUNNELS, "1", NULL);
+	else
+		fb[0] = 0;
+	rc = make_namespaces(b, err);
+	if (fb[0])
+		lab_sysctl(FB_TUNNELS, fb, NULL);
+	if (rc)
 		return -1;
 	if (ftsw_netns_enter_fd(b->fabric_fd, b->name, err) ||
 	    lab_rt_open(rt, err))
@@ -595,7 +708,7 @@ static int lab_build(struct lab_build *b, struct lab_rt *rt,
 	if (make_links(b, rt, err))
 		return -1;
 	b->tm->nmsgs += rt->nmsgs;
-	if (ftsw_netns_home(err) || config_hosts(b, err))
+	if (ftsw_netns_home(err))
 		return -1;
 	*nl = ftsw_nl_open_in(b->name, err);
 	if (!*nl || make_switches(b, *nl, err))
@@ -791,7 +904,19 @@ int ftsw_lab_down(const char *name, struct ftsw_err *err)
 	 * No fabric reset: the kernel tears the fabric down with its namespace
 	 * (pernet exit), asynchronously, as it frees the devices. Unmounting
 	 * is all the work here.
+	 *
+	 * The fabric first: its devices, the switch ends of every cable, go in
+	 * one batch of the kernel's clean-up, which takes the host ends with
+	 * them; and the kernel then drops each host's namespace id from one
+	 * small table instead of scanning the fabric's table of every host
+	 * (unhash_nsid), which made the clean-up quadratic in the hosts.
 	 */
+	snprintf(path, sizeof(path), FTSW_NETNS_DIR "/%s", name);
+	if (access(path, F_OK) == 0) {
+		found = true;
+		if (ftsw_netns_del(name, err))
+			return -1;
+	}
 	snprintf(pre, sizeof(pre), "%s-h", name);
 	pl = strlen(pre);
 	d = opendir(FTSW_NETNS_DIR);
@@ -818,12 +943,6 @@ int ftsw_lab_down(const char *name, struct ftsw_err *err)
 			return -1;
 		}
 		del_job_free(&job);
-	}
-	snprintf(path, sizeof(path), FTSW_NETNS_DIR "/%s", name);
-	if (access(path, F_OK) == 0) {
-		found = true;
-		if (ftsw_netns_del(name, err))
-			return -1;
 	}
 	rundir(name, dir, sizeof(dir));
 	d = opendir(dir);

@@ -81,6 +81,8 @@ struct ftsw_lab_opts {
 
 /* Timings of `lab up`, in microseconds. */
 struct ftsw_lab_times {
+	/* hosts: namespaces, cables and addresses of the hosts (netns: 0, made
+	 * with them); links: the cables between switches. */
 	uint64_t netns, links, hosts, neigh, switches, route, upload, shape,
 		 total;
 	uint64_t nnetns, nlinks, nneigh, nmsgs;

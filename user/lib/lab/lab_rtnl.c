@@ -81,7 +81,7 @@ static const char *ack_msg(struct nlmsghdr *h)
 /* Read acks until at most `keep` requests are outstanding. */
 static int drain(struct lab_rt *rt, unsigned keep, struct ftsw_err *err)
 {
-	static char buf[1 << 16];
+	static _Thread_local char buf[1 << 16];	/* lab up's host threads */
 
 	while (rt->inflight > keep) {
 		ssize_t n = recv(rt->fd, buf, sizeof(buf), 0);
@@ -351,7 +351,7 @@ static int request(struct lab_rt *rt, struct nl_msg *msg,
 		   int (*parse)(struct nlmsghdr *h, void *arg), void *arg,
 		   const char *what, struct ftsw_err *err)
 {
-	static char buf[1 << 16];
+	static _Thread_local char buf[1 << 16];
 	uint32_t seq;
 	int rc, done = 0, res = 0;
 
@@ -500,6 +500,30 @@ int lab_sysctl(const char *path, const char *value, struct ftsw_err *err)
 		return -1;
 	}
 	return 0;
+}
+
+int lab_sysctl_read(const char *path, char *buf, size_t sz)
+{
+	char p[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/sys/%s", path);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || sz < 2)
+		goto fail;
+	n = read(fd, buf, sz - 1);
+	close(fd);
+	fd = -1;
+	if (n <= 0)
+		goto fail;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return -1;
 }
 
 int lab_sysctl_raise(const char *path, unsigned long min)
