@@ -124,5 +124,19 @@ for o in orders[1:]:
           % (o, meas, " ".join("%.3f" % v for v in ratios), pred,
              sum(mload[o]), sum(mload[orders[0]]), 100 * off, 100 * tol,
              "ok" if good else "FAILED"))
+# Diagnostic, not the test: the latency-bandwidth reading. Topology order's
+# own time holds every per-stage cost; the random order adds its extra load
+# units at BYTES / RATE each (RATE as tc parses it, bits/s, payload only).
+units = {"kbit": 1e3, "mbit": 1e6, "gbit": 1e9, "bit": 1}
+num = rate.lower().rstrip("ps")
+bps = next((float(num[:-len(u)]) * f for u, f in units.items()
+            if num.endswith(u)), 0)
+unit = int(nbytes) * int(reps) / (bps / 8) if bps else 0
+for o in (orders[1:] if unit else []):
+    extra = sum(mload[o]) - sum(mload[orders[0]])
+    t_topo = statistics.median(x["shift"]["seconds"] for x in base)
+    t_rand = statistics.median(x["shift"]["seconds"] for x in runs[o])
+    print("  %s: T(topology) + %d x %.3f s = %.3f s predicted, %.3f s measured "
+          "(medians)" % (o, extra, unit, t_topo + extra * unit, t_rand))
 sys.exit(0 if ok else 1)
 PYEOF
