@@ -393,8 +393,8 @@ uninstall:
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/ftsw
 
 # The module's sources as DKMS wants them: dkms.conf at the top, Kbuild,
-# kmod/ and the UAPI header. The KUnit sources come along because kmod/Kbuild
-# builds ftsw_test.ko wherever CONFIG_KUNIT is set; DKMS installs ftsw.ko only.
+# kmod/ and the UAPI header. The KUnit sources come along (kmod/Kbuild names
+# them), but dkms.conf builds with FTSW_NO_KUNIT=1: ftsw.ko only.
 install-dkms:
 	$(INSTALL) -d $(DESTDIR)$(DKMSDIR)/kmod $(DESTDIR)$(DKMSDIR)/include/uapi/linux
 	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf >$(DESTDIR)$(DKMSDIR)/dkms.conf

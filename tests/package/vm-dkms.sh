@@ -10,7 +10,7 @@
 . "$(dirname "$0")/../selftests/lib.sh"
 . "$(dirname "$0")/../selftests/lab-lib.sh"
 
-tap_plan 6
+tap_plan 7
 VERSION=$(sed -n 's/^#define FTSW_VERSION "\(.*\)"/\1/p' "$FTSW_TOP/user/lib/libftsw.h")
 KVER=$(uname -r)
 
@@ -45,6 +45,7 @@ dkms_run() {
 		dkms add "ftsw/$4"
 		nice dkms build "ftsw/$4" -k "$2" --kernelsourcedir "$3" ||
 			{ cat "/var/lib/dkms/ftsw/$4/build/make.log"; exit 1; }
+		echo "dkms built:" $(cd "/var/lib/dkms/ftsw/$4/build/kmod" && ls -- *.ko)
 		dkms install "ftsw/$4" -k "$2"
 		dkms status ftsw
 		modinfo -n ftsw
@@ -56,6 +57,11 @@ rc=$?
 if [ $rc = 0 ]; then tap_ok "make install-dkms; dkms add, build, install ftsw/$VERSION for $KVER; modprobe ftsw"
 else tap_fail "make install-dkms; dkms add, build, install ftsw/$VERSION for $KVER; modprobe ftsw"; fi
 printf '%s\n' "$out" | tail -n 20 | tap_diag
+
+# DKMS builds ftsw.ko alone, not the KUnit module (FTSW_NO_KUNIT=1 in
+# dkms.conf), though this kernel has CONFIG_KUNIT: half the compile.
+tap_check "DKMS built ftsw.ko only (no ftsw_test.ko on this KUnit kernel)" \
+	grep -qx 'dkms built: ftsw.ko' <<<"$out"
 
 # The loaded module is DKMS's: from updates/dkms, not the harness's ftsw.ko.
 which_ko() {

@@ -13,11 +13,12 @@
 #  - the bytes crossed the fabric: every host's eth0 (whose only peer is its
 #    edge port) received at least the job's payload for that rank, and the
 #    fabric's switches counted forwarded packets;
+#  - ranks yield while they wait (every host is the one real machine);
 #  - errors: more ranks than hosts, an unknown host for the agent.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lab-lib.sh"
 
-tap_plan 8
+tap_plan 9
 tap_check "insmod ftsw.ko" ftsw_load
 
 W=$(mktemp -d /tmp/mpi.XXXXXX)
@@ -104,6 +105,19 @@ too_many() {
 	echo "$out" | grep -q "8 hosts" || { echo "$out"; return 1; }
 }
 tap_check "mpirun -n 9 on 8 hosts: refused, the message names the 8 hosts" too_many
+
+# Every lab host is the one real machine, so ranks must yield while they
+# wait: mpirun gets OMPI_MCA_mpi_yield_when_idle=1 (Open MPI's own default
+# only when it sees a node oversubscribed), which reaches the rank on the
+# agent-launched host too; --mca on the command line still overrides it.
+yield_env() {
+	local out show='echo "$(hostname) $OMPI_MCA_mpi_yield_when_idle"'
+	out=$(lab lab mpirun --name "$LAB" -n 2 -- sh -c "$show" | sort) || return 1
+	[ "$out" = "$(printf 'H0 1\nH1 1')" ] || { echo "default: $out"; return 1; }
+	out=$(lab lab mpirun --name "$LAB" -n 2 --mca mpi_yield_when_idle 0 -- sh -c "$show" | sort) || return 1
+	[ "$out" = "$(printf 'H0 0\nH1 0')" ] || { echo "--mca 0: $out"; return 1; }
+}
+tap_check "mpirun: ranks on H0 and H1 run with mpi_yield_when_idle 1; --mca mpi_yield_when_idle 0 overrides" yield_env
 
 bad_agent() {
 	local out rc=0

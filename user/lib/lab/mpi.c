@@ -218,8 +218,20 @@ static int mpirun_exec(struct ftsw_lab *lab, uint32_t h0,
 	if (pid == 0) {
 		struct ftsw_err e;
 
+		/*
+		 * Every lab host is the same real machine: a rank spinning
+		 * in MPI progress takes a CPU from the rank (or the network
+		 * stack) it waits for. Open MPI yields when a node is
+		 * oversubscribed, which it cannot see here (one slot per
+		 * host); the environment is the weakest setting, so
+		 * --mca mpi_yield_when_idle 0 still wins.
+		 */
 		if (setenv("FTSW_LAB", lab->name, 1) ||
-		    enter_as_host(lab, h0, &e)) {
+		    setenv("OMPI_MCA_mpi_yield_when_idle", "1", 0))
+			ftsw_err_set(&e, "setenv: %s", strerror(errno));
+		else if (!enter_as_host(lab, h0, &e))
+			e.msg[0] = 0;
+		if (e.msg[0]) {
 			fprintf(stderr, "ftsw: lab mpirun: %s\n", e.msg);
 			_exit(127);
 		}
