@@ -212,6 +212,15 @@ prof_stop() {
 # Results: res[chain.metric] = one value per round, in round order.
 declare -A res
 set -- $CHAINS
+# One unmeasured pass over every chain first. The first traffic after boot
+# pays one-off costs (binaries read over 9p, first use of pktgen and of the
+# module): on 2026-11-24 (a loaded host) ftsw's pktgen figure was 755 us
+# per packet when its chain ran first after boot and 262 us when second.
+for c in "$@"; do
+	hosts; "chain_$c"; warm "$c"
+	run_cost >/dev/null; run_udp >/dev/null; run_tcp >/dev/null
+	teardown
+done
 for r in $(seq 1 "$ROUNDS"); do
 	# Rotate the order each round, so that no chain always runs first.
 	order=("$@")
