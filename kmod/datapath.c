@@ -111,47 +111,86 @@ static void ftsw_xmit_one(struct ftsw_port *in, struct ftsw_port *out,
 }
 
 /*
- * The egress device cannot take this GSO frame as is (no GSO handler knows
- * 0x88B5, and it may lack the offloads): segment the inner packet, then put
- * the same fabric header on every segment.
+ * GSO for fabric frames: the core calls this (through ftsw_gso_offload)
+ * when a device cannot take a GSO frame of ethertype 0x88B5 as it is (TSO
+ * off, no HW_CSUM, too many segments...). The mac header is at the
+ * Ethernet header; skb->data is past what the core counted as link layer
+ * (mac_len): at the fabric header (14), at the inner packet (22, where the
+ * data path sets the network header) or past an inner VLAN tag.
+ *
+ * The fabric header ends with the inner ethertype, so the 14 bytes in
+ * front of the inner packet read as an Ethernet header of that type: the
+ * inner packet is segmented from there by its own protocol's handlers
+ * (VLAN tags included), which copy the 8 bytes before that header, like a
+ * tunnel header, into every segment. Each segment then gets its real
+ * Ethernet header back.
  */
-static void ftsw_xmit_segmented(struct ftsw_port *in, struct ftsw_port *out,
-				struct sk_buff *skb, u8 vl)
+static struct sk_buff *ftsw_gso_segment(struct sk_buff *skb,
+					netdev_features_t features)
 {
-	bool fabric = skb->protocol == htons(FTSW_ETH_P);
-	struct sk_buff *segs, *seg, *next;
-	struct ftsw_hdr h;
+	const unsigned int outer = ETH_HLEN + FTSW_HLEN;
+	unsigned int at = skb->data - skb_mac_header(skb);
+	struct sk_buff *segs = ERR_PTR(-EINVAL);
+	u16 mac_len = skb->mac_len;
+	__be16 proto;
 
-	if (fabric) {
-		h = *ftsw_hdr(skb);
-		if (ftsw_decap(skb)) {
-			ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
-			return;
-		}
-	}
-	segs = skb_gso_segment(skb, NETIF_F_SG | NETIF_F_HW_CSUM);
+	if (unlikely(at < ETH_HLEN ||
+		     (at < outer && !pskb_may_pull(skb, outer - at))))
+		return segs;
+	proto = ((struct ftsw_hdr *)(skb_mac_header(skb) + ETH_HLEN))->proto;
+	if (unlikely(ntohs(proto) < ETH_P_802_3_MIN))
+		return segs;
+	/* The inner frame's "Ethernet header": FTSW_HLEN past the real one. */
+	__skb_push(skb, at - FTSW_HLEN);
+	skb_reset_mac_header(skb);
+	skb->mac_len = ETH_HLEN;
+	skb->protocol = proto;
+	segs = skb_mac_gso_segment(skb, features);
 	if (IS_ERR_OR_NULL(segs)) {
-		ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
-		return;
+		/* Leave the frame as it came. */
+		__skb_pull(skb, at - FTSW_HLEN);
+		skb_set_mac_header(skb, -(int)at);
+		skb_set_network_header(skb, (int)mac_len - (int)at);
+		skb->mac_len = mac_len;
+		skb->protocol = htons(FTSW_ETH_P);
+		return segs;
 	}
-	consume_skb(skb);
-	skb_list_walk_safe(segs, seg, next) {
-		skb_mark_not_on_list(seg);
-		if (fabric) {
-			if (ftsw_encap(seg, ntohs(h.dlid), ntohs(h.slid), h.sl)) {
-				ftsw_drop(in, seg, FTSW_DROP_TX_ERROR);
-				continue;
-			}
-			ftsw_hdr(seg)->hops = h.hops;
-		}
-		ftsw_xmit_one(in, out, seg, vl);
+	/* Each segment: data at its inner "Ethernet header", network and
+	 * transport headers set by the inner protocol.
+	 */
+	for (skb = segs; skb; skb = skb->next) {
+		__skb_push(skb, FTSW_HLEN);
+		skb_reset_mac_header(skb);
+		skb_reset_mac_len(skb);
+		skb->protocol = htons(FTSW_ETH_P);
 	}
+	return segs;
+}
+
+static struct packet_offload ftsw_gso_offload __read_mostly = {
+	.type = cpu_to_be16(FTSW_ETH_P),
+	.priority = 10,
+	.callbacks = {
+		.gso_segment = ftsw_gso_segment,
+	},
+};
+
+/* Module init and exit (and the KUnit suite, which segments frames). */
+void ftsw_offload_register(void)
+{
+	dev_add_offload(&ftsw_gso_offload);
+}
+
+void ftsw_offload_unregister(void)
+{
+	dev_remove_offload(&ftsw_gso_offload);
 }
 
 /*
  * Transmit a frame (skb->data at the Ethernet header) on @out. GSO frames
  * from hosts cross the fabric whole, as through a bridge, as long as every
- * segment fits the egress MTU and the egress device can take them.
+ * segment fits the egress MTU; a device that cannot take one as it is has
+ * it segmented by the core, with ftsw_gso_segment() for fabric frames.
  */
 static void ftsw_xmit(struct ftsw_port *in, struct ftsw_port *out,
 		      struct sk_buff *skb, u8 vl)
@@ -164,17 +203,12 @@ static void ftsw_xmit(struct ftsw_port *in, struct ftsw_port *out,
 			ftsw_drop(in, skb, FTSW_DROP_TOO_BIG);
 			return;
 		}
-		ftsw_xmit_one(in, out, skb, vl);
-		return;
-	}
-	if (unlikely(!skb_gso_validate_mac_len(skb, dev->mtu + ETH_HLEN))) {
+	} else if (unlikely(!skb_gso_validate_mac_len(skb,
+						      dev->mtu + ETH_HLEN))) {
 		ftsw_drop(in, skb, FTSW_DROP_TOO_BIG);
 		return;
 	}
-	if (unlikely(netif_needs_gso(skb, netif_skb_features(skb))))
-		ftsw_xmit_segmented(in, out, skb, vl);
-	else
-		ftsw_xmit_one(in, out, skb, vl);
+	ftsw_xmit_one(in, out, skb, vl);
 }
 
 /*

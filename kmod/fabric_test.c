@@ -11,7 +11,12 @@
 #include <linux/percpu.h>
 #include <linux/random.h>
 #include <linux/skbuff.h>
+#include <linux/tcp.h>
+#include <net/ip.h>
 #include <net/netlink.h>
+#include <net/tcp.h>
+/* skb_gso_segment(): <linux/netdevice.h> up to 6.4, <net/gso.h> since. */
+#include <net/udp.h>
 #include "ftsw.h"
 
 /* ---------------------------------------------------------------- LFT */
@@ -835,11 +840,121 @@ static struct kunit_suite ftsw_policy_suite = {
 	.test_cases = ftsw_policy_cases,
 };
 
+/*
+ * GSO of a fabric frame the egress device cannot take whole: a 300-byte
+ * TCP payload with MSS 100 becomes 3 frames of 14 + 8 + 20 + 20 + 100 =
+ * 162 bytes, each with the same Ethernet and fabric header, IP length 140,
+ * IP ids 1000..1002, sequence numbers seq, seq + 100, seq + 200, and both
+ * checksums right (computed here over the segment, independently of the
+ * kernel's GSO code). Three layouts: the core meets the frame with the
+ * network header at the fabric header (mac_len 14), at the inner packet
+ * (22, as the data path sets it), and behind an in-band VLAN tag (26).
+ */
+static void ftsw_dp_gso_case(struct kunit *test, unsigned int nh, bool vlan)
+{
+	const __be32 saddr = htonl(0xC6120001), daddr = htonl(0xC6120002);
+	const unsigned int mss = 100, pay = 3 * mss, tag = vlan ? VLAN_HLEN : 0;
+	const unsigned int l3 = ETH_HLEN + FTSW_HLEN + tag;
+	struct sk_buff *skb, *segs, *seg, *next;
+	u8 fab[ETH_HLEN + FTSW_HLEN];
+	struct tcphdr *th;
+	struct iphdr *iph;
+	unsigned int i, j;
+	__sum16 sum;
+	u8 *d;
+
+	skb = ftsw_t_frame(test, htons(vlan ? ETH_P_8021Q : ETH_P_IP),
+			   tag + 40 + pay);
+	KUNIT_ASSERT_EQ(test, ftsw_encap(skb, 8, 4, 3), 0);
+	d = skb->data;
+	((struct ftsw_hdr *)(d + ETH_HLEN))->hops = 2;
+	if (vlan) {
+		*(__be16 *)(d + ETH_HLEN + FTSW_HLEN) = htons(5);
+		*(__be16 *)(d + ETH_HLEN + FTSW_HLEN + 2) = htons(ETH_P_IP);
+	}
+	iph = (struct iphdr *)(d + l3);
+	memset(iph, 0, 40);
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->tot_len = htons(40 + pay);
+	iph->id = htons(1000);
+	iph->frag_off = htons(IP_DF);
+	iph->ttl = 64;
+	iph->protocol = IPPROTO_TCP;
+	iph->saddr = saddr;
+	iph->daddr = daddr;
+	iph->check = ip_fast_csum(iph, 5);
+	th = (struct tcphdr *)(iph + 1);
+	th->source = htons(40000);
+	th->dest = htons(5201);
+	th->seq = htonl(0x10000);
+	th->ack_seq = htonl(1);
+	th->doff = 5;
+	th->ack = 1;
+	th->window = htons(512);
+	/* As the stack leaves it for offload: the pseudo header sum. */
+	th->check = ~tcp_v4_check(20 + pay, saddr, daddr, 0);
+	memcpy(fab, d, sizeof(fab));
+	skb_set_network_header(skb, nh);
+	KUNIT_ASSERT_TRUE(test, skb_partial_csum_set(skb, l3 + 20,
+						     offsetof(struct tcphdr,
+							      check)));
+	skb_shinfo(skb)->gso_size = mss;
+	skb_shinfo(skb)->gso_type = SKB_GSO_TCPV4;
+	skb_shinfo(skb)->gso_segs = 3;
+
+	/* No checksum offload: segments carry their final checksums. */
+	segs = skb_gso_segment(skb, NETIF_F_SG);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(segs));
+	i = 0;
+	skb_list_walk_safe(segs, seg, next) {
+		skb_mark_not_on_list(seg);
+		KUNIT_ASSERT_LT(test, i, 3U);
+		KUNIT_EXPECT_EQ(test, seg->len, l3 + 40 + mss);
+		KUNIT_ASSERT_EQ(test, skb_linearize(seg), 0);
+		d = seg->data;
+		KUNIT_EXPECT_EQ(test, ntohs(seg->protocol), FTSW_ETH_P);
+		KUNIT_EXPECT_PTR_EQ(test, skb_mac_header(seg), d);
+		KUNIT_EXPECT_EQ(test, skb_network_offset(seg), (int)l3);
+		KUNIT_EXPECT_EQ(test, memcmp(d, fab, sizeof(fab)), 0);
+		iph = (struct iphdr *)(d + l3);
+		KUNIT_EXPECT_EQ(test, ntohs(iph->tot_len), 40 + mss);
+		KUNIT_EXPECT_EQ(test, ntohs(iph->id), 1000 + i);
+		/* A header or segment that sums right folds to zero. */
+		sum = ip_fast_csum(iph, 5);
+		KUNIT_EXPECT_EQ(test, (__force u16)sum, 0);
+		th = (struct tcphdr *)(iph + 1);
+		KUNIT_EXPECT_EQ(test, ntohl(th->seq), 0x10000 + i * mss);
+		sum = csum_tcpudp_magic(saddr, daddr, 20 + mss, IPPROTO_TCP,
+					csum_partial(th, 20 + mss, 0));
+		KUNIT_EXPECT_EQ(test, (__force u16)sum, 0);
+		/* ftsw_t_frame numbered the payload bytes from 0. */
+		for (j = 0; j < mss; j++)
+			if (d[l3 + 40 + j] != (u8)(tag + 40 + i * mss + j))
+				break;
+		KUNIT_EXPECT_EQ(test, j, mss);
+		kfree_skb(seg);
+		i++;
+	}
+	KUNIT_EXPECT_EQ(test, i, 3U);
+	consume_skb(skb);
+}
+
+static void ftsw_dp_gso_segment(struct kunit *test)
+{
+	ftsw_offload_register();
+	ftsw_dp_gso_case(test, ETH_HLEN, false);
+	ftsw_dp_gso_case(test, ETH_HLEN + FTSW_HLEN, false);
+	ftsw_dp_gso_case(test, ETH_HLEN + FTSW_HLEN + VLAN_HLEN, true);
+	ftsw_offload_unregister();
+}
+
 static struct kunit_case ftsw_dp_cases[] = {
 	KUNIT_CASE(ftsw_dp_link_drops),
 	KUNIT_CASE(ftsw_dp_edge_drops),
 	KUNIT_CASE(ftsw_dp_edge_no_hash),
 	KUNIT_CASE(ftsw_dp_8023_length),
+	KUNIT_CASE(ftsw_dp_gso_segment),
 	{}
 };
 

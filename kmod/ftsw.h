@@ -166,6 +166,8 @@ void ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_port_stats_read(const struct ftsw_port *p, struct ftsw_stats *s);
 void ftsw_port_drop(struct ftsw_port *p, enum ftsw_drop reason);
+void ftsw_offload_register(void);
+void ftsw_offload_unregister(void);
 
 /* resolve.c: the address plan and the edge port's ARP/ND responder. */
 int ftsw_plan_check(const struct ftsw_plan *plan, const char **msg);

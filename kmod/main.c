@@ -408,9 +408,10 @@ static int __init ftsw_init(void)
 {
 	int err;
 
+	ftsw_offload_register();
 	err = register_pernet_subsys(&ftsw_net_ops);
 	if (err)
-		return err;
+		goto err_offload;
 	err = register_netdevice_notifier(&ftsw_netdev_notifier);
 	if (err)
 		goto err_pernet;
@@ -423,6 +424,8 @@ err_notifier:
 	unregister_netdevice_notifier(&ftsw_netdev_notifier);
 err_pernet:
 	unregister_pernet_subsys(&ftsw_net_ops);
+err_offload:
+	ftsw_offload_unregister();
 	return err;
 }
 
@@ -432,6 +435,7 @@ static void __exit ftsw_exit(void)
 	/* Unbinds every port of every fabric: no rx handler is left. */
 	unregister_pernet_subsys(&ftsw_net_ops);
 	unregister_netdevice_notifier(&ftsw_netdev_notifier);
+	ftsw_offload_unregister();
 	/* Wait for the call_rcu() callbacks freeing tables (module code). */
 	rcu_barrier();
 }

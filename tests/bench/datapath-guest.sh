@@ -186,18 +186,50 @@ run_tcp() {
 		}' <<<"$j"
 }
 
+# BENCH_PROFILE=1: record each measurement with perf (all CPUs, cpu-clock)
+# and print where the guest's CPU time went, by symbol, self time. The
+# profiler's own cost is in that run's figures: profile runs are for the
+# explanation, timing runs (without it) for the numbers.
+PROFILE=${BENCH_PROFILE:-}
+prof_pid=
+prof_start() {
+	[ -n "$PROFILE" ] || return 0
+	perf record -a -g -e cpu-clock -F 499 -o "/tmp/perf-$1.data" >/dev/null 2>&1 &
+	prof_pid=$!
+	sleep 1
+}
+prof_stop() {
+	[ -n "$PROFILE" ] || return 0
+	kill -INT "$prof_pid"; wait "$prof_pid"
+	echo "  profile $1 (self time by symbol, idle left out):"
+	perf report -i "/tmp/perf-$1.data" --no-children --sort sym --stdio -g none \
+		--percent-limit 0.7 2>/dev/null | grep -v '^#' | grep -v '^$' |
+		grep -Ev 'default_idle|pv_native_safe_halt|native_safe_halt|\[k\] (acpi_idle|mwait|cpu_idle|do_idle)' |
+		head -40 | sed 's/^/    /'
+	rm -f "/tmp/perf-$1.data"
+}
+
 # Results: res[chain.metric] = one value per round, in round order.
 declare -A res
 set -- $CHAINS
+# One unmeasured pass over every chain first. The first traffic after boot
+# pays one-off costs (binaries read over 9p, first use of pktgen and of the
+# module): on 2026-11-24 (a loaded host) ftsw's pktgen figure was 755 us
+# per packet when its chain ran first after boot and 262 us when second.
+for c in "$@"; do
+	hosts; "chain_$c"; warm "$c"
+	run_cost >/dev/null; run_udp >/dev/null; run_tcp >/dev/null
+	teardown
+done
 for r in $(seq 1 "$ROUNDS"); do
 	# Rotate the order each round, so that no chain always runs first.
 	order=("$@")
 	for _ in $(seq 2 "$r"); do order=("${order[@]:1}" "${order[0]}"); done
 	for c in "${order[@]}"; do
 		hosts; "chain_$c"; warm "$c"
-		read -r p d < <(run_cost)
-		read -r u e < <(run_udp)
-		read -r t tc tr < <(run_tcp)
+		prof_start "$c-pktgen"; read -r p d < <(run_cost); prof_stop "$c-pktgen"
+		prof_start "$c-udp"; read -r u e < <(run_udp); prof_stop "$c-udp"
+		prof_start "$c-tcp"; read -r t tc tr < <(run_tcp); prof_stop "$c-tcp"
 		res[$c.pps]+="$p " res[$c.udp]+="$u " res[$c.tcp]+="${t:-0} " res[$c.tcpc]+="${tc:-0} "
 		printf 'round %d: %-6s chain of %d: pktgen %5.1f us CPU/packet (%d of %d delivered), socket UDP %5.1f us CPU/packet (%d delivered), TCP %s Mbit/s, %s us CPU/MB, %s retransmits\n' \
 			"$r" "$c" $NSW "$p" "$d" "$COUNT" "$u" "$e" "${t:-FAILED}" "${tc:-?}" "${tr:-?}"
