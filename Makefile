@@ -85,6 +85,17 @@ $(B)/tests/unit/%: tests/unit/%.c $(LIBFTSW)
 
 unit-bins: $(UNIT_BINS)
 
+# Selftest helpers in C (run in the VM): the netlink campaign of selftest
+# 95 and make fuzz-netlink.
+SELFTEST_BINS := $(B)/tests/nlfuzz
+$(B)/tests/nlfuzz: tests/selftests/nlfuzz.c include/uapi/linux/ftsw.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
+		-I$(TOP)/include/uapi -o $@ $<
+
+.PHONY: selftest-bins
+selftest-bins: $(SELFTEST_BINS)
+
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_BINS:=.d)
 
 # ---------------------------------------------------------------- fuzzing
@@ -301,7 +312,7 @@ tap-style:
 	@$(TOP)/tests/style $(TAP)
 
 VM_WHAT ?= all
-tap-vm: $(B)/kmod-debug/kmod/ftsw.ko user
+tap-vm: $(B)/kmod-debug/kmod/ftsw.ko user $(SELFTEST_BINS)
 	@FTSW_YNL_SRC=$$($(TOP)/scripts/ynl-src) $(TOP)/tests/vm/check $(VM_WHAT) $(TAP)
 
 demo: deps all
@@ -322,7 +333,7 @@ bench-%: user
 FTSW_NLFUZZ_COUNT ?= 100000
 FTSW_NLFUZZ_SEED ?= 1
 .PHONY: fuzz-netlink
-fuzz-netlink: $(B)/kmod-debug/kmod/ftsw.ko user
+fuzz-netlink: $(B)/kmod-debug/kmod/ftsw.ko user $(SELFTEST_BINS)
 	FTSW_NLFUZZ_COUNT=$(FTSW_NLFUZZ_COUNT) FTSW_NLFUZZ_SEED=$(FTSW_NLFUZZ_SEED) \
 		$(VM)/run --debug --timeout $${FTSW_NLFUZZ_TIMEOUT:-21600} \
 		--env FTSW_NLFUZZ_COUNT --env FTSW_NLFUZZ_SEED \
