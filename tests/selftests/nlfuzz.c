@@ -27,8 +27,10 @@
  *     ifindexes vanish.
  * Single-message units are sent in batches of B requests per sendmsg (each
  * asks for an ack; every answer is read, matched by sequence number). A
- * request left unanswered for 60 s, an unprivileged mutation that is not
- * refused with EPERM, or a dump that never ends fails the run. Prints a
+ * request left unanswered for 60 s, a header the genl core must refuse
+ * (reserved field, stray nlmsg_flags) not refused with EINVAL, an
+ * unprivileged mutation with a good header not refused with EPERM, or a
+ * dump that never ends fails the run. Prints a
  * summary (units, messages and answers per class); exit 1 on failure.
  */
 #include <errno.h>
@@ -848,6 +850,7 @@ struct pending {
 	enum cls cls;
 	uint8_t cmd;
 	bool dump;		/* NLM_F_DUMP set */
+	bool hdr_bad;		/* a header the genl core refuses (EINVAL) */
 	bool done;
 };
 
@@ -878,7 +881,17 @@ static void answered(struct pending *p, int err)
 	if (trace)
 		printf("# unit %" PRIu64 " %s cmd %u%s: %s\n", p->unit, cls_name[p->cls],
 		       p->cmd, p->dump ? " (dump)" : "", err ? strerror(-err) : "ok");
-	if (no_admin && mutating(p->cmd) && !p->dump && err != -EPERM)
+	if (dry)
+		return;
+	/*
+	 * The core checks the header before the permissions: a reserved
+	 * field or nlmsg_flags beyond REQUEST, ACK, ECHO (and DUMP) are
+	 * refused with EINVAL for every command (the family validates all).
+	 */
+	if (p->hdr_bad && err != -EINVAL)
+		fail(p->unit, "%s command %u with a bad header answered %s, not EINVAL",
+		     cls_name[p->cls], p->cmd, err ? strerror(-err) : "ok");
+	if (no_admin && mutating(p->cmd) && !p->dump && !p->hdr_bad && err != -EPERM)
 		fail(p->unit, "unprivileged %s command %u answered %s, not EPERM",
 		     cls_name[p->cls], p->cmd, err ? strerror(-err) : "ok");
 }
@@ -978,6 +991,7 @@ static void queue(struct msg *m, uint64_t u, enum cls c, uint8_t cmd)
 {
 	struct nlmsghdr *h;
 	struct pending *p;
+	uint16_t f;
 
 	finish(m);
 	/* A truncated message keeps its declared length: fix the header. */
@@ -990,6 +1004,9 @@ static void queue(struct msg *m, uint64_t u, enum cls c, uint8_t cmd)
 	p = &pend[npend++];
 	*p = (struct pending){ .seq = h->nlmsg_seq, .unit = u, .cls = c, .cmd = cmd,
 			       .dump = (h->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP };
+	f = h->nlmsg_flags & ~(p->dump ? NLM_F_DUMP : 0);
+	p->hdr_bad = ((struct genlmsghdr *)NLMSG_DATA(h))->reserved ||
+		     (f & ~(NLM_F_REQUEST | NLM_F_ACK | NLM_F_ECHO));
 	blen += NLMSG_ALIGN(m->len);
 	messages++;
 	msgs_by[c]++;
