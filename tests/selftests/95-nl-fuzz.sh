@@ -25,7 +25,7 @@ SEED=${FTSW_NLFUZZ_SEED:-1}
 CHUNKS=${FTSW_NLFUZZ_CHUNKS:-4}
 FUZZ=${FTSW_NLFUZZ:-$FTSW_TOP/build/tests/nlfuzz}
 ZNS=$FAB-z
-tap_plan 10
+tap_plan 11
 tap_check "insmod ftsw.ko" ftsw_load
 
 # The forwarding fabric (in $FAB, set up in this shell: host_add keeps
