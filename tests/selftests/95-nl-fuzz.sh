@@ -61,15 +61,15 @@ for d in h1 h2; do
 done
 z() { ip netns exec "$ZNS" "$@"; }
 
-# fuzz_run DESC CMD...: like tap_check, but the campaign's summary is
-# always shown (as TAP diagnostics).
+# fuzz_run DESC CMD...: like tap_check, but the campaign's summaries are
+# always shown, as TAP diagnostics streamed while it runs (a long run
+# shows each chunk as it ends), before the ok / not ok line.
 fuzz_run() {
-	local desc=$1 out rc
+	local desc=$1 rc
 	shift
-	out=$("$@" 2>&1)
-	rc=$?
-	if [ $rc = 0 ]; then tap_ok "$desc"; else tap_fail "$desc"; fi
-	printf '%s\n' "$out" | sed 's/^# //' | tap_diag
+	"$@" 2>&1 | sed -u 's/^# //; s/^/# /'
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" = 0 ]; then tap_ok "$desc"; else tap_fail "$desc"; fi
 }
 # As root, in CHUNKS runs of consecutive units (the same messages as one
 # run: every unit has its own random stream), the forwarding fabric
