@@ -85,6 +85,17 @@ $(B)/tests/unit/%: tests/unit/%.c $(LIBFTSW)
 
 unit-bins: $(UNIT_BINS)
 
+# Selftest helpers in C (run in the VM): the netlink campaign of selftest
+# 95 and make fuzz-netlink.
+SELFTEST_BINS := $(B)/tests/nlfuzz
+$(B)/tests/nlfuzz: tests/selftests/nlfuzz.c include/uapi/linux/ftsw.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
+		-I$(TOP)/include/uapi -o $@ $<
+
+.PHONY: selftest-bins
+selftest-bins: $(SELFTEST_BINS)
+
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(UNIT_BINS:=.d)
 
 # ---------------------------------------------------------------- fuzzing
@@ -301,7 +312,7 @@ tap-style:
 	@$(TOP)/tests/style $(TAP)
 
 VM_WHAT ?= all
-tap-vm: $(B)/kmod-debug/kmod/ftsw.ko user
+tap-vm: $(B)/kmod-debug/kmod/ftsw.ko user $(SELFTEST_BINS)
 	@FTSW_YNL_SRC=$$($(TOP)/scripts/ynl-src) $(TOP)/tests/vm/check $(VM_WHAT) $(TAP)
 
 demo: deps all
@@ -315,17 +326,21 @@ bench-%: user
 	$(TOP)/tests/bench/run $*
 
 # The hostile generic netlink campaign, long (the short one is selftest 95
-# in make check): FTSW_NLFUZZ_COUNT messages as root (default 100000) plus a
-# quarter of that in each unprivileged run, seed FTSW_NLFUZZ_SEED; one debug
-# VM; fails on a failed check or any kernel report on the console
-# (build/fuzz-netlink-console.log). Its own target, for make fuzz to call.
+# in make check): FTSW_NLFUZZ_COUNT units as root (default 100000, each one
+# request or a dump with changes) plus a quarter of that in each
+# unprivileged run, seed FTSW_NLFUZZ_SEED, in FTSW_NLFUZZ_CHUNKS runs with
+# the second fabric pinged after each; one debug VM; fails on a failed
+# check or any kernel report on the console (build/fuzz-netlink-console.log).
+# Speed and how to replay a unit: Documentation/testing.md.
 FTSW_NLFUZZ_COUNT ?= 100000
 FTSW_NLFUZZ_SEED ?= 1
+FTSW_NLFUZZ_CHUNKS ?= 10
 .PHONY: fuzz-netlink
-fuzz-netlink: $(B)/kmod-debug/kmod/ftsw.ko user
+fuzz-netlink: $(B)/kmod-debug/kmod/ftsw.ko user $(SELFTEST_BINS)
 	FTSW_NLFUZZ_COUNT=$(FTSW_NLFUZZ_COUNT) FTSW_NLFUZZ_SEED=$(FTSW_NLFUZZ_SEED) \
+		FTSW_NLFUZZ_CHUNKS=$(FTSW_NLFUZZ_CHUNKS) \
 		$(VM)/run --debug --timeout $${FTSW_NLFUZZ_TIMEOUT:-21600} \
-		--env FTSW_NLFUZZ_COUNT --env FTSW_NLFUZZ_SEED \
+		--env FTSW_NLFUZZ_COUNT --env FTSW_NLFUZZ_SEED --env FTSW_NLFUZZ_CHUNKS \
 		--console $(B)/fuzz-netlink-console.log \
 		-- $(TOP)/tests/selftests/95-nl-fuzz.sh | tee $(B)/fuzz-netlink.tap; \
 	rc=$$?; ! grep -q '^not ok' $(B)/fuzz-netlink.tap && exit $$rc
