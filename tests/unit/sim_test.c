@@ -102,6 +102,15 @@ static void opts(struct ftsw_sim_opts *o)
 	o->threads = 1;
 }
 
+/* opts() under the paper model: spread, non-FIFO inputs, speedup 2 */
+static void paper_opts(struct ftsw_sim_opts *o)
+{
+	opts(o);
+	o->policy = FTSW_SIM_SPREAD;
+	o->voq = true;
+	o->speedup = 2;
+}
+
 /* One packet on an idle fabric: (h + 1) L + h R + P by hand. */
 TEST(idle_latency)
 {
@@ -623,11 +632,8 @@ TEST(spread_splits_evenly)
 		}
 		want[ftsw_link_id(t, t->hosts[0],
 				  ftsw_host_port(t, t->hosts[0]))] += 10 * 10 * msgs;
-		opts(&o);
+		paper_opts(&o);
 		o.count = msgs;
-		o.policy = FTSW_SIM_SPREAD;
-		o.voq = true;
-		o.speedup = 2;
 		ASSERT_EQ(0, ftsw_sim_run(r, &tr, &o, 0.5, &res, &err));
 		ASSERT_EQ(10 * msgs, res.pkts_delivered);
 		for (l = 0; l < t->nports; l++)
@@ -660,12 +666,9 @@ TEST(paper_model_verify_deterministic)
 
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, ftsw_sim_traffic_make(t, "uniform", "topo", 0, &tr, &err));
-	opts(&o);
+	paper_opts(&o);
 	o.warmup = 500;
 	o.measure = 2000;
-	o.policy = FTSW_SIM_SPREAD;
-	o.voq = true;
-	o.speedup = 2;
 	o.verify = true;
 	o.deadlock_cycles = 200;	/* samples every 100 cycles */
 	ASSERT_EQ(0, ftsw_sim_sweep(r, &tr, &o, loads, 2, a, &err));
@@ -714,12 +717,9 @@ TEST(paper_claim_disjoint_beats_dmodk)
 	ASSERT_NE(NULL, d);
 	ASSERT_NE(NULL, j);
 	ASSERT_EQ(0, ftsw_sim_traffic_make(t, "uniform", "topo", 0, &tr, &err));
-	opts(&o);
+	paper_opts(&o);
 	o.warmup = 2000;
 	o.measure = 8000;
-	o.policy = FTSW_SIM_SPREAD;
-	o.voq = true;
-	o.speedup = 2;
 	ASSERT_EQ(0, ftsw_sim_run(d, &tr, &o, 0.7, &a, &err));
 	ASSERT_EQ(0, ftsw_sim_run(j, &tr, &o, 0.7, &b, &err));
 	/* d-mod-k is saturated: it accepts well below the offered load */

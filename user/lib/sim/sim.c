@@ -341,6 +341,14 @@ struct hist {
 	double sum;
 };
 
+/* Packets and messages: arrays grown by doubling, with a free list. */
+struct pool {
+	void *items;
+	uint32_t *next;		/* free-list links */
+	size_t size;		/* bytes per item */
+	uint32_t n, cap, free;	/* used, allocated, free-list head */
+};
+
 struct sim {
 	const struct ftsw_routing *r;
 	const struct ftsw_topo *t;
@@ -364,11 +372,9 @@ struct sim {
 	size_t pv_size;
 	uint64_t *link_flits;
 
-	struct pkt *pk;
-	uint32_t npk, pk_cap, pk_free;
-	struct msg *ms;
-	uint32_t nms, ms_cap, ms_free;
-	uint32_t *ms_next, *pk_next;	/* free lists */
+	struct pkt *pk;		/* = pkp.items */
+	struct msg *ms;		/* = msp.items */
+	struct pool pkp, msp;
 
 	struct hostq *hq;
 	uint32_t *hport;	/* host -> port id of its uplink */
@@ -515,68 +521,66 @@ static inline void push_ev(struct sim *s, uint32_t when, uint32_t ev)
 	b->ev[b->n++] = ev;
 }
 
-static uint32_t pkt_alloc(struct sim *s)
+/*
+ * Index of a free item of a pool: the last freed one, else the next never
+ * used, growing the pool (items and free-list links) by doubling.
+ */
+static uint32_t pool_alloc(struct sim *s, struct pool *p)
 {
-	uint32_t i;
+	uint32_t i = p->free;
 
-	if (s->pk_free != NO_PKT) {
-		i = s->pk_free;
-		s->pk_free = s->pk_next[i];
+	if (i != NO_PKT) {
+		p->free = p->next[i];
 		return i;
 	}
-	if (s->npk == s->pk_cap) {
-		uint32_t nc = s->pk_cap * 2;
-		struct pkt *np = realloc(s->pk, nc * sizeof(*np));
-		uint32_t *nn = np ? realloc(s->pk_next, nc * sizeof(*nn)) : NULL;
+	if (p->n == p->cap) {
+		uint32_t nc = p->cap * 2;
+		void *ni = realloc(p->items, (size_t)nc * p->size);
+		uint32_t *nn = ni ? realloc(p->next, nc * sizeof(*nn)) : NULL;
 
-		if (np)
-			s->pk = np;
-		if (!np || !nn) {
+		if (ni)
+			p->items = ni;
+		if (!ni || !nn) {
 			s->failed = 1;
 			return NO_PKT;
 		}
-		s->pk_next = nn;
-		s->pk_cap = nc;
+		p->next = nn;
+		p->cap = nc;
 	}
-	return s->npk++;
+	return p->n++;
 }
 
-static void pkt_free(struct sim *s, uint32_t i)
+static int pool_init(struct pool *p, size_t size, uint32_t cap)
 {
-	s->pk_next[i] = s->pk_free;
-	s->pk_free = i;
+	p->size = size;
+	p->cap = cap;
+	p->n = 0;
+	p->free = NO_PKT;
+	p->items = malloc(cap * size);
+	p->next = malloc(cap * sizeof(*p->next));
+	return p->items && p->next ? 0 : -1;
+}
+
+static void pool_free(struct pool *p, uint32_t i)
+{
+	p->next[i] = p->free;
+	p->free = i;
+}
+
+static uint32_t pkt_alloc(struct sim *s)
+{
+	uint32_t i = pool_alloc(s, &s->pkp);
+
+	s->pk = s->pkp.items;	/* it may have moved */
+	return i;
 }
 
 static uint32_t msg_alloc(struct sim *s)
 {
-	uint32_t i;
+	uint32_t i = pool_alloc(s, &s->msp);
 
-	if (s->ms_free != NO_PKT) {
-		i = s->ms_free;
-		s->ms_free = s->ms_next[i];
-		return i;
-	}
-	if (s->nms == s->ms_cap) {
-		uint32_t nc = s->ms_cap * 2;
-		struct msg *nm = realloc(s->ms, nc * sizeof(*nm));
-		uint32_t *nn = nm ? realloc(s->ms_next, nc * sizeof(*nn)) : NULL;
-
-		if (nm)
-			s->ms = nm;
-		if (!nm || !nn) {
-			s->failed = 1;
-			return NO_PKT;
-		}
-		s->ms_next = nn;
-		s->ms_cap = nc;
-	}
-	return s->nms++;
-}
-
-static void msg_free(struct sim *s, uint32_t i)
-{
-	s->ms_next[i] = s->ms_free;
-	s->ms_free = i;
+	s->ms = s->msp.items;
+	return i;
 }
 
 /* x mod n for x < 2n, without a division */
@@ -681,9 +685,9 @@ static void deliver(struct sim *s, struct pkt *p, uint32_t pi, uint32_t tail)
 			s->msgs_done++;
 		}
 		s->msgs_left--;
-		msg_free(s, p->msg);
+		pool_free(&s->msp, p->msg);
 	}
-	pkt_free(s, pi);
+	pool_free(&s->pkp, pi);
 }
 
 static void drop(struct sim *s, uint32_t pi)
@@ -694,9 +698,9 @@ static void drop(struct sim *s, uint32_t pi)
 	s->pk_in_net--;
 	if (!--m->to_deliver) {
 		s->msgs_left--;
-		msg_free(s, s->pk[pi].msg);
+		pool_free(&s->msp, s->pk[pi].msg);
 	}
-	pkt_free(s, pi);
+	pool_free(&s->pkp, pi);
 }
 
 /* Input (port, VL) idx now requests local output port out (0: none). */
@@ -1079,13 +1083,35 @@ static inline uint32_t xbar_done(const struct sim *s, uint32_t in_ht)
 	return a > b ? a : b;
 }
 
+/*
+ * The crossbar moved packet pi from input in (VL v) towards output o, the
+ * input slot free at xfree: the credit goes back upstream when the tail has
+ * left, the packet joins the output buffer, the link wakes for it.
+ */
+static inline void xbar_to_out(struct sim *s, uint32_t in, uint32_t o,
+			       unsigned v, uint32_t pi, uint32_t xfree)
+{
+	unsigned V = s->V;
+	size_t oi = (size_t)o * V + v;
+
+	if (s->pt[in].peer != FTSW_NONE)
+		cred_return(s, (size_t)s->pt[in].peer * V + v,
+			    xfree - 1 + s->L);
+	OUTQ(s, oi)[wrap(PV(s, oi)->out_head + PV(s, oi)->out_cnt, s->Bout)] = pi;
+	s->pk[pi].t = s->now + 1;
+	if (PV(s, oi)->out_cnt++ == 0) {
+		PV(s, oi)->out_ht = s->now + 1;
+		push_ev(s, s->pt[o].link_free > s->now + 1 ? s->pt[o].link_free :
+			s->now + 1, EV(EV_LINK, o));
+	}
+}
+
 static void xbar_ev_voq(struct sim *s, uint32_t o);
 
 static void xbar_ev(struct sim *s, uint32_t o)
 {
 	unsigned V = s->V, v;
-	uint32_t in, base, pi, oi, xfree;
-	struct pkt *p;
+	uint32_t in, base, pi, xfree;
 	size_t idx;
 
 	if (s->o.voq) {
@@ -1100,7 +1126,6 @@ static void xbar_ev(struct sim *s, uint32_t o)
 	v = mod_v(s, idx);
 	base = s->pt[o].pbase;
 	pi = INQ(s, idx)[PV(s, idx)->in_head];
-	p = &s->pk[pi];
 	s->pt[o].rr_in = (uint16_t)(idx - (size_t)base * V + 1);
 	xfree = xbar_done(s, PV(s, idx)->in_ht);
 	s->pt[in].xin_free = xfree;
@@ -1130,17 +1155,7 @@ static void xbar_ev(struct sim *s, uint32_t o)
 	if (!(s->pt[o].pflags & PF_MASK) || s->pt[o].reqmask)
 		push_ev(s, xfree, EV(EV_XBAR, o));
 	/* credit back to the upstream port when the tail has left */
-	if (s->pt[in].peer != FTSW_NONE)
-		cred_return(s, (size_t)s->pt[in].peer * V + v,
-			    xfree - 1 + s->L);
-	oi = o * V + v;
-	OUTQ(s, oi)[wrap(PV(s, oi)->out_head + PV(s, oi)->out_cnt, s->Bout)] = pi;
-	p->t = s->now + 1;
-	if (PV(s, oi)->out_cnt++ == 0) {
-		PV(s, oi)->out_ht = p->t;
-		push_ev(s, s->pt[o].link_free > s->now + 1 ? s->pt[o].link_free :
-			s->now + 1, EV(EV_LINK, o));
-	}
+	xbar_to_out(s, in, o, v, pi, xfree);
 }
 
 /* The VL link o would serve now (switch ports), or -1. */
@@ -1252,7 +1267,7 @@ static void xbar_ev_voq(struct sim *s, uint32_t o)
 {
 	unsigned V = s->V, v, slot = 0, j, h;
 	size_t idx = xbar_pick_voq(s, o, &slot);
-	uint32_t in, base, pi, oi, xfree;
+	uint32_t in, base, pi, xfree;
 	struct spv *x;
 	struct pkt *p;
 
@@ -1289,17 +1304,7 @@ static void xbar_ev_voq(struct sim *s, uint32_t o)
 	/* the input's other packets, and others waiting for o */
 	push_ev(s, xfree, EV(EV_INFREE, in));
 	push_ev(s, xfree, EV(EV_XBAR, o));
-	if (s->pt[in].peer != FTSW_NONE)
-		cred_return(s, (size_t)s->pt[in].peer * V + v,
-			    xfree - 1 + s->L);
-	oi = o * V + v;
-	OUTQ(s, oi)[wrap(PV(s, oi)->out_head + PV(s, oi)->out_cnt, s->Bout)] = pi;
-	p->t = s->now + 1;
-	if (PV(s, oi)->out_cnt++ == 0) {
-		PV(s, oi)->out_ht = p->t;
-		push_ev(s, s->pt[o].link_free > s->now + 1 ? s->pt[o].link_free :
-			s->now + 1, EV(EV_LINK, o));
-	}
+	xbar_to_out(s, in, o, v, pi, xfree);
 }
 
 /* Host h could start a packet now. */
@@ -1497,10 +1502,10 @@ static void sim_free(struct sim *s)
 
 	free(s->pt);
 	free(s->pv);
-	free(s->pk);
-	free(s->pk_next);
-	free(s->ms);
-	free(s->ms_next);
+	free(s->pkp.items);
+	free(s->pkp.next);
+	free(s->msp.items);
+	free(s->msp.next);
 	if (s->hq)
 		for (i = 0; i < s->t->nhosts; i++)
 			free(s->hq[i].id);
@@ -1589,6 +1594,7 @@ static int setup_alloc(struct sim *s, const struct ftsw_sim_opts *o,
 	const struct ftsw_topo *t = s->t;
 	size_t pv;
 	unsigned w;
+	int pools;
 
 	s->nports = t->nports;
 	pv = (size_t)t->nports * s->V;
@@ -1604,13 +1610,10 @@ static int setup_alloc(struct sim *s, const struct ftsw_sim_opts *o,
 		      sizeof(uint32_t) + 15) & ~(size_t)15;
 	s->pv = zalloc_big(pv * s->pv_size);
 	s->visit = malloc(pv * sizeof(uint32_t));
-	s->pk_cap = 1024;
-	s->pk = malloc(s->pk_cap * sizeof(*s->pk));
-	s->pk_next = malloc(s->pk_cap * sizeof(uint32_t));
-	s->ms_cap = 1024;
-	s->ms = malloc(s->ms_cap * sizeof(*s->ms));
-	s->ms_next = malloc(s->ms_cap * sizeof(uint32_t));
-	s->pk_free = s->ms_free = NO_PKT;
+	pools = pool_init(&s->pkp, sizeof(*s->pk), 1024) |
+		pool_init(&s->msp, sizeof(*s->ms), 1024);
+	s->pk = s->pkp.items;
+	s->ms = s->msp.items;
 	s->hq = calloc(t->nhosts, sizeof(*s->hq));
 	s->hport = malloc(t->nhosts * sizeof(uint32_t));
 	s->noff = malloc(t->nhosts);
@@ -1633,8 +1636,8 @@ static int setup_alloc(struct sim *s, const struct ftsw_sim_opts *o,
 		;
 	s->wmask = w - 1;
 	s->wheel = calloc(w, sizeof(*s->wheel));
-	if (!s->pt || !s->pv || !s->visit || !s->pk || !s->pk_next || !s->ms ||
-	    !s->ms_next || !s->hq || !s->hport || !s->noff || !s->offs ||
+	if (!s->pt || !s->pv || !s->visit || pools || !s->hq || !s->hport ||
+	    !s->noff || !s->offs ||
 	    !s->heap || !s->wheel || hist_init(&s->hmsg) ||
 	    hist_init(&s->hpkt)) {
 		ftsw_err_set(err, "out of memory for the simulation");
