@@ -20,8 +20,8 @@ static void ftsw_count_rx(struct ftsw_port *p, unsigned int len,
 	struct ftsw_pcpu_stats *s = this_cpu_ptr(p->stats);
 
 	u64_stats_update_begin(&s->syncp);
-	s->rx_packets += pkts;
-	s->rx_bytes += len;
+	s->c.rx_packets += pkts;
+	s->c.rx_bytes += len;
 	u64_stats_update_end(&s->syncp);
 }
 
@@ -31,9 +31,9 @@ static void ftsw_count_tx(struct ftsw_port *p, unsigned int len,
 	struct ftsw_pcpu_stats *s = this_cpu_ptr(p->stats);
 
 	u64_stats_update_begin(&s->syncp);
-	s->tx_packets += pkts;
-	s->tx_bytes += len;
-	s->tx_vl[vl & (FTSW_NUM_VL - 1)] += pkts;
+	s->c.tx_packets += pkts;
+	s->c.tx_bytes += len;
+	s->c.tx_vl[vl & (FTSW_NUM_VL - 1)] += pkts;
 	u64_stats_update_end(&s->syncp);
 }
 
@@ -42,7 +42,7 @@ void ftsw_port_drop(struct ftsw_port *p, enum ftsw_drop reason)
 	struct ftsw_pcpu_stats *s = this_cpu_ptr(p->stats);
 
 	u64_stats_update_begin(&s->syncp);
-	s->drops[reason]++;
+	s->c.drops[reason]++;
 	u64_stats_update_end(&s->syncp);
 }
 
@@ -65,13 +65,7 @@ void ftsw_port_stats_read(const struct ftsw_port *p, struct ftsw_stats *s)
 
 		do {
 			start = u64_stats_fetch_begin(&c->syncp);
-			t.rx_packets = c->rx_packets;
-			t.rx_bytes = c->rx_bytes;
-			t.tx_packets = c->tx_packets;
-			t.tx_bytes = c->tx_bytes;
-			memcpy(t.tx_vl, c->tx_vl, sizeof(t.tx_vl));
-			memcpy(t.drops, c->drops, sizeof(t.drops));
-			t.resolved = c->resolved;
+			t = c->c;
 		} while (u64_stats_fetch_retry(&c->syncp, start));
 		s->rx_packets += t.rx_packets;
 		s->rx_bytes += t.rx_bytes;

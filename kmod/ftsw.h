@@ -26,18 +26,7 @@ struct ftsw_lft {
 	u8 *port;		/* size entries, allocator-sized */
 };
 
-/* Per-CPU counters of one port. */
-struct ftsw_pcpu_stats {
-	u64 rx_packets;
-	u64 rx_bytes;
-	u64 tx_packets;
-	u64 tx_bytes;
-	u64 tx_vl[FTSW_NUM_VL];
-	u64 drops[FTSW_DROP_MAX + 1];
-	u64 resolved;		/* ARP/ND replies sent (resolve.c) */
-	struct u64_stats_sync syncp;
-};
-
+/* The counters of one port. */
 struct ftsw_stats {
 	u64 rx_packets;
 	u64 rx_bytes;
@@ -45,7 +34,13 @@ struct ftsw_stats {
 	u64 tx_bytes;
 	u64 tx_vl[FTSW_NUM_VL];
 	u64 drops[FTSW_DROP_MAX + 1];
-	u64 resolved;
+	u64 resolved;		/* ARP/ND replies sent (resolve.c) */
+};
+
+/* One CPU's share of them. */
+struct ftsw_pcpu_stats {
+	struct ftsw_stats c;
+	struct u64_stats_sync syncp;
 };
 
 /*

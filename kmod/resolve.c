@@ -482,7 +482,7 @@ static void ftsw_count_resolved(struct ftsw_port *p)
 	struct ftsw_pcpu_stats *s = this_cpu_ptr(p->stats);
 
 	u64_stats_update_begin(&s->syncp);
-	s->resolved++;
+	s->c.resolved++;
 	u64_stats_update_end(&s->syncp);
 }
 

@@ -7,14 +7,7 @@ export HOST_NO_V6=1
 
 tap_plan 12
 tap_check "insmod ftsw.ko" ftsw_load
-setup() {
-	fabric_setup && host_add 0 1 && host_add 1 2 && hosts_neigh &&
-		fsw switch add id 1 ports 4 &&
-		fsw port bind switch 1 port 1 dev h0 kind edge lid 1 &&
-		fsw port bind switch 1 port 2 dev h1 kind edge lid 2 &&
-		fsw lft set switch 1 lid 1 port 1 lid 2 port 2 && fsw commit >/dev/null
-}
-tap_check "one switch, two hosts, committed tables" setup
+tap_check "one switch, two hosts, committed tables" one_switch_setup 0 1 1 2
 tap_check "ping works" ping_ok 0 "$(host_ip 1)" 2
 
 lft_of() { fsw -j lft show switch 1 $1 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["lft"].get(sys.argv[1], 255))' "$2"; }

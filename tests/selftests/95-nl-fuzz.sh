@@ -30,15 +30,8 @@ tap_check "insmod ftsw.ko" ftsw_load
 
 # The forwarding fabric (in $FAB, set up in this shell: host_add keeps
 # state): hosts 1 and 2 on switch 1.
-fwd_setup() {
-	fabric_setup && host_add 1 4 && host_add 2 8 && hosts_neigh &&
-		fsw switch add id 1 ports 4 &&
-		fsw port bind switch 1 port 1 dev h1 kind edge lid 4 &&
-		fsw port bind switch 1 port 2 dev h2 kind edge lid 8 &&
-		fsw lft set switch 1 lid 4 port 1 lid 8 port 2 && fsw commit >/dev/null
-}
 pings() { ping_ok 1 "$(host_ip 2)" && ping_ok 2 "$(host_ip 1)"; }
-if out=$(fwd_setup 2>&1) && pings; then
+if out=$(one_switch_setup 1 4 2 8 2>&1) && pings; then
 	tap_ok "a forwarding fabric beside the fuzzed namespace"
 else
 	tap_fail "a forwarding fabric beside the fuzzed namespace"

@@ -153,6 +153,17 @@ chain_setup() {
 		fsw lft set switch 2 lid 1 port 2 lid 2 port 1 && fsw commit >/dev/null
 }
 
+# one_switch_setup A LID_A B LID_B: hosts A and B on ports 1 and 2 of
+# switch 1 (4 ports) with those LIDs, tables for both committed.
+one_switch_setup() {
+	fabric_setup && host_add "$1" "$2" && host_add "$3" "$4" && hosts_neigh &&
+		fsw switch add id 1 ports 4 &&
+		fsw port bind switch 1 port 1 dev "h$1" kind edge lid "$2" &&
+		fsw port bind switch 1 port 2 dev "h$3" kind edge lid "$4" &&
+		fsw lft set switch 1 lid "$2" port 1 lid "$4" port 2 &&
+		fsw commit >/dev/null
+}
+
 # all_tx: "SW PORT TX" lines for every bound port.
 all_tx() {
 	fsw -j -s port show | "$PY" -c '
