@@ -17,6 +17,9 @@ OVS=/tmp/ovs$$
 export OVS_RUNDIR=$OVS OVS_LOGDIR=$OVS OVS_DBDIR=$OVS
 
 insmod "$FTSW_KMOD/ftsw.ko" || exit 1
+# The plain kernel has pktgen as a module (tests/vm/plain.config).
+[ -d /proc/net/pktgen ] || insmod "$FTSW_VM_TREE/net/core/pktgen.ko" ||
+	{ echo "datapath: no pktgen (built in or $FTSW_VM_TREE/net/core/pktgen.ko)" >&2; exit 1; }
 f() { ip netns exec "$F" "$@"; }
 die() { echo "datapath: $*" >&2; exit 1; }
 

@@ -18,7 +18,7 @@ vm_src_version() {
 # The config fragments that make up a flavour, in application order.
 vm_fragments() {
 	case "$1" in
-	plain) echo "$FTSW_VM_DIR/base.config" ;;
+	plain) echo "$FTSW_VM_DIR/base.config $FTSW_VM_DIR/plain.config" ;;
 	debug) echo "$FTSW_VM_DIR/base.config $FTSW_VM_DIR/debug.config" ;;
 	*) vm_die "unknown flavour '$1' (plain or debug)" ;;
 	esac
