@@ -674,33 +674,14 @@ static int lab_route(struct lab_build *b, struct ftsw_err *err)
 	return 0;
 }
 
-#define FB_TUNNELS "net/core/fb_tunnels_only_for_init_net"
-
 /* Namespaces, cables, hosts, switches and shaping of a routed lab. */
 static int lab_build(struct lab_build *b, struct lab_rt *rt,
 		     struct ftsw_nl **nl, struct ftsw_err *err)
 {
-	char fb[16] = "";
-	int rc;
-
 	neigh_room(b->t->nhosts);
 	if (write_conf(b, err))
 		return -1;
-	/*
-	 * The lab's namespaces need no fallback tunnel device (sit0: one more
-	 * device, with its sysctls, to register and later unregister per
-	 * namespace): while they are made, only the initial namespace gets
-	 * fallback tunnels. The setting is global, so it is put back right
-	 * after; best effort (a rootless lab cannot, and pays the device).
-	 */
-	if (lab_sysctl_read(FB_TUNNELS, fb, sizeof(fb)) == 0 && fb[0] == '0')
-		lab_sysctl(FB_TUNNELS, "1", NULL);
-	else
-		fb[0] = 0;
-	rc = make_namespaces(b, err);
-	if (fb[0])
-		lab_sysctl(FB_TUNNELS, fb, NULL);
-	if (rc)
+	if (make_namespaces(b, err))
 		return -1;
 	if (ftsw_netns_enter_fd(b->fabric_fd, b->name, err) ||
 	    lab_rt_open(rt, err))

@@ -502,30 +502,6 @@ int lab_sysctl(const char *path, const char *value, struct ftsw_err *err)
 	return 0;
 }
 
-int lab_sysctl_read(const char *path, char *buf, size_t sz)
-{
-	char p[256];
-	ssize_t n;
-	int fd;
-
-	snprintf(p, sizeof(p), "/proc/sys/%s", path);
-	fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || sz < 2)
-		goto fail;
-	n = read(fd, buf, sz - 1);
-	close(fd);
-	fd = -1;
-	if (n <= 0)
-		goto fail;
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-fail:
-	if (fd >= 0)
-		close(fd);
-	return -1;
-}
-
 int lab_sysctl_raise(const char *path, unsigned long min)
 {
 	char p[256], buf[32];

@@ -74,9 +74,6 @@ int lab_rt_dump_links(struct lab_rt *rt, lab_rt_link_cb cb, void *arg,
 /* Write a sysctl of the current namespace (path under /proc/sys). */
 int lab_sysctl(const char *path, const char *value, struct ftsw_err *err);
 
-/* Read a sysctl of the current namespace (first line, no newline). */
-int lab_sysctl_read(const char *path, char *buf, size_t sz);
-
 /* Raise a numeric sysctl to at least @min (best effort: -1 if not). */
 int lab_sysctl_raise(const char *path, unsigned long min);
 
