@@ -435,10 +435,15 @@ package-check:
 
 # DKMS in the VM: build against the test kernel's tree, install, modprobe,
 # a lab forwards (tests/package/vm-dkms.sh; slow under TCG, so not in check).
+# The plain test kernel by default (two guest CPUs, no KASAN: the in-guest
+# compile is what takes the time); FTSW_PKGVM_KERNEL=debug for the other.
+FTSW_PKGVM_KERNEL ?= plain
 .PHONY: package-check-vm
-package-check-vm: $(B)/kmod-debug/kmod/ftsw.ko user
+package-check-vm: $(B)/kmod-$(FTSW_PKGVM_KERNEL)/kmod/ftsw.ko user
 	@mkdir -p $(TAP)
-	$(VM)/run --debug --timeout 3600 -- $(TOP)/tests/package/vm-dkms.sh \
+	FTSW_KMOD=$(B)/kmod-$(FTSW_PKGVM_KERNEL)/kmod \
+		$(VM)/run --$(FTSW_PKGVM_KERNEL) --smp 2 --timeout 3600 \
+		-- $(TOP)/tests/package/vm-dkms.sh \
 		| tee $(TAP)/package-vm-dkms.tap; \
 	! grep -q '^not ok' $(TAP)/package-vm-dkms.tap
 
