@@ -14,10 +14,16 @@ tap_plan 7
 VERSION=$(sed -n 's/^#define FTSW_VERSION "\(.*\)"/\1/p' "$FTSW_TOP/user/lib/libftsw.h")
 KVER=$(uname -r)
 
-# The tree this kernel was built in: the VM harness's cache (its owner's
-# home, or FTSW_CACHE), the one whose kernel.release is the running one.
+# The tree this kernel was built in: the one the VM harness booted
+# (FTSW_VM_TREE), else from its cache (its owner's home, or FTSW_CACHE) the
+# one whose kernel.release is the running one. Both test kernels report
+# the same release, so without FTSW_VM_TREE the debug tree comes first.
 find_kdir() {
 	local owner home d
+	if [ -n "${FTSW_VM_TREE:-}" ] && [ -f "$FTSW_VM_TREE/Module.symvers" ]; then
+		echo "$FTSW_VM_TREE"
+		return 0
+	fi
 	owner=$(stat -c %U "$FTSW_TOP")
 	home=$(getent passwd "$owner" | cut -d: -f6)
 	for d in ${FTSW_CACHE:-} "$home/.cache/ftsw" /root/.cache/ftsw; do
@@ -45,28 +51,29 @@ dkms_run() {
 		dkms add "ftsw/$4"
 		nice dkms build "ftsw/$4" -k "$2" --kernelsourcedir "$3" ||
 			{ cat "/var/lib/dkms/ftsw/$4/build/make.log"; exit 1; }
-		echo "dkms built:" $(cd "/var/lib/dkms/ftsw/$4/build/kmod" && ls -- *.ko)
+		# DKMS cleans its build area afterwards: list what it keeps.
+		echo "dkms built:" $(cd "/var/lib/dkms/ftsw/$4/$2/$(uname -m)/module" && ls -- *.ko*)
 		dkms install "ftsw/$4" -k "$2"
 		dkms status ftsw
 		modinfo -n ftsw
 		modprobe ftsw
 	' dkms "$FTSW_TOP" "$KVER" "$KDIR" "$VERSION"
 }
-out=$(dkms_run 2>&1)
+dkms_out=$(dkms_run 2>&1)
 rc=$?
 if [ $rc = 0 ]; then tap_ok "make install-dkms; dkms add, build, install ftsw/$VERSION for $KVER; modprobe ftsw"
 else tap_fail "make install-dkms; dkms add, build, install ftsw/$VERSION for $KVER; modprobe ftsw"; fi
-printf '%s\n' "$out" | tail -n 20 | tap_diag
+printf '%s\n' "$dkms_out" | tail -n 20 | tap_diag
 
 # DKMS builds ftsw.ko alone, not the KUnit module (FTSW_NO_KUNIT=1 in
 # dkms.conf), though this kernel has CONFIG_KUNIT: half the compile.
 tap_check "DKMS built ftsw.ko only (no ftsw_test.ko on this KUnit kernel)" \
-	grep -qx 'dkms built: ftsw.ko' <<<"$out"
+	grep -qx 'dkms built: ftsw.ko' <<<"$dkms_out"
 
 # The loaded module is DKMS's: from updates/dkms, not the harness's ftsw.ko.
 which_ko() {
 	ftsw_loaded || { echo "ftsw not loaded"; return 1; }
-	echo "$out" | grep -q "/lib/modules/$KVER/updates/dkms/ftsw.ko" || return 1
+	echo "$dkms_out" | grep -q "/lib/modules/$KVER/updates/dkms/ftsw.ko" || return 1
 	# same sources as the harness's module: the same srcversion
 	[ "$(cat /sys/module/ftsw/srcversion)" = "$(modinfo -F srcversion "$FTSW_KMOD/ftsw.ko")" ]
 }
