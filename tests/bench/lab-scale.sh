@@ -9,7 +9,7 @@
 # answers ARP from its address plan. Runs as root in the plain VM, on an
 # idle host (quiet):
 #
-#   quiet tests/vm/run --plain --smp 2 --mem 8192 --timeout 3600 -- \
+#   quiet tests/vm/run --plain --smp 2 --mem 12288 --timeout 3600 -- \
 #       tests/bench/lab-scale.sh ftmn:16,3 'pgft:3;16,16,16;1,16,16;1,1,1'
 #
 # The clean-up is over when the kernel has done its work, not when `lab
@@ -26,15 +26,32 @@ set -euo pipefail
 export FTSW_LAB=big
 PAIRS=${PAIRS:-32}
 RANDOM=${SEED:-1}
-mem() { awk '/MemAvailable/ { print $2 }' /proc/meminfo; }
-slab() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
+# The waits below poll with shell builtins only: under TCG every process
+# started costs about 0.1 s of guest CPU, so a loop of awk and sleep would
+# itself keep a CPU busy and slow down the clean-up it measures.
+meminfo() {	# meminfo FIELD: its value in kB
+	local k v _
+	while read -r k v _; do
+		[ "$k" = "$1:" ] && { echo "$v"; return; }
+	done </proc/meminfo
+}
+mem() { meminfo MemAvailable; }
+slab() { meminfo Slab; }
+nap_fifo=$(mktemp -u /tmp/nap.XXXXXX)
+mkfifo "$nap_fifo"
+exec 7<>"$nap_fifo"
+rm -f "$nap_fifo"
+nap() { read -r -t "$1" -u 7 _ || true; }
+idle_file=$(mktemp /tmp/idle.XXXXXX)
 # Idle share of the CPU time (in %) over the next second.
 idle1() {
-	local a b
-	a=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat)
-	sleep 1
-	b=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat)
-	echo "$a $b" | awk '{ d = $4 - $2; print (d > 0 ? int(100 * ($3 - $1) / d) : 0) }'
+	local u n s i w x y i0 t0
+	read -r _ u n s i w x y _ </proc/stat
+	i0=$((i + w)) t0=$((u + n + s + i + w + x + y))
+	nap 1
+	read -r _ u n s i w x y _ </proc/stat
+	i=$((i + w - i0)) t0=$((u + n + s + i0 + i + x + y - t0))
+	echo $((t0 > 0 ? 100 * i / t0 : 0))
 }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
@@ -104,13 +121,19 @@ for TOPO in "$@"; do
 	echo "lab down: $(since "$t0") s"
 	# The kernel frees the namespaces asynchronously: wait until 95% of
 	# the lab's memory is back, then until the CPU is idle (or 900 s).
-	for _ in $(seq 9000); do
-		[ $(($(mem) - m1)) -ge $(((m0 - m1) * 95 / 100)) ] && break
-		sleep 0.1
+	for _ in $(seq 4500); do
+		mem_kb=
+		while read -r k v _; do
+			[ "$k" = MemAvailable: ] && { mem_kb=$v; break; }
+		done </proc/meminfo
+		[ $((mem_kb - m1)) -ge $(((m0 - m1) * 95 / 100)) ] && break
+		nap 0.2
 	done
 	tm=$(since "$t0")
 	for _ in $(seq 900); do
-		[ "$(idle1)" -ge 90 ] && break
+		idle1 >"$idle_file"
+		read -r idle <"$idle_file"
+		[ "$idle" -ge 90 ] && break
 	done
 	echo "lab down + the kernel's namespace clean-up: 95% of the memory back after $tm s, CPU idle (a whole second over 90% idle) after $(since "$t0") s ($(((m0 - $(mem)) / 1024)) MB not back)"
 	bad1=$(klog_bad)

@@ -124,12 +124,15 @@ host_fail() {
 		   for c in d["changed"]] == [("s1", "h3", "eth0", "'"$LAB"'-h3", "host", "down")]' \
 		link h3 s1 || return 1
 	! eth0_up h3 || { echo "h3 eth0 still up:"; ip -n "$LAB-h3" -o link show eth0; return 1; }
+	# eth0 down keeps its IPv6 address (keep_addr_on_down, set at the fail)
+	ip -n "$LAB-h3" -6 -o addr show dev eth0 | grep -q ' 2001:2::4/64 ' ||
+		{ echo "h3 lost 2001:2::4 while down"; return 1; }
 	echo "h3 neighbours while down: $(ip -n "$LAB-h3" neigh show | wc -l)"
 	# h3 to and from the 15 others: 30 ordered pairs.
 	[ "$(st unreachable_pairs cables_usable)" = "30 $((CABLES - 1))" ] || { st unreachable_pairs; return 1; }
 	[ "$(ping_json 2000)" = "210 30" ]
 }
-tap_check "fail host cable h3-s1: both ends down (h3's eth0 in its namespace), one sweep, 30 unreachable pairs by fm and ping" host_fail
+tap_check "fail host cable h3-s1: both ends down (h3's eth0 in its namespace, its IPv6 address kept), one sweep, 30 unreachable pairs by fm and ping" host_fail
 
 host_heal() {
 	once 1 heal 'd["count"] == 1 and d["changed"][0]["b"]["node"] == "h3" and

@@ -36,10 +36,13 @@ up_empty() {
 		[ "$n" = 0 ] && [ "$n6" = 0 ] || { echo "h$h: $n neighbours"; return 1; }
 		ip -n "$LAB-h$h" -6 -o addr show dev eth0 | grep -q " 2001:2::$((h + 1))/64 " ||
 			{ echo "h$h: no 2001:2::$((h + 1))"; return 1; }
+		# addr_gen_mode none (set on eth0 by rtnetlink): no link-local
+		! ip -n "$LAB-h$h" -6 -o addr show dev eth0 | grep -q " fe80:" ||
+			{ echo "h$h: a link-local address"; return 1; }
 	done
 	[ "$(resolved)" = 0 ]
 }
-tap_check "lab up: 8 hosts with no neighbour entry (IPv4 or IPv6), 2001:2::n+1 on each" up_empty
+tap_check "lab up: 8 hosts with no neighbour entry (IPv4 or IPv6), 2001:2::n+1 on each and no link-local address" up_empty
 
 # The traffic model: every port's count exact although the hosts resolve
 # their peers during the measured window (ARP is answered by the edge

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -128,6 +129,8 @@ struct lab_build {
 	int *host_fd;
 	struct ftsw_lab_times *tm;
 	bool tty;
+	bool overlap;		/* fabric cables made while the hosts are */
+	int stop;		/* a thread failed: the others stop */
 };
 
 static void progress(const struct lab_build *b, const char *what,
@@ -200,13 +203,20 @@ static int host_cable(const struct ftsw_topo *t, uint32_t h, uint32_t *sw_node,
 
 /*
  * One host, in one visit of its new namespace: the namespace, then on one
- * socket there, pipelined, lo up, the cable (eth0 here, up, created with its
- * switch end directly in the fabric namespace) and eth0's addresses. The
- * switch end is brought up from the fabric (make_links): a veth end cannot
- * be opened in the request that creates it.
+ * socket there, pipelined, lo up, the cable and eth0's addresses. The cable
+ * is created as its switch end, directly in the fabric namespace and up,
+ * with eth0 here as its peer; eth0 is brought up by the next request (a
+ * veth peer cannot be opened in the request that creates the pair). So the
+ * hosts' threads do all the work of a host cable, both ends.
  */
-static int make_host(const struct lab_build *b, uint32_t n, uint64_t *nmsgs,
-		     struct ftsw_err *err)
+struct host_cost {
+	uint64_t nmsgs;
+	uint64_t netns_us;	/* unshare + bind mount */
+	uint64_t cfg_us;	/* sysctls, rtnetlink, back home */
+};
+
+static int make_host(const struct lab_build *b, uint32_t n,
+		     struct host_cost *hc, struct ftsw_err *err)
 {
 	const struct ftsw_topo *t = b->t;
 	char ns[64], what[48], sp[16];
@@ -214,30 +224,39 @@ static int make_host(const struct lab_build *b, uint32_t n, uint64_t *nmsgs,
 	struct lab_rt rt;
 	uint32_t sw_node;
 	unsigned sw_port;
+	uint64_t t0, t1;
 	int rc = -1;
 	struct lab_veth v = {
-		.name = "eth0", .ifindex = LAB_HOST_IFINDEX,
-		.mtu = FTSW_LAB_HOST_MTU, .mac = mac, .peer = sp,
-		.peer_mtu = FTSW_LAB_HOST_MTU, .peer_netns_fd = b->fabric_fd,
-		.up = true,
+		.name = sp, .netns_fd = b->fabric_fd,
+		.mtu = FTSW_LAB_HOST_MTU, .peer = "eth0",
+		.peer_ifindex = LAB_HOST_IFINDEX, .peer_mac = mac,
+		.peer_mtu = FTSW_LAB_HOST_MTU, .peer_netns_fd = -1,
+		.up = true, .peer_ll_none = true,
 	};
 
 	if (host_cable(t, n, &sw_node, &sw_port, err))
 		return -1;
 	ftsw_lab_port_dev(t->nodes[sw_node].index, sw_port, sp, sizeof(sp));
-	v.peer_ifindex = port_ifindex(t, sw_node, sw_port);
+	v.ifindex = port_ifindex(t, sw_node, sw_port);
 	host_mac(ftsw_host_lid(b->r, n), mac);
 	ftsw_lab_host_ns(b->name, n, ns, sizeof(ns));
+	t0 = ftsw_now_us();
 	if (ftsw_netns_add(ns, err))
 		return -1;
+	t1 = ftsw_now_us();
+	hc->netns_us += t1 - t0;
 	/*
 	 * IPv6 with the plan's address only: no link-local address (so no
-	 * link-local DAD, no router solicitation), and the address kept while
-	 * a failed cable has eth0 down. Before eth0 exists: it inherits them.
+	 * link-local DAD, no router solicitation), set on eth0 over rtnetlink
+	 * before it is up (peer_ll_none). No sysctl is written here: a write
+	 * to /proc/sys takes the kernel's one global sysctl lock many times
+	 * over (the path walk, the handler), the lock every namespace and
+	 * every device being made registers its sysctls under: the two
+	 * writes per host this did cost 30% of lab up's CPU time, mostly
+	 * spinning on that lock (perf, FT(12,3), 2 CPUs of a loaded host).
+	 * keep_addr_on_down is set on eth0 when its cable fails (host_eth0).
 	 */
-	if (lab_sysctl("net/ipv6/conf/default/addr_gen_mode", "1", err) ||
-	    lab_sysctl("net/ipv6/conf/default/keep_addr_on_down", "1", err) ||
-	    lab_rt_open(&rt, err))
+	if (lab_rt_open(&rt, err))
 		goto home;
 	snprintf(what, sizeof(what), "host %" PRIu32 " lo", n);
 	if (lab_rt_link_up(&rt, 1, true, what, err) ||
@@ -253,13 +272,14 @@ static int make_host(const struct lab_build *b, uint32_t n, uint64_t *nmsgs,
 		goto close;
 	rc = lab_rt_flush(&rt, err);
 close:
-	*nmsgs += rt.nmsgs;
+	hc->nmsgs += rt.nmsgs;
 	lab_rt_close(&rt);
 home:
 	/* Back home before the next one: fds are opened on demand, so no
 	 * limit on open files caps the lab's size. */
 	if (ftsw_netns_home(rc ? NULL : err))
 		rc = -1;
+	hc->cfg_us += ftsw_now_us() - t1;
 	return rc;
 }
 
@@ -273,7 +293,7 @@ struct host_pass {
 	const struct lab_build *b;
 	pthread_mutex_t lock;
 	uint32_t next, done;
-	uint64_t nmsgs;
+	struct host_cost cost;
 	int error;
 	struct ftsw_err err;
 };
@@ -285,18 +305,21 @@ static void *host_worker(void *arg)
 
 	for (;;) {
 		struct ftsw_err e;
-		uint64_t nm = 0;
+		struct host_cost hc = { 0 };
 		uint32_t n;
 		int rc;
 
 		pthread_mutex_lock(&hp->lock);
-		n = hp->error ? b->t->nhosts : hp->next++;
+		n = hp->error || __atomic_load_n(&b->stop, __ATOMIC_RELAXED) ?
+		    b->t->nhosts : hp->next++;
 		pthread_mutex_unlock(&hp->lock);
 		if (n >= b->t->nhosts)
 			return NULL;
-		rc = make_host(b, n, &nm, &e);
+		rc = make_host(b, n, &hc, &e);
 		pthread_mutex_lock(&hp->lock);
-		hp->nmsgs += nm;
+		hp->cost.nmsgs += hc.nmsgs;
+		hp->cost.netns_us += hc.netns_us;
+		hp->cost.cfg_us += hc.cfg_us;
 		if (rc && !hp->error) {
 			hp->error = -1;
 			hp->err = e;
@@ -322,43 +345,8 @@ static unsigned lab_threads(uint32_t nhosts)
 	return (unsigned)n;
 }
 
-static int make_namespaces(struct lab_build *b, struct ftsw_err *err)
-{
-	struct host_pass hp = { .b = b };
-	pthread_t th[8];
-	unsigned nt, k, started = 0;
-	uint64_t t0 = ftsw_now_us();
-
-	if (ftsw_netns_add(b->name, err))
-		return -1;
-	if (lab_sysctl("net/ipv6/conf/all/disable_ipv6", "1", err) ||
-	    lab_sysctl("net/ipv6/conf/default/disable_ipv6", "1", err))
-		return -1;
-	b->fabric_fd = ftsw_netns_open(b->name, err);
-	if (b->fabric_fd < 0 || ftsw_netns_home(err))
-		return -1;
-	nt = lab_threads(b->t->nhosts);
-	pthread_mutex_init(&hp.lock, NULL);
-	/* This thread is one of the workers. */
-	for (k = 0; k + 1 < nt; k++)
-		if (pthread_create(&th[k], NULL, host_worker, &hp) == 0)
-			started++;
-	host_worker(&hp);
-	for (k = 0; k < started; k++)
-		pthread_join(th[k], NULL);
-	pthread_mutex_destroy(&hp.lock);
-	b->tm->nmsgs += hp.nmsgs;
-	if (hp.error) {
-		*err = hp.err;
-		return -1;
-	}
-	b->tm->nnetns = b->t->nhosts + 1;
-	b->tm->hosts = ftsw_now_us() - t0;	/* namespaces included */
-	return 0;
-}
-
-/* The fabric's cables between switches, and the switch ends of the host
- * cables (made with their hosts) brought up. */
+/* The fabric's cables between switches (the host cables are made, up, with
+ * their hosts). */
 static int make_links(struct lab_build *b, struct lab_rt *rt,
 		      struct ftsw_err *err)
 {
@@ -385,32 +373,130 @@ static int make_links(struct lab_build *b, struct lab_rt *rt,
 			if (x->peer == FTSW_NONE)
 				continue;
 			ftsw_lab_port_dev(i, p, a, sizeof(a));
-			if (t->nodes[x->peer].kind != FTSW_SWITCH) {
-				char what[48];
-
-				snprintf(what, sizeof(what), "%s up", a);
-				if (lab_rt_link_up(rt, v.ifindex, true, what,
-						   err))
-					return -1;
-				continue;
-			}
-			if (x->peer < node ||
+			if (t->nodes[x->peer].kind != FTSW_SWITCH ||
+			    x->peer < node ||
 			    (x->peer == node && x->peer_port < p))
-				continue;	/* made from the other end */
+				continue;	/* a host's, or the other end */
 			ftsw_lab_port_dev(t->nodes[x->peer].index,
 					  x->peer_port, c, sizeof(c));
 			v.peer_ifindex = port_ifindex(t, x->peer, x->peer_port);
+			if (__atomic_load_n(&b->stop, __ATOMIC_RELAXED)) {
+				ftsw_err_set(err, "fabric cables: stopped");
+				return -1;
+			}
 			if (lab_rt_veth(rt, &v, err))
 				return -1;
 			done++;
-			progress(b, "fabric cables", done,
-				 ftsw_topo_nlinks(t) - t->nhosts);
+			if (!b->overlap)
+				progress(b, "fabric cables", done,
+					 ftsw_topo_nlinks(t) - t->nhosts);
 		}
 	}
 	if (lab_rt_flush(rt, err))
 		return -1;
 	b->tm->nlinks = done + t->nhosts;
 	b->tm->links = ftsw_now_us() - t0;
+	return 0;
+}
+
+/*
+ * The fabric cables, after the hosts; or (FTSW_LAB_OVERLAP=1) by a thread
+ * of their own while the hosts are made. Their work is all under the RTNL
+ * lock, which the hosts' threads leave free some of the time; but on 2
+ * CPUs the third thread only added contention on RTNL and the global
+ * sysctl lock (FT(12,3), loaded host: 63-103 s against 41 s), so it is
+ * off by default.
+ */
+struct links_job {
+	struct lab_build *b;
+	int rc;
+	uint64_t nmsgs;
+	struct ftsw_err err;
+};
+
+static void *links_worker(void *arg)
+{
+	struct links_job *lj = arg;
+	struct lab_rt rt;
+
+	lj->rc = -1;
+	if (ftsw_netns_enter_fd(lj->b->fabric_fd, lj->b->name, &lj->err))
+		goto out;
+	if (!lab_rt_open(&rt, &lj->err)) {
+		lj->rc = make_links(lj->b, &rt, &lj->err);
+		lj->nmsgs = rt.nmsgs;
+		lab_rt_close(&rt);
+	}
+	if (ftsw_netns_home(lj->rc ? NULL : &lj->err))
+		lj->rc = -1;
+out:
+	if (lj->rc)
+		__atomic_store_n(&lj->b->stop, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static bool lab_overlap(void)
+{
+	const char *e = getenv("FTSW_LAB_OVERLAP");
+
+	return e && !strcmp(e, "1");
+}
+
+/* Hosts and fabric cables. */
+static int make_namespaces(struct lab_build *b, struct ftsw_err *err)
+{
+	struct host_pass hp = { .b = b };
+	struct links_job lj = { .b = b };
+	pthread_t th[8], lth;
+	unsigned nt, k, started = 0;
+	uint64_t t0 = ftsw_now_us();
+
+	if (ftsw_netns_add(b->name, err))
+		return -1;
+	if (lab_sysctl("net/ipv6/conf/all/disable_ipv6", "1", err) ||
+	    lab_sysctl("net/ipv6/conf/default/disable_ipv6", "1", err))
+		return -1;
+	b->fabric_fd = ftsw_netns_open(b->name, err);
+	if (b->fabric_fd < 0 || ftsw_netns_home(err))
+		return -1;
+	nt = lab_threads(b->t->nhosts);
+	b->overlap = lab_overlap();
+	if (b->overlap &&
+	    pthread_create(&lth, NULL, links_worker, &lj) != 0)
+		b->overlap = false;
+	pthread_mutex_init(&hp.lock, NULL);
+	/* This thread is one of the workers. */
+	for (k = 0; k + 1 < nt; k++)
+		if (pthread_create(&th[k], NULL, host_worker, &hp) == 0)
+			started++;
+	host_worker(&hp);
+	for (k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+	pthread_mutex_destroy(&hp.lock);
+	b->tm->hosts = ftsw_now_us() - t0;	/* namespaces included */
+	if (hp.error)
+		__atomic_store_n(&b->stop, 1, __ATOMIC_RELAXED);
+	if (b->overlap) {
+		pthread_join(lth, NULL);
+	} else if (!hp.error) {
+		lj.b = b;
+		links_worker(&lj);
+	}
+	b->tm->nmsgs += lj.nmsgs;
+	b->tm->overlap = b->overlap;
+	b->tm->nmsgs += hp.cost.nmsgs;
+	b->tm->netns = hp.cost.netns_us;
+	b->tm->hostcfg = hp.cost.cfg_us;
+	b->tm->threads = nt;
+	if (hp.error) {
+		*err = hp.err;
+		return -1;
+	}
+	if (lj.rc) {
+		*err = lj.err;
+		return -1;
+	}
+	b->tm->nnetns = b->t->nhosts + 1;
 	return 0;
 }
 
@@ -684,12 +770,7 @@ static int lab_build(struct lab_build *b, struct lab_rt *rt,
 	if (make_namespaces(b, err))
 		return -1;
 	if (ftsw_netns_enter_fd(b->fabric_fd, b->name, err) ||
-	    lab_rt_open(rt, err))
-		return -1;
-	if (make_links(b, rt, err))
-		return -1;
-	b->tm->nmsgs += rt->nmsgs;
-	if (ftsw_netns_home(err))
+	    lab_rt_open(rt, err) || ftsw_netns_home(err))
 		return -1;
 	*nl = ftsw_nl_open_in(b->name, err);
 	if (!*nl || make_switches(b, *nl, err))
@@ -784,15 +865,28 @@ out:
 /* ------------------------------------------------------------ down */
 
 /*
- * Unmounting a namespace waits for an RCU grace period in the kernel
- * (namespace_unlock): done one by one, that wait dominates `lab down`.
- * A few threads unmounting at once share grace periods; many more only add
- * thread start-up (measured in the 1-CPU test VM, 16 host namespaces: two
- * workers beat one, four and 32). One worker per CPU, at least two.
+ * Tearing a lab down is unmounting its namespaces; the kernel frees each
+ * one once nothing holds it, asynchronously (cleanup_net), in batches: every
+ * namespace released since the last batch began goes in the next one, whose
+ * devices are unregistered together and which waits for RCU (a grace period,
+ * a barrier) once for the whole batch. Released one at a time, as each
+ * unmount returns, the namespaces of a big lab trickle into many small
+ * batches, each paying those waits and scanning the namespace-id tables of
+ * the namespaces still alive. So the lab holds every namespace open while
+ * it unmounts them, and then lets them all go at once (closing the
+ * descriptors, the fabric's first): the kernel gets them in one or two
+ * batches. Past the limit on open files, in chunks of what it could open.
+ *
+ * An unmount waits for an RCU grace period (namespace_unlock); concurrent
+ * unmounts share them, so a few threads unmount at once: one per 32
+ * namespaces, 2 to 32 (thread start-up costs more than it saves on a small
+ * lab: 2 measured best at 16 hosts in the 1-CPU test VM).
  */
 struct del_job {
 	char **names;
+	int *fds;		/* held while unmounting, -1: not held */
 	size_t n, cap;
+	size_t first, end;	/* the chunk being unmounted */
 	size_t next;
 	pthread_mutex_t lock;
 	int error;
@@ -802,13 +896,20 @@ struct del_job {
 static int del_job_add(struct del_job *j, const char *name)
 {
 	if (j->n == j->cap) {
-		char **p = realloc(j->names, sizeof(char *) * (j->cap * 2 + 64));
+		size_t cap = j->cap * 2 + 64;
+		char **p = realloc(j->names, sizeof(char *) * cap);
+		int *f;
 
 		if (!p)
 			return -1;
 		j->names = p;
-		j->cap = j->cap * 2 + 64;
+		f = realloc(j->fds, sizeof(int) * cap);
+		if (!f)
+			return -1;
+		j->fds = f;
+		j->cap = cap;
 	}
+	j->fds[j->n] = -1;
 	j->names[j->n] = strdup(name);
 	return j->names[j->n++] ? 0 : -1;
 }
@@ -817,9 +918,13 @@ static void del_job_free(struct del_job *j)
 {
 	size_t i;
 
-	for (i = 0; i < j->n; i++)
+	for (i = 0; i < j->n; i++) {
 		free(j->names[i]);
+		if (j->fds[i] >= 0)
+			close(j->fds[i]);
+	}
 	free(j->names);
+	free(j->fds);
 }
 
 static void *del_worker(void *arg)
@@ -833,7 +938,7 @@ static void *del_worker(void *arg)
 		pthread_mutex_lock(&j->lock);
 		i = j->next++;
 		pthread_mutex_unlock(&j->lock);
-		if (i >= j->n)
+		if (i >= j->end)
 			return NULL;
 		if (ftsw_netns_del(j->names[i], &e)) {
 			pthread_mutex_lock(&j->lock);
@@ -846,17 +951,18 @@ static void *del_worker(void *arg)
 	}
 }
 
-static int del_job_run(struct del_job *j, struct ftsw_err *err)
+/* Unmount names [first, end) with a few threads. */
+static void del_chunk(struct del_job *j)
 {
-	pthread_t th[7];
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	pthread_t th[31];
+	size_t n = j->end - j->first;
 	unsigned nt, k, started = 0;
 
-	/* This thread is one of the workers. */
-	nt = cpus < 2 ? 1 : cpus > 8 ? 7 : (unsigned)cpus - 1;
-	if (nt >= j->n)
-		nt = j->n ? (unsigned)j->n - 1 : 0;
-	pthread_mutex_init(&j->lock, NULL);
+	/* Besides this thread. */
+	nt = n / 32 > 32 ? 31 : n / 32 > 2 ? (unsigned)(n / 32) - 1 : 1;
+	if (nt >= n)
+		nt = n ? (unsigned)n - 1 : 0;
+	j->next = j->first;
 	for (k = 0; k < nt; k++)
 		if (pthread_create(&th[k], NULL, del_worker, j) == 0)
 			started++;
@@ -865,7 +971,56 @@ static int del_job_run(struct del_job *j, struct ftsw_err *err)
 	del_worker(j);
 	for (k = 0; k < started; k++)
 		pthread_join(th[k], NULL);
+}
+
+static int del_job_run(struct del_job *j, struct ftsw_err *err)
+{
+	struct rlimit rl, rl0;
+	bool raised = false;
+	size_t i;
+
+	/*
+	 * Room to hold a big lab's namespaces: raised for the while, as far
+	 * as allowed (root may raise the hard limit, up to fs.nr_open).
+	 */
+	if (getrlimit(RLIMIT_NOFILE, &rl0) == 0 && rl0.rlim_cur < j->n + 64) {
+		rl.rlim_cur = j->n + 64;
+		rl.rlim_max = rl0.rlim_max > rl.rlim_cur ? rl0.rlim_max :
+			      rl.rlim_cur;
+		raised = setrlimit(RLIMIT_NOFILE, &rl) == 0;
+		if (!raised && rl0.rlim_cur < rl0.rlim_max) {
+			rl = rl0;
+			rl.rlim_cur = rl.rlim_max;
+			raised = setrlimit(RLIMIT_NOFILE, &rl) == 0;
+		}
+	}
+	pthread_mutex_init(&j->lock, NULL);
+	for (j->first = 0; j->first < j->n && !j->error; j->first = j->end) {
+		/* Hold what can be held (at least one more each chunk). */
+		for (j->end = j->first; j->end < j->n; j->end++) {
+			char path[300];
+
+			snprintf(path, sizeof(path), FTSW_NETNS_DIR "/%s",
+				 j->names[j->end]);
+			j->fds[j->end] = open(path, O_RDONLY | O_CLOEXEC);
+			if (j->fds[j->end] < 0 &&
+			    (errno == EMFILE || errno == ENFILE)) {
+				if (j->end == j->first)
+					j->end++;
+				break;
+			}
+		}
+		del_chunk(j);
+		/* Let the chunk go, all at once. */
+		for (i = j->first; i < j->end; i++) {
+			if (j->fds[i] >= 0)
+				close(j->fds[i]);
+			j->fds[i] = -1;
+		}
+	}
 	pthread_mutex_destroy(&j->lock);
+	if (raised)
+		setrlimit(RLIMIT_NOFILE, &rl0);
 	if (j->error)
 		*err = j->err;
 	return j->error;
@@ -874,6 +1029,7 @@ static int del_job_run(struct del_job *j, struct ftsw_err *err)
 int ftsw_lab_down(const char *name, struct ftsw_err *err)
 {
 	char dir[256], path[600], pre[64];
+	struct del_job job = { 0 };
 	DIR *d;
 	struct dirent *de;
 	size_t pl;
@@ -886,24 +1042,22 @@ int ftsw_lab_down(const char *name, struct ftsw_err *err)
 	 * (pernet exit), asynchronously, as it frees the devices. Unmounting
 	 * is all the work here.
 	 *
-	 * The fabric first: its devices, the switch ends of every cable, go in
-	 * one batch of the kernel's clean-up, which takes the host ends with
-	 * them; and the kernel then drops each host's namespace id from one
-	 * small table instead of scanning the fabric's table of every host
+	 * The fabric first: if the lab is let go in more than one chunk, its
+	 * devices (the switch end of every cable, and with them the host ends)
+	 * go in the first batch, and the kernel then drops each host's
+	 * namespace id from one small table instead of scanning the fabric's
 	 * (unhash_nsid), which made the clean-up quadratic in the hosts.
 	 */
 	snprintf(path, sizeof(path), FTSW_NETNS_DIR "/%s", name);
 	if (access(path, F_OK) == 0) {
 		found = true;
-		if (ftsw_netns_del(name, err))
-			return -1;
+		if (del_job_add(&job, name))
+			goto nomem;
 	}
 	snprintf(pre, sizeof(pre), "%s-h", name);
 	pl = strlen(pre);
 	d = opendir(FTSW_NETNS_DIR);
 	if (d) {
-		struct del_job job = { 0 };
-
 		while ((de = readdir(d))) {
 			const char *s = de->d_name + pl;
 
@@ -913,18 +1067,16 @@ int ftsw_lab_down(const char *name, struct ftsw_err *err)
 			found = true;
 			if (del_job_add(&job, de->d_name)) {
 				closedir(d);
-				del_job_free(&job);
-				ftsw_err_set(err, "out of memory");
-				return -1;
+				goto nomem;
 			}
 		}
 		closedir(d);
-		if (del_job_run(&job, err)) {
-			del_job_free(&job);
-			return -1;
-		}
-		del_job_free(&job);
 	}
+	if (del_job_run(&job, err)) {
+		del_job_free(&job);
+		return -1;
+	}
+	del_job_free(&job);
 	rundir(name, dir, sizeof(dir));
 	d = opendir(dir);
 	if (d) {
@@ -946,6 +1098,10 @@ int ftsw_lab_down(const char *name, struct ftsw_err *err)
 		return -1;
 	}
 	return 0;
+nomem:
+	del_job_free(&job);
+	ftsw_err_set(err, "out of memory");
+	return -1;
 }
 
 /* ------------------------------------------------------------ open */
@@ -1282,7 +1438,11 @@ static int host_eth0(struct ftsw_lab *lab, uint32_t h, bool up,
 	snprintf(what, sizeof(what), "host h%" PRIu32, h);
 	if (ftsw_netns_enter_fd(fd, what, err))
 		return -1;
-	rc = lab_rt_open(&rt, err);
+	/* eth0 keeps its IPv6 address while down (IPv4 always does). */
+	rc = up ? 0 : lab_sysctl("net/ipv6/conf/eth0/keep_addr_on_down", "1",
+				 err);
+	if (!rc)
+		rc = lab_rt_open(&rt, err);
 	if (rc)
 		goto home;
 	snprintf(what, sizeof(what), "host h%" PRIu32 " eth0 %s", h,

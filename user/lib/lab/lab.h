@@ -81,11 +81,18 @@ struct ftsw_lab_opts {
 
 /* Timings of `lab up`, in microseconds. */
 struct ftsw_lab_times {
-	/* hosts: namespaces, cables and addresses of the hosts (netns: 0, made
-	 * with them); links: the cables between switches. */
-	uint64_t netns, links, hosts, neigh, switches, route, upload, shape,
-		 total;
+	/*
+	 * hosts: namespaces, cables and addresses of the hosts, made by
+	 * `threads` threads at once (wall); of it, summed over the threads,
+	 * netns in making the namespaces (unshare, mount) and hostcfg in
+	 * configuring them (sysctls, cables, addresses). links: the cables
+	 * between switches.
+	 */
+	uint64_t netns, hostcfg, links, hosts, neigh, switches, route, upload,
+		 shape, total;
 	uint64_t nnetns, nlinks, nneigh, nmsgs;
+	unsigned threads;
+	bool overlap;		/* links made while the hosts were */
 	unsigned lmc;		/* the LMC used */
 	char engine[32];	/* the engine used */
 };

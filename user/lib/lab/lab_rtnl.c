@@ -189,7 +189,8 @@ int lab_rt_veth(struct lab_rt *rt, const struct lab_veth *v,
 	if (put_ifinfo(msg, v->ifindex, v->up) ||
 	    nla_put_string(msg, IFLA_IFNAME, v->name) ||
 	    (v->mtu && nla_put_u32(msg, IFLA_MTU, v->mtu)) ||
-	    (v->mac && nla_put(msg, IFLA_ADDRESS, 6, v->mac)))
+	    (v->mac && nla_put(msg, IFLA_ADDRESS, 6, v->mac)) ||
+	    (v->netns_fd > 0 && nla_put_u32(msg, IFLA_NET_NS_FD, v->netns_fd)))
 		goto nomem;
 	li = nla_nest_start(msg, IFLA_LINKINFO);
 	if (!li || nla_put_string(msg, IFLA_INFO_KIND, "veth"))
@@ -213,6 +214,9 @@ int lab_rt_veth(struct lab_rt *rt, const struct lab_veth *v,
 	 * open fails until both ends are registered): a second request,
 	 * processed in order, when the peer stays in this namespace.
 	 */
+	if (v->peer_ll_none && v->peer_netns_fd < 0 && v->peer_ifindex &&
+	    lab_rt_ll_none(rt, v->peer_ifindex, what, err))
+		return -1;
 	if (v->up && v->peer_netns_fd < 0 && v->peer_ifindex)
 		return lab_rt_link_up(rt, v->peer_ifindex, true, what, err);
 	return 0;
@@ -238,6 +242,32 @@ int lab_rt_link_up(struct lab_rt *rt, int ifindex, bool up, const char *what,
 		msg = NULL;
 	}
 	return send_msg(rt, msg, what, err);
+}
+
+int lab_rt_ll_none(struct lab_rt *rt, int ifindex, const char *what,
+		   struct ftsw_err *err)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(RTM_NEWLINK, NLM_F_REQUEST);
+	struct ifinfomsg ifi = {
+		.ifi_family = AF_UNSPEC,
+		.ifi_index = ifindex,
+	};
+	struct nlattr *af, *in6;
+
+	if (!msg || nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO))
+		goto nomem;
+	af = nla_nest_start(msg, IFLA_AF_SPEC);
+	in6 = af ? nla_nest_start(msg, AF_INET6) : NULL;
+	if (!in6 || nla_put_u8(msg, IFLA_INET6_ADDR_GEN_MODE,
+			       IN6_ADDR_GEN_MODE_NONE))
+		goto nomem;
+	nla_nest_end(msg, in6);
+	nla_nest_end(msg, af);
+	return send_msg(rt, msg, what, err);
+nomem:
+	nlmsg_free(msg);
+	ftsw_err_set(err, "%s: out of memory", what);
+	return -1;
 }
 
 int lab_rt_addr4(struct lab_rt *rt, int ifindex, uint32_t addr, unsigned plen,

@@ -34,22 +34,30 @@ void lab_rt_close(struct lab_rt *rt);
 int lab_rt_flush(struct lab_rt *rt, struct ftsw_err *err);
 
 struct lab_veth {
-	const char *name;	/* device in this namespace */
+	const char *name;	/* device in this namespace or netns_fd's */
 	int ifindex;		/* 0: kernel's choice */
+	int netns_fd;		/* 0 or -1: this namespace (its up works
+				 * from here too) */
 	unsigned mtu;
 	const uint8_t *mac;	/* NULL: random */
 	const char *peer;
 	int peer_ifindex;
 	unsigned peer_mtu;
 	const uint8_t *peer_mac;
-	int peer_netns_fd;	/* -1: this namespace */
+	int peer_netns_fd;	/* -1: this namespace (the request's
+				 * socket's), whatever netns_fd is */
 	bool up;		/* both ends; a peer in another namespace
 				 * must be brought up there */
+	bool peer_ll_none;	/* peer here: no IPv6 link-local address
+				 * (set before it is brought up) */
 };
 
 int lab_rt_veth(struct lab_rt *rt, const struct lab_veth *v,
 		struct ftsw_err *err);
 int lab_rt_link_up(struct lab_rt *rt, int ifindex, bool up, const char *what,
+		   struct ftsw_err *err);
+/* IPv6 address generation mode none (no link-local address); before up. */
+int lab_rt_ll_none(struct lab_rt *rt, int ifindex, const char *what,
 		   struct ftsw_err *err);
 int lab_rt_addr4(struct lab_rt *rt, int ifindex, uint32_t addr, unsigned plen,
 		 const char *what, struct ftsw_err *err);
