@@ -328,6 +328,15 @@ struct hostq {		/* a source's queued messages (ring of msg ids) */
 	double next;		/* next arrival time */
 };
 
+/*
+ * An entry of the arrivals' heap: the host and a copy of its hq.next, so
+ * that a comparison reads no hostq (a 65,536-host heap is 16 levels).
+ */
+struct hent {
+	double next;
+	uint32_t h;
+};
+
 struct bucket {
 	uint32_t *ev;
 	uint32_t n, cap;
@@ -381,7 +390,7 @@ struct sim {
 	uint8_t *noff;		/* host -> number of offsets */
 	uint8_t *offs;		/* host * 128 + i */
 	/* arrivals: binary heap of hosts by next arrival time */
-	uint32_t *heap;
+	struct hent *heap;
 	uint32_t nheap;
 
 	struct bucket *wheel;
@@ -1369,11 +1378,9 @@ static void infree_ev(struct sim *s, uint32_t in)
 
 /* ------------------------------------------------------ heap of hosts */
 
-static inline bool heap_less(const struct sim *s, uint32_t a, uint32_t b)
+static inline bool heap_less(const struct hent *a, const struct hent *b)
 {
-	double x = s->hq[a].next, y = s->hq[b].next;
-
-	return x < y || (x == y && a < b);
+	return a->next < b->next || (a->next == b->next && a->h < b->h);
 }
 
 static void heap_down(struct sim *s, uint32_t i)
@@ -1381,13 +1388,13 @@ static void heap_down(struct sim *s, uint32_t i)
 	for (;;) {
 		uint32_t l = 2 * i + 1, m = i;
 
-		if (l < s->nheap && heap_less(s, s->heap[l], s->heap[m]))
+		if (l < s->nheap && heap_less(&s->heap[l], &s->heap[m]))
 			m = l;
-		if (l + 1 < s->nheap && heap_less(s, s->heap[l + 1], s->heap[m]))
+		if (l + 1 < s->nheap && heap_less(&s->heap[l + 1], &s->heap[m]))
 			m = l + 1;
 		if (m == i)
 			return;
-		uint32_t x = s->heap[i];
+		struct hent x = s->heap[i];
 
 		s->heap[i] = s->heap[m];
 		s->heap[m] = x;
@@ -1631,7 +1638,7 @@ static int setup_alloc(struct sim *s, const struct ftsw_sim_opts *o,
 			return -1;
 		}
 	}
-	s->heap = malloc(t->nhosts * sizeof(uint32_t));
+	s->heap = malloc(t->nhosts * sizeof(*s->heap));
 	for (w = 64; w < 2 * s->P + s->L + s->R + 8; w *= 2)
 		;
 	s->wmask = w - 1;
@@ -1707,7 +1714,8 @@ static void setup_hosts(struct sim *s, const struct ftsw_routing *r,
 				   tr->start[h] == tr->start[h + 1]))
 			continue;	/* never sends */
 		q->next = -log(1.0 - unit(&q->rng)) * s->mean_gap;
-		s->heap[s->nheap++] = h;
+		s->heap[s->nheap].next = q->next;
+		s->heap[s->nheap++].h = h;
 	}
 	for (h = s->nheap; h-- > 0;)
 		heap_down(s, h);
@@ -1756,11 +1764,12 @@ static void run_cycle(struct sim *s)
 	uint32_t i;
 
 	/* arrivals due this cycle */
-	while (s->nheap && s->hq[s->heap[0]].next <= s->now) {
-		uint32_t h = s->heap[0];
+	while (s->nheap && s->heap[0].next <= s->now) {
+		uint32_t h = s->heap[0].h;
 
 		host_arrival(s, h);
 		next_arrival(s, h);
+		s->heap[0].next = s->hq[h].next;
 		if (isinf(s->hq[h].next)) {
 			s->heap[0] = s->heap[--s->nheap];
 		}
