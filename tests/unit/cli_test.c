@@ -314,7 +314,8 @@ static const struct {
 	  "--count --path-policy --packet --message --buffer "
 	  "--in-buffer --out-buffer --link-latency --router-latency "
 	  "--vls --warmup --measure --drain --deadlock --seed "
-	  "--threads --links --plot --picture --dot --speedup --voq\n" },
+	  "--threads --links --plot --picture --dot --speedup --voq "
+	  "--interleave\n" },
 	{ "ftsw sim --pa", "--paths --pattern --path-policy --packet\n" },
 	{ "ftsw sim -t ftmn:4,2 -a osr", "osrm2 osrm3\n" },
 	{ "ftsw sim -p shi", "shift shift:\n" },

@@ -5,6 +5,7 @@
  *   ftsw sim -t TOPO (-a ENGINE | -r LFTS) [--load SPEC|auto] [OPTIONS]
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@ enum {
 	S_PACKET, S_MESSAGE, S_BUFFER, S_IN_BUF, S_OUT_BUF, S_LINK_LAT,
 	S_ROUTER_LAT, S_VLS, S_WARMUP, S_MEASURE, S_DRAIN, S_DEADLOCK,
 	S_SEED, S_THREADS, S_LINKS, S_PLOT, S_PICTURE, S_DOT,
-	S_SPEEDUP, S_VOQ, S_N
+	S_SPEEDUP, S_VOQ, S_INTERLEAVE, S_N
 };
 
 #define SIM_NUM(nm, a, lo, hi, h) { nm, NULL, CLI_NUM, a, lo, hi, .help = h }
@@ -94,6 +95,9 @@ static const struct cli_opt sim_opts[S_N + 1] = {
 	[S_VOQ] = { "--voq", NULL, CLI_FLAG,
 		    .help = "input buffers not FIFO: an output takes the "
 			    "oldest packet for it from any input buffer" },
+	[S_INTERLEAVE] = SIM_NUM("--interleave", "N", 0, 65535,
+				 "a source sends its first N queued messages "
+				 "packet by packet in turn (1; 0: all)"),
 };
 
 #undef SIM_NUM
@@ -169,6 +173,9 @@ static int take_opts(const struct cli_args *a, struct sopts *o)
 	take_num(a, S_COUNT, &o->so.count);
 	take_num(a, S_SPEEDUP, &o->so.speedup);
 	o->so.voq = a->v[S_VOQ].n;
+	if (a->v[S_INTERLEAVE].n)
+		o->so.interleave = a->v[S_INTERLEAVE].u ?
+				   (unsigned)a->v[S_INTERLEAVE].u : UINT_MAX;
 	if (a->v[S_SEED].n)
 		o->so.seed = o->ro.seed = a->v[S_SEED].u;
 	if (a->v[S_POLICY].n &&
@@ -501,6 +508,14 @@ static void print_header(const struct sopts *o, const struct ftsw_routing *r,
 	ftsw_out_uint("speedup", ", speedup %" PRIu64,
 		      so->speedup ? so->speedup : 1);
 	ftsw_out_bool("voq", so->voq ? ", VOQ inputs: %s" : NULL, so->voq);
+	/* 0: all of a source's queued messages (UINT_MAX in the library) */
+	ftsw_out_uint("interleave", so->interleave > 1 &&
+		      so->interleave != UINT_MAX ?
+		      ", interleaving %" PRIu64 " messages" : NULL,
+		      so->interleave == UINT_MAX ? 0 :
+		      so->interleave ? so->interleave : 1);
+	if (so->interleave == UINT_MAX)
+		ftsw_out_text(", interleaving all queued messages");
 	ftsw_out_uint("warmup", so->count ? NULL : ", warm-up %" PRIu64,
 		      so->warmup);
 	ftsw_out_uint("measure", so->count ? NULL : ", measured %" PRIu64

@@ -325,6 +325,7 @@ struct hostq {		/* a source's queued messages (ring of msg ids) */
 	uint64_t rng;
 	uint32_t rr;		/* round-robin offset counter */
 	uint32_t sent;		/* count mode: messages generated */
+	uint32_t cur;		/* --interleave: next message's position */
 	double next;		/* next arrival time */
 };
 
@@ -901,7 +902,8 @@ static void host_arrival(struct sim *s, uint32_t h)
 		q->cap = nc;
 	}
 	q->id[(q->head + q->cnt++) % q->cap] = mi;
-	if (q->cnt == 1)
+	/* interleaving: the link may wait on another message's VL credit */
+	if (q->cnt == 1 || s->o.interleave > 1)
 		push_ev(s, s->pt[s->hport[h]].link_free > s->now ?
 			s->pt[s->hport[h]].link_free : s->now,
 			EV(EV_LINK, s->hport[h]));
@@ -927,6 +929,8 @@ static uint8_t pkt_offset(struct sim *s, uint32_t h, uint32_t dst)
 	return s->offs[(size_t)h * 128 + i];
 }
 
+static void host_link_mix(struct sim *s, uint32_t o, uint32_t h);
+
 static void host_link(struct sim *s, uint32_t o, uint32_t h)
 {
 	struct hostq *q = &s->hq[h];
@@ -936,6 +940,10 @@ static void host_link(struct sim *s, uint32_t o, uint32_t h)
 
 	if (!q->cnt)
 		return;
+	if (s->o.interleave > 1) {
+		host_link_mix(s, o, h);
+		return;
+	}
 	mi = q->id[q->head];
 	m = &s->ms[mi];
 	if (m->created > s->now)
@@ -966,6 +974,64 @@ static void host_link(struct sim *s, uint32_t o, uint32_t h)
 	transmit(s, o, m->vl, pi);
 	if (q->cnt)
 		push_ev(s, s->now + s->P, EV(EV_LINK, o));
+}
+
+/*
+ * --interleave N: host h sends one packet of each of its first N queued
+ * messages in turn (all arrived: arrivals are queued when due), skipping
+ * those whose VL holds no credit; a message leaves the queue with its last
+ * packet, wherever it stands in it.
+ */
+static void host_link_mix(struct sim *s, uint32_t o, uint32_t h)
+{
+	struct hostq *q = &s->hq[h];
+	uint32_t n = q->cnt < s->o.interleave ? q->cnt : s->o.interleave;
+	uint32_t i, k, j, mi, pi, tried = 0;
+	struct msg *m;
+	struct pkt *p;
+
+	for (i = 0; i < n; i++) {
+		k = (q->cur + i) % n;
+		mi = q->id[(q->head + k) % q->cap];
+		m = &s->ms[mi];
+		if (tried >> m->vl & 1)
+			continue;
+		if (!cred_avail(s, (size_t)o * s->V + m->vl)) {
+			cred_wait(s, (size_t)o * s->V + m->vl, o);
+			tried |= 1u << m->vl;
+			continue;
+		}
+		pi = pkt_alloc(s);
+		if (pi == NO_PKT)
+			return;
+		p = &s->pk[pi];
+		p->msg = mi;
+		p->dlid = ftsw_host_lid(s->r, m->dst) +
+			  (s->per_packet ? pkt_offset(s, h, m->dst) :
+			   m->offset);
+		p->vl = m->vl;
+		p->hops = 0;
+		p->known = s->per_packet ? 0 : m->known;
+		memcpy(p->route, m->route, sizeof(p->route));
+		if (m->to_inject == s->o.msg_packets)
+			m->first = s->now;
+		if (--m->to_inject) {
+			q->cur = k + 1;
+		} else {
+			/* out of the queue: the ones behind it move up */
+			for (j = k; j + 1 < q->cnt; j++)
+				q->id[(q->head + j) % q->cap] =
+					q->id[(q->head + j + 1) % q->cap];
+			q->cnt--;
+			q->cur = k;
+		}
+		s->pk_injected++;
+		s->pk_in_net++;
+		transmit(s, o, m->vl, pi);
+		if (q->cnt)
+			push_ev(s, s->now + s->P, EV(EV_LINK, o));
+		return;
+	}
 }
 
 static int link_pick(const struct sim *s, uint32_t o);
@@ -1324,6 +1390,16 @@ static bool host_can(const struct sim *s, uint32_t o, uint32_t h)
 
 	if (s->pt[o].link_free > s->now || !q->cnt)
 		return false;
+	if (s->o.interleave > 1) {
+		uint32_t i;
+
+		for (i = 0; i < q->cnt && i < s->o.interleave; i++) {
+			m = &s->ms[q->id[(q->head + i) % q->cap]];
+			if (cred_avail(s, (size_t)o * s->V + m->vl))
+				return true;
+		}
+		return false;
+	}
 	m = &s->ms[q->id[q->head]];
 	return m->created <= s->now &&
 	       cred_avail(s, (size_t)o * s->V + m->vl);

@@ -62,6 +62,10 @@ struct ftsw_sim_opts {
 				 * take the oldest packet of any input buffer
 				 * that goes to it (as virtual output queues
 				 * in the input buffer); default off */
+	unsigned interleave;	/* a source sends the packets of up to this
+				 * many of its arrived messages in turn, one
+				 * packet each (0 or 1: one message after
+				 * the other, the default; UINT_MAX: all) */
 	uint64_t seed;
 	uint32_t warmup, measure;	/* cycles (10000, 20000) */
 	uint32_t drain;		/* extra cycles for measured messages
