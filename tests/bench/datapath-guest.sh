@@ -5,7 +5,8 @@
 # the switches being ftsw switches, Linux bridges, or Open vSwitch bridges on
 # its kernel datapath (ovs-vswitchd with datapath_type=system, the NORMAL
 # action). Every round builds each chain from scratch in a fresh namespace,
-# in a rotating order, and runs the same traffic through it.
+# in a rotating order, and runs the same traffic through it, each
+# measurement starting on an idle guest (settle).
 set -uo pipefail
 : "${FTSW_KMOD:?}" "${FTSW:?}"
 SECS=${BENCH_SECS:-5}
@@ -118,52 +119,81 @@ warm() {
 
 pg() { ip netns exec "$S" sh -c "echo '$1' > /proc/net/pktgen/$2"; }
 busy() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
-# run_cost: COUNT packets of 64 bytes at RATE pps from S (pktgen), all the
-# way to R; print "<CPU us per packet> <delivered>". At a rate every chain
-# sustains, the CPU time the guest spends per packet (user + system + irq +
-# softirq, from /proc/stat, in 10 ms ticks) is the fair measure on a shared
-# TCG guest; its inverse is the packets per second one CPU can forward.
-RATE=${BENCH_RATE:-4000}
-COUNT=${BENCH_COUNT:-$((SECS * RATE))}
-run_cost() {
-	local a b c0 c1
+rxp() { ip netns exec "$R" cat /sys/class/net/eth0/statistics/rx_packets; }
+
+# settle: wait (up to 30 s) until the guest is idle: a 1 s window with at
+# most 5% of its CPU time busy. Tearing a chain down is deferred work:
+# `ip netns del` returns at once and the kernel's namespace clean-up (every
+# device unregistered, RCU grace periods, OVS's datapath) runs afterwards
+# in a kworker, for seconds on TCG. Without this, the chain measured next
+# paid for its predecessor's clean-up; with the chains in a fixed cyclic
+# order, ftsw always followed OVS, whose clean-up is the longest. The
+# 1 s wait is a read with a timeout on a pipe nobody writes: no process
+# is started (each costs milliseconds on TCG).
+exec {idle_fd}<> <(:)
+settled= ncpu=$(nproc)
+settle() {
+	local i b0 b1 u n s irq sirq _
+	for i in $(seq 1 30); do
+		read -r _ u n s _ _ irq sirq _ </proc/stat; b0=$((u + n + s + irq + sirq))
+		read -rt 1 -u "$idle_fd" _
+		read -r _ u n s _ _ irq sirq _ </proc/stat; b1=$((u + n + s + irq + sirq))
+		[ $((b1 - b0)) -le $((ncpu * 5)) ] && { settled+=" $i"; return 0; }
+	done
+	settled+=" 30+($(((b1 - b0) / ncpu))% busy)"
+}
+
+# run_pps: 64-byte UDP from S (pktgen, at full speed, for SECS seconds), all
+# the way to R; prints "<pps delivered> <delivered> <sent>". pktgen's thread
+# sends and, in the same softirq, every hop forwards the frame and R's
+# stack receives it, all on one CPU: the rate is the packets per second one
+# CPU carries through the chain, and 1/rate its CPU time per packet. (A
+# fixed rate with the guest's CPU time from /proc/stat counted everything
+# else the guest did in the window too: process start-ups, which cost
+# milliseconds each on TCG, and deferred work; see datapath.md.)
+run_pps() {
+	local a b r pid
 	pg "rem_device_all" kpktgend_0
 	pg "add_device eth0" kpktgend_0
-	pg "count $COUNT" eth0
+	pg "count 0" eth0
 	pg "clone_skb 0" eth0
 	pg "pkt_size 64" eth0
-	pg "ratep $RATE" eth0
+	pg "delay 0" eth0
 	pg "dst 198.18.0.2" eth0
 	pg "dst_mac 02:66:74:00:00:02" eth0
 	pg "udp_dst_min 9" eth0
 	pg "udp_dst_max 9" eth0
-	sleep 1
-	a=$(ip netns exec "$R" cat /sys/class/net/eth0/statistics/rx_packets)
-	c0=$(busy)
-	ip netns exec "$S" sh -c 'echo start > /proc/net/pktgen/pgctrl'
-	sleep 1
-	c1=$(busy)
-	b=$(ip netns exec "$R" cat /sys/class/net/eth0/statistics/rx_packets)
-	awk -v c="$((c1 - c0))" -v d="$((b - a))" 'BEGIN { printf "%.1f %d\n", (d ? c * 10000 / d : 0), d }'
+	a=$(rxp)
+	ip netns exec "$S" sh -c 'echo start > /proc/net/pktgen/pgctrl' &
+	pid=$!
+	sleep "$SECS"
+	ip netns exec "$S" sh -c 'echo stop > /proc/net/pktgen/pgctrl'
+	wait "$pid"
+	b=$(rxp)
+	r=$(ip netns exec "$S" cat /proc/net/pktgen/eth0)
+	awk -v d="$((b - a))" '
+		/Result: OK:/ { t = $3 + 0 } /pkts-sofar:/ { n = $2 + 0 }
+		END { printf "%.0f %d %d\n", (t ? d * 1e6 / t : 0), d, n }' <<<"$r"
 }
 
-# run_udp: the same from a socket: iperf3 -u, 64-byte datagrams at RATE pps
-# from S to R; "<CPU us per packet> <delivered>" as run_cost. A socket
-# reserves only the link-layer header in front of a datagram (pktgen leaves
-# 66 bytes), so this is what a switch that pushes a header meets in real
-# traffic; iperf3's own CPU on both hosts is in the figure for every chain.
+# run_udp: the same from a socket: iperf3 -u, 64-byte datagrams as fast as
+# the sender can, from S to R; "<pps delivered> <delivered>" counted at
+# R's device over SECS seconds from 1 s after the start (iperf3's start-up
+# left out). A socket reserves only the link-layer header in front of a
+# datagram (pktgen leaves 66 bytes), so this is what a switch that pushes a
+# header meets in real traffic; iperf3's own CPU is in it for every chain.
 run_udp() {
-	local a b c0 c1
+	local a b t0 t1 pid
 	ip netns exec "$R" iperf3 -s -D -1 >/dev/null 2>&1
 	sleep 0.5
-	a=$(ip netns exec "$R" cat /sys/class/net/eth0/statistics/rx_packets)
-	c0=$(busy)
-	ip netns exec "$S" iperf3 -u -c 198.18.0.2 -l 64 -b $((RATE * 64 * 8)) \
-		-t "$SECS" >/dev/null 2>&1
+	ip netns exec "$S" iperf3 -u -c 198.18.0.2 -l 64 -b 0 -t $((SECS + 2)) >/dev/null 2>&1 &
+	pid=$!
 	sleep 1
-	c1=$(busy)
-	b=$(ip netns exec "$R" cat /sys/class/net/eth0/statistics/rx_packets)
-	awk -v c="$((c1 - c0))" -v d="$((b - a))" 'BEGIN { printf "%.1f %d\n", (d ? c * 10000 / d : 0), d }'
+	a=$(rxp); t0=$(date +%s%N)
+	sleep "$SECS"
+	b=$(rxp); t1=$(date +%s%N)
+	wait "$pid"
+	awk -v d="$((b - a))" -v t="$((t1 - t0))" 'BEGIN { printf "%.0f %d\n", d * 1e9 / t, d }'
 }
 
 # run_tcp: iperf3 TCP S -> R (hosts at MTU 1500, TSO/GSO on), the first
@@ -215,13 +245,12 @@ prof_stop() {
 # Results: res[chain.metric] = one value per round, in round order.
 declare -A res
 set -- $CHAINS
-# One unmeasured pass over every chain first. The first traffic after boot
+# One unmeasured pass over every chain first: the first traffic after boot
 # pays one-off costs (binaries read over 9p, first use of pktgen and of the
-# module): on 2026-11-24 (a loaded host) ftsw's pktgen figure was 755 us
-# per packet when its chain ran first after boot and 262 us when second.
+# module).
 for c in "$@"; do
 	hosts; "chain_$c"; warm "$c"
-	run_cost >/dev/null; run_udp >/dev/null; run_tcp >/dev/null
+	settle; run_pps >/dev/null; run_udp >/dev/null; run_tcp >/dev/null
 	teardown
 done
 for r in $(seq 1 "$ROUNDS"); do
@@ -229,13 +258,16 @@ for r in $(seq 1 "$ROUNDS"); do
 	order=("$@")
 	for _ in $(seq 2 "$r"); do order=("${order[@]:1}" "${order[0]}"); done
 	for c in "${order[@]}"; do
+		settled=
 		hosts; "chain_$c"; warm "$c"
-		prof_start "$c-pktgen"; read -r p d < <(run_cost); prof_stop "$c-pktgen"
-		prof_start "$c-udp"; read -r u e < <(run_udp); prof_stop "$c-udp"
-		prof_start "$c-tcp"; read -r t tc tr < <(run_tcp); prof_stop "$c-tcp"
+		# Every measurement starts on an idle guest (see settle).
+		settle; prof_start "$c-pktgen"; read -r p d n < <(run_pps); prof_stop "$c-pktgen"
+		settle; prof_start "$c-udp"; read -r u _ < <(run_udp); prof_stop "$c-udp"
+		settle; prof_start "$c-tcp"; read -r t tc tr < <(run_tcp); prof_stop "$c-tcp"
 		res[$c.pps]+="$p " res[$c.udp]+="$u " res[$c.tcp]+="${t:-0} " res[$c.tcpc]+="${tc:-0} "
-		printf 'round %d: %-6s chain of %d: pktgen %5.1f us CPU/packet (%d of %d delivered), socket UDP %5.1f us CPU/packet (%d delivered), TCP %s Mbit/s, %s us CPU/MB, %s retransmits\n' \
-			"$r" "$c" $NSW "$p" "$d" "$COUNT" "$u" "$e" "${t:-FAILED}" "${tc:-?}" "${tr:-?}"
+		printf 'round %d: %-6s chain of %d: pktgen %s pps (%d of %d delivered), socket UDP %s pps, TCP %s Mbit/s, %s us CPU/MB, %s retransmits\n' \
+			"$r" "$c" $NSW "$p" "$d" "$n" "$u" "${t:-FAILED}" "${tc:-?}" "${tr:-?}"
+		echo "    waited for an idle guest (s) before pktgen, UDP, TCP:$settled"; settled=
 		[ "$c" = ftsw ] && f "$FTSW" -s port show switch 3 | sed 's/^/    /' | head -3
 		teardown
 	done
@@ -243,7 +275,7 @@ done
 
 # stats VALUES...: "median min max".
 stats() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)], v[1], v[NR]}'; }
-echo "summary ($ROUNDS rounds; median [min-max]; 64-byte UDP at $RATE pps, TCP with iperf3 -t $SECS):"
+echo "summary ($ROUNDS rounds; median [min-max]; 64-byte UDP at full speed on one CPU, TCP with iperf3 -t $SECS):"
 declare -A med
 for c in $CHAINS; do
 	line=$(printf '  %-6s' "$c")
@@ -252,9 +284,9 @@ for c in $CHAINS; do
 		med[$c.$m]=$v
 		case $m in
 		pps) line+=$(awk -v v="$v" -v lo="$lo" -v hi="$hi" 'BEGIN {
-			printf " pktgen %6.0f pps per CPU (%.1f us [%.1f-%.1f]),", (v ? 1e6 / v : 0), v, lo, hi }') ;;
+			printf " pktgen %.0f pps [%.0f-%.0f] (%.1f us/packet),", v, lo, hi, (v ? 1e6 / v : 0) }') ;;
 		udp) line+=$(awk -v v="$v" -v lo="$lo" -v hi="$hi" 'BEGIN {
-			printf " socket UDP %6.0f pps per CPU (%.1f us [%.1f-%.1f]),", (v ? 1e6 / v : 0), v, lo, hi }') ;;
+			printf " socket UDP %.0f pps [%.0f-%.0f],", v, lo, hi }') ;;
 		tcp) line+=$(awk -v v="$v" -v lo="$lo" -v hi="$hi" 'BEGIN {
 			printf " TCP %.1f Mbit/s [%.1f-%.1f]", v, lo, hi }') ;;
 		tcpc) line+=$(awk -v v="$v" -v lo="$lo" -v hi="$hi" 'BEGIN {
@@ -268,7 +300,7 @@ done
 # so a round's ratio is the least disturbed by the host's load changing).
 ratio() { # PEER METRIC: per-round ratios, one a line
 	paste -d' ' <(printf '%s\n' ${res[ftsw.$2]}) <(printf '%s\n' ${res[$1.$2]}) |
-		if [ "$2" = tcp ]; then awk '{print ($2 > 0 ? $1 / $2 : 0)}'
+		if [ "$2" != tcpc ]; then awk '{print ($2 > 0 ? $1 / $2 : 0)}'
 		else awk '{print ($1 > 0 ? $2 / $1 : 0)}'; fi
 }
 for peer in bridge ovs; do
@@ -278,7 +310,7 @@ for peer in bridge ovs; do
 		read -r v lo hi < <(stats $(ratio "$peer" "$m"))
 		line+=$(awk -v m="$m" -v v="$v" -v lo="$lo" -v hi="$hi" -v f="${med[ftsw.$m]}" -v p="${med[$peer.$m]}" 'BEGIN {
 			name = m == "pps" ? "pktgen" : m == "udp" ? "socket UDP" : m == "tcp" ? "TCP" : "TCP CPU/MB"
-			rm = m == "tcp" ? (p > 0 ? f / p : 0) : (f > 0 ? p / f : 0)
+			rm = m != "tcpc" ? (p > 0 ? f / p : 0) : (f > 0 ? p / f : 0)
 			printf " %s %.2f [%.2f-%.2f]; %.2f%s", name, v, lo, hi, rm, m == "tcpc" ? "" : "," }')
 	done
 	echo "$line"
