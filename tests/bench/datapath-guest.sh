@@ -344,4 +344,6 @@ for _ in $(seq 1 120); do
 	rmmod ftsw 2>/dev/null && exit 0
 	sleep 0.5
 done
-die "rmmod ftsw: still in use 60 s after the last namespace went"
+echo "datapath: rmmod ftsw: still in use 60 s after the last namespace went:" \
+	"$(lsmod | awk '$1 == "ftsw"')"; ip netns list
+exit 1
