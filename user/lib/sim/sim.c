@@ -931,12 +931,40 @@ static uint8_t pkt_offset(struct sim *s, uint32_t h, uint32_t dst)
 
 static void host_link_mix(struct sim *s, uint32_t o, uint32_t h);
 
+/*
+ * The next packet of message mi, from host h: routed as the kernel would
+ * (LFT lookup from its DLID, the offset per packet or per message), one
+ * fewer left to inject. NO_PKT when the pool is empty.
+ */
+static uint32_t host_pkt(struct sim *s, uint32_t h, uint32_t mi)
+{
+	struct msg *m = &s->ms[mi];
+	uint32_t pi = pkt_alloc(s);
+	struct pkt *p;
+
+	if (pi == NO_PKT)
+		return NO_PKT;
+	p = &s->pk[pi];
+	p->msg = mi;
+	p->dlid = ftsw_host_lid(s->r, m->dst) +
+		  (s->per_packet ? pkt_offset(s, h, m->dst) : m->offset);
+	p->vl = m->vl;
+	p->hops = 0;
+	p->known = s->per_packet ? 0 : m->known;
+	memcpy(p->route, m->route, sizeof(p->route));
+	if (m->to_inject == s->o.msg_packets)
+		m->first = s->now;
+	m->to_inject--;
+	s->pk_injected++;
+	s->pk_in_net++;
+	return pi;
+}
+
 static void host_link(struct sim *s, uint32_t o, uint32_t h)
 {
 	struct hostq *q = &s->hq[h];
 	struct msg *m;
 	uint32_t pi, mi;
-	struct pkt *p;
 
 	if (!q->cnt)
 		return;
@@ -952,25 +980,13 @@ static void host_link(struct sim *s, uint32_t o, uint32_t h)
 		cred_wait(s, (size_t)o * s->V + m->vl, o);
 		return;
 	}
-	pi = pkt_alloc(s);
+	pi = host_pkt(s, h, mi);
 	if (pi == NO_PKT)
 		return;
-	p = &s->pk[pi];
-	p->msg = mi;
-	p->dlid = ftsw_host_lid(s->r, m->dst) +
-		  (s->per_packet ? pkt_offset(s, h, m->dst) : m->offset);
-	p->vl = m->vl;
-	p->hops = 0;
-	p->known = s->per_packet ? 0 : m->known;
-	memcpy(p->route, m->route, sizeof(p->route));
-	if (m->to_inject == s->o.msg_packets)
-		m->first = s->now;
-	if (!--m->to_inject) {
+	if (!m->to_inject) {
 		q->head = (q->head + 1) % q->cap;
 		q->cnt--;
 	}
-	s->pk_injected++;
-	s->pk_in_net++;
 	transmit(s, o, m->vl, pi);
 	if (q->cnt)
 		push_ev(s, s->now + s->P, EV(EV_LINK, o));
@@ -988,7 +1004,6 @@ static void host_link_mix(struct sim *s, uint32_t o, uint32_t h)
 	uint32_t n = q->cnt < s->o.interleave ? q->cnt : s->o.interleave;
 	uint32_t i, k, j, mi, pi, tried = 0;
 	struct msg *m;
-	struct pkt *p;
 
 	for (i = 0; i < n; i++) {
 		k = (q->cur + i) % n;
@@ -1001,21 +1016,10 @@ static void host_link_mix(struct sim *s, uint32_t o, uint32_t h)
 			tried |= 1u << m->vl;
 			continue;
 		}
-		pi = pkt_alloc(s);
+		pi = host_pkt(s, h, mi);
 		if (pi == NO_PKT)
 			return;
-		p = &s->pk[pi];
-		p->msg = mi;
-		p->dlid = ftsw_host_lid(s->r, m->dst) +
-			  (s->per_packet ? pkt_offset(s, h, m->dst) :
-			   m->offset);
-		p->vl = m->vl;
-		p->hops = 0;
-		p->known = s->per_packet ? 0 : m->known;
-		memcpy(p->route, m->route, sizeof(p->route));
-		if (m->to_inject == s->o.msg_packets)
-			m->first = s->now;
-		if (--m->to_inject) {
+		if (m->to_inject) {
 			q->cur = k + 1;
 		} else {
 			/* out of the queue: the ones behind it move up */
@@ -1025,8 +1029,6 @@ static void host_link_mix(struct sim *s, uint32_t o, uint32_t h)
 			q->cnt--;
 			q->cur = k;
 		}
-		s->pk_injected++;
-		s->pk_in_net++;
 		transmit(s, o, m->vl, pi);
 		if (q->cnt)
 			push_ev(s, s->now + s->P, EV(EV_LINK, o));
