@@ -650,6 +650,49 @@ TEST(spread_splits_evenly)
 }
 
 /*
+ * Loads 0.3 and 0.9 with verify on, once on 1 thread (into a) and once on
+ * 2: accepted within its bounds, a sample every 100 cycles, no deadlock,
+ * nothing dropped, the same numbers and per-link flits on both, and 0.3
+ * carried whole. The caller checks more of a and frees it.
+ */
+static void verify_1_and_2_threads(struct __test_metadata *_metadata,
+				   const struct ftsw_topo *t,
+				   const struct ftsw_routing *r,
+				   const struct ftsw_sim_traffic *tr,
+				   struct ftsw_sim_opts *o,
+				   struct ftsw_sim_result a[2])
+{
+	const double loads[2] = { 0.3, 0.9 };
+	struct ftsw_sim_result b[2];
+	struct ftsw_err err;
+	unsigned i;
+
+	o->warmup = 500;
+	o->measure = 2000;
+	o->verify = true;
+	o->deadlock_cycles = 200;	/* samples every 100 cycles */
+	o->threads = 1;
+	ASSERT_EQ(0, ftsw_sim_sweep(r, tr, o, loads, 2, a, &err));
+	o->threads = 2;
+	ASSERT_EQ(0, ftsw_sim_sweep(r, tr, o, loads, 2, b, &err));
+	for (i = 0; i < 2; i++) {
+		ASSERT_LE(a[i].accepted, 1.0);
+		ASSERT_LE(a[i].accepted, a[i].offered * 1.02 + 0.005);
+		ASSERT_GE(a[i].samples, a[i].cycles / 100);
+		ASSERT_FALSE(a[i].deadlock);
+		ASSERT_EQ(0, a[i].pkts_dropped);
+		ASSERT_EQ(a[i].flit_hops, b[i].flit_hops);
+		ASSERT_EQ(a[i].accepted, b[i].accepted);
+		ASSERT_EQ(a[i].msg_lat_avg, b[i].msg_lat_avg);
+		ASSERT_EQ(a[i].vls, b[i].vls);
+		ASSERT_EQ(0, memcmp(a[i].link_flits, b[i].link_flits,
+				    (size_t)t->nports * a[i].vls * 8));
+		ftsw_sim_result_free(&b[i]);
+	}
+	ASSERT_LT(fabs(a[0].accepted - a[0].offered), 0.01);
+}
+
+/*
  * Under the paper model (spread, non-FIFO inputs, speedup 2): bounds,
  * conservation at every sample, no resource left asleep at any cycle
  * (verify), no deadlock, and the same numbers for 1 and 2 threads.
@@ -660,36 +703,16 @@ TEST(paper_model_verify_deterministic)
 	struct ftsw_routing *r = route("disjoint", t, 2, 0);
 	struct ftsw_sim_traffic tr;
 	struct ftsw_sim_opts o;
-	struct ftsw_sim_result a[2], b[2];
-	double loads[2] = { 0.3, 0.9 };
+	struct ftsw_sim_result a[2];
 	struct ftsw_err err;
 	unsigned i;
 
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, ftsw_sim_traffic_make(t, "uniform", "topo", 0, &tr, &err));
 	paper_opts(&o);
-	o.warmup = 500;
-	o.measure = 2000;
-	o.verify = true;
-	o.deadlock_cycles = 200;	/* samples every 100 cycles */
-	ASSERT_EQ(0, ftsw_sim_sweep(r, &tr, &o, loads, 2, a, &err));
-	o.threads = 2;
-	ASSERT_EQ(0, ftsw_sim_sweep(r, &tr, &o, loads, 2, b, &err));
-	for (i = 0; i < 2; i++) {
-		ASSERT_LE(a[i].accepted, 1.0);
-		ASSERT_LE(a[i].accepted, a[i].offered * 1.02 + 0.005);
-		ASSERT_GE(a[i].samples, a[i].cycles / 100);
-		ASSERT_FALSE(a[i].deadlock);
-		ASSERT_EQ(0, a[i].pkts_dropped);
-		ASSERT_EQ(a[i].flit_hops, b[i].flit_hops);
-		ASSERT_EQ(a[i].accepted, b[i].accepted);
-		ASSERT_EQ(a[i].msg_lat_avg, b[i].msg_lat_avg);
-		ASSERT_EQ(0, memcmp(a[i].link_flits, b[i].link_flits,
-				    (size_t)t->nports * a[i].vls * 8));
+	verify_1_and_2_threads(_metadata, t, r, &tr, &o, a);
+	for (i = 0; i < 2; i++)
 		ftsw_sim_result_free(&a[i]);
-		ftsw_sim_result_free(&b[i]);
-	}
-	ASSERT_LT(fabs(a[0].accepted - a[0].offered), 0.01);
 	ftsw_sim_traffic_free(&tr);
 	ftsw_routing_free(r);
 	ftsw_topo_free(t);
@@ -810,8 +833,7 @@ TEST(interleave_verify_deterministic)
 				       route("disjoint", t, 2, 0) };
 	struct ftsw_sim_traffic tr;
 	struct ftsw_sim_opts o;
-	struct ftsw_sim_result a[2], b[2];
-	double loads[2] = { 0.3, 0.9 };
+	struct ftsw_sim_result a[2];
 	struct ftsw_err err;
 	unsigned i, m, v, n = t->nhosts;
 
@@ -831,23 +853,9 @@ TEST(interleave_verify_deterministic)
 			paper_opts(&o);
 		else
 			opts(&o);
-		o.warmup = 500;
-		o.measure = 2000;
-		o.verify = true;
-		o.deadlock_cycles = 200;	/* samples every 100 cycles */
 		o.interleave = m ? UINT_MAX : 3;
-		ASSERT_EQ(0, ftsw_sim_sweep(rs[m], &tr, &o, loads, 2, a, &err));
-		o.threads = 2;
-		ASSERT_EQ(0, ftsw_sim_sweep(rs[m], &tr, &o, loads, 2, b, &err));
+		verify_1_and_2_threads(_metadata, t, rs[m], &tr, &o, a);
 		for (i = 0; i < 2; i++) {
-			ASSERT_LE(a[i].accepted, 1.0);
-			ASSERT_LE(a[i].accepted, a[i].offered * 1.02 + 0.005);
-			ASSERT_GE(a[i].samples, a[i].cycles / 100);
-			ASSERT_FALSE(a[i].deadlock);
-			ASSERT_EQ(0, a[i].pkts_dropped);
-			ASSERT_EQ(a[i].flit_hops, b[i].flit_hops);
-			ASSERT_EQ(a[i].accepted, b[i].accepted);
-			ASSERT_EQ(a[i].msg_lat_avg, b[i].msg_lat_avg);
 			/* both VLs carry traffic */
 			ASSERT_EQ(2, a[i].vls);
 			for (v = 0; v < 2; v++) {
@@ -859,9 +867,7 @@ TEST(interleave_verify_deterministic)
 				ASSERT_GT(sum, 0);
 			}
 			ftsw_sim_result_free(&a[i]);
-			ftsw_sim_result_free(&b[i]);
 		}
-		ASSERT_LT(fabs(a[0].accepted - a[0].offered), 0.01);
 	}
 	ftsw_sim_traffic_free(&tr);
 	ftsw_routing_free(rs[0]);
