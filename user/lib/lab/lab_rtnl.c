@@ -248,13 +248,9 @@ int lab_rt_ll_none(struct lab_rt *rt, int ifindex, const char *what,
 		   struct ftsw_err *err)
 {
 	struct nl_msg *msg = nlmsg_alloc_simple(RTM_NEWLINK, NLM_F_REQUEST);
-	struct ifinfomsg ifi = {
-		.ifi_family = AF_UNSPEC,
-		.ifi_index = ifindex,
-	};
 	struct nlattr *af, *in6;
 
-	if (!msg || nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO))
+	if (!msg || put_ifinfo(msg, ifindex, false))
 		goto nomem;
 	af = nla_nest_start(msg, IFLA_AF_SPEC);
 	in6 = af ? nla_nest_start(msg, AF_INET6) : NULL;
