@@ -325,13 +325,12 @@ static void lab_up_print(const char *name, const struct ftsw_lab_times *tm)
 	ftsw_out_float(NULL, "in %.3f s\n", tm->total / 1e6);
 	if (cli.verbose)
 		ftsw_out_text("  route %.3f s, hosts (namespaces, cables, "
-			      "addresses) %.3f s, fabric cables %.3f s%s, "
+			      "addresses) %.3f s, fabric cables %.3f s, "
 			      "switches %.3f s, upload+commit %.3f s, "
 			      "shaping %.3f s\n  hosts by %u threads, summed "
 			      "over them: namespaces %.3f s, their set-up "
 			      "%.3f s\n", tm->route / 1e6,
 			      tm->hosts / 1e6, tm->links / 1e6,
-			      tm->overlap ? " (alongside the hosts)" : "",
 			      tm->switches / 1e6, tm->upload / 1e6,
 			      tm->shape / 1e6, tm->threads, tm->netns / 1e6,
 			      tm->hostcfg / 1e6);

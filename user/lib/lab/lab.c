@@ -129,8 +129,6 @@ struct lab_build {
 	int *host_fd;
 	struct ftsw_lab_times *tm;
 	bool tty;
-	bool overlap;		/* fabric cables made while the hosts are */
-	int stop;		/* a thread failed: the others stop */
 };
 
 static void progress(const struct lab_build *b, const char *what,
@@ -310,8 +308,7 @@ static void *host_worker(void *arg)
 		int rc;
 
 		pthread_mutex_lock(&hp->lock);
-		n = hp->error || __atomic_load_n(&b->stop, __ATOMIC_RELAXED) ?
-		    b->t->nhosts : hp->next++;
+		n = hp->error ? b->t->nhosts : hp->next++;
 		pthread_mutex_unlock(&hp->lock);
 		if (n >= b->t->nhosts)
 			return NULL;
@@ -380,16 +377,11 @@ static int make_links(struct lab_build *b, struct lab_rt *rt,
 			ftsw_lab_port_dev(t->nodes[x->peer].index,
 					  x->peer_port, c, sizeof(c));
 			v.peer_ifindex = port_ifindex(t, x->peer, x->peer_port);
-			if (__atomic_load_n(&b->stop, __ATOMIC_RELAXED)) {
-				ftsw_err_set(err, "fabric cables: stopped");
-				return -1;
-			}
 			if (lab_rt_veth(rt, &v, err))
 				return -1;
 			done++;
-			if (!b->overlap)
-				progress(b, "fabric cables", done,
-					 ftsw_topo_nlinks(t) - t->nhosts);
+			progress(b, "fabric cables", done,
+				 ftsw_topo_nlinks(t) - t->nhosts);
 		}
 	}
 	if (lab_rt_flush(rt, err))
@@ -399,55 +391,11 @@ static int make_links(struct lab_build *b, struct lab_rt *rt,
 	return 0;
 }
 
-/*
- * The fabric cables, after the hosts; or (FTSW_LAB_OVERLAP=1) by a thread
- * of their own while the hosts are made. Their work is all under the RTNL
- * lock, which the hosts' threads leave free some of the time; but on 2
- * CPUs the third thread only added contention on RTNL and the global
- * sysctl lock (FT(12,3), loaded host: 63-103 s against 41 s), so it is
- * off by default.
- */
-struct links_job {
-	struct lab_build *b;
-	int rc;
-	uint64_t nmsgs;
-	struct ftsw_err err;
-};
-
-static void *links_worker(void *arg)
-{
-	struct links_job *lj = arg;
-	struct lab_rt rt;
-
-	lj->rc = -1;
-	if (ftsw_netns_enter_fd(lj->b->fabric_fd, lj->b->name, &lj->err))
-		goto out;
-	if (!lab_rt_open(&rt, &lj->err)) {
-		lj->rc = make_links(lj->b, &rt, &lj->err);
-		lj->nmsgs = rt.nmsgs;
-		lab_rt_close(&rt);
-	}
-	if (ftsw_netns_home(lj->rc ? NULL : &lj->err))
-		lj->rc = -1;
-out:
-	if (lj->rc)
-		__atomic_store_n(&lj->b->stop, 1, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static bool lab_overlap(void)
-{
-	const char *e = getenv("FTSW_LAB_OVERLAP");
-
-	return e && !strcmp(e, "1");
-}
-
-/* Hosts and fabric cables. */
+/* The fabric's namespace and the hosts, each host by one of a few threads. */
 static int make_namespaces(struct lab_build *b, struct ftsw_err *err)
 {
 	struct host_pass hp = { .b = b };
-	struct links_job lj = { .b = b };
-	pthread_t th[8], lth;
+	pthread_t th[8];
 	unsigned nt, k, started = 0;
 	uint64_t t0 = ftsw_now_us();
 
@@ -460,10 +408,6 @@ static int make_namespaces(struct lab_build *b, struct ftsw_err *err)
 	if (b->fabric_fd < 0 || ftsw_netns_home(err))
 		return -1;
 	nt = lab_threads(b->t->nhosts);
-	b->overlap = lab_overlap();
-	if (b->overlap &&
-	    pthread_create(&lth, NULL, links_worker, &lj) != 0)
-		b->overlap = false;
 	pthread_mutex_init(&hp.lock, NULL);
 	/* This thread is one of the workers. */
 	for (k = 0; k + 1 < nt; k++)
@@ -474,26 +418,12 @@ static int make_namespaces(struct lab_build *b, struct ftsw_err *err)
 		pthread_join(th[k], NULL);
 	pthread_mutex_destroy(&hp.lock);
 	b->tm->hosts = ftsw_now_us() - t0;	/* namespaces included */
-	if (hp.error)
-		__atomic_store_n(&b->stop, 1, __ATOMIC_RELAXED);
-	if (b->overlap) {
-		pthread_join(lth, NULL);
-	} else if (!hp.error) {
-		lj.b = b;
-		links_worker(&lj);
-	}
-	b->tm->nmsgs += lj.nmsgs;
-	b->tm->overlap = b->overlap;
 	b->tm->nmsgs += hp.cost.nmsgs;
 	b->tm->netns = hp.cost.netns_us;
 	b->tm->hostcfg = hp.cost.cfg_us;
 	b->tm->threads = nt;
 	if (hp.error) {
 		*err = hp.err;
-		return -1;
-	}
-	if (lj.rc) {
-		*err = lj.err;
 		return -1;
 	}
 	b->tm->nnetns = b->t->nhosts + 1;
@@ -770,7 +700,12 @@ static int lab_build(struct lab_build *b, struct lab_rt *rt,
 	if (make_namespaces(b, err))
 		return -1;
 	if (ftsw_netns_enter_fd(b->fabric_fd, b->name, err) ||
-	    lab_rt_open(rt, err) || ftsw_netns_home(err))
+	    lab_rt_open(rt, err))
+		return -1;
+	if (make_links(b, rt, err))
+		return -1;
+	b->tm->nmsgs += rt->nmsgs;
+	if (ftsw_netns_home(err))
 		return -1;
 	*nl = ftsw_nl_open_in(b->name, err);
 	if (!*nl || make_switches(b, *nl, err))

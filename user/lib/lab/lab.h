@@ -92,7 +92,6 @@ struct ftsw_lab_times {
 		 shape, total;
 	uint64_t nnetns, nlinks, nneigh, nmsgs;
 	unsigned threads;
-	bool overlap;		/* links made while the hosts were */
 	unsigned lmc;		/* the LMC used */
 	char engine[32];	/* the engine used */
 };
