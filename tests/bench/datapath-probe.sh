@@ -23,84 +23,20 @@ insmod "$FTSW_KMOD/ftsw.ko" || exit 1
 [ -d /proc/net/pktgen ] || insmod "$FTSW_VM_TREE/net/core/pktgen.ko" || exit 1
 die() { echo "probe: $*" >&2; exit 1; }
 
-hosts() { # CHAIN
-	local S=s_$1 R=r_$1 F=f_$1 i
-	ip netns add "$S"; ip netns add "$R"; ip netns add "$F"
-	ip netns exec "$F" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-	ip link add s0 netns "$F" type veth peer name eth0 netns "$S"
-	ip link add r0 netns "$F" type veth peer name eth0 netns "$R"
-	ip -n "$S" link set eth0 address 02:66:74:00:00:01 up
-	ip -n "$R" link set eth0 address 02:66:74:00:00:02 up
-	ip -n "$S" addr add 198.18.0.1/15 dev eth0
-	ip -n "$S" neigh add 198.18.0.2 lladdr 02:66:74:00:00:02 dev eth0 nud permanent
-	ip -n "$R" addr add 198.18.0.2/15 dev eth0
-	ip -n "$R" neigh add 198.18.0.1 lladdr 02:66:74:00:00:01 dev eth0 nud permanent
-	ip -n "$F" link set s0 up; ip -n "$F" link set r0 up
-	for i in $(seq 1 $((NSW - 1))); do
-		ip -n "$F" link add "l${i}r" mtu 9000 type veth peer name "l$((i + 1))l" mtu 9000
-		ip -n "$F" link set "l${i}r" up; ip -n "$F" link set "l$((i + 1))l" up
-	done
-}
-left() { [ "$1" = 1 ] && echo s0 || echo "l${1}l"; }
-right() { [ "$1" = $NSW ] && echo r0 || echo "l${1}r"; }
-chain_ftsw() {
-	local F=f_ftsw i
-	for i in $(seq 1 $NSW); do
-		ip netns exec $F "$FTSW" switch add id "$i" ports 8
-		if [ "$i" = 1 ]; then
-			ip netns exec $F "$FTSW" port bind switch 1 port 1 dev s0 kind edge lid 1
-		else
-			ip netns exec $F "$FTSW" port bind switch "$i" port 1 dev "$(left "$i")" kind link
-		fi
-		if [ "$i" = $NSW ]; then
-			ip netns exec $F "$FTSW" port bind switch "$i" port 2 dev r0 kind edge lid 2
-		else
-			ip netns exec $F "$FTSW" port bind switch "$i" port 2 dev "$(right "$i")" kind link
-		fi
-		ip netns exec $F "$FTSW" lft set switch "$i" lid 1 port 1 lid 2 port 2
-	done
-	ip netns exec $F "$FTSW" commit >/dev/null
-}
-chain_bridge() {
-	local F=f_bridge i
-	for i in $(seq 1 $NSW); do
-		ip -n $F link add "br$i" type bridge stp_state 0 mcast_snooping 0
-		ip -n $F link set "$(left "$i")" master "br$i"
-		ip -n $F link set "$(right "$i")" master "br$i"
-		ip -n $F link set "br$i" up
-	done
-}
+. "$(dirname "$0")/datapath-chains.sh"
 OVS=/tmp/ovsp
 export OVS_RUNDIR=$OVS OVS_LOGDIR=$OVS OVS_DBDIR=$OVS
-ovs() { ip netns exec f_ovs ovs-vsctl --db="unix:$OVS/db.sock" --timeout=120 "$@"; }
-chain_ovs() {
-	local i
-	mkdir -p "$OVS"
-	ovsdb-tool create "$OVS/conf.db" /usr/share/openvswitch/vswitch.ovsschema
-	ovsdb-server "$OVS/conf.db" --remote="punix:$OVS/db.sock" \
-		--pidfile="$OVS/ovsdb-server.pid" --unixctl="$OVS/ovsdb-server.ctl" \
-		--log-file="$OVS/ovsdb-server.log" --detach --no-chdir
-	ovs --no-wait init
-	ip netns exec f_ovs ovs-vswitchd "unix:$OVS/db.sock" --pidfile="$OVS/ovs-vswitchd.pid" \
-		--unixctl="$OVS/ovs-vswitchd.ctl" --log-file="$OVS/ovs-vswitchd.log" \
-		--detach --no-chdir
-	for i in $(seq 1 $NSW); do
-		ovs add-br "ob$i" -- set bridge "ob$i" datapath_type=system \
-			-- add-port "ob$i" "$(left "$i")" -- add-port "ob$i" "$(right "$i")"
-	done
-}
+# One chain's namespaces: S, R, F for datapath-chains.sh.
+use() { S=s_$1 R=r_$1 F=f_$1; }
 kw() { local p t=0; for p in $(pgrep kworker); do t=$(awk -v t="$t" '/se.sum_exec_runtime/ {print t + $3}' /proc/$p/sched 2>/dev/null || echo "$t"); done; echo "$t"; }
 if [ -n "${PROBE_TEARDOWN:-}" ]; then
 	# After each chain's teardown (as the bench does it: ovs-vswitchd
 	# stopped, ip netns del, sleep 1): guest busy ticks per second, and
 	# the kworkers' CPU, for 20 s.
 	for c in $CHAINS ftsw; do
-		hosts "$c"; "chain_$c"
+		use "$c"; hosts; "chain_$c"
 		ip netns exec "s_$c" ping -q -c 3 -i 0.2 -W 5 198.18.0.2 >/dev/null || die "$c: no ping"
-		if [ "$c" = ovs ]; then
-			ovs-appctl -t "$OVS/ovs-vswitchd.ctl" exit --cleanup 2>/dev/null
-			ovs-appctl -t "$OVS/ovsdb-server.ctl" exit 2>/dev/null; rm -rf "$OVS"
-		fi
+		[ "$c" = ovs ] && ovs_stop
 		k0=$(kw)
 		ip netns del "s_$c"; ip netns del "r_$c"; ip netns del "f_$c"; sleep 1
 		line=""
@@ -114,7 +50,7 @@ if [ -n "${PROBE_TEARDOWN:-}" ]; then
 	exit 0
 fi
 for c in $CHAINS; do
-	hosts "$c"; "chain_$c"
+	use "$c"; hosts; "chain_$c"
 	ip netns exec "s_$c" ping -q -c 3 -i 0.2 -W 5 198.18.0.2 >/dev/null || die "$c: no ping"
 done
 echo "chains up: $CHAINS; cpus $(nproc)"
@@ -193,5 +129,4 @@ done
 for c in $CHAINS; do
 	[ "$c" = ftsw ] && ip netns exec f_ftsw "$FTSW" -s port show switch 1 | head -20
 done
-ovs-appctl -t "$OVS/ovs-vswitchd.ctl" exit --cleanup 2>/dev/null
-ovs-appctl -t "$OVS/ovsdb-server.ctl" exit 2>/dev/null
+ovs_stop
