@@ -53,15 +53,37 @@ idle1() {
 	i=$((i + w - i0)) t0=$((u + n + s + i0 + i + x + y - t0))
 	echo $((t0 > 0 ? 100 * i / t0 : 0))
 }
+# The kernel's neighbour tables (shared by every namespace in 6.1): their
+# entries and hash buckets. The buckets never shrink, and every device that
+# goes down or away scans all of them: they set the clean-up's cost.
+ntab() {
+	local ea ha en hn
+	read -r ea ha en hn < <(ip -s ntable show | awk '
+		/^inet6? (arp|ndisc)_cache *$/ { t = $2; next }
+		t && /entries/ { e[t] = $NF }
+		t && /hash_mask/ { h[t] = $4; t = "" }
+		END { print e["arp_cache"], h["arp_cache"], e["ndisc_cache"], h["ndisc_cache"] }')
+	echo "ARP $ea entries, $((16#$ha + 1)) buckets; ND $en entries, $((16#$hn + 1)) buckets"
+}
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
-klog_bad() { dmesg | grep -cE 'WARNING:|rcu_sched self-detected stall|rcu: INFO|BUG:|Oops' || true; }
+# The kernel log is followed from the start: a big lab writes tens of
+# thousands of lines, and what `dmesg` reads at the end has lost the
+# beginning (the printk buffer is a ring; a stall report scrolled out of it
+# once and the check read 0 lines).
+klog=$(mktemp /tmp/klog.XXXXXX)
+dmesg -W >"$klog" &
+klog_pid=$!
+trap 'kill "$klog_pid" 2>/dev/null' EXIT
+klog_pat='WARNING:|rcu_sched self-detected stall|rcu: INFO|BUG:|Oops|neighbour table overflow'
+klog_bad() { grep -cE "$klog_pat" "$klog" || true; }
 
+rc=0
 echo "# lab scale: $*, $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ {print $2}' /proc/meminfo) kB, lab up threads ${FTSW_LAB_THREADS:-$(nproc)}"
 for TOPO in "$@"; do
 	echo
 	echo "## $TOPO"
-	bad0=$(klog_bad)
+	bad0=$(klog_bad) kl0=$(wc -l <"$klog")
 	m0=$(mem) s0=$(slab)
 	t0=$(now)
 	nice -n 0 "$FTSW" -v lab up -t "$TOPO" 2>&1 | grep -v '^\s*$' || true
@@ -70,6 +92,7 @@ for TOPO in "$@"; do
 	sync
 	m1=$(mem) s1=$(slab)
 	nh=$("$FTSW" -j lab status | python3 -c 'import json,sys; print(json.load(sys.stdin)["hosts"])')
+	echo "kernel neighbour tables after lab up: $(ntab)"
 	echo "hosts: $nh; kernel memory used by the lab (MemAvailable drop): $(((m0 - m1) / 1024)) MB, $(((m0 - m1) / nh)) kB per host; of it slab $(((s1 - s0) / 1024)) MB, $(((s1 - s0) / nh)) kB per host"
 	t0=$(now)
 	out=$("$FTSW" -j lab ping h0 -W 10000 || true)
@@ -87,6 +110,7 @@ for TOPO in "$@"; do
 		fi
 	done
 	echo "random pairs: $ok of $PAIRS ping in $(since "$t0") s"
+	echo "kernel neighbour tables after the pings: $(ntab)"
 	echo "neighbour entries of h0 (IPv4): $(ip -n big-h0 -4 neigh show | wc -l)"
 
 	# The fabric manager: discovery and first commit, then a failed cable.
@@ -138,5 +162,9 @@ for TOPO in "$@"; do
 	echo "lab down + the kernel's namespace clean-up: 95% of the memory back after $tm s, CPU idle (a whole second over 90% idle) after $(since "$t0") s ($(((m0 - $(mem)) / 1024)) MB not back)"
 	bad1=$(klog_bad)
 	echo "kernel log: $((bad1 - bad0)) WARNING/stall/BUG lines"
-	[ "$bad1" = "$bad0" ] || dmesg | grep -E -A5 'WARNING:|stall|BUG:|Oops' | head -40
+	if [ "$bad1" != "$bad0" ]; then
+		tail -n +$((kl0 + 1)) "$klog" | grep -E -A5 "$klog_pat" | head -40
+		rc=1
+	fi
 done
+exit $rc
