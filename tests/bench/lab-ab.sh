@@ -39,12 +39,20 @@ cpu_ticks() {	# busy and total ticks
 }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+# The kernel log followed from the start (a big lab's lines overrun the
+# printk ring before the end), counted per variant.
+klog=$(mktemp /tmp/klog.XXXXXX)
+dmesg -W >"$klog" &
+klog_pid=$!
+trap 'kill "$klog_pid" 2>/dev/null' EXIT
+klog_bad() { grep -cE 'WARNING:|rcu_sched self-detected stall|rcu: INFO|BUG:|Oops' "$klog" || true; }
 echo "# $T, $(uname -r), $(nproc) CPUs"
 for V in "$@"; do
 	name=${V%%:*} rest=${V#*:}
 	bin=${rest%%:*} envs=${rest#*:}
 	[ "$envs" != "$rest" ] || envs=
 	mem_kb; m0=$kb
+	bad0=$(klog_bad)
 	cpu_ticks; b0=$busy
 	t0=$(now)
 	# shellcheck disable=SC2086
@@ -74,5 +82,5 @@ for V in "$@"; do
 		[ $((total - t1)) -gt 0 ] && [ $((100 * (busy - b1) / (total - t1))) -le 10 ] && break
 	done
 	cpu_ticks
-	echo "[$name] down $td s, 95% of the memory back after $tm s, CPU idle after $(since "$t0") s, guest busy $((busy - b0)) ticks; kernel log: $(dmesg | grep -cE 'WARNING:|stall|BUG:') WARNING/stall/BUG lines"
+	echo "[$name] down $td s, 95% of the memory back after $tm s, CPU idle after $(since "$t0") s, guest busy $((busy - b0)) ticks; kernel log: $(($(klog_bad) - bad0)) WARNING/stall/BUG lines"
 done
