@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lab-lib.sh"
 
 TOPO=ftmn:4,2	# 8 hosts, 2 levels
-tap_plan 12
+tap_plan 13
 tap_check "insmod ftsw.ko" ftsw_load
 
 hx() { local h=$1; shift; ip netns exec "$LAB-h$h" "$@"; }
@@ -28,9 +28,17 @@ print(sum(p["stats"]["resolved"] for p in json.load(sys.stdin)))'
 }
 
 up_empty() {
+	local fb=/proc/sys/net/core/fb_tunnels_only_for_init_net h n
+	# The test kernel has sit built in: without the lab's switch, every
+	# new namespace would get a sit0 (the check below would see it).
+	echo 0 >$fb || return 1
 	lab lab up --name "$LAB" -t "$TOPO" >/dev/null || return 1
-	local h n
+	[ "$(cat $fb)" = 0 ] || { echo "fb_tunnels_only_for_init_net not restored"; return 1; }
+	[ "$(ip -o link show | grep -c ': sit0[:@]')" = 1 ] || { echo "no sit0 in the first namespace"; return 1; }
 	for h in 0 1 2 3 4 5 6 7; do
+		# Only lo and eth0: no fallback tunnel device (sit0).
+		n=$(ip -n "$LAB-h$h" -o link show | awk '{ sub(/@[^:]*/, "", $2); print $2 }' | sort | tr -d '\n')
+		[ "$n" = "eth0:lo:" ] || { echo "h$h: devices $n"; return 1; }
 		n=$(ip -n "$LAB-h$h" neigh show | wc -l)
 		n6=$(ip -n "$LAB-h$h" -6 neigh show | wc -l)
 		[ "$n" = 0 ] && [ "$n6" = 0 ] || { echo "h$h: $n neighbours"; return 1; }
@@ -42,7 +50,27 @@ up_empty() {
 	done
 	[ "$(resolved)" = 0 ]
 }
-tap_check "lab up: 8 hosts with no neighbour entry (IPv4 or IPv6), 2001:2::n+1 on each and no link-local address" up_empty
+tap_check "lab up: 8 hosts with no neighbour entry (IPv4 or IPv6), 2001:2::n+1 on each, no link-local address, no device but lo and eth0 (the fallback-tunnel setting restored)" up_empty
+
+# Device groups of the cables' fabric ends (lab down deletes the lab group
+# by group): ftmn:4,2 has 8 host cables (group 1, each cable's switch
+# end) and 4 leaves with 2 up-links each, 8 cables between switches (group
+# 2, both ends: 16 devices); nothing in group 3; hosts' eth0 in group 0.
+groups() {
+	local g n want
+	for g in 1 2 3; do
+		want=$((g == 1 ? 8 : g == 2 ? 16 : 0))
+		n=$(ip -n "$LAB" -o link show group "$g" | wc -l)
+		[ "$n" = "$want" ] || { echo "group $g: $n devices, not $want"; return 1; }
+	done
+	ip -n "$LAB-h3" -d link show dev eth0 | grep -q " group default " ||
+		{ echo "h3's eth0 not in the default group"; return 1; }
+	# One queue each way on both ends of every cable.
+	n=$( { ip -n "$LAB" -d link show type veth; ip -n "$LAB-h3" -d link show dev eth0; } |
+		grep -c "numtxqueues 1 numrxqueues 1 ")
+	[ "$n" = 25 ] || { echo "$n of 25 veth ends with one queue each way"; return 1; }
+}
+tap_check "the cables' fabric ends in device groups: 8 in group 1 (hosts), 16 in group 2 (switch to switch); one queue each way" groups
 
 # The traffic model: every port's count exact although the hosts resolve
 # their peers during the measured window (ARP is answered by the edge

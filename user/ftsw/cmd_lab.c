@@ -349,7 +349,10 @@ static void lab_up_print(const char *name, const struct ftsw_lab_times *tm)
 	ftsw_out_end();
 }
 
-/* lab up's progress on a terminal: a counter per step, notes on a line. */
+/*
+ * lab up's and lab down's progress on a terminal: a counter per step, notes
+ * on a line.
+ */
 static void up_progress(const char *what, uint64_t done, uint64_t total,
 			void *arg)
 {
@@ -398,7 +401,10 @@ static int lab_down(const struct cli_args *a)
 {
 	struct ftsw_err err;
 
-	if (ftsw_lab_down(lab_name(a->v[N_NAME].s), &err)) {
+	const char *name = lab_name(a->v[N_NAME].s);
+
+	if (ftsw_lab_down_progress(name, isatty(2) ? up_progress : NULL,
+				   (void *)name, &err)) {
 		cli_err("lab down: %s", err.msg);
 		return 1;
 	}

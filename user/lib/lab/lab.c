@@ -129,7 +129,23 @@ struct lab_build {
 	int *host_fd;
 	struct ftsw_lab_times *tm;
 	bool tty;
+	bool fb_changed;	/* fallback tunnels turned off: restore */
+	long fb_old;
 };
+
+/*
+ * Every cable's fabric end (both ends of a cable between switches) is in a
+ * device group of LAB_GROUP_CABLES cables, numbered from 1: the hosts'
+ * cables first (host n's in group host_group(n)), then the fabric's. `lab
+ * down` deletes the lab group by group (see there), and `ip -n LAB link
+ * show group G` lists one.
+ */
+#define LAB_GROUP_CABLES 512u
+
+static uint32_t host_group(uint32_t n)
+{
+	return 1 + n / LAB_GROUP_CABLES;
+}
 
 static void progress(const struct lab_build *b, const char *what,
 		     uint64_t done, uint64_t total)
@@ -230,6 +246,7 @@ static int make_host(const struct lab_build *b, uint32_t n,
 		.peer_ifindex = LAB_HOST_IFINDEX, .peer_mac = mac,
 		.peer_mtu = FTSW_LAB_HOST_MTU, .peer_netns_fd = -1,
 		.up = true, .peer_ll_none = true,
+		.group = host_group(n),
 	};
 
 	if (host_cable(t, n, &sw_node, &sw_port, err))
@@ -377,6 +394,8 @@ static int make_links(struct lab_build *b, struct lab_rt *rt,
 			ftsw_lab_port_dev(t->nodes[x->peer].index,
 					  x->peer_port, c, sizeof(c));
 			v.peer_ifindex = port_ifindex(t, x->peer, x->peer_port);
+			v.group = v.peer_group = host_group(t->nhosts - 1) + 1 +
+						 (uint32_t)(done / LAB_GROUP_CABLES);
 			if (lab_rt_veth(rt, &v, err))
 				return -1;
 			done++;
@@ -690,15 +709,42 @@ static int lab_route(struct lab_build *b, struct ftsw_err *err)
 	return 0;
 }
 
+/*
+ * The kernel adds its fallback tunnel devices (sit0, tunl0, ip6tnl0, gre0...
+ * those of the tunnel drivers built in or loaded) to every new namespace:
+ * one more device per host to register and, at the clean-up, to unregister
+ * (every device that goes scans the shared neighbour tables). No lab
+ * namespace uses them, so they are turned off (only the initial namespace
+ * has them) while the lab's namespaces are made, and the setting restored
+ * afterwards. Best effort: a rootless lab cannot, and gets them.
+ */
+#define FB_TUNNELS "net/core/fb_tunnels_only_for_init_net"
+
+static void fb_tunnels_off(struct lab_build *b)
+{
+	b->fb_changed = lab_sysctl_swap(FB_TUNNELS, 1, &b->fb_old) == 1;
+}
+
+static void fb_tunnels_restore(struct lab_build *b)
+{
+	long dummy;
+
+	if (b->fb_changed)
+		lab_sysctl_swap(FB_TUNNELS, b->fb_old, &dummy);
+	b->fb_changed = false;
+}
+
 /* Namespaces, cables, hosts, switches and shaping of a routed lab. */
 static int lab_build(struct lab_build *b, struct lab_rt *rt,
 		     struct ftsw_nl **nl, struct ftsw_err *err)
 {
 	neigh_room(b->t->nhosts);
+	fb_tunnels_off(b);
 	if (write_conf(b, err))
 		return -1;
 	if (make_namespaces(b, err))
 		return -1;
+	fb_tunnels_restore(b);	/* at home: the setting is the first namespace's */
 	if (ftsw_netns_enter_fd(b->fabric_fd, b->name, err) ||
 	    lab_rt_open(rt, err))
 		return -1;
@@ -774,6 +820,7 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 	rc = 0;
 out:
 	ftsw_netns_home(NULL);
+	fb_tunnels_restore(&b);
 	lab_rt_close(&rt);
 	ftsw_nl_close(nl);
 	if (b.host_fd)
@@ -961,7 +1008,53 @@ static int del_job_run(struct del_job *j, struct ftsw_err *err)
 	return j->error;
 }
 
+/*
+ * The cables go first, one device group (LAB_GROUP_CABLES cables, both
+ * ends) per request, while every namespace still stands. Every device that
+ * goes down or away makes the kernel scan its neighbour tables whole, and
+ * in 6.1 those tables are shared by every namespace and never shrink: left
+ * to the namespace clean-up, all of a lab's devices go in one batch, under
+ * one hold of RTNL with no reschedule, and a 4096-host lab whose h0 had
+ * talked to every host kept the clean-up worker in it for minutes and
+ * stalled RCU. One request per group bounds each section (about a thousand
+ * devices), with userspace in between. What is left to the clean-up is
+ * each namespace's lo. Best effort: a lab made without groups (an older
+ * ftsw), or one this process may not enter, is left whole to the kernel's
+ * clean-up as before.
+ */
+typedef void (*down_progress_fn)(const char *what, uint64_t done,
+				 uint64_t total, void *arg);
+
+static void del_cables(const char *name, down_progress_fn progress,
+		       void *arg)
+{
+	struct lab_rt rt;
+	struct ftsw_err e;
+	uint32_t g, max;
+
+	if (ftsw_netns_enter(name, &e))
+		return;
+	if (!lab_rt_open(&rt, &e)) {
+		if (!lab_rt_max_group(&rt, &max, &e))
+			for (g = 1; g <= max; g++) {
+				if (lab_rt_del_group(&rt, g, &e) < 0)
+					break;
+				if (progress)
+					progress("cable groups deleted", g,
+						 max, arg);
+			}
+		lab_rt_close(&rt);
+	}
+	ftsw_netns_home(NULL);
+}
+
 int ftsw_lab_down(const char *name, struct ftsw_err *err)
+{
+	return ftsw_lab_down_progress(name, NULL, NULL, err);
+}
+
+int ftsw_lab_down_progress(const char *name, down_progress_fn progress,
+			   void *arg, struct ftsw_err *err)
 {
 	char dir[256], path[600], pre[64];
 	struct del_job job = { 0 };
@@ -974,8 +1067,9 @@ int ftsw_lab_down(const char *name, struct ftsw_err *err)
 		return -1;
 	/*
 	 * No fabric reset: the kernel tears the fabric down with its namespace
-	 * (pernet exit), asynchronously, as it frees the devices. Unmounting
-	 * is all the work here.
+	 * (pernet exit), asynchronously, as it frees the devices. The work
+	 * here is deleting the cables in bounded groups (del_cables) and
+	 * unmounting the namespaces.
 	 *
 	 * The fabric first: if the lab is let go in more than one chunk, its
 	 * devices (the switch end of every cable, and with them the host ends)
@@ -986,6 +1080,7 @@ int ftsw_lab_down(const char *name, struct ftsw_err *err)
 	snprintf(path, sizeof(path), FTSW_NETNS_DIR "/%s", name);
 	if (access(path, F_OK) == 0) {
 		found = true;
+		del_cables(name, progress, arg);
 		if (del_job_add(&job, name))
 			goto nomem;
 	}

@@ -100,6 +100,11 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 		struct ftsw_err *err);
 /* Remove everything of lab NAME; tolerant of half-built labs. */
 int ftsw_lab_down(const char *name, struct ftsw_err *err);
+/* The same, with progress (as ftsw_lab_opts' progress; NULL: quiet). */
+int ftsw_lab_down_progress(const char *name,
+			   void (*progress)(const char *what, uint64_t done,
+					    uint64_t total, void *arg),
+			   void *arg, struct ftsw_err *err);
 
 /* A lab as described by its run directory. */
 struct ftsw_lab {

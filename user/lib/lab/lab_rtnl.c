@@ -4,6 +4,7 @@
  * tbf qdisc). See lab_rtnl.h.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +171,21 @@ static int put_ifinfo(struct nl_msg *msg, int ifindex, bool up)
 	return nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO);
 }
 
+/*
+ * One queue each way. A veth gets as many as the machine has possible CPUs
+ * unless told, and every queue is a sysfs directory (with its files, and
+ * byte queue limits for a transmit queue) made when the device registers
+ * and removed when it goes: per cable, twice that on a many-core host. A
+ * veth's transmit takes no queue lock, and without XDP its receive goes
+ * through the receiving CPU's backlog whatever the queue: the lab's data
+ * path does not use them.
+ */
+static int put_queues(struct nl_msg *msg)
+{
+	return nla_put_u32(msg, IFLA_NUM_TX_QUEUES, 1) ||
+	       nla_put_u32(msg, IFLA_NUM_RX_QUEUES, 1);
+}
+
 int lab_rt_veth(struct lab_rt *rt, const struct lab_veth *v,
 		struct ftsw_err *err)
 {
@@ -190,6 +206,8 @@ int lab_rt_veth(struct lab_rt *rt, const struct lab_veth *v,
 	    nla_put_string(msg, IFLA_IFNAME, v->name) ||
 	    (v->mtu && nla_put_u32(msg, IFLA_MTU, v->mtu)) ||
 	    (v->mac && nla_put(msg, IFLA_ADDRESS, 6, v->mac)) ||
+	    (v->group && nla_put_u32(msg, IFLA_GROUP, v->group)) ||
+	    put_queues(msg) ||
 	    (v->netns_fd > 0 && nla_put_u32(msg, IFLA_NET_NS_FD, v->netns_fd)))
 		goto nomem;
 	li = nla_nest_start(msg, IFLA_LINKINFO);
@@ -201,6 +219,8 @@ int lab_rt_veth(struct lab_rt *rt, const struct lab_veth *v,
 	    nla_put_string(msg, IFLA_IFNAME, v->peer) ||
 	    (v->peer_mtu && nla_put_u32(msg, IFLA_MTU, v->peer_mtu)) ||
 	    (v->peer_mac && nla_put(msg, IFLA_ADDRESS, 6, v->peer_mac)) ||
+	    (v->peer_group && nla_put_u32(msg, IFLA_GROUP, v->peer_group)) ||
+	    put_queues(msg) ||
 	    (v->peer_netns_fd >= 0 &&
 	     nla_put_u32(msg, IFLA_NET_NS_FD, v->peer_netns_fd)))
 		goto nomem;
@@ -505,6 +525,57 @@ int lab_rt_dump_links(struct lab_rt *rt, lab_rt_link_cb cb, void *arg,
 	return request(rt, msg, parse_link, &d, "link dump", err) < 0 ? -1 : 0;
 }
 
+int lab_rt_del_group(struct lab_rt *rt, uint32_t group, struct ftsw_err *err)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(RTM_DELLINK, NLM_F_REQUEST);
+	char what[48];
+
+	snprintf(what, sizeof(what), "device group %" PRIu32, group);
+	if (!msg || put_ifinfo(msg, 0, false) ||
+	    nla_put_u32(msg, IFLA_GROUP, group)) {
+		nlmsg_free(msg);
+		ftsw_err_set(err, "%s: out of memory", what);
+		return -1;
+	}
+	if (send_msg(rt, msg, what, err))
+		return -1;
+	if (!lab_rt_flush(rt, err))
+		return 0;
+	if (rt->error != -ENODEV)
+		return -1;
+	rt->error = 0;		/* no device in the group */
+	return 1;
+}
+
+static int max_group_cb(struct nlmsghdr *h, void *arg)
+{
+	struct nlattr *tb[IFLA_MAX + 1];
+	uint32_t *max = arg;
+
+	if (h->nlmsg_type != RTM_NEWLINK)
+		return 0;
+	if (nlmsg_parse(h, sizeof(struct ifinfomsg), tb, IFLA_MAX, NULL) < 0)
+		return -1;
+	if (tb[IFLA_GROUP] && nla_get_u32(tb[IFLA_GROUP]) > *max)
+		*max = nla_get_u32(tb[IFLA_GROUP]);
+	return 0;
+}
+
+int lab_rt_max_group(struct lab_rt *rt, uint32_t *max, struct ftsw_err *err)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(RTM_GETLINK,
+						NLM_F_REQUEST | NLM_F_DUMP);
+
+	*max = 0;
+	if (!msg || put_ifinfo(msg, 0, false)) {
+		nlmsg_free(msg);
+		ftsw_err_set(err, "link dump: out of memory");
+		return -1;
+	}
+	return request(rt, msg, max_group_cb, max, "link dump", err) < 0 ?
+	       -1 : 0;
+}
+
 int lab_sysctl(const char *path, const char *value, struct ftsw_err *err)
 {
 	char p[256];
@@ -555,4 +626,34 @@ int lab_sysctl_raise(const char *path, unsigned long min)
 	}
 	close(fd);
 	return 0;
+}
+
+int lab_sysctl_swap(const char *path, long want, long *old)
+{
+	char p[256], buf[32], *end;
+	ssize_t n;
+	long cur;
+	int fd, rc = -1;
+
+	snprintf(p, sizeof(p), "/proc/sys/%s", path);
+	fd = open(p, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		goto out;
+	buf[n] = 0;
+	errno = 0;
+	cur = strtol(buf, &end, 10);
+	if (errno || end == buf)
+		goto out;
+	*old = cur;
+	rc = 0;
+	if (cur != want) {
+		n = snprintf(buf, sizeof(buf), "%ld", want);
+		rc = pwrite(fd, buf, (size_t)n, 0) == n ? 1 : -1;
+	}
+out:
+	close(fd);
+	return rc;
 }

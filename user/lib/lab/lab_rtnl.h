@@ -50,6 +50,8 @@ struct lab_veth {
 				 * must be brought up there */
 	bool peer_ll_none;	/* peer here: no IPv6 link-local address
 				 * (set before it is brought up) */
+	uint32_t group;		/* device group (IFLA_GROUP), 0: default */
+	uint32_t peer_group;
 };
 
 int lab_rt_veth(struct lab_rt *rt, const struct lab_veth *v,
@@ -79,10 +81,25 @@ typedef int (*lab_rt_link_cb)(int ifindex, const char *name, int link,
 int lab_rt_dump_links(struct lab_rt *rt, lab_rt_link_cb cb, void *arg,
 		      struct ftsw_err *err);
 
+/*
+ * Delete every device of this namespace in device group @group (and its
+ * veth peers, wherever they are) in one request: one RTNL section for the
+ * lot. 0 if done, 1 if the group had no device, -1 on error.
+ */
+int lab_rt_del_group(struct lab_rt *rt, uint32_t group, struct ftsw_err *err);
+/* The highest device group of this namespace's devices (0: none). */
+int lab_rt_max_group(struct lab_rt *rt, uint32_t *max, struct ftsw_err *err);
+
 /* Write a sysctl of the current namespace (path under /proc/sys). */
 int lab_sysctl(const char *path, const char *value, struct ftsw_err *err);
 
 /* Raise a numeric sysctl to at least @min (best effort: -1 if not). */
 int lab_sysctl_raise(const char *path, unsigned long min);
+
+/*
+ * Set a numeric sysctl to @want, its value before in @old: 1 if it was
+ * changed, 0 if it had that value, -1 if it could not be read or written.
+ */
+int lab_sysctl_swap(const char *path, long want, long *old);
 
 #endif
