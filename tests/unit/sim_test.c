@@ -1110,6 +1110,66 @@ TEST(phased_sweep_threads)
 	ftsw_topo_free(t);
 }
 
+/*
+ * One VL and FIFO inputs: no two events of a cycle compete, so the phased
+ * engine gives the event engine's numbers; a point given two threads on a
+ * large fabric (ftmn:24,3, 20,736 ports) runs on both with those numbers.
+ * With two VLs it stays on the event engine, on one thread.
+ */
+TEST(threads_inside_a_point_same_numbers)
+{
+	struct ftsw_topo *t = gen("ftmn:24,3");
+	struct ftsw_routing *r = route("dmodk", t, 0, 0);
+	struct ftsw_sim_traffic tr;
+	struct ftsw_sim_opts o;
+	struct ftsw_sim_result a, b;
+	struct ftsw_err err;
+	unsigned k;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, ftsw_sim_traffic_make(t, "uniform", "topo", 0, &tr, &err));
+	for (k = 0; k < 3; k++) {
+		opts(&o);
+		o.warmup = 300;
+		o.measure = 300;
+		o.drain = 300;
+		o.seed = k + 1;
+		if (k == 1)
+			o.policy = FTSW_SIM_PACKET;
+		if (k == 2)
+			o.speedup = 2;
+		ASSERT_EQ(0, ftsw_sim_run(r, &tr, &o, 0.6, &a, &err));
+		ASSERT_EQ(1, a.threads);
+		o.point_threads = 2;
+		ASSERT_EQ(0, ftsw_sim_run(r, &tr, &o, 0.6, &b, &err));
+		ASSERT_EQ(2, b.threads);
+		ASSERT_EQ(a.cycles, b.cycles);
+		ASSERT_EQ(a.flit_hops, b.flit_hops);
+		ASSERT_EQ(a.accepted, b.accepted);
+		ASSERT_EQ(a.msgs_done, b.msgs_done);
+		ASSERT_EQ(a.pkts_delivered, b.pkts_delivered);
+		ASSERT_EQ(0, memcmp(&a.msg_lat_avg, &b.msg_lat_avg,
+				    sizeof(a.msg_lat_avg)));
+		ASSERT_EQ(0, memcmp(&a.pkt_lat_p99, &b.pkt_lat_p99,
+				    sizeof(a.pkt_lat_p99)));
+		ASSERT_EQ(0, memcmp(a.link_flits, b.link_flits,
+				    (size_t)t->nports * 8));
+		ftsw_sim_result_free(&a);
+		ftsw_sim_result_free(&b);
+	}
+	opts(&o);
+	o.warmup = 100;
+	o.measure = 100;
+	o.vls = 2;
+	o.point_threads = 2;
+	ASSERT_EQ(0, ftsw_sim_run(r, &tr, &o, 0.3, &a, &err));
+	ASSERT_EQ(1, a.threads);
+	ftsw_sim_result_free(&a);
+	ftsw_sim_traffic_free(&tr);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
 TEST(loads_parse)
 {
 	struct ftsw_err err;

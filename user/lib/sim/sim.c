@@ -411,6 +411,8 @@ struct sim {
 	uint64_t msgs_measured, msgs_done, msgs_total, msgs_left;
 	uint32_t last_move;
 	uint32_t *visit;	/* deadlock walk stamps, per port * V */
+	uint32_t *dropq;	/* packets dropped this cycle (event engine) */
+	uint32_t ndrop, dropq_cap;
 	struct ftsw_sim_result *res;
 	struct ftsw_err *err;
 	int failed;
@@ -840,20 +842,36 @@ static void drop(struct sim *s, uint32_t pi)
 }
 
 /*
- * A packet is lost at a switch. Phased: it is counted by the thread that
- * delivers its message's other packets (the port to its destination), in
- * phase B, so that a message's end is counted in one place and order.
+ * A packet is lost at a switch. It is counted at the end of the cycle,
+ * after the cycle's deliveries: whether a message whose last packets are
+ * dropped and delivered in the same cycle counts as delivered does not
+ * depend on the order of the cycle's events. Phased: by the thread that
+ * delivers the message's other packets (the port to its destination), in
+ * phase B.
  */
 static void drop_at(struct sim *s, uint32_t pi)
 {
-	if (s->g) {
-		uint32_t dst = s->ms[s->pk[pi].msg].dst, hp = s->hport[dst];
+	uint32_t dst, hp;
 
-		mail(s, hp == FTSW_NONE || s->pt[hp].peer == FTSW_NONE ? 0 :
-		     owner(s->g, s->pt[hp].peer), M_DROP, pi, 0);
+	if (!s->g) {
+		if (s->ndrop == s->dropq_cap) {
+			uint32_t nc = s->dropq_cap ? 2 * s->dropq_cap : 64;
+			uint32_t *nq = realloc(s->dropq, nc * sizeof(*nq));
+
+			if (!nq) {
+				s->failed = 1;
+				return;
+			}
+			s->dropq = nq;
+			s->dropq_cap = nc;
+		}
+		s->dropq[s->ndrop++] = pi;
 		return;
 	}
-	drop(s, pi);
+	dst = s->ms[s->pk[pi].msg].dst;
+	hp = s->hport[dst];
+	mail(s, hp == FTSW_NONE || s->pt[hp].peer == FTSW_NONE ? 0 :
+	     owner(s->g, s->pt[hp].peer), M_DROP, pi, 0);
 }
 
 /* Input (port, VL) idx now requests local output port out (0: none). */
@@ -1807,6 +1825,7 @@ static void sim_free(struct sim *s)
 			free(s->wheel[i].ev);
 	free(s->wheel);
 	free(s->visit);
+	free(s->dropq);
 	free(s->link_flits);
 	hist_free(&s->hmsg);
 	hist_free(&s->hpkt);
@@ -2087,11 +2106,19 @@ static void run_events(struct sim *s, struct bucket *b)
 	b->n = 0;
 }
 
-/* One cycle's work: the arrivals due, then the events of its bucket. */
+/*
+ * One cycle's work: the arrivals due, the events of its bucket, the
+ * packets dropped.
+ */
 static void run_cycle(struct sim *s)
 {
+	uint32_t i;
+
 	run_arrivals(s);
 	run_events(s, &s->wheel[s->now & s->wmask]);
+	for (i = 0; i < s->ndrop; i++)
+		drop(s, s->dropq[i]);
+	s->ndrop = 0;
 }
 
 /*
@@ -2589,6 +2616,7 @@ static int ph_setup(struct sim *s0, struct phased *g, unsigned T,
 		*x = *s0;
 		x->tmp = NULL;
 		x->tmp_cap = 0;
+		x->dropq = NULL;
 		x->hmsg.fine = x->hmsg.coarse = NULL;
 		x->hpkt.fine = x->hpkt.coarse = NULL;
 		x->wheel = calloc(s0->wmask + 1, sizeof(*x->wheel));
@@ -2681,6 +2709,25 @@ static void ph_merge(struct phased *g)
 	}
 }
 
+/*
+ * The event engine's numbers do not depend on the order of a cycle's
+ * events when no two of them compete for one resource: with FIFO inputs
+ * and one VL an input's only head packet requests one output, so no two
+ * outputs want the same input in a cycle; what a link or a crossbar does
+ * in a cycle reads no state another event of the cycle changes in a way
+ * that matters (a packet joins a buffer L >= 1 cycles after it left, a
+ * credit comes back at least a cycle after it was freed, drops count at
+ * the cycle's end). The phased engine then gives the event engine's
+ * numbers, bit for bit (tests/bench/sim-same), on any number of threads:
+ * a point given several threads uses them when the fabric is large enough
+ * for the barriers to pay (Documentation/sim.md).
+ */
+#define PH_AUTO_PORTS	16384
+static bool order_free(const struct sim *s)
+{
+	return s->V == 1 && !s->o.voq && s->nports >= PH_AUTO_PORTS;
+}
+
 /* One point on o->point_threads threads; *cpu: their loop CPU seconds. */
 static int run_phased(struct sim *s, const struct ftsw_sim_opts *o,
 		      double load, struct ftsw_err *err, double *cpu,
@@ -2749,7 +2796,7 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 	res->vls = s.V;
 	res->nports = s.nports;
 	res->threads = 1;
-	if (o->phased) {
+	if (o->phased || (o->point_threads > 1 && order_free(&s))) {
 		double cpu = 0;
 
 		rc = run_phased(&s, o, load, err, &cpu, &res->threads);

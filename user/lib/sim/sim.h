@@ -80,8 +80,11 @@ struct ftsw_sim_opts {
 				 * every effect on another node applied at
 				 * the cycle's end, so one point can run on
 				 * several threads with the same numbers */
-	unsigned point_threads;	/* phased: threads of one point (0 = 1;
-				 * ftsw_sim_sweep sets it from threads) */
+	unsigned point_threads;	/* threads of one point (0 = 1; ftsw_sim_sweep
+				 * sets it from threads): the phased engine
+				 * when phased, or when it gives the event
+				 * engine's numbers (one VL, FIFO inputs)
+				 * on a large fabric */
 	bool progress;		/* progress on stderr: a sweep's points, or a
 				 * single run's cycles */
 	bool verify;		/* check every cycle that no resource able

@@ -2,8 +2,9 @@
 /*
  * Sweeps: load points of one simulation spread over threads (each point is
  * a seeded run whose numbers do not depend on the thread count: one
- * thread, or with --phased the threads left over when there are fewer
- * points than threads), the saturation search, the --load syntax.
+ * thread, or the threads left over when there are fewer points than
+ * threads, in the phased engine), the saturation search, the --load
+ * syntax.
  */
 #include <math.h>
 #include <pthread.h>
@@ -73,8 +74,8 @@ int ftsw_sim_sweep(const struct ftsw_routing *r,
 
 	if (!n)
 		return 0;
-	/* the phased engine: threads no point takes run inside the points */
-	w.point_threads = o->phased && nt > n ? nt / (unsigned)n : 1;
+	/* threads no point takes run inside the points (phased engine) */
+	w.point_threads = nt > n ? nt / (unsigned)n : 1;
 	if (nt > n)
 		nt = (unsigned)n;
 	pthread_mutex_init(&w.lock, NULL);
