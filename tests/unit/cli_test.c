@@ -315,7 +315,7 @@ static const struct {
 	  "--in-buffer --out-buffer --link-latency --router-latency "
 	  "--vls --warmup --measure --drain --deadlock --seed "
 	  "--threads --links --plot --picture --dot --speedup --voq "
-	  "--interleave\n" },
+	  "--interleave --phased\n" },
 	{ "ftsw sim --pa", "--paths --pattern --path-policy --packet\n" },
 	{ "ftsw sim -t ftmn:4,2 -a osr", "osrm2 osrm3\n" },
 	{ "ftsw sim -p shi", "shift shift:\n" },

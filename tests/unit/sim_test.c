@@ -124,7 +124,7 @@ TEST(idle_latency)
 	/* host 0 -> host 127: different top subtrees: 5 switches, 6 links */
 	const char *path = "/tmp/ftsw-sim-test-flow";
 	FILE *f = fopen(path, "w");
-	unsigned L, R, P;
+	unsigned L, R, P, ph;
 
 	ASSERT_NE(NULL, r);
 	ASSERT_NE(NULL, f);
@@ -132,10 +132,13 @@ TEST(idle_latency)
 	fclose(f);
 	ASSERT_EQ(0, ftsw_sim_traffic_make(t, "file:/tmp/ftsw-sim-test-flow",
 					   "topo", 0, &tr, &err));
+	/* the same timing in both engines (ph: --phased) */
+	for (ph = 0; ph < 2; ph++)
 	for (L = 1; L <= 3; L += 2)
 		for (R = 1; R <= 4; R += 3)
 			for (P = 1; P <= 16; P += 15) {
 				opts(&o);
+				o.phased = ph;
 				o.count = 1;
 				o.msg_packets = 1;
 				o.packet_flits = P;
@@ -934,6 +937,236 @@ TEST(paper_claim_more_paths_on_a_permutation)
 	ASSERT_GT(dj[2], sh[2] + 0.05);
 	ASSERT_GT(dj[3], sh[3] + 0.05);
 	ftsw_sim_traffic_free(&tr);
+	ftsw_topo_free(t);
+}
+
+/*
+ * The phased engine (one point on several threads): run alone and on 2 and
+ * 3 threads, every cycle verified (no resource left asleep), the same
+ * numbers to the last bit, the same deadlock cycle when there is one.
+ */
+static void phased_same(struct __test_metadata *_metadata,
+			const struct ftsw_topo *t, const struct ftsw_routing *r,
+			const struct ftsw_sim_traffic *tr,
+			struct ftsw_sim_opts *o, double load, bool deadlock)
+{
+	struct ftsw_sim_result a, b;
+	struct ftsw_err err;
+	unsigned T;
+
+	o->phased = true;
+	o->verify = true;
+	o->deadlock_cycles = 200;
+	o->point_threads = 1;
+	ASSERT_EQ(0, ftsw_sim_run(r, tr, o, load, &a, &err));
+	ASSERT_EQ(1, a.threads);
+	ASSERT_EQ(deadlock, a.deadlock);
+	if (deadlock) {
+		ASSERT_GE(a.ncycle, 2);
+	} else {
+		ASSERT_LE(a.accepted, a.offered * 1.02 + 0.005);
+		ASSERT_EQ(0, a.pkts_dropped);
+		ASSERT_GT(a.msgs_done, 100);
+	}
+	for (T = 2; T <= 3; T++) {
+		o->point_threads = T;
+		ASSERT_EQ(0, ftsw_sim_run(r, tr, o, load, &b, &err));
+		ASSERT_EQ(T, b.threads);
+		ASSERT_EQ(a.cycles, b.cycles);
+		ASSERT_EQ(a.flit_hops, b.flit_hops);
+		ASSERT_EQ(a.offered, b.offered);
+		ASSERT_EQ(a.accepted, b.accepted);
+		ASSERT_EQ(a.msgs_measured, b.msgs_measured);
+		ASSERT_EQ(a.msgs_done, b.msgs_done);
+		ASSERT_EQ(a.pkts_injected, b.pkts_injected);
+		ASSERT_EQ(a.pkts_delivered, b.pkts_delivered);
+		ASSERT_EQ(a.samples, b.samples);
+		ASSERT_EQ(0, memcmp(&a.msg_lat_avg, &b.msg_lat_avg,
+				    sizeof(a.msg_lat_avg)));
+		ASSERT_EQ(0, memcmp(&a.pkt_lat_avg, &b.pkt_lat_avg,
+				    sizeof(a.pkt_lat_avg)));
+		ASSERT_EQ(0, memcmp(&a.net_lat_avg, &b.net_lat_avg,
+				    sizeof(a.net_lat_avg)));
+		ASSERT_EQ(0, memcmp(&a.msg_lat_p99, &b.msg_lat_p99,
+				    sizeof(a.msg_lat_p99)));
+		ASSERT_EQ(0, memcmp(&a.pkt_lat_p50, &b.pkt_lat_p50,
+				    sizeof(a.pkt_lat_p50)));
+		ASSERT_EQ(0, memcmp(a.link_flits, b.link_flits,
+				    (size_t)t->nports * a.vls * 8));
+		ASSERT_EQ(a.deadlock, b.deadlock);
+		ASSERT_EQ(a.deadlock_at, b.deadlock_at);
+		ASSERT_EQ(a.ncycle, b.ncycle);
+		if (a.ncycle)
+			ASSERT_EQ(0, memcmp(a.cycle, b.cycle,
+					    a.ncycle * sizeof(*a.cycle)));
+		ftsw_sim_result_free(&b);
+	}
+	ftsw_sim_result_free(&a);
+}
+
+TEST(phased_same_for_any_thread_count)
+{
+	struct ftsw_topo *x = gen("xgft:3;4,4,8;1,4,4"), *f = gen("ftmn:8,3");
+	struct ftsw_topo *ring = grid(6, 1, 2), *torus = grid(4, 4, 1);
+	struct ftsw_routing *rd = route("dmodk", x, 0, 0);
+	struct ftsw_routing *rj = route("disjoint", x, 2, 0);
+	struct ftsw_routing *rf = route("dmodk", f, 0, 0);
+	struct ftsw_routing *rm = route("minhop", ring, 0, 3);
+	struct ftsw_routing *rt = route("dfsssp", torus, 0, 0);
+	struct ftsw_sim_traffic tx, tf, tg, tt;
+	struct ftsw_sim_opts o;
+	struct ftsw_err err;
+
+	ASSERT_NE(NULL, rd);
+	ASSERT_NE(NULL, rj);
+	ASSERT_NE(NULL, rf);
+	ASSERT_NE(NULL, rm);
+	ASSERT_NE(NULL, rt);
+	ASSERT_EQ(0, ftsw_sim_traffic_make(x, "uniform", "topo", 0, &tx, &err));
+	ASSERT_EQ(0, ftsw_sim_traffic_make(f, "uniform", "topo", 0, &tf, &err));
+	ASSERT_EQ(0, ftsw_sim_traffic_make(ring, "uniform", "topo", 0, &tg,
+					   &err));
+	ASSERT_EQ(0, ftsw_sim_traffic_make(torus, "uniform", "topo", 0, &tt,
+					   &err));
+	/* one VL, request masks: below and beyond saturation, two seeds */
+	opts(&o);
+	o.warmup = 500;
+	o.measure = 1500;
+	phased_same(_metadata, x, rd, &tx, &o, 0.3, false);
+	opts(&o);
+	o.warmup = 500;
+	o.measure = 1500;
+	o.seed = 2;
+	phased_same(_metadata, x, rd, &tx, &o, 0.9, false);
+	/* per-packet paths, VOQ inputs and speedup 2 */
+	paper_opts(&o);
+	o.warmup = 500;
+	o.measure = 1500;
+	phased_same(_metadata, x, rj, &tx, &o, 0.7, false);
+	/* 9 VLs: more than 64 (input, VL) pairs, the scan; interleaving */
+	opts(&o);
+	o.warmup = 300;
+	o.measure = 800;
+	o.vls = 9;
+	o.interleave = 3;
+	phased_same(_metadata, f, rf, &tf, &o, 0.6, false);
+	/* DFSSSP's layers on the torus; MinHop on one VL deadlocks */
+	opts(&o);
+	o.warmup = 500;
+	o.measure = 1500;
+	phased_same(_metadata, torus, rt, &tt, &o, 0.6, false);
+	opts(&o);
+	o.vls = 1;
+	o.measure = 30000;
+	phased_same(_metadata, ring, rm, &tg, &o, 0.9, true);
+	ftsw_sim_traffic_free(&tx);
+	ftsw_sim_traffic_free(&tf);
+	ftsw_sim_traffic_free(&tg);
+	ftsw_sim_traffic_free(&tt);
+	ftsw_routing_free(rd);
+	ftsw_routing_free(rj);
+	ftsw_routing_free(rf);
+	ftsw_routing_free(rm);
+	ftsw_routing_free(rt);
+	ftsw_topo_free(x);
+	ftsw_topo_free(f);
+	ftsw_topo_free(ring);
+	ftsw_topo_free(torus);
+}
+
+/*
+ * A sweep of one point with --threads 2 runs it on both threads; with as
+ * many points as threads each point runs on one. The numbers are the same.
+ */
+TEST(phased_sweep_threads)
+{
+	struct ftsw_topo *t = gen("xgft:3;4,4,8;1,4,4");
+	struct ftsw_routing *r = route("dmodk", t, 0, 0);
+	struct ftsw_sim_traffic tr;
+	struct ftsw_sim_opts o;
+	struct ftsw_sim_result a, b[2];
+	const double loads[2] = { 0.5, 0.5 };
+	struct ftsw_err err;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, ftsw_sim_traffic_make(t, "uniform", "topo", 0, &tr, &err));
+	opts(&o);
+	o.phased = true;
+	o.threads = 2;
+	ASSERT_EQ(0, ftsw_sim_sweep(r, &tr, &o, loads, 1, &a, &err));
+	ASSERT_EQ(2, a.threads);
+	ASSERT_EQ(0, ftsw_sim_sweep(r, &tr, &o, loads, 2, b, &err));
+	ASSERT_EQ(1, b[0].threads);
+	ASSERT_EQ(1, b[1].threads);
+	ASSERT_EQ(a.flit_hops, b[0].flit_hops);
+	ASSERT_EQ(a.flit_hops, b[1].flit_hops);
+	ASSERT_EQ(0, memcmp(&a.msg_lat_avg, &b[1].msg_lat_avg,
+			    sizeof(a.msg_lat_avg)));
+	ftsw_sim_result_free(&a);
+	ftsw_sim_result_free(&b[0]);
+	ftsw_sim_result_free(&b[1]);
+	ftsw_sim_traffic_free(&tr);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
+/*
+ * One VL and FIFO inputs: no two events of a cycle compete, so the phased
+ * engine gives the event engine's numbers; a point given two threads on a
+ * large fabric (ftmn:24,3, 20,736 ports) runs on both with those numbers.
+ * With two VLs it stays on the event engine, on one thread.
+ */
+TEST(threads_inside_a_point_same_numbers)
+{
+	struct ftsw_topo *t = gen("ftmn:24,3");
+	struct ftsw_routing *r = route("dmodk", t, 0, 0);
+	struct ftsw_sim_traffic tr;
+	struct ftsw_sim_opts o;
+	struct ftsw_sim_result a, b;
+	struct ftsw_err err;
+	unsigned k;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, ftsw_sim_traffic_make(t, "uniform", "topo", 0, &tr, &err));
+	for (k = 0; k < 3; k++) {
+		opts(&o);
+		o.warmup = 300;
+		o.measure = 300;
+		o.drain = 300;
+		o.seed = k + 1;
+		if (k == 1)
+			o.policy = FTSW_SIM_PACKET;
+		if (k == 2)
+			o.speedup = 2;
+		ASSERT_EQ(0, ftsw_sim_run(r, &tr, &o, 0.6, &a, &err));
+		ASSERT_EQ(1, a.threads);
+		o.point_threads = 2;
+		ASSERT_EQ(0, ftsw_sim_run(r, &tr, &o, 0.6, &b, &err));
+		ASSERT_EQ(2, b.threads);
+		ASSERT_EQ(a.cycles, b.cycles);
+		ASSERT_EQ(a.flit_hops, b.flit_hops);
+		ASSERT_EQ(a.accepted, b.accepted);
+		ASSERT_EQ(a.msgs_done, b.msgs_done);
+		ASSERT_EQ(a.pkts_delivered, b.pkts_delivered);
+		ASSERT_EQ(0, memcmp(&a.msg_lat_avg, &b.msg_lat_avg,
+				    sizeof(a.msg_lat_avg)));
+		ASSERT_EQ(0, memcmp(&a.pkt_lat_p99, &b.pkt_lat_p99,
+				    sizeof(a.pkt_lat_p99)));
+		ASSERT_EQ(0, memcmp(a.link_flits, b.link_flits,
+				    (size_t)t->nports * 8));
+		ftsw_sim_result_free(&a);
+		ftsw_sim_result_free(&b);
+	}
+	opts(&o);
+	o.warmup = 100;
+	o.measure = 100;
+	o.vls = 2;
+	o.point_threads = 2;
+	ASSERT_EQ(0, ftsw_sim_run(r, &tr, &o, 0.3, &a, &err));
+	ASSERT_EQ(1, a.threads);
+	ftsw_sim_result_free(&a);
+	ftsw_sim_traffic_free(&tr);
+	ftsw_routing_free(r);
 	ftsw_topo_free(t);
 }
 

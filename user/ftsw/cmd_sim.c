@@ -24,7 +24,7 @@ enum {
 	S_PACKET, S_MESSAGE, S_BUFFER, S_IN_BUF, S_OUT_BUF, S_LINK_LAT,
 	S_ROUTER_LAT, S_VLS, S_WARMUP, S_MEASURE, S_DRAIN, S_DEADLOCK,
 	S_SEED, S_THREADS, S_LINKS, S_PLOT, S_PICTURE, S_DOT,
-	S_SPEEDUP, S_VOQ, S_INTERLEAVE, S_N
+	S_SPEEDUP, S_VOQ, S_INTERLEAVE, S_PHASED, S_N
 };
 
 #define SIM_NUM(nm, a, lo, hi, h) { nm, NULL, CLI_NUM, a, lo, hi, .help = h }
@@ -98,6 +98,9 @@ static const struct cli_opt sim_opts[S_N + 1] = {
 	[S_INTERLEAVE] = SIM_NUM("--interleave", "N", 0, 65535,
 				 "a source sends its first N queued messages "
 				 "packet by packet in turn (1; 0: all)"),
+	[S_PHASED] = { "--phased", NULL, CLI_FLAG,
+		       .help = "the phased engine: one point also runs on "
+			       "several threads, same numbers" },
 };
 
 #undef SIM_NUM
@@ -173,6 +176,7 @@ static int take_opts(const struct cli_args *a, struct sopts *o)
 	take_num(a, S_COUNT, &o->so.count);
 	take_num(a, S_SPEEDUP, &o->so.speedup);
 	o->so.voq = a->v[S_VOQ].n;
+	o->so.phased = a->v[S_PHASED].n;
 	if (a->v[S_INTERLEAVE].n)
 		o->so.interleave = a->v[S_INTERLEAVE].u ?
 				   (unsigned)a->v[S_INTERLEAVE].u : UINT_MAX;
@@ -334,6 +338,7 @@ static void print_point(const struct ftsw_routing *r,
 	ftsw_out_float("cpu_seconds", NULL, x->cpu_seconds);
 	ftsw_out_float("flit_hops_per_cpu_s", NULL, x->cpu_seconds > 0 ?
 		       x->flit_hops / x->cpu_seconds : 0);
+	ftsw_out_uint("threads", NULL, x->threads);
 	point_util(r->topo, x);
 	if (x->note[0])
 		ftsw_out_str("note", "\n      %s", x->note);
@@ -508,6 +513,8 @@ static void print_header(const struct sopts *o, const struct ftsw_routing *r,
 	ftsw_out_uint("speedup", ", speedup %" PRIu64,
 		      so->speedup ? so->speedup : 1);
 	ftsw_out_bool("voq", so->voq ? ", VOQ inputs: %s" : NULL, so->voq);
+	if (so->phased)	/* absent: the event engine */
+		ftsw_out_bool("phased", ", phased engine: %s", true);
 	/* 0: all of a source's queued messages (UINT_MAX in the library) */
 	ftsw_out_uint("interleave", so->interleave > 1 &&
 		      so->interleave != UINT_MAX ?

@@ -26,6 +26,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,6 +317,7 @@ struct msg {
 	uint32_t dst;
 	uint16_t to_inject, to_deliver;
 	uint8_t offset, vl, measured, known;	/* known: route[] bits */
+	uint32_t pad;
 	uint8_t route[8];	/* LFT result at the k-th switch, memoised */
 };
 
@@ -357,7 +359,11 @@ struct pool {
 	uint32_t *next;		/* free-list links */
 	size_t size;		/* bytes per item */
 	uint32_t n, cap, free;	/* used, allocated, free-list head */
+	bool fixed;		/* phased: a thread's range [n, cap) of a
+				 * reserved array that never moves */
 };
+
+struct phased;
 
 struct sim {
 	const struct ftsw_routing *r;
@@ -405,9 +411,18 @@ struct sim {
 	uint64_t msgs_measured, msgs_done, msgs_total, msgs_left;
 	uint32_t last_move;
 	uint32_t *visit;	/* deadlock walk stamps, per port * V */
+	uint32_t *dropq;	/* packets dropped this cycle (event engine) */
+	uint32_t ndrop, dropq_cap;
 	struct ftsw_sim_result *res;
 	struct ftsw_err *err;
 	int failed;
+
+	/* the phased engine: shared state, this thread, sort buffer */
+	struct phased *g;
+	unsigned tid;
+	bool in_b;			/* applying the mails (phase B) */
+	uint32_t *tmp;
+	uint32_t tmp_cap;
 };
 
 _Static_assert(sizeof(struct sport) == 64, "a port record is a cache line");
@@ -420,6 +435,93 @@ _Static_assert(sizeof(struct sport) == 64, "a port record is a cache line");
 #define INQ(s, i)	((uint32_t *)(PV(s, i) + 1))
 #define CRQ(s, i)	(INQ(s, i) + (s)->Bin)
 #define OUTQ(s, i)	(INQ(s, i) + 2 * (s)->Bin)
+
+/*
+ * The phased engine (--phased). The ports are split in T ranges on node
+ * boundaries, one per thread, each with its own time wheel, arrivals heap,
+ * counters and pool ranges. A cycle has two phases separated by barriers:
+ * A, each thread runs the arrivals of its hosts and its bucket's events,
+ * sorted and without repeats (so in an order that does not depend on the
+ * order of the pushes); every effect on another node (a packet reaching
+ * the next input buffer, a credit returning upstream, a drop counted at
+ * the destination, a pool item going home) becomes a mail, even when the
+ * node is the thread's own. B, each thread applies the mails for its
+ * ports. These effects commute, and in phase A a node reads and writes
+ * only its own state (and constants), so the run is the same for any T.
+ */
+#define PH_MAXT	64
+enum { M_ARRIVE, M_CREDIT, M_DROP, M_FREE_PKT, M_FREE_MSG };
+
+struct mail {
+	uint32_t kind, a, b;
+};
+
+struct mbox {
+	struct mail *m;
+	uint32_t n, cap;
+};
+
+/* What the threads tell each other at the end of a cycle. */
+struct phpub {
+	uint64_t msgs_done, msgs_measured, msgs_left;
+	uint32_t nheap;
+	int failed;
+};
+
+struct phased {
+	unsigned T;
+	uint32_t pstart[PH_MAXT + 1];	/* thread t: [pstart[t], pstart[t+1]) */
+	uint32_t pk_per, ms_per;	/* pool items per thread */
+	size_t pk_bytes, ms_bytes;	/* the reserved pools' mappings */
+	struct sim *th[PH_MAXT];
+	struct mbox *box;		/* box[from * T + to] */
+	atomic_uint cnt, gen;		/* the barrier */
+	struct phpub pub[2][PH_MAXT];	/* by cycle parity */
+	struct mbox *defer;		/* per thread: frees from phase B */
+	atomic_int go;			/* start gate: 1 run, -1 give up */
+	int verdict;			/* thread 0's checks: 0, 1 stop, -1 */
+	int rc;
+	double cpu[PH_MAXT];
+	const struct ftsw_sim_opts *o;
+	double load;
+	uint64_t last_progress;
+};
+
+static inline unsigned owner(const struct phased *g, uint32_t port)
+{
+	unsigned t = 0;
+
+	while (t + 1 < g->T && port >= g->pstart[t + 1])
+		t++;
+	return t;
+}
+
+static __attribute__((noinline)) void mail(struct sim *s, unsigned to,
+					   uint32_t kind, uint32_t a,
+					   uint32_t b)
+{
+	struct mbox *x = &s->g->box[s->tid * s->g->T + to];
+
+	/* phase B (a drop's frees): sent at the next phase A */
+	if (s->in_b) {
+		x = &s->g->defer[s->tid];
+		b = to;
+	}
+	if (x->n == x->cap) {
+		uint32_t nc = x->cap ? x->cap * 2 : 1024;
+		struct mail *nm = realloc(x->m, nc * sizeof(*nm));
+
+		if (!nm) {
+			s->failed = 1;
+			return;
+		}
+		x->m = nm;
+		x->cap = nc;
+	}
+	x->m[x->n].kind = kind;
+	x->m[x->n].a = a;
+	x->m[x->n++].b = b;
+}
 
 /*
  * Zeroed, cache-aligned memory for the per-port arrays. Large ones (a
@@ -543,6 +645,13 @@ static uint32_t pool_alloc(struct sim *s, struct pool *p)
 		p->free = p->next[i];
 		return i;
 	}
+	if (p->fixed) {
+		if (p->n == p->cap) {
+			s->failed = 1;
+			return NO_PKT;
+		}
+		return p->n++;
+	}
 	if (p->n == p->cap) {
 		uint32_t nc = p->cap * 2;
 		void *ni = realloc(p->items, (size_t)nc * p->size);
@@ -575,6 +684,25 @@ static void pool_free(struct pool *p, uint32_t i)
 {
 	p->next[i] = p->free;
 	p->free = i;
+}
+
+/* Phased: an item goes back to the thread whose range holds it. */
+static inline void pkt_free(struct sim *s, uint32_t i)
+{
+	if (s->g && i / s->g->pk_per != s->tid) {
+		mail(s, i / s->g->pk_per, M_FREE_PKT, i, 0);
+		return;
+	}
+	pool_free(&s->pkp, i);
+}
+
+static inline void msg_free(struct sim *s, uint32_t i)
+{
+	if (s->g && i / s->g->ms_per != s->tid) {
+		mail(s, i / s->g->ms_per, M_FREE_MSG, i, 0);
+		return;
+	}
+	pool_free(&s->msp, i);
 }
 
 static uint32_t pkt_alloc(struct sim *s)
@@ -695,9 +823,9 @@ static void deliver(struct sim *s, struct pkt *p, uint32_t pi, uint32_t tail)
 			s->msgs_done++;
 		}
 		s->msgs_left--;
-		pool_free(&s->msp, p->msg);
+		msg_free(s, p->msg);
 	}
-	pool_free(&s->pkp, pi);
+	pkt_free(s, pi);
 }
 
 static void drop(struct sim *s, uint32_t pi)
@@ -708,9 +836,42 @@ static void drop(struct sim *s, uint32_t pi)
 	s->pk_in_net--;
 	if (!--m->to_deliver) {
 		s->msgs_left--;
-		pool_free(&s->msp, s->pk[pi].msg);
+		msg_free(s, s->pk[pi].msg);
 	}
-	pool_free(&s->pkp, pi);
+	pkt_free(s, pi);
+}
+
+/*
+ * A packet is lost at a switch. It is counted at the end of the cycle,
+ * after the cycle's deliveries: whether a message whose last packets are
+ * dropped and delivered in the same cycle counts as delivered does not
+ * depend on the order of the cycle's events. Phased: by the thread that
+ * delivers the message's other packets (the port to its destination), in
+ * phase B.
+ */
+static void drop_at(struct sim *s, uint32_t pi)
+{
+	uint32_t dst, hp;
+
+	if (!s->g) {
+		if (s->ndrop == s->dropq_cap) {
+			uint32_t nc = s->dropq_cap ? 2 * s->dropq_cap : 64;
+			uint32_t *nq = realloc(s->dropq, nc * sizeof(*nq));
+
+			if (!nq) {
+				s->failed = 1;
+				return;
+			}
+			s->dropq = nq;
+			s->dropq_cap = nc;
+		}
+		s->dropq[s->ndrop++] = pi;
+		return;
+	}
+	dst = s->ms[s->pk[pi].msg].dst;
+	hp = s->hport[dst];
+	mail(s, hp == FTSW_NONE || s->pt[hp].peer == FTSW_NONE ? 0 :
+	     owner(s->g, s->pt[hp].peer), M_DROP, pi, 0);
 }
 
 /* Input (port, VL) idx now requests local output port out (0: none). */
@@ -733,6 +894,69 @@ static inline void set_req(struct sim *s, size_t idx, uint8_t out)
 static void voq_arrive(struct sim *s, uint32_t in, unsigned v,
 		       const struct pkt *p);
 
+/*
+ * Packet pi (p->out and p->t set) joins input buffer idx of the switch its
+ * link reached: the crossbar of its output wakes when it could take it.
+ */
+static inline void arrive(struct sim *s, uint32_t pi, uint32_t pp,
+			  unsigned v)
+{
+	struct pkt *p = &s->pk[pi];
+	uint32_t base = s->pt[pp].pbase, idx = pp * s->V + v;
+	uint8_t out = p->out;
+
+	INQ(s, idx)[wrap(PV(s, idx)->in_head + PV(s, idx)->in_cnt, s->Bin)] = pi;
+	if (PV(s, idx)->in_cnt++ == 0) {
+		uint32_t when = p->t + s->R - 1;
+
+		/* the input port may still be feeding the crossbar */
+		if (s->pt[pp].xin_free > when)
+			when = s->pt[pp].xin_free;
+		if (s->pt[base + out - 1].xout_free > when)
+			when = s->pt[base + out - 1].xout_free;
+		/* a full output buffer frees a slot with its link's tail */
+		if (out_occ(s, base + out - 1, v) >= s->Bout &&
+		    s->pt[base + out - 1].link_free > when)
+			when = s->pt[base + out - 1].link_free;
+		set_req(s, idx, out);
+		PV(s, idx)->in_ht = p->t;
+		push_ev(s, when, EV(EV_XBAR, base + out - 1));
+	} else if (s->o.voq) {
+		voq_arrive(s, pp, v, p);
+	}
+}
+
+/*
+ * The message memo read and written by several threads (phased): a
+ * route byte is published before its known bit.
+ */
+static inline bool memo_get(const struct sim *s, struct msg *m, unsigned k,
+			    uint8_t *out)
+{
+	if (!s->g) {
+		if (!(m->known >> k & 1))
+			return false;
+		*out = m->route[k];
+		return true;
+	}
+	if (!(__atomic_load_n(&m->known, __ATOMIC_ACQUIRE) >> k & 1))
+		return false;
+	*out = __atomic_load_n(&m->route[k], __ATOMIC_RELAXED);
+	return true;
+}
+
+static inline void memo_set(const struct sim *s, struct msg *m, unsigned k,
+			    uint8_t out)
+{
+	if (!s->g) {
+		m->route[k] = out;
+		m->known |= (uint8_t)(1u << k);
+		return;
+	}
+	__atomic_store_n(&m->route[k], out, __ATOMIC_RELAXED);
+	__atomic_fetch_or(&m->known, (uint8_t)(1u << k), __ATOMIC_RELEASE);
+}
+
 /* Put packet pi on link o (credit checked by the caller) at s->now. */
 static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 {
@@ -753,7 +977,7 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 	}
 	cred_take(s, (size_t)o * V + v);
 	if (!(s->pt[o].pflags & PF_HOST) && ++p->hops > FTSW_HOP_LIMIT) {
-		drop(s, pi);
+		drop_at(s, pi);
 		return;
 	}
 	/* the kernel's lookup at the switch reached */
@@ -779,13 +1003,10 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 			 */
 			struct msg *m = &s->ms[p->msg];
 
-			if (m->known >> k & 1) {
-				out = m->route[k];
-			} else {
+			if (!memo_get(s, m, k, &out)) {
 				out = lid <= s->r->max_lid ?
 				      ftsw_lft(s->r, sw)[lid] : FTSW_PORT_NONE;
-				m->route[k] = out;
-				m->known |= (uint8_t)(1u << k);
+				memo_set(s, m, k, out);
 			}
 		} else {
 			out = lid <= s->r->max_lid ? ftsw_lft(s->r, sw)[lid] :
@@ -794,31 +1015,16 @@ static void transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 	}
 	if (out == FTSW_PORT_NONE || out == 0 || out > s->pt[pp].pnp ||
 	    s->pt[base + out - 1].peer == FTSW_NONE) {
-		drop(s, pi);
+		drop_at(s, pi);
 		return;
 	}
 	p->out = out;
 	p->t = s->now + s->L;
 	idx = pp * V + v;
-	INQ(s, idx)[wrap(PV(s, idx)->in_head + PV(s, idx)->in_cnt, s->Bin)] = pi;
-	if (PV(s, idx)->in_cnt++ == 0) {
-		uint32_t when = p->t + s->R - 1;
-
-		/* the input port may still be feeding the crossbar */
-		if (s->pt[pp].xin_free > when)
-			when = s->pt[pp].xin_free;
-		if (s->pt[base + out - 1].xout_free > when)
-			when = s->pt[base + out - 1].xout_free;
-		/* a full output buffer frees a slot with its link's tail */
-		if (out_occ(s, base + out - 1, v) >= s->Bout &&
-		    s->pt[base + out - 1].link_free > when)
-			when = s->pt[base + out - 1].link_free;
-		set_req(s, idx, out);
-		PV(s, idx)->in_ht = p->t;
-		push_ev(s, when, EV(EV_XBAR, base + out - 1));
-	} else if (s->o.voq) {
-		voq_arrive(s, pp, v, p);
-	}
+	if (s->g)
+		mail(s, owner(s->g, pp), M_ARRIVE, pi, idx);
+	else
+		arrive(s, pi, pp, v);
 }
 
 /* Next message of host h (Poisson arrival already due). */
@@ -950,8 +1156,17 @@ static uint32_t host_pkt(struct sim *s, uint32_t h, uint32_t mi)
 		  (s->per_packet ? pkt_offset(s, h, m->dst) : m->offset);
 	p->vl = m->vl;
 	p->hops = 0;
-	p->known = s->per_packet ? 0 : m->known;
-	memcpy(p->route, m->route, sizeof(p->route));
+	if (!s->g) {
+		p->known = s->per_packet ? 0 : m->known;
+		memcpy(p->route, m->route, sizeof(p->route));
+	} else {
+		unsigned k;
+
+		p->known = 0;
+		for (k = 0; k < 8 && !s->per_packet; k++)
+			if (memo_get(s, m, k, &p->route[k]))
+				p->known |= (uint8_t)(1u << k);
+	}
 	if (m->to_inject == s->o.msg_packets)
 		m->first = s->now;
 	m->to_inject--;
@@ -1171,7 +1386,12 @@ static inline void xbar_to_out(struct sim *s, uint32_t in, uint32_t o,
 	unsigned V = s->V;
 	size_t oi = (size_t)o * V + v;
 
-	if (s->pt[in].peer != FTSW_NONE)
+	if (s->pt[in].peer == FTSW_NONE)
+		;
+	else if (s->g)
+		mail(s, owner(s->g, s->pt[in].peer), M_CREDIT,
+		     s->pt[in].peer * V + v, xfree - 1 + s->L);
+	else
 		cred_return(s, (size_t)s->pt[in].peer * V + v,
 			    xfree - 1 + s->L);
 	OUTQ(s, oi)[wrap(PV(s, oi)->out_head + PV(s, oi)->out_cnt, s->Bout)] = pi;
@@ -1605,6 +1825,7 @@ static void sim_free(struct sim *s)
 			free(s->wheel[i].ev);
 	free(s->wheel);
 	free(s->visit);
+	free(s->dropq);
 	free(s->link_flits);
 	hist_free(&s->hmsg);
 	hist_free(&s->hpkt);
@@ -1835,13 +2056,9 @@ static void next_arrival(struct sim *s, uint32_t h)
 	q->next += -log(1.0 - unit(&q->rng)) * s->mean_gap;
 }
 
-/* One cycle's work: the arrivals due, then the events of its bucket. */
-static void run_cycle(struct sim *s)
+/* The arrivals due this cycle. */
+static void run_arrivals(struct sim *s)
 {
-	struct bucket *b = &s->wheel[s->now & s->wmask];
-	uint32_t i;
-
-	/* arrivals due this cycle */
 	while (s->nheap && s->heap[0].next <= s->now) {
 		uint32_t h = s->heap[0].h;
 
@@ -1853,6 +2070,13 @@ static void run_cycle(struct sim *s)
 		}
 		heap_down(s, 0);
 	}
+}
+
+/* The events of bucket b, in its order. */
+static void run_events(struct sim *s, struct bucket *b)
+{
+	uint32_t i;
+
 	for (i = 0; i < b->n; i++) {
 		uint32_t ev = b->ev[i], id = ev & EV_ID_MAX;
 
@@ -1880,6 +2104,21 @@ static void run_cycle(struct sim *s)
 		}
 	}
 	b->n = 0;
+}
+
+/*
+ * One cycle's work: the arrivals due, the events of its bucket, the
+ * packets dropped.
+ */
+static void run_cycle(struct sim *s)
+{
+	uint32_t i;
+
+	run_arrivals(s);
+	run_events(s, &s->wheel[s->now & s->wmask]);
+	for (i = 0; i < s->ndrop; i++)
+		drop(s, s->dropq[i]);
+	s->ndrop = 0;
 }
 
 /*
@@ -2010,6 +2249,534 @@ static int run_results(struct sim *s, const struct ftsw_sim_opts *o,
 	return rc;
 }
 
+/* ------------------------------------------------- the phased engine */
+
+/* A bucket's events sorted, repeats removed (ids and types < 2^30). */
+static void sort_bucket(struct sim *s, struct bucket *b)
+{
+	uint32_t n = b->n, i, j, *a = b->ev, *t;
+	unsigned shift;
+
+	if (n < 2)
+		return;
+	if (n <= 48) {
+		for (i = 1; i < n; i++) {
+			uint32_t x = a[i];
+
+			for (j = i; j > 0 && a[j - 1] > x; j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+	} else {
+		if (s->tmp_cap < b->cap) {
+			uint32_t *nt = realloc(s->tmp, b->cap * sizeof(*nt));
+
+			if (!nt) {
+				s->failed = 1;
+				return;
+			}
+			s->tmp = nt;
+			s->tmp_cap = b->cap;
+		}
+		t = s->tmp;
+		for (shift = 0; shift < 30; shift += 10) {
+			uint32_t cnt[1024], sum = 0, *x;
+
+			memset(cnt, 0, sizeof(cnt));
+			for (i = 0; i < n; i++)
+				cnt[a[i] >> shift & 1023]++;
+			for (i = 0; i < 1024; i++) {
+				uint32_t c = cnt[i];
+
+				cnt[i] = sum;
+				sum += c;
+			}
+			for (i = 0; i < n; i++)
+				t[cnt[a[i] >> shift & 1023]++] = a[i];
+			x = a;
+			a = t;
+			t = x;
+		}
+		/* three passes: the sorted copy is the spare buffer */
+		{
+			uint32_t c = b->cap;
+
+			s->tmp = b->ev;
+			b->ev = a;
+			b->cap = s->tmp_cap;
+			s->tmp_cap = c;
+		}
+	}
+	for (i = 1, j = 1; i < n; i++)
+		if (a[i] != a[j - 1])
+			a[j++] = a[i];
+	b->n = j;
+}
+
+static void ph_barrier(struct phased *g)
+{
+	unsigned gen, spins = 0;
+
+	if (g->T == 1)
+		return;
+	gen = atomic_load_explicit(&g->gen, memory_order_acquire);
+	if (atomic_fetch_add_explicit(&g->cnt, 1, memory_order_acq_rel) + 1 ==
+	    g->T) {
+		atomic_store_explicit(&g->cnt, 0, memory_order_relaxed);
+		atomic_fetch_add_explicit(&g->gen, 1, memory_order_release);
+		return;
+	}
+	while (atomic_load_explicit(&g->gen, memory_order_acquire) == gen) {
+		if (++spins > 256)
+			sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+		else
+			__builtin_ia32_pause();
+#endif
+	}
+}
+
+/* Phase B: the mails for this thread's ports, from every thread. */
+static void apply_mail(struct sim *s)
+{
+	struct phased *g = s->g;
+	unsigned u;
+	uint32_t i;
+
+	s->in_b = true;
+	for (u = 0; u < g->T; u++) {
+		struct mbox *x = &g->box[u * g->T + s->tid];
+
+		for (i = 0; i < x->n; i++) {
+			const struct mail *m = &x->m[i];
+
+			switch (m->kind) {
+			case M_ARRIVE:
+				arrive(s, m->a, div_v(s, m->b), mod_v(s, m->b));
+				break;
+			case M_CREDIT:
+				cred_return(s, m->a, m->b);
+				break;
+			case M_DROP:
+				drop(s, m->a);
+				break;
+			case M_FREE_PKT:
+				pool_free(&s->pkp, m->a);
+				break;
+			case M_FREE_MSG:
+				pool_free(&s->msp, m->a);
+				break;
+			}
+		}
+		x->n = 0;
+	}
+	s->in_b = false;
+}
+
+/* Phase A's start: the frees phase B could not send. */
+static void send_deferred(struct sim *s)
+{
+	struct mbox *d = &s->g->defer[s->tid];
+	uint32_t i;
+
+	for (i = 0; i < d->n; i++)
+		mail(s, d->m[i].b, d->m[i].kind, d->m[i].a, 0);
+	d->n = 0;
+}
+
+/* The run's counters summed over the threads into a (a copy of one). */
+static void ph_totals(const struct phased *g, struct sim *a)
+{
+	struct sim z;
+	unsigned t;
+
+	memset(&z, 0, sizeof(z));
+	for (t = 0; t < g->T; t++) {
+		const struct sim *x = g->th[t];
+
+		z.flits_offered += x->flits_offered;
+		z.flits_accepted += x->flits_accepted;
+		z.flit_hops += x->flit_hops;
+		z.pk_injected += x->pk_injected;
+		z.pk_delivered += x->pk_delivered;
+		z.pk_dropped += x->pk_dropped;
+		z.pk_in_net += x->pk_in_net;
+		z.msgs_measured += x->msgs_measured;
+		z.msgs_done += x->msgs_done;
+		z.msgs_total += x->msgs_total;
+		z.msgs_left += x->msgs_left;
+		z.net_sum += x->net_sum;
+		z.net_n += x->net_n;
+		z.nheap += x->nheap;
+		if (x->last_move > z.last_move)
+			z.last_move = x->last_move;
+	}
+	a->flits_offered = z.flits_offered;
+	a->flits_accepted = z.flits_accepted;
+	a->flit_hops = z.flit_hops;
+	a->pk_injected = z.pk_injected;
+	a->pk_delivered = z.pk_delivered;
+	a->pk_dropped = z.pk_dropped;
+	a->pk_in_net = z.pk_in_net;
+	a->msgs_measured = z.msgs_measured;
+	a->msgs_done = z.msgs_done;
+	a->msgs_total = z.msgs_total;
+	a->msgs_left = z.msgs_left;
+	a->net_sum = z.net_sum;
+	a->net_n = z.net_n;
+	a->nheap = z.nheap;
+	a->last_move = z.last_move;
+}
+
+/*
+ * Thread 0, the others waiting: verification and the periodic checks on
+ * the whole fabric, as run_loop does them.
+ */
+static int ph_checks(struct sim *s, bool verify, bool sample, uint32_t end)
+{
+	struct phased *g = s->g;
+	struct sim a = *s;
+
+	ph_totals(g, &a);
+	if (verify && verify_idle(&a))
+		return -1;
+	if (sample)
+		return run_sample(&a, g->o, g->load, end, &g->last_progress);
+	return 0;
+}
+
+static void *ph_thread(void *arg)
+{
+	struct sim *s = arg;
+	struct phased *g = s->g;
+	const struct ftsw_sim_opts *o = g->o;
+	uint32_t end, sample_every, next_sample;
+	struct timespec c0, c1;
+	int go;
+
+	while (!(go = atomic_load(&g->go)))
+		sched_yield();
+	if (go < 0)
+		return NULL;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+	end = o->count ? UINT32_MAX - 2 * s->wmask - 2 :
+	      s->win1 + s->o.drain;
+	sample_every = s->o.deadlock_cycles / 2 ? s->o.deadlock_cycles / 2 : 1;
+	next_sample = sample_every;
+	for (s->now = 0; s->now < end; s->now++) {
+		struct phpub *pb = g->pub[s->now & 1], sum;
+		struct bucket *b = &s->wheel[s->now & s->wmask];
+		unsigned t;
+
+		send_deferred(s);
+		run_arrivals(s);
+		/* one VL, FIFO inputs: the order does not matter (order_free) */
+		if (s->V > 1 || s->o.voq)
+			sort_bucket(s, b);
+		run_events(s, b);
+		ph_barrier(g);
+		apply_mail(s);
+		pb[s->tid].msgs_done = s->msgs_done;
+		pb[s->tid].msgs_measured = s->msgs_measured;
+		pb[s->tid].msgs_left = s->msgs_left;
+		pb[s->tid].nheap = s->nheap;
+		pb[s->tid].failed = s->failed;
+		ph_barrier(g);
+		memset(&sum, 0, sizeof(sum));
+		for (t = 0; t < g->T; t++) {
+			sum.msgs_done += pb[t].msgs_done;
+			sum.msgs_measured += pb[t].msgs_measured;
+			sum.msgs_left += pb[t].msgs_left;
+			sum.nheap += pb[t].nheap;
+			sum.failed |= pb[t].failed;
+		}
+		if (sum.failed) {
+			if (!s->tid) {
+				ftsw_err_set(s->err, "out of memory during the "
+					     "simulation");
+				g->rc = -1;
+			}
+			break;
+		}
+		if (o->verify || s->now == next_sample) {
+			bool smp = s->now == next_sample;
+			int v;
+
+			if (!s->tid)
+				g->verdict = ph_checks(s, o->verify, smp, end);
+			ph_barrier(g);
+			v = g->verdict;
+			if (smp)
+				next_sample += sample_every;
+			if (v < 0 && !s->tid)
+				g->rc = -1;
+			if (v)
+				break;
+		}
+		if (o->count && !sum.nheap && !sum.msgs_left)
+			break;
+		/* measured messages all delivered: stop draining */
+		if (!o->count && s->now >= s->win1 &&
+		    sum.msgs_done == sum.msgs_measured)
+			break;
+	}
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	g->cpu[s->tid] = (c1.tv_sec - c0.tv_sec) +
+			 (c1.tv_nsec - c0.tv_nsec) * 1e-9;
+	return NULL;
+}
+
+/* A pool of fixed ranges, per items per thread, reserved, not committed. */
+static int ph_pool(struct pool *p, uint32_t per, unsigned T, size_t *bytes)
+{
+	size_t n = (size_t)per * T;
+
+	free(p->items);
+	free(p->next);
+	p->items = p->next = NULL;
+	*bytes = n * (p->size + sizeof(uint32_t));
+	p->items = mmap(NULL, *bytes, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p->items == MAP_FAILED) {
+		p->items = NULL;
+		return -1;
+	}
+	p->next = (uint32_t *)((char *)p->items + n * p->size);
+	p->fixed = true;
+	return 0;
+}
+
+static void ph_thread_init(struct sim *x, struct phased *g, unsigned t)
+{
+	x->g = g;
+	x->tid = t;
+	x->pkp.free = x->msp.free = NO_PKT;
+	x->pkp.n = t * g->pk_per;
+	x->pkp.cap = (t + 1) * g->pk_per;
+	x->msp.n = t * g->ms_per;
+	x->msp.cap = (t + 1) * g->ms_per;
+}
+
+/*
+ * T threads for one point: the port ranges, the pools, the copies of the
+ * run state (own wheel, heap of own hosts, counters, histograms).
+ */
+static int ph_setup(struct sim *s0, struct phased *g, unsigned T,
+		    struct ftsw_err *err)
+{
+	uint64_t pk_per = (uint64_t)s0->nports * s0->V *
+			  (s0->Bin + s0->Bout) + 64;
+	struct hent *all = s0->heap;
+	uint32_t nall = s0->nheap, i;
+	unsigned t;
+
+	if (T > PH_MAXT)
+		T = PH_MAXT;
+	if (T > s0->t->nnodes)
+		T = s0->t->nnodes;
+	if (!T)
+		T = 1;
+	g->T = T;
+	g->th[0] = s0;
+	g->pstart[0] = 0;
+	for (t = 1; t < T; t++) {
+		uint32_t p = (uint32_t)((uint64_t)s0->nports * t / T);
+
+		if (p < g->pstart[t - 1])
+			p = g->pstart[t - 1];
+		while (p < s0->nports && s0->pt[p].plocal != 1)
+			p++;
+		g->pstart[t] = p;
+	}
+	g->pstart[T] = s0->nports;
+	if (pk_per * T >= NO_PKT) {
+		ftsw_err_set(err, "fabric too large for the phased engine");
+		return -1;
+	}
+	g->pk_per = (uint32_t)pk_per;
+	g->ms_per = (1u << 26) / T;
+	g->box = calloc((size_t)T * T, sizeof(*g->box));
+	g->defer = calloc(T, sizeof(*g->defer));
+	s0->heap = malloc((nall + 1) * sizeof(*s0->heap));
+	if (!g->box || !g->defer || !s0->heap ||
+	    ph_pool(&s0->pkp, g->pk_per, T, &g->pk_bytes) ||
+	    ph_pool(&s0->msp, g->ms_per, T, &g->ms_bytes)) {
+		free(all);
+		ftsw_err_set(err, "out of memory for the simulation");
+		return -1;
+	}
+	s0->pk = s0->pkp.items;
+	s0->ms = s0->msp.items;
+	for (t = 1; t < T; t++) {
+		struct sim *x = malloc(sizeof(*x));
+
+		if (!x) {
+			free(all);
+			ftsw_err_set(err, "out of memory for the simulation");
+			return -1;
+		}
+		*x = *s0;
+		x->tmp = NULL;
+		x->tmp_cap = 0;
+		x->dropq = NULL;
+		x->hmsg.fine = x->hmsg.coarse = NULL;
+		x->hpkt.fine = x->hpkt.coarse = NULL;
+		x->wheel = calloc(s0->wmask + 1, sizeof(*x->wheel));
+		x->heap = malloc((nall + 1) * sizeof(*x->heap));
+		g->th[t] = x;
+		if (!x->wheel || !x->heap || hist_init(&x->hmsg) ||
+		    hist_init(&x->hpkt)) {
+			free(all);
+			ftsw_err_set(err, "out of memory for the simulation");
+			return -1;
+		}
+	}
+	for (t = 0; t < T; t++) {
+		struct sim *x = g->th[t];
+
+		ph_thread_init(x, g, t);
+		x->nheap = 0;
+		for (i = 0; i < nall; i++)
+			if (owner(g, s0->hport[all[i].h]) == t)
+				x->heap[x->nheap++] = all[i];
+		for (i = x->nheap; i-- > 0;)
+			heap_down(x, i);
+	}
+	free(all);
+	return 0;
+}
+
+static void ph_free(struct sim *s0, struct phased *g)
+{
+	unsigned t;
+	uint32_t i;
+
+	for (t = 1; t < g->T; t++) {
+		struct sim *x = g->th[t];
+
+		if (!x)
+			continue;
+		if (x->wheel)
+			for (i = 0; i <= x->wmask; i++)
+				free(x->wheel[i].ev);
+		free(x->wheel);
+		free(x->heap);
+		free(x->tmp);
+		hist_free(&x->hmsg);
+		hist_free(&x->hpkt);
+		free(x);
+	}
+	if (g->box)
+		for (t = 0; t < g->T * g->T; t++)
+			free(g->box[t].m);
+	if (g->defer)
+		for (t = 0; t < g->T; t++)
+			free(g->defer[t].m);
+	free(g->box);
+	free(g->defer);
+	if (s0->pkp.fixed && s0->pkp.items)
+		munmap(s0->pkp.items, g->pk_bytes);
+	if (s0->msp.fixed && s0->msp.items)
+		munmap(s0->msp.items, g->ms_bytes);
+	if (s0->pkp.fixed)
+		s0->pkp.items = s0->pkp.next = NULL;
+	if (s0->msp.fixed)
+		s0->msp.items = s0->msp.next = NULL;
+	free(s0->tmp);
+	s0->tmp = NULL;
+	free(g);
+}
+
+/* The threads' counters and histograms into thread 0's. */
+static void ph_merge(struct phased *g)
+{
+	struct sim *s0 = g->th[0];
+	unsigned t;
+	uint32_t i;
+
+	ph_totals(g, s0);
+	for (t = 1; t < g->T; t++) {
+		struct hist *a[2] = { &s0->hmsg, &s0->hpkt };
+		struct hist *b[2] = { &g->th[t]->hmsg, &g->th[t]->hpkt };
+		unsigned k;
+
+		for (k = 0; k < 2; k++) {
+			for (i = 0; i < HFINE; i++) {
+				a[k]->fine[i] += b[k]->fine[i];
+				a[k]->coarse[i] += b[k]->coarse[i];
+			}
+			a[k]->n += b[k]->n;
+			a[k]->sum += b[k]->sum;
+		}
+	}
+}
+
+/*
+ * The event engine's numbers do not depend on the order of a cycle's
+ * events when no two of them compete for one resource: with FIFO inputs
+ * and one VL an input's only head packet requests one output, so no two
+ * outputs want the same input in a cycle; what a link or a crossbar does
+ * in a cycle reads no state another event of the cycle changes in a way
+ * that matters (a packet joins a buffer L >= 1 cycles after it left, a
+ * credit comes back at least a cycle after it was freed, drops count at
+ * the cycle's end). The phased engine then gives the event engine's
+ * numbers, bit for bit (tests/bench/sim-same), on any number of threads:
+ * a point given several threads uses them when the fabric is large enough
+ * for the barriers to pay (Documentation/sim.md).
+ */
+#define PH_AUTO_PORTS	16384
+static bool order_free(const struct sim *s)
+{
+	return s->V == 1 && !s->o.voq && s->nports >= PH_AUTO_PORTS;
+}
+
+/* One point on o->point_threads threads; *cpu: their loop CPU seconds. */
+static int run_phased(struct sim *s, const struct ftsw_sim_opts *o,
+		      double load, struct ftsw_err *err, double *cpu,
+		      unsigned *nthreads)
+{
+	struct phased *g = calloc(1, sizeof(*g));
+	pthread_t th[PH_MAXT];
+	unsigned t, started;
+	int rc;
+
+	if (!g) {
+		ftsw_err_set(err, "out of memory for the simulation");
+		return -1;
+	}
+	g->o = o;
+	g->load = load;
+	g->last_progress = ftsw_now_us();
+	if (ph_setup(s, g, o->point_threads ? o->point_threads : 1, err)) {
+		ph_free(s, g);
+		return -1;
+	}
+	for (started = 1; started < g->T; started++)
+		if (pthread_create(&th[started], NULL, ph_thread,
+				   g->th[started]))
+			break;
+	if (started < g->T) {
+		atomic_store(&g->go, -1);
+		for (t = 1; t < started; t++)
+			pthread_join(th[t], NULL);
+		ftsw_err_set(err, "cannot start the simulation's threads");
+		ph_free(s, g);
+		return -1;
+	}
+	atomic_store(&g->go, 1);
+	ph_thread(s);
+	for (t = 1; t < g->T; t++)
+		pthread_join(th[t], NULL);
+	ph_merge(g);
+	*cpu = 0;
+	for (t = 0; t < g->T; t++)
+		*cpu += g->cpu[t];
+	*nthreads = g->T;
+	rc = g->rc;
+	ph_free(s, g);
+	return rc;
+}
+
 int ftsw_sim_run(const struct ftsw_routing *r,
 		 const struct ftsw_sim_traffic *tr,
 		 const struct ftsw_sim_opts *o, double load,
@@ -2030,6 +2797,21 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 	}
 	res->vls = s.V;
 	res->nports = s.nports;
+	res->threads = 1;
+	if (o->phased || (o->point_threads > 1 && order_free(&s))) {
+		double cpu = 0;
+
+		rc = run_phased(&s, o, load, err, &cpu, &res->threads);
+		if (o->progress)
+			fprintf(stderr, "\r%50s\r", "");
+		if (!rc && conservation(&s))
+			rc = -1;
+		rc = run_results(&s, o, res, rc, err);
+		res->seconds = (ftsw_now_us() - t0) * 1e-6;
+		res->cpu_seconds = cpu;
+		sim_free(&s);
+		return rc;
+	}
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	rc = run_loop(&s, o, load, err);
 	if (o->progress)

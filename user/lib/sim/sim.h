@@ -75,6 +75,16 @@ struct ftsw_sim_opts {
 					 * half of it) */
 	uint32_t count;		/* count mode: messages per flow (0 = off) */
 	unsigned threads;	/* sweeps: 0 = all CPUs */
+	bool phased;		/* the phased engine (Documentation/sim.md):
+				 * each cycle's events in a fixed order and
+				 * every effect on another node applied at
+				 * the cycle's end, so one point can run on
+				 * several threads with the same numbers */
+	unsigned point_threads;	/* threads of one point (0 = 1; ftsw_sim_sweep
+				 * sets it from threads): the phased engine
+				 * when phased, or when it gives the event
+				 * engine's numbers (one VL, FIFO inputs)
+				 * on a large fabric */
 	bool progress;		/* progress on stderr: a sweep's points, or a
 				 * single run's cycles */
 	bool verify;		/* check every cycle that no resource able
@@ -125,7 +135,8 @@ struct ftsw_sim_result {
 	uint64_t pkts_injected, pkts_delivered, pkts_dropped;
 	uint64_t samples;	/* conservation checks passed */
 	double seconds;		/* wall time of the run, set-up included */
-	double cpu_seconds;	/* CPU time of the cycle loop (its thread) */
+	double cpu_seconds;	/* CPU time of the cycle loop (its threads) */
+	unsigned threads;	/* threads that ran the point */
 	unsigned vls;
 	uint32_t nports;
 	/* flits per (link, VL) in the measured window: link * vls + vl */

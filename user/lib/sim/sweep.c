@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Sweeps: load points of one simulation spread over threads (each point is
- * a single-threaded, seeded run, so the numbers do not depend on the
- * thread count), the saturation search, the --load syntax.
+ * a seeded run whose numbers do not depend on the thread count: one
+ * thread, or the threads left over when there are fewer points than
+ * threads, in the phased engine), the saturation search, the --load
+ * syntax.
  */
 #include <math.h>
 #include <pthread.h>
@@ -20,6 +22,7 @@ struct sweep {
 	const struct ftsw_sim_opts *o;
 	const double *loads;
 	size_t n;
+	unsigned point_threads;
 	struct ftsw_sim_result *res;
 	atomic_size_t next, done;
 	pthread_mutex_t lock;
@@ -37,6 +40,7 @@ static void *sweep_worker(void *arg)
 		struct ftsw_err e;
 
 		o.progress = w->o->progress && w->n == 1;
+		o.point_threads = w->point_threads;
 		if (ftsw_sim_run(w->r, w->tr, &o, w->loads[i], &w->res[i],
 				 &e)) {
 			pthread_mutex_lock(&w->lock);
@@ -68,10 +72,12 @@ int ftsw_sim_sweep(const struct ftsw_routing *r,
 	unsigned nt = ftsw_threads(o->threads), i;
 	pthread_t *th;
 
+	if (!n)
+		return 0;
+	/* threads no point takes run inside the points (phased engine) */
+	w.point_threads = nt > n ? nt / (unsigned)n : 1;
 	if (nt > n)
 		nt = (unsigned)n;
-	if (!nt)
-		return 0;
 	pthread_mutex_init(&w.lock, NULL);
 	th = calloc(nt, sizeof(*th));
 	if (!th) {
