@@ -257,8 +257,9 @@ awk -v lb="$lb" -v d="$((m0 - m1))" -v n=$NTAB 'BEGIN {
 rm -f "$tab"
 ip netns del "$F"
 # The namespace's clean-up (and with it the fabric's) runs after ip netns
-# del returns and holds the module until it is done: the bench's exit
-# status was rmmod's "in use" (rc 1 after every figure had printed).
+# del returns and holds the module until it is done: retry rmmod for a
+# while. (The bench's old exit status 1 after every figure was not this
+# but the host-side wrapper's EXIT trap; see tests/bench/datapath.)
 for _ in $(seq 1 120); do
 	rmmod ftsw 2>/dev/null && exit 0
 	sleep 0.5
