@@ -238,9 +238,12 @@ for r in $(seq 1 "$ROUNDS"); do
 		fi
 		read -r p lo hi < <(stats ${reps[$c]:-0})
 		res[$c.pps]+="$p " res[$c.udp]+="$u " res[$c.tcp]+="${t:-0} " res[$c.tcpc]+="${tc:-0} "
-		printf 'round %d: %-6s chain of %d: pktgen %s pps [%s-%s] (%d x %s s: %s; delivered/sent %s), socket UDP %s pps, TCP %s Mbit/s, %s us CPU/MB, %s retransmits\n' \
-			"$r" "$c" $NSW "$p" "$lo" "$hi" "$PGREPS" "$PGSECS" "${reps[$c]% }" "${got[$c]% }" \
-			"$u" "${t:-FAILED}" "${tc:-?}" "${tr:-?}"
+		line=$(printf 'round %d: %-6s chain of %d:' "$r" "$c" $NSW)
+		part pktgen && line+=$(printf ' pktgen %s pps [%s-%s] (%d x %s s: %s; delivered/sent %s),' \
+			"$p" "$lo" "$hi" "$PGREPS" "$PGSECS" "${reps[$c]% }" "${got[$c]% }")
+		part udp && line+=" socket UDP $u pps,"
+		part tcp && line+=" TCP ${t:-FAILED} Mbit/s, ${tc:-?} us CPU/MB, ${tr:-?} retransmits"
+		echo "${line%,}"
 		[ "$c" = ftsw ] && f "$FTSW" -s port show switch 3 | sed 's/^/    /' | head -3
 	done
 	for peer in "$@"; do
