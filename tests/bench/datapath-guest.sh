@@ -302,8 +302,11 @@ for peer in bridge ovs; do
 			rm = m != "tcpc" ? (p > 0 ? f / p : 0) : (f > 0 ? p / f : 0)
 			printf " %s %.2f [%.2f-%.2f]; %.2f%s", name, v, lo, hi, rm, m == "tcpc" ? "" : "," }')
 	done
-	read -r v lo hi < <(stats ${rres[$peer.best]})
-	echo "$line; pktgen best repetition ftsw/best $peer $v [$lo-$hi]"
+	if [ -n "${rres[$peer.best]:-}" ]; then
+		read -r v lo hi < <(stats ${rres[$peer.best]})
+		line+="; pktgen best repetition ftsw/best $peer $v [$lo-$hi]"
+	fi
+	echo "$line"
 done
 
 # Memory: NTAB switches with a full LFT (0xC000 entries) each.
