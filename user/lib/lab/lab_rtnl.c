@@ -599,10 +599,13 @@ int lab_sysctl(const char *path, const char *value, struct ftsw_err *err)
 	return 0;
 }
 
-int lab_sysctl_raise(const char *path, unsigned long min)
+/*
+ * Open a numeric sysctl for reading and writing and read its value: the
+ * descriptor, or -1 if it cannot be opened or does not hold a number.
+ */
+static int sysctl_open_num(const char *path, long *cur)
 {
-	char p[256], buf[32];
-	unsigned long cur;
+	char p[256], buf[32], *end;
 	ssize_t n;
 	int fd;
 
@@ -611,49 +614,51 @@ int lab_sysctl_raise(const char *path, unsigned long min)
 	if (fd < 0)
 		return -1;
 	n = read(fd, buf, sizeof(buf) - 1);
-	if (n <= 0) {
-		close(fd);
-		return -1;
-	}
-	buf[n] = 0;
-	cur = strtoul(buf, NULL, 10);
-	if (cur < min) {
-		n = snprintf(buf, sizeof(buf), "%lu", min);
-		if (pwrite(fd, buf, (size_t)n, 0) != n) {
-			close(fd);
-			return -1;
-		}
+	if (n > 0) {
+		buf[n] = 0;
+		errno = 0;
+		*cur = strtol(buf, &end, 10);
+		if (!errno && end != buf)
+			return fd;
 	}
 	close(fd);
-	return 0;
+	return -1;
+}
+
+/* Write @v into the sysctl open on @fd (then closed): 0, or -1. */
+static int sysctl_write_num(int fd, long v)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%ld", v);
+	int rc = pwrite(fd, buf, (size_t)n, 0) == n ? 0 : -1;
+
+	close(fd);
+	return rc;
+}
+
+int lab_sysctl_raise(const char *path, unsigned long min)
+{
+	long cur;
+	int fd = sysctl_open_num(path, &cur);
+
+	if (fd < 0)
+		return -1;
+	if (cur >= 0 && (unsigned long)cur >= min) {
+		close(fd);
+		return 0;
+	}
+	return sysctl_write_num(fd, (long)min);
 }
 
 int lab_sysctl_swap(const char *path, long want, long *old)
 {
-	char p[256], buf[32], *end;
-	ssize_t n;
-	long cur;
-	int fd, rc = -1;
+	int fd = sysctl_open_num(path, old);
 
-	snprintf(p, sizeof(p), "/proc/sys/%s", path);
-	fd = open(p, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n <= 0)
-		goto out;
-	buf[n] = 0;
-	errno = 0;
-	cur = strtol(buf, &end, 10);
-	if (errno || end == buf)
-		goto out;
-	*old = cur;
-	rc = 0;
-	if (cur != want) {
-		n = snprintf(buf, sizeof(buf), "%ld", want);
-		rc = pwrite(fd, buf, (size_t)n, 0) == n ? 1 : -1;
+	if (*old == want) {
+		close(fd);
+		return 0;
 	}
-out:
-	close(fd);
-	return rc;
+	return sysctl_write_num(fd, want) ? -1 : 1;
 }
