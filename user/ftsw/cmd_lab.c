@@ -353,7 +353,7 @@ static void lab_up_print(const char *name, const struct ftsw_lab_times *tm)
  * lab up's and lab down's progress on a terminal: a counter per step, notes
  * on a line.
  */
-static void up_progress(const char *what, uint64_t done, uint64_t total,
+static void lab_progress(const char *what, uint64_t done, uint64_t total,
 			void *arg)
 {
 	if (!total)
@@ -374,7 +374,7 @@ static int lab_up(const struct cli_args *a)
 	if (rc)
 		return rc;
 	if (isatty(2)) {
-		o.progress = up_progress;
+		o.progress = lab_progress;
 		o.progress_arg = (void *)o.name;
 	}
 	if (ftsw_lab_up(&o, &tm, &err)) {
@@ -403,7 +403,7 @@ static int lab_down(const struct cli_args *a)
 
 	const char *name = lab_name(a->v[N_NAME].s);
 
-	if (ftsw_lab_down_progress(name, isatty(2) ? up_progress : NULL,
+	if (ftsw_lab_down_progress(name, isatty(2) ? lab_progress : NULL,
 				   (void *)name, &err)) {
 		cli_err("lab down: %s", err.msg);
 		return 1;

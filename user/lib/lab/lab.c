@@ -1022,10 +1022,7 @@ static int del_job_run(struct del_job *j, struct ftsw_err *err)
  * ftsw), or one this process may not enter, is left whole to the kernel's
  * clean-up as before.
  */
-typedef void (*down_progress_fn)(const char *what, uint64_t done,
-				 uint64_t total, void *arg);
-
-static void del_cables(const char *name, down_progress_fn progress,
+static void del_cables(const char *name, ftsw_lab_progress_fn progress,
 		       void *arg)
 {
 	struct lab_rt rt;
@@ -1053,7 +1050,7 @@ int ftsw_lab_down(const char *name, struct ftsw_err *err)
 	return ftsw_lab_down_progress(name, NULL, NULL, err);
 }
 
-int ftsw_lab_down_progress(const char *name, down_progress_fn progress,
+int ftsw_lab_down_progress(const char *name, ftsw_lab_progress_fn progress,
 			   void *arg, struct ftsw_err *err)
 {
 	char dir[256], path[600], pre[64];

@@ -56,6 +56,13 @@ struct ftsw_nl *ftsw_nl_open_in(const char *netns, struct ftsw_err *err);
 
 /* ------------------------------------------------------------ the lab */
 
+/*
+ * Progress of lab up or lab down: what, done of total; a note (the LMC
+ * picked, a roll-back) has total 0.
+ */
+typedef void (*ftsw_lab_progress_fn)(const char *what, uint64_t done,
+				     uint64_t total, void *arg);
+
 struct ftsw_lab_opts {
 	const char *name;	/* NULL: FTSW_LAB_DEFAULT */
 	const char *topo;	/* generator spec or ibnetdiscover file */
@@ -70,12 +77,7 @@ struct ftsw_lab_opts {
 	uint64_t seed;
 	bool no_neigh;		/* no address plan: the fabric answers no
 				 * ARP/ND (hosts bring their own neighbours) */
-	/*
-	 * Progress of the set-up (NULL: quiet): what, done of total; a note
-	 * (the LMC picked, a roll-back) has total 0.
-	 */
-	void (*progress)(const char *what, uint64_t done, uint64_t total,
-			 void *arg);
+	ftsw_lab_progress_fn progress;	/* NULL: quiet */
 	void *progress_arg;
 };
 
@@ -100,10 +102,8 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 		struct ftsw_err *err);
 /* Remove everything of lab NAME; tolerant of half-built labs. */
 int ftsw_lab_down(const char *name, struct ftsw_err *err);
-/* The same, with progress (as ftsw_lab_opts' progress; NULL: quiet). */
-int ftsw_lab_down_progress(const char *name,
-			   void (*progress)(const char *what, uint64_t done,
-					    uint64_t total, void *arg),
+/* The same, with progress (NULL: quiet). */
+int ftsw_lab_down_progress(const char *name, ftsw_lab_progress_fn progress,
 			   void *arg, struct ftsw_err *err);
 
 /* A lab as described by its run directory. */
