@@ -1801,6 +1801,17 @@ static bool find_deadlock(struct sim *s)
 
 /* ------------------------------------------------------------- run */
 
+/* The timing wheel of @s: each slot's events, then the slots. */
+static void wheel_free(struct sim *s)
+{
+	uint32_t i;
+
+	if (s->wheel)
+		for (i = 0; i <= s->wmask; i++)
+			free(s->wheel[i].ev);
+	free(s->wheel);
+}
+
 static void sim_free(struct sim *s)
 {
 	uint32_t i;
@@ -1820,10 +1831,7 @@ static void sim_free(struct sim *s)
 	free(s->offs);
 	free(s->pair_rr);
 	free(s->heap);
-	if (s->wheel)
-		for (i = 0; i <= s->wmask; i++)
-			free(s->wheel[i].ev);
-	free(s->wheel);
+	wheel_free(s);
 	free(s->visit);
 	free(s->dropq);
 	free(s->link_flits);
@@ -2649,17 +2657,13 @@ static int ph_setup(struct sim *s0, struct phased *g, unsigned T,
 static void ph_free(struct sim *s0, struct phased *g)
 {
 	unsigned t;
-	uint32_t i;
 
 	for (t = 1; t < g->T; t++) {
 		struct sim *x = g->th[t];
 
 		if (!x)
 			continue;
-		if (x->wheel)
-			for (i = 0; i <= x->wmask; i++)
-				free(x->wheel[i].ev);
-		free(x->wheel);
+		wheel_free(x);
 		free(x->heap);
 		free(x->tmp);
 		hist_free(&x->hmsg);
