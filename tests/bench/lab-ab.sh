@@ -44,7 +44,7 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 klog=$(mktemp /tmp/klog.XXXXXX)
 dmesg -W >"$klog" &
 klog_pid=$!
-trap 'kill "$klog_pid" 2>/dev/null' EXIT
+trap 'kill "$klog_pid" 2>/dev/null || true' EXIT
 klog_bad() { grep -cE 'WARNING:|rcu_sched self-detected stall|rcu: INFO|BUG:|Oops' "$klog" || true; }
 echo "# $T, $(uname -r), $(nproc) CPUs"
 for V in "$@"; do
