@@ -225,7 +225,30 @@ stop() {
 	grep -q "fm: stopped" "$LOG" && [ ! -e "$STATUS" ]
 }
 tap_check "fm stops cleanly on SIGTERM" stop
-down() { lab lab down --name "$LAB" && lab_gone; }
-tap_check "lab down leaves nothing" down
+# lab down with fm running: the manager is stopped first (its pid gone),
+# then the lab goes; fm stop then finds none. A stale status file naming a
+# live pid that is not an fm (here a sleep) is left alone.
+down() {
+	local pid out
+	lab fm --lab "$LAB" -d || return 1
+	pid=$(st pid)
+	kill -0 "$pid" || return 1
+	cp "$STATUS" /tmp/fm-status.json
+	lab lab down --name "$LAB" || return 1
+	! kill -0 "$pid" 2>/dev/null || { echo "fm $pid still runs"; return 1; }
+	lab_gone || return 1
+	out=$(lab fm stop --lab "$LAB" 2>&1) && return 1
+	echo "$out" | grep -q "no fabric manager runs" || { echo "$out"; return 1; }
+	sleep 300 &
+	pid=$!
+	mkdir -p "/run/ftsw/$LAB"
+	"$PY" -c 'import json, sys; d = json.load(open("/tmp/fm-status.json")); d["pid"] = int(sys.argv[1]); json.dump(d, open(sys.argv[2], "w"))' "$pid" "$STATUS"
+	out=$(lab fm stop --lab "$LAB" 2>&1) && { kill "$pid"; return 1; }
+	kill -0 "$pid" || { echo "a stale status file's pid $pid was killed: $out"; return 1; }
+	kill "$pid"
+	rm -rf "/run/ftsw/$LAB" /tmp/fm-status.json
+	echo "$out" | grep -q "no fabric manager runs" || { echo "$out"; return 1; }
+}
+tap_check "lab down stops the lab's fm first and leaves nothing; a stale pid is not killed" down
 tap_check "rmmod ftsw" ftsw_unload
 tap_done

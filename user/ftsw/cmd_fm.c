@@ -230,21 +230,22 @@ static int fm_status(const char *lab)
 
 static int fm_kill(const char *lab)
 {
-	struct ftsw_fm_status st;
 	struct ftsw_err err;
 	char path[320];
-	int i;
+	long pid;
+	int rc;
 
-	if (status_of(lab, &st, path, &err) || st.pid <= 0) {
-		cli_err("fm stop: no fabric manager status at %s", path);
+	rc = ftsw_fm_stop(lab, 2000, &pid, &err);
+	if (rc < 0) {
+		cli_err("fm stop: %s", err.msg);
 		return 1;
 	}
-	if (kill((pid_t)st.pid, SIGTERM) < 0) {
-		cli_err("fm stop: pid %ld: %s", st.pid, strerror(errno));
+	if (rc > 0) {
+		ftsw_fm_status_path(lab, path, sizeof(path));
+		cli_err("fm stop: no fabric manager runs (status file %s)",
+			path);
 		return 1;
 	}
-	for (i = 0; i < 100 && kill((pid_t)st.pid, 0) == 0; i++)
-		usleep(20000);
 	return 0;
 }
 

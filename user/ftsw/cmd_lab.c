@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fm/fm.h"
 #include "lab/lab.h"
 #include "nlcli.h"
 #include "util/output.h"
@@ -399,16 +400,26 @@ static int open_lab(const struct cli_args *a, struct ftsw_lab *lab)
 
 static int lab_down(const struct cli_args *a)
 {
-	struct ftsw_err err;
-
 	const char *name = lab_name(a->v[N_NAME].s);
+	struct ftsw_err err;
+	long pid;
+	int rc = 0;
 
+	/*
+	 * The lab's fabric manager first: it would chase every cable going
+	 * away, and its sockets would keep the fabric's namespace alive.
+	 */
+	if (ftsw_fm_stop(name, 5000, &pid, &err) < 0) {
+		cli_err("lab down: %s; tearing the lab down all the same",
+			err.msg);
+		rc = 1;
+	}
 	if (ftsw_lab_down_progress(name, isatty(2) ? lab_progress : NULL,
 				   (void *)name, &err)) {
 		cli_err("lab down: %s", err.msg);
 		return 1;
 	}
-	return 0;
+	return rc;
 }
 
 static void status_print(const struct ftsw_lab *lab,

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1145,4 +1146,58 @@ int ftsw_fm_status_read(const char *path, struct ftsw_fm_status *st,
 	    status_str(buf, path, "cause", st->cause, sizeof(st->cause), err))
 		return -1;
 	return status_pairs(buf, path, st, err);
+}
+
+/*
+ * Whether the manager a status file names still runs: its pid alive and
+ * its command ftsw (a stale file's pid may be another process's by now).
+ */
+static bool fm_alive(long pid)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	if (pid <= 0 || kill((pid_t)pid, 0) < 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = 0;
+	fclose(f);
+	comm[strcspn(comm, "\n")] = 0;
+	return !strcmp(comm, "ftsw");
+}
+
+int ftsw_fm_stop(const char *netns, unsigned wait_ms, long *pid,
+		 struct ftsw_err *err)
+{
+	struct ftsw_fm_status st;
+	char path[320];
+	unsigned waited;
+
+	*pid = 0;
+	ftsw_fm_status_path(netns, path, sizeof(path));
+	if (access(path, F_OK))
+		return 1;
+	if (ftsw_fm_status_read(path, &st, err))
+		return -1;
+	if (!fm_alive(st.pid))
+		return 1;
+	*pid = st.pid;
+	if (kill((pid_t)st.pid, SIGTERM) < 0) {
+		ftsw_err_set(err, "fabric manager (pid %ld): %s", st.pid,
+			     strerror(errno));
+		return -1;
+	}
+	for (waited = 0; waited < wait_ms && kill((pid_t)st.pid, 0) == 0;
+	     waited += 20)
+		usleep(20000);
+	if (kill((pid_t)st.pid, 0) == 0) {
+		ftsw_err_set(err, "fabric manager (pid %ld) still runs %u ms "
+			     "after SIGTERM", st.pid, wait_ms);
+		return -1;
+	}
+	return 0;
 }
