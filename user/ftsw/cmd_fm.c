@@ -232,10 +232,9 @@ static int fm_kill(const char *lab)
 {
 	struct ftsw_err err;
 	char path[320];
-	long pid;
 	int rc;
 
-	rc = ftsw_fm_stop(lab, 2000, &pid, &err);
+	rc = ftsw_fm_stop(lab, 2000, &err);
 	if (rc < 0) {
 		cli_err("fm stop: %s", err.msg);
 		return 1;

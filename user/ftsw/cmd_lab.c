@@ -402,14 +402,13 @@ static int lab_down(const struct cli_args *a)
 {
 	const char *name = lab_name(a->v[N_NAME].s);
 	struct ftsw_err err;
-	long pid;
 	int rc = 0;
 
 	/*
 	 * The lab's fabric manager first: it would chase every cable going
 	 * away, and its sockets would keep the fabric's namespace alive.
 	 */
-	if (ftsw_fm_stop(name, 5000, &pid, &err) < 0) {
+	if (ftsw_fm_stop(name, 5000, &err) < 0) {
 		cli_err("lab down: %s; tearing the lab down all the same",
 			err.msg);
 		rc = 1;

@@ -1170,14 +1170,12 @@ static bool fm_alive(long pid)
 	return !strcmp(comm, "ftsw");
 }
 
-int ftsw_fm_stop(const char *netns, unsigned wait_ms, long *pid,
-		 struct ftsw_err *err)
+int ftsw_fm_stop(const char *netns, unsigned wait_ms, struct ftsw_err *err)
 {
 	struct ftsw_fm_status st;
 	char path[320];
 	unsigned waited;
 
-	*pid = 0;
 	ftsw_fm_status_path(netns, path, sizeof(path));
 	if (access(path, F_OK))
 		return 1;
@@ -1185,7 +1183,6 @@ int ftsw_fm_stop(const char *netns, unsigned wait_ms, long *pid,
 		return -1;
 	if (!fm_alive(st.pid))
 		return 1;
-	*pid = st.pid;
 	if (kill((pid_t)st.pid, SIGTERM) < 0) {
 		ftsw_err_set(err, "fabric manager (pid %ld): %s", st.pid,
 			     strerror(errno));

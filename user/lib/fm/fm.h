@@ -110,9 +110,8 @@ int ftsw_fm_status_read(const char *path, struct ftsw_fm_status *st,
 /*
  * Stop the manager of namespace netns (NULL: ours) that its status file
  * names, if it still runs: SIGTERM, then up to wait_ms for it to exit.
- * 0 when one was stopped (*pid its pid), 1 when none runs, -1 with err.
+ * 0 when one was stopped, 1 when none runs, -1 with err.
  */
-int ftsw_fm_stop(const char *netns, unsigned wait_ms, long *pid,
-		 struct ftsw_err *err);
+int ftsw_fm_stop(const char *netns, unsigned wait_ms, struct ftsw_err *err);
 
 #endif
