@@ -531,11 +531,20 @@ static int upload_plan(struct ftsw_nl *nl, uint32_t nhosts, unsigned lmc,
  * namespace and refuse new entries past gc_thresh3 (1024 by default): one
  * host talking to all others, and their answers, need 2 (N - 1). Raised,
  * never lowered, best effort (a rootless lab cannot, and needs less).
+ *
+ * gc_thresh2 is left alone on purpose. Above it (512 by default) the
+ * kernel collects, every 5 s at most, the entries nobody references that
+ * were not confirmed in the last 5 s, and multicast ones at once. Here
+ * that costs nothing: a host's next packet to a collected peer is resolved
+ * again by its own edge port, one frame each way, nothing crosses the
+ * fabric. And it keeps the tables small, which matters more than it
+ * seems: in 6.1 a table's hash only grows, and every device that goes
+ * down or away scans it whole, up to 7 times (Documentation/lab.md).
  */
 static void neigh_room(uint32_t nhosts)
 {
 	static const char *const fam[] = { "ipv4", "ipv6" };
-	unsigned long need3 = 4ul * nhosts + 1024, need2 = 2ul * nhosts + 512;
+	unsigned long need3 = 4ul * nhosts + 1024;
 	char path[64];
 	unsigned i;
 
@@ -543,9 +552,6 @@ static void neigh_room(uint32_t nhosts)
 		snprintf(path, sizeof(path), "net/%s/neigh/default/gc_thresh3",
 			 fam[i]);
 		lab_sysctl_raise(path, need3);
-		snprintf(path, sizeof(path), "net/%s/neigh/default/gc_thresh2",
-			 fam[i]);
-		lab_sysctl_raise(path, need2);
 	}
 }
 
