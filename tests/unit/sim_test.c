@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 /* the harness compares int literals with unsigned values */
 #pragma GCC diagnostic ignored "-Wsign-compare"
@@ -1164,6 +1165,74 @@ TEST(threads_inside_a_point_same_numbers)
 	o.point_threads = 2;
 	ASSERT_EQ(0, ftsw_sim_run(r, &tr, &o, 0.3, &a, &err));
 	ASSERT_EQ(1, a.threads);
+	ftsw_sim_result_free(&a);
+	ftsw_sim_traffic_free(&tr);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
+/* This process's address space, in bytes (/proc/self/statm, in pages). */
+static size_t vm_size(void)
+{
+	unsigned long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%lu", &pages) != 1)
+			pages = 0;
+		fclose(f);
+	}
+	return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * Under an address-space limit (ulimit -v) the phased engine cannot
+ * reserve its pools. Offered two threads, a point runs on the event
+ * engine, on one thread, with the same numbers, and says so; asked for
+ * the phased engine by name, it fails, naming the engine and the limit.
+ * The harness runs each test in its own process: the limit ends with it.
+ */
+TEST(phased_without_memory_falls_back)
+{
+	struct ftsw_topo *t = gen("ftmn:24,3");
+	struct ftsw_routing *r = route("dmodk", t, 0, 0);
+	struct ftsw_sim_traffic tr;
+	struct ftsw_sim_opts o;
+	struct ftsw_sim_result a, b;
+	struct ftsw_err err;
+	struct rlimit rl;
+
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(0, ftsw_sim_traffic_make(t, "uniform", "topo", 0, &tr, &err));
+	opts(&o);
+	o.warmup = 200;
+	o.measure = 200;
+	o.drain = 200;
+	ASSERT_EQ(0, ftsw_sim_run(r, &tr, &o, 0.6, &a, &err));
+	ASSERT_EQ(1, a.threads);
+	ASSERT_FALSE(a.fell_back);
+	/* Room for the event engine (tens of MiB here), not for the phased
+	 * engine's reservation (over 2 GiB for this fabric, 2 threads).
+	 */
+	rl.rlim_cur = rl.rlim_max = vm_size() + (256u << 20);
+	ASSERT_EQ(0, setrlimit(RLIMIT_AS, &rl));
+	o.point_threads = 2;
+	ASSERT_EQ(0, ftsw_sim_run(r, &tr, &o, 0.6, &b, &err));
+	ASSERT_EQ(1, b.threads);
+	ASSERT_TRUE(b.fell_back);
+	ASSERT_EQ(a.cycles, b.cycles);
+	ASSERT_EQ(a.flit_hops, b.flit_hops);
+	ASSERT_EQ(a.msgs_done, b.msgs_done);
+	ASSERT_EQ(a.pkts_delivered, b.pkts_delivered);
+	ASSERT_EQ(0, memcmp(&a.accepted, &b.accepted, sizeof(a.accepted)));
+	ASSERT_EQ(0, memcmp(&a.msg_lat_avg, &b.msg_lat_avg,
+			    sizeof(a.msg_lat_avg)));
+	ftsw_sim_result_free(&b);
+	o.phased = true;
+	ASSERT_EQ(-1, ftsw_sim_run(r, &tr, &o, 0.6, &b, &err));
+	ASSERT_NE(NULL, strstr(err.msg, "phased engine"));
+	ASSERT_NE(NULL, strstr(err.msg, "ulimit -v"));
+	ftsw_sim_result_free(&b);
 	ftsw_sim_result_free(&a);
 	ftsw_sim_traffic_free(&tr);
 	ftsw_routing_free(r);

@@ -339,9 +339,14 @@ static void print_point(const struct ftsw_routing *r,
 	ftsw_out_float("flit_hops_per_cpu_s", NULL, x->cpu_seconds > 0 ?
 		       x->flit_hops / x->cpu_seconds : 0);
 	ftsw_out_uint("threads", NULL, x->threads);
+	ftsw_out_bool("phased_fallback", NULL, x->fell_back);
 	point_util(r->topo, x);
 	if (x->note[0])
 		ftsw_out_str("note", "\n      %s", x->note);
+	if (x->fell_back)
+		ftsw_out_text("\n      the phased engine found no memory "
+			      "(ulimit -v?): the event engine ran this point "
+			      "on one thread, same numbers");
 	ftsw_out_text("\n");
 	if (x->deadlock)
 		point_deadlock(r, x);

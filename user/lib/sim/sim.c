@@ -364,6 +364,7 @@ struct pool {
 };
 
 struct phased;
+#define PH_NOMEM (-2)	/* run_phased(): no memory for its set-up */
 
 struct sim {
 	const struct ftsw_routing *r;
@@ -2610,8 +2611,10 @@ static int ph_setup(struct sim *s0, struct phased *g, unsigned T,
 	    ph_pool(&s0->pkp, g->pk_per, T, &g->pk_bytes) ||
 	    ph_pool(&s0->msp, g->ms_per, T, &g->ms_bytes)) {
 		free(all);
-		ftsw_err_set(err, "out of memory for the simulation");
-		return -1;
+		ftsw_err_set(err, "out of memory for the phased engine (it "
+			     "reserves address space for %u threads' packets "
+			     "and messages: see ulimit -v)", T);
+		return PH_NOMEM;
 	}
 	s0->pk = s0->pkp.items;
 	s0->ms = s0->msp.items;
@@ -2734,7 +2737,10 @@ static bool order_free(const struct sim *s)
 	return s->V == 1 && !s->o.voq && s->nports >= PH_AUTO_PORTS;
 }
 
-/* One point on o->point_threads threads; *cpu: their loop CPU seconds. */
+/*
+ * One point on o->point_threads threads; *cpu: their loop CPU seconds.
+ * PH_NOMEM: the engine could not set up its memory, nothing ran.
+ */
 static int run_phased(struct sim *s, const struct ftsw_sim_opts *o,
 		      double load, struct ftsw_err *err, double *cpu,
 		      unsigned *nthreads)
@@ -2751,9 +2757,10 @@ static int run_phased(struct sim *s, const struct ftsw_sim_opts *o,
 	g->o = o;
 	g->load = load;
 	g->last_progress = ftsw_now_us();
-	if (ph_setup(s, g, o->point_threads ? o->point_threads : 1, err)) {
+	rc = ph_setup(s, g, o->point_threads ? o->point_threads : 1, err);
+	if (rc) {
 		ph_free(s, g);
-		return -1;
+		return rc;
 	}
 	for (started = 1; started < g->T; started++)
 		if (pthread_create(&th[started], NULL, ph_thread,
@@ -2806,6 +2813,23 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 		double cpu = 0;
 
 		rc = run_phased(&s, o, load, err, &cpu, &res->threads);
+		if (rc == PH_NOMEM && !o->phased) {
+			/* Threads were only offered: the event engine gives
+			 * the same numbers on one, in far less memory.
+			 */
+			sim_free(&s);
+			memset(&s, 0, sizeof(s));
+			s.res = res;
+			if (sim_setup(&s, r, tr, o, load, err)) {
+				sim_free(&s);
+				return -1;
+			}
+			res->threads = 1;
+			res->fell_back = true;
+			goto event;
+		}
+		if (rc == PH_NOMEM)
+			rc = -1;
 		if (o->progress)
 			fprintf(stderr, "\r%50s\r", "");
 		if (!rc && conservation(&s))
@@ -2816,6 +2840,7 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 		sim_free(&s);
 		return rc;
 	}
+event:
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	rc = run_loop(&s, o, load, err);
 	if (o->progress)

@@ -137,6 +137,8 @@ struct ftsw_sim_result {
 	double seconds;		/* wall time of the run, set-up included */
 	double cpu_seconds;	/* CPU time of the cycle loop (its threads) */
 	unsigned threads;	/* threads that ran the point */
+	bool fell_back;		/* threads were offered but the phased engine
+				 * found no memory: the event engine ran */
 	unsigned vls;
 	uint32_t nports;
 	/* flits per (link, VL) in the measured window: link * vls + vl */
