@@ -2535,24 +2535,29 @@ static void *ph_thread(void *arg)
 	return NULL;
 }
 
-/* A pool of fixed ranges, per items per thread, reserved, not committed. */
-static int ph_pool(struct pool *p, uint32_t per, unsigned T, size_t *bytes)
+/*
+ * Address space for a pool of fixed ranges, per items per thread:
+ * reserved, not committed; NULL when there is none.
+ */
+static void *ph_reserve(const struct pool *p, uint32_t per, unsigned T,
+			size_t *bytes)
 {
-	size_t n = (size_t)per * T;
+	void *m;
 
+	*bytes = (size_t)per * T * (p->size + sizeof(uint32_t));
+	m = mmap(NULL, *bytes, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+/* Pool p becomes the reservation m (ph_reserve's, same per and T). */
+static void ph_pool(struct pool *p, void *m, uint32_t per, unsigned T)
+{
 	free(p->items);
 	free(p->next);
-	p->items = p->next = NULL;
-	*bytes = n * (p->size + sizeof(uint32_t));
-	p->items = mmap(NULL, *bytes, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p->items == MAP_FAILED) {
-		p->items = NULL;
-		return -1;
-	}
-	p->next = (uint32_t *)((char *)p->items + n * p->size);
+	p->items = m;
+	p->next = (uint32_t *)((char *)m + (size_t)per * T * p->size);
 	p->fixed = true;
-	return 0;
 }
 
 static void ph_thread_init(struct sim *x, struct phased *g, unsigned t)
@@ -2577,6 +2582,7 @@ static int ph_setup(struct sim *s0, struct phased *g, unsigned T,
 			  (s0->Bin + s0->Bout) + 64;
 	struct hent *all = s0->heap;
 	uint32_t nall = s0->nheap, i;
+	void *pk, *ms;
 	unsigned t;
 
 	if (T > PH_MAXT)
@@ -2604,17 +2610,26 @@ static int ph_setup(struct sim *s0, struct phased *g, unsigned T,
 	}
 	g->pk_per = (uint32_t)pk_per;
 	g->ms_per = (1u << 26) / T;
-	g->box = calloc((size_t)T * T, sizeof(*g->box));
-	g->defer = calloc(T, sizeof(*g->defer));
-	s0->heap = malloc((nall + 1) * sizeof(*s0->heap));
-	if (!g->box || !g->defer || !s0->heap ||
-	    ph_pool(&s0->pkp, g->pk_per, T, &g->pk_bytes) ||
-	    ph_pool(&s0->msp, g->ms_per, T, &g->ms_bytes)) {
-		free(all);
+	/* The reservations first: without them s0 is left as it was. */
+	pk = ph_reserve(&s0->pkp, g->pk_per, T, &g->pk_bytes);
+	ms = pk ? ph_reserve(&s0->msp, g->ms_per, T, &g->ms_bytes) : NULL;
+	if (!ms) {
+		if (pk)
+			munmap(pk, g->pk_bytes);
 		ftsw_err_set(err, "out of memory for the phased engine (it "
 			     "reserves address space for %u threads' packets "
 			     "and messages: see ulimit -v)", T);
 		return PH_NOMEM;
+	}
+	ph_pool(&s0->pkp, pk, g->pk_per, T);
+	ph_pool(&s0->msp, ms, g->ms_per, T);
+	g->box = calloc((size_t)T * T, sizeof(*g->box));
+	g->defer = calloc(T, sizeof(*g->defer));
+	s0->heap = malloc((nall + 1) * sizeof(*s0->heap));
+	if (!g->box || !g->defer || !s0->heap) {
+		free(all);
+		ftsw_err_set(err, "out of memory for the simulation");
+		return -1;
 	}
 	s0->pk = s0->pkp.items;
 	s0->ms = s0->msp.items;
@@ -2739,7 +2754,8 @@ static bool order_free(const struct sim *s)
 
 /*
  * One point on o->point_threads threads; *cpu: their loop CPU seconds.
- * PH_NOMEM: the engine could not set up its memory, nothing ran.
+ * PH_NOMEM: no address space for the engine's pools; nothing ran and *s
+ * is as it came, ready for the event engine.
  */
 static int run_phased(struct sim *s, const struct ftsw_sim_opts *o,
 		      double load, struct ftsw_err *err, double *cpu,
@@ -2817,14 +2833,6 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 			/* Threads were only offered: the event engine gives
 			 * the same numbers on one, in far less memory.
 			 */
-			sim_free(&s);
-			memset(&s, 0, sizeof(s));
-			s.res = res;
-			if (sim_setup(&s, r, tr, o, load, err)) {
-				sim_free(&s);
-				return -1;
-			}
-			res->threads = 1;
 			res->fell_back = true;
 			goto event;
 		}
