@@ -80,6 +80,33 @@ klog_bad() { grep -cE "$klog_pat" "$klog" || true; }
 
 rc=0
 echo "# lab scale: $*, $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ {print $2}' /proc/meminfo) kB, lab up threads ${FTSW_LAB_THREADS:-$(nproc)}"
+
+# The host's speed moves by tens of percent between runs (TCG), and every
+# figure below is mostly the kernel's own per-device work. So first the
+# same kind of work without ftsw, as a yardstick of this boot: 2000 dummy
+# devices made, set up and deleted in one group by ip(8) in a scratch
+# namespace (IPv6 off, like the fabric's), before any lab has grown the
+# neighbour tables.
+calibrate() {
+	local n=2000 i t0 tc td
+	ip netns add lab-scale-cal
+	ip -n lab-scale-cal link set lo up
+	ip netns exec lab-scale-cal sh -c 'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6; echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6'
+	for i in $(seq "$n"); do echo "link add cal$i group 9 type dummy"; done >/tmp/cal.batch
+	for i in $(seq "$n"); do echo "link set cal$i up"; done >>/tmp/cal.batch
+	t0=$(now)
+	ip -n lab-scale-cal -b /tmp/cal.batch
+	tc=$(since "$t0")
+	nap 3
+	t0=$(now)
+	ip -n lab-scale-cal link del group 9
+	td=$(since "$t0")
+	ip netns del lab-scale-cal
+	rm -f /tmp/cal.batch
+	awk -v n="$n" -v c="$tc" -v d="$td" 'BEGIN { printf "yardstick: %d dummy devices made and set up in %.2f s (%.2f ms each), deleted in %.2f s (%.2f ms each)\n", n, c, 1000 * c / n, d, 1000 * d / n }'
+	nap 3
+}
+calibrate
 for TOPO in "$@"; do
 	echo
 	echo "## $TOPO"
@@ -140,6 +167,10 @@ for TOPO in "$@"; do
 	done
 	"$FTSW" fm stop
 
+	# Every device the lab has: the fabric's (each switch port, and lo)
+	# and each host's eth0 and lo.
+	ndev=$(($(ip -n big -o link show | wc -l) + 2 * nh))
+	echo "kernel neighbour tables before lab down: $(ntab); devices: $ndev"
 	t0=$(now)
 	"$FTSW" lab down
 	echo "lab down: $(since "$t0") s"
@@ -159,7 +190,8 @@ for TOPO in "$@"; do
 		read -r idle <"$idle_file"
 		[ "$idle" -ge 90 ] && break
 	done
-	echo "lab down + the kernel's namespace clean-up: 95% of the memory back after $tm s, CPU idle (a whole second over 90% idle) after $(since "$t0") s ($(((m0 - $(mem)) / 1024)) MB not back)"
+	td=$(since "$t0")
+	echo "lab down + the kernel's namespace clean-up: 95% of the memory back after $tm s, CPU idle (a whole second over 90% idle) after $td s ($(((m0 - $(mem)) / 1024)) MB not back); $(awk -v t="$td" -v n="$ndev" 'BEGIN { printf "%.2f", 1000 * t / n }') ms per device"
 	bad1=$(klog_bad)
 	echo "kernel log: $((bad1 - bad0)) WARNING/stall/BUG lines"
 	if [ "$bad1" != "$bad0" ]; then
