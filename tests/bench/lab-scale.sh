@@ -75,7 +75,8 @@ klog=$(mktemp /tmp/klog.XXXXXX)
 dmesg -W >"$klog" &
 klog_pid=$!
 trap 'kill "$klog_pid" 2>/dev/null || true' EXIT
-klog_pat='WARNING:|rcu_sched self-detected stall|rcu: INFO|BUG:|Oops|neighbour table overflow'
+# The kernel spells its neighbour-table message "neighbor table overflow".
+klog_pat='WARNING:|rcu_sched self-detected stall|rcu: INFO|BUG:|Oops|neighbou?r table overflow'
 klog_bad() { grep -cE "$klog_pat" "$klog" || true; }
 
 rc=0
