@@ -4,8 +4,9 @@
 # (MemAvailable before and after), h0 pings every host, a random sample of
 # host pairs ping, `ftsw fm` (discovery, first commit, event -> commit for
 # a failed cable and for its heal), then `lab down` and the kernel's own
-# namespace clean-up (until the memory is back), with the kernel log checked
-# for WARNINGs and RCU stalls. Hosts hold no static neighbours: the fabric
+# namespace clean-up (until the memory is back, and per device), with the
+# kernel log checked for WARNINGs and RCU stalls; first, a yardstick of the
+# boot's speed (neigh-hash-cost.sh). Hosts hold no static neighbours: the fabric
 # answers ARP from its address plan. Runs as root in the plain VM, on an
 # idle host (quiet):
 #
@@ -84,30 +85,11 @@ echo "# lab scale: $*, $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ {print $2}'
 
 # The host's speed moves by tens of percent between runs (TCG), and every
 # figure below is mostly the kernel's own per-device work. So first the
-# same kind of work without ftsw, as a yardstick of this boot: 2000 dummy
-# devices made, set up and deleted in one group by ip(8) in a scratch
-# namespace (IPv6 off, like the fabric's), before any lab has grown the
-# neighbour tables.
-calibrate() {
-	local n=2000 i t0 tc td
-	ip netns add lab-scale-cal
-	ip -n lab-scale-cal link set lo up
-	ip netns exec lab-scale-cal sh -c 'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6; echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6'
-	for i in $(seq "$n"); do echo "link add cal$i group 9 type dummy"; done >/tmp/cal.batch
-	for i in $(seq "$n"); do echo "link set cal$i up"; done >>/tmp/cal.batch
-	t0=$(now)
-	ip -n lab-scale-cal -b /tmp/cal.batch
-	tc=$(since "$t0")
-	nap 3
-	t0=$(now)
-	ip -n lab-scale-cal link del group 9
-	td=$(since "$t0")
-	ip netns del lab-scale-cal
-	rm -f /tmp/cal.batch
-	awk -v n="$n" -v c="$tc" -v d="$td" 'BEGIN { printf "yardstick: %d dummy devices made and set up in %.2f s (%.2f ms each), deleted in %.2f s (%.2f ms each)\n", n, c, 1000 * c / n, d, 1000 * d / n }'
-	nap 3
-}
-calibrate
+# same kind of work without ftsw, as a yardstick of this boot: one round of
+# neigh-hash-cost.sh, 2000 dummy devices made, set up and deleted in a
+# scratch namespace before any lab has grown the neighbour tables.
+N=2000 ROUNDS=1 SIZES=0 "$(dirname "$0")/neigh-hash-cost.sh" | sed -n 's/^ARP hash .*buckets: /yardstick: /p'
+nap 3
 for TOPO in "$@"; do
 	echo
 	echo "## $TOPO"
