@@ -186,30 +186,42 @@ void ftsw_offload_unregister(void)
  * segment fits the egress MTU; a device that cannot take one as it is has
  * it segmented by the core, with ftsw_gso_segment() for fabric frames.
  */
-static void ftsw_xmit(struct ftsw_port *in, struct ftsw_port *out,
-		      struct sk_buff *skb, u8 vl)
+static struct ftsw_port *ftsw_xmit(struct ftsw_port *in,
+				   struct ftsw_port *out, struct sk_buff *skb,
+				   u8 vl)
 {
 	struct net_device *dev = out->dev;
 
+	/*
+	 * A patch cable has no device and no MTU: the frame, GSO or not,
+	 * is the far end's to take up (ftsw_rx), whole.
+	 */
+	if (!dev) {
+		ftsw_count_tx(out, skb->len, ftsw_pkts(skb), vl);
+		return out->peer;
+	}
 	skb->dev = dev;
 	if (!skb_is_gso(skb)) {
 		if (unlikely(skb->len > dev->mtu + ETH_HLEN)) {
 			ftsw_drop(in, skb, FTSW_DROP_TOO_BIG);
-			return;
+			return NULL;
 		}
 	} else if (unlikely(!skb_gso_validate_mac_len(skb,
 						      dev->mtu + ETH_HLEN))) {
 		ftsw_drop(in, skb, FTSW_DROP_TOO_BIG);
-		return;
+		return NULL;
 	}
 	ftsw_xmit_one(in, out, skb, vl);
+	return NULL;
 }
 
 /*
  * Forward a fabric frame (skb->data at the Ethernet header, a complete,
  * checked and writable fabric header after it) by @in's switch LFT.
+ * Returns the far end of a patch cable the frame was sent on, for the
+ * caller to take it up there, or NULL: the frame was sent or dropped.
  */
-void ftsw_forward(struct ftsw_port *in, struct sk_buff *skb)
+struct ftsw_port *ftsw_forward(struct ftsw_port *in, struct sk_buff *skb)
 {
 	struct ftsw_switch *sw = in->sw;
 	struct ftsw_hdr *h = ftsw_hdr(skb);
@@ -221,30 +233,30 @@ void ftsw_forward(struct ftsw_port *in, struct sk_buff *skb)
 	num = ftsw_lft_lookup(rcu_dereference(sw->lft), dlid);
 	if (unlikely(!num || num > sw->nports)) {
 		ftsw_drop(in, skb, FTSW_DROP_NO_ROUTE);
-		return;
+		return NULL;
 	}
 	out = rcu_dereference(sw->ports[num]);
 	if (unlikely(!out || !READ_ONCE(out->up))) {
 		ftsw_drop(in, skb, FTSW_DROP_PORT_DOWN);
-		return;
+		return NULL;
 	}
 	vl = READ_ONCE(sw->sl2vl[h->sl & FTSW_SL_MASK]);
 	if (out->kind == FTSW_PORT_EDGE) {
 		pol = rcu_dereference(out->policy);
 		if (unlikely(!pol || !ftsw_lid_in_range(pol, dlid))) {
 			ftsw_drop(in, skb, FTSW_DROP_MISDELIVERED);
-			return;
+			return NULL;
 		}
 		if (unlikely(ftsw_decap(skb))) {
 			ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
-			return;
+			return NULL;
 		}
 	}
-	ftsw_xmit(in, out, skb, vl);
+	return ftsw_xmit(in, out, skb, vl);
 }
 
-/* A frame from a neighbour switch. */
-void ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb)
+/* A frame from a neighbour switch; returns as ftsw_forward() does. */
+struct ftsw_port *ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb)
 {
 	struct ftsw_hdr *h;
 	const char *why;
@@ -252,36 +264,37 @@ void ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb)
 
 	if (unlikely(skb->protocol != htons(FTSW_ETH_P))) {
 		ftsw_drop(in, skb, FTSW_DROP_NOT_FABRIC);
-		return;
+		return NULL;
 	}
 	if (unlikely(skb_ensure_writable(skb, ETH_HLEN + FTSW_HLEN))) {
 		ftsw_drop(in, skb, FTSW_DROP_MALFORMED);
-		return;
+		return NULL;
 	}
 	h = ftsw_hdr(skb);
 	if (unlikely(ftsw_hdr_check(h, &why))) {
 		ftsw_drop(in, skb, FTSW_DROP_MALFORMED);
-		return;
+		return NULL;
 	}
 	limit = READ_ONCE(in->sw->fn->hop_limit);
 	if (unlikely(h->hops >= limit)) {
 		ftsw_drop(in, skb, FTSW_DROP_HOP_LIMIT);
-		return;
+		return NULL;
 	}
 	h->hops++;
 	/* The inner packet's L3 header, as GSO and offload checks expect. */
 	skb_set_network_header(skb, ETH_HLEN + FTSW_HLEN);
-	ftsw_forward(in, skb);
+	return ftsw_forward(in, skb);
 }
 
-static void ftsw_edge_send(struct ftsw_port *in, struct sk_buff *skb,
-			   u16 dlid, u16 slid, u8 sl)
+static struct ftsw_port *ftsw_edge_send(struct ftsw_port *in,
+					struct sk_buff *skb, u16 dlid, u16 slid,
+					u8 sl)
 {
 	if (unlikely(ftsw_encap(skb, dlid, slid, sl))) {
 		ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
-		return;
+		return NULL;
 	}
-	ftsw_forward(in, skb);
+	return ftsw_forward(in, skb);
 }
 
 /*
@@ -289,7 +302,7 @@ static void ftsw_edge_send(struct ftsw_port *in, struct sk_buff *skb,
  * header): pick the DLID and SL by the path policy, push the fabric header
  * and forward. A GSO packet keeps one path for all its segments.
  */
-void ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
+struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 {
 	struct ftsw_policy *pol;
 	u16 dbase, dlid, slid;
@@ -298,29 +311,58 @@ void ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 	/* ARP and neighbour discovery are answered here (resolve.c). */
 	if (unlikely(eth_hdr(skb)->h_proto != htons(ETH_P_IP)) &&
 	    ftsw_resolve(in, skb))
-		return;
+		return NULL;
 	/* Ethernet II only: an 802.3 length could not cross a link hop. */
 	if (unlikely(!ftsw_mac_to_lid(eth_hdr(skb)->h_dest, &dbase) ||
 		     !eth_proto_is_802_3(eth_hdr(skb)->h_proto))) {
 		ftsw_drop(in, skb, FTSW_DROP_NOT_FABRIC);
-		return;
+		return NULL;
 	}
 	pol = rcu_dereference(in->policy);
 	if (unlikely(!pol)) {
 		ftsw_drop(in, skb, FTSW_DROP_PORT_DOWN);
-		return;
+		return NULL;
 	}
 	/* Only a choice of paths needs the flow hash (a flow dissection). */
 	off = ftsw_pick_offset(pol, pol->n_offsets > 1 ? skb_get_hash(skb) : 0);
 	dlid = dbase + off;
 	if (unlikely(dlid > FTSW_MAX_LID)) {
 		ftsw_drop(in, skb, FTSW_DROP_NO_ROUTE);
-		return;
+		return NULL;
 	}
 	slid = pol->base_lid + off;
 	sl = ftsw_pick_sl(pol, dlid);
 
-	ftsw_edge_send(in, skb, dlid, slid, sl);
+	return ftsw_edge_send(in, skb, dlid, slid, sl);
+}
+
+/* A frame that crossed a patch cable, taken up at its far end @in. */
+static struct ftsw_port *ftsw_patch_rx(struct ftsw_port *in,
+				       struct sk_buff *skb)
+{
+	ftsw_count_rx(in, skb->len, ftsw_pkts(skb));
+	if (unlikely(!READ_ONCE(in->up))) {
+		ftsw_drop(in, skb, FTSW_DROP_PORT_DOWN);
+		return NULL;
+	}
+	return ftsw_link_rx(in, skb);
+}
+
+/*
+ * A frame received on @in, counted and found up: forward it, and take it
+ * up at the far end of every patch cable it crosses. A loop, not a
+ * recursion: every patch hop is a link hop, so the hop limit ends it.
+ */
+void ftsw_rx(struct ftsw_port *in, struct sk_buff *skb)
+{
+	struct ftsw_port *next;
+
+	if (in->kind == FTSW_PORT_EDGE)
+		next = ftsw_edge_rx(in, skb);
+	else
+		next = ftsw_link_rx(in, skb);
+	while (next)
+		next = ftsw_patch_rx(next, skb);
 }
 
 rx_handler_result_t ftsw_handle_frame(struct sk_buff **pskb)
@@ -348,9 +390,6 @@ rx_handler_result_t ftsw_handle_frame(struct sk_buff **pskb)
 	}
 	if (skb->ip_summed == CHECKSUM_COMPLETE)
 		skb->ip_summed = CHECKSUM_NONE;
-	if (p->kind == FTSW_PORT_EDGE)
-		ftsw_edge_rx(p, skb);
-	else
-		ftsw_link_rx(p, skb);
+	ftsw_rx(p, skb);
 	return RX_HANDLER_CONSUMED;
 }

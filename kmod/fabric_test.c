@@ -949,12 +949,173 @@ static void ftsw_dp_gso_segment(struct kunit *test)
 	ftsw_offload_unregister();
 }
 
+/* ---------------------------------------------------------------- patch */
+
+/*
+ * Two switches of 4 ports (hop limit 4) joined by a patch cable A:3 - B:3,
+ * and A:1 a link port where frames enter; no device anywhere. LFTs: LID 40
+ * -> port 3 on both switches (a loop across the cable), LID 41 -> 3 on A
+ * and -> 2 on B (B:2 unbound).
+ */
+struct ftsw_t_patch {
+	struct ftsw_net fn;
+	struct ftsw_switch *sw[2];
+	struct ftsw_port *in, *a, *b;
+};
+
+static struct ftsw_port *ftsw_t_port(struct kunit *test, struct ftsw_switch *sw,
+				     u8 num)
+{
+	struct ftsw_port *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	int cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->stats = alloc_percpu(struct ftsw_pcpu_stats);
+	KUNIT_ASSERT_TRUE(test, !!p->stats);
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(p->stats, cpu)->syncp);
+	p->sw = sw;
+	p->num = num;
+	p->kind = FTSW_PORT_LINK;
+	p->admin_up = true;
+	p->oper_up = true;
+	p->up = true;
+	RCU_INIT_POINTER(sw->ports[num], p);
+	return p;
+}
+
+static void ftsw_t_patch_free(struct ftsw_t_patch *f)
+{
+	struct ftsw_port *ports[] = { f->in, f->a, f->b };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ports); i++) {
+		if (!ports[i])
+			continue;
+		free_percpu(ports[i]->stats);
+		kfree(ports[i]);
+	}
+	for (i = 0; i < 2; i++) {
+		if (!f->sw[i])
+			continue;
+		ftsw_lft_free(rcu_access_pointer(f->sw[i]->lft));
+		kfree(f->sw[i]);
+	}
+}
+
+static struct ftsw_t_patch *ftsw_t_patch_new(struct kunit *test)
+{
+	struct ftsw_t_patch *f;
+	struct ftsw_lft *lft;
+	int i, j;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->fn.hop_limit = 4;
+	for (i = 0; i < 2; i++) {
+		f->sw[i] = kzalloc(struct_size(f->sw[i], ports, 5), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, f->sw[i]);
+		f->sw[i]->fn = &f->fn;
+		f->sw[i]->id = i;
+		f->sw[i]->nports = 4;
+		for (j = 0; j < FTSW_NUM_SL; j++)
+			f->sw[i]->sl2vl[j] = j;
+		lft = ftsw_lft_alloc(64, NULL);
+		KUNIT_ASSERT_NOT_NULL(test, lft);
+		lft->port[40] = 3;
+		lft->port[41] = i ? 2 : 3;
+		RCU_INIT_POINTER(f->sw[i]->lft, lft);
+	}
+	f->in = ftsw_t_port(test, f->sw[0], 1);
+	f->a = ftsw_t_port(test, f->sw[0], 3);
+	f->b = ftsw_t_port(test, f->sw[1], 3);
+	f->a->peer = f->b;
+	f->b->peer = f->a;
+	return f;
+}
+
+/* Feed a fabric frame for @dlid (hops 0) to A:1 as the rx handler would. */
+static void ftsw_t_patch_send(struct kunit *test, struct ftsw_t_patch *f,
+			      u16 dlid)
+{
+	struct sk_buff *skb = ftsw_t_fabric(test, dlid, 0, 0, 20);
+
+	local_bh_disable();
+	rcu_read_lock();
+	ftsw_rx(f->in, skb);
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
+static void ftsw_t_expect_counts(struct kunit *test, struct ftsw_port *p,
+				 u64 rx, u64 tx, enum ftsw_drop reason,
+				 u64 drops)
+{
+	struct ftsw_stats st;
+	int r;
+
+	ftsw_port_stats_read(p, &st);
+	KUNIT_EXPECT_EQ_MSG(test, st.rx_packets, rx, "switch %u port %u rx",
+			    p->sw->id, p->num);
+	KUNIT_EXPECT_EQ_MSG(test, st.tx_packets, tx, "switch %u port %u tx",
+			    p->sw->id, p->num);
+	KUNIT_EXPECT_EQ_MSG(test, st.tx_vl[0], tx, "switch %u port %u VL0",
+			    p->sw->id, p->num);
+	for (r = 0; r <= FTSW_DROP_MAX; r++)
+		KUNIT_EXPECT_EQ_MSG(test, st.drops[r], r == reason ? drops : 0,
+				    "switch %u port %u drop reason %d",
+				    p->sw->id, p->num, r);
+}
+
+/*
+ * A loop across a patch cable ends at the hop limit, not in the stack:
+ * entering A with 0 hops, the frame crosses to B (hops 1 -> 2 there), back
+ * to A (-> 3), to B (-> 4) and back to A, where 4 hops are the limit. So
+ * each end sends it twice and takes it up twice, and A:3 drops it once.
+ */
+static void ftsw_dp_patch_loop_ends(struct kunit *test)
+{
+	struct ftsw_t_patch *f = ftsw_t_patch_new(test);
+
+	ftsw_t_patch_send(test, f, 40);
+	ftsw_t_expect_counts(test, f->in, 0, 0, FTSW_DROP_HOP_LIMIT, 0);
+	ftsw_t_expect_counts(test, f->a, 2, 2, FTSW_DROP_HOP_LIMIT, 1);
+	ftsw_t_expect_counts(test, f->b, 2, 2, FTSW_DROP_HOP_LIMIT, 0);
+	ftsw_t_patch_free(f);
+}
+
+/* What the far end of a patch cable does when it cannot go on. */
+static void ftsw_dp_patch_far_end(struct kunit *test)
+{
+	struct ftsw_t_patch *f = ftsw_t_patch_new(test);
+
+	/* B routes LID 41 to its unbound port 2: B:3 drops it. */
+	ftsw_t_patch_send(test, f, 41);
+	ftsw_t_expect_counts(test, f->a, 0, 1, FTSW_DROP_PORT_DOWN, 0);
+	ftsw_t_expect_counts(test, f->b, 1, 0, FTSW_DROP_PORT_DOWN, 1);
+	/* The far end not up (a transient: its own link follows A's admin
+	 * state): the frame crosses and is dropped there.
+	 */
+	WRITE_ONCE(f->b->up, false);
+	ftsw_t_patch_send(test, f, 40);
+	ftsw_t_expect_counts(test, f->a, 0, 2, FTSW_DROP_PORT_DOWN, 0);
+	ftsw_t_expect_counts(test, f->b, 2, 0, FTSW_DROP_PORT_DOWN, 2);
+	/* The near end down: A drops it before the cable, on the way in. */
+	WRITE_ONCE(f->a->up, false);
+	ftsw_t_patch_send(test, f, 40);
+	ftsw_t_expect_counts(test, f->in, 0, 0, FTSW_DROP_PORT_DOWN, 1);
+	ftsw_t_expect_counts(test, f->a, 0, 2, FTSW_DROP_PORT_DOWN, 0);
+	ftsw_t_patch_free(f);
+}
+
 static struct kunit_case ftsw_dp_cases[] = {
 	KUNIT_CASE(ftsw_dp_link_drops),
 	KUNIT_CASE(ftsw_dp_edge_drops),
 	KUNIT_CASE(ftsw_dp_edge_no_hash),
 	KUNIT_CASE(ftsw_dp_8023_length),
 	KUNIT_CASE(ftsw_dp_gso_segment),
+	KUNIT_CASE(ftsw_dp_patch_loop_ends),
+	KUNIT_CASE(ftsw_dp_patch_far_end),
 	{}
 };
 

@@ -75,9 +75,15 @@ struct ftsw_plan {
 
 struct ftsw_switch;
 
+/*
+ * A switch port: bound to a net device, or one end of a patch cable (no
+ * device; @peer is the other end, in the same fabric, set before either
+ * end is published and kept until both are retired).
+ */
 struct ftsw_port {
 	struct ftsw_switch *sw;
-	struct net_device *dev;
+	struct net_device *dev;		/* NULL for a patch port */
+	struct ftsw_port *peer;		/* a patch port's far end */
 	netdevice_tracker dev_tracker;
 	u8 num;
 	u8 kind;
@@ -156,9 +162,10 @@ int ftsw_policy_check(u16 base_lid, u8 lmc, const u8 *offsets, u32 n_offsets,
 
 /* datapath.c */
 rx_handler_result_t ftsw_handle_frame(struct sk_buff **pskb);
-void ftsw_forward(struct ftsw_port *in, struct sk_buff *skb);
-void ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb);
-void ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb);
+struct ftsw_port *ftsw_forward(struct ftsw_port *in, struct sk_buff *skb);
+struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb);
+struct ftsw_port *ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb);
+void ftsw_rx(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_port_stats_read(const struct ftsw_port *p, struct ftsw_stats *s);
 void ftsw_port_drop(struct ftsw_port *p, enum ftsw_drop reason);
 void ftsw_offload_register(void);
@@ -192,6 +199,8 @@ void ftsw_fabric_flush(struct ftsw_net *fn, bool notify);
 int ftsw_port_bind(struct ftsw_switch *sw, u8 num, struct net_device *dev,
 		   u8 kind, struct ftsw_policy *pol, bool admin_up,
 		   struct netlink_ext_ack *extack);
+int ftsw_patch_bind(struct ftsw_switch *a, u8 na, struct ftsw_switch *b, u8 nb,
+		    bool admin_up);
 void ftsw_port_unbind(struct ftsw_port *p, u8 reason, bool notify);
 void ftsw_port_set_admin(struct ftsw_port *p, bool up);
 struct ftsw_policy *ftsw_policy_alloc(u32 sl_len);
@@ -205,7 +214,7 @@ void ftsw_port_rename(struct ftsw_port *p);
 extern const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_HOP_LIMIT + 1];
 extern const struct nla_policy ftsw_switch_new_policy[FTSW_ATTR_SWITCH_LID + 1];
 extern const struct nla_policy ftsw_switch_policy[FTSW_ATTR_SWITCH_ID + 1];
-extern const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_SL_TABLE + 1];
+extern const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_PEER_NUM + 1];
 extern const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_SL_TABLE + 1];
 extern const struct nla_policy ftsw_port_policy[FTSW_ATTR_PORT_NUM + 1];
 extern const struct nla_policy ftsw_lft_set_policy[FTSW_ATTR_LFT_DATA + 1];

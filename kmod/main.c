@@ -95,12 +95,21 @@ static void ftsw_port_update(struct ftsw_port *p, u8 reason, bool notify)
 		ftsw_nl_port_event(p, reason);
 }
 
+/*
+ * A patch port's link is up while its far end is admin up, as a cable's
+ * carrier is while the device at its other end is: disabling one end of a
+ * patch cable takes the other end's link down too.
+ */
 void ftsw_port_set_admin(struct ftsw_port *p, bool up)
 {
 	if (p->admin_up == up)
 		return;
 	p->admin_up = up;
 	ftsw_port_update(p, FTSW_REASON_ADMIN, true);
+	if (p->peer) {
+		p->peer->oper_up = up;
+		ftsw_port_update(p->peer, FTSW_REASON_CARRIER, true);
+	}
 }
 
 static void ftsw_port_set_oper(struct ftsw_port *p)
@@ -176,36 +185,59 @@ static void ftsw_port_free(struct ftsw_port *p)
 	kfree(p);
 }
 
-int ftsw_port_bind(struct ftsw_switch *sw, u8 num, struct net_device *dev,
-		   u8 kind, struct ftsw_policy *pol, bool admin_up,
-		   struct netlink_ext_ack *extack)
+static struct ftsw_port *ftsw_port_alloc(struct ftsw_switch *sw, u8 num,
+					 u8 kind, bool admin_up)
 {
-	struct ftsw_net *fn = sw->fn;
 	struct ftsw_port *p;
-	int cpu, err;
-
-	ASSERT_RTNL();
-	lockdep_assert_held(&fn->lock);
+	int cpu;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL_ACCOUNT);
 	if (!p)
-		return -ENOMEM;
+		return NULL;
 	p->stats = __alloc_percpu_gfp(sizeof(*p->stats),
 				      __alignof__(*p->stats),
 				      GFP_KERNEL_ACCOUNT);
 	if (!p->stats) {
 		kfree(p);
-		return -ENOMEM;
+		return NULL;
 	}
 	for_each_possible_cpu(cpu)
 		u64_stats_init(&per_cpu_ptr(p->stats, cpu)->syncp);
 	p->sw = sw;
-	p->dev = dev;
 	p->num = num;
 	p->kind = kind;
 	p->admin_up = admin_up;
-	p->oper_up = netif_running(dev) && netif_carrier_ok(dev);
+	return p;
+}
+
+/* Make a bound port visible to the data path, dumps and listeners. */
+static void ftsw_port_publish(struct ftsw_port *p)
+{
+	struct ftsw_switch *sw = p->sw;
+
 	p->up = p->admin_up && p->oper_up;
+	rcu_assign_pointer(sw->ports[p->num], p);
+	sw->nbound++;
+	sw->fn->nports++;
+	ftsw_changed(sw->fn);
+	ftsw_nl_port_event(p, FTSW_REASON_BIND);
+}
+
+int ftsw_port_bind(struct ftsw_switch *sw, u8 num, struct net_device *dev,
+		   u8 kind, struct ftsw_policy *pol, bool admin_up,
+		   struct netlink_ext_ack *extack)
+{
+	struct ftsw_port *p;
+	int err;
+
+	ASSERT_RTNL();
+	lockdep_assert_held(&sw->fn->lock);
+
+	p = ftsw_port_alloc(sw, num, kind, admin_up);
+	if (!p)
+		return -ENOMEM;
+	p->dev = dev;
+	p->oper_up = netif_running(dev) && netif_carrier_ok(dev);
 
 	err = dev_set_promiscuity(dev, 1);
 	if (err) {
@@ -234,10 +266,38 @@ int ftsw_port_bind(struct ftsw_switch *sw, u8 num, struct net_device *dev,
 	rcu_assign_pointer(p->policy, pol);
 	netdev_hold(dev, &p->dev_tracker, GFP_KERNEL);
 	ftsw_port_rename(p);
-	rcu_assign_pointer(sw->ports[num], p);
-	sw->nbound++;
-	fn->nports++;
-	ftsw_nl_port_event(p, FTSW_REASON_BIND);
+	ftsw_port_publish(p);
+	return 0;
+}
+
+/*
+ * A patch cable: port @na of @a and port @nb of @b (both free, of one
+ * fabric, not the same port) joined inside the module, with no device.
+ * Both ends are link ports, admin up or down as @admin_up says.
+ */
+int ftsw_patch_bind(struct ftsw_switch *a, u8 na, struct ftsw_switch *b, u8 nb,
+		    bool admin_up)
+{
+	struct ftsw_port *pa, *pb;
+
+	ASSERT_RTNL();
+	lockdep_assert_held(&a->fn->lock);
+
+	pa = ftsw_port_alloc(a, na, FTSW_PORT_LINK, admin_up);
+	pb = ftsw_port_alloc(b, nb, FTSW_PORT_LINK, admin_up);
+	if (!pa || !pb) {
+		if (pa)
+			ftsw_port_free(pa);
+		if (pb)
+			ftsw_port_free(pb);
+		return -ENOMEM;
+	}
+	pa->peer = pb;
+	pb->peer = pa;
+	pa->oper_up = admin_up;
+	pb->oper_up = admin_up;
+	ftsw_port_publish(pa);
+	ftsw_port_publish(pb);
 	return 0;
 }
 
@@ -251,30 +311,53 @@ static void ftsw_fold_drops(struct ftsw_net *fn, const struct ftsw_port *p)
 		fn->dead_drops[i] += st.drops[i];
 }
 
-void ftsw_port_unbind(struct ftsw_port *p, u8 reason, bool notify)
+/* Take a port from the data path's view; it may still be in use. */
+static void ftsw_port_hide(struct ftsw_port *p)
+{
+	RCU_INIT_POINTER(p->sw->ports[p->num], NULL);
+	WRITE_ONCE(p->up, false);
+}
+
+/* Account for and free a port no reader can hold any more. */
+static void ftsw_port_retire(struct ftsw_port *p, u8 reason, bool notify)
 {
 	struct ftsw_switch *sw = p->sw;
 	struct ftsw_net *fn = sw->fn;
-	struct net_device *dev = p->dev;
 
-	ASSERT_RTNL();
-	lockdep_assert_held(&fn->lock);
-
-	RCU_INIT_POINTER(sw->ports[p->num], NULL);
-	WRITE_ONCE(p->up, false);
-	/* Waits for every reader: none can hold @p once this returns. */
-	netdev_rx_handler_unregister(dev);
-	if (p->kind == FTSW_PORT_EDGE)
-		netdev_reset_rx_headroom(dev);
-	dev_set_promiscuity(dev, -1);
 	sw->nbound--;
 	fn->nports--;
 	ftsw_changed(fn);
 	if (notify)
 		ftsw_nl_port_event(p, reason);
 	ftsw_fold_drops(fn, p);
-	netdev_put(dev, &p->dev_tracker);
+	if (p->dev)
+		netdev_put(p->dev, &p->dev_tracker);
 	ftsw_port_free(p);
+}
+
+/* Unbind a port; a patch port takes the far end of its cable with it. */
+void ftsw_port_unbind(struct ftsw_port *p, u8 reason, bool notify)
+{
+	struct ftsw_port *q = p->peer;
+	struct net_device *dev = p->dev;
+
+	ASSERT_RTNL();
+	lockdep_assert_held(&p->sw->fn->lock);
+
+	ftsw_port_hide(p);
+	if (q) {
+		/* A frame may be crossing the cable: wait for both ends. */
+		ftsw_port_hide(q);
+		synchronize_net();
+		ftsw_port_retire(q, reason, notify);
+	} else {
+		/* Waits for every reader: none can hold @p once this returns. */
+		netdev_rx_handler_unregister(dev);
+		if (p->kind == FTSW_PORT_EDGE)
+			netdev_reset_rx_headroom(dev);
+		dev_set_promiscuity(dev, -1);
+	}
+	ftsw_port_retire(p, reason, notify);
 }
 
 void ftsw_switch_del(struct ftsw_switch *sw, u8 reason, bool notify)

@@ -520,6 +520,92 @@ static struct ftsw_port *ftsw_nl_port(struct ftsw_net *fn,
 	return p;
 }
 
+/*
+ * PORT_BIND with a peer instead of a device: a patch cable between two
+ * free ports of this fabric (link ports, no device, no edge attributes).
+ */
+static int ftsw_nl_patch_bind(struct genl_info *info)
+{
+	struct ftsw_net *fn = ftsw_info_fn(info);
+	struct nlattr **a = info->attrs;
+	struct ftsw_switch *sw, *psw;
+	bool admin_up = true;
+	u8 num, pnum;
+	int err;
+
+	if (ftsw_req(info, FTSW_ATTR_SWITCH_ID) ||
+	    ftsw_req(info, FTSW_ATTR_PORT_NUM) ||
+	    ftsw_req(info, FTSW_ATTR_PORT_PEER_SWITCH) ||
+	    ftsw_req(info, FTSW_ATTR_PORT_PEER_NUM))
+		return -EINVAL;
+	if (a[FTSW_ATTR_PORT_IFINDEX]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[FTSW_ATTR_PORT_IFINDEX],
+				    "a patch cable has no device");
+		return -EINVAL;
+	}
+	if (a[FTSW_ATTR_PORT_KIND] &&
+	    nla_get_u8(a[FTSW_ATTR_PORT_KIND]) != FTSW_PORT_LINK) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[FTSW_ATTR_PORT_KIND],
+				    "a patch cable joins two link ports");
+		return -EINVAL;
+	}
+	err = ftsw_nl_no_edge_attrs(info);
+	if (err)
+		return err;
+	num = nla_get_u8(a[FTSW_ATTR_PORT_NUM]);
+	pnum = nla_get_u8(a[FTSW_ATTR_PORT_PEER_NUM]);
+	if (a[FTSW_ATTR_PORT_ADMIN_UP])
+		admin_up = nla_get_u8(a[FTSW_ATTR_PORT_ADMIN_UP]);
+
+	rtnl_lock();
+	mutex_lock(&fn->lock);
+	sw = ftsw_nl_switch(fn, info);
+	if (IS_ERR(sw)) {
+		err = PTR_ERR(sw);
+		goto out;
+	}
+	psw = ftsw_switch_find(fn, nla_get_u32(a[FTSW_ATTR_PORT_PEER_SWITCH]));
+	if (!psw) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[FTSW_ATTR_PORT_PEER_SWITCH],
+				    "no such switch");
+		err = -ENOENT;
+		goto out;
+	}
+	err = -ERANGE;
+	if (num > sw->nports) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[FTSW_ATTR_PORT_NUM],
+				    "port number above the switch's port count");
+		goto out;
+	}
+	if (pnum > psw->nports) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[FTSW_ATTR_PORT_PEER_NUM],
+				    "port number above the far switch's port count");
+		goto out;
+	}
+	err = -EINVAL;
+	if (sw == psw && num == pnum) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[FTSW_ATTR_PORT_PEER_NUM],
+				    "a patch cable needs two ports");
+		goto out;
+	}
+	err = -EBUSY;
+	if (ftsw_port_get(sw, num)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[FTSW_ATTR_PORT_NUM],
+				    "port is already bound");
+		goto out;
+	}
+	if (ftsw_port_get(psw, pnum)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[FTSW_ATTR_PORT_PEER_NUM],
+				    "far port is already bound");
+		goto out;
+	}
+	err = ftsw_patch_bind(sw, num, psw, pnum, admin_up);
+out:
+	mutex_unlock(&fn->lock);
+	rtnl_unlock();
+	return err;
+}
+
 static int ftsw_nl_port_bind(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ftsw_net *fn = ftsw_info_fn(info);
@@ -531,6 +617,9 @@ static int ftsw_nl_port_bind(struct sk_buff *skb, struct genl_info *info)
 	u8 num, kind;
 	int err;
 
+	if (info->attrs[FTSW_ATTR_PORT_PEER_SWITCH] ||
+	    info->attrs[FTSW_ATTR_PORT_PEER_NUM])
+		return ftsw_nl_patch_bind(info);
 	if (ftsw_req(info, FTSW_ATTR_SWITCH_ID) ||
 	    ftsw_req(info, FTSW_ATTR_PORT_NUM) ||
 	    ftsw_req(info, FTSW_ATTR_PORT_IFINDEX) ||
@@ -669,10 +758,15 @@ static int ftsw_fill_port(struct sk_buff *msg, struct ftsw_port *p,
 	pol = rcu_dereference_protected(p->policy,
 					lockdep_is_held(&p->sw->fn->lock));
 	if (nla_put_u32(msg, FTSW_ATTR_SWITCH_ID, p->sw->id) ||
-	    nla_put_u8(msg, FTSW_ATTR_PORT_NUM, p->num) ||
+	    nla_put_u8(msg, FTSW_ATTR_PORT_NUM, p->num))
+		goto nla_fail;
+	if (p->dev ?
 	    nla_put_u32(msg, FTSW_ATTR_PORT_IFINDEX, p->dev->ifindex) ||
-	    nla_put_string(msg, FTSW_ATTR_PORT_IFNAME, p->ifname) ||
-	    nla_put_u8(msg, FTSW_ATTR_PORT_KIND, p->kind) ||
+	    nla_put_string(msg, FTSW_ATTR_PORT_IFNAME, p->ifname) :
+	    nla_put_u32(msg, FTSW_ATTR_PORT_PEER_SWITCH, p->peer->sw->id) ||
+	    nla_put_u8(msg, FTSW_ATTR_PORT_PEER_NUM, p->peer->num))
+		goto nla_fail;
+	if (nla_put_u8(msg, FTSW_ATTR_PORT_KIND, p->kind) ||
 	    nla_put_u8(msg, FTSW_ATTR_PORT_ADMIN_UP, p->admin_up) ||
 	    nla_put_u8(msg, FTSW_ATTR_PORT_OPER_UP, p->oper_up && !gone))
 		goto nla_fail;

@@ -71,7 +71,7 @@ const struct nla_policy ftsw_switch_policy[FTSW_ATTR_SWITCH_ID + 1] = {
 };
 
 /* PORT_BIND */
-const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_SL_TABLE + 1] = {
+const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_PEER_NUM + 1] = {
 	FTSW_P_SWITCH_ID,
 	FTSW_P_PORT_NUM,
 	[FTSW_ATTR_PORT_IFINDEX]	= NLA_POLICY_FULL_RANGE(NLA_U32,
@@ -80,6 +80,9 @@ const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_SL_TABLE + 1] = {
 							   FTSW_PORT_EDGE),
 	FTSW_P_ADMIN_UP,
 	FTSW_P_EDGE,
+	[FTSW_ATTR_PORT_PEER_SWITCH]	= { .type = NLA_U32 },
+	[FTSW_ATTR_PORT_PEER_NUM]	= NLA_POLICY_RANGE(NLA_U8, 1,
+							   FTSW_MAX_PORTS),
 };
 
 /* PORT_SET */

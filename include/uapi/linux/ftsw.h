@@ -133,6 +133,8 @@ enum ftsw_attr {
 	FTSW_ATTR_PLAN_LID,		/* u16: base LID of host 0 */
 	FTSW_ATTR_PLAN_LMC,		/* u8: host n's LID = LID + (n << LMC) */
 	FTSW_ATTR_PLAN_STAGED,		/* flag: the staged plan (get, out) */
+	FTSW_ATTR_PORT_PEER_SWITCH,	/* u32: a patch cable's far switch */
+	FTSW_ATTR_PORT_PEER_NUM,	/* u8: a patch cable's far port */
 	__FTSW_ATTR_MAX,
 };
 #define FTSW_ATTR_MAX (__FTSW_ATTR_MAX - 1)

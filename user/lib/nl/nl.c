@@ -67,6 +67,8 @@ static const char *const ftsw_attr_names[FTSW_ATTR_MAX + 1] = {
 	[FTSW_ATTR_PLAN_LID] = "plan lid",
 	[FTSW_ATTR_PLAN_LMC] = "plan lmc",
 	[FTSW_ATTR_PLAN_STAGED] = "plan staged",
+	[FTSW_ATTR_PORT_PEER_SWITCH] = "peer switch",
+	[FTSW_ATTR_PORT_PEER_NUM] = "peer port",
 };
 
 static const char *attr_name(int type)
