@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # (7) Rootless: an unprivileged user in a new user+net namespace builds and
-# uses its own fabric (switch, ports, tables, commit, ping between two
-# nested host namespaces), cannot see the init namespace's fabric, and gets
-# EPERM mutating the init namespace's fabric (dumps stay allowed).
+# uses its own fabric (switches, ports, a patch cable, tables, commit, ping
+# between two nested host namespaces), cannot see the init namespace's
+# fabric, and gets EPERM mutating the init namespace's fabric (dumps stay
+# allowed).
 . "$(dirname "$0")/lib.sh"
 export HOST_NO_V6=1
 
@@ -50,10 +51,15 @@ nsenter -t $P0 -n sh -c 'ip link set e0 address 02:66:74:00:00:01 && ip link set
 nsenter -t $P1 -n sh -c 'ip link set e1 address 02:66:74:00:00:02 && ip link set e1 up &&
 	ip addr add 198.18.0.2/15 dev e1 &&
 	ip neigh add 198.18.0.1 lladdr 02:66:74:00:00:01 dev e1 nud permanent'
-$F switch add id 1 ports 2 name mine
+$F switch add id 1 ports 3 name mine
+$F switch add id 2 ports 3
 $F port bind switch 1 port 1 dev h0 kind edge lid 1
-$F port bind switch 1 port 2 dev h1 kind edge lid 2
-$F lft set switch 1 lid 1 port 1 lid 2 port 2
+$F port bind switch 2 port 1 dev h1 kind edge lid 2
+# the two switches joined by a patch cable, no device
+$F port bind switch 1 port 3 peer 2:3
+$F port show switch 2 port 3 | grep -q "peer 1:3 kind link admin up oper up"
+$F lft set switch 1 lid 1 port 1 lid 2 port 3
+$F lft set switch 2 lid 2 port 1 lid 1 port 3
 $F commit
 nsenter -t $P0 -n ping -c 2 -W 2 -q 198.18.0.2
 $F switch show | grep -q "name mine"
@@ -61,7 +67,7 @@ $F switch show | grep -q "name mine"
 kill $P0 $P1
 LABEOF
 rootless_lab() { asuser unshare -Urn "$LAB" "$FTSW"; }
-tap_check "unprivileged user+net ns: own fabric, bind, commit, ping" rootless_lab
+tap_check "unprivileged user+net ns: own fabric, bind, a patch cable, commit, ping" rootless_lab
 tap_check "init fabric untouched (switch 99 only)" bash -c \
 	"[ \"\$('$FTSW' -j fabric show | grep -o '\"switches\":[0-9]*')\" = '\"switches\":1' ]"
 rm -f "$LAB"

@@ -73,6 +73,9 @@ lo = socket.if_nametoindex("lo")
 veth = socket.if_nametoindex(sys.argv[2])
 name = lambda s: raw("FTSW_ATTR_SWITCH_NAME", s)
 SW = u32("FTSW_ATTR_SWITCH_ID", 1)
+# a patch cable from switch 1 port 3 to its port P
+PATCH = lambda p: (SW + u8("FTSW_ATTR_PORT_NUM", 3) + u32("FTSW_ATTR_PORT_PEER_SWITCH", 1) +
+                   u8("FTSW_ATTR_PORT_PEER_NUM", p))
 cases = [
     ("switch new without nports", "FTSW_CMD_SWITCH_NEW", SW),
     ("switch new nports 0", "FTSW_CMD_SWITCH_NEW", SW + u8("FTSW_ATTR_SWITCH_NPORTS", 0)),
@@ -127,6 +130,19 @@ cases = [
     ("port bind edge SL table entry 16", "FTSW_CMD_PORT_BIND", SW + u8("FTSW_ATTR_PORT_NUM", 1) +
      u32("FTSW_ATTR_PORT_IFINDEX", veth) + u8("FTSW_ATTR_PORT_KIND", 2) +
      u16("FTSW_ATTR_PORT_BASE_LID", 4) + raw("FTSW_ATTR_PORT_SL_TABLE", b"\1\2\20")),
+    ("port bind patch with a device too", "FTSW_CMD_PORT_BIND", PATCH(4) +
+     u32("FTSW_ATTR_PORT_IFINDEX", veth)),
+    ("port bind patch of a port to itself", "FTSW_CMD_PORT_BIND", PATCH(3)),
+    ("port bind patch to a missing switch", "FTSW_CMD_PORT_BIND", SW + u8("FTSW_ATTR_PORT_NUM", 3) +
+     u32("FTSW_ATTR_PORT_PEER_SWITCH", 77) + u8("FTSW_ATTR_PORT_PEER_NUM", 1)),
+    ("port bind patch to a bound far port", "FTSW_CMD_PORT_BIND", PATCH(2)),
+    ("port bind patch far port 0", "FTSW_CMD_PORT_BIND", PATCH(0)),
+    ("port bind patch far port 5 of 4", "FTSW_CMD_PORT_BIND", PATCH(5)),
+    ("port bind patch without the far port", "FTSW_CMD_PORT_BIND", SW + u8("FTSW_ATTR_PORT_NUM", 3) +
+     u32("FTSW_ATTR_PORT_PEER_SWITCH", 1)),
+    ("port bind patch kind edge", "FTSW_CMD_PORT_BIND", PATCH(4) + u8("FTSW_ATTR_PORT_KIND", 2)),
+    ("port bind patch with an edge attribute", "FTSW_CMD_PORT_BIND", PATCH(4) +
+     u16("FTSW_ATTR_PORT_BASE_LID", 4)),
     ("port unbind of an unbound port", "FTSW_CMD_PORT_UNBIND", SW + u8("FTSW_ATTR_PORT_NUM", 3)),
     ("port set of an unbound port", "FTSW_CMD_PORT_SET", SW + u8("FTSW_ATTR_PORT_NUM", 3) +
      u8("FTSW_ATTR_PORT_ADMIN_UP", 0)),

@@ -231,6 +231,13 @@ TEST(errors_name_the_option)
 		{ "port show switch -1", "switch: '-1' is not an unsigned number" },
 		{ "port bind switch 1 port 1 kind foo",
 		  "kind: 'foo' is not one of link, edge" },
+		{ "port bind switch 1 port 1 peer 2", "peer '2': expected "
+		  "SWITCH:PORT" },
+		{ "port bind switch 1 port 1 peer 2:255",
+		  "peer port: 255 is out of range (1..254)" },
+		{ "port bind switch 1 port 1 peer 4294967296:1",
+		  "peer switch: 4294967296 is out of range" },
+		{ "port set switch 1 port 1 peer 2:1", "peer is for bind only" },
 		{ "port set switch 1 port 4294967297",
 		  "port: 4294967297 is out of range (0..255)" },
 		{ "lft discard switch 4294967296",
@@ -326,7 +333,8 @@ static const struct {
 	{ "ftsw route --lmc \"\"", "\n" },
 	/* KEY VALUE objects: the keys of the command's table, in its order */
 	{ "ftsw port bind \"\"",
-	  "switch id port dev kind lid lmc sl offsets offset sl-table up down\n" },
+	  "switch id port dev peer kind lid lmc sl offsets offset sl-table "
+	  "up down\n" },
 	{ "ftsw port bind switch 1 port 2 dev h0 k", "kind\n" },
 	/* a KEY's value by its kind: words, files, nothing for numbers */
 	{ "ftsw port bind switch 1 port 2 dev h0 kind \"\"", "link edge\n" },

@@ -3,6 +3,7 @@
  * ftsw port bind switch ID port N dev IFNAME kind link|edge
  *                [lid BASE] [lmc L] [offsets O,O,...] [sl S] [sl-table FILE]
  *                [up|down]
+ * ftsw port bind switch ID port N peer S:P [kind link] [up|down]
  * ftsw port set switch ID port N [up|down] [lid ..] [lmc ..] [offsets ..]
  *               [sl ..] [sl-table FILE]
  * ftsw port unbind switch ID port N
@@ -22,14 +23,17 @@
 
 static const char *const kinds[] = { "link", "edge", NULL };
 
-enum { Q_SWITCH, Q_PORT, Q_DEV, Q_KIND, Q_LID, Q_LMC, Q_SL, Q_OFFSETS,
-       Q_SL_TABLE, Q_UP, Q_DOWN, Q_N };
+enum { Q_SWITCH, Q_PORT, Q_DEV, Q_PEER, Q_KIND, Q_LID, Q_LMC, Q_SL,
+       Q_OFFSETS, Q_SL_TABLE, Q_UP, Q_DOWN, Q_N };
 static const struct cli_opt port_opts[Q_N + 1] = {
 	[Q_SWITCH] = NLCLI_OPT_SWITCH(true),
 	[Q_PORT] = { "port", NULL, CLI_NUM, "N", 0, 255, .required = true,
 		     .help = "port number" },
 	[Q_DEV] = { "dev", NULL, CLI_STR, "IFNAME",
 		    .help = "the device of this network namespace (bind)" },
+	[Q_PEER] = { "peer", NULL, CLI_STR, "S:P",
+		     .help = "bind: a patch cable to port P of switch S, "
+			     "no device" },
 	[Q_KIND] = { "kind", NULL, CLI_WORD, "KIND", .words = kinds,
 		     .help = "switch-to-switch or host cable (bind)" },
 	[Q_LID] = { "lid", NULL, CLI_NUM, "BASE", 0, 0xffff,
@@ -60,9 +64,11 @@ static const struct cli_opt unbind_opts[V_N + 1] = {
 };
 
 const struct cli_cmd cli_cmds_port[] = {
-	{ "bind", "switch ID port N dev IFNAME kind link|edge [lid BASE] "
-	  "[lmc L] [offsets O,O,...] [sl S] [sl-table FILE] [up|down]",
-	  "bind a device to a switch port", .opts = port_opts },
+	{ "bind", "switch ID port N {dev IFNAME kind link|edge [lid BASE] "
+	  "[lmc L] [offsets O,O,...] [sl S] [sl-table FILE] | peer S:P} "
+	  "[up|down]",
+	  "bind a device, or a patch cable to another port, to a switch port",
+	  .opts = port_opts },
 	{ "set", "switch ID port N [up|down] [lid BASE] [lmc L] "
 	  "[offsets O,...] [sl S] [sl-table FILE]", "change a bound port",
 	  .opts = port_opts },
@@ -154,8 +160,13 @@ void port_print(const char *key, const struct ftsw_port_info *p, bool stats)
 	ftsw_out_open_object(key);
 	ftsw_out_uint("switch", "switch %" PRIu64, p->switch_id);
 	ftsw_out_uint("port", " port %" PRIu64, p->port);
-	ftsw_out_uint("ifindex", NULL, p->ifindex);
-	ftsw_out_str("dev", " dev %s", p->ifname);
+	if (p->patch) {
+		ftsw_out_uint("peer_switch", " peer %" PRIu64, p->peer_switch);
+		ftsw_out_uint("peer_port", ":%" PRIu64, p->peer_port);
+	} else {
+		ftsw_out_uint("ifindex", NULL, p->ifindex);
+		ftsw_out_str("dev", " dev %s", p->ifname);
+	}
 	ftsw_out_str("kind", " kind %s", ftsw_kind_name(p->kind));
 	ftsw_out_bool("admin_up", NULL, p->admin_up);
 	ftsw_out_bool("oper_up", NULL, p->oper_up);
@@ -196,6 +207,32 @@ struct port_args {
 	uint8_t *sl_table;
 };
 
+/* "S:P": a patch cable's far end into c. */
+static int parse_peer(const char *v, struct ftsw_port_cfg *c)
+{
+	struct ftsw_err err;
+	char sw[32], *colon;
+	uint64_t id;
+	unsigned port;
+
+	colon = strchr(v, ':');
+	if (!colon || (size_t)(colon - v) >= sizeof(sw)) {
+		cli_err("port: peer '%s': expected SWITCH:PORT", v);
+		return -1;
+	}
+	memcpy(sw, v, (size_t)(colon - v));
+	sw[colon - v] = 0;
+	if (ftsw_parse_u64("peer switch", sw, 0, UINT32_MAX, &id, &err) ||
+	    ftsw_parse_uint("peer port", colon + 1, 1, 254, &port, &err)) {
+		cli_err("port: peer '%s': %s", v, err.msg);
+		return -1;
+	}
+	c->peer_switch = (int64_t)id;
+	c->peer_port = (uint8_t)port;
+	c->kind = FTSW_PORT_LINK;	/* a patch cable's ends are links */
+	return 0;
+}
+
 /* The parsed words into pa (bind, set, unbind): 0, or an exit status. */
 static int port_cfg(const struct cli_args *a, struct port_args *pa)
 {
@@ -212,6 +249,8 @@ static int port_cfg(const struct cli_args *a, struct port_args *pa)
 			return 1;
 		}
 	}
+	if (a->v[Q_PEER].n && parse_peer(a->v[Q_PEER].s, c))
+		return 2;
 	if (a->v[Q_KIND].n)
 		c->kind = a->v[Q_KIND].u ? FTSW_PORT_EDGE : FTSW_PORT_LINK;
 	if (a->v[Q_LID].n)
@@ -277,8 +316,20 @@ static int port_change(const char *cmd, const struct port_args *a)
 	char what[32];
 	int err;
 
-	if (!strcmp(cmd, "bind") && (!a->c.ifindex || !a->c.kind)) {
-		cli_err("port bind: needs dev IFNAME and kind link|edge");
+	if (!strcmp(cmd, "bind") && a->c.peer_switch >= 0 && a->c.ifindex) {
+		cli_err("port bind: dev and peer exclude each other (a patch "
+			"cable has no device)");
+		return 2;
+	}
+	if (!strcmp(cmd, "bind") && a->c.peer_switch < 0 &&
+	    (!a->c.ifindex || !a->c.kind)) {
+		cli_err("port bind: needs dev IFNAME and kind link|edge, or "
+			"peer S:P");
+		return 2;
+	}
+	if (strcmp(cmd, "bind") && a->c.peer_switch >= 0) {
+		cli_err("port %s: peer is for bind only (a cable is rebound "
+			"by unbind and bind)", cmd);
 		return 2;
 	}
 	nl = nlcli_open();

@@ -473,6 +473,7 @@ int ftsw_nl_switch_dump(struct ftsw_nl *nl, ftsw_switch_cb cb, void *arg)
 void ftsw_port_cfg_init(struct ftsw_port_cfg *c)
 {
 	memset(c, 0, sizeof(*c));
+	c->peer_switch = -1;
 	c->admin_up = -1;
 	c->base_lid = -1;
 	c->lmc = -1;
@@ -505,7 +506,13 @@ int ftsw_nl_port_bind(struct ftsw_nl *nl, const struct ftsw_port_cfg *c)
 
 	if (msg) {
 		put_port_cfg(msg, c);
-		nla_put_u32(msg, FTSW_ATTR_PORT_IFINDEX, c->ifindex);
+		if (c->peer_switch >= 0) {
+			nla_put_u32(msg, FTSW_ATTR_PORT_PEER_SWITCH,
+				    (uint32_t)c->peer_switch);
+			nla_put_u8(msg, FTSW_ATTR_PORT_PEER_NUM, c->peer_port);
+		} else {
+			nla_put_u32(msg, FTSW_ATTR_PORT_IFINDEX, c->ifindex);
+		}
 		nla_put_u8(msg, FTSW_ATTR_PORT_KIND, c->kind);
 	}
 	return simple(nl, msg);
@@ -555,6 +562,11 @@ static void port_from(struct nlattr **tb, struct ftsw_port_info *pi)
 	pi->admin_up = get_u8(tb[FTSW_ATTR_PORT_ADMIN_UP]);
 	pi->oper_up = get_u8(tb[FTSW_ATTR_PORT_OPER_UP]);
 	pi->reason = get_u8(tb[FTSW_ATTR_PORT_REASON]);
+	if (tb[FTSW_ATTR_PORT_PEER_SWITCH]) {
+		pi->patch = true;
+		pi->peer_switch = get_u32(tb[FTSW_ATTR_PORT_PEER_SWITCH]);
+		pi->peer_port = get_u8(tb[FTSW_ATTR_PORT_PEER_NUM]);
+	}
 	if (tb[FTSW_ATTR_PORT_BASE_LID]) {
 		pi->edge = true;
 		pi->base_lid = nla_get_u16(tb[FTSW_ATTR_PORT_BASE_LID]);

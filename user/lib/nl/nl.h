@@ -80,6 +80,9 @@ struct ftsw_port_info {
 	uint8_t n_offsets;
 	uint8_t offsets[FTSW_MAX_OFFSETS];
 	uint8_t reason;		/* events: enum ftsw_port_reason */
+	bool patch;		/* a patch cable's end: the peer fields */
+	uint32_t peer_switch;
+	uint8_t peer_port;
 	bool has_stats;
 	struct ftsw_port_stats stats;
 };
@@ -90,6 +93,8 @@ struct ftsw_port_cfg {
 	uint8_t port;
 	uint32_t ifindex;	/* bind */
 	uint8_t kind;		/* bind */
+	int64_t peer_switch;	/* bind a patch cable to it (-1: a device) */
+	uint8_t peer_port;
 	int admin_up;
 	int base_lid;
 	int lmc;
