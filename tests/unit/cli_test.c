@@ -238,6 +238,8 @@ TEST(errors_name_the_option)
 		{ "port bind switch 1 port 1 peer 4294967296:1",
 		  "peer switch: 4294967296 is out of range" },
 		{ "port set switch 1 port 1 peer 2:1", "peer is for bind only" },
+		{ "lab up -t ftmn:4,2 --patch --rate 1G",
+		  "--patch and --rate exclude each other" },
 		{ "port set switch 1 port 4294967297",
 		  "port: 4294967297 is out of range (0..255)" },
 		{ "lft discard switch 4294967296",
@@ -311,6 +313,7 @@ static const struct {
 	  "up down status show list exec ping trace fail heal "
 	  "chaos traffic mpirun capture help\n" },
 	{ "ftsw lab up --no", "--no-neigh\n" },
+	{ "ftsw lab up --pa", "--paths --patch\n" },
 	{ "ftsw fm -a dmod", "dmodk dmodc\n" },
 	{ "ftsw fm \"\"", "status stop help\n" },
 	{ "ftsw port \"\"", "bind set unbind clear show help\n" },

@@ -24,7 +24,7 @@
 	.help = "the lab (default $FTSW_LAB, else \"" FTSW_LAB_DEFAULT "\")" }
 
 enum { U_TOPO, U_ENGINE, U_LFT, U_LMC, U_PATHS, U_NAME, U_RATE, U_SEED,
-       U_NO_NEIGH, U_N };
+       U_NO_NEIGH, U_PATCH, U_N };
 static const struct cli_opt up_opts[U_N + 1] = {
 	[U_TOPO] = { "-t", "--topo", CLI_TOPO, "TOPO", .required = true,
 		     .help = "a net file or a generator spec (ftmn:4,3, "
@@ -42,7 +42,11 @@ static const struct cli_opt up_opts[U_N + 1] = {
 			     "k, M, G (8k..16G)" },
 	[U_SEED] = CLI_OPT_SEED,
 	[U_NO_NEIGH] = { "--no-neigh", NULL, CLI_FLAG,
-			 .help = "no permanent neighbour mesh" },
+			 .help = "no address plan: the fabric answers no ARP "
+				 "or ND" },
+	[U_PATCH] = { "--patch", NULL, CLI_FLAG,
+		      .help = "join switches by patch cables in the module, "
+			      "not veth pairs (no capture, no --rate)" },
 };
 
 enum { N_NAME, N_N };
@@ -175,7 +179,7 @@ static int lab_traffic(const struct cli_args *a);
 
 const struct cli_cmd cli_cmds_lab[] = {
 	{ "up", "-t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--paths K] "
-	  "[--name LAB] [--rate RATE] [--seed S] [--no-neigh]",
+	  "[--name LAB] [--rate RATE] [--seed S] [--no-neigh] [--patch]",
 	  "build a lab and route it", .opts = up_opts, .notes = up_notes,
 	  .run = lab_up },
 	{ "down", "[--name LAB]", "remove a lab", .opts = name_opts,
@@ -304,8 +308,14 @@ static int lab_up_opts(const struct cli_args *a, struct ftsw_lab_opts *o)
 	o->name = lab_name(a->v[U_NAME].s);
 	o->seed = a->v[U_SEED].u;
 	o->no_neigh = a->v[U_NO_NEIGH].n;
+	o->patch = a->v[U_PATCH].n;
 	if (a->v[U_RATE].n && parse_rate(a->v[U_RATE].s, &o->rate_bytes))
 		return 2;
+	if (o->patch && o->rate_bytes) {
+		cli_err("lab up: --patch and --rate exclude each other (a "
+			"patch cable has no device to shape)");
+		return 2;
+	}
 	if (o->engine && o->lft_file) {
 		cli_err("lab up: -a and --lft exclude each other");
 		return 2;
@@ -433,6 +443,9 @@ static void status_print(const struct ftsw_lab *lab,
 	ftsw_out_text("%s\n", lab->rate_bytes ? ", shaped" : "");
 	ftsw_out_uint("rate_bits", lab->rate_bytes ? "  rate        %" PRIu64
 		      " bit/s per fabric link\n" : NULL, lab->rate_bytes * 8);
+	ftsw_out_str("cables", "  cables      %s", lab->patch ? "patch" : "veth");
+	ftsw_out_text("%s\n", lab->patch ? " (switch to switch: in the "
+		      "module, no devices)" : " (a veth pair each)");
 	ftsw_out_uint("hosts", "  hosts       %" PRIu64, lab->topo->nhosts);
 	ftsw_out_str(NULL, " (namespaces %s-h0..)\n", lab->name);
 	ftsw_out_uint("switches", "  switches    %" PRIu64,
@@ -727,7 +740,10 @@ static void change_end(const struct ftsw_lab *lab, const char *key,
 	ftsw_out_str("node", NULL, s);
 	ftsw_out_str("name", NULL, t->nodes[node].desc ? t->nodes[node].desc : s);
 	ftsw_out_uint("port", NULL, port);
-	ftsw_out_str("dev", NULL, host ? "eth0" : dev);
+	/* A patch cable's end has no device. */
+	if (host || !lab->patch || t->nodes[ftsw_port(t, node, port)->peer].kind
+	    != FTSW_SWITCH)
+		ftsw_out_str("dev", NULL, host ? "eth0" : dev);
 	ftsw_out_str("netns", NULL, host ? ns : lab->name);
 	ftsw_out_close_object();
 }
@@ -736,7 +752,7 @@ static void change_end(const struct ftsw_lab *lab, const char *key,
  * Text: one "failed|healed link s8:1 <-> s16:3" line per cable. JSON:
  * {"lab", "action", "count", "changed": [{"a": END, "b": END,
  * "cable": "switch"|"host", "state": "up"|"down"}]}, END = {"node": "s8",
- * "name", "port", "dev", "netns"}.
+ * "name", "port", "dev", "netns"} ("dev" absent on a patch cable's ends).
  */
 static void changes_print(const struct ftsw_lab *lab,
 			  const struct ftsw_lab_changes *ch, const char *action)

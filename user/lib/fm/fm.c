@@ -44,6 +44,8 @@ struct fm_port {
 	int ifindex;
 	uint16_t base_lid;
 	bool up;
+	uint32_t patch_sw;	/* a patch cable's far end (switch index), */
+	uint8_t patch_port;	/* or UINT32_MAX */
 };
 
 /* A cable: two link ports (b = NO_PORT for an edge port's host cable). */
@@ -158,6 +160,8 @@ static int port_cb(const struct ftsw_port_info *pi, void *arg)
 	p->ifindex = (int)pi->ifindex;
 	p->base_lid = pi->base_lid;
 	p->up = pi->oper_up && pi->admin_up;
+	p->patch_sw = pi->patch ? sw_index(fm, pi->peer_switch) : UINT32_MAX;
+	p->patch_port = pi->peer_port;
 	if (pi->kind == FTSW_PORT_EDGE) {
 		if (l->error == 0 && fm->nhosts && pi->lmc != fm->lmc)
 			l->error = 1;
@@ -332,11 +336,20 @@ static int cabling_links(struct fm *fm, struct ftsw_topo *t,
 			fm->cables[fm->ncables++].b = NO_PORT;
 		} else {
 			int pi = pm->peer[p->ifindex];
-			uint32_t q;
+			size_t q;
 
-			if (pi <= 0 || pi >= pm->max || by_if[pi] == UINT32_MAX)
+			if (p->patch_sw != UINT32_MAX) {
+				/* A patch cable: the kernel names the far end. */
+				q = fm->port_at[(size_t)p->patch_sw * 256 +
+						p->patch_port];
+				if (!q--)
+					continue;
+			} else if (pi <= 0 || pi >= pm->max ||
+				   by_if[pi] == UINT32_MAX) {
 				continue;	/* peer not bound (yet) */
-			q = by_if[pi];
+			} else {
+				q = by_if[pi];
+			}
 			if (q < k)
 				continue;	/* cabled from the other end */
 			if (ftsw_topo_connect(t, p->sw, p->port,
@@ -350,8 +363,8 @@ static int cabling_links(struct fm *fm, struct ftsw_topo *t,
 	return 0;
 }
 
-/* Indexes: cable of a port, port at (switch, port number). */
-static int index_cables(struct fm *fm, struct ftsw_err *err)
+/* The cable of each port. */
+static void index_cables(struct fm *fm)
 {
 	size_t k;
 
@@ -360,6 +373,13 @@ static int index_cables(struct fm *fm, struct ftsw_err *err)
 		if (fm->cables[k].b != NO_PORT)
 			fm->cable_of[fm->cables[k].b] = k + 1;
 	}
+}
+
+/* The port at (switch, port number), + 1 (0: none). */
+static int index_ports(struct fm *fm, struct ftsw_err *err)
+{
+	size_t k;
+
 	fm->port_at = calloc((size_t)fm->nsw * 256, sizeof(size_t));
 	if (!fm->port_at) {
 		ftsw_err_set(err, "discovery: out of memory");
@@ -392,10 +412,11 @@ static int discover(struct fm *fm, struct ftsw_err *err)
 		ftsw_err_set(err, "discovery: out of memory");
 		goto out;
 	}
-	if (cabling_nodes(fm, t, &sl, err) ||
+	if (index_ports(fm, err) || cabling_nodes(fm, t, &sl, err) ||
 	    cabling_links(fm, t, &pm, by_if, err) ||
-	    ftsw_topo_finish(t, err) || index_cables(fm, err))
+	    ftsw_topo_finish(t, err))
 		goto out;
+	index_cables(fm);
 	fm->topo = t;
 	t = NULL;
 	rc = 0;

@@ -56,6 +56,13 @@ int ftsw_lab_capture_dev(const struct ftsw_lab *lab, const char *link,
 			     "cable on port %lu", link, node, t->nodes[n].index, p);
 		return -1;
 	}
+	if (lab->patch &&
+	    t->nodes[ftsw_port(t, n, (unsigned)p)->peer].kind == FTSW_SWITCH) {
+		ftsw_err_set(err, "cable '%s': a patch cable (lab up --patch) "
+			     "has no device to capture on; capture on a host's "
+			     "cable, or make the lab with veth cables", link);
+		return -1;
+	}
 	ftsw_lab_port_dev(t->nodes[n].index, (unsigned)p, dev, sz);
 	return 0;
 }

@@ -171,10 +171,11 @@ static int write_conf(const struct lab_build *b, struct ftsw_err *err)
 		return -1;
 	}
 	fprintf(f, "spec=%s\nengine=%s%s\nlmc=%u\nrate=%" PRIu64
-		"\nhosts=%" PRIu32 "\nswitches=%" PRIu32 "\n",
+		"\nhosts=%" PRIu32 "\nswitches=%" PRIu32 "\ncables=%s\n",
 		b->o->topo, b->o->lft_file ? "lft:" : "",
 		b->o->lft_file ? b->o->lft_file : b->r->engine, b->r->lmc,
-		b->o->rate_bytes, b->t->nhosts, b->t->nswitches);
+		b->o->rate_bytes, b->t->nhosts, b->t->nswitches,
+		b->o->patch ? "patch" : "veth");
 	if (fclose(f)) {
 		ftsw_err_set(err, "%s: %s", path, strerror(errno));
 		unlink(path);
@@ -391,6 +392,8 @@ static int make_links(struct lab_build *b, struct lab_rt *rt,
 			    x->peer < node ||
 			    (x->peer == node && x->peer_port < p))
 				continue;	/* a host's, or the other end */
+			if (b->o->patch)
+				continue;	/* joined in the module */
 			ftsw_lab_port_dev(t->nodes[x->peer].index,
 					  x->peer_port, c, sizeof(c));
 			v.peer_ifindex = port_ifindex(t, x->peer, x->peer_port);
@@ -585,7 +588,9 @@ static int make_switches(struct lab_build *b, struct ftsw_nl *nl,
 			const struct ftsw_port *x = ftsw_port(t, node, p);
 			struct ftsw_port_cfg c;
 
-			if (x->peer == FTSW_NONE)
+			if (x->peer == FTSW_NONE ||
+			    (b->o->patch &&
+			     t->nodes[x->peer].kind == FTSW_SWITCH))
 				continue;
 			ftsw_port_cfg_init(&c);
 			c.switch_id = i;
@@ -625,6 +630,31 @@ static int make_switches(struct lab_build *b, struct ftsw_nl *nl,
 		progress(b, "switches", i + 1, t->nswitches);
 	}
 	free(slt);
+	/* Patch cables, once every switch exists: from the lower end. */
+	for (i = 0; b->o->patch && i < t->nswitches; i++) {
+		uint32_t node = t->switches[i];
+		unsigned p;
+
+		for (p = 1; p <= t->nodes[node].nports; p++) {
+			const struct ftsw_port *x = ftsw_port(t, node, p);
+			struct ftsw_port_cfg c;
+
+			if (x->peer == FTSW_NONE ||
+			    t->nodes[x->peer].kind != FTSW_SWITCH ||
+			    x->peer < node ||
+			    (x->peer == node && x->peer_port < p))
+				continue;
+			ftsw_port_cfg_init(&c);
+			c.switch_id = i;
+			c.port = p;
+			c.kind = FTSW_PORT_LINK;
+			c.peer_switch = t->nodes[x->peer].index;
+			c.peer_port = x->peer_port;
+			if (ftsw_nl_port_bind(nl, &c))
+				return nlerr(nl, err, "switch %" PRIu32 " port %u",
+					     i, p);
+		}
+	}
 	b->tm->switches = ftsw_now_us() - t0;
 	t0 = ftsw_now_us();
 	if (upload_lfts(nl, r, err))
@@ -807,6 +837,11 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 		return -1;
 	if (!o->topo) {
 		ftsw_err_set(err, "lab %s: no topology (-t)", b.name);
+		return -1;
+	}
+	if (o->patch && o->rate_bytes) {
+		ftsw_err_set(err, "lab %s: a patch cable has no device to "
+			     "shape: --rate needs veth cables", b.name);
 		return -1;
 	}
 	if (lab_route(&b, err))
@@ -1174,6 +1209,8 @@ int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err)
 			lab->lmc = (unsigned)atoi(v);
 		else if (!strcmp(line, "rate"))
 			lab->rate_bytes = strtoull(v, NULL, 10);
+		else if (!strcmp(line, "cables"))
+			lab->patch = !strcmp(v, "patch");
 	}
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/topo.net", dir);
@@ -1523,6 +1560,32 @@ home:
 	return rc;
 }
 
+/* Both ends of a patch cable, administratively up or down. */
+static int patch_ends(struct ftsw_lab *lab, uint32_t node, unsigned port,
+		      bool up, struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = lab->topo;
+	const struct ftsw_port *x = ftsw_port(t, node, port);
+	uint32_t ends[2] = { node, x->peer };
+	unsigned ports[2] = { port, x->peer_port }, k;
+
+	for (k = 0; k < 2; k++) {
+		struct ftsw_port_cfg c;
+
+		ftsw_port_cfg_init(&c);
+		c.switch_id = t->nodes[ends[k]].index;
+		c.port = (uint8_t)ports[k];
+		c.admin_up = up;
+		if (ftsw_nl_port_set(lab->nl, &c)) {
+			ftsw_err_set(err, "switch s%" PRIu32 ":%u: %s",
+				     c.switch_id, ports[k],
+				     ftsw_nl_error(lab->nl));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int ftsw_lab_set_link(struct ftsw_lab *lab, uint32_t node, unsigned port,
 		      bool up, struct ftsw_lab_changes *ch,
 		      struct ftsw_err *err)
@@ -1552,7 +1615,16 @@ int ftsw_lab_set_link(struct ftsw_lab *lab, uint32_t node, unsigned port,
 		x = ftsw_port(t, node, port);
 	}
 	peer = x->peer;
-	if (t->nodes[peer].kind == FTSW_SWITCH) {
+	if (t->nodes[peer].kind == FTSW_SWITCH && lab->patch) {
+		/*
+		 * A patch cable: both ends' admin state, so that healing it
+		 * from either end undoes a failure made from the other.
+		 * Each end's link follows the far end's admin state, so
+		 * both switches see it go down at the first request.
+		 */
+		if (patch_ends(lab, node, port, up, err))
+			return -1;
+	} else if (t->nodes[peer].kind == FTSW_SWITCH) {
 		/* Both veth ends: both switches see the port go down. */
 		if (fabric_ends(lab, node, port, true, up, err))
 			return -1;
@@ -1594,7 +1666,24 @@ static int dev_state_cb(int ifindex, const char *name, int link, bool other,
 	return 0;
 }
 
-/* Admin state of every switch-side device, by port record. */
+static int patch_state_cb(const struct ftsw_port_info *pi, void *arg)
+{
+	struct dev_state *d = arg;
+	uint32_t node;
+
+	if (!pi->patch || pi->switch_id >= d->t->nswitches)
+		return 0;
+	node = d->t->switches[pi->switch_id];
+	if (pi->port >= 1 && pi->port <= d->t->nodes[node].nports)
+		d->up[d->t->nodes[node].first_port + pi->port - 1] =
+			pi->admin_up && pi->oper_up;
+	return 0;
+}
+
+/*
+ * State of every switch port, by port record: a device's admin state, or
+ * for a patch cable's end, the cable's (both ends admin up).
+ */
 static bool *port_states(struct ftsw_lab *lab, struct ftsw_err *err)
 {
 	struct dev_state d = { .t = lab->topo };
@@ -1615,6 +1704,12 @@ static bool *port_states(struct ftsw_lab *lab, struct ftsw_err *err)
 	}
 	if (ftsw_netns_home(err) || rc)
 		goto fail;
+	if (lab->patch && ftsw_nl_port_dump(lab->nl, -1, patch_state_cb, &d)) {
+		ftsw_err_set(err, "lab %s: port dump: %s", lab->name,
+			     ftsw_nl_error(lab->nl));
+		free(d.up);
+		return NULL;
+	}
 	return d.up;
 fail:
 	ftsw_netns_home(NULL);

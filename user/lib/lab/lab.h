@@ -7,7 +7,8 @@
  * with one device eth0 (the other end of a veth pair whose fabric end is an
  * edge port). Switch i of the topology is kernel switch id i; its port p is
  * device "s<i>p<p>" of the fabric namespace. Links between switches are veth
- * pairs at MTU 9000, host links MTU 1500 (ARCHITECTURE.md addressing plan:
+ * pairs at MTU 9000 (or, with opts.patch, patch cables inside the module,
+ * with no device at either end), host links MTU 1500 (ARCHITECTURE.md addressing plan:
  * host n has MAC 02:66:74:00:<base LID>, 198.18.0.0 + n + 1 /15 and
  * 2001:2::n+1 /64; the fabric answers ARP and neighbour solicitations from
  * its address plan, so hosts resolve on demand and hold no static table).
@@ -77,6 +78,9 @@ struct ftsw_lab_opts {
 	uint64_t seed;
 	bool no_neigh;		/* no address plan: the fabric answers no
 				 * ARP/ND (hosts bring their own neighbours) */
+	bool patch;		/* cables between switches are patch cables
+				 * in the module, not veth pairs (no device:
+				 * no shaping, no capture; far fewer devices) */
 	ftsw_lab_progress_fn progress;	/* NULL: quiet */
 	void *progress_arg;
 };
@@ -113,6 +117,7 @@ struct ftsw_lab {
 	char engine[64];	/* engine or "lft:FILE" */
 	unsigned lmc;
 	uint64_t rate_bytes;	/* bytes/s per fabric link, 0: not shaped */
+	bool patch;		/* switch-to-switch cables are patch cables */
 	struct ftsw_topo *topo;
 	struct ftsw_nl *nl;	/* genl client in the fabric namespace */
 	int fabric_fd;		/* fabric namespace */
