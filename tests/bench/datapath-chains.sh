@@ -4,7 +4,11 @@
 # ftsw switches, Linux bridges or Open vSwitch bridges, all in namespace F.
 # The caller sets S, R, F (namespace names), NSW, FTSW and OVS (the Open
 # vSwitch run directory, with OVS_RUNDIR, OVS_LOGDIR, OVS_DBDIR exported),
-# and defines die; the functions use the values current at the call.
+# and defines die; the functions use the values current at the call. With
+# PATCH=1 the elements of the ftsw and OVS chains are joined by patch
+# cables and patch ports, each system's own way of joining two switches
+# of one machine without devices; a bridge has none, so the bridge chain
+# keeps its veth pairs.
 
 f() { ip netns exec "$F" "$@"; }
 
@@ -20,8 +24,10 @@ hosts() {
 	ip -n "$R" addr add 198.18.0.2/15 dev eth0
 	ip -n "$R" neigh add 198.18.0.1 lladdr 02:66:74:00:00:01 dev eth0 nud permanent
 	f ip link set s0 up; f ip link set r0 up
-	# Links between consecutive elements: lNr (right of N) <-> lMl (left of M).
+	# Links between consecutive elements: lNr (right of N) <-> lMl (left of
+	# M); with PATCH, for the bridges only.
 	local i
+	[ -n "${PATCH:-}" ] && [ "${CHAIN:-}" != bridge ] && return 0
 	for i in $(seq 1 $((NSW - 1))); do
 		f ip link add "l${i}r" mtu 9000 type veth peer name "l$((i + 1))l" mtu 9000
 		f ip link set "l${i}r" up; f ip link set "l$((i + 1))l" up
@@ -36,15 +42,22 @@ chain_ftsw() {
 		f "$FTSW" switch add id "$i" ports 8
 		if [ "$i" = 1 ]; then
 			f "$FTSW" port bind switch 1 port 1 dev s0 kind edge lid 1
+		elif [ -n "${PATCH:-}" ]; then
+			:	# bound below, with switch i - 1's port 2
 		else
 			f "$FTSW" port bind switch "$i" port 1 dev "$(left "$i")" kind link
 		fi
 		if [ "$i" = $NSW ]; then
 			f "$FTSW" port bind switch "$i" port 2 dev r0 kind edge lid 2
+		elif [ -n "${PATCH:-}" ]; then
+			:	# bound below, once switch i + 1 exists
 		else
 			f "$FTSW" port bind switch "$i" port 2 dev "$(right "$i")" kind link
 		fi
 		f "$FTSW" lft set switch "$i" lid 1 port 1 lid 2 port 2
+	done
+	for i in $(seq 1 $((NSW - 1))); do
+		[ -z "${PATCH:-}" ] || f "$FTSW" port bind switch "$i" port 2 peer "$((i + 1)):1"
 	done
 	f "$FTSW" commit >/dev/null
 }
@@ -78,10 +91,32 @@ chain_ovs() {
 		--detach --no-chdir ||
 		{ cat "$OVS/ovs-vswitchd.log" >&2; die "ovs-vswitchd did not start"; }
 	for i in $(seq 1 $NSW); do
+		if [ -n "${PATCH:-}" ]; then
+			# Patch ports "pNl"/"pNr" between consecutive bridges.
+			ovs add-br "ob$i" -- set bridge "ob$i" datapath_type=system \
+				-- add-port "ob$i" "$(ovs_end "$i" l)" $(ovs_patch "$i" l) \
+				-- add-port "ob$i" "$(ovs_end "$i" r)" $(ovs_patch "$i" r) ||
+				{ cat "$OVS/ovs-vswitchd.log" >&2; die "ovs-vsctl add-br ob$i failed"; }
+			continue
+		fi
 		ovs add-br "ob$i" -- set bridge "ob$i" datapath_type=system \
 			-- add-port "ob$i" "$(left "$i")" -- add-port "ob$i" "$(right "$i")" ||
 			{ cat "$OVS/ovs-vswitchd.log" >&2; die "ovs-vsctl add-br ob$i failed"; }
 	done
+}
+# ovs_end N l|r: the port on that side of bridge N (a host's device at the
+# chain's ends, else a patch port); ovs_patch N l|r: its patch options.
+ovs_end() {
+	case $2 in
+	l) [ "$1" = 1 ] && echo s0 || echo "p${1}l" ;;
+	r) [ "$1" = $NSW ] && echo r0 || echo "p${1}r" ;;
+	esac
+}
+ovs_patch() {
+	case $2 in
+	l) [ "$1" = 1 ] || echo "-- set interface p${1}l type=patch options:peer=p$(($1 - 1))r" ;;
+	r) [ "$1" = $NSW ] || echo "-- set interface p${1}r type=patch options:peer=p$(($1 + 1))l" ;;
+	esac
 }
 ovs_stop() {
 	[ -d "$OVS" ] || return 0

@@ -22,7 +22,9 @@ PARTS=" ${BENCH_PARTS:-pktgen udp tcp mem} "
 part() { [[ $PARTS == *" $1 "* ]]; }
 NSW=5
 # use CHAIN: the namespaces of that chain (S, R, F of datapath-chains.sh).
-use() { S=bs$1$$ R=br$1$$ F=bf$1$$; }
+use() { CHAIN=$1 S=bs$1$$ R=br$1$$ F=bf$1$$; }
+# Joined by patch cables (ftsw) and patch ports (OVS): datapath-chains.sh.
+PATCH=${BENCH_PATCH:-}
 OVS=/tmp/ovs$$
 export OVS_RUNDIR=$OVS OVS_LOGDIR=$OVS OVS_DBDIR=$OVS
 

@@ -19,7 +19,9 @@
 #
 # Environment: PAIRS (random pairs pinged, default 32), SEED (default 1),
 # FAIL_PORT (S:P, the cable failed under fm; default: switch 0's first
-# link port, a leaf's up-link).
+# link port, a leaf's up-link), CABLES (patch, the default: `lab up
+# --patch`, the cables between switches inside the module; veth: a veth
+# pair each, which doubles the lab's devices and its clean-up).
 set -euo pipefail
 : "${FTSW:?}" "${FTSW_KMOD:?}"
 [ $# -gt 0 ] || set -- ftmn:16,3
@@ -81,7 +83,12 @@ klog_pat='WARNING:|rcu_sched self-detected stall|rcu: INFO|BUG:|Oops|neighbou?r 
 klog_bad() { grep -cE "$klog_pat" "$klog" || true; }
 
 rc=0
-echo "# lab scale: $*, $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ {print $2}' /proc/meminfo) kB, lab up threads ${FTSW_LAB_THREADS:-$(nproc)}"
+case ${CABLES:=patch} in
+patch) PATCH=--patch ;;
+veth) PATCH= ;;
+*) echo "CABLES=$CABLES: patch or veth" >&2; exit 2 ;;
+esac
+echo "# lab scale: $*, cables $CABLES, $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ {print $2}' /proc/meminfo) kB, lab up threads ${FTSW_LAB_THREADS:-$(nproc)}"
 
 # The host's speed moves by tens of percent between runs (TCG), and every
 # figure below is mostly the kernel's own per-device work. So first the
@@ -96,7 +103,7 @@ for TOPO in "$@"; do
 	bad0=$(klog_bad) kl0=$(wc -l <"$klog")
 	m0=$(mem) s0=$(slab)
 	t0=$(now)
-	nice -n 0 "$FTSW" -v lab up -t "$TOPO" 2>&1 | grep -v '^\s*$' || true
+	nice -n 0 "$FTSW" -v lab up -t "$TOPO" $PATCH 2>&1 | grep -v '^\s*$' || true
 	echo "lab up: $(since "$t0") s wall"
 	"$FTSW" lab status >/dev/null || { echo "lab up failed"; exit 1; }
 	sync
