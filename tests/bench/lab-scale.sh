@@ -14,8 +14,8 @@
 #       tests/bench/lab-scale.sh ftmn:16,3 'pgft:3;16,16,16;1,16,16;1,1,1'
 #
 # The clean-up is over when the kernel has done its work, not when `lab
-# down` returns: 95% of the lab's memory is back and the guest's CPU has
-# been idle (over 90% idle time) for a whole second.
+# down` returns: the lab's memory is back (all but 5% or 32 MB) and the
+# guest's CPU has been idle (over 90% idle time) for a whole second.
 #
 # Environment: PAIRS (random pairs pinged, default 32), SEED (default 1),
 # FAIL_PORT (S:P, the cable failed under fm; default: switch 0's first
@@ -166,12 +166,18 @@ for TOPO in "$@"; do
 	echo "lab down: $(since "$t0") s"
 	# The kernel frees the namespaces asynchronously: wait until 95% of
 	# the lab's memory is back, then until the CPU is idle (or 900 s).
+	# Some 10-20 MB never come back (caches the lab grew: the neighbour
+	# hashes, slabs kept partly used), so what may stay out is 5% of the
+	# lab or 32 MB, whichever is more: 5% alone of a small lab (266 MB for
+	# FT(16,3) with patch cables) is within that and would never be met.
+	left_ok=$(((m0 - m1) * 5 / 100))
+	[ "$left_ok" -ge 32768 ] || left_ok=32768
 	for _ in $(seq 4500); do
 		mem_kb=
 		while read -r k v _; do
 			[ "$k" = MemAvailable: ] && { mem_kb=$v; break; }
 		done </proc/meminfo
-		[ $((mem_kb - m1)) -ge $(((m0 - m1) * 95 / 100)) ] && break
+		[ $((m0 - mem_kb)) -le "$left_ok" ] && break
 		nap 0.2
 	done
 	tm=$(since "$t0")
@@ -181,7 +187,7 @@ for TOPO in "$@"; do
 		[ "$idle" -ge 90 ] && break
 	done
 	td=$(since "$t0")
-	echo "lab down + the kernel's namespace clean-up: 95% of the memory back after $tm s, CPU idle (a whole second over 90% idle) after $td s ($(((m0 - $(mem)) / 1024)) MB not back); $(awk -v t="$td" -v n="$ndev" 'BEGIN { printf "%.2f", 1000 * t / n }') ms per device"
+	echo "lab down + the kernel's namespace clean-up: the memory back (all but 5% or 32 MB) after $tm s, CPU idle (a whole second over 90% idle) after $td s ($(((m0 - $(mem)) / 1024)) MB not back); $(awk -v t="$td" -v n="$ndev" 'BEGIN { printf "%.2f", 1000 * t / n }') ms per device"
 	bad1=$(klog_bad)
 	echo "kernel log: $((bad1 - bad0)) WARNING/stall/BUG lines"
 	if [ "$bad1" != "$bad0" ]; then
