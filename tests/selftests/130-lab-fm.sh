@@ -50,17 +50,6 @@ while True:
 EOF
 }
 
-# jcheck EXPR: stdin is one JSON document d satisfying EXPR.
-jcheck() {
-	"$PY" -c '
-import json, sys
-t = sys.stdin.read()
-d = json.loads(t)
-ok = eval("(" + sys.argv[1] + ")", {"d": d})
-if not ok:
-    print("JSON fails", sys.argv[1], ":", t)
-sys.exit(0 if ok else 1)' "$1"
-}
 
 fm_start() {
 	lab fm --lab "$LAB" -d "$@" || return 1

@@ -8,6 +8,19 @@ PY=$(command -v /usr/bin/python3 || command -v python3)
 
 lab() { "$FTSW" "$@"; }
 
+# jcheck EXPR: stdin is one JSON document d satisfying EXPR (105-json has
+# its own, stricter one: JSON lines, no non-finite numbers).
+jcheck() {
+	"$PY" -c '
+import json, sys
+t = sys.stdin.read()
+d = json.loads(t)
+ok = eval("(" + sys.argv[1] + ")", {"d": d})
+if not ok:
+    print("JSON fails", sys.argv[1], ":", t)
+sys.exit(0 if ok else 1)' "$1"
+}
+
 # lab_gone NAME: no namespace, run directory, device or switch left behind.
 lab_gone() {
 	local n=${1:-$LAB} left
