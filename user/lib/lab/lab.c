@@ -22,6 +22,7 @@
 #include <arpa/inet.h>
 
 #include "util/output.h"
+#include "util/parse.h"
 #include "lab/lab.h"
 #include "lab/lab_rtnl.h"
 
@@ -1174,11 +1175,104 @@ nomem:
 
 /* ------------------------------------------------------------ open */
 
+/*
+ * lab.conf, as write_conf() writes it: one KEY=VALUE a line. Anything else
+ * (a line without '=', an unknown key, a bad value, a missing key) is
+ * refused with its file:line, so that a damaged lab.conf is never read as
+ * a different lab.
+ */
+static int conf_read(FILE *f, const char *path, struct ftsw_lab *lab,
+		     uint64_t counts[2], struct ftsw_err *err)
+{
+	enum { C_SPEC, C_ENGINE, C_LMC, C_RATE, C_HOSTS, C_SWITCHES, C_CABLES,
+	       C_N };
+	static const char *const keys[C_N] = { "spec", "engine", "lmc", "rate",
+						"hosts", "switches", "cables" };
+	bool seen[C_N] = { false };
+	char line[512], what[700];
+	unsigned ln = 0, k, u;
+	uint64_t x;
+	int rc;
+
+	while ((rc = ftsw_read_line(f, line, sizeof(line), path, &ln,
+				    err)) > 0) {
+		char *v = strchr(line, '=');
+
+		if (!v) {
+			ftsw_err_set(err, "%s:%u: not KEY=VALUE", path, ln);
+			return -1;
+		}
+		*v++ = 0;
+		for (k = 0; k < C_N && strcmp(line, keys[k]); k++)
+			;
+		if (k == C_N || seen[k]) {
+			ftsw_err_set(err, "%s:%u: %s key '%s'", path, ln,
+				     k == C_N ? "unknown" : "repeated", line);
+			return -1;
+		}
+		seen[k] = true;
+		snprintf(what, sizeof(what), "%s:%u: %s", path, ln, keys[k]);
+		switch (k) {
+		case C_SPEC:
+		case C_ENGINE:
+			if (!*v || strlen(v) >= (k == C_SPEC ? sizeof(lab->spec)
+						 : sizeof(lab->engine))) {
+				ftsw_err_set(err, "%s: empty or too long", what);
+				return -1;
+			}
+			strcpy(k == C_SPEC ? lab->spec : lab->engine, v);
+			break;
+		case C_LMC:
+			if (ftsw_parse_uint(what, v, 0, FTSW_MAX_LMC, &u, err))
+				return -1;
+			lab->lmc = u;
+			break;
+		case C_RATE:
+			if (ftsw_parse_u64(what, v, 0, UINT64_MAX / 8, &x, err))
+				return -1;
+			lab->rate_bytes = x;
+			break;
+		case C_HOSTS:
+		case C_SWITCHES:
+			/* Checked against topo.net by the caller. */
+			if (ftsw_parse_u64(what, v, 0, UINT32_MAX,
+					   &counts[k - C_HOSTS], err))
+				return -1;
+			break;
+		case C_CABLES:
+			if (strcmp(v, "patch") && strcmp(v, "veth")) {
+				ftsw_err_set(err, "%s: '%s' is neither patch nor "
+					     "veth", what, v);
+				return -1;
+			}
+			lab->patch = !strcmp(v, "patch");
+			break;
+		}
+	}
+	if (rc < 0)
+		return -1;
+	for (k = 0; k < C_N; k++) {
+		/* Labs made before cables= was written are veth labs. */
+		if (!seen[k] && k != C_CABLES) {
+			ftsw_err_set(err, "%s: no '%s=' line", path, keys[k]);
+			return -1;
+		}
+	}
+	if (lab->patch && lab->rate_bytes) {
+		ftsw_err_set(err, "%s: rate= with cables=patch (a patch cable "
+			     "is never shaped)", path);
+		return -1;
+	}
+	return 0;
+}
+
 int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err)
 {
-	char dir[256], path[600], line[512];
+	char dir[256], path[600];
 	FILE *f;
+	uint64_t counts[2] = { 0, 0 };
 	uint32_t n;
+	int rc;
 
 	memset(lab, 0, sizeof(*lab));
 	lab->fabric_fd = -1;
@@ -1194,29 +1288,23 @@ int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err)
 			     "no such lab (ftsw lab list)" : strerror(errno));
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *v = strchr(line, '=');
-
-		if (!v)
-			continue;
-		*v++ = 0;
-		v[strcspn(v, "\n")] = 0;
-		if (!strcmp(line, "spec"))
-			snprintf(lab->spec, sizeof(lab->spec), "%s", v);
-		else if (!strcmp(line, "engine"))
-			snprintf(lab->engine, sizeof(lab->engine), "%s", v);
-		else if (!strcmp(line, "lmc"))
-			lab->lmc = (unsigned)atoi(v);
-		else if (!strcmp(line, "rate"))
-			lab->rate_bytes = strtoull(v, NULL, 10);
-		else if (!strcmp(line, "cables"))
-			lab->patch = !strcmp(v, "patch");
-	}
+	rc = conf_read(f, path, lab, counts, err);
 	fclose(f);
+	if (rc)
+		return -1;
 	snprintf(path, sizeof(path), "%s/topo.net", dir);
 	lab->topo = ftsw_net_read(path, err);
 	if (!lab->topo)
 		return -1;
+	if (counts[0] != lab->topo->nhosts ||
+	    counts[1] != lab->topo->nswitches) {
+		ftsw_err_set(err, "%s/lab.conf: %" PRIu64 " hosts and %" PRIu64
+			     " switches, but %s has %" PRIu32 " and %" PRIu32,
+			     dir, counts[0], counts[1], path,
+			     lab->topo->nhosts, lab->topo->nswitches);
+		ftsw_lab_close(lab);
+		return -1;
+	}
 	lab->host_fd = malloc(sizeof(int) * (lab->topo->nhosts + 1));
 	if (!lab->host_fd) {
 		ftsw_lab_close(lab);
