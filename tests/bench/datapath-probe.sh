@@ -15,6 +15,7 @@
 # PROBE_TEARDOWN=1 instead tears each chain down as the benchmark does and
 # prints the guest's busy ticks each second for 20 s after it.
 set -uo pipefail
+. "$(dirname "$0")/guest-env.sh"
 : "${FTSW_KMOD:?}" "${FTSW:?}"
 CHAINS=${PROBE_CHAINS:-ftsw bridge ovs}
 REPS=${PROBE_REPS:-3}

@@ -14,6 +14,7 @@
 # that variant (e.g. FTSW_LAB_THREADS=4); run the first one again last to
 # see drift within the boot.
 set -uo pipefail
+. "$(dirname "$0")/guest-env.sh"
 : "${FTSW_KMOD:?}"
 [ $# -ge 2 ] || { echo "usage: $0 TOPO NAME:BIN:ENV..." >&2; exit 2; }
 T=$1

@@ -18,6 +18,7 @@
 #
 # Prints one line per topology: seconds for each side and the ratios.
 set -euo pipefail
+. "$(dirname "$0")/guest-env.sh"
 : "${FTSW:?}" "${FTSW_KMOD:?}"
 PY=$(command -v /usr/bin/python3 || command -v python3)
 W=$(mktemp -d)

@@ -46,6 +46,7 @@
 #   TOPO=ftmn:4,2 RATE=1mbit BYTES=262144 REPS=1 ROUNDS=3 SEEDS="5 6 4"
 #   EAGER=1 TOL=0.1 (Documentation/mpi.md: from the spread of the recorded runs)
 set -euo pipefail
+. "$(dirname "$0")/guest-env.sh"
 : "${FTSW:?}" "${FTSW_KMOD:?}" "${FTSW_TOP:?}"
 TOPO=${TOPO:-ftmn:4,2} RATE=${RATE:-1mbit} BYTES=${BYTES:-262144}
 REPS=${REPS:-1} ROUNDS=${ROUNDS:-3} SEEDS=${SEEDS:-5 6 4} TOL=${TOL:-0.1}
