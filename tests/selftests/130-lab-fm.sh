@@ -50,7 +50,6 @@ while True:
 EOF
 }
 
-
 fm_start() {
 	lab fm --lab "$LAB" -d "$@" || return 1
 	grep -q "all 240 host pairs routed" "$LOG" || { cat "$LOG"; return 1; }

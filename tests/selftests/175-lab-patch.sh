@@ -68,12 +68,12 @@ up() {
 tap_check "lab up --patch FT(4,3): 32 patch cables, 16 devices + lo in the fabric namespace, status and lab.conf say patch" up
 read -r P8 P16 <<<"$(cable816 2>/dev/null)"
 
-# conf_bad LINE MESSAGE: lab.conf with its cables= line replaced by LINE is
-# refused by `lab status` with MESSAGE; the real one back, status works.
+# conf_bad SED MESSAGE: lab.conf edited by the sed script SED is refused
+# by `lab status` with MESSAGE; the real one back, status works again.
 conf_bad() {
 	local conf=/run/ftsw/$LAB/lab.conf out rc=0
 	cp "$conf" "$conf.keep" || return 1
-	sed -i "s/^cables=patch\$/$1/" "$conf"
+	sed -i "$1" "$conf"
 	if out=$(lab lab status --name "$LAB" 2>&1); then
 		echo "accepted: $1"; rc=1
 	elif ! grep -qF -- "$2" <<<"$out"; then
@@ -82,16 +82,25 @@ conf_bad() {
 	mv "$conf.keep" "$conf"
 	return $rc
 }
+# lab.conf of this lab, line by line: spec, engine, lmc=0, rate=0,
+# hosts=16, switches=20, cables=patch.
 conf() {
 	local c=/run/ftsw/$LAB/lab.conf
-	conf_bad "cables=fibre" "$c:7: cables: 'fibre' is neither patch nor veth" &&
-		conf_bad "cables=patch\nrate=1000" "$c:8: repeated key 'rate'" &&
-		conf_bad "cables=patch\nlinks=9" "$c:8: unknown key 'links'" &&
-		conf_bad "cables" "$c:7: not KEY=VALUE" &&
-		conf_bad "cables=patch\nhosts=16" "$c:8: repeated key 'hosts'" &&
+	conf_bad 's/^cables=patch$/cables=fibre/' "$c:7: cables: 'fibre' is neither patch nor veth" &&
+		conf_bad 's/^cables=patch$/cables=patch\nrate=1000/' "$c:8: repeated key 'rate'" &&
+		conf_bad 's/^cables=patch$/cables=patch\nlinks=9/' "$c:8: unknown key 'links'" &&
+		conf_bad 's/^cables=patch$/cables/' "$c:7: not KEY=VALUE" &&
+		conf_bad 's/^cables=patch$/cables=patch\nhosts=16/' "$c:8: repeated key 'hosts'" &&
+		conf_bad 's/^lmc=0$/lmc=8/' "$c:3: lmc: 8 is out of range (0..7)" &&
+		conf_bad 's/^lmc=0$/lmc=x/' "$c:3: lmc" &&
+		conf_bad 's/^rate=0$/rate=999/' "$c:4: rate: 999 is neither 0 nor in 1000..2000000000 bytes/s" &&
+		conf_bad 's/^rate=0$/rate=1000/' "$c: rate= with cables=patch" &&
+		conf_bad 's/^engine=.*$/engine=/' "$c:2: engine: empty" &&
+		conf_bad '/^switches=/d' "$c: no 'switches=' line" &&
+		conf_bad 's/^hosts=16$/hosts=17/' "$c: 17 hosts and 20 switches, but /run/ftsw/$LAB/topo.net has 16 and 20" &&
 		lab lab status --name "$LAB" >/dev/null
 }
-tap_check "a damaged lab.conf is refused with its file:line, the lab itself untouched" conf
+tap_check "a damaged lab.conf (bad value, repeated, unknown or missing key, counts unlike topo.net) is refused with its file:line, the lab untouched" conf
 
 pings() { [ "$(ping_json)" = "240 0" ]; }
 tap_check "all 240 pairs ping across the patch cables" pings

@@ -284,10 +284,11 @@ static int parse_rate(const char *v, uint64_t *bytes)
 		       strchr("mM", num[n - 1]) ? 1e6 : 1e9;
 		num[--n] = 0;
 	}
-	if (ftsw_parse_double("--rate", num, 0, 16e9, &x, &err))
+	if (ftsw_parse_double("--rate", num, 0, 8.0 * FTSW_LAB_RATE_MAX, &x,
+			      &err))
 		goto bad;
 	x *= mult;
-	if (x < 8000 || x > 16e9)
+	if (x < 8.0 * FTSW_LAB_RATE_MIN || x > 8.0 * FTSW_LAB_RATE_MAX)
 		goto bad;
 	*bytes = (uint64_t)(x / 8);
 	return 0;

@@ -1175,6 +1175,20 @@ nomem:
 
 /* ------------------------------------------------------------ open */
 
+/* A text value of lab.conf into buf: not empty, and it must fit. */
+static int conf_str(const char *what, const char *v, char *buf, size_t sz,
+		    struct ftsw_err *err)
+{
+	size_t n = strlen(v);
+
+	if (!n || n >= sz) {
+		ftsw_err_set(err, "%s: %s", what, n ? "too long" : "empty");
+		return -1;
+	}
+	memcpy(buf, v, n + 1);
+	return 0;
+}
+
 /*
  * lab.conf, as write_conf() writes it: one KEY=VALUE a line. Anything else
  * (a line without '=', an unknown key, a bad value, a missing key) is
@@ -1214,13 +1228,13 @@ static int conf_read(FILE *f, const char *path, struct ftsw_lab *lab,
 		snprintf(what, sizeof(what), "%s:%u: %s", path, ln, keys[k]);
 		switch (k) {
 		case C_SPEC:
-		case C_ENGINE:
-			if (!*v || strlen(v) >= (k == C_SPEC ? sizeof(lab->spec)
-						 : sizeof(lab->engine))) {
-				ftsw_err_set(err, "%s: empty or too long", what);
+			if (conf_str(what, v, lab->spec, sizeof(lab->spec), err))
 				return -1;
-			}
-			strcpy(k == C_SPEC ? lab->spec : lab->engine, v);
+			break;
+		case C_ENGINE:
+			if (conf_str(what, v, lab->engine, sizeof(lab->engine),
+				     err))
+				return -1;
 			break;
 		case C_LMC:
 			if (ftsw_parse_uint(what, v, 0, FTSW_MAX_LMC, &u, err))
@@ -1228,8 +1242,16 @@ static int conf_read(FILE *f, const char *path, struct ftsw_lab *lab,
 			lab->lmc = u;
 			break;
 		case C_RATE:
-			if (ftsw_parse_u64(what, v, 0, UINT64_MAX / 8, &x, err))
+			if (ftsw_parse_u64(what, v, 0, FTSW_LAB_RATE_MAX, &x,
+					   err))
 				return -1;
+			if (x && x < FTSW_LAB_RATE_MIN) {
+				ftsw_err_set(err, "%s: %" PRIu64 " is neither 0 "
+					     "nor in %llu..%llu bytes/s", what,
+					     x, FTSW_LAB_RATE_MIN,
+					     FTSW_LAB_RATE_MAX);
+				return -1;
+			}
 			lab->rate_bytes = x;
 			break;
 		case C_HOSTS:

@@ -38,6 +38,9 @@
 #define FTSW_LAB_NAME_MAX	24
 #define FTSW_LAB_LINK_MTU	9000
 #define FTSW_LAB_HOST_MTU	1500
+/* lab up --rate: 8k..16G bit/s, as bytes/s (0: not shaped). */
+#define FTSW_LAB_RATE_MIN	1000ULL
+#define FTSW_LAB_RATE_MAX	2000000000ULL
 
 /* ------------------------------------------------------------ namespaces */
 
