@@ -16,7 +16,6 @@
 # prints the guest's busy ticks each second for 20 s after it.
 set -uo pipefail
 . "$(dirname "$0")/guest-env.sh"
-: "${FTSW_KMOD:?}" "${FTSW:?}"
 CHAINS=${PROBE_CHAINS:-ftsw bridge ovs}
 REPS=${PROBE_REPS:-3}
 NSW=5

@@ -11,9 +11,10 @@ if [ -z "${FTSW_KMOD:-}" ]; then
 	case "${FTSW_VM_TREE:-}" in
 	*-plain-*) FTSW_KMOD=$FTSW_TOP/build/kmod-plain/kmod ;;
 	*-debug-*) FTSW_KMOD=$FTSW_TOP/build/kmod-debug/kmod ;;
+	*) echo "bench: FTSW_KMOD unset outside the test VM (run this through tests/vm/run)" >&2
+	   exit 2 ;;
 	esac
 fi
-[ -x "$FTSW" ] || { echo "bench: no ftsw at $FTSW (make user)" >&2; exit 2; }
-[ -z "${FTSW_KMOD:-}" ] || [ -f "$FTSW_KMOD/ftsw.ko" ] ||
+[ -f "$FTSW_KMOD/ftsw.ko" ] ||
 	{ echo "bench: no ftsw.ko in $FTSW_KMOD (make kmod-plain or kmod-debug)" >&2; exit 2; }
 export FTSW_TOP FTSW FTSW_KMOD

@@ -15,7 +15,6 @@
 # see drift within the boot.
 set -uo pipefail
 . "$(dirname "$0")/guest-env.sh"
-: "${FTSW_KMOD:?}"
 [ $# -ge 2 ] || { echo "usage: $0 TOPO NAME:BIN:ENV..." >&2; exit 2; }
 T=$1
 shift

@@ -24,7 +24,6 @@
 # pair each, which doubles the lab's devices and its clean-up).
 set -euo pipefail
 . "$(dirname "$0")/guest-env.sh"
-: "${FTSW:?}" "${FTSW_KMOD:?}"
 [ $# -gt 0 ] || set -- ftmn:16,3
 [ -d /sys/module/ftsw ] || insmod "$FTSW_KMOD/ftsw.ko"
 export FTSW_LAB=big

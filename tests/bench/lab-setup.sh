@@ -19,7 +19,6 @@
 # Prints one line per topology: seconds for each side and the ratios.
 set -euo pipefail
 . "$(dirname "$0")/guest-env.sh"
-: "${FTSW:?}" "${FTSW_KMOD:?}"
 PY=$(command -v /usr/bin/python3 || command -v python3)
 W=$(mktemp -d)
 [ $# -gt 0 ] || set -- ftmn:4,3 "pgft:2;8,4;1,4;1,1"

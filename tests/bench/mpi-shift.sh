@@ -47,7 +47,6 @@
 #   EAGER=1 TOL=0.1 (Documentation/mpi.md: from the spread of the recorded runs)
 set -euo pipefail
 . "$(dirname "$0")/guest-env.sh"
-: "${FTSW:?}" "${FTSW_KMOD:?}" "${FTSW_TOP:?}"
 TOPO=${TOPO:-ftmn:4,2} RATE=${RATE:-1mbit} BYTES=${BYTES:-262144}
 REPS=${REPS:-1} ROUNDS=${ROUNDS:-3} SEEDS=${SEEDS:-5 6 4} TOL=${TOL:-0.1}
 EAGER=${EAGER:-1}
