@@ -48,6 +48,59 @@ struct ftsw_hdr {
 #define FTSW_SL_MASK		0x0f
 
 /*
+ * In-band management (Documentation/sm.md). A management datagram (MAD)
+ * between a host and its edge port travels as an Ethernet frame of its own
+ * ethertype (IEEE 802 local experimental 2):
+ *
+ *   dst MAC (6) | src MAC (6) | 0x88B6 (2) | struct ftsw_mad_hdr (16) |
+ *   MAD (256: the InfiniBand MAD, common MAD header + data, big endian)
+ *
+ * The edge port is the host's channel adapter (CA, one port, port 1): it
+ * answers SMPs and PMA MADs for the CA itself; every other MAD it receives
+ * from the fabric (responses, SMInfo, SA class 0x03, traps, vendor
+ * classes...) goes to the host in such a frame.
+ *
+ * Host to edge port: dlid is the destination LID of a LID-routed MAD
+ * (ignored for a directed-route SMP, class 0x81, which follows its path);
+ * slid is ignored (the port fills in its base LID, 0xFFFF while it has
+ * none); dqpn and sqpn are FTSW_MAD_QP_SMI (QP0: SMPs, on VL15) or
+ * FTSW_MAD_QP_GSI (QP1: every other class); sl the service level of a
+ * GMP; pkey FTSW_MAD_PKEY_DEFAULT; flags zero. The MACs are not looked at.
+ * A directed-route SMP with hop count 0 is answered by the port's own CA
+ * agent: that is how a host learns its port's NodeInfo, PortInfo and GUID.
+ *
+ * Edge port to host: dlid, slid, sl and sqpn are those of the MAD as it
+ * was received (reply to slid and sqpn, as to a umad's address); dst MAC
+ * ff:ff:ff:ff:ff:ff, src MAC the fabric's 02:66:74:00:ff:ff.
+ *
+ * Inside the fabric a MAD rides behind the fabric header with proto
+ * FTSW_ETH_P_MAD: dst MAC | src MAC | 0x88B5 | struct ftsw_hdr |
+ * struct ftsw_mad_hdr | MAD. The fabric header's dlid is the LID the frame
+ * is routed to (0xFFFF on a directed-route hop, which goes out the port its
+ * path names); the hop limit applies as to any frame.
+ *
+ * Frames failing these rules are dropped and counted (FTSW_DROP_BAD_MAD,
+ * FTSW_DROP_BAD_DR, FTSW_DROP_MAD_SINK).
+ */
+#define FTSW_ETH_P_MAD		0x88B6
+#define FTSW_MAD_HLEN		16	/* sizeof(struct ftsw_mad_hdr) */
+#define FTSW_MAD_SIZE		256	/* the MAD after it */
+#define FTSW_MAD_QP_SMI		0	/* QP0: subnet management (SMPs) */
+#define FTSW_MAD_QP_GSI		1	/* QP1: general services (GMPs) */
+#define FTSW_MAD_PKEY_DEFAULT	0xFFFF
+#define FTSW_LID_PERMISSIVE	0xFFFF
+
+struct ftsw_mad_hdr {
+	__be16	dlid;		/* destination LID (LRH) */
+	__be16	slid;		/* source LID (LRH) */
+	__be32	dqpn;		/* destination QP: 0 SMI, 1 GSI */
+	__be32	sqpn;		/* source QP: 0 SMI, 1 GSI */
+	__u8	sl;		/* service level 0..15 (SMPs: 0) */
+	__u8	flags;		/* reserved, zero */
+	__be16	pkey;		/* partition key, 0xFFFF */
+};
+
+/*
  * Host MAC addresses name LIDs: 02:66:74:00:<LID high>:<LID low>
  * ("\x02ft\0" + base LID).
  */
@@ -189,6 +242,9 @@ enum ftsw_drop {
 	FTSW_DROP_NO_ADDRESS,		/* ARP/NS for an address not in the plan */
 	FTSW_DROP_ANNOUNCE,		/* gratuitous ARP, ARP reply, NA, own DAD */
 	FTSW_DROP_BAD_RESOLVE,		/* malformed or truncated ARP/NS/NA */
+	FTSW_DROP_BAD_MAD,		/* MAD frame truncated, bad version... */
+	FTSW_DROP_BAD_DR,		/* directed route: bad hop pointer/path */
+	FTSW_DROP_MAD_SINK,		/* MAD no agent or host takes */
 	__FTSW_DROP_MAX,
 };
 #define FTSW_DROP_MAX (__FTSW_DROP_MAX - 1)

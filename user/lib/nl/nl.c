@@ -92,6 +92,9 @@ const char *ftsw_drop_name(int reason)
 		[FTSW_DROP_NO_ADDRESS] = "no_address",
 		[FTSW_DROP_ANNOUNCE] = "announce",
 		[FTSW_DROP_BAD_RESOLVE] = "bad_resolve",
+		[FTSW_DROP_BAD_MAD] = "bad_mad",
+		[FTSW_DROP_BAD_DR] = "bad_dr",
+		[FTSW_DROP_MAD_SINK] = "mad_sink",
 	};
 
 	if (reason > 0 && reason <= FTSW_DROP_MAX)
