@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the lab's files share (private to user/lib/lab).
+ *
+ * Interface indexes are chosen, not discovered: the fabric namespace is new,
+ * so the device of topology port record k (topo->ports[k]) gets ifindex
+ * LAB_IFINDEX_BASE + k, and every host's eth0 gets LAB_HOST_IFINDEX in its
+ * own namespace. That makes every later request (binding, failing, tc)
+ * possible without a lookup.
+ */
+#ifndef LIBFTSW_LAB_INT_H
+#define LIBFTSW_LAB_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topo/topology.h"
+#include "util/util.h"
+
+#define LAB_IFINDEX_BASE	0x10000
+/*
+ * A host's eth0: clear of lo and the fallback tunnel devices a new
+ * namespace may get (sit0, ...) at low indexes, and not above 65535: Open
+ * MPI keeps kernel interface indexes in 16 bits and loses such an eth0
+ * (ftsw lab mpirun).
+ */
+#define LAB_HOST_IFINDEX	0x8000
+
+/*
+ * Every cable's fabric end (both ends of a cable between switches) is in a
+ * device group of LAB_GROUP_CABLES cables, numbered from 1: the hosts'
+ * cables first (host n's in group host_group(n)), then the fabric's. `lab
+ * down` deletes the lab group by group (see there), and `ip -n LAB link
+ * show group G` lists one.
+ */
+#define LAB_GROUP_CABLES 512u
+
+static inline int lab_port_ifindex(const struct ftsw_topo *t, uint32_t node,
+				   unsigned p)
+{
+	return LAB_IFINDEX_BASE + (int)(t->nodes[node].first_port + p - 1);
+}
+
+/* A lab's name: letters, digits, '_', '.', '-' (not first); 0 or -1. */
+int lab_check_name(const char *name, struct ftsw_err *err);
+/* The lab's run directory, FTSW_LAB_RUNDIR/name. */
+void lab_rundir(const char *name, char *buf, size_t sz);
+
+#endif
