@@ -20,7 +20,7 @@
 # every seed.
 #
 # What the model leaves out, and how the defaults keep it small:
-# - tbf's token bucket (user/lib/lab/lab_rtnl.c: 2 x 9022 bytes at these
+# - tbf's token bucket (user/lib/nl/rtnl.c: 2 x 9022 bytes at these
 #   rates) refills while a stage waits at its barrier and lets that much
 #   through at line rate: stage time (m * BYTES - burst) / RATE. With
 #   BYTES = 256 KiB the burst is 7% of a load-1 stage and moves the ratio

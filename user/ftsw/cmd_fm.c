@@ -340,7 +340,7 @@ static int fm_run(const struct cli_args *a)
 	FILE *log = stdout;
 
 	fm_args(a, &fa);
-	mkdir(FTSW_LAB_RUNDIR, 0755);
+	mkdir(FTSW_RUNDIR, 0755);
 	fa.o.netns = fa.lab;
 	fa.o.stop = &fm_stop;
 	memset(&sa, 0, sizeof(sa));
@@ -353,10 +353,10 @@ static int fm_run(const struct cli_args *a)
 
 		if (!fa.logpath) {
 			if (fa.lab)
-				snprintf(deflog, sizeof(deflog), FTSW_LAB_RUNDIR
+				snprintf(deflog, sizeof(deflog), FTSW_RUNDIR
 					 "/%s/fm.log", fa.lab);
 			else
-				snprintf(deflog, sizeof(deflog), FTSW_LAB_RUNDIR
+				snprintf(deflog, sizeof(deflog), FTSW_RUNDIR
 					 "/fm.log");
 			fa.logpath = deflog;
 		}

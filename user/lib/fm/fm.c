@@ -31,8 +31,8 @@
 #include <unistd.h>
 
 #include "fm/fm.h"
-#include "lab/lab.h"
-#include "lab/lab_rtnl.h"
+#include "nl/ns.h"
+#include "nl/rtnl.h"
 #include "route/routing.h"
 #include "util/output.h"
 #include "util/parse.h"
@@ -88,9 +88,9 @@ struct fm {
 void ftsw_fm_status_path(const char *netns, char *buf, size_t sz)
 {
 	if (netns)
-		snprintf(buf, sz, FTSW_LAB_RUNDIR "/%s/fm.status", netns);
+		snprintf(buf, sz, FTSW_RUNDIR "/%s/fm.status", netns);
 	else
-		snprintf(buf, sz, FTSW_LAB_RUNDIR "/fm.status");
+		snprintf(buf, sz, FTSW_RUNDIR "/fm.status");
 }
 
 /* ------------------------------------------------------------ discovery */
@@ -261,7 +261,7 @@ static int discover_ports(struct fm *fm, int *maxif, struct ftsw_err *err)
 static int discover_peers(struct fm *fm, struct peer_map *pm,
 			  uint32_t **by_if, int maxif, struct ftsw_err *err)
 {
-	struct lab_rt rt;
+	struct ftsw_rt rt;
 	size_t k;
 	int i;
 
@@ -276,13 +276,13 @@ static int discover_peers(struct fm *fm, struct peer_map *pm,
 		(*by_if)[i] = UINT32_MAX;
 	for (k = 0; k < fm->nports; k++)
 		(*by_if)[fm->ports[k].ifindex] = (uint32_t)k;
-	if (lab_rt_open(&rt, err))
+	if (ftsw_rt_open(&rt, err))
 		return -1;
-	if (lab_rt_dump_links(&rt, peer_cb, pm, err)) {
-		lab_rt_close(&rt);
+	if (ftsw_rt_dump_links(&rt, peer_cb, pm, err)) {
+		ftsw_rt_close(&rt);
 		return -1;
 	}
-	lab_rt_close(&rt);
+	ftsw_rt_close(&rt);
 	return 0;
 }
 

@@ -21,7 +21,7 @@
 #include "util/parse.h"
 #include "lab/lab.h"
 #include "lab/lab_int.h"
-#include "lab/lab_rtnl.h"
+#include "nl/rtnl.h"
 
 void ftsw_lab_host_ns(const char *lab, uint32_t host, char *buf, size_t sz)
 {
@@ -79,7 +79,7 @@ bad:
 
 void lab_rundir(const char *name, char *buf, size_t sz)
 {
-	snprintf(buf, sz, FTSW_LAB_RUNDIR "/%s", name);
+	snprintf(buf, sz, FTSW_RUNDIR "/%s", name);
 }
 
 /* ------------------------------------------------------------ open */
@@ -278,7 +278,7 @@ void ftsw_lab_close(struct ftsw_lab *lab)
 
 int ftsw_lab_list(int (*cb)(const char *name, void *arg), void *arg)
 {
-	DIR *d = opendir(FTSW_LAB_RUNDIR);
+	DIR *d = opendir(FTSW_RUNDIR);
 	struct dirent *de;
 	int rc = 0;
 

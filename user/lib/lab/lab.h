@@ -31,32 +31,15 @@
 #include "topo/topology.h"
 #include "route/routing.h"
 #include "nl/nl.h"
+#include "nl/ns.h"
 
 #define FTSW_LAB_DEFAULT	"ftsw"
-#define FTSW_LAB_RUNDIR		"/run/ftsw"
-#define FTSW_NETNS_DIR		"/run/netns"
 #define FTSW_LAB_NAME_MAX	24
 #define FTSW_LAB_LINK_MTU	9000
 #define FTSW_LAB_HOST_MTU	1500
 /* lab up --rate: 8k..16G bit/s, as bytes/s (0: not shaped). */
 #define FTSW_LAB_RATE_MIN	1000ULL
 #define FTSW_LAB_RATE_MAX	2000000000ULL
-
-/* ------------------------------------------------------------ namespaces */
-
-/* Create /run/netns/NAME holding a new network namespace (EEXIST: error). */
-int ftsw_netns_add(const char *name, struct ftsw_err *err);
-/* Unmount and remove /run/netns/NAME; 0 if it did not exist. */
-int ftsw_netns_del(const char *name, struct ftsw_err *err);
-/* Open /run/netns/NAME (O_RDONLY|O_CLOEXEC), -1 + err on failure. */
-int ftsw_netns_open(const char *name, struct ftsw_err *err);
-/* Move the calling thread into the namespace (fd or name). */
-int ftsw_netns_enter_fd(int fd, const char *name, struct ftsw_err *err);
-int ftsw_netns_enter(const char *name, struct ftsw_err *err);
-/* The caller's original namespace, saved at first use; back to it. */
-int ftsw_netns_home(struct ftsw_err *err);
-/* Open an ftsw genl client inside namespace NAME. */
-struct ftsw_nl *ftsw_nl_open_in(const char *netns, struct ftsw_err *err);
 
 /* ------------------------------------------------------------ the lab */
 

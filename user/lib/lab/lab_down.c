@@ -17,7 +17,7 @@
 #include "util/parse.h"
 #include "lab/lab.h"
 #include "lab/lab_int.h"
-#include "lab/lab_rtnl.h"
+#include "nl/rtnl.h"
 
 /* ------------------------------------------------------------ down */
 
@@ -200,22 +200,22 @@ static int del_job_run(struct del_job *j, struct ftsw_err *err)
 static void del_cables(const char *name, ftsw_lab_progress_fn progress,
 		       void *arg)
 {
-	struct lab_rt rt;
+	struct ftsw_rt rt;
 	struct ftsw_err e;
 	uint32_t g, max;
 
 	if (ftsw_netns_enter(name, &e))
 		return;
-	if (!lab_rt_open(&rt, &e)) {
-		if (!lab_rt_max_group(&rt, &max, &e))
+	if (!ftsw_rt_open(&rt, &e)) {
+		if (!ftsw_rt_max_group(&rt, &max, &e))
 			for (g = 1; g <= max; g++) {
-				if (lab_rt_del_group(&rt, g, &e) < 0)
+				if (ftsw_rt_del_group(&rt, g, &e) < 0)
 					break;
 				if (progress)
 					progress("cable groups deleted", g,
 						 max, arg);
 			}
-		lab_rt_close(&rt);
+		ftsw_rt_close(&rt);
 	}
 	ftsw_netns_home(NULL);
 }

@@ -17,7 +17,7 @@
 #include "util/parse.h"
 #include "lab/lab.h"
 #include "lab/lab_int.h"
-#include "lab/lab_rtnl.h"
+#include "nl/rtnl.h"
 
 /* ------------------------------------------------------------ failures */
 
@@ -58,7 +58,7 @@ void ftsw_lab_changes_free(struct ftsw_lab_changes *ch)
 static int host_eth0(struct ftsw_lab *lab, uint32_t h, bool up,
 		     struct ftsw_err *err)
 {
-	struct lab_rt rt;
+	struct ftsw_rt rt;
 	char what[64];
 	int fd, rc;
 
@@ -69,18 +69,18 @@ static int host_eth0(struct ftsw_lab *lab, uint32_t h, bool up,
 	if (ftsw_netns_enter_fd(fd, what, err))
 		return -1;
 	/* eth0 keeps its IPv6 address while down (IPv4 always does). */
-	rc = up ? 0 : lab_sysctl("net/ipv6/conf/eth0/keep_addr_on_down", "1",
+	rc = up ? 0 : ftsw_sysctl("net/ipv6/conf/eth0/keep_addr_on_down", "1",
 				 err);
 	if (!rc)
-		rc = lab_rt_open(&rt, err);
+		rc = ftsw_rt_open(&rt, err);
 	if (rc)
 		goto home;
 	snprintf(what, sizeof(what), "host h%" PRIu32 " eth0 %s", h,
 		 up ? "up" : "down");
-	rc = lab_rt_link_up(&rt, LAB_HOST_IFINDEX, up, what, err);
+	rc = ftsw_rt_link_up(&rt, LAB_HOST_IFINDEX, up, what, err);
 	if (!rc)
-		rc = lab_rt_flush(&rt, err);
-	lab_rt_close(&rt);
+		rc = ftsw_rt_flush(&rt, err);
+	ftsw_rt_close(&rt);
 home:
 	if (ftsw_netns_home(rc ? NULL : err))
 		rc = -1;
@@ -93,27 +93,27 @@ static int fabric_ends(struct ftsw_lab *lab, uint32_t node, unsigned port,
 {
 	const struct ftsw_topo *t = lab->topo;
 	const struct ftsw_port *x = ftsw_port(t, node, port);
-	struct lab_rt rt;
+	struct ftsw_rt rt;
 	char what[64];
 	int rc;
 
 	if (ftsw_netns_enter_fd(lab->fabric_fd, lab->name, err))
 		return -1;
-	rc = lab_rt_open(&rt, err);
+	rc = ftsw_rt_open(&rt, err);
 	if (rc)
 		goto home;
 	snprintf(what, sizeof(what), "switch s%" PRIu32 ":%u",
 		 t->nodes[node].index, port);
-	rc = lab_rt_link_up(&rt, lab_port_ifindex(t, node, port), up, what, err);
+	rc = ftsw_rt_link_up(&rt, lab_port_ifindex(t, node, port), up, what, err);
 	if (!rc && both) {
 		snprintf(what, sizeof(what), "switch s%" PRIu32 ":%u",
 			 t->nodes[x->peer].index, x->peer_port);
-		rc = lab_rt_link_up(&rt, lab_port_ifindex(t, x->peer, x->peer_port),
+		rc = ftsw_rt_link_up(&rt, lab_port_ifindex(t, x->peer, x->peer_port),
 				    up, what, err);
 	}
 	if (!rc)
-		rc = lab_rt_flush(&rt, err);
-	lab_rt_close(&rt);
+		rc = ftsw_rt_flush(&rt, err);
+	ftsw_rt_close(&rt);
 home:
 	if (ftsw_netns_home(rc ? NULL : err))
 		rc = -1;
@@ -247,7 +247,7 @@ static int patch_state_cb(const struct ftsw_port_info *pi, void *arg)
 static bool *port_states(struct ftsw_lab *lab, struct ftsw_err *err)
 {
 	struct dev_state d = { .t = lab->topo };
-	struct lab_rt rt;
+	struct ftsw_rt rt;
 	int rc;
 
 	d.up = calloc(lab->topo->nports + 1, sizeof(bool));
@@ -257,10 +257,10 @@ static bool *port_states(struct ftsw_lab *lab, struct ftsw_err *err)
 	}
 	if (ftsw_netns_enter_fd(lab->fabric_fd, lab->name, err))
 		goto fail;
-	rc = lab_rt_open(&rt, err);
+	rc = ftsw_rt_open(&rt, err);
 	if (!rc) {
-		rc = lab_rt_dump_links(&rt, dev_state_cb, &d, err);
-		lab_rt_close(&rt);
+		rc = ftsw_rt_dump_links(&rt, dev_state_cb, &d, err);
+		ftsw_rt_close(&rt);
 	}
 	if (ftsw_netns_home(err) || rc)
 		goto fail;

@@ -43,7 +43,7 @@ static inline int lab_port_ifindex(const struct ftsw_topo *t, uint32_t node,
 
 /* A lab's name: letters, digits, '_', '.', '-' (not first); 0 or -1. */
 int lab_check_name(const char *name, struct ftsw_err *err);
-/* The lab's run directory, FTSW_LAB_RUNDIR/name. */
+/* The lab's run directory, FTSW_RUNDIR/name. */
 void lab_rundir(const char *name, char *buf, size_t sz);
 
 #endif

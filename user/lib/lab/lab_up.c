@@ -17,7 +17,7 @@
 #include "util/parse.h"
 #include "lab/lab.h"
 #include "lab/lab_int.h"
-#include "lab/lab_rtnl.h"
+#include "nl/rtnl.h"
 
 static void host_mac(uint32_t lid, uint8_t mac[6])
 {
@@ -148,12 +148,12 @@ static int make_host(const struct lab_build *b, uint32_t n,
 	const struct ftsw_topo *t = b->t;
 	char ns[64], what[48], sp[16];
 	uint8_t mac[6], a6[16];
-	struct lab_rt rt;
+	struct ftsw_rt rt;
 	uint32_t sw_node;
 	unsigned sw_port;
 	uint64_t t0, t1;
 	int rc = -1;
-	struct lab_veth v = {
+	struct ftsw_veth v = {
 		.name = sp, .netns_fd = b->fabric_fd,
 		.mtu = FTSW_LAB_HOST_MTU, .peer = "eth0",
 		.peer_ifindex = LAB_HOST_IFINDEX, .peer_mac = mac,
@@ -184,24 +184,24 @@ static int make_host(const struct lab_build *b, uint32_t n,
 	 * spinning on that lock (perf, FT(12,3), 2 CPUs of a loaded host).
 	 * keep_addr_on_down is set on eth0 when its cable fails (host_eth0).
 	 */
-	if (lab_rt_open(&rt, err))
+	if (ftsw_rt_open(&rt, err))
 		goto home;
 	snprintf(what, sizeof(what), "host %" PRIu32 " lo", n);
-	if (lab_rt_link_up(&rt, 1, true, what, err) ||
-	    lab_rt_veth(&rt, &v, err))
+	if (ftsw_rt_link_up(&rt, 1, true, what, err) ||
+	    ftsw_rt_veth(&rt, &v, err))
 		goto close;
 	snprintf(what, sizeof(what), "host %" PRIu32 " address", n);
-	if (lab_rt_addr4(&rt, LAB_HOST_IFINDEX, ftsw_lab_host_ip(n), 15, what,
+	if (ftsw_rt_addr4(&rt, LAB_HOST_IFINDEX, ftsw_lab_host_ip(n), 15, what,
 			 err))
 		goto close;
 	ftsw_lab_host_ip6(n, a6);
 	snprintf(what, sizeof(what), "host %" PRIu32 " IPv6 address", n);
-	if (lab_rt_addr6(&rt, LAB_HOST_IFINDEX, a6, 64, what, err))
+	if (ftsw_rt_addr6(&rt, LAB_HOST_IFINDEX, a6, 64, what, err))
 		goto close;
-	rc = lab_rt_flush(&rt, err);
+	rc = ftsw_rt_flush(&rt, err);
 close:
 	hc->nmsgs += rt.nmsgs;
-	lab_rt_close(&rt);
+	ftsw_rt_close(&rt);
 home:
 	/* Back home before the next one: fds are opened on demand, so no
 	 * limit on open files caps the lab's size. */
@@ -274,14 +274,14 @@ static unsigned lab_threads(uint32_t nhosts)
 
 /* The fabric's cables between switches (the host cables are made, up, with
  * their hosts). */
-static int make_links(struct lab_build *b, struct lab_rt *rt,
+static int make_links(struct lab_build *b, struct ftsw_rt *rt,
 		      struct ftsw_err *err)
 {
 	const struct ftsw_topo *t = b->t;
 	uint64_t t0 = ftsw_now_us(), done = 0;
 	uint32_t i;
 
-	if (lab_rt_link_up(rt, 1, true, "lo", err))
+	if (ftsw_rt_link_up(rt, 1, true, "lo", err))
 		return -1;
 	for (i = 0; i < t->nswitches; i++) {
 		uint32_t node = t->switches[i];
@@ -290,7 +290,7 @@ static int make_links(struct lab_build *b, struct lab_rt *rt,
 		for (p = 1; p <= t->nodes[node].nports; p++) {
 			const struct ftsw_port *x = ftsw_port(t, node, p);
 			char a[16], c[16];
-			struct lab_veth v = {
+			struct ftsw_veth v = {
 				.name = a, .ifindex = lab_port_ifindex(t, node, p),
 				.peer = c, .peer_netns_fd = -1, .up = true,
 				.mtu = FTSW_LAB_LINK_MTU,
@@ -311,14 +311,14 @@ static int make_links(struct lab_build *b, struct lab_rt *rt,
 			v.peer_ifindex = lab_port_ifindex(t, x->peer, x->peer_port);
 			v.group = v.peer_group = host_group(t->nhosts - 1) + 1 +
 						 (uint32_t)(done / LAB_GROUP_CABLES);
-			if (lab_rt_veth(rt, &v, err))
+			if (ftsw_rt_veth(rt, &v, err))
 				return -1;
 			done++;
 			progress(b, "fabric cables", done,
 				 ftsw_topo_nlinks(t) - t->nhosts);
 		}
 	}
-	if (lab_rt_flush(rt, err))
+	if (ftsw_rt_flush(rt, err))
 		return -1;
 	b->tm->nlinks = done + t->nhosts;
 	b->tm->links = ftsw_now_us() - t0;
@@ -335,8 +335,8 @@ static int make_namespaces(struct lab_build *b, struct ftsw_err *err)
 
 	if (ftsw_netns_add(b->name, err))
 		return -1;
-	if (lab_sysctl("net/ipv6/conf/all/disable_ipv6", "1", err) ||
-	    lab_sysctl("net/ipv6/conf/default/disable_ipv6", "1", err))
+	if (ftsw_sysctl("net/ipv6/conf/all/disable_ipv6", "1", err) ||
+	    ftsw_sysctl("net/ipv6/conf/default/disable_ipv6", "1", err))
 		return -1;
 	b->fabric_fd = ftsw_netns_open(b->name, err);
 	if (b->fabric_fd < 0 || ftsw_netns_home(err))
@@ -466,7 +466,7 @@ static void neigh_room(uint32_t nhosts)
 	for (i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "net/%s/neigh/default/gc_thresh3",
 			 fam[i]);
-		lab_sysctl_raise(path, need3);
+		ftsw_sysctl_raise(path, need3);
 	}
 }
 
@@ -581,7 +581,7 @@ static int make_switches(struct lab_build *b, struct ftsw_nl *nl,
 	return 0;
 }
 
-static int shape_links(struct lab_build *b, struct lab_rt *rt,
+static int shape_links(struct lab_build *b, struct ftsw_rt *rt,
 		       struct ftsw_err *err)
 {
 	const struct ftsw_topo *t = b->t;
@@ -601,12 +601,12 @@ static int shape_links(struct lab_build *b, struct lab_rt *rt,
 				continue;
 			snprintf(what, sizeof(what), "switch %" PRIu32
 				 " port %u qdisc", i, p);
-			if (lab_rt_tbf(rt, lab_port_ifindex(t, node, p),
+			if (ftsw_rt_tbf(rt, lab_port_ifindex(t, node, p),
 				       b->o->rate_bytes, what, err))
 				return -1;
 		}
 	}
-	if (lab_rt_flush(rt, err))
+	if (ftsw_rt_flush(rt, err))
 		return -1;
 	b->tm->shape = ftsw_now_us() - t0;
 	return 0;
@@ -670,7 +670,7 @@ static int lab_route(struct lab_build *b, struct ftsw_err *err)
 
 static void fb_tunnels_off(struct lab_build *b)
 {
-	b->fb_changed = lab_sysctl_swap(FB_TUNNELS, 1, &b->fb_old) == 1;
+	b->fb_changed = ftsw_sysctl_swap(FB_TUNNELS, 1, &b->fb_old) == 1;
 }
 
 static void fb_tunnels_restore(struct lab_build *b)
@@ -678,12 +678,12 @@ static void fb_tunnels_restore(struct lab_build *b)
 	long dummy;
 
 	if (b->fb_changed)
-		lab_sysctl_swap(FB_TUNNELS, b->fb_old, &dummy);
+		ftsw_sysctl_swap(FB_TUNNELS, b->fb_old, &dummy);
 	b->fb_changed = false;
 }
 
 /* Namespaces, cables, hosts, switches and shaping of a routed lab. */
-static int lab_build(struct lab_build *b, struct lab_rt *rt,
+static int lab_build(struct lab_build *b, struct ftsw_rt *rt,
 		     struct ftsw_nl **nl, struct ftsw_err *err)
 {
 	neigh_room(b->t->nhosts);
@@ -694,7 +694,7 @@ static int lab_build(struct lab_build *b, struct lab_rt *rt,
 		return -1;
 	fb_tunnels_restore(b);	/* at home: the setting is the first namespace's */
 	if (ftsw_netns_enter_fd(b->fabric_fd, b->name, err) ||
-	    lab_rt_open(rt, err))
+	    ftsw_rt_open(rt, err))
 		return -1;
 	if (make_links(b, rt, err))
 		return -1;
@@ -716,8 +716,8 @@ static int make_rundir(const struct lab_build *b, struct ftsw_err *err)
 {
 	char dir[256];
 
-	if (mkdir(FTSW_LAB_RUNDIR, 0755) < 0 && errno != EEXIST) {
-		ftsw_err_set(err, "%s: %s", FTSW_LAB_RUNDIR, strerror(errno));
+	if (mkdir(FTSW_RUNDIR, 0755) < 0 && errno != EEXIST) {
+		ftsw_err_set(err, "%s: %s", FTSW_RUNDIR, strerror(errno));
 		return -1;
 	}
 	lab_rundir(b->name, dir, sizeof(dir));
@@ -736,7 +736,7 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 	struct ftsw_lab_times tm0;
 	struct lab_build b = { .o = o, .fabric_fd = -1 };
 	struct ftsw_nl *nl = NULL;
-	struct lab_rt rt = { 0 };
+	struct ftsw_rt rt = { 0 };
 	uint64_t t0 = ftsw_now_us();
 	uint32_t n;
 	int rc = -1;
@@ -774,7 +774,7 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 out:
 	ftsw_netns_home(NULL);
 	fb_tunnels_restore(&b);
-	lab_rt_close(&rt);
+	ftsw_rt_close(&rt);
 	ftsw_nl_close(nl);
 	if (b.host_fd)
 		for (n = 0; n < b.t->nhosts; n++)

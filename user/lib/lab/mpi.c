@@ -289,7 +289,7 @@ int ftsw_lab_mpirun(struct ftsw_lab *lab, const struct ftsw_lab_mpirun_opts *o,
 	if (ftsw_order_make(o->order ? o->order : "topology", lab->topo, n,
 			    order, err))
 		goto out;
-	snprintf(rankfile, sizeof(rankfile), FTSW_LAB_RUNDIR "/%s/mpi-%d.rankfile",
+	snprintf(rankfile, sizeof(rankfile), FTSW_RUNDIR "/%s/mpi-%d.rankfile",
 		 lab->name, (int)getpid());
 	if (ftsw_order_write(lab->topo, order, n, FTSW_ORDER_OMPI_RANKFILE,
 			     rankfile, err))

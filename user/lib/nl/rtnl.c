@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libftsw lab: pipelined rtnetlink (libnl-3 messages, libnl-route-3 for the
- * tbf qdisc). See lab_rtnl.h.
+ * libftsw: pipelined rtnetlink (libnl-3 messages, libnl-route-3 for the
+ * tbf qdisc). See rtnl.h.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -26,13 +26,13 @@
 #include <netlink/route/qdisc.h>
 #include <netlink/route/qdisc/tbf.h>
 
-#include "lab/lab_rtnl.h"
+#include "nl/rtnl.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
 #endif
 
-int lab_rt_open(struct lab_rt *rt, struct ftsw_err *err)
+int ftsw_rt_open(struct ftsw_rt *rt, struct ftsw_err *err)
 {
 	int one = 1, bufsz = 1 << 20;
 
@@ -52,7 +52,7 @@ int lab_rt_open(struct lab_rt *rt, struct ftsw_err *err)
 	return 0;
 }
 
-void lab_rt_close(struct lab_rt *rt)
+void ftsw_rt_close(struct ftsw_rt *rt)
 {
 	if (rt->sk)
 		nl_socket_free(rt->sk);
@@ -80,7 +80,7 @@ static const char *ack_msg(struct nlmsghdr *h)
 }
 
 /* Read acks until at most `keep` requests are outstanding. */
-static int drain(struct lab_rt *rt, unsigned keep, struct ftsw_err *err)
+static int drain(struct ftsw_rt *rt, unsigned keep, struct ftsw_err *err)
 {
 	static _Thread_local char buf[1 << 16];	/* lab up's host threads */
 
@@ -98,7 +98,7 @@ static int drain(struct lab_rt *rt, unsigned keep, struct ftsw_err *err)
 		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (unsigned)n);
 		     h = NLMSG_NEXT(h, n)) {
 			struct nlmsgerr *e;
-			unsigned slot = h->nlmsg_seq % LAB_RT_WINDOW;
+			unsigned slot = h->nlmsg_seq % FTSW_RT_WINDOW;
 
 			if (h->nlmsg_type != NLMSG_ERROR)
 				continue;
@@ -125,13 +125,13 @@ static int drain(struct lab_rt *rt, unsigned keep, struct ftsw_err *err)
 	return 0;
 }
 
-int lab_rt_flush(struct lab_rt *rt, struct ftsw_err *err)
+int ftsw_rt_flush(struct ftsw_rt *rt, struct ftsw_err *err)
 {
 	return drain(rt, 0, err);
 }
 
 /* Send msg (consumed) for object `what`. */
-static int send_msg(struct lab_rt *rt, struct nl_msg *msg, const char *what,
+static int send_msg(struct ftsw_rt *rt, struct nl_msg *msg, const char *what,
 		    struct ftsw_err *err)
 {
 	uint32_t seq;
@@ -141,7 +141,7 @@ static int send_msg(struct lab_rt *rt, struct nl_msg *msg, const char *what,
 		ftsw_err_set(err, "%s: out of memory", what);
 		return -1;
 	}
-	if (drain(rt, LAB_RT_WINDOW - 1, err)) {
+	if (drain(rt, FTSW_RT_WINDOW - 1, err)) {
 		nlmsg_free(msg);
 		return -1;
 	}
@@ -152,8 +152,8 @@ static int send_msg(struct lab_rt *rt, struct nl_msg *msg, const char *what,
 		ftsw_err_set(err, "%s: send: %s", what, nl_geterror(rc));
 		return -1;
 	}
-	rt->seqs[seq % LAB_RT_WINDOW] = seq;
-	snprintf(rt->what[seq % LAB_RT_WINDOW], sizeof(rt->what[0]), "%s", what);
+	rt->seqs[seq % FTSW_RT_WINDOW] = seq;
+	snprintf(rt->what[seq % FTSW_RT_WINDOW], sizeof(rt->what[0]), "%s", what);
 	rt->inflight++;
 	rt->nmsgs++;
 	return 0;
@@ -186,7 +186,7 @@ static int put_queues(struct nl_msg *msg)
 	       nla_put_u32(msg, IFLA_NUM_RX_QUEUES, 1);
 }
 
-int lab_rt_veth(struct lab_rt *rt, const struct lab_veth *v,
+int ftsw_rt_veth(struct ftsw_rt *rt, const struct ftsw_veth *v,
 		struct ftsw_err *err)
 {
 	struct nl_msg *msg;
@@ -235,10 +235,10 @@ int lab_rt_veth(struct lab_rt *rt, const struct lab_veth *v,
 	 * processed in order, when the peer stays in this namespace.
 	 */
 	if (v->peer_ll_none && v->peer_netns_fd < 0 && v->peer_ifindex &&
-	    lab_rt_ll_none(rt, v->peer_ifindex, what, err))
+	    ftsw_rt_ll_none(rt, v->peer_ifindex, what, err))
 		return -1;
 	if (v->up && v->peer_netns_fd < 0 && v->peer_ifindex)
-		return lab_rt_link_up(rt, v->peer_ifindex, true, what, err);
+		return ftsw_rt_link_up(rt, v->peer_ifindex, true, what, err);
 	return 0;
 nomem:
 	nlmsg_free(msg);
@@ -246,7 +246,7 @@ nomem:
 	return -1;
 }
 
-int lab_rt_link_up(struct lab_rt *rt, int ifindex, bool up, const char *what,
+int ftsw_rt_link_up(struct ftsw_rt *rt, int ifindex, bool up, const char *what,
 		   struct ftsw_err *err)
 {
 	struct nl_msg *msg = nlmsg_alloc_simple(RTM_NEWLINK, NLM_F_REQUEST);
@@ -264,7 +264,7 @@ int lab_rt_link_up(struct lab_rt *rt, int ifindex, bool up, const char *what,
 	return send_msg(rt, msg, what, err);
 }
 
-int lab_rt_ll_none(struct lab_rt *rt, int ifindex, const char *what,
+int ftsw_rt_ll_none(struct ftsw_rt *rt, int ifindex, const char *what,
 		   struct ftsw_err *err)
 {
 	struct nl_msg *msg = nlmsg_alloc_simple(RTM_NEWLINK, NLM_F_REQUEST);
@@ -286,7 +286,7 @@ nomem:
 	return -1;
 }
 
-int lab_rt_addr4(struct lab_rt *rt, int ifindex, uint32_t addr, unsigned plen,
+int ftsw_rt_addr4(struct ftsw_rt *rt, int ifindex, uint32_t addr, unsigned plen,
 		 const char *what, struct ftsw_err *err)
 {
 	struct nl_msg *msg = nlmsg_alloc_simple(RTM_NEWADDR, NLM_F_REQUEST |
@@ -307,7 +307,7 @@ int lab_rt_addr4(struct lab_rt *rt, int ifindex, uint32_t addr, unsigned plen,
 	return send_msg(rt, msg, what, err);
 }
 
-int lab_rt_addr6(struct lab_rt *rt, int ifindex, const uint8_t addr[16],
+int ftsw_rt_addr6(struct ftsw_rt *rt, int ifindex, const uint8_t addr[16],
 		 unsigned plen, const char *what, struct ftsw_err *err)
 {
 	struct nl_msg *msg = nlmsg_alloc_simple(RTM_NEWADDR, NLM_F_REQUEST |
@@ -329,7 +329,7 @@ int lab_rt_addr6(struct lab_rt *rt, int ifindex, const uint8_t addr[16],
 	return send_msg(rt, msg, what, err);
 }
 
-int lab_rt_neigh4(struct lab_rt *rt, int ifindex, uint32_t addr,
+int ftsw_rt_neigh4(struct ftsw_rt *rt, int ifindex, uint32_t addr,
 		  const uint8_t *mac, const char *what, struct ftsw_err *err)
 {
 	struct nl_msg *msg = nlmsg_alloc_simple(RTM_NEWNEIGH, NLM_F_REQUEST |
@@ -349,7 +349,7 @@ int lab_rt_neigh4(struct lab_rt *rt, int ifindex, uint32_t addr,
 	return send_msg(rt, msg, what, err);
 }
 
-int lab_rt_tbf(struct lab_rt *rt, int ifindex, uint64_t rate_bytes,
+int ftsw_rt_tbf(struct ftsw_rt *rt, int ifindex, uint64_t rate_bytes,
 	       const char *what, struct ftsw_err *err)
 {
 	struct rtnl_qdisc *q = rtnl_qdisc_alloc();
@@ -367,15 +367,15 @@ int lab_rt_tbf(struct lab_rt *rt, int ifindex, uint64_t rate_bytes,
 			     what, (unsigned long long)rate_bytes);
 		return -1;
 	}
-	if (burst < 2 * (FTSW_LAB_MTU_MAX))
-		burst = 2 * FTSW_LAB_MTU_MAX;
+	if (burst < 2 * (FTSW_MTU_MAX))
+		burst = 2 * FTSW_MTU_MAX;
 	limit = rate_bytes / 50;	/* 20 ms of queue */
 	if (limit < 4 * burst)
 		limit = 4 * burst;
 	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
 	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
 	rtnl_tc_set_handle(TC_CAST(q), TC_HANDLE(1, 0));
-	rtnl_tc_set_mtu(TC_CAST(q), FTSW_LAB_MTU_MAX);
+	rtnl_tc_set_mtu(TC_CAST(q), FTSW_MTU_MAX);
 	rc = rtnl_tc_set_kind(TC_CAST(q), "tbf");
 	if (!rc) {
 		rtnl_qdisc_tbf_set_limit(q, (int)limit);
@@ -393,7 +393,7 @@ int lab_rt_tbf(struct lab_rt *rt, int ifindex, uint64_t rate_bytes,
 }
 
 /* One synchronous request whose replies go to parse(). */
-static int request(struct lab_rt *rt, struct nl_msg *msg,
+static int request(struct ftsw_rt *rt, struct nl_msg *msg,
 		   int (*parse)(struct nlmsghdr *h, void *arg), void *arg,
 		   const char *what, struct ftsw_err *err)
 {
@@ -401,7 +401,7 @@ static int request(struct lab_rt *rt, struct nl_msg *msg,
 	uint32_t seq;
 	int rc, done = 0, res = 0;
 
-	if (lab_rt_flush(rt, err)) {
+	if (ftsw_rt_flush(rt, err)) {
 		nlmsg_free(msg);
 		return -1;
 	}
@@ -464,7 +464,7 @@ static int parse_ifindex(struct nlmsghdr *h, void *arg)
 	return 0;
 }
 
-int lab_rt_ifindex(struct lab_rt *rt, const char *name, struct ftsw_err *err)
+int ftsw_rt_ifindex(struct ftsw_rt *rt, const char *name, struct ftsw_err *err)
 {
 	struct nl_msg *msg = nlmsg_alloc_simple(RTM_GETLINK, NLM_F_REQUEST);
 	char what[48];
@@ -483,7 +483,7 @@ int lab_rt_ifindex(struct lab_rt *rt, const char *name, struct ftsw_err *err)
 }
 
 struct dump_arg {
-	lab_rt_link_cb cb;
+	ftsw_rt_link_cb cb;
 	void *arg;
 };
 
@@ -510,7 +510,7 @@ static int parse_link(struct nlmsghdr *h, void *arg)
 		     ifi->ifi_flags & IFF_UP, carrier, d->arg);
 }
 
-int lab_rt_dump_links(struct lab_rt *rt, lab_rt_link_cb cb, void *arg,
+int ftsw_rt_dump_links(struct ftsw_rt *rt, ftsw_rt_link_cb cb, void *arg,
 		      struct ftsw_err *err)
 {
 	struct nl_msg *msg = nlmsg_alloc_simple(RTM_GETLINK,
@@ -525,7 +525,7 @@ int lab_rt_dump_links(struct lab_rt *rt, lab_rt_link_cb cb, void *arg,
 	return request(rt, msg, parse_link, &d, "link dump", err) < 0 ? -1 : 0;
 }
 
-int lab_rt_del_group(struct lab_rt *rt, uint32_t group, struct ftsw_err *err)
+int ftsw_rt_del_group(struct ftsw_rt *rt, uint32_t group, struct ftsw_err *err)
 {
 	struct nl_msg *msg = nlmsg_alloc_simple(RTM_DELLINK, NLM_F_REQUEST);
 	char what[48];
@@ -539,7 +539,7 @@ int lab_rt_del_group(struct lab_rt *rt, uint32_t group, struct ftsw_err *err)
 	}
 	if (send_msg(rt, msg, what, err))
 		return -1;
-	if (!lab_rt_flush(rt, err))
+	if (!ftsw_rt_flush(rt, err))
 		return 0;
 	if (rt->error != -ENODEV)
 		return -1;
@@ -561,7 +561,7 @@ static int max_group_cb(struct nlmsghdr *h, void *arg)
 	return 0;
 }
 
-int lab_rt_max_group(struct lab_rt *rt, uint32_t *max, struct ftsw_err *err)
+int ftsw_rt_max_group(struct ftsw_rt *rt, uint32_t *max, struct ftsw_err *err)
 {
 	struct nl_msg *msg = nlmsg_alloc_simple(RTM_GETLINK,
 						NLM_F_REQUEST | NLM_F_DUMP);
@@ -576,7 +576,7 @@ int lab_rt_max_group(struct lab_rt *rt, uint32_t *max, struct ftsw_err *err)
 	       -1 : 0;
 }
 
-int lab_sysctl(const char *path, const char *value, struct ftsw_err *err)
+int ftsw_sysctl(const char *path, const char *value, struct ftsw_err *err)
 {
 	char p[256];
 	int fd;
@@ -636,7 +636,7 @@ static int sysctl_write_num(int fd, long v)
 	return rc;
 }
 
-int lab_sysctl_raise(const char *path, unsigned long min)
+int ftsw_sysctl_raise(const char *path, unsigned long min)
 {
 	long cur;
 	int fd = sysctl_open_num(path, &cur);
@@ -650,7 +650,7 @@ int lab_sysctl_raise(const char *path, unsigned long min)
 	return sysctl_write_num(fd, (long)min);
 }
 
-int lab_sysctl_swap(const char *path, long want, long *old)
+int ftsw_sysctl_swap(const char *path, long want, long *old)
 {
 	int fd = sysctl_open_num(path, old);
 

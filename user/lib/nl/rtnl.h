@@ -1,39 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * libftsw lab: pipelined rtnetlink requests (libnl-3 messages on a
+ * libftsw: pipelined rtnetlink requests (libnl-3 messages on a
  * NETLINK_ROUTE socket of one namespace). Requests are sent without waiting,
  * up to a window of outstanding acks; an error names the object of the
  * request that failed, with the kernel's extack message.
  */
-#ifndef LIBFTSW_LAB_RTNL_H
-#define LIBFTSW_LAB_RTNL_H
+#ifndef LIBFTSW_NL_RTNL_H
+#define LIBFTSW_NL_RTNL_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "topo/topology.h"
+#include "util/util.h"
 
-#define LAB_RT_WINDOW 128
-#define FTSW_LAB_MTU_MAX 9022	/* largest frame on a fabric link, for tbf */
+#define FTSW_RT_WINDOW 128
+#define FTSW_MTU_MAX 9022	/* largest frame on a fabric link, for tbf */
 
-struct lab_rt {
+struct ftsw_rt {
 	struct nl_sock *sk;
 	int fd;
 	unsigned inflight;
 	uint64_t nmsgs;
 	int error;			/* first error (negative errno) */
-	char what[LAB_RT_WINDOW][48];	/* object of each outstanding seq */
-	uint32_t seqs[LAB_RT_WINDOW];
+	char what[FTSW_RT_WINDOW][48];	/* object of each outstanding seq */
+	uint32_t seqs[FTSW_RT_WINDOW];
 	char errmsg[256];
 };
 
 /* Socket in the calling thread's current namespace. */
-int lab_rt_open(struct lab_rt *rt, struct ftsw_err *err);
-void lab_rt_close(struct lab_rt *rt);
+int ftsw_rt_open(struct ftsw_rt *rt, struct ftsw_err *err);
+void ftsw_rt_close(struct ftsw_rt *rt);
 /* Wait for every outstanding ack; 0 or -1 with err. */
-int lab_rt_flush(struct lab_rt *rt, struct ftsw_err *err);
+int ftsw_rt_flush(struct ftsw_rt *rt, struct ftsw_err *err);
 
-struct lab_veth {
+struct ftsw_veth {
 	const char *name;	/* device in this namespace or netns_fd's */
 	int ifindex;		/* 0: kernel's choice */
 	int netns_fd;		/* 0 or -1: this namespace (its up works
@@ -54,31 +54,31 @@ struct lab_veth {
 	uint32_t peer_group;
 };
 
-int lab_rt_veth(struct lab_rt *rt, const struct lab_veth *v,
+int ftsw_rt_veth(struct ftsw_rt *rt, const struct ftsw_veth *v,
 		struct ftsw_err *err);
-int lab_rt_link_up(struct lab_rt *rt, int ifindex, bool up, const char *what,
+int ftsw_rt_link_up(struct ftsw_rt *rt, int ifindex, bool up, const char *what,
 		   struct ftsw_err *err);
 /* IPv6 address generation mode none (no link-local address); before up. */
-int lab_rt_ll_none(struct lab_rt *rt, int ifindex, const char *what,
+int ftsw_rt_ll_none(struct ftsw_rt *rt, int ifindex, const char *what,
 		   struct ftsw_err *err);
-int lab_rt_addr4(struct lab_rt *rt, int ifindex, uint32_t addr, unsigned plen,
+int ftsw_rt_addr4(struct ftsw_rt *rt, int ifindex, uint32_t addr, unsigned plen,
 		 const char *what, struct ftsw_err *err);
 /* Without DAD (the fabric's plan owns the address). */
-int lab_rt_addr6(struct lab_rt *rt, int ifindex, const uint8_t addr[16],
+int ftsw_rt_addr6(struct ftsw_rt *rt, int ifindex, const uint8_t addr[16],
 		 unsigned plen, const char *what, struct ftsw_err *err);
-int lab_rt_neigh4(struct lab_rt *rt, int ifindex, uint32_t addr,
+int ftsw_rt_neigh4(struct ftsw_rt *rt, int ifindex, uint32_t addr,
 		  const uint8_t *mac, const char *what, struct ftsw_err *err);
 /* tbf root qdisc at rate bytes/s; burst and limit sized for the rate. */
-int lab_rt_tbf(struct lab_rt *rt, int ifindex, uint64_t rate_bytes,
+int ftsw_rt_tbf(struct ftsw_rt *rt, int ifindex, uint64_t rate_bytes,
 	       const char *what, struct ftsw_err *err);
 /* Resolve a device name in this namespace (synchronous). */
-int lab_rt_ifindex(struct lab_rt *rt, const char *name, struct ftsw_err *err);
+int ftsw_rt_ifindex(struct ftsw_rt *rt, const char *name, struct ftsw_err *err);
 
 /* Peers of veth devices: ifindex -> IFLA_LINK, for every device (dump). */
-typedef int (*lab_rt_link_cb)(int ifindex, const char *name, int link,
+typedef int (*ftsw_rt_link_cb)(int ifindex, const char *name, int link,
 			      bool link_other_ns, bool up, bool carrier,
 			      void *arg);
-int lab_rt_dump_links(struct lab_rt *rt, lab_rt_link_cb cb, void *arg,
+int ftsw_rt_dump_links(struct ftsw_rt *rt, ftsw_rt_link_cb cb, void *arg,
 		      struct ftsw_err *err);
 
 /*
@@ -86,20 +86,20 @@ int lab_rt_dump_links(struct lab_rt *rt, lab_rt_link_cb cb, void *arg,
  * veth peers, wherever they are) in one request: one RTNL section for the
  * lot. 0 if done, 1 if the group had no device, -1 on error.
  */
-int lab_rt_del_group(struct lab_rt *rt, uint32_t group, struct ftsw_err *err);
+int ftsw_rt_del_group(struct ftsw_rt *rt, uint32_t group, struct ftsw_err *err);
 /* The highest device group of this namespace's devices (0: none). */
-int lab_rt_max_group(struct lab_rt *rt, uint32_t *max, struct ftsw_err *err);
+int ftsw_rt_max_group(struct ftsw_rt *rt, uint32_t *max, struct ftsw_err *err);
 
 /* Write a sysctl of the current namespace (path under /proc/sys). */
-int lab_sysctl(const char *path, const char *value, struct ftsw_err *err);
+int ftsw_sysctl(const char *path, const char *value, struct ftsw_err *err);
 
 /* Raise a numeric sysctl to at least @min (best effort: -1 if not). */
-int lab_sysctl_raise(const char *path, unsigned long min);
+int ftsw_sysctl_raise(const char *path, unsigned long min);
 
 /*
  * Set a numeric sysctl to @want, its value before in @old: 1 if it was
  * changed, 0 if it had that value, -1 if it could not be read or written.
  */
-int lab_sysctl_swap(const char *path, long want, long *old);
+int ftsw_sysctl_swap(const char *path, long want, long *old);
 
 #endif

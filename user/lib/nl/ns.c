@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libftsw lab: named network namespaces without ip(8). A namespace NAME is
+ * libftsw: named network namespaces without ip(8). A namespace NAME is
  * kept alive by a bind mount of the creating thread's /proc/thread-self/ns/net
  * on /run/netns/NAME (the convention ip-netns and every netns-aware tool
  * follow, so `ip netns exec NAME ...` works on lab namespaces). /run/netns is
@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lab/lab.h"
+#include "nl/ns.h"
 
 static int home_fd = -1;
 

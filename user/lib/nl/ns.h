@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libftsw named network namespaces without ip(8) (ns.c), and where ftsw
+ * keeps per-namespace state: FTSW_RUNDIR/NAME/ (a lab's description, the
+ * fabric manager's status file).
+ */
+#ifndef LIBFTSW_NL_NS_H
+#define LIBFTSW_NL_NS_H
+
+#include "nl/nl.h"
+#include "util/util.h"
+
+#define FTSW_RUNDIR		"/run/ftsw"
+#define FTSW_NETNS_DIR		"/run/netns"
+
+/* Create /run/netns/NAME holding a new network namespace (EEXIST: error). */
+int ftsw_netns_add(const char *name, struct ftsw_err *err);
+/* Unmount and remove /run/netns/NAME; 0 if it did not exist. */
+int ftsw_netns_del(const char *name, struct ftsw_err *err);
+/* Open /run/netns/NAME (O_RDONLY|O_CLOEXEC), -1 + err on failure. */
+int ftsw_netns_open(const char *name, struct ftsw_err *err);
+/* Move the calling thread into the namespace (fd or name). */
+int ftsw_netns_enter_fd(int fd, const char *name, struct ftsw_err *err);
+int ftsw_netns_enter(const char *name, struct ftsw_err *err);
+/* The caller's original namespace, saved at first use; back to it. */
+int ftsw_netns_home(struct ftsw_err *err);
+/* Open an ftsw genl client inside namespace NAME. */
+struct ftsw_nl *ftsw_nl_open_in(const char *netns, struct ftsw_err *err);
+
+#endif
