@@ -40,6 +40,7 @@
 #include "util/output.h"
 #include "lab/lab.h"
 #include "lab/lab_traffic_int.h"
+
 /* The options against the lab: 0, or -1 with err set. */
 static int traffic_check(struct trun *x, struct ftsw_err *err)
 {
@@ -67,6 +68,7 @@ static int traffic_check(struct trun *x, struct ftsw_err *err)
 	}
 	return 0;
 }
+
 /* The model's inputs: pattern, order, the kernel's tables and lists. */
 static int traffic_model_inputs(struct trun *x, struct ftsw_err *err)
 {
@@ -102,6 +104,7 @@ static int traffic_model_inputs(struct trun *x, struct ftsw_err *err)
 	}
 	return lab_tr_read_offset_lists(x->lab, x->r, x->lists, &x->multipath, err);
 }
+
 /* The failure to cause, the counters before, buffers and sockets. */
 static int traffic_setup(struct trun *x, struct ftsw_err *err)
 {
@@ -132,6 +135,7 @@ static int traffic_setup(struct trun *x, struct ftsw_err *err)
 		tr->fd[i] = -1;
 	return lab_tr_open_sockets(tr, err);
 }
+
 /* The flows a stage sends (a host to itself left out) into tr->fl. */
 static int stage_flows(struct trun *x, const struct ftsw_tm *tm,
 		       struct ftsw_err *err)
@@ -185,6 +189,7 @@ static int stage_flows(struct trun *x, const struct ftsw_tm *tm,
 	}
 	return 0;
 }
+
 /*
  * The model's per-port predictions of a stage: datagrams (the analyzer's
  * loads of the matrix whose amounts are each flow's datagram count) and
@@ -221,6 +226,7 @@ static int stage_predict(struct trun *x, const double *flows,
 		x->max_flows_all = *max_flows;
 	return 0;
 }
+
 /* Reality: send the stage's datagrams and wait for them to arrive. */
 static int stage_send(struct trun *x, unsigned s, uint64_t *stage_sent,
 		      uint64_t *received, uint64_t *t0s, struct ftsw_err *err)
@@ -254,6 +260,7 @@ static int stage_send(struct trun *x, unsigned s, uint64_t *stage_sent,
 	x->lost += *stage_sent - *received;
 	return 0;
 }
+
 /* Shaped lab: each flow's share, offered and measured throughput. */
 static int keep_rate_results(struct trun *x, unsigned s,
 			     struct ftsw_err *err)
@@ -288,6 +295,7 @@ static int keep_rate_results(struct trun *x, unsigned s,
 	}
 	return 0;
 }
+
 /*
  * One stage, after the analyzer computed its loads and flows per link
  * (ftsw_analyze_pattern): the flows, the model's per-port predictions,
@@ -323,6 +331,7 @@ static int traffic_stage(unsigned s, const struct ftsw_tm *tm,
 	lab_tr_print_stage_line(x, s, stage_sent, received, max_flows);
 	return x->o->max_stages && x->nst >= x->o->max_stages ? 1 : 0;
 }
+
 /* Measured against predicted, port by port, into x->rows. */
 static int traffic_compare(struct trun *x, struct ftsw_err *err)
 {
@@ -370,6 +379,7 @@ static int traffic_compare(struct trun *x, struct ftsw_err *err)
 	qsort(x->rows, x->nrows, sizeof(*x->rows), lab_tr_cmp_rows);
 	return 0;
 }
+
 static void traffic_free(struct trun *x)
 {
 	struct traffic *tr = &x->tr;
@@ -399,6 +409,7 @@ static void traffic_free(struct trun *x)
 	ftsw_lab_counters_free(&x->c1);
 	ftsw_routing_free(x->r);
 }
+
 int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o,
 		     FILE *out, struct ftsw_err *err)
 {

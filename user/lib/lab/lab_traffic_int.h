@@ -13,6 +13,7 @@
 
 #include "analyze/analyze.h"
 #include "lab/lab.h"
+
 #define LAB_UDP_PORT	7777
 #define LAB_UDP_MAGIC	0x66747375u
 #define LAB_UDP_WINDOW	512
@@ -25,6 +26,7 @@
 /* Shaped lab: what each flow offers, times the link rate. */
 #define LAB_RATE_OFFER	1.5
 #define LAB_RATE_DURATION_MS	2500
+
 /* One flow of the current stage. */
 struct lflow {
 	uint32_t src, dst;
@@ -40,6 +42,7 @@ struct lflow {
 	unsigned hot_port;
 	bool affected;		/* --fail: the path crosses the failed cable */
 };
+
 /* A per-flow throughput result (rate mode), kept for the summary. */
 struct fres {
 	unsigned stage;
@@ -48,11 +51,13 @@ struct fres {
 	uint32_t hot_sw;
 	unsigned hot_port;
 };
+
 struct udp_hdr {
 	uint32_t magic;
 	uint32_t flow;
 	uint32_t stage;
 };
+
 struct traffic {
 	struct ftsw_lab *lab;
 	const struct ftsw_lab_traffic_opts *o;
@@ -68,12 +73,14 @@ struct traffic {
 	uint64_t win_a, win_b;	/* rate window [a, b) in us; 0: none */
 	char *buf;
 };
+
 struct linkrow {
 	uint32_t sw;
 	unsigned port;
 	double pred, flows;
 	uint64_t meas;
 };
+
 /*
  * One run of `lab traffic`: what it was asked, the model's inputs, the
  * sockets, the per-port predictions and the results, shared by its steps.

@@ -16,6 +16,7 @@
 #include "util/output.h"
 #include "lab/lab.h"
 #include "lab/lab_traffic_int.h"
+
 /*
  * The analyzer's specs for the lab's names: all2all and cps are the shift
  * sequence (one stage per shift 1..N-1); a random pattern or order that
@@ -35,6 +36,7 @@ void lab_tr_pattern_spec(const char *p, uint64_t seed, char *buf, size_t sz)
 	else
 		snprintf(buf, sz, "%s", p);
 }
+
 void lab_tr_order_spec(const char *o, uint64_t seed, char *buf, size_t sz)
 {
 	if (!strcmp(o, "random") || !strcmp(o, "shuffle") ||
@@ -43,11 +45,13 @@ void lab_tr_order_spec(const char *o, uint64_t seed, char *buf, size_t sz)
 	else
 		snprintf(buf, sz, "%s", o);
 }
+
 struct olist_arg {
 	struct ftsw_offset_list *l;
 	unsigned lmc;
 	uint32_t nhosts;
 };
+
 static int olist_cb(const struct ftsw_port_info *pi, void *arg)
 {
 	struct olist_arg *a = arg;
@@ -63,6 +67,7 @@ static int olist_cb(const struct ftsw_port_info *pi, void *arg)
 	memcpy(a->l[h].off, pi->offsets, a->l[h].n);
 	return 0;
 }
+
 /*
  * Each source's offset list as its edge port holds it; r's policies made
  * to agree (allowed offsets, the one offset when there is one), so that
@@ -98,6 +103,7 @@ int lab_tr_read_offset_lists(struct ftsw_lab *lab, struct ftsw_routing *r,
 	}
 	return 0;
 }
+
 /* Is port p of switch sw cabled to a switch (shaped by lab up --rate)? */
 static bool is_link_port(const struct ftsw_topo *t, uint32_t sw, unsigned p)
 {
@@ -109,6 +115,7 @@ static bool is_link_port(const struct ftsw_topo *t, uint32_t sw, unsigned p)
 	x = ftsw_port(t, node, p);
 	return x->peer != FTSW_NONE && t->nodes[x->peer].kind == FTSW_SWITCH;
 }
+
 /*
  * Per flow, from the analyzer's trace of its path: the most flows on a
  * shaped (switch-to-switch) link of it, and whether it crosses the cable

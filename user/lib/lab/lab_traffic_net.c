@@ -16,6 +16,7 @@
 #include "util/output.h"
 #include "lab/lab.h"
 #include "lab/lab_traffic_int.h"
+
 void lab_tr_drain(struct traffic *tr, int ms)
 {
 	uint64_t now;
@@ -47,6 +48,7 @@ void lab_tr_drain(struct traffic *tr, int ms)
 		}
 	}
 }
+
 static int send_one(struct traffic *tr, uint32_t f, unsigned size)
 {
 	struct sockaddr_in to = {
@@ -67,6 +69,7 @@ static int send_one(struct traffic *tr, uint32_t f, unsigned size)
 	tr->fl[f].sent++;
 	return 1;
 }
+
 int lab_tr_open_sockets(struct traffic *tr, struct ftsw_err *err)
 {
 	uint32_t h;
@@ -93,6 +96,7 @@ int lab_tr_open_sockets(struct traffic *tr, struct ftsw_err *err)
 	}
 	return 0;
 }
+
 /* Count mode: every flow's datagrams, in rounds, a window in flight. */
 int lab_tr_send_counted(struct traffic *tr, unsigned size, bool *failed,
 			uint64_t *fail_us, struct ftsw_err *err)
@@ -140,6 +144,7 @@ int lab_tr_send_counted(struct traffic *tr, unsigned size, bool *failed,
 	}
 	return 0;
 }
+
 /*
  * Rate mode: rounds of one datagram per flow, paced so that each flow
  * offers LAB_RATE_OFFER times the link rate (or --pps in all), for

@@ -16,6 +16,7 @@
 #include "util/output.h"
 #include "lab/lab.h"
 #include "lab/lab_traffic_int.h"
+
 /* Link-load picture: switches by rank, links coloured by packets. */
 static int write_svg(const struct ftsw_lab *lab, const uint64_t *load,
 		     unsigned maxp, const char *path, const char *title,
@@ -127,6 +128,7 @@ fail:
 	free(y);
 	return -1;
 }
+
 int lab_tr_cmp_rows(const void *a, const void *b)
 {
 	const struct linkrow *x = a, *y = b;
@@ -137,12 +139,14 @@ int lab_tr_cmp_rows(const void *a, const void *b)
 		return x->sw < y->sw ? -1 : 1;
 	return (int)x->port - (int)y->port;
 }
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
 }
+
 static void print_flow(FILE *out, const struct fres *r, double rate_mbps)
 {
 	char link[32] = "-", pred[16] = "-";
@@ -156,6 +160,7 @@ static void print_flow(FILE *out, const struct fres *r, double rate_mbps)
 		"%9.3f %9.3f\n", r->src, r->dst, link, r->share > 0 ? r->share :
 		0, pred, r->offered, r->mbps);
 }
+
 /*
  * Rate mode summary: flows grouped by the flows on their busiest shaped
  * link (k, the share; 0: no shaped link; -1: several paths), measured
@@ -165,6 +170,7 @@ struct share_group {
 	double share, min, sum, max;
 	uint64_t flows;
 };
+
 /* The groups, by increasing share, into *out (malloc): their number. */
 static size_t share_groups(const struct fres *fr, size_t nfr,
 			   struct share_group **out)
@@ -201,6 +207,7 @@ static size_t share_groups(const struct fres *fr, size_t nfr,
 	free(ks);
 	return ng;
 }
+
 static void rate_summary_text(FILE *out, const struct fres *fr, size_t nfr,
 			      double rate_mbps)
 {
@@ -226,6 +233,7 @@ static void rate_summary_text(FILE *out, const struct fres *fr, size_t nfr,
 	}
 	free(g);
 }
+
 /* "shares": the groups as JSON (util/output.h, in an open object). */
 static void rate_summary_json(const struct fres *fr, size_t nfr,
 			      double rate_mbps)
@@ -251,6 +259,7 @@ static void rate_summary_json(const struct fres *fr, size_t nfr,
 	ftsw_out_close_array();
 	free(g);
 }
+
 void lab_tr_print_header(const struct trun *x)
 {
 	const struct ftsw_lab_traffic_opts *o = x->o;
@@ -276,6 +285,7 @@ void lab_tr_print_header(const struct trun *x)
 			"destination: flows spread over paths by hash; "
 			"only totals compared)" : "");
 }
+
 /* --fail: losses of the flows that crossed the failed cable and others. */
 void lab_tr_print_fail_report(const struct trun *x, uint64_t t0s)
 {
@@ -308,6 +318,7 @@ void lab_tr_print_fail_report(const struct trun *x, uint64_t t0s)
 		o->pps ? maxa * 1e3 * tr->nf / o->pps : 0.0,
 		tr->nf - (uint32_t)na, lu);
 }
+
 void lab_tr_print_stage_line(const struct trun *x, unsigned s,
 			     uint64_t stage_sent, uint64_t received,
 			     double max_flows)
@@ -333,6 +344,7 @@ void lab_tr_print_stage_line(const struct trun *x, unsigned s,
 	fprintf(out, "  (Mbit/s; predicted: rate / flows on the busiest "
 		"shaped link)\n");
 }
+
 static void print_json_flows(const struct trun *x)
 {
 	size_t i;
@@ -364,6 +376,7 @@ static void print_json_flows(const struct trun *x)
 	ftsw_out_close_array();
 	rate_summary_json(x->fr, x->nfr, x->rate_mbps);
 }
+
 /* The run as one JSON document on out (util/output.h). */
 void lab_tr_print_json(const struct trun *x)
 {
@@ -403,6 +416,7 @@ void lab_tr_print_json(const struct trun *x)
 	ftsw_out_close_object();
 	ftsw_out_end();
 }
+
 void lab_tr_print_text(const struct trun *x)
 {
 	const struct ftsw_lab_traffic_opts *o = x->o;
@@ -461,6 +475,7 @@ void lab_tr_print_text(const struct trun *x)
 			" counted)\n", x->exact ? "yes" : "NO", x->nrows,
 			x->bad, x->tx_predicted, x->tx_measured);
 }
+
 /* --svg: the measured link loads as a picture. */
 int lab_tr_traffic_svg(const struct trun *x, struct ftsw_err *err)
 {
