@@ -4,7 +4,8 @@
  *
  * One fabric per network namespace. This file holds the object life cycle
  * (switches, ports, tables), the netdevice notifier and module init; the
- * netlink family is in netlink.c, the data path in datapath.c.
+ * netlink family is in netlink.c (its commands in switch_nl.c, lft_nl.c and
+ * resolve_nl.c), the data path in datapath.c.
  *
  * Locking: the control path takes the per-netns fn->lock; operations that
  * (un)register rx handlers take rtnl_lock() first. The data path only reads
