@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "common.h"
 
 static struct ftsw_routing *route(const char *eng, const struct ftsw_topo *t,
@@ -516,6 +517,74 @@ TEST(dmodc_updown_cost_variant)
 	EXPECT_EQ(0, res.updown_violations);
 	ftsw_check_result_free(&res);
 	ftsw_routing_free(r);
+	ftsw_topo_free(g);
+	ftsw_topo_free(t);
+}
+
+/*
+ * ftsw_route_make(), what every command's words become: the default
+ * engine by topology (dmodk on a complete PGFT, dmodc on a degraded one,
+ * dfsssp elsewhere), the smallest LMC the engine takes (shift1 with
+ * K = 4 paths needs 2^LMC >= 4: LMC 2), the LMC as given (refused at
+ * 0), and -r reading back the very tables a dump holds.
+ */
+TEST(route_make_from_words)
+{
+	struct ftsw_err err;
+	struct ftsw_topo *t = ftsw_topo_gen("pgft:2;4,4;1,2;1,1", &err);
+	struct ftsw_degrade d = { .rand_links = 1, .seed = 1 };
+	struct ftsw_topo *g, *x;
+	struct ftsw_route_req q = { .o = { .threads = 1 } };
+	struct ftsw_routing *r, *back;
+	char path[] = "/tmp/ftsw-route-make-XXXXXX";
+	uint32_t s;
+	int fd;
+
+	ASSERT_NE(NULL, t);
+	g = ftsw_topo_degrade(t, &d, &err);
+	ASSERT_NE(NULL, g);
+	x = ftsw_topo_gen_random(6, 8, 2, 8, 3, &err);
+	ASSERT_NE(NULL, x) TH_LOG("%s", err.msg);
+	ASSERT_FALSE(x->is_pgft);
+
+	EXPECT_STREQ("dmodk", ftsw_engine_default(t));
+	EXPECT_STREQ("dmodc", ftsw_engine_default(g));
+	EXPECT_STREQ("dfsssp", ftsw_engine_default(x));
+	r = ftsw_route_make(g, &q, &err);
+	ASSERT_NE(NULL, r) TH_LOG("%s", err.msg);
+	EXPECT_STREQ("dmodc", r->engine);
+	EXPECT_EQ(0, r->lmc);
+	ftsw_routing_free(r);
+
+	q.engine = "shift1";
+	q.o.paths = 4;
+	r = ftsw_route_make(t, &q, &err);
+	ASSERT_NE(NULL, r) TH_LOG("%s", err.msg);
+	EXPECT_EQ(2, r->lmc);
+	ftsw_routing_free(r);
+	q.lmc_given = true;
+	EXPECT_EQ(NULL, ftsw_route_make(t, &q, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "--lmc 2")) TH_LOG("%s", err.msg);
+
+	q = (struct ftsw_route_req){ .engine = "dmodk", .lmc_given = true,
+				     .o = { .lmc = 1, .threads = 1 } };
+	r = ftsw_route_make(t, &q, &err);
+	ASSERT_NE(NULL, r) TH_LOG("%s", err.msg);
+	EXPECT_EQ(1, r->lmc);
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	close(fd);
+	ASSERT_EQ(0, ftsw_lfts_write(r, path, &err)) TH_LOG("%s", err.msg);
+	q.lfts = path;
+	back = ftsw_route_make(t, &q, &err);
+	unlink(path);
+	ASSERT_NE(NULL, back) TH_LOG("%s", err.msg);
+	for (s = 0; s < r->nswitches; s++)
+		EXPECT_EQ(0, memcmp(ftsw_lft(r, s), ftsw_lft(back, s),
+				    r->lft_size)) TH_LOG("switch %u", s);
+	ftsw_routing_free(back);
+	ftsw_routing_free(r);
+	ftsw_topo_free(x);
 	ftsw_topo_free(g);
 	ftsw_topo_free(t);
 }

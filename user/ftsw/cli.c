@@ -266,15 +266,19 @@ const struct cli_val *cli_val_of(const struct cli_args *a, const char *name)
 	return &none;
 }
 
-bool cli_route_opts(const struct cli_args *a, struct ftsw_route_opts *ro)
+void cli_route_req(const struct cli_args *a, struct ftsw_route_req *q)
 {
+	struct ftsw_route_opts *ro = &q->o;
+
+	q->engine = cli_val_of(a, "-a")->s;
+	q->lfts = cli_val_of(a, "-r")->s;
 	ro->lmc = (unsigned)cli_val_of(a, "--lmc")->u;
 	ro->seed = cli_val_of(a, "--seed")->u;
 	ro->paths = (unsigned)cli_val_of(a, "--paths")->u;
 	ro->threads = (unsigned)cli_val_of(a, "--threads")->u;
 	ro->max_vls = (unsigned)cli_val_of(a, "--max-vls")->u;
 	ro->extended_lids = cli_val_of(a, "--extended-lids")->n;
-	return cli_val_of(a, "--lmc")->n;
+	q->lmc_given = cli_val_of(a, "--lmc")->n;
 }
 
 int cli_dispatch(const char *object, int argc, char **argv)

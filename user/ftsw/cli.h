@@ -184,13 +184,13 @@ static inline int cli_parse_exit(int rc)
  * the command has no such option).
  */
 const struct cli_val *cli_val_of(const struct cli_args *a, const char *name);
-struct ftsw_route_opts;
+struct ftsw_route_req;
 /*
- * The shared routing options (CLI_OPT_LMC, _SEED, _PATHS, _THREADS,
- * _MAX_VLS, _EXTENDED_LIDS) the command has, into ro. Returns whether
- * --lmc was given.
+ * The routing a command asks for, from the options it has (-a ENGINE,
+ * -r LFTS, CLI_OPT_LMC, _SEED, _PATHS, _THREADS, _MAX_VLS,
+ * _EXTENDED_LIDS), into q for ftsw_route_make().
  */
-bool cli_route_opts(const struct cli_args *a, struct ftsw_route_opts *ro);
+void cli_route_req(const struct cli_args *a, struct ftsw_route_req *q);
 
 /*
  * Find the command argv[1] names (or the default command "" when argv[1]

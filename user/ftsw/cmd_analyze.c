@@ -74,12 +74,12 @@ static const char analyze_notes[] =
 "shuffle). --bundle sums parallel links. Documentation/analysis.md.\n";
 
 struct aopts {
-	const char *topo, *engine, *lfts, *pattern, *order, *dot, *picture;
+	const char *topo, *pattern, *order, *dot, *picture;
 	const char *trace;
-	struct ftsw_route_opts ro;
+	struct ftsw_route_req q;
 	uint32_t ranks;
 	uint64_t samples, orders;
-	bool oblivious, stages, no_hosts, progress, lmc_given, bundle;
+	bool oblivious, stages, no_hosts, progress, bundle;
 };
 
 static void take_opts(const struct cli_args *a, struct aopts *o)
@@ -87,14 +87,13 @@ static void take_opts(const struct cli_args *a, struct aopts *o)
 	const struct cli_val *v = a->v;
 
 	o->topo = v[A_TOPO].s;
-	o->engine = v[A_ENGINE].s;
-	o->lfts = v[A_LFTS].s;
 	o->pattern = v[A_PATTERN].n ? v[A_PATTERN].s : "perm";
 	o->order = v[A_ORDER].n ? v[A_ORDER].s : "topo";
 	o->dot = v[A_DOT].s;
 	o->picture = v[A_PICTURE].s;
 	o->trace = v[A_TRACE].s;
-	o->lmc_given = cli_route_opts(a, &o->ro);
+	cli_route_req(a, &o->q);
+	o->q.extend_lids = true;
 	o->ranks = (uint32_t)v[A_RANKS].u;
 	o->samples = v[A_SAMPLES].u;
 	o->orders = v[A_ORDERS].u;
@@ -516,15 +515,10 @@ static struct ftsw_routing *analyze_routing(const struct ftsw_topo *t,
 					    const struct aopts *o,
 					    struct ftsw_err *err)
 {
-	struct ftsw_routing *r;
+	struct ftsw_routing *r = ftsw_route_make(t, &o->q, err);
 
-	if (o->lfts)
-		return ftsw_lfts_read(t, o->lfts, o->ro.lmc, err);
-	if (o->lmc_given)
-		return ftsw_route(o->engine, t, &o->ro, err);
-	r = ftsw_route_min_lmc(o->engine, t, &o->ro, true, err);
-	if (r && r->max_lid > FTSW_LID_MAX && !o->ro.extended_lids &&
-	    !cli.json)
+	if (r && !o->q.lfts && !o->q.lmc_given && r->max_lid > FTSW_LID_MAX &&
+	    !o->q.o.extended_lids && !cli.json)
 		fprintf(stderr, "ftsw: note: LMC %u needs LIDs past 0xBFFF "
 			"(extended LIDs, analysis only)\n", r->lmc);
 	return r;
@@ -538,12 +532,12 @@ static int analyze_run(struct aopts *o)
 	uint32_t *order = NULL, ranks;
 	int rc;
 
-	if (!o->engine == !o->lfts) {
+	if (!o->q.engine == !o->q.lfts) {
 		cli_err("analyze: one of -a ENGINE and -r LFTS is needed");
 		return 2;
 	}
 	o->progress = isatty(2) && !cli.json;
-	o->ro.progress = o->progress;
+	o->q.o.progress = o->progress;
 	t = ftsw_topo_open(o->topo, &err);
 	if (!t) {
 		cli_err("%s", err.msg);

@@ -63,23 +63,22 @@ static const char route_notes[] =
 "check fails.\n";
 
 struct ropts {
-	const char *engine, *topo, *in, *out;
-	struct ftsw_route_opts o;
+	const char *topo, *out;
+	struct ftsw_route_req q;	/* -i LFTS is q.lfts */
 	uint32_t roots[1024];
 	const char *roots_arg;
-	bool check, lfts, lmc_given;
+	bool check, lfts;
 };
 
 static void take_opts(const struct cli_args *a, struct ropts *ro)
 {
-	ro->engine = a->v[R_ENGINE].s;
+	cli_route_req(a, &ro->q);
+	ro->q.lfts = a->v[R_IN].s;
 	ro->topo = a->v[R_TOPO].s;
-	ro->in = a->v[R_IN].s;
 	ro->out = a->v[R_OUT].s;
-	ro->lmc_given = cli_route_opts(a, &ro->o);
 	ro->roots_arg = a->v[R_ROOTS].s;
-	ro->o.updown_cost = a->v[R_UPDOWN].n;
-	ro->o.no_switch_lids = a->v[R_NO_SWLIDS].n;
+	ro->q.o.updown_cost = a->v[R_UPDOWN].n;
+	ro->q.o.no_switch_lids = a->v[R_NO_SWLIDS].n;
 	ro->check = a->v[R_CHECK].n;
 	ro->lfts = a->v[R_LFTS].n;
 }
@@ -96,7 +95,7 @@ static int resolve_roots(const struct ftsw_topo *t, struct ropts *ro)
 		uint32_t n = ftsw_topo_find(t, tok);
 		uint64_t x;
 
-		if (ro->o.nroots == 1024) {
+		if (ro->q.o.nroots == 1024) {
 			cli_err("route: --roots: at most 1024 roots");
 			free(dup);
 			return -1;
@@ -112,10 +111,10 @@ static int resolve_roots(const struct ftsw_topo *t, struct ropts *ro)
 			free(dup);
 			return -1;
 		}
-		ro->roots[ro->o.nroots++] = (uint32_t)x;
+		ro->roots[ro->q.o.nroots++] = (uint32_t)x;
 	}
 	free(dup);
-	ro->o.roots = ro->roots;
+	ro->q.o.roots = ro->roots;
 	return 0;
 }
 
@@ -166,10 +165,10 @@ static int do_check(const struct ftsw_routing *r, const struct ropts *ro,
 	co.minimal = r->flags & FTSW_RT_MINIMAL;
 	co.updown = (r->flags & FTSW_RT_UPDOWN) && r->rank;
 	co.cdg = true;
-	co.switch_lids = (r->flags & FTSW_RT_SWITCH_LIDS) && !ro->o.no_switch_lids;
+	co.switch_lids = (r->flags & FTSW_RT_SWITCH_LIDS) && !ro->q.o.no_switch_lids;
 	co.progress = isatty(STDERR_FILENO);
-	co.threads = ro->o.threads;
-	co.all_entries = ro->in != NULL;	/* a dump: every entry counts */
+	co.threads = ro->q.o.threads;
+	co.all_entries = ro->q.lfts != NULL;	/* a dump: every entry counts */
 	if (ftsw_routing_check(r, &co, &res, &err)) {
 		cli_err("%s", err.msg);
 		return -1;
@@ -255,17 +254,6 @@ static void print_routing(const struct ftsw_routing *r, double secs,
 	ftsw_out_float("seconds", "%.3f s\n", secs);
 }
 
-static struct ftsw_routing *make_routing(const struct ftsw_topo *t,
-					 const struct ropts *ro,
-					 struct ftsw_err *err)
-{
-	if (ro->in)
-		return ftsw_lfts_read(t, ro->in, ro->o.lmc, err);
-	if (ro->lmc_given)
-		return ftsw_route(ro->engine, t, &ro->o, err);
-	return ftsw_route_min_lmc(ro->engine, t, &ro->o, false, err);
-}
-
 static int route_run(const struct cli_args *a, bool check_cmd)
 {
 	struct ropts ro = { 0 };
@@ -277,7 +265,7 @@ static int route_run(const struct cli_args *a, bool check_cmd)
 	int rc = 0;
 
 	take_opts(a, &ro);
-	if (!ro.engine == !ro.in) {
+	if (!ro.q.engine == !ro.q.lfts) {
 		cli_err("route%s: one of -a ENGINE and -i LFTS is needed",
 			check_cmd ? " check" : "");
 		return 2;
@@ -292,7 +280,7 @@ static int route_run(const struct cli_args *a, bool check_cmd)
 		return 2;
 	}
 	t0 = ftsw_now_us();
-	r = make_routing(t, &ro, &err);
+	r = ftsw_route_make(t, &ro.q, &err);
 	tr = cli_seconds_since(t0);
 	if (!r) {
 		cli_err("%s", err.msg);

@@ -122,12 +122,12 @@ const struct cli_cmd cli_cmds_sim[] = {
 };
 
 struct sopts {
-	const char *topo, *engine, *lfts, *pattern, *order, *load;
+	const char *topo, *pattern, *order, *load;
 	const char *plot, *picture, *dot;
-	struct ftsw_route_opts ro;
+	struct ftsw_route_req q;
 	struct ftsw_sim_opts so;
 	uint32_t ranks;
-	bool lmc_given, links;
+	bool links;
 };
 
 /* A number option, if given, into *dst. */
@@ -144,8 +144,8 @@ static int take_opts(const struct cli_args *a, struct sopts *o)
 
 	ftsw_sim_opts_default(&o->so);
 	o->topo = a->v[S_TOPO].s;
-	o->engine = a->v[S_ENGINE].s;
-	o->lfts = a->v[S_LFTS].s;
+	cli_route_req(a, &o->q);
+	o->q.extend_lids = true;
 	o->pattern = a->v[S_PATTERN].n ? a->v[S_PATTERN].s : "uniform";
 	o->order = a->v[S_ORDER].n ? a->v[S_ORDER].s : "topo";
 	o->load = a->v[S_LOAD].n ? a->v[S_LOAD].s : "0.5";
@@ -153,11 +153,6 @@ static int take_opts(const struct cli_args *a, struct sopts *o)
 	o->picture = a->v[S_PICTURE].s;
 	o->dot = a->v[S_DOT].s;
 	o->links = a->v[S_LINKS].n;
-	o->lmc_given = a->v[S_LMC].n;
-	o->ro.lmc = (unsigned)a->v[S_LMC].u;
-	o->ro.paths = (unsigned)a->v[S_PATHS].u;
-	o->ro.max_vls = (unsigned)a->v[S_MAX_VLS].u;
-	o->ro.extended_lids = a->v[S_EXT_LIDS].n;
 	o->ranks = (uint32_t)a->v[S_RANKS].u;
 	take_num(a, S_THREADS, &o->so.threads);
 	take_num(a, S_PACKET, &o->so.packet_flits);
@@ -181,13 +176,13 @@ static int take_opts(const struct cli_args *a, struct sopts *o)
 		o->so.interleave = a->v[S_INTERLEAVE].u ?
 				   (unsigned)a->v[S_INTERLEAVE].u : UINT_MAX;
 	if (a->v[S_SEED].n)
-		o->so.seed = o->ro.seed = a->v[S_SEED].u;
+		o->so.seed = a->v[S_SEED].u;
 	if (a->v[S_POLICY].n &&
 	    ftsw_sim_policy_parse(a->v[S_POLICY].s, &o->so.policy, &err)) {
 		cli_err("sim: %s", err.msg);
 		return -1;
 	}
-	if (!o->engine == !o->lfts) {
+	if (!o->q.engine == !o->q.lfts) {
 		cli_err("sim: exactly one of -a ENGINE and -r LFTS "
 			"(ftsw sim help)");
 		return -1;
@@ -440,26 +435,6 @@ static int heatmap(const struct sopts *o, const struct ftsw_topo *t,
 	return rc;
 }
 
-/* -a ENGINE (without --lmc: the smallest LMC it accepts) or -r LFTS. */
-static struct ftsw_routing *sim_route(struct sopts *o, struct ftsw_topo *t,
-				      struct ftsw_err *err)
-{
-	struct ftsw_routing *r;
-
-	if (!o->engine)
-		return ftsw_lfts_read(t, o->lfts, o->ro.lmc, err);
-	r = ftsw_route(o->engine, t, &o->ro, err);
-	while (!r && !o->lmc_given && o->ro.lmc < FTSW_LMC_MAX) {
-		struct ftsw_err e2;
-
-		o->ro.lmc++;
-		if (ftsw_lid_need(t, o->ro.lmc) > FTSW_LID_MAX)
-			o->ro.extended_lids = true;
-		r = ftsw_route(o->engine, t, &o->ro, &e2);
-	}
-	return r;
-}
-
 /* The sweep (or the saturation search): *res, *n points, *best. */
 static int sim_points(const struct ftsw_routing *r,
 		      const struct ftsw_sim_traffic *tr, const struct sopts *o,
@@ -639,14 +614,14 @@ static int sim_run(const struct cli_args *a)
 		return 2;
 	}
 	o.so.progress = isatty(2) && !cli.json;
-	o.ro.progress = o.so.progress;
+	o.q.o.progress = o.so.progress;
 	t = ftsw_topo_open(o.topo, &err);
 	if (!t) {
 		cli_err("%s", err.msg);
 		free(loads);
 		return 1;
 	}
-	r = sim_route(&o, t, &err);
+	r = ftsw_route_make(t, &o.q, &err);
 	if (!r) {
 		cli_err("%s", err.msg);
 		rc = 1;

@@ -82,7 +82,9 @@ static struct ftsw_routing *route_usable(struct fm *fm, const bool *usable,
 					 struct ftsw_topo **tp,
 					 struct ftsw_err *err)
 {
-	struct ftsw_route_opts ro = { .lmc = fm->lmc, .threads = fm->o->threads };
+	struct ftsw_route_req q = { .engine = fm->engine, .lmc_given = true,
+				    .o = { .lmc = fm->lmc,
+					   .threads = fm->o->threads } };
 	struct ftsw_routing *r;
 	struct ftsw_topo *t;
 	bool *keep;
@@ -104,14 +106,15 @@ static struct ftsw_routing *route_usable(struct fm *fm, const bool *usable,
 		if (!usable[k])
 			ftsw_topo_disconnect(t, p->sw, p->port);
 	}
-	r = ftsw_route(fm->engine, t, &ro, err);
+	r = ftsw_route_make(t, &q, err);
 	if (!r) {
 		/* The LIDs are the edge ports': the LMC cannot be raised. */
 		struct ftsw_routing *more;
 		struct ftsw_err e2;
 
-		ro.lmc++;
-		more = ftsw_route_min_lmc(fm->engine, t, &ro, false, &e2);
+		q.o.lmc++;
+		q.lmc_given = false;
+		more = ftsw_route_make(t, &q, &e2);
 		if (more)
 			ftsw_err_set(err, "engine %s needs LMC %u, the fabric's "
 				     "edge ports have LMC %u (bring the lab up "

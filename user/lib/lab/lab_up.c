@@ -28,18 +28,6 @@ static void host_mac(uint32_t lid, uint8_t mac[6])
 	mac[4] = lid >> 8;
 	mac[5] = lid & 0xff;
 }
-static const char *default_engine(const struct ftsw_topo *t)
-{
-	if (t->is_pgft && !t->degraded)
-		return "dmodk";
-	if (t->is_pgft)
-		return "dmodc";
-	if (ftsw_engine_find("dfsssp"))
-		return "dfsssp";
-	return "updn";
-}
-
-/* ------------------------------------------------------------ up */
 
 struct lab_build {
 	const struct ftsw_lab_opts *o;
@@ -620,8 +608,10 @@ static int shape_links(struct lab_build *b, struct ftsw_rt *rt,
 static int lab_route(struct lab_build *b, struct ftsw_err *err)
 {
 	const struct ftsw_lab_opts *o = b->o;
-	struct ftsw_route_opts ro = { .lmc = o->lmc, .seed = o->seed,
-				       .paths = o->paths };
+	struct ftsw_route_req q = { .engine = o->engine, .lfts = o->lft_file,
+				    .lmc_given = !o->lmc_auto,
+				    .o = { .lmc = o->lmc, .seed = o->seed,
+					   .paths = o->paths } };
 	uint64_t t1;
 
 	b->t = ftsw_topo_open(o->topo, err);
@@ -632,25 +622,16 @@ static int lab_route(struct lab_build *b, struct ftsw_err *err)
 		return -1;
 	}
 	t1 = ftsw_now_us();
-	if (o->lft_file) {
-		b->r = ftsw_lfts_read(b->t, o->lft_file, o->lmc, err);
-	} else {
-		const char *eng = o->engine ? o->engine : default_engine(b->t);
-
-		if (o->lmc_auto)
-			b->r = ftsw_route_min_lmc(eng, b->t, &ro, false, err);
-		else
-			b->r = ftsw_route(eng, b->t, &ro, err);
-		if (b->r && b->r->lmc != o->lmc && o->progress) {
-			char note[96];
-
-			snprintf(note, sizeof(note), "%s needs LMC %u", eng,
-				 b->r->lmc);
-			o->progress(note, 0, 0, o->progress_arg);
-		}
-	}
+	b->r = ftsw_route_make(b->t, &q, err);
 	if (!b->r)
 		return -1;
+	if (!o->lft_file && b->r->lmc != o->lmc && o->progress) {
+		char note[96];
+
+		snprintf(note, sizeof(note), "%s needs LMC %u", b->r->engine,
+			 b->r->lmc);
+		o->progress(note, 0, 0, o->progress_arg);
+	}
 	b->tm->route = ftsw_now_us() - t1;
 	b->tm->lmc = b->r->lmc;
 	snprintf(b->tm->engine, sizeof(b->tm->engine), "%s", b->r->engine);

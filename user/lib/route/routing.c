@@ -551,10 +551,16 @@ struct ftsw_routing *ftsw_route(const char *name, const struct ftsw_topo *t,
 	return r;
 }
 
-struct ftsw_routing *ftsw_route_min_lmc(const char *name,
-					const struct ftsw_topo *t,
-					const struct ftsw_route_opts *o,
-					bool extend_lids, struct ftsw_err *err)
+/*
+ * ftsw_route() at the smallest LMC from o->lmc up that the engine accepts;
+ * with extend_lids, an LMC whose LIDs pass 0xBFFF is tried with extended
+ * LIDs. On failure err holds the engine's complaint at o->lmc.
+ */
+static struct ftsw_routing *route_min_lmc(const char *name,
+					  const struct ftsw_topo *t,
+					  const struct ftsw_route_opts *o,
+					  bool extend_lids,
+					  struct ftsw_err *err)
 {
 	struct ftsw_route_opts ro = *o;
 	struct ftsw_routing *r;
@@ -569,6 +575,30 @@ struct ftsw_routing *ftsw_route_min_lmc(const char *name,
 		r = ftsw_route(name, t, &ro, &later);
 	}
 	return r;
+}
+
+const char *ftsw_engine_default(const struct ftsw_topo *t)
+{
+	if (t->is_pgft && !t->degraded)
+		return "dmodk";
+	if (t->is_pgft)
+		return "dmodc";
+	if (ftsw_engine_find("dfsssp"))
+		return "dfsssp";
+	return "updn";
+}
+
+struct ftsw_routing *ftsw_route_make(const struct ftsw_topo *t,
+				     const struct ftsw_route_req *q,
+				     struct ftsw_err *err)
+{
+	const char *eng = q->engine ? q->engine : ftsw_engine_default(t);
+
+	if (q->lfts)
+		return ftsw_lfts_read(t, q->lfts, q->o.lmc, err);
+	if (q->lmc_given)
+		return ftsw_route(eng, t, &q->o, err);
+	return route_min_lmc(eng, t, &q->o, q->extend_lids, err);
 }
 
 /*

@@ -158,16 +158,35 @@ struct ftsw_routing *ftsw_route(const char *name, const struct ftsw_topo *t,
 				struct ftsw_err *err);
 
 /*
- * ftsw_route at the smallest LMC from o->lmc up that the engine accepts:
- * what every command does when --lmc is not given (r->lmc says which).
- * With extend_lids, an LMC whose LIDs pass 0xBFFF is tried with extended
- * LIDs (analysis only: no kernel takes them). On failure err holds the
- * engine's complaint at o->lmc.
+ * What a command's words ask of a routing: an engine (NULL: the default
+ * for the topology) or an OpenSM LFT dump to read instead (-r), the LMC
+ * as given or the smallest the engine accepts (from o.lmc up), and
+ * whether that smallest LMC may use LIDs past 0xBFFF (extended LIDs,
+ * analysis only: no kernel takes them).
  */
-struct ftsw_routing *ftsw_route_min_lmc(const char *name,
-					const struct ftsw_topo *t,
-					const struct ftsw_route_opts *o,
-					bool extend_lids, struct ftsw_err *err);
+struct ftsw_route_req {
+	const char *engine;	/* NULL: ftsw_engine_default() */
+	const char *lfts;	/* an LFT dump to read instead of an engine */
+	struct ftsw_route_opts o;	/* o.lmc: as given, or where to start */
+	bool lmc_given;		/* o.lmc exactly, else the smallest from it */
+	bool extend_lids;	/* the smallest LMC may take extended LIDs */
+};
+
+/*
+ * The routing a command asks for (route, analyze, sim, lab up, the fabric
+ * manager): the tables read from q->lfts, or engine q->engine at the LMC
+ * q says (r->lmc says which). On failure err holds the engine's complaint
+ * at q->o.lmc.
+ */
+struct ftsw_routing *ftsw_route_make(const struct ftsw_topo *t,
+				     const struct ftsw_route_req *q,
+				     struct ftsw_err *err);
+
+/*
+ * The engine for a topology when none is named: dmodk on a complete PGFT,
+ * dmodc on a degraded one, else dfsssp (updn if it is not built in).
+ */
+const char *ftsw_engine_default(const struct ftsw_topo *t);
 
 /*
  * Dmodc's closed-form choice, eqs. (3) and (4) of paper 004 (offset 0):
