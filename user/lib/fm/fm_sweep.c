@@ -147,7 +147,7 @@ static int upload_changed(struct fm *fm, const struct ftsw_routing *r,
 	for (i = 0; i < fm->nsw; i++) {
 		uint8_t *old = fm->lft + (size_t)i * fm->lft_size;
 		const uint8_t *nw = ftsw_lft(r, i);
-		size_t lo = 0, hi = r->lft_size, n;
+		size_t lo = 0, hi = r->lft_size;
 
 		while (lo < hi && old[lo] == nw[lo])
 			lo++;
@@ -155,18 +155,12 @@ static int upload_changed(struct fm *fm, const struct ftsw_routing *r,
 			continue;
 		while (hi > lo && old[hi - 1] == nw[hi - 1])
 			hi--;
-		if (hi > FTSW_LFT_SIZE)
-			hi = FTSW_LFT_SIZE;
-		for (n = lo; n < hi; n += 0x4000) {
-			size_t len = hi - n > 0x4000 ? 0x4000 : hi - n;
-
-			if (ftsw_nl_lft_set(fm->nl, fm->sw_id[i], (uint16_t)n,
-					    nw + n, (uint32_t)len)) {
-				ftsw_err_set(err, "switch %" PRIu32 " LFT: %s",
-					     fm->sw_id[i], ftsw_nl_error(fm->nl));
-				ftsw_nl_lft_discard(fm->nl, -1);
-				return -1;
-			}
+		if (ftsw_nl_lft_upload(fm->nl, fm->sw_id[i], nw, lo, hi,
+				       NULL)) {
+			ftsw_err_set(err, "switch %" PRIu32 " LFT: %s",
+				     fm->sw_id[i], ftsw_nl_error(fm->nl));
+			ftsw_nl_lft_discard(fm->nl, -1);
+			return -1;
 		}
 		(*changed)++;
 	}

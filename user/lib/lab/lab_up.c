@@ -388,20 +388,13 @@ static int upload_lfts(struct ftsw_nl *nl, const struct ftsw_routing *r,
 		       struct ftsw_err *err)
 {
 	uint32_t i;
+	size_t at;
 
-	for (i = 0; i < r->nswitches; i++) {
-		size_t off, len = r->lft_size > FTSW_LFT_SIZE ? FTSW_LFT_SIZE :
-				   r->lft_size;
-
-		for (off = 0; off < len; off += 0x4000) {
-			size_t n = len - off > 0x4000 ? 0x4000 : len - off;
-
-			if (ftsw_nl_lft_set(nl, i, off, ftsw_lft(r, i) + off, n))
-				return nlerr(nl, err, "switch %" PRIu32
-					     " LFT block at LID %u", i,
-					     (unsigned)off);
-		}
-	}
+	for (i = 0; i < r->nswitches; i++)
+		if (ftsw_nl_lft_upload(nl, i, ftsw_lft(r, i), 0, r->lft_size,
+				       &at))
+			return nlerr(nl, err, "switch %" PRIu32
+				     " LFT block at LID %u", i, (unsigned)at);
 	return 0;
 }
 

@@ -675,6 +675,26 @@ int ftsw_nl_lft_set(struct ftsw_nl *nl, uint32_t sw, uint16_t first,
 	return simple(nl, msg);
 }
 
+int ftsw_nl_lft_upload(struct ftsw_nl *nl, uint32_t sw, const uint8_t *lft,
+		       size_t first, size_t end, size_t *at)
+{
+	size_t n;
+
+	if (end > FTSW_LFT_SIZE)
+		end = FTSW_LFT_SIZE;
+	for (; first < end; first += n) {
+		n = end - first > FTSW_NL_LFT_BLOCK ? FTSW_NL_LFT_BLOCK :
+		    end - first;
+		if (ftsw_nl_lft_set(nl, sw, (uint16_t)first, lft + first,
+				    (uint32_t)n)) {
+			if (at)
+				*at = first;
+			return -1;
+		}
+	}
+	return 0;
+}
+
 struct lft_read {
 	uint8_t *table;
 	uint32_t size;

@@ -121,6 +121,16 @@ int ftsw_nl_port_dump(struct ftsw_nl *nl, int64_t sw, ftsw_port_cb cb,
 /* Write @len entries from @first into the switch's staged LFT. */
 int ftsw_nl_lft_set(struct ftsw_nl *nl, uint32_t sw, uint16_t first,
 		    const uint8_t *ports, uint32_t len);
+/* Entries per request of ftsw_nl_lft_upload(): a netlink-sized block. */
+#define FTSW_NL_LFT_BLOCK	0x4000
+/*
+ * Write entries [@first, @end) of @lft (indexed by LID; from FTSW_LFT_SIZE
+ * on they are dropped) into the switch's staged LFT, one request per
+ * FTSW_NL_LFT_BLOCK entries. On failure *@at (if not NULL) is the first LID
+ * of the block refused.
+ */
+int ftsw_nl_lft_upload(struct ftsw_nl *nl, uint32_t sw, const uint8_t *lft,
+		       size_t first, size_t end, size_t *at);
 /*
  * Read a switch's whole LFT (active, or the staged view) into
  * @table[FTSW_LFT_SIZE]; entries past the table's size read as no route.
