@@ -152,8 +152,6 @@ struct sk_buff;
 int ftsw_hdr_check(const struct ftsw_hdr *h, const char **why);
 int ftsw_encap(struct sk_buff *skb, u16 dlid, u16 slid, u8 sl);
 int ftsw_decap(struct sk_buff *skb);
-bool ftsw_mac_to_lid(const u8 *mac, u16 *lid);
-void ftsw_lid_to_mac(u16 lid, u8 *mac);
 u8 ftsw_pick_offset(const struct ftsw_policy *pol, u32 hash);
 u8 ftsw_pick_sl(const struct ftsw_policy *pol, u16 dlid);
 bool ftsw_lid_in_range(const struct ftsw_policy *pol, u16 dlid);

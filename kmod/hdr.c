@@ -90,31 +90,6 @@ int ftsw_decap(struct sk_buff *skb)
 	return 0;
 }
 
-/* 02:66:74:00:<LID> names a unicast LID. */
-bool ftsw_mac_to_lid(const u8 *mac, u16 *lid)
-{
-	u16 l;
-
-	if (mac[0] != FTSW_MAC_PREFIX0 || mac[1] != FTSW_MAC_PREFIX1 ||
-	    mac[2] != FTSW_MAC_PREFIX2 || mac[3] != FTSW_MAC_PREFIX3)
-		return false;
-	l = (mac[4] << 8) | mac[5];
-	if (!l || l > FTSW_MAX_LID)
-		return false;
-	*lid = l;
-	return true;
-}
-
-void ftsw_lid_to_mac(u16 lid, u8 *mac)
-{
-	mac[0] = FTSW_MAC_PREFIX0;
-	mac[1] = FTSW_MAC_PREFIX1;
-	mac[2] = FTSW_MAC_PREFIX2;
-	mac[3] = FTSW_MAC_PREFIX3;
-	mac[4] = lid >> 8;
-	mac[5] = lid & 0xff;
-}
-
 /* The LMC offset of a flow: its hash scaled over the allowed offsets. */
 u8 ftsw_pick_offset(const struct ftsw_policy *pol, u32 hash)
 {

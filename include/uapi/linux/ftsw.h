@@ -109,6 +109,32 @@ struct ftsw_mad_hdr {
 #define FTSW_MAC_PREFIX2	0x74
 #define FTSW_MAC_PREFIX3	0x00
 
+/* The host MAC address that names LID @lid. */
+static inline void ftsw_lid_to_mac(__u16 lid, __u8 *mac)
+{
+	mac[0] = FTSW_MAC_PREFIX0;
+	mac[1] = FTSW_MAC_PREFIX1;
+	mac[2] = FTSW_MAC_PREFIX2;
+	mac[3] = FTSW_MAC_PREFIX3;
+	mac[4] = lid >> 8;
+	mac[5] = lid & 0xff;
+}
+
+/* The unicast LID (1..FTSW_MAX_LID) @mac names into *@lid: 1, else 0. */
+static inline int ftsw_mac_to_lid(const __u8 *mac, __u16 *lid)
+{
+	__u16 l;
+
+	if (mac[0] != FTSW_MAC_PREFIX0 || mac[1] != FTSW_MAC_PREFIX1 ||
+	    mac[2] != FTSW_MAC_PREFIX2 || mac[3] != FTSW_MAC_PREFIX3)
+		return 0;
+	l = (__u16)(mac[4] << 8 | mac[5]);
+	if (!l || l > FTSW_MAX_LID)
+		return 0;
+	*lid = l;
+	return 1;
+}
+
 /*
  * The address plan (FTSW_CMD_PLAN_SET, staged and committed with the
  * LFTs): host n (0 <= n < PLAN_HOSTS) owns base LID PLAN_LID + (n << PLAN_LMC),

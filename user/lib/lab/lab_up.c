@@ -19,16 +19,6 @@
 #include "lab/lab_int.h"
 #include "nl/rtnl.h"
 
-static void host_mac(uint32_t lid, uint8_t mac[6])
-{
-	mac[0] = FTSW_MAC_PREFIX0;
-	mac[1] = FTSW_MAC_PREFIX1;
-	mac[2] = FTSW_MAC_PREFIX2;
-	mac[3] = FTSW_MAC_PREFIX3;
-	mac[4] = lid >> 8;
-	mac[5] = lid & 0xff;
-}
-
 struct lab_build {
 	const struct ftsw_lab_opts *o;
 	const char *name;
@@ -154,7 +144,7 @@ static int make_host(const struct lab_build *b, uint32_t n,
 		return -1;
 	ftsw_lab_port_dev(t->nodes[sw_node].index, sw_port, sp, sizeof(sp));
 	v.ifindex = lab_port_ifindex(t, sw_node, sw_port);
-	host_mac(ftsw_host_lid(b->r, n), mac);
+	ftsw_lid_to_mac(ftsw_host_lid(b->r, n), mac);
 	ftsw_lab_host_ns(b->name, n, ns, sizeof(ns));
 	t0 = ftsw_now_us();
 	if (ftsw_netns_add(ns, err))
