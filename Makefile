@@ -309,6 +309,8 @@ tap-user:
 
 tap-style:
 	@mkdir -p $(TAP)
+	@echo "  STYLE   shape"
+	@$(TOP)/tests/style-shape $(TAP)
 	@$(TOP)/tests/style $(TAP)
 
 VM_WHAT ?= all
