@@ -176,6 +176,42 @@ TEST(one_grammar_spec_and_lmc)
 	free(err);
 }
 
+/*
+ * One rule for every object: options may come before the command word
+ * (`fm --lab L status` is `fm status --lab L`), and --lab and --name are
+ * one option everywhere, lab mpirun's own parsing included. The labs
+ * named do not exist: each command must fail naming the lab it was
+ * given, not the word after it (no module needed).
+ */
+TEST(options_before_the_command_word)
+{
+	static const struct {
+		const char *args, *msg;
+	} c[] = {
+		{ "fm --lab nosuch-a status", "/run/ftsw/nosuch-a/fm.status" },
+		{ "fm --lab nosuch-a stop", "/run/ftsw/nosuch-a/fm.status" },
+		{ "fm status --lab nosuch-a", "/run/ftsw/nosuch-a/fm.status" },
+		{ "lab --lab nosuch-b status", "lab nosuch-b: no such lab" },
+		{ "lab --name nosuch-b trace h0 h1", "lab nosuch-b: no such lab" },
+		{ "lab --lab nosuch-c mpirun -- true", "lab nosuch-c: no such lab" },
+		{ "lab mpirun --lab nosuch-c -- true", "lab nosuch-c: no such lab" },
+		{ "lab --lab nosuch-d capture s0:1", "lab nosuch-d: no such lab" },
+		{ "lab --lab nosuch-e exec h0 -- true", "lab nosuch-e: no such lab" },
+	};
+	char *out, *err;
+	unsigned i;
+	int st;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		out = run(c[i].args, &st, &err);
+		EXPECT_EQ(1, st) TH_LOG("%s", c[i].args);
+		EXPECT_NE(NULL, strstr(err, c[i].msg))
+			TH_LOG("ftsw %s: %s", c[i].args, err);
+		free(out);
+		free(err);
+	}
+}
+
 /* Every bad value is refused, with the option named, exit status 2. */
 TEST(errors_name_the_option)
 {

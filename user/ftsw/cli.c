@@ -206,6 +206,53 @@ const struct cli_object *cli_find_object(const char *name)
 	return NULL;
 }
 
+/* An option of any of obj's commands spelled w, or NULL. */
+static const struct cli_opt *any_opt(const struct cli_object *obj,
+				     const char *w)
+{
+	const struct cli_cmd *c;
+	const struct cli_opt *o;
+
+	for (c = obj->cmds; c->name; c++)
+		for (o = c->opts; o && o->name; o++)
+			if (opt_is(o, w))
+				return o;
+	return NULL;
+}
+
+static bool named_cmd(const struct cli_object *obj, const char *w)
+{
+	const struct cli_cmd *c;
+
+	for (c = obj->cmds; c->name; c++)
+		if (c->name[0] && !strcmp(c->name, w))
+			return true;
+	return false;
+}
+
+void cli_cmd_word_first(const struct cli_object *obj, int argc, char **argv)
+{
+	const struct cli_opt *o;
+	char *w;
+	int i;
+
+	if (!obj || !obj->cmds)
+		return;
+	for (i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--");
+	     i++) {
+		o = any_opt(obj, argv[i]);
+		if (!o)
+			return;	/* unknown: the parser names it */
+		if (o->kind != CLI_FLAG)
+			i++;
+	}
+	if (i == 1 || i >= argc || !named_cmd(obj, argv[i]))
+		return;
+	w = argv[i];
+	memmove(argv + 2, argv + 1, (size_t)(i - 1) * sizeof(*argv));
+	argv[1] = w;
+}
+
 const struct cli_cmd *cli_find_cmd(const struct cli_object *obj, int argc,
 				   char **argv, int *shift)
 {
@@ -216,6 +263,7 @@ const struct cli_cmd *cli_find_cmd(const struct cli_object *obj, int argc,
 		cli_err("%s: no command table (a bug)", obj ? obj->name : "?");
 		return NULL;
 	}
+	cli_cmd_word_first(obj, argc, argv);
 	*shift = 0;
 	for (c = obj->cmds; c->name; c++)
 		if (!c->name[0])

@@ -202,6 +202,13 @@ void cli_route_req(const struct cli_args *a, struct ftsw_route_req *q);
 const struct cli_cmd *cli_find_cmd(const struct cli_object *obj, int argc,
 				   char **argv, int *shift);
 /*
+ * One rule for every object: options may come before the command word
+ * (`ftsw fm --lab L status` is `ftsw fm status --lab L`). When argv[1..]
+ * starts with options of obj's commands (and their values) followed by a
+ * command's name, that name is moved to argv[1]. cli_find_cmd does it.
+ */
+void cli_cmd_word_first(const struct cli_object *obj, int argc, char **argv);
+/*
  * The whole of an object handler: find the command argv[1] names, parse
  * its words by its table, run it. With no words at all and a default
  * command that needs options, the object's help goes to stderr (2).

@@ -46,7 +46,9 @@ static void daemon_ready(void *arg)
 
 /* The lab a command works on: the same option for lab and fm. */
 #define FM_OPT_LAB { "--lab", "--name", CLI_STR, "LAB", \
-	.help = "the lab's fabric (default $FTSW_LAB, else this namespace's)" }
+	.help = "the lab's fabric (default $FTSW_LAB, else the one lab " \
+		"there is, else \"" FTSW_LAB_DEFAULT "\" if it exists, else " \
+		"this namespace's)" }
 
 enum { R_LAB, R_ENGINE, R_ONCE, R_DAEMON, R_LOG, R_RCVBUF, R_THREADS, R_N };
 static const struct cli_opt run_opts[R_N + 1] = {
@@ -254,12 +256,38 @@ struct fm_args {
 	struct ftsw_fm_opts o;
 };
 
-/* The lab: the option, else $FTSW_LAB, else none (this namespace). */
+/*
+ * The lab, by lab's rule (ftsw_lab_pick): the option, else $FTSW_LAB, else
+ * the one lab there is, else "ftsw"; when that lab does not exist either,
+ * none: the fabric of the namespace fm runs in.
+ */
 static const char *fm_lab(const struct cli_args *a)
 {
-	const char *lab = a->v[0].n ? a->v[0].s : getenv("FTSW_LAB");
+	static char only[FTSW_LAB_NAME_MAX + 1];
+	const char *e = getenv("FTSW_LAB");
+	const char *lab = ftsw_lab_pick(a->v[0].n ? a->v[0].s : NULL, false,
+					only, sizeof(only));
 
-	return lab && *lab ? lab : NULL;
+	if (!a->v[0].n && !(e && *e) && !ftsw_lab_exists(lab))
+		return NULL;
+	return lab;
+}
+
+/* After a failure in the namespace fm runs in: where it looked, and how to
+ * name a lab. */
+static void fm_hint(const char *lab)
+{
+	char names[256];
+	unsigned n;
+
+	if (lab)
+		return;
+	n = ftsw_lab_names(names, sizeof(names), NULL, 0);
+	cli_err("fm: it looked at the fabric of the network namespace it runs "
+		"in (no lab named, and no lab \"%s\"); name one with --lab LAB "
+		"or FTSW_LAB=LAB (%s%s)", FTSW_LAB_DEFAULT,
+		n ? "labs here: " : "no lab here: ftsw lab up makes one",
+		n ? names : "");
 }
 
 static void fm_args(const struct cli_args *a, struct fm_args *fa)
@@ -274,11 +302,34 @@ static void fm_args(const struct cli_args *a, struct fm_args *fa)
 }
 
 /*
+ * The daemon failed before its first commit: what it logged from offset
+ * `from` goes to stderr, and a log it created goes (nothing left behind).
+ */
+static void daemon_failed(const char *logpath, off_t from, bool created)
+{
+	char line[1024];
+	FILE *f = fopen(logpath, "r");
+
+	if (f && fseeko(f, from, SEEK_SET) == 0)
+		while (fgets(line, sizeof(line), f))
+			fputs(line, stderr);
+	if (f)
+		fclose(f);
+	if (created)
+		unlink(logpath);
+	cli_err("fm: the daemon failed before its first commit%s%s",
+		created ? "" : "; its log: ", created ? "" : logpath);
+}
+
+/*
  * Fork the daemon: the parent returns once the child's first commit is
  * done (*parent_rc set), the child returns with its output on logpath.
  */
 static int fm_daemonize(struct fm_args *fa, int *ready_fd, int *parent_rc)
 {
+	struct stat sb;
+	bool created = stat(fa->logpath, &sb) < 0;
+	off_t from = created ? 0 : sb.st_size;
 	int pfd[2], fd, st;
 	pid_t pid;
 	char c;
@@ -297,7 +348,7 @@ static int fm_daemonize(struct fm_args *fa, int *ready_fd, int *parent_rc)
 		/* The child closes its end once the first commit is done. */
 		if (read(pfd[0], &c, 1) != 1) {
 			waitpid(pid, &st, 0);
-			cli_err("fm: the daemon failed (see %s)", fa->logpath);
+			daemon_failed(fa->logpath, from, created);
 			*parent_rc = 1;
 		} else {
 			ftsw_out_begin(stdout, cli.json);
@@ -375,6 +426,7 @@ static int fm_run(const struct cli_args *a)
 	fa.o.report_arg = log;
 	if (ftsw_fm_run(&fa.o, &err)) {
 		cli_err("fm: %s", err.msg);
+		fm_hint(fa.lab);
 		return 1;
 	}
 	if (!fa.o.once) {

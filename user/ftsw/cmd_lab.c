@@ -21,7 +21,8 @@
 
 /* The lab a command works on: the same option for lab and fm. */
 #define LAB_OPT_NAME { "--name", "--lab", CLI_STR, "LAB", \
-	.help = "the lab (default $FTSW_LAB, else \"" FTSW_LAB_DEFAULT "\")" }
+	.help = "the lab (default $FTSW_LAB, else the one lab there is " \
+		"(not for up), else \"" FTSW_LAB_DEFAULT "\")" }
 
 enum { U_TOPO, U_ENGINE, U_LFT, U_LMC, U_PATHS, U_NAME, U_RATE, U_SEED,
        U_NO_NEIGH, U_PATCH, U_N };
@@ -252,11 +253,12 @@ static int lab_raw_run(int argc, char **argv)
 	return -1;
 }
 
-static const char *lab_name(const char *given)
+/* The lab a command means (ftsw_lab_pick: one rule for lab and fm). */
+static const char *lab_name(const char *given, bool create)
 {
-	const char *e = getenv("FTSW_LAB");
+	static char only[FTSW_LAB_NAME_MAX + 1];
 
-	return given ? given : e && *e ? e : FTSW_LAB_DEFAULT;
+	return ftsw_lab_pick(given, create, only, sizeof(only));
 }
 
 /* "100M" bit/s (k, M, G; optional "bit", "bps" or "b") -> bytes/s */
@@ -306,7 +308,7 @@ static int lab_up_opts(const struct cli_args *a, struct ftsw_lab_opts *o)
 	o->lmc = (unsigned)a->v[U_LMC].u;
 	o->lmc_auto = !a->v[U_LMC].n;
 	o->paths = (unsigned)a->v[U_PATHS].u;
-	o->name = lab_name(a->v[U_NAME].s);
+	o->name = lab_name(a->v[U_NAME].s, true);
 	o->seed = a->v[U_SEED].u;
 	o->no_neigh = a->v[U_NO_NEIGH].n;
 	o->patch = a->v[U_PATCH].n;
@@ -400,10 +402,13 @@ static int lab_up(const struct cli_args *a)
 /* Open the lab the command names (its first option is LAB_OPT_NAME). */
 static int open_lab(const struct cli_args *a, struct ftsw_lab *lab)
 {
+	const char *name = lab_name(a->v[0].s, false);
 	struct ftsw_err err;
+	char hint[320];
 
-	if (ftsw_lab_open(lab_name(a->v[0].s), lab, &err)) {
-		cli_err("%s", err.msg);
+	if (ftsw_lab_open(name, lab, &err)) {
+		ftsw_lab_hint(name, hint, sizeof(hint));
+		cli_err("%s%s", err.msg, hint);
 		return -1;
 	}
 	return 0;
@@ -411,7 +416,7 @@ static int open_lab(const struct cli_args *a, struct ftsw_lab *lab)
 
 static int lab_down(const struct cli_args *a)
 {
-	const char *name = lab_name(a->v[N_NAME].s);
+	const char *name = lab_name(a->v[N_NAME].s, false);
 	struct ftsw_err err;
 	int rc = 0;
 
@@ -919,6 +924,7 @@ int cmd_lab(int argc, char **argv)
 	const struct cli_cmd *cmd;
 	int shift, rc;
 
+	cli_cmd_word_first(obj, argc, argv);
 	rc = lab_raw_run(argc, argv);
 	if (rc >= 0)
 		return rc;

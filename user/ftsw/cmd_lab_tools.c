@@ -42,10 +42,11 @@ static void capture_usage(FILE *f)
 		"fabric header (ethertype 0x88B5; tshark decodes it with ftsw.lua).\n");
 }
 
-/* --name LAB anywhere before "--", else $FTSW_LAB, else the default. */
+/* --name (or --lab) LAB anywhere before "--", else ftsw_lab_pick's. */
 static const char *take_name(int *argc, char **argv)
 {
-	const char *name = NULL, *e = getenv("FTSW_LAB");
+	static char only[FTSW_LAB_NAME_MAX + 1];
+	const char *name = NULL;
 	int i, j;
 
 	for (i = 0, j = 0; i < *argc; i++) {
@@ -54,7 +55,8 @@ static const char *take_name(int *argc, char **argv)
 				argv[j++] = argv[i++];
 			break;
 		}
-		if (!strcmp(argv[i], "--name") && i + 1 < *argc) {
+		if ((!strcmp(argv[i], "--name") || !strcmp(argv[i], "--lab")) &&
+		    i + 1 < *argc) {
 			name = argv[++i];
 			continue;
 		}
@@ -63,7 +65,7 @@ static const char *take_name(int *argc, char **argv)
 	/* what follows "--" is used as a NULL-terminated vector */
 	*argc = j;
 	argv[j] = NULL;
-	return name ? name : e && *e ? e : FTSW_LAB_DEFAULT;
+	return ftsw_lab_pick(name, false, only, sizeof(only));
 }
 
 /*
@@ -75,6 +77,8 @@ static int open_named(int *argc, char **argv, void (*usage)(FILE *f),
 		      struct ftsw_lab *lab)
 {
 	struct ftsw_err err;
+	const char *name;
+	char hint[320];
 	int i;
 
 	for (i = 0; usage && i < *argc && strcmp(argv[i], "--"); i++)
@@ -82,8 +86,10 @@ static int open_named(int *argc, char **argv, void (*usage)(FILE *f),
 			usage(stdout);
 			return 0;
 		}
-	if (ftsw_lab_open(take_name(argc, argv), lab, &err)) {
-		cli_err("%s", err.msg);
+	name = take_name(argc, argv);
+	if (ftsw_lab_open(name, lab, &err)) {
+		ftsw_lab_hint(name, hint, sizeof(hint));
+		cli_err("%s%s", err.msg, hint);
 		return -1;
 	}
 	return 1;

@@ -114,6 +114,23 @@ int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err);
 void ftsw_lab_close(struct ftsw_lab *lab);
 /* Names of existing labs, one callback each. */
 int ftsw_lab_list(int (*cb)(const char *name, void *arg), void *arg);
+/* Whether FTSW_RUNDIR/NAME holds a lab (its lab.conf). */
+bool ftsw_lab_exists(const char *name);
+/*
+ * How many labs there are; their names, ", "-separated, into buf (may be
+ * NULL), the first one's into first (may be NULL).
+ */
+unsigned ftsw_lab_names(char *buf, size_t sz, char *first, size_t first_sz);
+/*
+ * The lab a command means (lab_name.c): given, else $FTSW_LAB, else (unless
+ * create: lab up names a new one) the only lab when there is exactly one
+ * (its name written into buf), else FTSW_LAB_DEFAULT.
+ */
+const char *ftsw_lab_pick(const char *given, bool create, char *buf,
+			  size_t sz);
+/* When lab NAME does not exist: "; labs here: ... (name one with ...)"
+ * into buf, else "". */
+void ftsw_lab_hint(const char *name, char *buf, size_t sz);
 
 /* Names. */
 void ftsw_lab_host_ns(const char *lab, uint32_t host, char *buf, size_t sz);
