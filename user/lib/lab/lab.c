@@ -284,8 +284,9 @@ int ftsw_lab_list(int (*cb)(const char *name, void *arg), void *arg)
 
 	if (!d)
 		return 0;
+	/* Only directories holding a lab: never a stray file (a log). */
 	while (!rc && (de = readdir(d)))
-		if (de->d_name[0] != '.')
+		if (ftsw_lab_exists(de->d_name))
 			rc = cb(de->d_name, arg);
 	closedir(d);
 	return rc;
