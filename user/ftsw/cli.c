@@ -415,7 +415,8 @@ static const char *kind_name(enum cli_kind k)
 }
 
 /* The words a spec-taking value starts with (completion hints). */
-static const char spec_words[] = "pgft: xgft: rlft: kary: ftmn:";
+static const char spec_words[] = "pgft: xgft: rlft: kary: ftmn: torus: mesh: "
+	"kautz: random: dragonfly: deimos";
 static const char pattern_words[] =
 	"perm perm: shift shift: ring dissemination tournament binomial "
 	"binomial-gather recdbl rechalv topo-recdbl a2a uniform: cluster: "

@@ -547,7 +547,7 @@ struct ftsw_topo *ftsw_topo_open(const char *arg, struct ftsw_err *err)
 {
 	struct stat st;
 
-	if (stat(arg, &st) && strchr(arg, ':'))
+	if (stat(arg, &st) && (strchr(arg, ':') || ftsw_graph_kind(arg)))
 		return ftsw_topo_gen(arg, err);
 	return ftsw_net_read(arg, err);
 }

@@ -107,7 +107,8 @@ int ftsw_pgft_parse(const char *spec, struct ftsw_pgft *g, char *kind,
 	if (!n || (strcmp(k, "pgft") && strcmp(k, "xgft") && strcmp(k, "rlft") &&
 		   strcmp(k, "kary") && strcmp(k, "ftmn") && strcmp(k, "ft"))) {
 		ftsw_err_set(err, "topology spec '%s': unknown kind (pgft, xgft, "
-			     "rlft, kary, ftmn)", spec);
+			     "rlft, kary, ftmn, torus, mesh, kautz, random, "
+			     "dragonfly, deimos)", spec);
 		return -EINVAL;
 	}
 	if (!strcmp(k, "ft"))
@@ -435,6 +436,8 @@ struct ftsw_topo *ftsw_topo_gen(const char *spec, struct ftsw_err *err)
 	char kind[16];
 	struct ftsw_topo *t;
 
+	if (ftsw_graph_kind(spec))
+		return ftsw_topo_gen_graph(spec, err);
 	if (ftsw_pgft_parse(spec, &g, kind, sizeof(kind), err))
 		return NULL;
 	if (!strcmp(kind, "rlft") && ftsw_pgft_check_rlft(&g, err))

@@ -135,10 +135,20 @@ uint64_t ftsw_topo_nlinks(const struct ftsw_topo *t);
  *   rlft:H;M..;W..;P..                PGFT checked against the RLFT rules
  *   kary:K,N                          k-ary n-tree
  *   ftmn:M,N                          FT(m, n), m-port n-tree
+ *   torus:K1,..,Kn[,hosts=H][,ports=P] k-ary n-cube; mesh: the same
+ *                                     without wrap-around links
+ *   kautz:B,N[,hosts=H|endpoints=E][,ports=P]  Kautz(b, n) switch graph
+ *   random:SWITCHES,PORTS,HOSTS,LINKS,SEED     (ftsw_topo_gen_random)
+ *   dragonfly:A,P,H[,groups=G]        dragonfly, consecutive global links
+ *   deimos                            paper 001's Deimos cluster
+ * (the last six in topo/graphs.c, Documentation/topology.md)
  */
 struct ftsw_topo *ftsw_topo_gen(const char *spec, struct ftsw_err *err);
 struct ftsw_topo *ftsw_topo_gen_pgft(const struct ftsw_pgft *g,
 				     struct ftsw_err *err);
+/* 1 when spec is one of the graph kinds (torus .. deimos) above. */
+int ftsw_graph_kind(const char *spec);
+struct ftsw_topo *ftsw_topo_gen_graph(const char *spec, struct ftsw_err *err);
 int ftsw_pgft_parse(const char *spec, struct ftsw_pgft *g, char *kind,
 		    size_t kindsz, struct ftsw_err *err);
 /* RLFT conditions: 0 when met, else -1 with the failing one in err. */
