@@ -134,7 +134,7 @@ extern const struct cli_object cli_objects[];
 #define CLI_OPT_EXTENDED_LIDS { "--extended-lids", NULL, CLI_FLAG, \
 	.help = "allow LIDs past 0xBFFF (analysis only)" }
 #define CLI_OPT_MAX_VLS { "--max-vls", NULL, CLI_NUM, "N", 1, 15, \
-	.help = "dfsssp: virtual layers allowed (default 8)" }
+	.help = "dfsssp, lash, dor: virtual layers allowed (default 8)" }
 #define CLI_OPT_PATTERN { "-p", "--pattern", CLI_PATTERN, "PATTERN", \
 	.help = "traffic pattern (default perm)" }
 #define CLI_OPT_ORDER { "--order", NULL, CLI_ORDER, "ORDER", \

@@ -22,6 +22,6 @@ ftsw_engine_fn ftsw_route_dmodk, ftsw_route_dmodc, ftsw_route_minhop,
 	ftsw_route_dfsssp_strongest, ftsw_route_dfsssp_first,
 	ftsw_route_shift1, ftsw_route_disjoint, ftsw_route_random,
 	ftsw_route_umulti, ftsw_route_osrm2, ftsw_route_osrm3, ftsw_route_mlid,
-	ftsw_route_wsr;
+	ftsw_route_wsr, ftsw_route_lash, ftsw_route_dor;
 
 #endif

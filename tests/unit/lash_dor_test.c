@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lash and dor (user/lib/route/lash.c, dor.c): routes delivered, minimal,
+ * and deadlock-free by ftsw's channel dependency check per VL; dor's
+ * routes and dateline VLs on a 4x4 torus by hand; the dateline VLs shown
+ * necessary (one VL leaves a cycle).
+ */
+#include "common.h"
+
+static const struct ftsw_route_opts opts;
+
+/* Port of switch s's LFT towards host h (LMC 0). */
+static uint8_t port_to(const struct ftsw_routing *r, uint32_t s, uint32_t h)
+{
+	return ftsw_lft(r, s)[ftsw_host_lid(r, h)];
+}
+
+TEST(dor_torus_4x4_by_hand)
+{
+	struct ftsw_topo *t = ut_gen("torus:4,4");
+	struct ftsw_routing *r;
+	struct ftsw_check_result res;
+	uint8_t *sl;
+
+	ASSERT_NE(NULL, t);
+	r = ut_route("dor", t, &opts);
+	ASSERT_NE(NULL, r);
+	/* 2 wrapped dimensions: 4 dateline VLs */
+	EXPECT_EQ(4, r->nvls);
+	ASSERT_NE(NULL, r->sl);
+	/* switch s carries host s. (0,0) -> (2,2): x first, tie of 2 hops
+	 * both ways goes + (port 2), then y + (port 4) from (2,0) = 2 */
+	EXPECT_EQ(2, port_to(r, 0, 10));
+	EXPECT_EQ(2, port_to(r, 1, 10));
+	EXPECT_EQ(4, port_to(r, 2, 10));
+	EXPECT_EQ(4, port_to(r, 6, 10));
+	EXPECT_EQ(1, port_to(r, 10, 10));
+	/* (3,0) -> (0,0): one hop + across the x wrap: VL bit 0 */
+	EXPECT_EQ(2, port_to(r, 3, 0));
+	EXPECT_EQ(1, r->sl[3 * 16 + 0]);
+	/* (0,0) -> (0,3): - across the y wrap (port 5): bit 1 */
+	EXPECT_EQ(5, port_to(r, 0, 12));
+	EXPECT_EQ(2, r->sl[0 * 16 + 12]);
+	/* (3,0) -> (0,3): both wraps; (1,1) -> (2,2): none */
+	EXPECT_EQ(3, r->sl[3 * 16 + 12]);
+	EXPECT_EQ(0, r->sl[5 * 16 + 10]);
+	EXPECT_TRUE(ut_check(r, true, false, &res));
+	EXPECT_EQ(0, res.cdg_cyclic_vls);
+	ftsw_check_result_free(&res);
+	/* the same routes on one VL: the rings are cycles */
+	sl = r->sl;
+	r->sl = NULL;
+	r->nvls = 1;
+	EXPECT_FALSE(ut_check(r, true, false, &res));
+	EXPECT_EQ(1, res.cdg_cyclic_vls);
+	ftsw_check_result_free(&res);
+	r->sl = sl;
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
+TEST(dor_meshes_and_limits)
+{
+	static const struct { const char *spec; unsigned vls; } ok[] = {
+		{ "mesh:3,3,hosts=2", 1 },	/* no wrap: one VL */
+		{ "mesh:4,3,2", 1 },
+		{ "torus:3,3,3", 8 },		/* 2^3 */
+		{ "torus:2,5", 2 },		/* a ring of 2 has no dateline */
+		{ "torus:6", 2 },
+	};
+	struct ftsw_route_opts o = { .max_vls = 8 };
+	struct ftsw_err err;
+	struct ftsw_topo *t;
+	unsigned i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		struct ftsw_check_result res;
+		struct ftsw_routing *r;
+
+		t = ut_gen(ok[i].spec);
+		ASSERT_NE(NULL, t);
+		r = ut_route("dor", t, &o);
+		ASSERT_NE(NULL, r);
+		EXPECT_EQ(ok[i].vls, r->nvls) TH_LOG("%s", ok[i].spec);
+		EXPECT_TRUE(ut_check(r, true, false, &res)) TH_LOG("%s", ok[i].spec);
+		EXPECT_EQ(0, res.cdg_cyclic_vls);
+		ftsw_check_result_free(&res);
+		ftsw_routing_free(r);
+		ftsw_topo_free(t);
+	}
+	/* 4 wrapped dimensions need 16 VLs: refused, with the count */
+	t = ut_gen("torus:3,3,3,3");
+	ASSERT_NE(NULL, t);
+	o.max_vls = 15;
+	EXPECT_EQ(NULL, ftsw_route("dor", t, &o, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "needs 16 VLs"));
+	ftsw_topo_free(t);
+	/* a torus without its spec (as read from a net file): one VL, said */
+	t = ut_gen("torus:4,4");
+	ASSERT_NE(NULL, t);
+	t->spec[0] = 0;
+	{
+		struct ftsw_routing *r = ut_route("dor", t, &opts);
+
+		ASSERT_NE(NULL, r);
+		EXPECT_EQ(1, r->nvls);
+		EXPECT_NE(NULL, strstr(r->warning, "no torus coordinates"));
+		ftsw_routing_free(r);
+	}
+	ftsw_topo_free(t);
+}
+
+TEST(lash_deadlock_free)
+{
+	static const struct { const char *spec; unsigned lo, hi; } c[] = {
+		/* shortest paths in a fat-tree are up*down*: one layer */
+		{ "kary:4,2", 1, 1 },
+		{ "ftmn:4,3", 1, 1 },
+		/* rings: a 4-ring's shortest paths of 2 hops close the ring */
+		{ "torus:4,4", 2, 8 },
+		{ "torus:3,3,3", 2, 8 },
+		{ "mesh:4,4", 1, 8 },
+		{ "kautz:2,3,endpoints=48", 1, 8 },
+		{ "random:32,12,4,48,3", 2, 8 },
+		{ "dragonfly:4,2,2", 1, 8 },
+		{ "deimos", 1, 8 },
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct ftsw_topo *t = ut_gen(c[i].spec);
+		struct ftsw_check_result res;
+		struct ftsw_routing *r;
+
+		ASSERT_NE(NULL, t);
+		r = ut_route("lash", t, &opts);
+		ASSERT_NE(NULL, r);
+		EXPECT_LE(c[i].lo, r->nvls) TH_LOG("%s", c[i].spec);
+		EXPECT_GE(c[i].hi, r->nvls) TH_LOG("%s", c[i].spec);
+		EXPECT_TRUE(ut_check(r, true, false, &res)) TH_LOG("%s", c[i].spec);
+		EXPECT_EQ(0, res.cdg_cyclic_vls);
+		EXPECT_EQ(0, r->unroutable_pairs);
+		ftsw_check_result_free(&res);
+		ftsw_routing_free(r);
+		ftsw_topo_free(t);
+	}
+}
+
+TEST(lash_same_routes_as_minhop_and_lmc)
+{
+	struct ftsw_topo *t = ut_gen("torus:4,4,hosts=2");
+	struct ftsw_route_opts o = { .lmc = 1 };
+	struct ftsw_routing *a, *b;
+	struct ftsw_check_result res;
+	struct ftsw_err err;
+
+	ASSERT_NE(NULL, t);
+	a = ut_route("lash", t, &o);
+	b = ut_route("minhop", t, &o);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	/* LASH only adds layers to minhop's balanced shortest paths */
+	EXPECT_EQ(0, memcmp(a->lft, b->lft, a->lft_size * a->nswitches));
+	EXPECT_TRUE(ut_check(a, true, false, &res));
+	ftsw_check_result_free(&res);
+	/* hosts on the same switch talk on layer 0 */
+	EXPECT_EQ(0, a->sl[0 * 32 + 1]);
+	ftsw_routing_free(a);
+	ftsw_routing_free(b);
+	/* one layer cannot hold a torus's shortest paths */
+	o.lmc = 0;
+	o.max_vls = 1;
+	EXPECT_EQ(NULL, ftsw_route("lash", t, &o, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "within 1 virtual layers"));
+	o.max_vls = 16;
+	EXPECT_EQ(NULL, ftsw_route("lash", t, &o, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "at most 15"));
+	ftsw_topo_free(t);
+}
+
+TEST_HARNESS_MAIN
