@@ -21,14 +21,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fd = fuzz_file(data, size, path, sizeof(path));
 	if (fd < 0)
 		return 0;
-	r = ftsw_lfts_read(topo, path, 0, &err);
+	r = ftsw_lfts_read(topo, path, 0, false, &err);
 	close(fd);
 	if (!r)
 		return 0;
 	FUZZ_WRITTEN(buf, n, ftsw_lfts_write_file, r);
 	fd2 = fuzz_file((const uint8_t *)buf, n, path2, sizeof(path2));
 	FUZZ_ASSERT(fd2 >= 0);
-	u = ftsw_lfts_read(topo, path2, 0, &err);
+	u = ftsw_lfts_read(topo, path2, 0, false, &err);
 	close(fd2);
 	if (!u)
 		fprintf(stderr, "rewritten dump refused: %s\n", err.msg);

@@ -40,10 +40,13 @@ static void __attribute__((destructor)) cleanup(void)
 }
 
 /*
- * Run `ftsw ARGS` through sh (ARGS may use $T, the scratch directory):
+ * Run `ftsw ARGS` through sh (ARGS may use $T, the scratch directory;
+ * run_pre comes first, e.g. a ulimit):
  * stdout returned (malloc), stderr into *errout when asked, exit status
  * into *status.
  */
+static const char *run_pre = "";	/* shell words before ftsw's */
+
 static char *run(const char *args, int *status, char **errout)
 {
 	char cmd[3 * PATH_MAX + 2048], errf[PATH_MAX + 8];
@@ -53,8 +56,8 @@ static char *run(const char *args, int *status, char **errout)
 	int st;
 
 	snprintf(errf, sizeof(errf), "%s/stderr", tmpdir);
-	snprintf(cmd, sizeof(cmd), "T='%s'; '%s' %.2000s 2>'%s'", tmpdir, ftsw,
-		 args, errf);
+	snprintf(cmd, sizeof(cmd), "%sT='%s'; '%s' %.2000s 2>'%s'", run_pre,
+		 tmpdir, ftsw, args, errf);
 	p = popen(cmd, "r");
 	if (!p)
 		return NULL;
@@ -286,6 +289,12 @@ TEST(errors_name_the_option)
 		  "switch: 4294967296 is out of range" },
 		{ "sl2vl show switch 1x", "switch: '1x' is not a whole number" },
 		{ "monitor count 0", "count: 0 is out of range" },
+		/* one LID range, the module's: 1..0xBFFF */
+		{ "switch add id 1 ports 4 lid 49152",
+		  "lid: 49152 is out of range (1..49151)" },
+		{ "port set switch 1 port 1 lid 0xc000",
+		  "lid: 0xc000 is out of range (1..49151)" },
+		{ "plan set hosts 4 lid 0", "lid: 0 is out of range (1..49151)" },
 	};
 	unsigned i;
 
@@ -300,6 +309,123 @@ TEST(errors_name_the_option)
 		free(out);
 		free(err);
 	}
+}
+
+/* How many times needle occurs in hay. */
+static unsigned count_of(const char *hay, const char *needle)
+{
+	unsigned n = 0;
+
+	while (hay && (hay = strstr(hay, needle))) {
+		n++;
+		hay++;
+	}
+	return n;
+}
+
+/*
+ * What a user meets with hostile files and options: /dev/zero refused at
+ * once by topo show and route check -i, under a 256 MB address-space
+ * limit (it used to grow to 8 GB); LIDs past 0xBFFF in a dump refused
+ * without --extended-lids; -o into /proc says why; -p uniform:2 and
+ * --order file: on a rankfile or a hostfile quoted as the user wrote
+ * them; -j topo degrade -o - gives the net file on stdout and its JSON
+ * summary on stderr; the unroutable-pairs warning once.
+ */
+TEST(readers_and_messages_as_a_user_sees_them)
+{
+	static const struct {
+		const char *args;
+		int status;
+		const char *want, *never;
+	} c[] = {
+		{ "topo show /dev/zero", 1,
+		  "ftsw: /dev/zero: a character device, not a regular file\n",
+		  "no nodes" },
+		{ "route check -t kary:2,2 -i /dev/zero", 1,
+		  "ftsw: /dev/zero: a character device, not a regular file\n",
+		  "empty file" },
+		{ "route check -t kary:2,2 -i $T/hi.dump", 1,
+		  "hi.dump:2: LID 0xc001 is not a unicast LID (1..0xBFFF; "
+		  "--extended-lids for analysis past it)", NULL },
+		{ "route check -t kary:2,2 -i $T/hi.dump --extended-lids", 0,
+		  NULL, "unicast" },
+		{ "route check -t kary:2,2 -i $T/own.dump", 1,
+		  "'s own LID: its entry in its own table is port 0 (the switch "
+		  "itself) or absent, not port 1", "delivers" },
+		{ "topo gen kary:2,2 -o /proc/version", 1,
+		  "/proc/version: directory '/proc' is in the proc file system",
+		  "No such file" },
+		{ "analyze -t kary:4,2 -a dmodk -p uniform:2", 2,
+		  "pattern 'uniform:2': expected uniform:P[:SEED]", "uniform:2:" },
+		{ "analyze -t kary:4,2 -a dmodk -p shift --order file:$T/o.rank",
+		  1, ":2: an Open MPI rankfile line", "rank 'rank'" },
+		{ "analyze -t kary:4,2 -a dmodk -p shift --order file:$T/o.host",
+		  1, ":2: an Open MPI hostfile line", "rank 'H0'" },
+		{ "route -t $T/cut.net -a updn", 1,
+		  "ordered host pairs unroutable", NULL },
+	};
+	char *out, *err;
+	unsigned i;
+	int st;
+
+	ASSERT_NE(0, tmpdir[0]);
+	/* kary:2,2's dump with host 0's LID 1 moved to 0xC001 */
+	out = run("route -t kary:2,2 -a dmodk -o - 2>/dev/null | sed 's/^0x0001 /0xc001 /' "
+		  "> $T/hi.dump", &st, NULL);
+	free(out);
+	ASSERT_EQ(0, st);
+	/* ... and with its first switch's own LID sent to port 1 */
+	out = run("route -t kary:2,2 -a dmodk -o - 2>/dev/null | sed "
+		  "'0,/ 000 # Switch/s// 001 # Switch/' > $T/own.dump", &st,
+		  NULL);
+	free(out);
+	ASSERT_EQ(0, st);
+	out = run("order -t kary:4,2 -f rankfile -o $T/o.rank", &st, NULL);
+	free(out);
+	ASSERT_EQ(0, st);
+	out = run("order -t kary:4,2 -f hostfile -o $T/o.host", &st, NULL);
+	free(out);
+	ASSERT_EQ(0, st);
+	/* one root, one of its 4 links gone: a leaf is cut off */
+	out = run("topo degrade 'pgft:2;4,4;1,1;1,1' --links 1 --seed 1 "
+		  "-o $T/cut.net", &st, NULL);
+	free(out);
+	ASSERT_EQ(0, st);
+	/* small memory: an endless line must not grow the process */
+	run_pre = "ulimit -v 262144; ";
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		err = NULL;
+		out = run(c[i].args, &st, &err);
+		EXPECT_EQ(c[i].status, st) TH_LOG("%s: %s", c[i].args, err);
+		if (c[i].want)
+			EXPECT_EQ(1, count_of(err, c[i].want))
+				TH_LOG("%s: %s", c[i].args, err);
+		if (c[i].never)
+			EXPECT_EQ(0, count_of(err, c[i].never))
+				TH_LOG("%s: %s", c[i].args, err);
+		free(out);
+		free(err);
+	}
+	run_pre = "";
+	/* -j, the net file on stdout: the summary on stderr, as JSON */
+	out = run("-j topo degrade kary:2,2 --links 1 --seed 3 -o -", &st, &err);
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, strncmp(out, "# ftsw topology:", 16)) TH_LOG("%.80s", out);
+	EXPECT_TRUE(err && ut_json_valid(err)) TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(err, "\"file\":\"-\"")) TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(err, "\"switches\":4")) TH_LOG("%s", err);
+	free(out);
+	free(err);
+	/* -j: the warning in the document only, once */
+	out = run("-j route -t $T/cut.net -a updn", &st, &err);
+	EXPECT_EQ(1, st);
+	EXPECT_EQ(1, count_of(out, "ordered host pairs unroutable"))
+		TH_LOG("%s", out);
+	EXPECT_EQ(0, count_of(err, "unroutable")) TH_LOG("%s", err);
+	EXPECT_TRUE(ut_json_valid(out));
+	free(out);
+	free(err);
 }
 
 /* Source the generated script in bash and call _ftsw as bash would. */

@@ -247,7 +247,7 @@ TEST(lfts_round_trip)
 	ASSERT_LE(0, fd);
 	close(fd);
 	ASSERT_EQ(0, ftsw_lfts_write(r, path, &err));
-	u = ftsw_lfts_read(t, path, 1, &err);
+	u = ftsw_lfts_read(t, path, 1, false, &err);
 	ASSERT_NE(NULL, u) TH_LOG("%s", err.msg);
 	ASSERT_EQ(r->lft_size, u->lft_size);
 	EXPECT_EQ(0, memcmp(r->lft, u->lft, r->lft_size * r->nswitches));
@@ -282,7 +282,7 @@ TEST(lfts_reads_opensm_numbering)
 	ASSERT_NE(NULL, t);
 	ASSERT_EQ((ssize_t)strlen(dump), write(fd, dump, strlen(dump)));
 	close(fd);
-	r = ftsw_lfts_read(t, path, 0, &err);
+	r = ftsw_lfts_read(t, path, 0, false, &err);
 	ASSERT_NE(NULL, r) TH_LOG("%s", err.msg);
 	EXPECT_EQ(1, ftsw_lft(r, 0)[1]);
 	EXPECT_EQ(2, ftsw_lft(r, 0)[2]);
@@ -297,7 +297,7 @@ TEST(lfts_reads_opensm_numbering)
 	ASSERT_EQ((ssize_t)two, write(fd, dump, two));
 	ASSERT_LT(0, write(fd, "0x0008 001 # Switch portguid 0x1234: 'x'\n", 41));
 	close(fd);
-	EXPECT_EQ(NULL, ftsw_lfts_read(t, path, 0, &err));
+	EXPECT_EQ(NULL, ftsw_lfts_read(t, path, 0, false, &err));
 	EXPECT_NE(NULL, strstr(err.msg, ":3: port guid 0x0000000000001234"))
 		TH_LOG("%s", err.msg);
 	unlink(path);

@@ -19,6 +19,7 @@
 #include "analyze/analyze.h"
 #include "route/routing.h"
 #include "util/parse.h"
+#include "util/text.h"
 
 static struct ftsw_topo *net_text(const char *text, struct ftsw_err *err)
 {
@@ -164,13 +165,18 @@ static const char two_sw[] =
 #define HDR1 "Unicast lids [0-7] of switch Lid 4 guid 0x10 ('a'):\n"
 #define HDR2 "Unicast lids [0-7] of switch Lid 5 guid 0x20 ('b'):\n"
 #define E(lid, port, g) "0x" lid " " port " # Channel Adapter portguid 0x" g ": 'h'\n"
+#define X64 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+#define X1K X64 X64 X64 X64 X64 X64 X64 X64 X64 X64 X64 X64 X64 X64 X64 X64
+#define LONG4K X1K X1K X1K X1K	/* 4096 bytes */
 
 TEST(lfts_dumps_refused)
 {
 	static const struct { const char *text, *want; } cases[] = {
 		/* 0x100000001 must not wrap to LID 1 */
 		{ HDR1 E("100000001", "001", "101") "1 lids dumped\n" HDR2 "0 lids dumped\n",
-		  ":2: bad LID" },
+		  ":2: LID 0x100000001 is not a unicast LID" },
+		{ HDR1 E("10000000000000001", "001", "101") "1 lids dumped\n"
+		  HDR2 "0 lids dumped\n", ":2: bad LID" },
 		{ HDR1 E("0001", "001", "101") E("0001", "002", "101")
 		  "2 lids dumped\n" HDR2 "0 lids dumped\n", ":3: LID 0x1 is listed twice" },
 		/* truncated: no trailer, or a wrong count */
@@ -189,6 +195,22 @@ TEST(lfts_dumps_refused)
 		{ HDR1 "0x0004 000 # Switch portguid 0x10: 'a'\n"
 		  "0x0006 035 # Switch portguid 0x10: 'a'\n2 lids dumped\n",
 		  ":3: LID 0x6 names switch 'S-10', whose LID is 0x4" },
+		/* a switch's own LID is port 0 (or absent) in its own table */
+		{ HDR1 "0x0004 003 # Switch portguid 0x10: 'a'\n1 lids dumped\n"
+		  HDR2 "0 lids dumped\n",
+		  ":2: LID 0x4 is switch 'S-10''s own LID: its entry in its own "
+		  "table is port 0 (the switch itself) or absent, not port 3" },
+		/* host LIDs past 0xBFFF are multicast without --extended-lids */
+		{ HDR1 E("c000", "001", "101") "1 lids dumped\n" HDR2
+		  "0 lids dumped\n", ":2: LID 0xc000 is not a unicast LID "
+		  "(1..0xBFFF; --extended-lids for analysis past it)" },
+		{ HDR1 E("ffffff", "001", "101") "1 lids dumped\n" HDR2
+		  "0 lids dumped\n", ":2: LID 0xffffff is not a unicast LID" },
+		{ HDR1 E("0000", "001", "101") "1 lids dumped\n" HDR2
+		  "0 lids dumped\n", ":2: LID 0x0 is not a unicast LID" },
+		/* an endless line ends at the bound, with its number */
+		{ HDR1 "0x0001 001 # Channel Adapter portguid 0x101: '"
+		  LONG4K "'\n", ":2: line longer than 4096 bytes" },
 	};
 	struct ftsw_err err;
 	struct ftsw_topo *t = net_text(two_sw, &err);
@@ -201,15 +223,73 @@ TEST(lfts_dumps_refused)
 
 		ASSERT_NE(NULL, path);
 		err.msg[0] = 0;
-		r = ftsw_lfts_read(t, path, 0, &err);
+		r = ftsw_lfts_read(t, path, 0, false, &err);
 		EXPECT_EQ(NULL, r) TH_LOG("case %u accepted", i);
 		EXPECT_NE(NULL, strstr(err.msg, cases[i].want))
 			TH_LOG("case %u: '%s'", i, err.msg);
 		ftsw_routing_free(r);
 		unlink(path);
 	}
-	EXPECT_EQ(NULL, ftsw_lfts_read(t, "/tmp", 0, &err));
+	EXPECT_EQ(NULL, ftsw_lfts_read(t, "/tmp", 0, false, &err));
 	EXPECT_NE(NULL, strstr(err.msg, "/tmp"));
+	ftsw_topo_free(t);
+}
+
+/*
+ * The accepted side of the LID rules: a switch's own LID absent from its
+ * table, LID 0xBFFF (the last unicast one), and past it with extended
+ * LIDs; a section longer than the topology's LIDs at LMC 7 (3 hosts x
+ * 128 + 2 switches = 386) is refused before it is stored.
+ */
+TEST(lfts_lid_rules_accepted_side)
+{
+	static const char own_absent[] =
+		HDR1 E("0001", "001", "101") "1 lids dumped\n" HDR2
+		"0 lids dumped\n";
+	static const char last[] =
+		HDR1 E("bfff", "001", "101") "1 lids dumped\n" HDR2
+		"0 lids dumped\n";
+	static const char ext[] =
+		HDR1 E("c000", "001", "101") "1 lids dumped\n" HDR2
+		"0 lids dumped\n";
+	struct ftsw_err err;
+	struct ftsw_topo *t = net_text(two_sw, &err);
+	struct ftsw_routing *r;
+	char *path, *big;
+	size_t n = 0, i;
+
+	ASSERT_NE(NULL, t) TH_LOG("%s", err.msg);
+	path = tmpfile_with(own_absent, strlen(own_absent));
+	r = ftsw_lfts_read(t, path, 0, false, &err);
+	EXPECT_NE(NULL, r) TH_LOG("%s", err.msg);
+	ftsw_routing_free(r);
+	unlink(path);
+	path = tmpfile_with(last, strlen(last));
+	r = ftsw_lfts_read(t, path, 0, false, &err);
+	EXPECT_NE(NULL, r) TH_LOG("%s", err.msg);
+	ftsw_routing_free(r);
+	unlink(path);
+	path = tmpfile_with(ext, strlen(ext));
+	r = ftsw_lfts_read(t, path, 0, true, &err);
+	EXPECT_NE(NULL, r) TH_LOG("%s", err.msg);
+	/* file LID 0xc000 is host 0's: ftsw's plan puts it at LID 1 */
+	if (r)
+		EXPECT_EQ(1, ftsw_lft(r, 0)[1]);
+	ftsw_routing_free(r);
+	unlink(path);
+	big = malloc(400 * 64 + 256);
+	ASSERT_NE(NULL, big);
+	n += sprintf(big + n, "%s", HDR1);
+	for (i = 1; i <= 387; i++)
+		n += sprintf(big + n, "0x%04zx 001 # Channel Adapter portguid "
+			     "0x101: 'h'\n", i);
+	path = tmpfile_with(big, n);
+	EXPECT_EQ(NULL, ftsw_lfts_read(t, path, 0, false, &err));
+	EXPECT_NE(NULL, strstr(err.msg, ":388: the section of line 1 lists "
+			       "more LIDs than the topology has (386 at LMC 7)"))
+		TH_LOG("%s", err.msg);
+	unlink(path);
+	free(big);
 	ftsw_topo_free(t);
 }
 
@@ -237,13 +317,13 @@ TEST(lfts_lmc_from_dump_and_missing_base)
 
 		unlink(path);	/* tmpfile_with reuses one path buffer */
 		p2 = tmpfile_with(osm, strlen(osm));
-		r = ftsw_lfts_read(t, p2, 0, &err);
+		r = ftsw_lfts_read(t, p2, 0, false, &err);
 		EXPECT_NE(NULL, r);
 		ftsw_routing_free(r);
 		unlink(p2);
 		path = tmpfile_with(dump, strlen(dump));
 	}
-	r = ftsw_lfts_read(t, path, 0, &err);
+	r = ftsw_lfts_read(t, path, 0, false, &err);
 	ASSERT_NE(NULL, r) TH_LOG("%s", err.msg);
 	EXPECT_EQ(2, r->lmc);
 	/* host 0 owns ftsw LIDs 4..7: offsets 1, 2, 3 routed, 0 not */
@@ -254,7 +334,7 @@ TEST(lfts_lmc_from_dump_and_missing_base)
 	EXPECT_EQ(2, ftsw_lft(r, 0)[8]);
 	ftsw_routing_free(r);
 	/* --lmc 1 is too small for this dump */
-	EXPECT_EQ(NULL, ftsw_lfts_read(t, path, 1, &err));
+	EXPECT_EQ(NULL, ftsw_lfts_read(t, path, 1, false, &err));
 	EXPECT_NE(NULL, strstr(err.msg, "needs LMC 2"));
 	unlink(path);
 	ftsw_topo_free(t);
@@ -359,11 +439,15 @@ TEST(traffic_files)
 	EXPECT_NE(0, pattern_file(longline, 5996, 16, &p, &err));
 	EXPECT_NE(NULL, strstr(err.msg, ":1: line longer than")) TH_LOG("%s", err.msg);
 	free(longline);
-	/* /dev/zero ends at once with an error; a directory is refused */
+	/* /dev/zero and a directory are refused before a byte is read */
 	EXPECT_NE(0, ftsw_pattern_make("file:/dev/zero", 16, NULL, &p, &err));
-	EXPECT_NE(NULL, strstr(err.msg, "/dev/zero:1: NUL byte")) TH_LOG("%s", err.msg);
+	EXPECT_NE(NULL, strstr(err.msg, "/dev/zero: a character device"))
+		TH_LOG("%s", err.msg);
 	EXPECT_NE(0, ftsw_pattern_make("file:/tmp", 16, NULL, &p, &err));
-	EXPECT_NE(NULL, strstr(err.msg, "/tmp:1: read error")) TH_LOG("%s", err.msg);
+	EXPECT_NE(NULL, strstr(err.msg, "/tmp: a directory")) TH_LOG("%s", err.msg);
+	/* binary input in a regular file ends at its NUL byte */
+	EXPECT_NE(0, pattern_file("0 1\n2\0003\n", 8, 16, &p, &err));
+	EXPECT_NE(NULL, strstr(err.msg, ":2: NUL byte")) TH_LOG("%s", err.msg);
 	/* pattern strings: numbers through the one parser */
 	EXPECT_NE(0, ftsw_pattern_make("shift:4294967297", 16, NULL, &p, &err));
 	EXPECT_NE(0, ftsw_pattern_make("uniform:nan", 16, NULL, &p, &err));
@@ -403,9 +487,269 @@ TEST(order_files)
 		unlink(path);
 	}
 	EXPECT_NE(0, ftsw_order_make("file:/dev/zero", t, 3, o, &err));
-	EXPECT_NE(NULL, strstr(err.msg, "NUL byte"));
+	EXPECT_NE(NULL, strstr(err.msg, "/dev/zero: a character device"));
 	EXPECT_NE(0, ftsw_order_make("file:/tmp", t, 3, o, &err));
 	EXPECT_NE(0, ftsw_order_make("random:-1", t, 3, o, &err));
+	ftsw_topo_free(t);
+}
+
+/*
+ * The one bounded line reader: a line of exactly the bound is read (with
+ * or without a CR before its newline), one byte more is refused with its
+ * line number; the file bound counts every byte read; a regular file
+ * larger than the bound is refused before a byte is read.
+ */
+TEST(text_reader_bounds)
+{
+	char *text = malloc(3 * 4200), *p;
+	struct ftsw_text x;
+	struct ftsw_err err;
+	char *path;
+	FILE *f;
+
+	ASSERT_NE(NULL, text);
+	p = text + sprintf(text, "ok\n");
+	memset(p, 'a', 4096);
+	memcpy(p + 4096, "\r\n", 2);
+	p += 4098;
+	memset(p, 'b', 4096);
+	p[4096] = '\n';
+	p += 4097;
+	memset(p, 'c', 4097);
+	p[4097] = '\n';
+	p += 4098;
+	f = fmemopen(text, (size_t)(p - text), "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, ftsw_text_attach(&x, f, "t.txt", 4096, 1 << 20, &err));
+	EXPECT_EQ(1, ftsw_text_line(&x, &err));
+	EXPECT_STREQ("ok", x.line);
+	EXPECT_EQ(1, ftsw_text_line(&x, &err));
+	EXPECT_EQ(4096, x.len);
+	EXPECT_EQ('a', x.line[4095]);
+	EXPECT_EQ(1, ftsw_text_line(&x, &err));
+	EXPECT_EQ(4096, x.len);
+	EXPECT_EQ(-1, ftsw_text_line(&x, &err));
+	EXPECT_STREQ("t.txt:4: line longer than 4096 bytes", err.msg);
+	ftsw_text_close(&x);
+	fclose(f);
+	/* 6 + 6 bytes against a bound of 10: the second line passes it */
+	f = fmemopen("12345\n67890\n", 12, "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, ftsw_text_attach(&x, f, "t.txt", 4096, 10, &err));
+	EXPECT_EQ(1, ftsw_text_line(&x, &err));
+	EXPECT_EQ(-1, ftsw_text_line(&x, &err));
+	EXPECT_STREQ("t.txt:2: file longer than 10 bytes", err.msg);
+	ftsw_text_close(&x);
+	fclose(f);
+	/* 3 GiB would be a bigger file than 1 GiB: refused by its size */
+	path = tmpfile_with(text, 100);
+	ASSERT_NE(NULL, path);
+	EXPECT_EQ(-1, ftsw_text_open(&x, path, 4096, 64, &err));
+	EXPECT_NE(NULL, strstr(err.msg, ": larger than 64 bytes (100 bytes)"))
+		TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, ftsw_text_open(&x, path, 4096, 1 << 20, &err));
+	ftsw_text_close(&x);
+	unlink(path);
+	free(text);
+}
+
+/*
+ * Every reader refuses what is not a regular file at once: /dev/zero
+ * (an endless line) in a child limited to 256 MB of address space (the
+ * net reader used to grow to 8 GB, then say "no nodes in file"), a FIFO
+ * nobody writes (opening it used to wait forever), a directory.
+ */
+TEST(readers_refuse_devices_and_fifos)
+{
+	char dir[] = "/tmp/ftsw-fifo-XXXXXX", fifo[64], spec[96];
+	struct ftsw_err err;
+	struct ftsw_topo *t = ftsw_topo_gen("kary:2,2", &err);
+	struct ftsw_pattern p;
+	int status;
+	uint32_t o[4];
+	pid_t pid;
+
+	ASSERT_NE(NULL, t);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct rlimit rl = { 256 << 20, 256 << 20 };
+		struct ftsw_routing *r;
+
+		setrlimit(RLIMIT_AS, &rl);
+		alarm(20);
+		if (ftsw_net_read("/dev/zero", &err) ||
+		    strcmp(err.msg, "/dev/zero: a character device, not a "
+			   "regular file"))
+			_exit(1);
+		r = ftsw_lfts_read(t, "/dev/zero", 0, false, &err);
+		if (r || strcmp(err.msg, "/dev/zero: a character device, not a "
+				"regular file"))
+			_exit(2);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("killed by signal %d",
+					       WTERMSIG(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* a FIFO: refused without waiting for a writer */
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	ASSERT_EQ(0, mkfifo(fifo, 0600));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		alarm(20);
+		if (ftsw_net_read(fifo, &err) || !strstr(err.msg, "a FIFO"))
+			_exit(1);
+		snprintf(spec, sizeof(spec), "file:%s", fifo);
+		if (!ftsw_order_make(spec, t, 3, o, &err) ||
+		    !strstr(err.msg, "a FIFO"))
+			_exit(2);
+		if (!ftsw_pattern_make(spec, 4, NULL, &p, &err) ||
+		    !strstr(err.msg, "a FIFO"))
+			_exit(3);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	unlink(fifo);
+	rmdir(dir);
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("killed by signal %d",
+					       WTERMSIG(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(NULL, ftsw_net_read("/tmp", &err));
+	EXPECT_STREQ("/tmp: a directory, not a regular file", err.msg);
+	ftsw_topo_free(t);
+}
+
+/* A net file line past the bound is refused, never split or grown. */
+TEST(net_long_line)
+{
+	static const char text[] = "Switch 4 \"S-1\"\n# " LONG4K "\n";
+	struct ftsw_err err = { "" };
+
+	EXPECT_EQ(NULL, net_text(text, &err));
+	EXPECT_STREQ("x.net:2: line longer than 4096 bytes", err.msg);
+}
+
+/*
+ * -o names the real reason a file cannot be written: /proc takes no new
+ * file (mkstemp's ENOENT said "No such file or directory" of a file that
+ * exists), a missing directory is named, and a device or a FIFO is never
+ * replaced by a regular file.
+ */
+TEST(atomic_write_says_why)
+{
+	char dir[] = "/tmp/ftsw-atomic-XXXXXX", fifo[64];
+	struct ftsw_err err;
+	struct ftsw_topo *t = ftsw_topo_gen("kary:2,2", &err);
+	struct stat st;
+
+	ASSERT_NE(NULL, t);
+	EXPECT_NE(0, ftsw_net_write(t, "/proc/version", &err));
+	EXPECT_NE(NULL, strstr(err.msg, "/proc/version: directory '/proc' is "
+			       "in the proc file system")) TH_LOG("%s", err.msg);
+	EXPECT_EQ(NULL, strstr(err.msg, "No such file"));
+	EXPECT_NE(0, ftsw_net_write(t, "/tmp/ftsw-no-such-dir/x.net", &err));
+	EXPECT_STREQ("/tmp/ftsw-no-such-dir/x.net: directory "
+		     "'/tmp/ftsw-no-such-dir' does not exist", err.msg);
+	/* a FIFO stands for every device: renaming over it would replace it */
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	ASSERT_EQ(0, mkfifo(fifo, 0600));
+	EXPECT_NE(0, ftsw_net_write(t, fifo, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "/fifo: a FIFO, not a regular file"))
+		TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, stat(fifo, &st));
+	EXPECT_TRUE(S_ISFIFO(st.st_mode));
+	unlink(fifo);
+	rmdir(dir);
+	EXPECT_NE(0, ftsw_net_write(t, "/tmp", &err));
+	EXPECT_NE(NULL, strstr(err.msg, "/tmp: a directory")) TH_LOG("%s", err.msg);
+	ftsw_topo_free(t);
+}
+
+/*
+ * Messages in the user's words: a random pattern's bad argument names the
+ * pattern as given (not with a sample's seed appended); rankfiles and
+ * hostfiles given to --order file: are named as what they are.
+ */
+TEST(messages_quote_the_user)
+{
+	static const struct { const char *text, *want; } other[] = {
+		{ "# Open MPI rankfile\nrank 0=H0 slot=0\n",
+		  ":2: an Open MPI rankfile line ('rank N=HOST slot=S'); "
+		  "--order file: reads 'HOST' or 'RANK HOST' lines" },
+		{ "H0 slots=1\n", ":1: an Open MPI hostfile line" },
+		{ "H0:1\n", ":1: an MPICH machinefile line ('HOST:N')" },
+		{ "H0 H1\n", ":1: expected 'HOST' or 'RANK HOST': 'H0' is not "
+		  "a rank number" },
+	};
+	struct ftsw_random_opts ro = { .pattern = "uniform:2", .order = "topo",
+				       .ranks = 16, .samples = 4 };
+	struct ftsw_random_metrics rm;
+	struct ftsw_err err;
+	struct ftsw_topo *t = ftsw_topo_gen("kary:4,2", &err);
+	struct ftsw_routing *r;
+	char spec[96];
+	uint32_t o[16];
+	unsigned i;
+
+	ASSERT_NE(NULL, t);
+	r = ftsw_route("dmodk", t, &(struct ftsw_route_opts){ 0 }, &err);
+	ASSERT_NE(NULL, r);
+	EXPECT_NE(0, ftsw_analyze_random(r, &ro, &rm, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "pattern 'uniform:2': expected "
+			       "uniform:P[:SEED], P a probability in 0..1"))
+		TH_LOG("%s", err.msg);
+	ro.pattern = "cluster:99:7";
+	EXPECT_NE(0, ftsw_analyze_random(r, &ro, &rm, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "pattern 'cluster:99:7': expected "
+			       "cluster:G[:SEED], G in 1..16"))
+		TH_LOG("%s", err.msg);
+	for (i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
+		char *path = tmpfile_with(other[i].text, strlen(other[i].text));
+
+		snprintf(spec, sizeof(spec), "file:%s", path);
+		err.msg[0] = 0;
+		EXPECT_NE(0, ftsw_order_make(spec, t, 16, o, &err));
+		EXPECT_NE(NULL, strstr(err.msg, other[i].want))
+			TH_LOG("case %u: '%s'", i, err.msg);
+		unlink(path);
+	}
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
+/*
+ * The unroutable-pairs note is written once however often the tables are
+ * counted (updn counts them itself, then ftsw_route() again): PGFT(2;4,4;
+ * 1,1;1,1) has one root; a missing leaf-root link cuts a leaf off.
+ */
+TEST(unroutable_note_once)
+{
+	struct ftsw_err err;
+	struct ftsw_topo *t = ftsw_topo_gen("pgft:2;4,4;1,1;1,1", &err), *d;
+	struct ftsw_degrade dg = { .rand_links = 1, .seed = 1 };
+	struct ftsw_routing *r;
+	const char *w;
+
+	ASSERT_NE(NULL, t);
+	d = ftsw_topo_degrade(t, &dg, &err);
+	ASSERT_NE(NULL, d) TH_LOG("%s", err.msg);
+	r = ftsw_route("updn", d, &(struct ftsw_route_opts){ 0 }, &err);
+	ASSERT_NE(NULL, r) TH_LOG("%s", err.msg);
+	/* the cut leaf's 4 hosts to and from the other 12: 2 * 4 * 12 */
+	EXPECT_EQ(96, r->unroutable_pairs);
+	w = strstr(r->warning, "ordered host pairs unroutable");
+	ASSERT_NE(NULL, w) TH_LOG("%s", r->warning);
+	EXPECT_EQ(NULL, strstr(w + 1, "ordered host pairs unroutable"))
+		TH_LOG("%s", r->warning);
+	ftsw_routing_count_unroutable(r, 1);
+	EXPECT_EQ(NULL, strstr(strstr(r->warning, "unroutable") + 1,
+			       "unroutable")) TH_LOG("%s", r->warning);
+	ftsw_routing_free(r);
+	ftsw_topo_free(d);
 	ftsw_topo_free(t);
 }
 

@@ -521,7 +521,7 @@ TEST(opensm_dump_same_numbers)
 
 	ASSERT_NE(NULL, r);
 	ASSERT_EQ(0, ftsw_lfts_write(r, path, &err));
-	d = ftsw_lfts_read(t, path, 0, &err);
+	d = ftsw_lfts_read(t, path, 0, false, &err);
 	ASSERT_NE(NULL, d);
 	ASSERT_EQ(0, ftsw_sim_traffic_make(t, "uniform", "topo", 0, &tr, &err));
 	opts(&o);

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "nlcli.h"
 #include "util/output.h"
+#include "util/text.h"
 
 /*
  * lft set's words are a sequence applied in order (a later entry wins), so
@@ -114,52 +115,60 @@ static bool parse_range(const char *what, const char *v, uint32_t *a,
 	return true;
 }
 
+/* An LFT edit file: a regular file of at most 16 MiB, lines of 4 KiB. */
+#define LFT_FILE_MAX	(16ULL << 20)
+
 static int read_file(const char *path, struct edit *e)
 {
-	FILE *f = fopen(path, "r");
-	char line[256], what[300];
-	int ln = 0;
+	struct ftsw_text x;
+	struct ftsw_err err;
+	char what[300];
+	int got;
 
-	if (!f) {
-		cli_err("lft: cannot open '%s'", path);
+	if (ftsw_text_open(&x, path, FTSW_TEXT_LINE, LFT_FILE_MAX, &err)) {
+		cli_err("lft: %s", err.msg);
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *lid, *port, *save = NULL;
+	while ((got = ftsw_text_line(&x, &err)) > 0) {
+		char *p = x.line, *lid, *port, *save = NULL;
 		uint32_t a, b, l;
 		uint8_t pt;
 
-		ln++;
 		if (strchr(p, '#'))
 			*strchr(p, '#') = 0;
-		lid = strtok_r(p, " \t\r\n", &save);
+		lid = strtok_r(p, " \t", &save);
 		if (!lid)
 			continue;
-		port = strtok_r(NULL, " \t\r\n", &save);
-		snprintf(what, sizeof(what), "%s:%d: LID", path, ln);
+		port = strtok_r(NULL, " \t", &save);
+		snprintf(what, sizeof(what), "%s:%u: LID", path, x.ln);
 		if (!parse_range(what, lid, &a, &b))
 			goto bad;
-		snprintf(what, sizeof(what), "%s:%d: port", path, ln);
+		snprintf(what, sizeof(what), "%s:%u: port", path, x.ln);
 		if (port && !strcmp(port, "none")) {
 			pt = FTSW_NO_ROUTE;
 		} else {
-			uint64_t x;
+			uint64_t v;
 
-			if (!nlcli_num("lft", what, port, 0, 255, &x))
+			if (!nlcli_num("lft", what, port, 0, 255, &v))
 				goto bad;
-			pt = (uint8_t)x;
+			pt = (uint8_t)v;
 		}
-		if (strtok_r(NULL, " \t\r\n", &save)) {
-			cli_err("lft: %s:%d: expected 'LID[-LID] PORT'", path, ln);
+		if (strtok_r(NULL, " \t", &save)) {
+			cli_err("lft: %s:%u: expected 'LID[-LID] PORT'", path,
+				x.ln);
 			goto bad;
 		}
 		for (l = a; l <= b; l++)
 			edit_put(e, l, pt);
 	}
-	fclose(f);
+	ftsw_text_close(&x);
+	if (got < 0) {
+		cli_err("lft: %s", err.msg);
+		return -1;
+	}
 	return 0;
 bad:
-	fclose(f);
+	ftsw_text_close(&x);
 	return -1;
 }
 

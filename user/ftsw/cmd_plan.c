@@ -17,7 +17,7 @@ enum { P_HOSTS, P_LID, P_LMC, P_IPV4, P_IPV6, P_N };
 static const struct cli_opt set_opts[P_N + 1] = {
 	[P_HOSTS] = { "hosts", NULL, CLI_NUM, "N", 0, FTSW_MAX_LID,
 		      .required = true, .help = "hosts in the plan (at least 1)" },
-	[P_LID] = { "lid", NULL, CLI_NUM, "LID", 0, FTSW_MAX_LID,
+	[P_LID] = { "lid", NULL, CLI_NUM, "LID", 1, FTSW_MAX_LID,
 		    .required = true, .help = "host 0's base LID" },
 	[P_LMC] = { "lmc", NULL, CLI_NUM, "L", 0, FTSW_MAX_LMC,
 		    .help = "2^L LIDs per host (default 0)" },

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "nlcli.h"
 #include "util/output.h"
+#include "util/text.h"
 #include "util/parse.h"
 
 static const char *const kinds[] = { "link", "edge", NULL };
@@ -36,7 +37,7 @@ static const struct cli_opt port_opts[Q_N + 1] = {
 			     "no device" },
 	[Q_KIND] = { "kind", NULL, CLI_WORD, "KIND", .words = kinds,
 		     .help = "switch-to-switch or host cable (bind)" },
-	[Q_LID] = { "lid", NULL, CLI_NUM, "BASE", 0, 0xffff,
+	[Q_LID] = { "lid", NULL, CLI_NUM, "BASE", 1, FTSW_MAX_LID,
 		    .help = "edge: base LID" },
 	[Q_LMC] = { "lmc", NULL, CLI_NUM, "L", 0, 255,
 		    .help = "edge: 2^L LIDs" },
@@ -80,49 +81,59 @@ const struct cli_cmd cli_cmds_port[] = {
 	{ NULL }
 };
 
-/* Read an SL table: numbers 0..255 separated by white space. */
+/*
+ * Read an SL table: numbers 0..255 separated by white space, a regular
+ * file of at most SL_TABLE_MAX bytes with lines of 4 KiB.
+ */
+#define SL_TABLE_MAX	(1ULL << 20)
+
 static uint8_t *read_sl_table(const char *path, uint32_t *len)
 {
-	FILE *f = fopen(path, "r");
+	struct ftsw_text x;
 	struct ftsw_err err;
-	char tok[64], what[320];
+	char what[320];
 	uint8_t *t;
 	unsigned v;
 	uint32_t n = 0;
-	int r;
+	int got;
 
-	if (!f) {
-		cli_err("port: cannot open sl-table '%s'", path);
+	if (ftsw_text_open(&x, path, FTSW_TEXT_LINE, SL_TABLE_MAX, &err)) {
+		cli_err("port: sl-table %s", err.msg);
 		return NULL;
 	}
 	t = malloc(FTSW_LFT_SIZE);
 	if (!t) {
-		fclose(f);
+		ftsw_text_close(&x);
 		return NULL;
 	}
-	while ((r = fscanf(f, "%63s", tok)) == 1) {
-		snprintf(what, sizeof(what), "%s: entry %u", path, n);
-		if (n >= FTSW_LFT_SIZE) {
-			cli_err("port: %s: more than %u entries", path,
-				FTSW_LFT_SIZE);
-			goto fail;
+	while ((got = ftsw_text_line(&x, &err)) > 0) {
+		char *save = NULL, *tok = strtok_r(x.line, " \t", &save);
+
+		for (; tok; tok = strtok_r(NULL, " \t", &save)) {
+			snprintf(what, sizeof(what), "%s:%u: entry %u", path,
+				 x.ln, n);
+			if (n >= FTSW_LFT_SIZE) {
+				cli_err("port: %s:%u: more than %u entries",
+					path, x.ln, FTSW_LFT_SIZE);
+				goto fail;
+			}
+			if (ftsw_parse_uint(what, tok, 0, 255, &v, &err)) {
+				cli_err("port: %s", err.msg);
+				goto fail;
+			}
+			t[n++] = (uint8_t)v;
 		}
-		if (ftsw_parse_uint(what, tok, 0, 255, &v, &err)) {
-			cli_err("port: %s", err.msg);
-			goto fail;
-		}
-		t[n++] = (uint8_t)v;
 	}
-	if (r != EOF || ferror(f)) {
-		cli_err("port: %s: read error at entry %u", path, n);
+	if (got < 0) {
+		cli_err("port: sl-table %s", err.msg);
 		goto fail;
 	}
-	fclose(f);
+	ftsw_text_close(&x);
 	*len = n;
 	return t;
 fail:
 	free(t);
-	fclose(f);
+	ftsw_text_close(&x);
 	return NULL;
 }
 

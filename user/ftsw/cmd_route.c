@@ -287,8 +287,10 @@ static int route_run(const struct cli_args *a, bool check_cmd)
 		ftsw_topo_free(t);
 		return 1;
 	}
+	/* the warning once: in the JSON document with -j, else on stderr */
 	if (r->unroutable_pairs) {
-		cli_err("%s", r->warning);
+		if (!cli.json)
+			cli_err("%s", r->warning);
 		rc = 1;
 	}
 	if (ro.out && ftsw_lfts_write(r, ro.out, &err)) {
@@ -301,6 +303,8 @@ static int route_run(const struct cli_args *a, bool check_cmd)
 	ftsw_out_open_object(NULL);
 	if (!check_cmd)
 		print_routing(r, tr, ro.lfts);
+	else if (r->warning[0])
+		ftsw_out_str("warning", NULL, r->warning);
 	if ((check_cmd || ro.check) && do_check(r, &ro, &tc))
 		rc = 1;
 	ftsw_out_close_object();

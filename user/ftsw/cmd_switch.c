@@ -22,7 +22,7 @@ static const struct cli_opt add_opts[W_N + 1] = {
 		     .help = "node GUID (default id + 1)" },
 	[W_NAME] = { "name", NULL, CLI_STR, "NAME",
 		     .help = "node description" },
-	[W_LID] = { "lid", NULL, CLI_NUM, "LID", 0, 0xffff,
+	[W_LID] = { "lid", NULL, CLI_NUM, "LID", 1, FTSW_MAX_LID,
 		    .help = "the switch's own LID" },
 };
 static const struct cli_opt id_opts[2] = {

@@ -46,31 +46,35 @@ static const struct cli_opt degrade_opts[D_N + 1] = {
 static const char gen_notes[] =
 "SPEC: pgft:H;M1,..;W1,..;P1,..  (or PGFT(H;...;...;...))\n"
 "      xgft:H;M..;W..   rlft:H;M..;W..;P..   kary:K,N   ftmn:M,N\n"
-"Without -o the net file goes to standard output; with -o, -j prints a\n"
-"JSON summary of what was written (-v: text on stderr).\n";
+"Without -o (or with -o -) the net file goes to standard output. -j prints\n"
+"a JSON summary of what was written (-v: text on stderr): on standard\n"
+"output, or on standard error when the net file is there.\n";
 
 static const char degrade_notes[] =
 "TOPO is a net file or a generator spec; NODE a description, 0xGUID or\n"
-"net-file id (S-<guid>). The --remove-* options may be repeated. With\n"
-"-o, -j prints a JSON summary of what was written.\n";
+"net-file id (S-<guid>). The --remove-* options may be repeated. -j\n"
+"prints a JSON summary of what was written, on standard error when the\n"
+"net file goes to standard output (no -o, or -o -).\n";
 
 /*
- * Write t to out (NULL or -: stdout). Written to a file, a summary of it
- * follows: as JSON on stdout with -j, as text on stderr with -v.
+ * Write t to out (NULL or -: stdout). With -j a summary of it follows as
+ * JSON, with -v as text on stderr; with the net file on stdout, the JSON
+ * summary goes to stderr (as route -o - does).
  */
 static int write_out(const struct ftsw_topo *t, const char *out)
 {
+	bool to_stdout = !out || !strcmp(out, "-");
 	struct ftsw_err err;
 
 	if (ftsw_net_write(t, out, &err)) {
 		cli_err("%s", err.msg);
 		return 1;
 	}
-	if (!out || !strcmp(out, "-") || !(cli.json || cli.verbose))
+	if (!(cli.json || cli.verbose))
 		return 0;
-	ftsw_out_begin(cli.json ? stdout : stderr, cli.json);
+	ftsw_out_begin(cli.json && !to_stdout ? stdout : stderr, cli.json);
 	ftsw_out_open_object(NULL);
-	ftsw_out_str("file", "%s: ", out);
+	ftsw_out_str("file", "%s: ", to_stdout ? "-" : out);
 	if (t->is_pgft)
 		ftsw_out_str("spec", NULL, t->spec);
 	ftsw_out_uint("switches", "%" PRIu64 " switches, ", t->nswitches);

@@ -137,6 +137,9 @@ int ftsw_pattern_make(const char *spec, uint32_t n, const struct ftsw_topo *t,
 		      struct ftsw_pattern *p, struct ftsw_err *err);
 /* Pattern is random (resampled per sample) and its seed-free spec kind. */
 bool ftsw_pattern_is_random(const char *spec);
+/* A traffic file: a regular file, bounded (Documentation/topology.md). */
+#define FTSW_TM_MAX_LINE	4096
+#define FTSW_TM_MAX_FILE	(1ULL << 30)
 int ftsw_tm_read(const char *path, uint32_t n, struct ftsw_tm *tm,
 		 struct ftsw_err *err);
 
@@ -158,6 +161,8 @@ double ftsw_rand_unit(uint64_t *state);
  * first nranks in topology order ("topo"), a random subset in topology
  * order ("contig-random[:SEED]": random hosts excluded), or the file's.
  */
+#define FTSW_ORDER_MAX_LINE	4096
+#define FTSW_ORDER_MAX_FILE	(256ULL << 20)
 int ftsw_order_make(const char *spec, const struct ftsw_topo *t,
 		    uint32_t nranks, uint32_t *order, struct ftsw_err *err);
 /* Number of hosts for `i` congestion-free units, i * prod(w) (003 §V.B). */

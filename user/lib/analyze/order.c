@@ -14,6 +14,7 @@
 
 #include "analyze/analyze.h"
 #include "util/parse.h"
+#include "util/text.h"
 
 const char *ftsw_host_name(const struct ftsw_topo *t, uint32_t host,
 			   char *buf, size_t sz)
@@ -66,6 +67,25 @@ static int host_by_name(const struct ftsw_topo *t, const char *s, uint32_t *h)
 }
 
 /*
+ * The MPI file format a line is written in, when it is not an order
+ * file's: what `ftsw order -f rankfile|hostfile|mpich` writes, which
+ * --order file: does not read.
+ */
+static const char *other_format(const struct ftsw_topo *t, char *const *w,
+				unsigned nw)
+{
+	uint32_t h;
+
+	if (nw >= 2 && !strcmp(w[0], "rank") && strchr(w[1], '='))
+		return "an Open MPI rankfile line ('rank N=HOST slot=S')";
+	if (nw >= 2 && strchr(w[1], '='))
+		return "an Open MPI hostfile line ('HOST slots=N')";
+	if (nw == 1 && strchr(w[0], ':') && host_by_name(t, w[0], &h))
+		return "an MPICH machinefile line ('HOST:N')";
+	return NULL;
+}
+
+/*
  * Order file: "HOST" or "RANK HOST" per line ('#' comments); every rank
  * 0..nranks-1 exactly once, each host at most once; file:line for every
  * error (long lines, binary input and empty files included).
@@ -76,6 +96,7 @@ static int order_line(const char *path, unsigned ln, char *line,
 		      struct ftsw_err *err)
 {
 	char *c = strchr(line, '#'), *w[2], *name, buf[128];
+	const char *hint;
 	uint32_t rank = *next, host;
 	unsigned nw;
 
@@ -84,12 +105,25 @@ static int order_line(const char *path, unsigned ln, char *line,
 	nw = ftsw_split_words(line, w, 2, &name);
 	if (!nw)
 		return 0;
+	hint = other_format(t, w, nw);
+	if (hint) {
+		ftsw_err_set(err, "%s:%u: %s; --order file: reads 'HOST' or "
+			     "'RANK HOST' lines (as ftsw order -f plain writes "
+			     "them)", path, ln, hint);
+		return -1;
+	}
 	if (nw >= 2) {
 		uint64_t r;
 
-		if (ftsw_parse_u64("rank", w[0], 0, nranks - 1, &r, NULL)) {
-			ftsw_err_set(err, "%s:%u: rank '%.40s' not in 0..%u",
-				     path, ln, w[0], nranks - 1);
+		if (ftsw_parse_u64("rank", w[0], 0, UINT64_MAX, &r, NULL)) {
+			ftsw_err_set(err, "%s:%u: expected 'HOST' or 'RANK "
+				     "HOST': '%.40s' is not a rank number",
+				     path, ln, w[0]);
+			return -1;
+		}
+		if (r >= nranks) {
+			ftsw_err_set(err, "%s:%u: rank '%.40s' not in 0..%u", path,
+				     ln, w[0], nranks - 1);
 			return -1;
 		}
 		rank = (uint32_t)r;
@@ -128,21 +162,25 @@ static int order_line(const char *path, unsigned ln, char *line,
 static int order_file(const char *path, const struct ftsw_topo *t,
 		      uint32_t nranks, uint32_t *order, struct ftsw_err *err)
 {
-	FILE *f = fopen(path, "r");
-	char line[4096];
+	struct ftsw_text x;
 	unsigned ln = 0, lines = 0;
 	uint32_t next = 0, i;
-	bool *seen_rank = calloc(nranks, 1), *used = calloc(t->nhosts + 1, 1);
+	bool *seen_rank = NULL, *used = NULL;
 	int rc = -1, got, r;
 
-	if (!f || !seen_rank || !used) {
-		ftsw_err_set(err, "%s: %s", path, f ? "out of memory" :
-			     strerror(errno));
+	if (ftsw_text_open(&x, path, FTSW_ORDER_MAX_LINE, FTSW_ORDER_MAX_FILE,
+			   err))
+		return -1;
+	seen_rank = calloc(nranks, 1);
+	used = calloc(t->nhosts + 1, 1);
+	if (!seen_rank || !used) {
+		ftsw_err_set(err, "%s: out of memory", path);
 		goto out;
 	}
-	while ((got = ftsw_read_line(f, line, sizeof(line), path, &ln, err)) > 0) {
-		r = order_line(path, ln, line, t, nranks, &next, seen_rank, used,
-			       order, err);
+	while ((got = ftsw_text_line(&x, err)) > 0) {
+		ln = x.ln;
+		r = order_line(path, ln, x.line, t, nranks, &next, seen_rank,
+			       used, order, err);
 		if (r < 0)
 			goto out;
 		lines += (unsigned)r;
@@ -161,8 +199,7 @@ static int order_file(const char *path, const struct ftsw_topo *t,
 		}
 	rc = 0;
 out:
-	if (f)
-		fclose(f);
+	ftsw_text_close(&x);
 	free(seen_rank);
 	free(used);
 	return rc;

@@ -23,6 +23,7 @@
 
 #include "analyze/analyze.h"
 #include "util/parse.h"
+#include "util/text.h"
 
 void ftsw_tm_init(struct ftsw_tm *tm, uint32_t n)
 {
@@ -297,29 +298,31 @@ bool ftsw_pattern_is_random(const char *spec)
 /*
  * Traffic file: "SRC DST [AMOUNT]" per line, '#' comments. Ranks decimal
  * (a leading zero is not octal), amounts finite and >= 0; lines longer
- * than 4 KiB, binary input, a file with no traffic line and anything
+ * than FTSW_TM_MAX_LINE, files larger than FTSW_TM_MAX_FILE, anything but
+ * a regular file, binary input, a file with no traffic line and anything
  * else are refused with file:line.
  */
 int ftsw_tm_read(const char *path, uint32_t n, struct ftsw_tm *tm,
 		 struct ftsw_err *err)
 {
-	FILE *f = fopen(path, "r");
-	char line[4096], what[64];
+	struct ftsw_text x;
+	char what[64], *line;
 	unsigned ln = 0, flows = 0;
 	int got;
 
-	if (!f) {
-		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+	if (ftsw_text_open(&x, path, FTSW_TM_MAX_LINE, FTSW_TM_MAX_FILE, err))
 		return -1;
-	}
 	ftsw_tm_init(tm, n);
-	while ((got = ftsw_read_line(f, line, sizeof(line), path, &ln, err)) > 0) {
-		char *c = strchr(line, '#'), *w[3];
+	while ((got = ftsw_text_line(&x, err)) > 0) {
+		char *c, *w[3];
 		unsigned nw;
 		uint64_t s, d;
 		double a = 1;
 		struct ftsw_err e2;
 
+		line = x.line;
+		ln = x.ln;
+		c = strchr(line, '#');
 		if (c)
 			*c = 0;
 		nw = ftsw_split_words(line, w, 3, NULL);
@@ -354,13 +357,13 @@ int ftsw_tm_read(const char *path, uint32_t n, struct ftsw_tm *tm,
 		goto fail;
 	if (!flows) {
 		ftsw_err_set(err, "%s:%u: no 'SRC DST [AMOUNT]' line in the file",
-			     path, ln);
+			     path, x.ln);
 		goto fail;
 	}
-	fclose(f);
+	ftsw_text_close(&x);
 	return 0;
 fail:
-	fclose(f);
+	ftsw_text_close(&x);
 	ftsw_tm_free(tm);
 	return -1;
 }
@@ -600,6 +603,12 @@ int ftsw_pattern_make(const char *spec, uint32_t n, const struct ftsw_topo *t,
 	ftsw_pattern_free(p);
 	if (rc == -ENOMEM)
 		ftsw_err_set(err, "pattern '%.200s': out of memory", spec);
+	else if (rc == -EINVAL && !strcmp(buf, "uniform"))
+		ftsw_err_set(err, "pattern '%.200s': expected uniform:P[:SEED], "
+			     "P a probability in 0..1", spec);
+	else if (rc == -EINVAL && !strcmp(buf, "cluster"))
+		ftsw_err_set(err, "pattern '%.200s': expected cluster:G[:SEED], "
+			     "G in 1..%u (the ranks)", spec, n);
 	else if (rc == -EINVAL)
 		ftsw_err_set(err, "pattern '%.200s': bad argument (%s)", spec,
 			     pattern_kinds);

@@ -279,6 +279,16 @@ int ftsw_analyze_random(const struct ftsw_routing *r,
 	free(c.load);
 	free(c.flows);
 	if (c.failed) {
+		struct ftsw_pattern p;
+
+		/*
+		 * A sample's spec has its seed appended; a pattern refused
+		 * as such is reported in the user's words
+		 */
+		*err = c.err;
+		if (ftsw_pattern_make(o->pattern, o->ranks, t, &p, err))
+			return -EINVAL;
+		ftsw_pattern_free(&p);
 		*err = c.err;
 		return -1;
 	}

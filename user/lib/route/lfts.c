@@ -8,6 +8,12 @@
  *   N lids dumped
  *
  * Only LIDs with a route are listed; a switch's own LID has port 000.
+ * Reading, a switch's own LID is port 000 in its own table or absent
+ * from it (anything else is refused with its line), port 000 is for that
+ * LID only, and every LID is unicast (1..0xBFFF; up to 0xFFFFFF with
+ * extended LIDs, analysis only). A section lists at most as many LIDs as
+ * the topology has at LMC 7; lines and the file are bounded
+ * (FTSW_LFTS_MAX_LINE, FTSW_LFTS_MAX_FILE).
  * Reading maps every listed LID to its owner by port GUID (the LID
  * numbers of the file need not be ftsw's: OpenSM assigns its own) and
  * switches by node GUID, so OpenSM's tables land in ftsw's LID plan.
@@ -19,6 +25,7 @@
 #include <string.h>
 
 #include "util/parse.h"
+#include "util/text.h"
 #include "route/routing.h"
 
 static uint64_t host_port_guid(const struct ftsw_topo *t, uint32_t hn)
@@ -143,6 +150,8 @@ struct lrd {
 	size_t n, cap;
 	uint32_t cur;		/* switch of the open section, FTSW_NONE */
 	uint32_t in_section;	/* entries in the open section */
+	uint64_t max_section;	/* entries a section may have */
+	uint32_t max_flid;	/* largest LID accepted */
 	unsigned cur_line;	/* its header line */
 	uint64_t cur_max;	/* its header's largest LID, or UINT64_MAX */
 	uint8_t *seen_sw;	/* switch sections read */
@@ -212,11 +221,18 @@ static int lrd_entry(struct lrd *d, const char *p, unsigned ln)
 
 	if (d->cur == FTSW_NONE)
 		return lrd_fail(d, ln, "LFT entry outside a switch section");
-	if (ftsw_parse_u64_prefix("LID", p, 1, FTSW_LID_EXT_MAX, &flid, &e,
-				  d->err) ||
+	if (ftsw_parse_u64_prefix("LID", p, 0, UINT64_MAX, &flid, &e, NULL) ||
 	    (*e != ' ' && *e != '\t'))
-		return lrd_fail(d, ln, "bad LID in '%.60s' (1..0x%X)", p,
-				FTSW_LID_EXT_MAX);
+		return lrd_fail(d, ln, "bad LID in '%.60s'", p);
+	if (!flid || flid > d->max_flid)
+		return lrd_fail(d, ln, "LID 0x%" PRIx64 " is not a unicast LID "
+				"(1..0x%X%s)", flid, d->max_flid,
+				d->max_flid < FTSW_LID_EXT_MAX ?
+				"; --extended-lids for analysis past it" : "");
+	if (d->in_section >= d->max_section)
+		return lrd_fail(d, ln, "the section of line %u lists more LIDs "
+				"than the topology has (%" PRIu64 " at LMC %u)",
+				d->cur_line, d->max_section, FTSW_LMC_MAX);
 	while (*e == ' ' || *e == '\t')
 		e++;
 	if (ftsw_parse_u64_prefix("port", e, 0, 254, &port, &e, NULL) ||
@@ -247,6 +263,12 @@ static int lrd_entry(struct lrd *d, const char *p, unsigned ln)
 					"'%s', whose LID is 0x%" PRIx32, flid,
 					t->nodes[t->switches[sw]].desc,
 					d->swlid[sw]);
+		if (port != 0 && sw == d->cur)
+			return lrd_fail(d, ln, "LID 0x%" PRIx64 " is switch "
+					"'%s''s own LID: its entry in its own "
+					"table is port 0 (the switch itself) or "
+					"absent, not port %" PRIu64, flid,
+					t->nodes[t->switches[sw]].desc, port);
 	} else {
 		if (d->lo[owner] == FTSW_NONE || flid < d->lo[owner])
 			d->lo[owner] = (uint32_t)flid;
@@ -292,25 +314,14 @@ static int lrd_trailer(struct lrd *d, const char *p, unsigned ln)
 	return 0;
 }
 
-static int lrd_parse(struct lrd *d, FILE *f)
+static int lrd_parse(struct lrd *d, struct ftsw_text *x)
 {
-	char *line = NULL;
-	size_t lsz = 0;
-	ssize_t len;
-	unsigned ln = 0;
-	int rc = 0;
+	int rc = 0, got;
 
-	while (!rc && (len = getline(&line, &lsz, f)) >= 0) {
-		char *p = line, *nl;
+	while (!rc && (got = ftsw_text_line(x, d->err)) > 0) {
+		char *p = x->line;
+		unsigned ln = x->ln;
 
-		ln++;
-		if (strlen(line) != (size_t)len) {
-			rc = lrd_fail(d, ln, "NUL byte in the line");
-			break;
-		}
-		nl = strpbrk(line, "\r\n");
-		if (nl)
-			*nl = 0;
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (!*p)
@@ -324,14 +335,13 @@ static int lrd_parse(struct lrd *d, FILE *f)
 		else
 			rc = lrd_fail(d, ln, "unexpected line '%.60s'", p);
 	}
-	if (!rc && ferror(f))
-		rc = lrd_fail(d, ln, "read error: %s", strerror(errno));
+	if (!rc && got < 0)
+		rc = -EINVAL;
 	if (!rc && d->cur != FTSW_NONE)
-		rc = lrd_fail(d, ln, "truncated: the section of line %u has no "
+		rc = lrd_fail(d, x->ln, "truncated: the section of line %u has no "
 			      "\"lids dumped\" trailer", d->cur_line);
-	if (!rc && !ln)
-		rc = lrd_fail(d, ln, "empty file");
-	free(line);
+	if (!rc && !x->ln)
+		rc = lrd_fail(d, 0, "empty file");
 	return rc;
 }
 
@@ -390,19 +400,21 @@ static int lrd_tables(struct lrd *d, struct ftsw_routing *r)
 }
 
 struct ftsw_routing *ftsw_lfts_read(const struct ftsw_topo *t, const char *path,
-				    unsigned lmc, struct ftsw_err *err)
+				    unsigned lmc, bool extended,
+				    struct ftsw_err *err)
 {
 	struct lrd d = { .t = t, .path = path, .err = err, .cur = FTSW_NONE };
 	struct ftsw_routing *r = NULL;
-	FILE *f = fopen(path, "r");
+	struct ftsw_text x;
 	unsigned l = 0;
 	uint32_t i;
 	int rc = -ENOMEM;
 
-	if (!f) {
-		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+	if (ftsw_text_open(&x, path, FTSW_LFTS_MAX_LINE, FTSW_LFTS_MAX_FILE,
+			   err))
 		return NULL;
-	}
+	d.max_flid = extended ? FTSW_LID_EXT_MAX : FTSW_LID_MAX;
+	d.max_section = ((uint64_t)t->nhosts << FTSW_LMC_MAX) + t->nswitches;
 	d.seen_sw = calloc(t->nswitches + 1, 1);
 	d.swlid = malloc((t->nswitches + 1) * sizeof(uint32_t));
 	d.lo = malloc((t->nhosts + 1) * sizeof(uint32_t));
@@ -420,11 +432,11 @@ struct ftsw_routing *ftsw_lfts_read(const struct ftsw_topo *t, const char *path,
 		gmap_put(&d.ports, host_port_guid(t, t->hosts[i]), i);
 		d.lo[i] = d.hi[i] = FTSW_NONE;
 	}
-	rc = lrd_parse(&d, f);
+	rc = lrd_parse(&d, &x);
 	if (!rc)
 		rc = lrd_lmc(&d, lmc, &l);
 	if (!rc) {
-		r = ftsw_routing_new(t, l, true, err);
+		r = ftsw_routing_new(t, l, extended, err);
 		rc = r ? lrd_tables(&d, r) : -EINVAL;
 	}
 out:
@@ -437,7 +449,7 @@ out:
 		snprintf(r->engine, sizeof(r->engine), "opensm-dump");
 		r->flags = FTSW_RT_SWITCH_LIDS;
 	}
-	fclose(f);
+	ftsw_text_close(&x);
 	free(d.e);
 	free(d.seen_sw);
 	free(d.swlid);

@@ -601,7 +601,8 @@ struct ftsw_routing *ftsw_route_make(const struct ftsw_topo *t,
 	const char *eng = q->engine ? q->engine : ftsw_engine_default(t);
 
 	if (q->lfts)
-		return ftsw_lfts_read(t, q->lfts, q->o.lmc, err);
+		return ftsw_lfts_read(t, q->lfts, q->o.lmc, q->o.extended_lids,
+				      err);
 	if (q->lmc_given)
 		return ftsw_route(eng, t, &q->o, err);
 	return route_min_lmc(eng, t, &q->o, q->extend_lids, err);
@@ -758,14 +759,37 @@ out:
 	free(col);
 }
 
+/* r->warning = note (the count's, remembered as such) + the rest */
+static void unr_note_join(struct ftsw_routing *r, const char *note,
+			  const char *rest)
+{
+	size_t max = sizeof(r->warning) - 1, nl = strlen(note), rl = strlen(rest);
+
+	if (nl > max)
+		nl = max;
+	if (rl > max - nl)
+		rl = max - nl;
+	memcpy(r->warning, note, nl);
+	memcpy(r->warning + nl, rest, rl);
+	r->warning[nl + rl] = 0;
+	r->warning_unr = nl;
+}
+
 uint64_t ftsw_routing_count_unroutable(struct ftsw_routing *r,
 				       unsigned threads)
 {
 	const struct ftsw_topo *t = r->topo;
 	struct unr a = { .r = r };
 	uint32_t h, *hosts_at = calloc(r->nswitches + 1, sizeof(uint32_t));
-	char why[sizeof(r->warning)];
+	char why[sizeof(r->warning)], note[sizeof(r->warning)];
+	size_t own;
 
+	/* a count's note from an earlier count goes: it is written again */
+	own = strlen(r->warning);
+	if (r->warning_unr <= own)
+		memmove(r->warning, r->warning + r->warning_unr,
+			own - r->warning_unr + 1);
+	r->warning_unr = 0;
 	a.first_src = malloc(((size_t)r->nhosts + 1) * sizeof(uint32_t));
 	a.portcode = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
 	atomic_init(&a.bad, 0);
@@ -813,9 +837,9 @@ uint64_t ftsw_routing_count_unroutable(struct ftsw_routing *r,
 			if (s == FTSW_NONE)
 				continue;
 			snprintf(why, sizeof(why), "%s", r->warning);
-			snprintf(r->warning, sizeof(r->warning),
+			snprintf(note, sizeof(note),
 				 "%s: %llu ordered host pairs unroutable, first: "
-				 "to host '%.40s' from %s '%.40s'%s%.200s", r->engine,
+				 "to host '%.40s' from %s '%.40s'%s", r->engine,
 				 (unsigned long long)r->unroutable_pairs,
 				 t->nodes[t->hosts[h]].desc ?
 				 t->nodes[t->hosts[h]].desc : "?",
@@ -824,7 +848,8 @@ uint64_t ftsw_routing_count_unroutable(struct ftsw_routing *r,
 				 s == r->nswitches ? "" :
 				 (t->nodes[t->switches[s]].desc ?
 				  t->nodes[t->switches[s]].desc : "?"),
-				 why[0] ? "; " : "", why);
+				 why[0] ? "; " : "");
+			unr_note_join(r, note, why);
 			break;
 		}
 	}

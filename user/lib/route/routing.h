@@ -75,6 +75,9 @@ struct ftsw_routing {
 	 * engine, the same way for all; the warning then names the first).
 	 */
 	uint64_t unroutable_pairs;
+	/* bytes of warning that are that count's note: counting again
+	 * replaces it instead of repeating it */
+	size_t warning_unr;
 	/*
 	 * Roots the engine ranked the fabric from (updn), NULL/0 for engines
 	 * without roots, and why these: "--roots" or the default rule.
@@ -258,12 +261,18 @@ int ftsw_trace(const struct ftsw_routing *r, uint32_t src_host, uint32_t dlid,
  * OpenSM LFT dump format (opensm-lfts.dump): one "Unicast lids [0x0-0xN] of
  * switch Lid L guid 0x... (desc):" header per switch, then "0xLID PORT :
  * (kind portguid ...)" lines. Switches are matched to the topology by GUID.
+ * Reading takes LIDs 1..FTSW_LID_MAX (..FTSW_LID_EXT_MAX when extended), a
+ * switch's own LID as port 0 in its own table (or absent), a regular file
+ * of at most FTSW_LFTS_MAX_FILE bytes with lines of FTSW_LFTS_MAX_LINE.
  */
+#define FTSW_LFTS_MAX_LINE	4096
+#define FTSW_LFTS_MAX_FILE	(64ULL << 30)
 int ftsw_lfts_write(const struct ftsw_routing *r, const char *path,
 		    struct ftsw_err *err);
 int ftsw_lfts_write_file(const struct ftsw_routing *r, FILE *f);
 struct ftsw_routing *ftsw_lfts_read(const struct ftsw_topo *t, const char *path,
-				    unsigned lmc, struct ftsw_err *err);
+				    unsigned lmc, bool extended,
+				    struct ftsw_err *err);
 
 /*
  * SSSP tables to every host LID (paper 001, Alg. 1) on any topology;

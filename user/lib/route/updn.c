@@ -134,6 +134,7 @@ int ftsw_route_updn(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 	r->nroots = 1;
 	r->unroutable_pairs = 0;
 	r->warning[0] = 0;
+	r->warning_unr = 0;
 	rc = updn_tables(t, o, r, height, err);
 	goto out;
 oom:

@@ -21,6 +21,7 @@
 
 #include "topo/topology.h"
 #include "util/parse.h"
+#include "util/text.h"
 
 struct pnode {
 	char *id;
@@ -466,14 +467,12 @@ static void parser_free(struct parser *p)
 	free(p->spec);
 }
 
-struct ftsw_topo *ftsw_net_read_file(FILE *f, const char *name,
-				     struct ftsw_err *err)
+/* The file of x into a topology (x's lines bounded by util/text.h). */
+static struct ftsw_topo *net_read_text(struct ftsw_text *x,
+				       struct ftsw_err *err)
 {
-	struct parser p = { .name = name, .err = err, .cur = FTSW_NONE };
-	char *line = NULL;
-	size_t lsz = 0;
-	ssize_t len;
-	int rc = -ENOMEM;
+	struct parser p = { .name = x->path, .err = err, .cur = FTSW_NONE };
+	int rc = -ENOMEM, got;
 
 	p.t = ftsw_topo_new();
 	if (!p.t)
@@ -481,28 +480,18 @@ struct ftsw_topo *ftsw_net_read_file(FILE *f, const char *name,
 	p.t->port_guids = calloc(1, sizeof(uint64_t));
 	if (!p.t->port_guids)
 		goto out;
-	while ((len = getline(&line, &lsz, f)) >= 0) {
-		char *nl;
-
-		p.line++;
-		if (strlen(line) != (size_t)len) {
-			rc = perr(&p, "%s", "NUL byte in the line");
-			goto out;
-		}
-		nl = strpbrk(line, "\r\n");
-		if (nl)
-			*nl = 0;
-		rc = parse_line(&p, line);
+	while ((got = ftsw_text_line(x, err)) > 0) {
+		p.line = x->ln;
+		rc = parse_line(&p, x->line);
 		if (rc)
 			goto out;
 	}
+	p.line = x->ln;
 	rc = -EINVAL;
-	if (ferror(f)) {
-		ftsw_err_set(err, "%s: read error: %s", name, strerror(errno));
+	if (got < 0)
 		goto out;
-	}
 	if (!p.nnodes) {
-		ftsw_err_set(err, "%s:%u: no nodes in file", name, p.line);
+		ftsw_err_set(err, "%s:%u: no nodes in file", x->path, p.line);
 		goto out;
 	}
 	hash_build(&p);
@@ -519,9 +508,8 @@ struct ftsw_topo *ftsw_net_read_file(FILE *f, const char *name,
 		match_spec(&p);
 out:
 	if (rc == -ENOMEM)
-		ftsw_err_set(err, "%s:%u: out of memory", name, p.line);
+		ftsw_err_set(err, "%s:%u: out of memory", x->path, p.line);
 	parser_free(&p);
-	free(line);
 	if (rc) {
 		ftsw_topo_free(p.t);
 		return NULL;
@@ -529,17 +517,29 @@ out:
 	return p.t;
 }
 
-struct ftsw_topo *ftsw_net_read(const char *path, struct ftsw_err *err)
+struct ftsw_topo *ftsw_net_read_file(FILE *f, const char *name,
+				     struct ftsw_err *err)
 {
-	FILE *f = fopen(path, "r");
+	struct ftsw_text x;
 	struct ftsw_topo *t;
 
-	if (!f) {
-		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+	if (ftsw_text_attach(&x, f, name, FTSW_NET_MAX_LINE, FTSW_NET_MAX_FILE,
+			     err))
 		return NULL;
-	}
-	t = ftsw_net_read_file(f, path, err);
-	fclose(f);
+	t = net_read_text(&x, err);
+	ftsw_text_close(&x);
+	return t;
+}
+
+struct ftsw_topo *ftsw_net_read(const char *path, struct ftsw_err *err)
+{
+	struct ftsw_text x;
+	struct ftsw_topo *t;
+
+	if (ftsw_text_open(&x, path, FTSW_NET_MAX_LINE, FTSW_NET_MAX_FILE, err))
+		return NULL;
+	t = net_read_text(&x, err);
+	ftsw_text_close(&x);
 	return t;
 }
 

@@ -184,7 +184,11 @@ struct ftsw_topo *ftsw_topo_subset(const struct ftsw_topo *t, const bool *keep,
  * "file:line". Writing is atomic (temporary file, rename) when to a path.
  * A "# ftsw-topology: SPEC" comment marks a generated fabric; on reading,
  * the fabric is checked against SPEC and recognised as a (degraded) PGFT.
+ * A net file is a regular file of at most FTSW_NET_MAX_FILE bytes and
+ * lines of at most FTSW_NET_MAX_LINE bytes (util/text.h).
  */
+#define FTSW_NET_MAX_LINE	4096
+#define FTSW_NET_MAX_FILE	(1ULL << 30)
 struct ftsw_topo *ftsw_net_read(const char *path, struct ftsw_err *err);
 /*
  * What every -t takes: a net file, or (when no such file exists and the

@@ -9,7 +9,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -113,13 +115,90 @@ static void tmp_unregister(char *path)
 	}
 }
 
+/* What path is when it is not a regular file, or NULL. */
+static const char *not_regular(const struct stat *st)
+{
+	if (S_ISREG(st->st_mode))
+		return NULL;
+	if (S_ISDIR(st->st_mode))
+		return "a directory";
+	if (S_ISCHR(st->st_mode))
+		return "a character device";
+	if (S_ISBLK(st->st_mode))
+		return "a block device";
+	if (S_ISFIFO(st->st_mode))
+		return "a FIFO";
+	return "a socket";
+}
+
+/*
+ * Why the temporary file next to path could not be created (mkstemp's
+ * errno e), said of the directory it goes in: "No such file or
+ * directory" for /proc/version would name neither.
+ */
+static void atomic_why(const char *path, int e, struct ftsw_err *err)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[512];
+	struct statfs sf;
+	struct stat st;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (stat(dir, &st)) {
+		ftsw_err_set(err, "%s: directory '%s' %s", path, dir,
+			     errno == ENOENT ? "does not exist" :
+			     strerror(errno));
+		return;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		ftsw_err_set(err, "%s: '%s' is not a directory", path, dir);
+		return;
+	}
+	if (e == EACCES) {
+		ftsw_err_set(err, "%s: directory '%s' is not writable (the "
+			     "file is written as a temporary file there, then "
+			     "renamed)", path, dir);
+		return;
+	}
+	if (e == EROFS) {
+		ftsw_err_set(err, "%s: directory '%s' is on a read-only file "
+			     "system", path, dir);
+		return;
+	}
+	if (!statfs(dir, &sf) && (sf.f_type == PROC_SUPER_MAGIC ||
+				  sf.f_type == SYSFS_MAGIC)) {
+		ftsw_err_set(err, "%s: directory '%s' is in the %s file system, "
+			     "where no new file can be created (the file is "
+			     "written as a temporary file there, then renamed)",
+			     path, dir, sf.f_type == SYSFS_MAGIC ? "sys" :
+			     "proc");
+		return;
+	}
+	ftsw_err_set(err, "%s: no new file can be created in directory '%s' "
+		     "(%s)", path, dir, strerror(e));
+}
+
 FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err)
 {
 	size_t n = strlen(path) + 32;
+	struct stat st;
 	FILE *f;
-	int fd;
+	int fd, e;
 	sigset_t all, old;
 
+	/* never replace a directory, a device or a FIFO by a file */
+	if (!stat(path, &st) && not_regular(&st)) {
+		ftsw_err_set(err, "%s: %s, not a regular file (written files "
+			     "replace their target; '-' is standard output)",
+			     path, not_regular(&st));
+		*tmp = NULL;
+		return NULL;
+	}
 	*tmp = malloc(n);
 	if (!*tmp) {
 		ftsw_err_set(err, "%s: out of memory", path);
@@ -130,12 +209,12 @@ FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	fd = mkstemp(*tmp);
+	e = errno;
 	if (fd >= 0)
 		tmp_register(*tmp);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
-		ftsw_err_set(err, "%s: cannot create temporary file: %s", path,
-			     strerror(errno));
+		atomic_why(path, e, err);
 		free(*tmp);
 		*tmp = NULL;
 		return NULL;
