@@ -111,6 +111,32 @@ TEST(bad_files_refused)
 	}
 }
 
+/*
+ * A status file past 8 KiB is refused, never read as its first 8 KiB (a
+ * valid document followed by 9000 blanks was); /dev/zero at once.
+ */
+TEST(long_file_and_device_refused)
+{
+	struct ftsw_fm_status st;
+	struct ftsw_err err;
+	char *doc = malloc(sizeof(DOC("1", "x", "")) + 9000);
+
+	ASSERT_NE(NULL, doc);
+	strcpy(doc, DOC("1", "x", ""));
+	memset(doc + strlen(doc), ' ', 9000);
+	doc[sizeof(DOC("1", "x", "")) - 1 + 9000] = 0;
+	strcpy(path + strlen(path) - 6, "XXXXXX");
+	ASSERT_EQ(0, write_doc(doc));
+	EXPECT_EQ(-1, ftsw_fm_status_read(path, &st, &err));
+	unlink(path);
+	EXPECT_NE(NULL, strstr(err.msg, ": larger than 8190 bytes"))
+		TH_LOG("%s", err.msg);
+	free(doc);
+	EXPECT_EQ(-1, ftsw_fm_status_read("/dev/zero", &st, &err));
+	EXPECT_STREQ("/dev/zero: a character device, not a regular file",
+		     err.msg);
+}
+
 TEST(missing_file)
 {
 	struct ftsw_fm_status st;

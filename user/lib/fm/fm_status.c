@@ -19,6 +19,7 @@
 #include "route/routing.h"
 #include "util/output.h"
 #include "util/parse.h"
+#include "util/text.h"
 
 void ftsw_fm_status_path(const char *netns, char *buf, size_t sz)
 {
@@ -230,18 +231,23 @@ int ftsw_fm_status_read(const char *path, struct ftsw_fm_status *st,
 #undef NUM
 	};
 	char buf[8192];
+	struct ftsw_text x;
 	uint64_t pid;
-	size_t n, i;
-	FILE *f;
+	size_t n = 0, i;
+	int got;
 
 	memset(st, 0, sizeof(*st));
-	f = fopen(path, "r");
-	if (!f) {
-		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+	/* a longer file is refused, never cut at the buffer's end and read */
+	if (ftsw_text_open(&x, path, sizeof(buf) - 2, sizeof(buf) - 2, err))
 		return -1;
+	while ((got = ftsw_text_line(&x, err)) > 0) {
+		memcpy(buf + n, x.line, x.len);
+		n += x.len;
+		buf[n++] = '\n';
 	}
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
+	ftsw_text_close(&x);
+	if (got < 0)
+		return -1;
 	buf[n] = 0;
 	if (status_u64(buf, path, "pid", &pid, err))
 		return -1;

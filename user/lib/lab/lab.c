@@ -19,6 +19,7 @@
 
 #include "util/output.h"
 #include "util/parse.h"
+#include "util/text.h"
 #include "lab/lab.h"
 #include "lab/lab_int.h"
 #include "nl/rtnl.h"
@@ -98,28 +99,34 @@ static int conf_str(const char *what, const char *v, char *buf, size_t sz,
 	return 0;
 }
 
+/* lab.conf's bounds: what write_conf() writes is far below them */
+#define LAB_CONF_MAX_LINE	512
+#define LAB_CONF_MAX_FILE	(64ULL << 10)
+
 /*
  * lab.conf, as write_conf() writes it: one KEY=VALUE a line. Anything else
  * (a line without '=', an unknown key, a bad value, a missing key) is
  * refused with its file:line, so that a damaged lab.conf is never read as
  * a different lab.
  */
-static int conf_read(FILE *f, const char *path, struct ftsw_lab *lab,
+static int conf_read(struct ftsw_text *t, struct ftsw_lab *lab,
 		     uint64_t counts[2], struct ftsw_err *err)
 {
 	enum { C_SPEC, C_ENGINE, C_LMC, C_RATE, C_HOSTS, C_SWITCHES, C_CABLES,
 	       C_N };
 	static const char *const keys[C_N] = { "spec", "engine", "lmc", "rate",
 						"hosts", "switches", "cables" };
+	const char *path = t->path;
 	bool seen[C_N] = { false };
-	char line[512], what[700];
-	unsigned ln = 0, k, u;
+	char what[700];
+	unsigned ln, k, u;
 	uint64_t x;
 	int rc;
 
-	while ((rc = ftsw_read_line(f, line, sizeof(line), path, &ln,
-				    err)) > 0) {
-		char *v = strchr(line, '=');
+	while ((rc = ftsw_text_line(t, err)) > 0) {
+		char *line = t->line, *v = strchr(line, '=');
+
+		ln = t->ln;
 
 		if (!v) {
 			ftsw_err_set(err, "%s:%u: not KEY=VALUE", path, ln);
@@ -200,7 +207,7 @@ static int conf_read(FILE *f, const char *path, struct ftsw_lab *lab,
 int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err)
 {
 	char dir[256], path[600];
-	FILE *f;
+	struct ftsw_text t;
 	uint64_t counts[2] = { 0, 0 };
 	uint32_t n;
 	int rc;
@@ -213,14 +220,14 @@ int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err)
 	snprintf(lab->name, sizeof(lab->name), "%s", name);
 	lab_rundir(name, dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/lab.conf", dir);
-	f = fopen(path, "r");
-	if (!f) {
-		ftsw_err_set(err, "lab %s: %s", name, errno == ENOENT ?
-			     "no such lab (ftsw lab list)" : strerror(errno));
+	if (access(path, F_OK) && errno == ENOENT) {
+		ftsw_err_set(err, "lab %s: no such lab (ftsw lab list)", name);
 		return -1;
 	}
-	rc = conf_read(f, path, lab, counts, err);
-	fclose(f);
+	if (ftsw_text_open(&t, path, LAB_CONF_MAX_LINE, LAB_CONF_MAX_FILE, err))
+		return -1;
+	rc = conf_read(&t, lab, counts, err);
+	ftsw_text_close(&t);
 	if (rc)
 		return -1;
 	snprintf(path, sizeof(path), "%s/topo.net", dir);

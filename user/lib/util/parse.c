@@ -150,40 +150,6 @@ int ftsw_parse_hex_prefix(const char *what, const char *s, uint64_t *out,
 	return 0;
 }
 
-int ftsw_read_line(FILE *f, char *buf, size_t sz, const char *path,
-		   unsigned *ln, struct ftsw_err *err)
-{
-	size_t n = 0;
-	int c;
-
-	errno = 0;
-	while ((c = getc(f)) != EOF && c != '\n') {
-		if (!c) {
-			ftsw_err_set(err, "%s:%u: NUL byte (not a text file)",
-				     path, *ln + 1);
-			return -1;
-		}
-		if (n + 1 >= sz) {
-			ftsw_err_set(err, "%s:%u: line longer than %zu bytes",
-				     path, *ln + 1, sz - 2);
-			return -1;
-		}
-		buf[n++] = (char)c;
-	}
-	if (c == EOF && ferror(f)) {
-		ftsw_err_set(err, "%s:%u: read error: %s", path, *ln + 1,
-			     strerror(errno ? errno : EIO));
-		return -1;
-	}
-	if (c == EOF && !n)
-		return 0;
-	if (n && buf[n - 1] == '\r')
-		n--;
-	buf[n] = 0;
-	(*ln)++;
-	return 1;
-}
-
 unsigned ftsw_split_words(char *s, char **w, unsigned max, char **rest)
 {
 	unsigned n = 0;

@@ -42,16 +42,6 @@ int ftsw_parse_hex_prefix(const char *what, const char *s, uint64_t *out,
 			  const char **end, struct ftsw_err *err);
 
 /*
- * One line of a text file into buf (at most sz - 1 bytes, newline and a
- * trailing '\r' stripped), counting *ln. Returns 1 for a line, 0 at the end
- * of the file, or -1 with "path:line: ..." in err for a line longer than
- * the buffer (never split in two), a NUL byte (binary input such as
- * /dev/zero ends here at once) or a read error (a directory).
- */
-int ftsw_read_line(FILE *f, char *buf, size_t sz, const char *path,
-		   unsigned *ln, struct ftsw_err *err);
-
-/*
  * Split s at blanks (space, tab) in place into up to max words; returns
  * their count, or max + 1 when more text follows, which *rest (if not
  * NULL) then points to, unsplit.
