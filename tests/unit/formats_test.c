@@ -202,7 +202,7 @@ TEST(net_malformed_named_by_line)
 	unsigned i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct ftsw_err err = { "" };
+		struct ftsw_err err = { .msg = "" };
 		struct ftsw_topo *t = net_parse(cases[i].text, "bad.net", &err);
 
 		EXPECT_EQ(NULL, t) TH_LOG("case %u accepted", i);

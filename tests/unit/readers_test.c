@@ -86,7 +86,7 @@ TEST(net_duplicate_guids_refused)
 	unsigned i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct ftsw_err err = { "" };
+		struct ftsw_err err = { .msg = "" };
 		struct ftsw_topo *t = net_text(cases[i].text, &err);
 
 		EXPECT_EQ(NULL, t) TH_LOG("case %u accepted", i);
@@ -99,7 +99,7 @@ TEST(net_duplicate_guids_refused)
 TEST(net_nul_byte_and_directory)
 {
 	static const char text[] = "Switch 4 \"a\"\n[1]\0 \"b\"[1]\n";
-	struct ftsw_err err = { "" };
+	struct ftsw_err err = { .msg = "" };
 	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
 	struct ftsw_topo *t = ftsw_net_read_file(f, "x.net", &err);
 
@@ -144,7 +144,7 @@ TEST(generator_size_limits)
 	unsigned i;
 
 	for (i = 0; i < 3; i++) {
-		struct ftsw_err err = { "" };
+		struct ftsw_err err = { .msg = "" };
 		struct ftsw_topo *t = ftsw_topo_gen(big[i], &err);
 
 		EXPECT_EQ(NULL, t) TH_LOG("%s accepted", big[i]);
@@ -626,7 +626,7 @@ TEST(readers_refuse_devices_and_fifos)
 TEST(net_long_line)
 {
 	static const char text[] = "Switch 4 \"S-1\"\n# " LONG4K "\n";
-	struct ftsw_err err = { "" };
+	struct ftsw_err err = { .msg = "" };
 
 	EXPECT_EQ(NULL, net_text(text, &err));
 	EXPECT_STREQ("x.net:2: line longer than 4096 bytes", err.msg);

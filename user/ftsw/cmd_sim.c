@@ -4,6 +4,7 @@
  *
  *   ftsw sim -t TOPO (-a ENGINE | -r LFTS) [--load SPEC|auto] [OPTIONS]
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -447,7 +448,7 @@ static int sim_points(const struct ftsw_routing *r,
 		return ftsw_sim_saturation(r, tr, &o->so, res, n, best, err);
 	*res = calloc(*n, sizeof(**res));
 	if (!*res) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	if (ftsw_sim_sweep(r, tr, &o->so, loads, *n, *res, err)) {

@@ -5,6 +5,7 @@
  * the hot-spot degree of paper 003 §II and the ORCS effective bisection
  * bandwidth of paper 001 §V.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -348,7 +349,7 @@ int ftsw_hot_spot(const struct ftsw_routing *r, const struct ftsw_pattern *p,
 	h->per_stage = calloc(p->nstages ? p->nstages : 1, sizeof(double));
 	if (!load || !h->per_stage) {
 		free(load);
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	h->nstages = p->nstages;

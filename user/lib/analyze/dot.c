@@ -140,13 +140,13 @@ int ftsw_dot_render(const char *dot_path, const char *out_path,
 	snprintf(fmt, sizeof(fmt), "-T%s", ext + 1);
 	tmp = malloc(n);
 	if (!tmp) {
-		ftsw_err_set(err, "%s: out of memory", out_path);
+		ftsw_err_errno(err, ENOMEM, "%s: out of memory", out_path);
 		return -1;
 	}
 	snprintf(tmp, n, "%s.tmp%d", out_path, (int)getpid());
 	pid = fork();
 	if (pid < 0) {
-		ftsw_err_set(err, "fork: %s", strerror(errno));
+		ftsw_err_errno(err, errno, "fork: %s", strerror(errno));
 		free(tmp);
 		return -1;
 	}
@@ -164,7 +164,7 @@ int ftsw_dot_render(const char *dot_path, const char *out_path,
 		return -1;
 	}
 	if (rename(tmp, out_path)) {
-		ftsw_err_set(err, "%s: %s", out_path, strerror(errno));
+		ftsw_err_errno(err, errno, "%s: %s", out_path, strerror(errno));
 		unlink(tmp);
 		free(tmp);
 		return -1;
@@ -185,7 +185,7 @@ int ftsw_dot_picture(const struct ftsw_topo *t, const struct ftsw_dot_opts *o,
 	else if (asprintf(&dotp, "%s.dot", picture) < 0)
 		dotp = NULL;
 	if (!dotp) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	rc = ftsw_dot_write(t, o, dotp, err);

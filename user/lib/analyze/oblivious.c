@@ -23,6 +23,7 @@
  * SD pairs are collected per link in CSR form, in chunks of links so that
  * memory stays bounded (each chunk re-traces every pair).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -701,8 +702,9 @@ static int ob_scan(struct ob *ob, struct ftsw_oblivious *res, bool progress,
 	ob->ent = malloc((maxent > chunk_max ? maxent : chunk_max) *
 			 sizeof(*ob->ent));
 	if (!ob->ent) {
-		ftsw_err_set(err, "out of memory (%llu SD groups on one link)",
-			     (unsigned long long)maxent);
+		ftsw_err_errno(err, ENOMEM,
+			       "out of memory (%llu SD groups on one link)",
+			       (unsigned long long)maxent);
 		return -1;
 	}
 	for (lo = 0; lo < t->nports; lo = hi) {
@@ -732,7 +734,7 @@ static int ob_scan(struct ob *ob, struct ftsw_oblivious *res, bool progress,
 		fprintf(stderr, "\r%60s\r", "");
 	return 0;
 oom:
-	ftsw_err_set(err, "out of memory");
+	ftsw_err_errno(err, ENOMEM, "out of memory");
 	return -1;
 }
 
@@ -747,7 +749,7 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 	memset(res, 0, sizeof(*res));
 	res->link = FTSW_NONE;
 	if (ob_alloc(&ob)) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		goto out;
 	}
 	for (s = 0; s < ob.t->nhosts; s++) {
@@ -761,7 +763,7 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 	res->exact = ftsw_full_bisection(ob.t, res->why, sizeof(res->why));
 	if (collect(r, &ob.G, 0, ob.t->nports, ob.cnt, NULL, NULL,
 		    &undelivered)) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		goto out;
 	}
 	if (undelivered) {

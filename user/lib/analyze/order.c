@@ -174,7 +174,7 @@ static int order_file(const char *path, const struct ftsw_topo *t,
 	seen_rank = calloc(nranks, 1);
 	used = calloc(t->nhosts + 1, 1);
 	if (!seen_rank || !used) {
-		ftsw_err_set(err, "%s: out of memory", path);
+		ftsw_err_errno(err, ENOMEM, "%s: out of memory", path);
 		goto out;
 	}
 	while ((got = ftsw_text_line(&x, err)) > 0) {
@@ -234,7 +234,7 @@ int ftsw_order_make(const char *spec, const struct ftsw_topo *t,
 		uint32_t *all = malloc(t->nhosts * sizeof(*all));
 
 		if (!all) {
-			ftsw_err_set(err, "out of memory");
+			ftsw_err_errno(err, ENOMEM, "out of memory");
 			return -ENOMEM;
 		}
 		if (arg) {

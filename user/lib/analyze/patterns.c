@@ -343,12 +343,14 @@ int ftsw_tm_read(const char *path, uint32_t n, struct ftsw_tm *tm,
 			goto fail;
 		}
 		if (s >= n || d >= n) {
-			ftsw_err_set(err, "%s:%u: rank outside 0..%u: %.40s",
-				     path, ln, n - 1, s >= n ? w[0] : w[1]);
+			ftsw_err_errno(err, ERANGE,
+				       "%s:%u: rank outside 0..%u: %.40s",
+				       path, ln, n - 1, s >= n ? w[0] : w[1]);
 			goto fail;
 		}
 		if (ftsw_tm_add(tm, (uint32_t)s, (uint32_t)d, a)) {
-			ftsw_err_set(err, "%s:%u: out of memory", path, ln);
+			ftsw_err_errno(err, ENOMEM, "%s:%u: out of memory",
+				       path, ln);
 			goto fail;
 		}
 		flows++;
@@ -602,7 +604,8 @@ int ftsw_pattern_make(const char *spec, uint32_t n, const struct ftsw_topo *t,
 		return 0;
 	ftsw_pattern_free(p);
 	if (rc == -ENOMEM)
-		ftsw_err_set(err, "pattern '%.200s': out of memory", spec);
+		ftsw_err_errno(err, ENOMEM, "pattern '%.200s': out of memory",
+			       spec);
 	else if (rc == -EINVAL && !strcmp(buf, "uniform"))
 		ftsw_err_set(err, "pattern '%.200s': expected uniform:P[:SEED], "
 			     "P a probability in 0..1", spec);

@@ -101,7 +101,7 @@ int ftsw_analyze_pattern(const struct ftsw_routing *r, struct ftsw_pattern *p,
 	m->worst_load = calloc(t->nports + 1, sizeof(double));
 	m->stages = calloc(p->nstages + 1, sizeof(*m->stages));
 	if (!load || (count && !flows) || !m->worst_load || !m->stages) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		rc = -1;
 		goto out;
 	}
@@ -196,7 +196,7 @@ static double one_sample(uint64_t i, void *arg)
 		 (unsigned long long)(c->seed0 + i));
 	if (!order || ftsw_pattern_make(spec, c->o->ranks, t, &p, &c->err)) {
 		if (!order)
-			ftsw_err_set(&c->err, "out of memory");
+			ftsw_err_errno(&c->err, ENOMEM, "out of memory");
 		c->failed = 1;
 		free(order);
 		return NAN;
@@ -266,7 +266,7 @@ int ftsw_analyze_random(const struct ftsw_routing *r,
 	if (!c.load || !c.flows) {
 		free(c.load);
 		free(c.flows);
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	if (o->samples) {

@@ -11,6 +11,7 @@
  * link port is dropped when it has already taken hop_limit link hops. The
  * edge port reached delivers only if the DLID lies in its host's LID range.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,7 +238,7 @@ int ftsw_link_loads(const struct ftsw_routing *r, const struct ftsw_tm *tm,
 	}
 	p = malloc(sizeof(*p));
 	if (!p) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	memset(res, 0, sizeof(*res));
@@ -255,9 +256,10 @@ int ftsw_link_loads(const struct ftsw_routing *r, const struct ftsw_tm *tm,
 		const struct ftsw_flow *f = &tm->f[i];
 
 		if (f->src >= t->nhosts || f->dst >= t->nhosts) {
-			ftsw_err_set(err, "flow %zu: host %u -> %u outside "
-				     "0..%u", i, f->src, f->dst,
-				     t->nhosts - 1);
+			ftsw_err_errno(err, ERANGE,
+				       "flow %zu: host %u -> %u outside "
+				       "0..%u", i, f->src, f->dst,
+				       t->nhosts - 1);
 			free(p);
 			return -1;
 		}

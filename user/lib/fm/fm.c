@@ -143,8 +143,9 @@ static int resync(struct fm *fm, unsigned *changed, struct ftsw_err *err)
 			break;	/* EAGAIN: empty */
 	}
 	if (ftsw_nl_port_dump(fm->nl, -1, resync_cb, &a)) {
-		ftsw_err_set(err, "resynchronising: port dump: %s",
-			     ftsw_nl_error(fm->nl));
+		ftsw_err_errno(err, ftsw_nl_errno(fm->nl),
+			       "resynchronising: port dump: %s",
+			       ftsw_nl_error(fm->nl));
 		return -1;
 	}
 	*changed = a.changed;
@@ -259,7 +260,8 @@ static int fm_start(struct fm *fm, struct ftsw_err *err)
 	if (!fm->ev)
 		return -1;
 	if (ftsw_nl_subscribe(fm->ev)) {
-		ftsw_err_set(err, "events: %s", ftsw_nl_error(fm->ev));
+		ftsw_err_errno(err, ftsw_nl_errno(fm->ev), "events: %s",
+			       ftsw_nl_error(fm->ev));
 		return -1;
 	}
 	set_rcvbuf(fm, o->rcvbuf > 0 ? o->rcvbuf : FTSW_FM_RCVBUF);
@@ -310,7 +312,7 @@ int ftsw_fm_run(const struct ftsw_fm_opts *o, struct ftsw_err *err)
 		int n = poll(&pfd, 1, 500);
 
 		if (n < 0 && errno != EINTR) {
-			ftsw_err_set(err, "poll: %s", strerror(errno));
+			ftsw_err_errno(err, errno, "poll: %s", strerror(errno));
 			goto out;
 		}
 		if (n > 0)

@@ -121,7 +121,8 @@ static int discover_switches(struct fm *fm, struct sw_list *sl,
 	size_t k;
 
 	if (ftsw_nl_switch_dump(fm->nl, sw_cb, sl)) {
-		ftsw_err_set(err, "switch dump: %s", ftsw_nl_error(fm->nl));
+		ftsw_err_errno(err, ftsw_nl_errno(fm->nl), "switch dump: %s",
+			       ftsw_nl_error(fm->nl));
 		return -1;
 	}
 	if (!sl->n) {
@@ -131,7 +132,7 @@ static int discover_switches(struct fm *fm, struct sw_list *sl,
 	fm->nsw = (uint32_t)sl->n;
 	fm->sw_id = malloc(sizeof(uint32_t) * sl->n);
 	if (!fm->sw_id) {
-		ftsw_err_set(err, "discovery: out of memory");
+		ftsw_err_errno(err, ENOMEM, "discovery: out of memory");
 		return -1;
 	}
 	for (k = 0; k < sl->n; k++)
@@ -152,7 +153,8 @@ static int discover_ports(struct fm *fm, int *maxif, struct ftsw_err *err)
 
 	fm->nhosts = 0;
 	if (ftsw_nl_port_dump(fm->nl, -1, port_cb, &pl)) {
-		ftsw_err_set(err, "port dump: %s", ftsw_nl_error(fm->nl));
+		ftsw_err_errno(err, ftsw_nl_errno(fm->nl), "port dump: %s",
+			       ftsw_nl_error(fm->nl));
 		return -1;
 	}
 	if (pl.error) {
@@ -194,7 +196,7 @@ static int discover_peers(struct fm *fm, struct peer_map *pm,
 	pm->peer = calloc((size_t)pm->max + 1, sizeof(int));
 	*by_if = malloc(sizeof(uint32_t) * ((size_t)pm->max + 1));
 	if (!pm->peer || !*by_if) {
-		ftsw_err_set(err, "discovery: out of memory");
+		ftsw_err_errno(err, ENOMEM, "discovery: out of memory");
 		return -1;
 	}
 	for (i = 0; i < pm->max; i++)
@@ -307,7 +309,7 @@ static int index_ports(struct fm *fm, struct ftsw_err *err)
 
 	fm->port_at = calloc((size_t)fm->nsw * 256, sizeof(size_t));
 	if (!fm->port_at) {
-		ftsw_err_set(err, "discovery: out of memory");
+		ftsw_err_errno(err, ENOMEM, "discovery: out of memory");
 		return -1;
 	}
 	for (k = 0; k < fm->nports; k++)
@@ -334,7 +336,7 @@ int fm_discover(struct fm *fm, struct ftsw_err *err)
 	fm->swept = calloc(fm->nports + 1, sizeof(bool));
 	t = ftsw_topo_new();
 	if (!fm->cables || !fm->cable_of || !fm->swept || !t) {
-		ftsw_err_set(err, "discovery: out of memory");
+		ftsw_err_errno(err, ENOMEM, "discovery: out of memory");
 		goto out;
 	}
 	if (index_ports(fm, err) || cabling_nodes(fm, t, &sl, err) ||

@@ -299,8 +299,8 @@ int ftsw_fm_stop(const char *netns, unsigned wait_ms, struct ftsw_err *err)
 	if (!fm_alive(st.pid))
 		return 1;
 	if (kill((pid_t)st.pid, SIGTERM) < 0) {
-		ftsw_err_set(err, "fabric manager (pid %ld): %s", st.pid,
-			     strerror(errno));
+		ftsw_err_errno(err, errno, "fabric manager (pid %ld): %s",
+			       st.pid, strerror(errno));
 		return -1;
 	}
 	for (waited = 0; waited < wait_ms && kill((pid_t)st.pid, 0) == 0;

@@ -92,7 +92,7 @@ static struct ftsw_routing *route_usable(struct fm *fm, const bool *usable,
 
 	keep = malloc(fm->topo->nnodes + 1);
 	if (!keep) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return NULL;
 	}
 	memset(keep, 1, fm->topo->nnodes + 1);
@@ -138,7 +138,7 @@ static int upload_changed(struct fm *fm, const struct ftsw_routing *r,
 		fm->lft_size = r->lft_size;
 		fm->lft = malloc(fm->nsw * fm->lft_size);
 		if (!fm->lft) {
-			ftsw_err_set(err, "out of memory");
+			ftsw_err_errno(err, ENOMEM, "out of memory");
 			return -1;
 		}
 		memset(fm->lft, 0xfe, fm->nsw * fm->lft_size);	/* all differ */
@@ -157,8 +157,9 @@ static int upload_changed(struct fm *fm, const struct ftsw_routing *r,
 			hi--;
 		if (ftsw_nl_lft_upload(fm->nl, fm->sw_id[i], nw, lo, hi,
 				       NULL)) {
-			ftsw_err_set(err, "switch %" PRIu32 " LFT: %s",
-				     fm->sw_id[i], ftsw_nl_error(fm->nl));
+			ftsw_err_errno(err, ftsw_nl_errno(fm->nl),
+				       "switch %" PRIu32 " LFT: %s",
+				       fm->sw_id[i], ftsw_nl_error(fm->nl));
 			ftsw_nl_lft_discard(fm->nl, -1);
 			return -1;
 		}
@@ -215,7 +216,7 @@ int fm_sweep(struct fm *fm, uint64_t t0, const char *cause,
 
 	usable = malloc(fm->ncables + 1);
 	if (!usable) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	for (k = 0; k < fm->ncables; k++)
@@ -228,7 +229,8 @@ int fm_sweep(struct fm *fm, uint64_t t0, const char *cause,
 		goto out;
 	ts[2] = ftsw_now_us();
 	if (ftsw_nl_commit(fm->nl, &fm->generation)) {
-		ftsw_err_set(err, "commit: %s", ftsw_nl_error(fm->nl));
+		ftsw_err_errno(err, ftsw_nl_errno(fm->nl), "commit: %s",
+			       ftsw_nl_error(fm->nl));
 		ftsw_nl_lft_discard(fm->nl, -1);
 		goto out;
 	}

@@ -103,7 +103,7 @@ int ftsw_lab_capture(struct ftsw_lab *lab, const char *link, const char *file,
 		return -1;
 	fflush(NULL);
 	execvp(argv[0], argv);
-	ftsw_err_set(err, "capture: tcpdump: %s%s", strerror(errno),
-		     errno == ENOENT ? " (Debian: apt-get install tcpdump)" : "");
+	ftsw_err_errno(err, errno, "capture: tcpdump: %s%s", strerror(errno),
+		       errno == ENOENT ? " (Debian: apt-get install tcpdump)" : "");
 	return -1;
 }

@@ -246,7 +246,7 @@ int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err)
 	lab->host_fd = malloc(sizeof(int) * (lab->topo->nhosts + 1));
 	if (!lab->host_fd) {
 		ftsw_lab_close(lab);
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	for (n = 0; n < lab->topo->nhosts; n++)
@@ -455,8 +455,9 @@ struct ftsw_routing *ftsw_lab_read_routing(struct ftsw_lab *lab,
 	a.r = r;
 	/* Down ports are cables the model must not use either. */
 	if (ftsw_nl_port_dump(lab->nl, -1, port_down_cb, &a)) {
-		ftsw_err_set(err, "lab %s: port dump: %s", lab->name,
-			     ftsw_nl_error(lab->nl));
+		ftsw_err_errno(err, ftsw_nl_errno(lab->nl),
+			       "lab %s: port dump: %s", lab->name,
+			       ftsw_nl_error(lab->nl));
 		ftsw_routing_free(r);
 		return NULL;
 	}
@@ -464,7 +465,7 @@ struct ftsw_routing *ftsw_lab_read_routing(struct ftsw_lab *lab,
 	table = malloc(FTSW_LFT_SIZE);
 	if (!table) {
 		ftsw_routing_free(r);
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return NULL;
 	}
 	for (i = 0; i < lab->topo->nswitches; i++) {
@@ -474,8 +475,9 @@ struct ftsw_routing *ftsw_lab_read_routing(struct ftsw_lab *lab,
 			   FTSW_LFT_SIZE;
 
 		if (ftsw_nl_lft_get(lab->nl, i, false, table, &size, &staged)) {
-			ftsw_err_set(err, "switch %" PRIu32 " LFT: %s", i,
-				     ftsw_nl_error(lab->nl));
+			ftsw_err_errno(err, ftsw_nl_errno(lab->nl),
+				       "switch %" PRIu32 " LFT: %s", i,
+				       ftsw_nl_error(lab->nl));
 			free(table);
 			ftsw_routing_free(r);
 			return NULL;

@@ -291,7 +291,8 @@ int ftsw_lab_down_progress(const char *name, ftsw_lab_progress_fn progress,
 		}
 		closedir(d);
 		if (rmdir(dir) < 0) {
-			ftsw_err_set(err, "%s: %s", dir, strerror(errno));
+			ftsw_err_errno(err, errno, "%s: %s", dir,
+				       strerror(errno));
 			return -1;
 		}
 	}
@@ -302,7 +303,7 @@ int ftsw_lab_down_progress(const char *name, ftsw_lab_progress_fn progress,
 	return 0;
 nomem:
 	del_job_free(&job);
-	ftsw_err_set(err, "out of memory");
+	ftsw_err_errno(err, ENOMEM, "out of memory");
 	return -1;
 }
 

@@ -31,7 +31,7 @@ static int change_add(struct ftsw_lab_changes *ch, uint32_t a, unsigned ap,
 		void *p = realloc(ch->v, sizeof(*ch->v) * cap);
 
 		if (!p) {
-			ftsw_err_set(err, "out of memory");
+			ftsw_err_errno(err, ENOMEM, "out of memory");
 			return -1;
 		}
 		ch->v = p;
@@ -137,9 +137,10 @@ static int patch_ends(struct ftsw_lab *lab, uint32_t node, unsigned port,
 		c.port = (uint8_t)ports[k];
 		c.admin_up = up;
 		if (ftsw_nl_port_set(lab->nl, &c)) {
-			ftsw_err_set(err, "switch s%" PRIu32 ":%u: %s",
-				     c.switch_id, ports[k],
-				     ftsw_nl_error(lab->nl));
+			ftsw_err_errno(err, ftsw_nl_errno(lab->nl),
+				       "switch s%" PRIu32 ":%u: %s",
+				       c.switch_id, ports[k],
+				       ftsw_nl_error(lab->nl));
 			return -1;
 		}
 	}
@@ -252,7 +253,7 @@ static bool *port_states(struct ftsw_lab *lab, struct ftsw_err *err)
 
 	d.up = calloc(lab->topo->nports + 1, sizeof(bool));
 	if (!d.up) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return NULL;
 	}
 	if (ftsw_netns_enter_fd(lab->fabric_fd, lab->name, err))
@@ -265,8 +266,9 @@ static bool *port_states(struct ftsw_lab *lab, struct ftsw_err *err)
 	if (ftsw_netns_home(err) || rc)
 		goto fail;
 	if (lab->patch && ftsw_nl_port_dump(lab->nl, -1, patch_state_cb, &d)) {
-		ftsw_err_set(err, "lab %s: port dump: %s", lab->name,
-			     ftsw_nl_error(lab->nl));
+		ftsw_err_errno(err, ftsw_nl_errno(lab->nl),
+			       "lab %s: port dump: %s", lab->name,
+			       ftsw_nl_error(lab->nl));
 		free(d.up);
 		return NULL;
 	}
@@ -381,7 +383,7 @@ int ftsw_lab_chaos(struct ftsw_lab *lab, unsigned count, uint64_t seed,
 	cand = malloc(sizeof(uint32_t) * (t->nports + 1));
 	if (!cand) {
 		free(up);
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	cnode = malloc(sizeof(uint32_t) * (t->nports + 1));
@@ -391,7 +393,7 @@ int ftsw_lab_chaos(struct ftsw_lab *lab, unsigned count, uint64_t seed,
 		free(cport);
 		free(cand);
 		free(up);
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < t->nswitches; i++) {

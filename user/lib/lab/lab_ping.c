@@ -74,7 +74,8 @@ int ftsw_lab_host_socket(struct ftsw_lab *lab, uint32_t h, int type, int proto,
 		return -1;
 	}
 	if (fd < 0)
-		ftsw_err_set(err, "host %" PRIu32 ": socket: %s", h, strerror(e));
+		ftsw_err_errno(err, e, "host %" PRIu32 ": socket: %s", h,
+			       strerror(e));
 	return fd;
 }
 
@@ -236,7 +237,7 @@ static int ping_setup(struct ping_state *ps, struct pollfd **pfdp,
 	}
 	return 0;
 nomem:
-	ftsw_err_set(err, "ping: out of memory");
+	ftsw_err_errno(err, ENOMEM, "ping: out of memory");
 	return -1;
 }
 
@@ -309,7 +310,8 @@ static int ping_collect(const struct ping_state *ps, unsigned count,
 						  (2 * res->nfails + 2));
 
 				if (!p) {
-					ftsw_err_set(err, "ping: out of memory");
+					ftsw_err_errno(err, ENOMEM,
+						       "ping: out of memory");
 					return -1;
 				}
 				res->fails = p;
@@ -404,12 +406,13 @@ int ftsw_lab_counters(struct ftsw_lab *lab, struct ftsw_lab_counters *c,
 	c->rx = calloc((size_t)c->nswitches * (c->maxports + 1) + 1, 8);
 	if (!c->tx || !c->rx) {
 		ftsw_lab_counters_free(c);
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	if (ftsw_nl_port_dump(lab->nl, -1, cnt_cb, c)) {
-		ftsw_err_set(err, "lab %s: port counters: %s", lab->name,
-			     ftsw_nl_error(lab->nl));
+		ftsw_err_errno(err, ftsw_nl_errno(lab->nl),
+			       "lab %s: port counters: %s", lab->name,
+			       ftsw_nl_error(lab->nl));
 		ftsw_lab_counters_free(c);
 		return -1;
 	}
@@ -508,7 +511,7 @@ int ftsw_lab_trace(struct ftsw_lab *lab, uint32_t src, uint32_t dst,
 	res->paths = calloc(res->npaths, sizeof(*res->paths));
 	res->hops = calloc((size_t)res->npaths * maxh, sizeof(*res->hops));
 	if (!swp || !pp || !res->paths || !res->hops) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		goto out;
 	}
 	if (trace_probe(lab, res, &c0, &c1, err))
@@ -565,7 +568,8 @@ int ftsw_lab_status(struct ftsw_lab *lab, struct ftsw_lab_status *st,
 	memset(st, 0, sizeof(*st));
 	if (ftsw_nl_fabric_get(lab->nl, &st->fabric) ||
 	    ftsw_nl_port_dump(lab->nl, -1, st_cb, st)) {
-		ftsw_err_set(err, "lab %s: %s", lab->name, ftsw_nl_error(lab->nl));
+		ftsw_err_errno(err, ftsw_nl_errno(lab->nl), "lab %s: %s",
+			       lab->name, ftsw_nl_error(lab->nl));
 		return -1;
 	}
 	for (i = 1; i <= FTSW_DROP_MAX; i++)

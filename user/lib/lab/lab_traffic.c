@@ -82,13 +82,13 @@ static int traffic_model_inputs(struct trun *x, struct ftsw_err *err)
 		char m[sizeof(err->msg)];
 
 		snprintf(m, sizeof(m), "%s", err->msg);
-		ftsw_err_set(err, "lab %s: %.400s; also all2all, cps",
-			     x->lab->name, m);
+		ftsw_err_errno(err, err->code, "lab %s: %.400s; also all2all, "
+			       "cps", x->lab->name, m);
 		return -1;
 	}
 	x->order = malloc(sizeof(uint32_t) * t->nhosts);
 	if (!x->order) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	if (ftsw_order_make(x->ospec, t, t->nhosts, x->order, err))
@@ -99,7 +99,7 @@ static int traffic_model_inputs(struct trun *x, struct ftsw_err *err)
 	x->lists = calloc(t->nhosts + 1, sizeof(*x->lists));
 	x->path = malloc(sizeof(*x->path));
 	if (!x->lists || !x->path) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	return lab_tr_read_offset_lists(x->lab, x->r, x->lists, &x->multipath, err);
@@ -128,7 +128,7 @@ static int traffic_setup(struct trun *x, struct ftsw_err *err)
 	x->pflows = calloc(x->nslots + 1, sizeof(double));
 	if (!tr->fd || !tr->pfd || !tr->buf || !x->dload || !x->pred ||
 	    !x->pflows) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < tr->n; i++)
@@ -152,7 +152,7 @@ static int stage_flows(struct trun *x, const struct ftsw_tm *tm,
 			tr->fl = nfl;
 		nt = nfl ? realloc(tr->turn, sizeof(*nt) * (need + 1)) : NULL;
 		if (!nt) {
-			ftsw_err_set(err, "out of memory");
+			ftsw_err_errno(err, ENOMEM, "out of memory");
 			return -1;
 		}
 		tr->turn = nt;
@@ -183,7 +183,7 @@ static int stage_flows(struct trun *x, const struct ftsw_tm *tm,
 		tr->fl[tr->nf].packets = (unsigned)pk;
 		tr->nf++;
 		if (!x->rate_mode && ftsw_tm_add(&x->dg, fs, fd, (double)pk)) {
-			ftsw_err_set(err, "out of memory");
+			ftsw_err_errno(err, ENOMEM, "out of memory");
 			return -1;
 		}
 	}
@@ -274,7 +274,7 @@ static int keep_rate_results(struct trun *x, unsigned s,
 		struct fres *n2 = realloc(x->fr, sizeof(*x->fr) * nc);
 
 		if (!n2) {
-			ftsw_err_set(err, "out of memory");
+			ftsw_err_errno(err, ENOMEM, "out of memory");
 			return -1;
 		}
 		x->fr = n2;
@@ -347,7 +347,7 @@ static int traffic_compare(struct trun *x, struct ftsw_err *err)
 		return -1;
 	x->rows = calloc(x->nslots + 1, sizeof(*x->rows));
 	if (!x->rows) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < x->nslots; i++) {
@@ -420,7 +420,7 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 	int rc = -1;
 
 	if (!x) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	x->lab = lab;

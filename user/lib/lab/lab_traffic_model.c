@@ -82,8 +82,9 @@ int lab_tr_read_offset_lists(struct ftsw_lab *lab, struct ftsw_routing *r,
 	uint32_t h;
 
 	if (ftsw_nl_port_dump(lab->nl, -1, olist_cb, &a)) {
-		ftsw_err_set(err, "lab %s: port dump: %s", lab->name,
-			     ftsw_nl_error(lab->nl));
+		ftsw_err_errno(err, ftsw_nl_errno(lab->nl),
+			       "lab %s: port dump: %s", lab->name,
+			       ftsw_nl_error(lab->nl));
 		return -1;
 	}
 	*multipath = false;

@@ -85,8 +85,9 @@ int lab_tr_open_sockets(struct traffic *tr, struct ftsw_err *err)
 		if (tr->fd[h] < 0)
 			return -1;
 		if (bind(tr->fd[h], (struct sockaddr *)&a, sizeof(a)) < 0) {
-			ftsw_err_set(err, "host %" PRIu32 ": bind UDP port %d: %s",
-				     h, LAB_UDP_PORT, strerror(errno));
+			ftsw_err_errno(err, errno,
+				       "host %" PRIu32 ": bind UDP port %d: %s",
+				       h, LAB_UDP_PORT, strerror(errno));
 			return -1;
 		}
 		setsockopt(tr->fd[h], SOL_SOCKET, SO_RCVBUF, &bufsz,

@@ -33,7 +33,7 @@ static int write_svg(const struct ftsw_lab *lab, const uint64_t *load,
 	FILE *f;
 
 	if (!rank || !pos || !x || !y) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		goto fail;
 	}
 	nr = ftsw_rank_from_leaves(t, rank);
@@ -62,7 +62,7 @@ static int write_svg(const struct ftsw_lab *lab, const uint64_t *load,
 			maxl = load[i];
 	f = fopen(path, "w");
 	if (!f) {
-		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+		ftsw_err_errno(err, errno, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
@@ -113,7 +113,7 @@ static int write_svg(const struct ftsw_lab *lab, const uint64_t *load,
 			x[t->hosts[i]] - 3, y[t->hosts[i]] - 3, i);
 	fprintf(f, "</svg>\n");
 	if (fclose(f)) {
-		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+		ftsw_err_errno(err, errno, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	free(rank);
@@ -485,7 +485,7 @@ int lab_tr_traffic_svg(const struct trun *x, struct ftsw_err *err)
 	int rc;
 
 	if (!lv) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < x->nslots; i++)

@@ -57,7 +57,7 @@ static int write_conf(const struct lab_build *b, struct ftsw_err *err)
 	snprintf(path, sizeof(path), "%s/lab.conf.tmp", dir);
 	f = fopen(path, "w");
 	if (!f) {
-		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+		ftsw_err_errno(err, errno, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	fprintf(f, "spec=%s\nengine=%s%s\nlmc=%u\nrate=%" PRIu64
@@ -67,13 +67,13 @@ static int write_conf(const struct lab_build *b, struct ftsw_err *err)
 		b->o->rate_bytes, b->t->nhosts, b->t->nswitches,
 		b->o->patch ? "patch" : "veth");
 	if (fclose(f)) {
-		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+		ftsw_err_errno(err, errno, "%s: %s", path, strerror(errno));
 		unlink(path);
 		return -1;
 	}
 	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/lab.conf");
 	if (rename(path, dir)) {
-		ftsw_err_set(err, "%s: %s", dir, strerror(errno));
+		ftsw_err_errno(err, errno, "%s: %s", dir, strerror(errno));
 		unlink(path);
 		return -1;
 	}
@@ -369,7 +369,8 @@ static int nlerr(struct ftsw_nl *nl, struct ftsw_err *err, const char *fmt,
 	char what[96];
 
 	snprintf(what, sizeof(what), fmt, a, b);
-	ftsw_err_set(err, "%s: %s", what, ftsw_nl_error(nl));
+	ftsw_err_errno(err, ftsw_nl_errno(nl), "%s: %s", what,
+		       ftsw_nl_error(nl));
 	return -1;
 }
 
@@ -404,8 +405,9 @@ static int upload_plan(struct ftsw_nl *nl, uint32_t nhosts, unsigned lmc,
 
 	ftsw_lab_host_ip6(0, p.ip6);
 	if (ftsw_nl_plan_set(nl, &p)) {
-		ftsw_err_set(err, "address plan of %" PRIu32 " hosts: %s",
-			     nhosts, ftsw_nl_error(nl));
+		ftsw_err_errno(err, ftsw_nl_errno(nl),
+			       "address plan of %" PRIu32 " hosts: %s", nhosts,
+			       ftsw_nl_error(nl));
 		return -1;
 	}
 	return 0;
@@ -545,7 +547,8 @@ static int make_switches(struct lab_build *b, struct ftsw_nl *nl,
 	if (!b->o->no_neigh && upload_plan(nl, t->nhosts, r->lmc, err))
 		return -1;
 	if (ftsw_nl_commit(nl, NULL)) {
-		ftsw_err_set(err, "commit: %s", ftsw_nl_error(nl));
+		ftsw_err_errno(err, ftsw_nl_errno(nl), "commit: %s",
+			       ftsw_nl_error(nl));
 		return -1;
 	}
 	b->tm->upload = ftsw_now_us() - t0;
@@ -681,14 +684,16 @@ static int make_rundir(const struct lab_build *b, struct ftsw_err *err)
 	char dir[256];
 
 	if (mkdir(FTSW_RUNDIR, 0755) < 0 && errno != EEXIST) {
-		ftsw_err_set(err, "%s: %s", FTSW_RUNDIR, strerror(errno));
+		ftsw_err_errno(err, errno, "%s: %s", FTSW_RUNDIR,
+			       strerror(errno));
 		return -1;
 	}
 	lab_rundir(b->name, dir, sizeof(dir));
 	if (mkdir(dir, 0755) < 0) {
-		ftsw_err_set(err, "lab %s: %s", b->name, errno == EEXIST ?
-			     "exists already (ftsw lab down first)" :
-			     strerror(errno));
+		ftsw_err_errno(err, errno, "lab %s: %s", b->name,
+			       errno == EEXIST ?
+			       "exists already (ftsw lab down first)" :
+			       strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -724,7 +729,7 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 		goto out;
 	b.host_fd = malloc(sizeof(int) * b.t->nhosts);
 	if (!b.host_fd) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		goto out;
 	}
 	for (n = 0; n < b.t->nhosts; n++)

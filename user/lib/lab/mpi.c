@@ -46,8 +46,8 @@ static int enter_as_host(struct ftsw_lab *lab, uint32_t h, struct ftsw_err *err)
 		return -1;
 	mpi_host_name(lab, h, name, sizeof(name));
 	if (unshare(CLONE_NEWUTS) < 0 || sethostname(name, strlen(name)) < 0) {
-		ftsw_err_set(err, "host %s: own UTS namespace: %s", name,
-			     strerror(errno));
+		ftsw_err_errno(err, errno, "host %s: own UTS namespace: %s",
+			       name, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -72,7 +72,7 @@ int ftsw_lab_mpi_agent(struct ftsw_lab *lab, int argc, char **argv,
 		len += strlen(argv[i]) + 1;
 	cmd = malloc(len);
 	if (!cmd) {
-		ftsw_err_set(err, "mpi-agent: out of memory");
+		ftsw_err_errno(err, ENOMEM, "mpi-agent: out of memory");
 		return -1;
 	}
 	cmd[0] = 0;
@@ -86,7 +86,7 @@ int ftsw_lab_mpi_agent(struct ftsw_lab *lab, int argc, char **argv,
 		return -1;
 	}
 	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-	ftsw_err_set(err, "mpi-agent: /bin/sh: %s", strerror(errno));
+	ftsw_err_errno(err, errno, "mpi-agent: /bin/sh: %s", strerror(errno));
 	free(cmd);
 	return -1;
 }
@@ -139,7 +139,8 @@ static int agent_path(const struct ftsw_lab_mpirun_opts *o, char *self,
 		ssize_t l = readlink("/proc/self/exe", self, sz - 1);
 
 		if (l < 0) {
-			ftsw_err_set(err, "/proc/self/exe: %s", strerror(errno));
+			ftsw_err_errno(err, errno, "/proc/self/exe: %s",
+				       strerror(errno));
 			return -1;
 		}
 		self[l] = 0;
@@ -212,7 +213,7 @@ static int mpirun_exec(struct ftsw_lab *lab, uint32_t h0,
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		ftsw_err_set(err, "mpirun: fork: %s", strerror(errno));
+		ftsw_err_errno(err, errno, "mpirun: fork: %s", strerror(errno));
 		return -1;
 	}
 	if (pid == 0) {
@@ -228,7 +229,8 @@ static int mpirun_exec(struct ftsw_lab *lab, uint32_t h0,
 		 */
 		if (setenv("FTSW_LAB", lab->name, 1) ||
 		    setenv("OMPI_MCA_mpi_yield_when_idle", "1", 0))
-			ftsw_err_set(&e, "setenv: %s", strerror(errno));
+			ftsw_err_errno(&e, errno, "setenv: %s",
+				       strerror(errno));
 		else if (!enter_as_host(lab, h0, &e))
 			e.msg[0] = 0;
 		if (e.msg[0]) {
@@ -246,7 +248,8 @@ static int mpirun_exec(struct ftsw_lab *lab, uint32_t h0,
 	signal(SIGQUIT, SIG_IGN);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
-			ftsw_err_set(err, "mpirun: wait: %s", strerror(errno));
+			ftsw_err_errno(err, errno, "mpirun: wait: %s",
+				       strerror(errno));
 			status = -1;
 			break;
 		}
@@ -283,7 +286,7 @@ int ftsw_lab_mpirun(struct ftsw_lab *lab, const struct ftsw_lab_mpirun_opts *o,
 		return -1;
 	order = malloc(n * sizeof(*order));
 	if (!order) {
-		ftsw_err_set(err, "mpirun: out of memory");
+		ftsw_err_errno(err, ENOMEM, "mpirun: out of memory");
 		return -1;
 	}
 	if (ftsw_order_make(o->order ? o->order : "topology", lab->topo, n,
@@ -295,7 +298,7 @@ int ftsw_lab_mpirun(struct ftsw_lab *lab, const struct ftsw_lab_mpirun_opts *o,
 			     rankfile, err))
 		goto out;
 	if (mpirun_argv(&a, mpirun, n, rankfile, self, o)) {
-		ftsw_err_set(err, "mpirun: out of memory");
+		ftsw_err_errno(err, ENOMEM, "mpirun: out of memory");
 	} else {
 		if (o->verbose)
 			mpirun_show(lab, order, n, &a);

@@ -28,6 +28,7 @@ struct ftsw_nl {
 	int mcgrp;
 	struct nl_msg *req;	/* the request in flight, for error offsets */
 	char err[512];
+	int errnum;		/* the last call's errno, 0: it succeeded */
 };
 
 /* What one request collects. */
@@ -129,9 +130,15 @@ const char *ftsw_nl_error(const struct ftsw_nl *nl)
 	return nl->err[0] ? nl->err : "no error";
 }
 
+int ftsw_nl_errno(const struct ftsw_nl *nl)
+{
+	return nl->errnum;
+}
+
 static int set_err(struct ftsw_nl *nl, int err, const char *what)
 {
 	snprintf(nl->err, sizeof(nl->err), "%s: %s", what, strerror(-err));
+	nl->errnum = -err;
 	return err;
 }
 
@@ -311,6 +318,7 @@ static int transact(struct ftsw_nl *nl, struct nl_msg *msg,
 	}
 out:
 	nl->req = NULL;
+	nl->errnum = -r.error;
 	nlmsg_free(msg);
 	nl_cb_put(cb);
 	return r.error;
@@ -905,6 +913,7 @@ int ftsw_nl_event_recv(struct ftsw_nl *nl, ftsw_event_cb cb, void *arg)
 	if (err < 0) {
 		snprintf(nl->err, sizeof(nl->err), "receive: %s",
 			 nl_geterror(err));
+		nl->errnum = EIO;
 		return -EIO;
 	}
 	return e.stop;

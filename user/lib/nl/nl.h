@@ -19,6 +19,11 @@ struct ftsw_nl;
 struct ftsw_nl *ftsw_nl_open(void);
 void ftsw_nl_close(struct ftsw_nl *nl);
 const char *ftsw_nl_error(const struct ftsw_nl *nl);
+/*
+ * The errno of the last call (positive: the kernel's reply, or ENOMEM, EIO
+ * on the client's side), 0 when it succeeded.
+ */
+int ftsw_nl_errno(const struct ftsw_nl *nl);
 
 struct ftsw_fabric_info {
 	uint64_t generation;

@@ -28,7 +28,8 @@ static int save_home(struct ftsw_err *err)
 		return 0;
 	home_fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (home_fd < 0) {
-		ftsw_err_set(err, "/proc/thread-self/ns/net: %s", strerror(errno));
+		ftsw_err_errno(err, errno, "/proc/thread-self/ns/net: %s",
+			       strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -39,8 +40,9 @@ int ftsw_netns_home(struct ftsw_err *err)
 	if (home_fd < 0)
 		return 0;
 	if (setns(home_fd, CLONE_NEWNET) < 0) {
-		ftsw_err_set(err, "back to the original network namespace: %s",
-			     strerror(errno));
+		ftsw_err_errno(err, errno,
+			       "back to the original network namespace: %s",
+			       strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -49,7 +51,8 @@ int ftsw_netns_home(struct ftsw_err *err)
 static int netns_dir(struct ftsw_err *err)
 {
 	if (mkdir(FTSW_NETNS_DIR, 0755) < 0 && errno != EEXIST) {
-		ftsw_err_set(err, "%s: %s", FTSW_NETNS_DIR, strerror(errno));
+		ftsw_err_errno(err, errno, "%s: %s", FTSW_NETNS_DIR,
+			       strerror(errno));
 		return -1;
 	}
 	/* Shared, so that bind mounts below propagate; bind it onto itself
@@ -57,15 +60,15 @@ static int netns_dir(struct ftsw_err *err)
 	if (mount("", FTSW_NETNS_DIR, "none", MS_SHARED | MS_REC, NULL) == 0)
 		return 0;
 	if (errno != EINVAL) {
-		ftsw_err_set(err, "%s: make shared: %s", FTSW_NETNS_DIR,
-			     strerror(errno));
+		ftsw_err_errno(err, errno, "%s: make shared: %s",
+			       FTSW_NETNS_DIR, strerror(errno));
 		return -1;
 	}
 	if (mount(FTSW_NETNS_DIR, FTSW_NETNS_DIR, "none", MS_BIND | MS_REC,
 		  NULL) < 0 ||
 	    mount("", FTSW_NETNS_DIR, "none", MS_SHARED | MS_REC, NULL) < 0) {
-		ftsw_err_set(err, "%s: bind mount: %s", FTSW_NETNS_DIR,
-			     strerror(errno));
+		ftsw_err_errno(err, errno, "%s: bind mount: %s", FTSW_NETNS_DIR,
+			       strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -87,20 +90,21 @@ int ftsw_netns_add(const char *name, struct ftsw_err *err)
 	snprintf(path, sizeof(path), FTSW_NETNS_DIR "/%s", name);
 	fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
 	if (fd < 0) {
-		ftsw_err_set(err, "namespace %s: %s", name,
-			     errno == EEXIST ? "exists already" : strerror(errno));
+		ftsw_err_errno(err, errno, "namespace %s: %s", name,
+			       errno == EEXIST ? "exists already" :
+			       strerror(errno));
 		return -1;
 	}
 	close(fd);
 	if (unshare(CLONE_NEWNET) < 0) {
-		ftsw_err_set(err, "namespace %s: unshare: %s", name,
-			     strerror(errno));
+		ftsw_err_errno(err, errno, "namespace %s: unshare: %s", name,
+			       strerror(errno));
 		unlink(path);
 		return -1;
 	}
 	if (mount("/proc/thread-self/ns/net", path, "none", MS_BIND, NULL) < 0) {
-		ftsw_err_set(err, "namespace %s: bind mount: %s", name,
-			     strerror(errno));
+		ftsw_err_errno(err, errno, "namespace %s: bind mount: %s", name,
+			       strerror(errno));
 		ftsw_netns_home(NULL);
 		unlink(path);
 		return -1;
@@ -116,12 +120,13 @@ int ftsw_netns_del(const char *name, struct ftsw_err *err)
 	snprintf(path, sizeof(path), FTSW_NETNS_DIR "/%s", name);
 	if (umount2(path, MNT_DETACH) < 0 && errno != EINVAL &&
 	    errno != ENOENT) {
-		ftsw_err_set(err, "namespace %s: umount: %s", name,
-			     strerror(errno));
+		ftsw_err_errno(err, errno, "namespace %s: umount: %s", name,
+			       strerror(errno));
 		return -1;
 	}
 	if (unlink(path) < 0 && errno != ENOENT) {
-		ftsw_err_set(err, "namespace %s: %s", name, strerror(errno));
+		ftsw_err_errno(err, errno, "namespace %s: %s", name,
+			       strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -135,9 +140,9 @@ int ftsw_netns_open(const char *name, struct ftsw_err *err)
 	snprintf(path, sizeof(path), FTSW_NETNS_DIR "/%s", name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		ftsw_err_set(err, "namespace %s: %s", name,
-			     errno == ENOENT ? "no such namespace" :
-			     strerror(errno));
+		ftsw_err_errno(err, errno, "namespace %s: %s", name,
+			       errno == ENOENT ? "no such namespace" :
+			       strerror(errno));
 	return fd;
 }
 
@@ -146,8 +151,8 @@ int ftsw_netns_enter_fd(int fd, const char *name, struct ftsw_err *err)
 	if (save_home(err))
 		return -1;
 	if (setns(fd, CLONE_NEWNET) < 0) {
-		ftsw_err_set(err, "namespace %s: setns: %s", name,
-			     strerror(errno));
+		ftsw_err_errno(err, errno, "namespace %s: setns: %s", name,
+			       strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -178,10 +183,11 @@ struct ftsw_nl *ftsw_nl_open_in(const char *netns, struct ftsw_err *err)
 		return NULL;
 	}
 	if (!nl)
-		ftsw_err_set(err, "%s%s%s: %s", netns ? "namespace " : "",
-			     netns ? netns : "", netns ? ": ftsw netlink" :
-			     "ftsw netlink",
-			     e == ENOENT ? "family not found (is ftsw.ko loaded?)" :
-			     strerror(e));
+		ftsw_err_errno(err, e, "%s%s%s: %s", netns ? "namespace " : "",
+			       netns ? netns : "",
+			       netns ? ": ftsw netlink" : "ftsw netlink",
+			       e == ENOENT ?
+			       "family not found (is ftsw.ko loaded?)" :
+			       strerror(e));
 	return nl;
 }

@@ -42,7 +42,8 @@ int ftsw_rt_open(struct ftsw_rt *rt, struct ftsw_err *err)
 		if (rt->sk)
 			nl_socket_free(rt->sk);
 		rt->sk = NULL;
-		ftsw_err_set(err, "rtnetlink socket: %s", strerror(errno));
+		ftsw_err_errno(err, errno, "rtnetlink socket: %s",
+			       strerror(errno));
 		return -1;
 	}
 	rt->fd = nl_socket_get_fd(rt->sk);
@@ -91,8 +92,8 @@ static int drain(struct ftsw_rt *rt, unsigned keep, struct ftsw_err *err)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			ftsw_err_set(err, "rtnetlink: receive: %s",
-				     strerror(errno));
+			ftsw_err_errno(err, errno, "rtnetlink: receive: %s",
+				       strerror(errno));
 			return -1;
 		}
 		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (unsigned)n);
@@ -138,7 +139,7 @@ static int send_msg(struct ftsw_rt *rt, struct nl_msg *msg, const char *what,
 	int rc;
 
 	if (!msg) {
-		ftsw_err_set(err, "%s: out of memory", what);
+		ftsw_err_errno(err, ENOMEM, "%s: out of memory", what);
 		return -1;
 	}
 	if (drain(rt, FTSW_RT_WINDOW - 1, err)) {
@@ -242,7 +243,8 @@ int ftsw_rt_veth(struct ftsw_rt *rt, const struct ftsw_veth *v,
 	return 0;
 nomem:
 	nlmsg_free(msg);
-	ftsw_err_set(err, "%s: message too large or out of memory", what);
+	ftsw_err_errno(err, ENOMEM,
+		       "%s: message too large or out of memory", what);
 	return -1;
 }
 
@@ -282,7 +284,7 @@ int ftsw_rt_ll_none(struct ftsw_rt *rt, int ifindex, const char *what,
 	return send_msg(rt, msg, what, err);
 nomem:
 	nlmsg_free(msg);
-	ftsw_err_set(err, "%s: out of memory", what);
+	ftsw_err_errno(err, ENOMEM, "%s: out of memory", what);
 	return -1;
 }
 
@@ -358,7 +360,7 @@ int ftsw_rt_tbf(struct ftsw_rt *rt, int ifindex, uint64_t rate_bytes,
 	int rc;
 
 	if (!q) {
-		ftsw_err_set(err, "%s: out of memory", what);
+		ftsw_err_errno(err, ENOMEM, "%s: out of memory", what);
 		return -1;
 	}
 	if (rate_bytes > INT32_MAX) {
@@ -419,8 +421,8 @@ static int request(struct ftsw_rt *rt, struct nl_msg *msg,
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			ftsw_err_set(err, "%s: receive: %s", what,
-				     strerror(errno));
+			ftsw_err_errno(err, errno, "%s: receive: %s", what,
+				       strerror(errno));
 			return -1;
 		}
 		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (unsigned)n);
@@ -436,10 +438,12 @@ static int request(struct ftsw_rt *rt, struct nl_msg *msg,
 				if (e->error) {
 					const char *m = ack_msg(h);
 
-					ftsw_err_set(err, "%s: %s%s%s%s", what,
-						     strerror(-e->error),
-						     m ? " (" : "", m ? m : "",
-						     m ? ")" : "");
+					ftsw_err_errno(err, -e->error,
+						       "%s: %s%s%s%s", what,
+						       strerror(-e->error),
+						       m ? " (" : "",
+						       m ? m : "",
+						       m ? ")" : "");
 					return -1;
 				}
 			} else if (!res) {
@@ -474,7 +478,7 @@ int ftsw_rt_ifindex(struct ftsw_rt *rt, const char *name, struct ftsw_err *err)
 	if (!msg || put_ifinfo(msg, 0, false) ||
 	    nla_put_string(msg, IFLA_IFNAME, name)) {
 		nlmsg_free(msg);
-		ftsw_err_set(err, "%s: out of memory", what);
+		ftsw_err_errno(err, ENOMEM, "%s: out of memory", what);
 		return -1;
 	}
 	if (request(rt, msg, parse_ifindex, &ifindex, what, err) < 0)
@@ -519,7 +523,7 @@ int ftsw_rt_dump_links(struct ftsw_rt *rt, ftsw_rt_link_cb cb, void *arg,
 
 	if (!msg || put_ifinfo(msg, 0, false)) {
 		nlmsg_free(msg);
-		ftsw_err_set(err, "link dump: out of memory");
+		ftsw_err_errno(err, ENOMEM, "link dump: out of memory");
 		return -1;
 	}
 	return request(rt, msg, parse_link, &d, "link dump", err) < 0 ? -1 : 0;
@@ -534,7 +538,7 @@ int ftsw_rt_del_group(struct ftsw_rt *rt, uint32_t group, struct ftsw_err *err)
 	if (!msg || put_ifinfo(msg, 0, false) ||
 	    nla_put_u32(msg, IFLA_GROUP, group)) {
 		nlmsg_free(msg);
-		ftsw_err_set(err, "%s: out of memory", what);
+		ftsw_err_errno(err, ENOMEM, "%s: out of memory", what);
 		return -1;
 	}
 	if (send_msg(rt, msg, what, err))
@@ -569,7 +573,7 @@ int ftsw_rt_max_group(struct ftsw_rt *rt, uint32_t *max, struct ftsw_err *err)
 	*max = 0;
 	if (!msg || put_ifinfo(msg, 0, false)) {
 		nlmsg_free(msg);
-		ftsw_err_set(err, "link dump: out of memory");
+		ftsw_err_errno(err, ENOMEM, "link dump: out of memory");
 		return -1;
 	}
 	return request(rt, msg, max_group_cb, max, "link dump", err) < 0 ?
@@ -587,13 +591,15 @@ int ftsw_sysctl(const char *path, const char *value, struct ftsw_err *err)
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;	/* e.g. no IPv6 in this kernel */
-		ftsw_err_set(err, "sysctl %s: %s", path, strerror(errno));
+		ftsw_err_errno(err, errno, "sysctl %s: %s", path,
+			       strerror(errno));
 		return -1;
 	}
 	n = write(fd, value, strlen(value));
 	close(fd);
 	if (n < 0) {
-		ftsw_err_set(err, "sysctl %s: %s", path, strerror(errno));
+		ftsw_err_errno(err, errno, "sysctl %s: %s", path,
+			       strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -783,7 +783,7 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 	rc = 0;
 out:
 	if (rc == -ENOMEM)
-		ftsw_err_set(err, "check: out of memory");
+		ftsw_err_errno(err, ENOMEM, "check: out of memory");
 	free(stack);
 	free(hostleaf);
 	free(c.dep);

@@ -570,8 +570,9 @@ int ftsw_dfsssp_layers(const struct ftsw_topo *t, struct ftsw_routing *r,
 	goto out;
 oom:
 	rc = -1;
-	ftsw_err_set(err, "dfsssp: out of memory for the channel dependency "
-		     "graph (%u switches, %u hosts)", t->nswitches, t->nhosts);
+	ftsw_err_errno(err, ENOMEM,
+		       "dfsssp: out of memory for the channel dependency "
+		       "graph (%u switches, %u hosts)", t->nswitches, t->nhosts);
 out:
 	st->seconds = now() - t0;
 	layering_free(&ly);

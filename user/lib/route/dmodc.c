@@ -729,7 +729,7 @@ int ftsw_route_dmodc(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 	return 0;
 fail:
 	if (rc == -ENOMEM)
-		ftsw_err_set(err, "dmodc: out of memory");
+		ftsw_err_errno(err, ENOMEM, "dmodc: out of memory");
 	free_dc(&a);
 	return -1;
 }

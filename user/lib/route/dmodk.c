@@ -14,6 +14,7 @@
  * LMC offset o (multipath, ftsw's extension): y = floor(j / W_l) + o picks
  * b = y mod w and k = floor(y / w) mod p (down: k = y mod p); o = 0 is eq. (1).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,6 +142,6 @@ oom:
 		free(a.quo[l]);
 		free(a.dig[l]);
 	}
-	ftsw_err_set(err, "dmodk: out of memory");
+	ftsw_err_errno(err, ENOMEM, "dmodk: out of memory");
 	return -1;
 }

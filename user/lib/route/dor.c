@@ -27,6 +27,7 @@
  * fabric is routed with one VL, with a warning where that leaves cycles
  * possible.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,7 +169,7 @@ static int dateline_vls(const struct ftsw_topo *t, struct ftsw_routing *r,
 	r->sl = malloc((size_t)nh * nh + 1);
 	if (!vl || !r->sl) {
 		free(vl);
-		ftsw_err_set(err, "dor: out of memory");
+		ftsw_err_errno(err, ENOMEM, "dor: out of memory");
 		return -1;
 	}
 	for (s = 0; s < ns; s++)
@@ -207,12 +208,12 @@ int ftsw_route_dor(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 	int rc = -1;
 
 	if (hosts_by_switch(&a)) {
-		ftsw_err_set(err, "dor: out of memory");
+		ftsw_err_errno(err, ENOMEM, "dor: out of memory");
 		goto out;
 	}
 	ftsw_parallel_for(o->threads, t->nswitches, dor_dest, &a);
 	if (a.oom) {
-		ftsw_err_set(err, "dor: out of memory");
+		ftsw_err_errno(err, ENOMEM, "dor: out of memory");
 		goto out;
 	}
 	r->flags |= FTSW_RT_SWITCH_LIDS;

@@ -20,6 +20,7 @@
  * so no path loops. A pair is routed exactly when a legal path exists. The
  * price: a switch with a down path never takes a shorter up-then-down one.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,7 +237,7 @@ int ftsw_hopsel(const struct ftsw_topo *t, struct ftsw_routing *r,
 	rc = 0;
 out:
 	if (rc)
-		ftsw_err_set(err, "%s: out of memory", r->engine);
+		ftsw_err_errno(err, ENOMEM, "%s: out of memory", r->engine);
 	free(a.leaf_of_sw);
 	free(a.leaf_sw);
 	free(a.dA);

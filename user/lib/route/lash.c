@@ -21,6 +21,7 @@
  * the searched region is reordered. Removing dependencies never breaks a
  * topological order.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -309,7 +310,7 @@ static int place(struct lash *a, const struct ftsw_routing *r, uint32_t s,
 		     t->nodes[t->hosts[h]].desc ? t->nodes[t->hosts[h]].desc : "?");
 	return -1;
 oom:
-	ftsw_err_set(err, "lash: out of memory");
+	ftsw_err_errno(err, ENOMEM, "lash: out of memory");
 	return -1;
 }
 
@@ -369,7 +370,7 @@ static int lash_layers(struct lash *a, struct ftsw_routing *r,
 
 	r->sl = malloc((size_t)nh * nh + 1);
 	if (!ch || !vl || !hs || !r->sl) {
-		ftsw_err_set(err, "lash: out of memory");
+		ftsw_err_errno(err, ENOMEM, "lash: out of memory");
 		goto out;
 	}
 	memset(vl, 0, (size_t)(ns + 1) * nh + 1);
@@ -414,7 +415,7 @@ int ftsw_route_lash(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 	a.bw = malloc(a.nch * sizeof(uint32_t));
 	a.pos = malloc(2 * (size_t)a.nch * sizeof(uint32_t));
 	if (!a.ly || !a.mark || !a.stk || !a.fw || !a.bw || !a.pos) {
-		ftsw_err_set(err, "lash: out of memory");
+		ftsw_err_errno(err, ENOMEM, "lash: out of memory");
 		goto out;
 	}
 	if (lash_layers(&a, r, err))

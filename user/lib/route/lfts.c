@@ -441,7 +441,7 @@ struct ftsw_routing *ftsw_lfts_read(const struct ftsw_topo *t, const char *path,
 	}
 out:
 	if (rc == -ENOMEM)
-		ftsw_err_set(err, "%s: out of memory", path);
+		ftsw_err_errno(err, ENOMEM, "%s: out of memory", path);
 	if (rc) {
 		ftsw_routing_free(r);
 		r = NULL;

@@ -26,6 +26,7 @@
  * either floor(K / K') or ceil(K / K') of K equal shares (exactly 1/K' when
  * K' divides K, e.g. always when K <= X).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,8 +165,9 @@ static int lmp_route(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 	while ((1u << lmc) < K)
 		lmc++;
 	if (K > 128 || lmc > FTSW_LMC_MAX) {
-		ftsw_err_set(err, "%s: K = %u paths need more than 128 LIDs per "
-			     "host (LMC 7 at most)", name, K);
+		ftsw_err_errno(err, ERANGE,
+			       "%s: K = %u paths need more than 128 LIDs per "
+			       "host (LMC 7 at most)", name, K);
 		goto out;
 	}
 	if (o->lmc < lmc) {
@@ -177,7 +179,7 @@ static int lmp_route(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 	m.sel = malloc((size_t)t->nhosts * m.h * K * sizeof(uint32_t) + 1);
 	m.nsel = malloc((size_t)t->nhosts * m.h + 1);
 	if (!m.sel || !m.nsel) {
-		ftsw_err_set(err, "%s: out of memory", name);
+		ftsw_err_errno(err, ENOMEM, "%s: out of memory", name);
 		goto out;
 	}
 	for (d = 0; d < t->nhosts; d++)

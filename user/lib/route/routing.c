@@ -154,13 +154,15 @@ static struct ftsw_routing *routing_alloc(const struct ftsw_topo *t,
 		return NULL;
 	}
 	if (need > (extended ? FTSW_LID_EXT_MAX : FTSW_LID_MAX)) {
-		ftsw_err_set(err, "LID space exhausted: %u hosts and %u switches "
-			     "at LMC %u need LIDs up to %llu (0x%llx), beyond "
-			     "0x%X%s", t->nhosts, t->nswitches, lmc,
-			     (unsigned long long)need, (unsigned long long)need,
-			     extended ? FTSW_LID_EXT_MAX : FTSW_LID_MAX,
-			     extended ? "" : "; lower --lmc, or use --extended-lids "
-			     "for analysis only");
+		ftsw_err_errno(err, ERANGE,
+			       "LID space exhausted: %u hosts and %u switches "
+			       "at LMC %u need LIDs up to %llu (0x%llx), beyond "
+			       "0x%X%s", t->nhosts, t->nswitches, lmc,
+			       (unsigned long long)need,
+			       (unsigned long long)need,
+			       extended ? FTSW_LID_EXT_MAX : FTSW_LID_MAX,
+			       extended ? "" : "; lower --lmc, or use "
+			       "--extended-lids for analysis only");
 		return NULL;
 	}
 	r = calloc(1, sizeof(*r));
@@ -189,8 +191,9 @@ static struct ftsw_routing *routing_alloc(const struct ftsw_topo *t,
 	}
 	return r;
 oom:
-	ftsw_err_set(err, "out of memory for the routing tables (%u switches x "
-		     "%llu LIDs)", t->nswitches, (unsigned long long)need + 1);
+	ftsw_err_errno(err, ENOMEM,
+		       "out of memory for the routing tables (%u switches x "
+		       "%llu LIDs)", t->nswitches, (unsigned long long)need + 1);
 	ftsw_routing_free(r);
 	return NULL;
 }
@@ -498,7 +501,7 @@ int ftsw_route_switch_lids(const struct ftsw_topo *t, struct ftsw_routing *r,
 	a.peer_port = malloc((size_t)t->nports + 1);
 	a.up = malloc((size_t)t->nports + 1);
 	if (!a.first || !a.nbr || !a.port || !a.peer_port || !a.up) {
-		ftsw_err_set(err, "switch LIDs: out of memory");
+		ftsw_err_errno(err, ENOMEM, "switch LIDs: out of memory");
 		goto out;
 	}
 	for (s = 0; s < ns; s++) {

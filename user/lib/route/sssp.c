@@ -22,6 +22,7 @@
  *
  * Switch LIDs (management traffic) are routed by plain shortest paths.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,7 +266,7 @@ int ftsw_sssp_tables(const struct ftsw_topo *t, struct ftsw_routing *r,
 	rc = 0;
 	goto out;
 oom:
-	ftsw_err_set(err, "sssp: out of memory (%u switches)", ns);
+	ftsw_err_errno(err, ENOMEM, "sssp: out of memory (%u switches)", ns);
 out:
 	sgraph_free(&g);
 	free(w);

@@ -12,6 +12,7 @@
  * shortest legal path; ports balanced by use. The roots and why they were
  * picked are kept in the routing (r->roots, r->roots_why).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -138,7 +139,7 @@ int ftsw_route_updn(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 	rc = updn_tables(t, o, r, height, err);
 	goto out;
 oom:
-	ftsw_err_set(err, "updn: out of memory");
+	ftsw_err_errno(err, ENOMEM, "updn: out of memory");
 out:
 	free(leafrank);
 	free(height);

@@ -15,6 +15,7 @@
  * sub-tree T routes offset j of d along the path of source T * S + j.
  * LMC = ceil(log2 S) must fit 7 (FT(32, 2): 16 offsets; FT(16, 3): 64).
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "route/xgft.h"
@@ -99,8 +100,8 @@ int ftsw_route_wsr(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 	w.path = calloc(w.N * w.N + 1, sizeof(uint32_t));
 	wt = calloc((size_t)t->nports + 1, sizeof(uint32_t));
 	if (!w.path || !wt) {
-		ftsw_err_set(err, "wsr: out of memory (%llu hosts)",
-			     (unsigned long long)w.N);
+		ftsw_err_errno(err, ENOMEM, "wsr: out of memory (%llu hosts)",
+			       (unsigned long long)w.N);
 		goto out;
 	}
 	for (s = 0; s < w.N; s++) {

@@ -3,6 +3,7 @@
  * Destination-based routing tables on complete XGFTs, driven by a
  * per-engine parent choice (see xgft.h).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,7 +67,7 @@ int ftsw_xgft_init(struct ftsw_xgft *x, const struct ftsw_topo *t,
 	x->hostnum = malloc(((size_t)t->nhosts + 1) * sizeof(uint64_t));
 	x->byhostnum = malloc(((size_t)x->M[g->h] + 1) * sizeof(uint32_t));
 	if (!x->up || !x->down || !x->hostnum || !x->byhostnum) {
-		ftsw_err_set(err, "%s: out of memory", engine);
+		ftsw_err_errno(err, ENOMEM, "%s: out of memory", engine);
 		ftsw_xgft_free(x);
 		return -1;
 	}
@@ -157,7 +158,7 @@ int ftsw_xgft_fill(struct ftsw_xgft *x, struct ftsw_routing *r,
 
 	r->rank = malloc(((size_t)t->nswitches + 1) * sizeof(int));
 	if (!r->rank) {
-		ftsw_err_set(err, "%s: out of memory", r->engine);
+		ftsw_err_errno(err, ENOMEM, "%s: out of memory", r->engine);
 		return -1;
 	}
 	for (s = 0; s < t->nswitches; s++)

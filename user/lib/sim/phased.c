@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The simulator's phased engine on several threads (--phased). */
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -255,8 +256,9 @@ static void *ph_thread(void *arg)
 		}
 		if (sum.failed) {
 			if (!s->tid) {
-				ftsw_err_set(s->err, "out of memory during the "
-					     "simulation");
+				ftsw_err_errno(s->err, ENOMEM,
+					       "out of memory during the "
+					       "simulation");
 				g->rc = -1;
 			}
 			break;
@@ -359,7 +361,8 @@ static int ph_setup(struct sim *s0, struct phased *g, unsigned T,
 	}
 	g->pstart[T] = s0->nports;
 	if (pk_per * T >= NO_PKT) {
-		ftsw_err_set(err, "fabric too large for the phased engine");
+		ftsw_err_errno(err, ERANGE,
+			       "fabric too large for the phased engine");
 		return -1;
 	}
 	g->pk_per = (uint32_t)pk_per;
@@ -370,9 +373,10 @@ static int ph_setup(struct sim *s0, struct phased *g, unsigned T,
 	if (!ms) {
 		if (pk)
 			munmap(pk, g->pk_bytes);
-		ftsw_err_set(err, "out of memory for the phased engine (it "
-			     "reserves address space for %u threads' packets "
-			     "and messages: see ulimit -v)", T);
+		ftsw_err_errno(err, ENOMEM,
+			       "out of memory for the phased engine (it "
+			       "reserves address space for %u threads' packets "
+			       "and messages: see ulimit -v)", T);
 		return PH_NOMEM;
 	}
 	ph_pool(&s0->pkp, pk, g->pk_per, T);
@@ -382,7 +386,7 @@ static int ph_setup(struct sim *s0, struct phased *g, unsigned T,
 	s0->heap = malloc((nall + 1) * sizeof(*s0->heap));
 	if (!g->box || !g->defer || !s0->heap) {
 		free(all);
-		ftsw_err_set(err, "out of memory for the simulation");
+		ftsw_err_errno(err, ENOMEM, "out of memory for the simulation");
 		return -1;
 	}
 	s0->pk = s0->pkp.items;
@@ -392,7 +396,8 @@ static int ph_setup(struct sim *s0, struct phased *g, unsigned T,
 
 		if (!x) {
 			free(all);
-			ftsw_err_set(err, "out of memory for the simulation");
+			ftsw_err_errno(err, ENOMEM,
+				       "out of memory for the simulation");
 			return -1;
 		}
 		*x = *s0;
@@ -407,7 +412,8 @@ static int ph_setup(struct sim *s0, struct phased *g, unsigned T,
 		if (!x->wheel || !x->heap || sim_hist_init(&x->hmsg) ||
 		    sim_hist_init(&x->hpkt)) {
 			free(all);
-			ftsw_err_set(err, "out of memory for the simulation");
+			ftsw_err_errno(err, ENOMEM,
+				       "out of memory for the simulation");
 			return -1;
 		}
 	}
@@ -521,7 +527,7 @@ int sim_run_phased(struct sim *s, const struct ftsw_sim_opts *o,
 	int rc;
 
 	if (!g) {
-		ftsw_err_set(err, "out of memory for the simulation");
+		ftsw_err_errno(err, ENOMEM, "out of memory for the simulation");
 		return -1;
 	}
 	g->o = o;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The simulator's set-up and tear-down: parameters, arrays, ports, hosts. */
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -156,7 +157,8 @@ static int setup_params(struct sim *s, const struct ftsw_routing *r,
 
 		s->Px = (s->P + S - 1) / S;
 		if (S > 64) {
-			ftsw_err_set(err, "crossbar speedup %u: at most 64", S);
+			ftsw_err_errno(err, ERANGE,
+				       "crossbar speedup %u: at most 64", S);
 			return -1;
 		}
 	}
@@ -172,7 +174,8 @@ static int setup_params(struct sim *s, const struct ftsw_routing *r,
 	    o->msg_packets > 65535 || s->Bin < 1 || s->Bin > 255 ||
 	    s->Bout < 1 || s->Bout > 255 || s->L < 1 || s->L > 1000 ||
 	    s->R < 1 || s->R > 1000 || s->V > FTSW_SIM_MAX_VLS) {
-		ftsw_err_set(err, "simulation parameters out of range");
+		ftsw_err_errno(err, ERANGE,
+			       "simulation parameters out of range");
 		return -1;
 	}
 	if (!(load > 0) || load > 1) {
@@ -220,14 +223,16 @@ static int setup_alloc(struct sim *s, const struct ftsw_sim_opts *o,
 	s->offs = malloc((size_t)t->nhosts * 128);
 	if (s->o.policy == FTSW_SIM_SPREAD) {
 		if (t->nhosts > 16384) {
-			ftsw_err_set(err, "--path-policy spread keeps a counter "
-				     "per host pair: at most 16384 hosts, "
-				     "fabric has %u", t->nhosts);
+			ftsw_err_errno(err, ERANGE,
+				       "--path-policy spread keeps a counter "
+				       "per host pair: at most 16384 hosts, "
+				       "fabric has %u", t->nhosts);
 			return -1;
 		}
 		s->pair_rr = calloc((size_t)t->nhosts * t->nhosts, 1);
 		if (!s->pair_rr) {
-			ftsw_err_set(err, "out of memory for the simulation");
+			ftsw_err_errno(err, ENOMEM,
+				       "out of memory for the simulation");
 			return -1;
 		}
 	}
@@ -240,7 +245,7 @@ static int setup_alloc(struct sim *s, const struct ftsw_sim_opts *o,
 	    !s->noff || !s->offs ||
 	    !s->heap || !s->wheel || sim_hist_init(&s->hmsg) ||
 	    sim_hist_init(&s->hpkt)) {
-		ftsw_err_set(err, "out of memory for the simulation");
+		ftsw_err_errno(err, ENOMEM, "out of memory for the simulation");
 		return -1;
 	}
 	return 0;

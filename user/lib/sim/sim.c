@@ -6,6 +6,7 @@
  * checks in check.c, the threaded engine in phased.c, the traffic in
  * traffic.c; sim_int.h holds what they share.
  */
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -123,7 +124,8 @@ static int run_loop(struct sim *s, const struct ftsw_sim_opts *o,
 		if (o->verify && !s->failed && sim_verify_idle(s))
 			return -1;
 		if (s->failed) {
-			ftsw_err_set(err, "out of memory during the simulation");
+			ftsw_err_errno(err, ENOMEM,
+				       "out of memory during the simulation");
 			return -1;
 		}
 		if (s->now == next_sample) {
@@ -177,7 +179,7 @@ static int run_results(struct sim *s, const struct ftsw_sim_opts *o,
 		for (size_t i = 0; i < (size_t)s->nports * s->V; i++)
 			res->link_flits[i] = PV(s, i)->flits;
 	else if (!rc) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		rc = -1;
 	}
 	if (!res->note[0] && s->msgs_done < s->msgs_measured && !res->deadlock)

@@ -6,6 +6,7 @@
  * threads, in the phased engine), the saturation search, the --load
  * syntax.
  */
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -81,7 +82,7 @@ int ftsw_sim_sweep(const struct ftsw_routing *r,
 	pthread_mutex_init(&w.lock, NULL);
 	th = calloc(nt, sizeof(*th));
 	if (!th) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	for (i = 1; i < nt; i++)
@@ -122,7 +123,7 @@ int ftsw_sim_saturation(const struct ftsw_routing *r,
 	size_t i, n = 0, b = 0;
 
 	if (!all) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < 10; i++)
@@ -190,7 +191,7 @@ int ftsw_sim_loads_parse(const char *s, double **loads, size_t *n,
 	cnt = (size_t)floor((b - a) / st + 1e-6) + 1;
 	l = malloc(cnt * sizeof(*l));
 	if (!l) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < cnt; i++) {

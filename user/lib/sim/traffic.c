@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The simulator's traffic: who sends to whom, by weight (sim.h). */
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -76,7 +77,7 @@ static int traffic_alloc(struct ftsw_sim_traffic *tr, uint32_t nhosts,
 	tr->dst = malloc((total + 1) * sizeof(*tr->dst));
 	tr->cum = malloc((total + 1) * sizeof(*tr->cum));
 	if (!tr->start || !tr->dst || !tr->cum || total > UINT32_MAX) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	total = 0;
@@ -160,7 +161,7 @@ int ftsw_sim_traffic_make(const struct ftsw_topo *t, const char *pattern,
 	if (!ord || !cnt) {
 		free(ord);
 		free(cnt);
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	if (ftsw_order_make(order, t, ranks, ord, err) ||

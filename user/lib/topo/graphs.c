@@ -154,7 +154,7 @@ int ftsw_gbuild_begin(struct ftsw_gbuild *b, uint64_t nsw, unsigned ports,
 	b->t = ftsw_topo_new();
 	b->sw = malloc(nsw * sizeof(uint32_t));
 	if (!b->t || !b->sw) {
-		ftsw_err_set(err, "%s: out of memory", what);
+		ftsw_err_errno(err, ENOMEM, "%s: out of memory", what);
 		ftsw_gbuild_abort(b);
 		return -ENOMEM;
 	}

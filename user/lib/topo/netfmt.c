@@ -508,7 +508,8 @@ static struct ftsw_topo *net_read_text(struct ftsw_text *x,
 		match_spec(&p);
 out:
 	if (rc == -ENOMEM)
-		ftsw_err_set(err, "%s:%u: out of memory", x->path, p.line);
+		ftsw_err_errno(err, ENOMEM, "%s:%u: out of memory", x->path,
+			       p.line);
 	parser_free(&p);
 	if (rc) {
 		ftsw_topo_free(p.t);

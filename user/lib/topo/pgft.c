@@ -267,9 +267,10 @@ static void pgft_too_big(const struct ftsw_pgft *g, struct ftsw_err *err)
 		dp += n * ((l < h ? g->w[l] * g->p[l] : 0) +
 			   (l ? g->m[l - 1] * g->p[l - 1] : 0));
 	}
-	ftsw_err_set(err, "PGFT: %.0f nodes and %.0f ports, beyond the "
-		     "generator's limit of %u nodes and %u ports (about 1 GB)",
-		     dn, dp, FTSW_GEN_MAX_NODES, FTSW_GEN_MAX_PORTS);
+	ftsw_err_errno(err, ERANGE,
+		       "PGFT: %.0f nodes and %.0f ports, beyond the "
+		       "generator's limit of %u nodes and %u ports (about 1 GB)",
+		       dn, dp, FTSW_GEN_MAX_NODES, FTSW_GEN_MAX_PORTS);
 }
 
 /* Check the parameters and size every level, before any allocation. */
@@ -424,7 +425,7 @@ struct ftsw_topo *ftsw_topo_gen_pgft(const struct ftsw_pgft *g,
 	ftsw_pgft_format(g, t->spec, sizeof(t->spec));
 	return t;
 oom:
-	ftsw_err_set(err, "PGFT: out of memory");
+	ftsw_err_errno(err, ENOMEM, "PGFT: out of memory");
 fail:
 	ftsw_topo_free(t);
 	return NULL;

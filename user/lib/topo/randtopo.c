@@ -4,6 +4,7 @@
  * (Fig. 9: 128 switches of 32 ports, 16 hosts each, a varying number of
  * random switch-to-switch links).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -41,9 +42,10 @@ struct ftsw_topo *ftsw_topo_gen_random(unsigned nsw, unsigned ports,
 		return NULL;
 	}
 	if ((uint64_t)nsw * ports > (32u << 20)) {
-		ftsw_err_set(err, "random topology: %u switches of %u ports is "
-			     "beyond the generator's limit of %u ports", nsw,
-			     ports, 32u << 20);
+		ftsw_err_errno(err, ERANGE,
+			       "random topology: %u switches of %u ports is "
+			       "beyond the generator's limit of %u ports", nsw,
+			       ports, 32u << 20);
 		return NULL;
 	}
 	free_ports = ports - hosts_per_sw;
@@ -59,7 +61,7 @@ struct ftsw_topo *ftsw_topo_gen_random(unsigned nsw, unsigned ports,
 	used = calloc(nsw, sizeof(unsigned));
 	cand = malloc(nsw * sizeof(uint32_t));
 	if (!t || !sw || !used || !cand) {
-		ftsw_err_set(err, "random topology: out of memory");
+		ftsw_err_errno(err, ENOMEM, "random topology: out of memory");
 		goto fail;
 	}
 	for (i = 0; i < nsw; i++) {

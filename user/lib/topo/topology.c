@@ -91,7 +91,7 @@ uint32_t ftsw_topo_add_node(struct ftsw_topo *t, enum ftsw_node_kind kind,
 	t->nports += nports;
 	return t->nnodes++;
 oom:
-	ftsw_err_set(err, "out of memory adding node %u", t->nnodes);
+	ftsw_err_errno(err, ENOMEM, "out of memory adding node %u", t->nnodes);
 	return FTSW_NONE;
 }
 
@@ -158,7 +158,7 @@ int ftsw_topo_finish(struct ftsw_topo *t, struct ftsw_err *err)
 	t->switches = malloc((ns + 1) * sizeof(uint32_t));
 	t->hosts = malloc((nh + 1) * sizeof(uint32_t));
 	if (!t->switches || !t->hosts) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -ENOMEM;
 	}
 	t->nswitches = ns;
@@ -404,7 +404,7 @@ struct ftsw_topo *ftsw_topo_subset(const struct ftsw_topo *t, const bool *keep,
 	free(map);
 	return o;
 oom:
-	ftsw_err_set(err, "out of memory");
+	ftsw_err_errno(err, ENOMEM, "out of memory");
 fail:
 	free(map);
 	ftsw_topo_free(o);
@@ -465,7 +465,7 @@ static int drop_random(const uint32_t *ids, uint32_t n, uint32_t k,
 	}
 	a = pick(n, k, seed);
 	if (!a) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -ENOMEM;
 	}
 	for (i = 0; i < k; i++)
@@ -491,7 +491,7 @@ static struct ftsw_topo *subset_without_links(const struct ftsw_topo *t,
 		return ftsw_topo_subset(t, keep, err);
 	all = malloc(t->nnodes + 1);
 	if (!all) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return NULL;
 	}
 	memset(all, 1, t->nnodes + 1);
@@ -565,7 +565,7 @@ static int cut_random_links(struct ftsw_topo *o, uint32_t k, uint64_t *seed,
 	a = ends ? (switch_links(o, ends), pick((uint32_t)nl, k, seed)) : NULL;
 	if (!a) {
 		free(ends);
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -ENOMEM;
 	}
 	for (i = 0; i < k; i++)
@@ -585,7 +585,7 @@ struct ftsw_topo *ftsw_topo_degrade(const struct ftsw_topo *t,
 	uint64_t seed = d->seed;
 
 	if (!keep) {
-		ftsw_err_set(err, "out of memory");
+		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return NULL;
 	}
 	memset(keep, 1, t->nnodes + 1);

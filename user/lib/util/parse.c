@@ -54,9 +54,10 @@ int ftsw_parse_u64_prefix(const char *what, const char *s, uint64_t min,
 	if (end)
 		*end = p;
 	if (over || v < min || v > max) {
-		ftsw_err_set(err, "%s: %.*s is out of range (%llu..%llu)", what,
-			     (int)(p - (s ? s : "")), s ? s : "",
-			     (unsigned long long)min, (unsigned long long)max);
+		ftsw_err_errno(err, ERANGE,
+			       "%s: %.*s is out of range (%llu..%llu)", what,
+			       (int)(p - (s ? s : "")), s ? s : "",
+			       (unsigned long long)min, (unsigned long long)max);
 		return -ERANGE;
 	}
 	*out = v;
@@ -114,8 +115,9 @@ int ftsw_parse_double(const char *what, const char *s, double min,
 		return -EINVAL;
 	}
 	if (errno == ERANGE || !isfinite(v) || v < min || v > max) {
-		ftsw_err_set(err, "%s: %s is out of range (%g..%g)", what, p,
-			     min, max);
+		ftsw_err_errno(err, ERANGE,
+			       "%s: %s is out of range (%g..%g)", what, p,
+			       min, max);
 		return -ERANGE;
 	}
 	*out = v;
@@ -133,8 +135,9 @@ int ftsw_parse_hex_prefix(const char *what, const char *s, uint64_t *out,
 		p += 2;
 	for (; (d = digit_value(*p)) >= 0; p++, n++) {
 		if (v >> 60) {
-			ftsw_err_set(err, "%s: '%.40s' is beyond 64 bits", what,
-				     s);
+			ftsw_err_errno(err, ERANGE,
+				       "%s: '%.40s' is beyond 64 bits", what,
+				       s);
 			return -ERANGE;
 		}
 		v = v << 4 | (unsigned)d;

@@ -56,7 +56,7 @@ int ftsw_text_attach(struct ftsw_text *x, FILE *f, const char *name,
 	/* the line, a '\r' it may end with, the NUL */
 	x->line = malloc(max_line + 2);
 	if (!x->line) {
-		ftsw_err_set(err, "%s: out of memory", name);
+		ftsw_err_errno(err, ENOMEM, "%s: out of memory", name);
 		return -1;
 	}
 	return 0;
@@ -74,11 +74,11 @@ int ftsw_text_open(struct ftsw_text *x, const char *path, size_t max_line,
 	/* O_NONBLOCK: a FIFO without a writer must not hang the open */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
-		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+		ftsw_err_errno(err, errno, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st)) {
-		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+		ftsw_err_errno(err, errno, "%s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -98,7 +98,7 @@ int ftsw_text_open(struct ftsw_text *x, const char *path, size_t max_line,
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	f = fdopen(fd, "r");
 	if (!f) {
-		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+		ftsw_err_errno(err, errno, "%s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -133,8 +133,9 @@ int ftsw_text_line(struct ftsw_text *x, struct ftsw_err *err)
 		x->line[n++] = (char)c;
 	}
 	if (c == EOF && ferror(x->f)) {
-		ftsw_err_set(err, "%s:%u: read error: %s", x->path, x->ln + 1,
-			     strerror(errno ? errno : EIO));
+		ftsw_err_errno(err, errno ? errno : EIO,
+			       "%s:%u: read error: %s", x->path, x->ln + 1,
+			       strerror(errno ? errno : EIO));
 		return -1;
 	}
 	if (c == EOF && !n)

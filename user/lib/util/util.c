@@ -17,6 +17,17 @@
 
 #include "util/util.h"
 
+static void err_vset(struct ftsw_err *err, int e, const char *fmt,
+		     va_list ap)
+{
+	char msg[sizeof(err->msg)];
+
+	/* through a copy: the arguments may point into err->msg itself */
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	memcpy(err->msg, msg, sizeof(msg));
+	err->code = e < 0 ? -e : e ? e : EINVAL;
+}
+
 void ftsw_err_set(struct ftsw_err *err, const char *fmt, ...)
 {
 	va_list ap;
@@ -24,7 +35,18 @@ void ftsw_err_set(struct ftsw_err *err, const char *fmt, ...)
 	if (!err)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	err_vset(err, EINVAL, fmt, ap);
+	va_end(ap);
+}
+
+void ftsw_err_errno(struct ftsw_err *err, int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	va_start(ap, fmt);
+	err_vset(err, e, fmt, ap);
 	va_end(ap);
 }
 
@@ -150,37 +172,38 @@ static void atomic_why(const char *path, int e, struct ftsw_err *err)
 	else
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
 	if (stat(dir, &st)) {
-		ftsw_err_set(err, "%s: directory '%s' %s", path, dir,
-			     errno == ENOENT ? "does not exist" :
-			     strerror(errno));
+		ftsw_err_errno(err, errno, "%s: directory '%s' %s", path, dir,
+			       errno == ENOENT ? "does not exist" :
+			       strerror(errno));
 		return;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		ftsw_err_set(err, "%s: '%s' is not a directory", path, dir);
+		ftsw_err_errno(err, ENOTDIR, "%s: '%s' is not a directory",
+			       path, dir);
 		return;
 	}
 	if (e == EACCES) {
-		ftsw_err_set(err, "%s: directory '%s' is not writable (the "
-			     "file is written as a temporary file there, then "
-			     "renamed)", path, dir);
+		ftsw_err_errno(err, e, "%s: directory '%s' is not writable "
+			       "(the file is written as a temporary file "
+			       "there, then renamed)", path, dir);
 		return;
 	}
 	if (e == EROFS) {
-		ftsw_err_set(err, "%s: directory '%s' is on a read-only file "
-			     "system", path, dir);
+		ftsw_err_errno(err, e, "%s: directory '%s' is on a read-only "
+			       "file system", path, dir);
 		return;
 	}
 	if (!statfs(dir, &sf) && (sf.f_type == PROC_SUPER_MAGIC ||
 				  sf.f_type == SYSFS_MAGIC)) {
-		ftsw_err_set(err, "%s: directory '%s' is in the %s file system, "
-			     "where no new file can be created (the file is "
-			     "written as a temporary file there, then renamed)",
-			     path, dir, sf.f_type == SYSFS_MAGIC ? "sys" :
-			     "proc");
+		ftsw_err_errno(err, e, "%s: directory '%s' is in the %s file "
+			       "system, where no new file can be created (the "
+			       "file is written as a temporary file there, "
+			       "then renamed)", path, dir,
+			       sf.f_type == SYSFS_MAGIC ? "sys" : "proc");
 		return;
 	}
-	ftsw_err_set(err, "%s: no new file can be created in directory '%s' "
-		     "(%s)", path, dir, strerror(e));
+	ftsw_err_errno(err, e, "%s: no new file can be created in directory "
+		       "'%s' (%s)", path, dir, strerror(e));
 }
 
 FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err)
@@ -193,15 +216,16 @@ FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err)
 
 	/* never replace a directory, a device or a FIFO by a file */
 	if (!stat(path, &st) && not_regular(&st)) {
-		ftsw_err_set(err, "%s: %s, not a regular file (written files "
-			     "replace their target; '-' is standard output)",
-			     path, not_regular(&st));
+		ftsw_err_errno(err, S_ISDIR(st.st_mode) ? EISDIR : EINVAL,
+			       "%s: %s, not a regular file (written files "
+			       "replace their target; '-' is standard output)",
+			       path, not_regular(&st));
 		*tmp = NULL;
 		return NULL;
 	}
 	*tmp = malloc(n);
 	if (!*tmp) {
-		ftsw_err_set(err, "%s: out of memory", path);
+		ftsw_err_errno(err, ENOMEM, "%s: out of memory", path);
 		return NULL;
 	}
 	snprintf(*tmp, n, "%s.tmpXXXXXX", path);
@@ -228,7 +252,7 @@ FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err)
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
-		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+		ftsw_err_errno(err, errno, "%s: %s", path, strerror(errno));
 		close(fd);
 		unlink(*tmp);
 		tmp_unregister(*tmp);
@@ -248,12 +272,14 @@ int ftsw_atomic_commit(FILE *f, const char *path, char *tmp,
 	if (fclose(f))
 		bad = 1;
 	if (bad) {
-		ftsw_err_set(err, "%s: write failed: %s", path, strerror(errno));
+		ftsw_err_errno(err, errno, "%s: write failed: %s", path,
+			       strerror(errno));
 		unlink(tmp);
 		rc = -EIO;
 	} else if (rename(tmp, path)) {
 		rc = -errno;
-		ftsw_err_set(err, "%s: rename: %s", path, strerror(errno));
+		ftsw_err_errno(err, errno, "%s: rename: %s", path,
+			       strerror(errno));
 		unlink(tmp);
 	}
 	tmp_unregister(tmp);

@@ -10,13 +10,29 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Error report: every failing libftsw call fills msg (file:line, object, ...). */
+/*
+ * Error report: every failing libftsw call fills msg (what failed, with the
+ * file:line, switch/port or option at fault) and code, a positive errno
+ * value a program can test: ENOENT, EACCES... from the system call that
+ * failed, EINVAL for input refused, ERANGE for a number out of its bounds,
+ * ENOMEM, or the errno the kernel replied with. The caller owns the
+ * structure (usually on its stack); nothing in it is allocated. A call that
+ * succeeds may leave it as it was.
+ */
 struct ftsw_err {
 	char msg[512];
+	int code;
 };
 
+/* Fill err (when not NULL) with the message and the code EINVAL. */
 void ftsw_err_set(struct ftsw_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * Fill err with the message and code e (a positive errno value; a negative
+ * one is negated, 0 becomes EINVAL).
+ */
+void ftsw_err_errno(struct ftsw_err *err, int e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /*
  * Atomic file write: ftsw_atomic_open() creates a temporary file next to
