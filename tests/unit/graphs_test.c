@@ -305,6 +305,40 @@ TEST(deimos_paper001)
 	ftsw_topo_free(t);
 }
 
+TEST(fat_trees_as_switch_topologies)
+{
+	/* paper 001 Table I: XGFT(1;6;3) as switches, 64 endpoints: 6 leaf
+	 * switches (64 = 6 * 10 + 4: four of 11) under 3 top switches */
+	struct ftsw_topo *t = ut_gen("xgft:1;6;3@64");
+	uint32_t s, n13 = 0;
+
+	ASSERT_NE(NULL, t);
+	EXPECT_EQ(9, t->nswitches);
+	EXPECT_EQ(64, t->nhosts);
+	EXPECT_EQ(18, ftsw_topo_nlinks(t) - 64);
+	for (s = 0; s < 6; s++)
+		EXPECT_EQ(s < 4 ? 11 : 10, hosts_on(t, s));
+	EXPECT_EQ(0, hosts_on(t, 6));
+	EXPECT_EQ(2, diameter(t));
+	ftsw_topo_free(t);
+	/* 18-ary 3-tree as switches, 4,096 endpoints: 3 levels of 324
+	 * switches, 2 * 324 * 18 links, 4096 = 324 * 12 + 208 */
+	t = ut_gen("kary:18,3@4096");
+	ASSERT_NE(NULL, t);
+	EXPECT_EQ(972, t->nswitches);
+	EXPECT_EQ(4096, t->nhosts);
+	EXPECT_EQ(11664, ftsw_topo_nlinks(t) - 4096);
+	for (s = 0; s < t->nswitches; s++) {
+		unsigned h = hosts_on(t, s);
+
+		EXPECT_GE(36, ftsw_node_degree(t, t->switches[s]));
+		n13 += h == 13;
+		EXPECT_TRUE(h == 0 || h == 12 || h == 13);
+	}
+	EXPECT_EQ(208, n13);
+	ftsw_topo_free(t);
+}
+
 TEST(specs_refused)
 {
 	static const struct { const char *spec, *msg; } bad[] = {
@@ -325,6 +359,9 @@ TEST(specs_refused)
 		{ "deimos:3", "no parameters" },
 		{ "torus:99999999999", "too large" },
 		{ "torus:4;4", "expected ','" },
+		{ "kary:6,2@0", "endpoints after '@'" },
+		{ "kary:6,2@12x", "endpoints after '@'" },
+		{ "fbfly:6,2@12", "unknown kind" },
 	};
 	unsigned i;
 

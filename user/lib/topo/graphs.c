@@ -663,3 +663,91 @@ struct ftsw_topo *ftsw_topo_gen_graph(const char *spec, struct ftsw_err *err)
 	ftsw_err_set(err, "topology spec '%s': unknown kind", spec);
 	return NULL;
 }
+
+/* --------------------------------------- fat-trees as switch topologies */
+
+/*
+ * "SPEC@E" (paper 001 Table I): the fat-tree SPEC as a switch topology
+ * with E endpoints spread evenly over its leaf switches. For kary:/ftmn:
+ * the leaves are the tree's level-1 switches; for pgft:/xgft:/rlft: the
+ * tree's level-0 nodes become the leaf switches (a level is added below).
+ * Built as the PGFT with ceil(E / leaves) hosts per leaf, of which leaf i
+ * keeps its first E / leaves (+ 1 for i < E mod leaves).
+ */
+struct ftsw_topo *ftsw_topo_gen_endpoints(const char *spec,
+					  struct ftsw_err *err)
+{
+	const char *at = strrchr(spec, '@');
+	char base[128], kind[16], *e;
+	struct ftsw_pgft g, g2;
+	struct ftsw_topo *t = NULL, *o = NULL;
+	unsigned long long ne;
+	uint64_t leaves, x;
+	bool *keep = NULL;
+	unsigned l;
+
+	if (!at || (size_t)(at - spec) >= sizeof(base)) {
+		ftsw_err_set(err, "topology spec '%s': SPEC@ENDPOINTS expected",
+			     spec);
+		return NULL;
+	}
+	memcpy(base, spec, (size_t)(at - spec));
+	base[at - spec] = 0;
+	errno = 0;
+	ne = strtoull(at + 1, &e, 10);
+	if (!isdigit((unsigned char)at[1]) || *e || errno || !ne ||
+	    ne > (1u << 22)) {
+		ftsw_err_set(err, "topology spec '%s': endpoints after '@' must "
+			     "be 1..%u", spec, 1u << 22);
+		return NULL;
+	}
+	if (ftsw_pgft_parse(base, &g, kind, sizeof(kind), err))
+		return NULL;
+	g2 = g;
+	if (strcmp(kind, "kary") && strcmp(kind, "ftmn")) {
+		if (g.h >= FTSW_PGFT_MAX_H) {
+			ftsw_err_set(err, "topology spec '%s': %u levels of "
+				     "switches is the most", spec,
+				     FTSW_PGFT_MAX_H - 1);
+			return NULL;
+		}
+		g2.h = g.h + 1;
+		for (l = 0; l < g.h; l++) {
+			g2.m[l + 1] = g.m[l];
+			g2.w[l + 1] = g.w[l];
+			g2.p[l + 1] = g.p[l];
+		}
+		g2.w[0] = g2.p[0] = 1;
+	}
+	g2.m[0] = 1;
+	leaves = ftsw_pgft_level_size(&g2, 1);
+	if (!leaves || (ne + leaves - 1) / leaves > 65535) {
+		ftsw_err_set(err, "topology spec '%s': %llu endpoints on %llu "
+			     "leaf switches", spec, ne, (unsigned long long)leaves);
+		return NULL;
+	}
+	g2.m[0] = (unsigned)((ne + leaves - 1) / leaves);
+	t = ftsw_topo_gen_pgft(&g2, err);
+	if (!t)
+		return NULL;
+	keep = malloc(t->nnodes * sizeof(bool));
+	if (!keep) {
+		ftsw_err_set(err, "topology spec '%s': out of memory", spec);
+		goto out;
+	}
+	for (x = 0; x < t->nnodes; x++)
+		keep[x] = true;
+	/* hosts are node ids 0..nhosts-1, leaf by leaf, m[0] per leaf */
+	for (x = 0; x < t->nhosts; x++) {
+		uint64_t leaf = x / g2.m[0], a = x % g2.m[0];
+
+		keep[t->hosts[x]] = a < ne / leaves + (leaf < ne % leaves);
+	}
+	o = ftsw_topo_subset(t, keep, err);
+	if (o)
+		snprintf(o->spec, sizeof(o->spec), "%s", spec);
+out:
+	free(keep);
+	ftsw_topo_free(t);
+	return o;
+}

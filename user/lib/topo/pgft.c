@@ -439,6 +439,8 @@ struct ftsw_topo *ftsw_topo_gen(const char *spec, struct ftsw_err *err)
 
 	if (ftsw_graph_kind(spec))
 		return ftsw_topo_gen_graph(spec, err);
+	if (strchr(spec, '@'))
+		return ftsw_topo_gen_endpoints(spec, err);
 	if (ftsw_pgft_parse(spec, &g, kind, sizeof(kind), err))
 		return NULL;
 	if (!strcmp(kind, "rlft") && ftsw_pgft_check_rlft(&g, err))

@@ -141,6 +141,8 @@ uint64_t ftsw_topo_nlinks(const struct ftsw_topo *t);
  *   random:SWITCHES,PORTS,HOSTS,LINKS,SEED     (ftsw_topo_gen_random)
  *   dragonfly:A,P,H[,groups=G]        dragonfly, consecutive global links
  *   deimos                            paper 001's Deimos cluster
+ *   FATTREE@E                         a fat-tree spec as the switch
+ *                                     topology of E endpoints (Table I)
  * (the last six in topo/graphs.c, Documentation/topology.md)
  */
 struct ftsw_topo *ftsw_topo_gen(const char *spec, struct ftsw_err *err);
@@ -149,6 +151,9 @@ struct ftsw_topo *ftsw_topo_gen_pgft(const struct ftsw_pgft *g,
 /* 1 when spec is one of the graph kinds (torus .. deimos) above. */
 int ftsw_graph_kind(const char *spec);
 struct ftsw_topo *ftsw_topo_gen_graph(const char *spec, struct ftsw_err *err);
+/* "SPEC@E": fat-tree SPEC as a switch topology with E endpoints (graphs.c). */
+struct ftsw_topo *ftsw_topo_gen_endpoints(const char *spec,
+					  struct ftsw_err *err);
 int ftsw_pgft_parse(const char *spec, struct ftsw_pgft *g, char *kind,
 		    size_t kindsz, struct ftsw_err *err);
 /* RLFT conditions: 0 when met, else -1 with the failing one in err. */
