@@ -6,6 +6,7 @@
  * necessary (one VL leaves a cycle).
  */
 #include "common.h"
+#include "analyze/analyze.h"
 
 static const struct ftsw_route_opts opts;
 
@@ -175,6 +176,60 @@ TEST(lash_same_routes_as_minhop_and_lmc)
 	o.max_vls = 16;
 	EXPECT_EQ(NULL, ftsw_route("lash", t, &o, &err));
 	EXPECT_NE(NULL, strstr(err.msg, "at most 15"));
+	ftsw_topo_free(t);
+}
+
+/* Mean EBB of engine e on t over n random bisections (seeds 1..n). */
+static double ebb(const char *e, const struct ftsw_topo *t, unsigned n)
+{
+	struct ftsw_random_opts ro = { .pattern = "bisect:1", .order = "topo",
+				       .ranks = t->nhosts, .samples = n };
+	struct ftsw_random_metrics m;
+	struct ftsw_routing *r = ut_route(e, t, &opts);
+	struct ftsw_err err;
+	double v = -1;
+
+	if (r && !ftsw_analyze_random(r, &ro, &m, &err) && m.ebb)
+		v = m.s.mean;
+	ftsw_routing_free(r);
+	return v;
+}
+
+/*
+ * Paper 001 Figs. 5 and 6 in small (tests/bench/topos runs the full
+ * ones): on Table I's 1,024-endpoint XGFT the SSSP routings' effective
+ * bisection bandwidth is about twice MinHop's and DOR's the lowest; on a
+ * Kautz graph all routings are close. LASH and DFSSSP only add layers to
+ * MinHop's and SSSP's tables: the same bandwidth exactly.
+ */
+TEST(paper001_ebb_small)
+{
+	struct ftsw_topo *t = ut_gen("xgft:2;10,10;5,5@1024");
+	double mh, ss, la, df, dr, v[5];
+	static const char *const eng[5] = { "minhop", "updn", "lash", "dor",
+					     "dfsssp" };
+	unsigned i;
+
+	ASSERT_NE(NULL, t);
+	mh = ebb("minhop", t, 100);
+	ss = ebb("sssp", t, 100);
+	la = ebb("lash", t, 100);
+	df = ebb("dfsssp", t, 100);
+	dr = ebb("dor", t, 100);
+	ASSERT_LT(0, mh);
+	EXPECT_GT(ss, 1.5 * mh);
+	EXPECT_EQ(mh, la);
+	EXPECT_EQ(ss, df);
+	EXPECT_LT(dr, mh);
+	ftsw_topo_free(t);
+	t = ut_gen("kautz:3,3,endpoints=512");
+	ASSERT_NE(NULL, t);
+	ss = ebb("sssp", t, 100);
+	for (i = 0; i < 5; i++) {
+		v[i] = ebb(eng[i], t, 100);
+		EXPECT_LT(0.75 * ss, v[i]) TH_LOG("%s %f sssp %f", eng[i], v[i], ss);
+		EXPECT_GT(1.25 * ss, v[i]) TH_LOG("%s %f sssp %f", eng[i], v[i], ss);
+	}
 	ftsw_topo_free(t);
 }
 
