@@ -65,7 +65,8 @@ TEST(dor_meshes_and_limits)
 	static const struct { const char *spec; unsigned vls; } ok[] = {
 		{ "mesh:3,3,hosts=2", 1 },	/* no wrap: one VL */
 		{ "mesh:4,3,2", 1 },
-		{ "torus:3,3,3", 8 },		/* 2^3 */
+		{ "torus:4,4,5", 8 },		/* 2^3 */
+		{ "torus:3,3,3", 1 },		/* rings of 3: 1-hop segments */
 		{ "torus:2,5", 2 },		/* a ring of 2 has no dateline */
 		{ "torus:6", 2 },
 	};
@@ -89,8 +90,8 @@ TEST(dor_meshes_and_limits)
 		ftsw_routing_free(r);
 		ftsw_topo_free(t);
 	}
-	/* 4 wrapped dimensions need 16 VLs: refused, with the count */
-	t = ut_gen("torus:3,3,3,3");
+	/* 4 dimensions of 4+ need 16 VLs: refused, with the count */
+	t = ut_gen("torus:4,4,4,4");
 	ASSERT_NE(NULL, t);
 	o.max_vls = 15;
 	EXPECT_EQ(NULL, ftsw_route("dor", t, &o, &err));

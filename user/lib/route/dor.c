@@ -14,8 +14,10 @@
  * wrap-around cable (between coordinates K - 1 and 0). ftsw's kernel
  * keeps one VL per (source, destination) pair for the whole path, so the
  * classic dateline VL switch in flight is expressed per path: the VL is
- * the set of wrapped dimensions (K >= 3) whose dateline the path crosses,
- * 2^w VLs for w wrapped dimensions. Within one VL, in a ring of dimension
+ * the set of dimensions of K >= 4 whose dateline the path crosses, 2^w
+ * VLs for w such dimensions (a ring of 3 needs none: its shortest
+ * segments are single hops, which depend on no other channel of the
+ * ring). Within one VL, in a ring of dimension
  * d either no path crosses the dateline (the ring's dependencies form a
  * line) or every path using the ring crosses it and, being a shortest
  * segment (at most K/2 hops), cannot close the ring's K dependencies.
@@ -148,7 +150,7 @@ static unsigned wrap_bit(const struct ftsw_grid *g, uint32_t u, uint32_t v)
 	ftsw_grid_coords(g, u, cu);
 	ftsw_grid_coords(g, v, cv);
 	for (d = 0; d < g->n; d++) {
-		if (g->k[d] < 3)
+		if (g->k[d] < 4)
 			continue;
 		if ((cu[d] == g->k[d] - 1 && cv[d] == 0) ||
 		    (cu[d] == 0 && cv[d] == g->k[d] - 1))
@@ -229,7 +231,7 @@ int ftsw_route_dor(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 		goto out;
 	}
 	for (d = 0; d < g.n; d++)
-		wrapped += g.k[d] >= 3;
+		wrapped += g.k[d] >= 4;
 	if ((1u << wrapped) > maxvl) {
 		ftsw_err_set(err, "dor: a torus with %u wrapped dimensions needs "
 			     "%u VLs for its datelines, more than the %u allowed "
