@@ -214,13 +214,25 @@ FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err)
 	int fd, e;
 	sigset_t all, old;
 
-	/* never replace a directory, a device or a FIFO by a file */
+	*tmp = NULL;
+	/*
+	 * A character device or a FIFO (-o /dev/null, a pipe) is written
+	 * in place: there is no file to replace, and replacing it by one
+	 * would destroy it. Anything else that is not a regular file is
+	 * refused.
+	 */
+	if (!stat(path, &st) && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+		f = fopen(path, "w");
+		if (!f)
+			ftsw_err_errno(err, errno, "%s: %s", path,
+				       strerror(errno));
+		return f;
+	}
 	if (!stat(path, &st) && not_regular(&st)) {
 		ftsw_err_errno(err, S_ISDIR(st.st_mode) ? EISDIR : EINVAL,
 			       "%s: %s, not a regular file (written files "
 			       "replace their target; '-' is standard output)",
 			       path, not_regular(&st));
-		*tmp = NULL;
 		return NULL;
 	}
 	*tmp = malloc(n);
@@ -267,6 +279,14 @@ int ftsw_atomic_commit(FILE *f, const char *path, char *tmp,
 {
 	int bad = ferror(f), rc = 0;
 
+	if (!tmp) {	/* a device or FIFO, written in place */
+		if (bad || fclose(f)) {
+			ftsw_err_errno(err, errno, "%s: write failed: %s",
+				       path, strerror(errno));
+			return -EIO;
+		}
+		return 0;
+	}
 	if (fflush(f) || fsync(fileno(f)))
 		bad = 1;
 	if (fclose(f))

@@ -37,7 +37,10 @@ void ftsw_err_errno(struct ftsw_err *err, int e, const char *fmt, ...)
 /*
  * Atomic file write: ftsw_atomic_open() creates a temporary file next to
  * path; ftsw_atomic_commit() flushes, syncs and renames it over path, or
- * removes it on any error. Readers never see a half-written file.
+ * removes it on any error. Readers never see a half-written file. A
+ * character device or a FIFO (/dev/null, a pipe) is opened and written in
+ * place (*tmp is then NULL); a directory or other non-regular target is
+ * refused.
  */
 FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err);
 int ftsw_atomic_commit(FILE *f, const char *path, char *tmp,
