@@ -27,7 +27,7 @@ static const struct cli_opt order_opts[O_N + 1] = {
 	[O_ORDER] = CLI_OPT_ORDER,
 	[O_RANKS] = CLI_OPT_RANKS,
 	[O_UNITS] = { "--units", NULL, CLI_NUM, "I", 1, UINT32_MAX,
-		      .help = "allocate I * prod(w) hosts (003 §V.B)" },
+		      .help = "allocate I * prod(w) hosts (Zahavi 2011, §V.B)" },
 	[O_FORMAT] = { "-f", "--format", CLI_WORD, "FORMAT", .words = formats,
 		       .help = "file format (default rankfile)" },
 	[O_OUT] = CLI_OPT_OUTPUT,

@@ -8,10 +8,11 @@
  * edge port). Switch i of the topology is kernel switch id i; its port p is
  * device "s<i>p<p>" of the fabric namespace. Links between switches are veth
  * pairs at MTU 9000 (or, with opts.patch, patch cables inside the module,
- * with no device at either end), host links MTU 1500 (ARCHITECTURE.md addressing plan:
- * host n has MAC 02:66:74:00:<base LID>, 198.18.0.0 + n + 1 /15 and
- * 2001:2::n+1 /64; the fabric answers ARP and neighbour solicitations from
- * its address plan, so hosts resolve on demand and hold no static table).
+ * with no device at either end), host links MTU 1500. The addressing plan
+ * (Documentation/design.md): host n has MAC 02:66:74:00:<base LID>,
+ * 198.18.0.0 + n + 1 /15 and 2001:2::n+1 /64; the fabric answers ARP and
+ * neighbour solicitations from its address plan, so hosts resolve on demand
+ * and hold no static table.
  *
  * Everything is done through netlink from this process: namespaces are
  * created with unshare(2) and bind mounts (as ip-netns does), devices,

@@ -390,7 +390,7 @@ static int upload_lfts(struct ftsw_nl *nl, const struct ftsw_routing *r,
 }
 
 /*
- * The address plan (ARCHITECTURE.md): host n owns base LID (n + 1) << LMC,
+ * The address plan (Documentation/design.md): host n owns base LID (n + 1) << LMC,
  * 198.18.0.0 + n + 1 and 2001:2::n+1; edge ports answer ARP and neighbour
  * solicitations from it. Staged: the commit that publishes the LFTs
  * publishes it.

@@ -6,8 +6,9 @@
  * the validator, the analyzer, the OpenSM dump writer and the emulator
  * upload consume.
  *
- * LIDs (ARCHITECTURE.md): host n (topology order) owns the 2^lmc LIDs
- * starting at (n + 1) << lmc; switch i owns LID ((nhosts + 1) << lmc) + i.
+ * LIDs (the addressing plan, Documentation/design.md): host n (topology
+ * order) owns the 2^lmc LIDs starting at (n + 1) << lmc; switch i owns
+ * LID ((nhosts + 1) << lmc) + i.
  * The unicast space ends at 0xBFFF; assignment fails clearly beyond it
  * unless extended LIDs are asked for (analysis-only runs of fabrics larger
  * than InfiniBand can address, e.g. 65,536 hosts).
