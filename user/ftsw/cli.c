@@ -230,6 +230,17 @@ static bool named_cmd(const struct cli_object *obj, const char *w)
 	return false;
 }
 
+/* Whether w is the name of one of cmd's options (a KEY of KEY VALUE). */
+static bool is_opt(const struct cli_cmd *cmd, const char *w)
+{
+	const struct cli_opt *o;
+
+	for (o = cmd->opts; o && o->name; o++)
+		if (!strcmp(o->name, w))
+			return true;
+	return false;
+}
+
 void cli_cmd_word_first(const struct cli_object *obj, int argc, char **argv)
 {
 	const struct cli_opt *o;
@@ -258,16 +269,16 @@ const struct cli_cmd *cli_find_cmd(const struct cli_object *obj, int argc,
 {
 	const struct cli_cmd *c, *def = NULL;
 
-	*shift = -1;
-	if (!obj || !obj->cmds) {
-		cli_err("%s: no command table (a bug)", obj ? obj->name : "?");
-		return NULL;
-	}
 	cli_cmd_word_first(obj, argc, argv);
 	*shift = 0;
-	for (c = obj->cmds; c->name; c++)
+	for (c = obj->cmds; c->name; c++) {
 		if (!c->name[0])
 			def = c;
+		if (argc < 2 && c->def) {
+			*shift = 1;
+			return c;
+		}
+	}
 	if (argc >= 2 && (!strcmp(argv[1], "help") ||
 			  (!def && is_help(argv[1])))) {
 		cli_usage(stdout, obj, NULL);
@@ -279,7 +290,8 @@ const struct cli_cmd *cli_find_cmd(const struct cli_object *obj, int argc,
 				*shift = 2;
 				return c;
 			}
-	if (def && (argc < 2 || argv[1][0] == '-' || def->pos_max)) {
+	if (def && (argc < 2 || argv[1][0] == '-' || def->pos_max ||
+		    is_opt(def, argv[1]))) {
 		*shift = 1;
 		return def;
 	}
@@ -379,8 +391,6 @@ void cli_usage(FILE *f, const struct cli_object *obj,
 	const struct cli_cmd *c;
 	bool first = true;
 
-	if (!obj->cmds)
-		return;
 	for (c = obj->cmds; c->name; c++) {
 		if (cmd && c != cmd)
 			continue;
@@ -435,7 +445,7 @@ static void bash_cases(FILE *f, const char *head,
 
 	fputs(head, f);
 	for (obj = cli_objects; obj->name; obj++)
-		for (c = obj->cmds; c && c->name; c++)
+		for (c = obj->cmds; c->name; c++)
 			each(f, obj, c);
 	fputs("\tesac\n}\n\n", f);
 }
@@ -494,7 +504,7 @@ static void bash_cases_cmds(FILE *f)
 	fputs("_ftsw_cmds()\n{\n\tcase \"$1\" in\n", f);
 	for (obj = cli_objects; obj->name; obj++) {
 		fprintf(f, "\t%s) echo \"", obj->name);
-		for (c = obj->cmds; c && c->name; c++)
+		for (c = obj->cmds; c->name; c++)
 			if (c->name[0])
 				fprintf(f, "%s ", c->name);
 		fputs("help\" ;;\n", f);

@@ -29,9 +29,8 @@
  *
  * and a row { "NAME", "summary", NULL, cli_cmds_NAME } in main.c's
  * cli_objects: main() runs cli_dispatch() for an object without a handler
- * of its own. The table's name is declared below (weak until every object
- * has one), so defining it is all it takes for help and completion to
- * know the object's commands. Values arrive checked: numbers in range (u), words
+ * of its own. The table's name is declared below, so defining it is all it
+ * takes for help and completion to know the object's commands. Values arrive checked: numbers in range (u), words
  * by index (u), engines known, repeated options in all[].
  */
 #ifndef FTSW_CLI_H
@@ -95,14 +94,14 @@ struct cli_cmd {
 	const char *notes;		/* more help text, or NULL */
 	/* run the parsed command: the process exit status */
 	int (*run)(const struct cli_args *a);
+	bool def;	/* what `ftsw OBJECT` alone runs (else the "" command) */
 };
 
 /*
  * One entry per object word. run, when the object needs a handler of its
  * own, gets argv[0] = the object word and returns the process exit status;
  * NULL: main() runs cli_dispatch(). cmds ends with an entry whose name is
- * NULL; it is NULL for an object not yet described by tables (no
- * completion of its commands).
+ * NULL.
  */
 struct cli_object {
 	const char *name;
@@ -237,13 +236,8 @@ static inline double cli_seconds_since(uint64_t t0_us)
 /* Error helper: "ftsw: " prefix, message, newline, on stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/*
- * The objects' command tables. Objects whose handler does not describe
- * its commands yet are declared weak, so that their table is NULL until
- * their file defines it.
- */
+/* The objects' command tables. */
 #define CLI_TABLE(x) extern const struct cli_cmd x[]
-#define CLI_TABLE_WEAK(x) extern const struct cli_cmd x[] __attribute__((weak))
 CLI_TABLE(cli_cmds_version);
 CLI_TABLE(cli_cmds_completion);
 CLI_TABLE(cli_cmds_topo);
@@ -252,28 +246,22 @@ CLI_TABLE(cli_cmds_analyze);
 CLI_TABLE(cli_cmds_order);
 CLI_TABLE(cli_cmds_sim);
 CLI_TABLE(cli_cmds_plan);
-CLI_TABLE_WEAK(cli_cmds_fabric);
-CLI_TABLE_WEAK(cli_cmds_switch);
-CLI_TABLE_WEAK(cli_cmds_port);
-CLI_TABLE_WEAK(cli_cmds_lft);
-CLI_TABLE_WEAK(cli_cmds_sl2vl);
-CLI_TABLE_WEAK(cli_cmds_commit);
-CLI_TABLE_WEAK(cli_cmds_monitor);
-CLI_TABLE_WEAK(cli_cmds_lab);
-CLI_TABLE_WEAK(cli_cmds_fm);
+CLI_TABLE(cli_cmds_fabric);
+CLI_TABLE(cli_cmds_switch);
+CLI_TABLE(cli_cmds_port);
+CLI_TABLE(cli_cmds_lft);
+CLI_TABLE(cli_cmds_sl2vl);
+CLI_TABLE(cli_cmds_commit);
+CLI_TABLE(cli_cmds_monitor);
+CLI_TABLE(cli_cmds_lab);
+CLI_TABLE(cli_cmds_fm);
 
 /*
  * Object handlers (user/ftsw/cmd_*.c) of the objects that do more than
  * cli_dispatch(); main() dispatches the others by their table alone.
  */
-int cmd_fabric(int argc, char **argv);
-int cmd_switch(int argc, char **argv);
-int cmd_port(int argc, char **argv);
 int cmd_lft(int argc, char **argv);
 int cmd_sl2vl(int argc, char **argv);
-int cmd_commit(int argc, char **argv);
-int cmd_plan(int argc, char **argv);
-int cmd_monitor(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 

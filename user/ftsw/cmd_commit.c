@@ -10,23 +10,12 @@
 #include "nlcli.h"
 #include "util/output.h"
 
-const struct cli_cmd cli_cmds_commit[] = {
-	{ "", NULL, "publish every staged LFT at once; prints the generation",
-	  .opts = NULL },
-	{ NULL }
-};
-
-int cmd_commit(int argc, char **argv)
+static int commit_run(const struct cli_args *a)
 {
-	struct ftsw_nl *nl;
-	struct cli_args a;
+	struct ftsw_nl *nl = nlcli_open();
 	uint64_t gen;
-	int rc = 0;
 
-	if (!nlcli_parse("commit", "", argc, argv, &a, &rc))
-		return rc;
-	cli_args_free(&a);
-	nl = nlcli_open();
+	(void)a;
 	if (!nl)
 		return 1;
 	if (ftsw_nl_commit(nl, &gen))
@@ -39,3 +28,9 @@ int cmd_commit(int argc, char **argv)
 	ftsw_nl_close(nl);
 	return 0;
 }
+
+const struct cli_cmd cli_cmds_commit[] = {
+	{ "", NULL, "publish every staged LFT at once; prints the generation",
+	  .run = commit_run },
+	{ NULL }
+};

@@ -17,19 +17,14 @@ static const struct cli_opt set_opts[H_N + 1] = {
 			  .help = "switches a packet may cross before it drops" },
 };
 
-const struct cli_cmd cli_cmds_fabric[] = {
-	{ "show", NULL, "generation, limits, LFT memory, drops by reason",
-	  .opts = NULL },
-	{ "set", "hop-limit N", "tune the fabric", .opts = set_opts },
-	{ "reset", NULL, "remove every switch of this namespace's fabric",
-	  .opts = NULL },
-	{ NULL }
-};
-
-static int fabric_show(struct ftsw_nl *nl)
+static int fabric_show(const struct cli_args *a)
 {
+	struct ftsw_nl *nl = nlcli_open();
 	struct ftsw_fabric_info fi;
 
+	(void)a;
+	if (!nl)
+		return 1;
 	if (ftsw_nl_fabric_get(nl, &fi))
 		return nlcli_fail(nl, "fabric show");
 	ftsw_out_begin(stdout, cli.json);
@@ -53,29 +48,38 @@ static int fabric_show(struct ftsw_nl *nl)
 	return 0;
 }
 
-int cmd_fabric(int argc, char **argv)
+static int fabric_set(const struct cli_args *a)
 {
-	const struct cli_cmd *cmd;
-	struct ftsw_nl *nl;
-	struct cli_args a;
-	int rc = 0;
+	struct ftsw_nl *nl = nlcli_open();
 
-	cmd = nlcli_parse("fabric", "show", argc, argv, &a, &rc);
-	if (!cmd)
-		return rc;
-	cli_args_free(&a);
-	nl = nlcli_open();
 	if (!nl)
 		return 1;
-	if (!strcmp(cmd->name, "show"))
-		return fabric_show(nl);
-	if (!strcmp(cmd->name, "set")) {
-		if (ftsw_nl_fabric_set_hop_limit(nl,
-				(uint8_t)a.v[H_HOP_LIMIT].u))
-			return nlcli_fail(nl, "fabric set");
-	} else if (ftsw_nl_fabric_reset(nl)) {
-		return nlcli_fail(nl, "fabric reset");
-	}
+	if (ftsw_nl_fabric_set_hop_limit(nl, (uint8_t)a->v[H_HOP_LIMIT].u))
+		return nlcli_fail(nl, "fabric set");
 	ftsw_nl_close(nl);
 	return 0;
 }
+
+static int fabric_reset(const struct cli_args *a)
+{
+	struct ftsw_nl *nl = nlcli_open();
+
+	(void)a;
+	if (!nl)
+		return 1;
+	if (ftsw_nl_fabric_reset(nl))
+		return nlcli_fail(nl, "fabric reset");
+	ftsw_nl_close(nl);
+	return 0;
+}
+
+const struct cli_cmd cli_cmds_fabric[] = {
+	{ "show", NULL, "generation, limits, LFT memory, drops by reason",
+	  .run = fabric_show, .def = true },
+	{ "set", "hop-limit N", "tune the fabric", .opts = set_opts,
+	  .run = fabric_set },
+	{ "reset", NULL, "remove every switch of this namespace's fabric",
+	  .run = fabric_reset },
+	{ NULL }
+};
+

@@ -148,10 +148,10 @@ static const struct cli_opt capture_opts[K_N + 1] = {
 		      .help = "stop after COUNT frames" },
 };
 
-/* Defined by cmd_lab_tools.c when it is built in. */
-int cmd_lab_mpirun(int argc, char **argv) __attribute__((weak));
-int cmd_lab_mpi_agent(int argc, char **argv) __attribute__((weak));
-int cmd_lab_capture(int argc, char **argv) __attribute__((weak));
+/* cmd_lab_tools.c */
+int cmd_lab_mpirun(int argc, char **argv);
+int cmd_lab_mpi_agent(int argc, char **argv);
+int cmd_lab_capture(int argc, char **argv);
 
 static const char up_notes[] =
 "TOPO: a generator spec (ftmn:4,3, pgft:...) or an ibnetdiscover file.\n"
@@ -242,13 +242,8 @@ static int lab_raw_run(int argc, char **argv)
 	size_t i;
 
 	for (i = 0; argc > 1 && i < sizeof(lab_raw) / sizeof(lab_raw[0]); i++) {
-		if (strcmp(argv[1], lab_raw[i].name))
-			continue;
-		if (!lab_raw[i].run) {
-			cli_err("lab %s: not built into this ftsw", argv[1]);
-			return 2;
-		}
-		return lab_raw[i].run(argc - 2, argv + 2);
+		if (!strcmp(argv[1], lab_raw[i].name))
+			return lab_raw[i].run(argc - 2, argv + 2);
 	}
 	return -1;
 }

@@ -44,25 +44,12 @@ static const struct cli_opt mon_opts[M_N + 1] = {
 		      .help = "stop after N events (default: never)" },
 };
 
-const struct cli_cmd cli_cmds_monitor[] = {
-	{ "", "[count N]", "print port state changes and commits of this "
-	  "namespace's fabric (-j: one JSON document per line)",
-	  .opts = mon_opts },
-	{ NULL }
-};
-
-int cmd_monitor(int argc, char **argv)
+static int monitor_run(const struct cli_args *a)
 {
-	struct mon m = { 0 };
-	struct ftsw_nl *nl;
-	struct cli_args a;
-	int r, rc = 0;
+	struct mon m = { .left = a->v[M_COUNT].u };
+	struct ftsw_nl *nl = nlcli_open();
+	int r;
 
-	if (!nlcli_parse("monitor", "", argc, argv, &a, &rc))
-		return rc;
-	m.left = a.v[M_COUNT].u;
-	cli_args_free(&a);
-	nl = nlcli_open();
 	if (!nl)
 		return 1;
 	if (ftsw_nl_subscribe(nl))
@@ -80,3 +67,10 @@ int cmd_monitor(int argc, char **argv)
 	ftsw_nl_close(nl);
 	return 0;
 }
+
+const struct cli_cmd cli_cmds_monitor[] = {
+	{ "", "[count N]", "print port state changes and commits of this "
+	  "namespace's fabric (-j: one JSON document per line)",
+	  .opts = mon_opts, .run = monitor_run },
+	{ NULL }
+};

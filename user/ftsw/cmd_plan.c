@@ -41,14 +41,6 @@ static const char set_notes[] =
 
 static const char clear_notes[] = "Staged: ftsw commit publishes it.\n";
 
-const struct cli_cmd cli_cmds_plan[] = {
-	{ "set", "hosts N lid LID [lmc L] [ipv4 ADDR] [ipv6 ADDR]",
-	  "stage an address plan", .opts = set_opts, .notes = set_notes },
-	{ "clear", NULL, "stage \"no plan\"", .notes = clear_notes },
-	{ "show", "[staged]", "the plan (-j: JSON)", .opts = show_opts },
-	{ NULL }
-};
-
 /* Send p to the module (PLAN_SET); the exit status. */
 static int plan_upload(const struct ftsw_plan_info *p, const char *what)
 {
@@ -86,14 +78,15 @@ static int plan_set(const struct cli_args *a)
 	return plan_upload(&p, "plan set");
 }
 
-static int plan_clear(void)
+static int plan_clear(const struct cli_args *a)
 {
 	struct ftsw_plan_info none = { 0 };
 
+	(void)a;
 	return plan_upload(&none, "plan clear");
 }
 
-static int plan_show(bool staged)
+static int plan_show(const struct cli_args *a)
 {
 	static const uint8_t zero6[16];
 	struct ftsw_plan_info p;
@@ -103,7 +96,7 @@ static int plan_show(bool staged)
 	nl = nlcli_open();
 	if (!nl)
 		return 1;
-	if (ftsw_nl_plan_get(nl, staged, &p))
+	if (ftsw_nl_plan_get(nl, a->v[W_STAGED].n, &p))
 		return nlcli_fail(nl, "plan show");
 	ftsw_nl_close(nl);
 	if (p.ip4)
@@ -127,21 +120,13 @@ static int plan_show(bool staged)
 	return 0;
 }
 
-int cmd_plan(int argc, char **argv)
-{
-	const struct cli_cmd *cmd;
-	struct cli_args a;
-	int rc = 0;
-
-	cmd = nlcli_parse("plan", NULL, argc, argv, &a, &rc);
-	if (!cmd)
-		return rc;
-	if (!strcmp(cmd->name, "set"))
-		rc = plan_set(&a);
-	else if (!strcmp(cmd->name, "clear"))
-		rc = plan_clear();
-	else
-		rc = plan_show(a.v[W_STAGED].n);
-	cli_args_free(&a);
-	return rc;
-}
+const struct cli_cmd cli_cmds_plan[] = {
+	{ "set", "hosts N lid LID [lmc L] [ipv4 ADDR] [ipv6 ADDR]",
+	  "stage an address plan", .opts = set_opts, .notes = set_notes,
+	  .run = plan_set },
+	{ "clear", NULL, "stage \"no plan\"", .notes = clear_notes,
+	  .run = plan_clear },
+	{ "show", "[staged]", "the plan (-j: JSON)", .opts = show_opts,
+	  .run = plan_show },
+	{ NULL }
+};

@@ -64,23 +64,6 @@ static const struct cli_opt unbind_opts[V_N + 1] = {
 		     .help = "port number" },
 };
 
-const struct cli_cmd cli_cmds_port[] = {
-	{ "bind", "switch ID port N {dev IFNAME kind link|edge [lid BASE] "
-	  "[lmc L] [offsets O,O,...] [sl S] [sl-table FILE] | peer S:P} "
-	  "[up|down]",
-	  "bind a device, or a patch cable to another port, to a switch port",
-	  .opts = port_opts },
-	{ "set", "switch ID port N [up|down] [lid BASE] [lmc L] "
-	  "[offsets O,...] [sl S] [sl-table FILE]", "change a bound port",
-	  .opts = port_opts },
-	{ "unbind", "switch ID port N", "unbind a port", .opts = unbind_opts },
-	{ "clear", "switch ID port N", "zero a port's counters",
-	  .opts = unbind_opts },
-	{ "show", "[switch ID [port N]]", "ports (-s: with counters)",
-	  .opts = show_opts },
-	{ NULL }
-};
-
 /*
  * Read an SL table: numbers 0..255 separated by white space, a regular
  * file of at most SL_TABLE_MAX bytes with lines of 4 KiB.
@@ -292,11 +275,17 @@ static int port_cfg(const struct cli_args *a, struct port_args *pa)
 	return 0;
 }
 
-static int port_show(const struct port_args *a)
+static int port_show(const struct cli_args *args)
 {
-	struct ftsw_nl *nl = nlcli_open();
+	struct port_args pa = { 0 }, *a = &pa;
+	struct ftsw_nl *nl;
 	int err;
 
+	pa.have_sw = args->v[V_SWITCH].n;
+	pa.have_port = args->v[V_PORT].n;
+	pa.c.switch_id = (uint32_t)args->v[V_SWITCH].u;
+	pa.c.port = (uint8_t)args->v[V_PORT].u;
+	nl = nlcli_open();
 	if (!nl)
 		return 1;
 	ftsw_out_begin(stdout, cli.json);
@@ -320,76 +309,102 @@ static int port_show(const struct port_args *a)
 	return 0;
 }
 
-/* bind, set, unbind, clear */
-static int port_change(const char *cmd, const struct port_args *a)
+/* Send a bind or a set of c; the exit status. */
+static int port_send(const char *what, const struct ftsw_port_cfg *c,
+		     int (*op)(struct ftsw_nl *nl,
+			       const struct ftsw_port_cfg *c))
 {
-	struct ftsw_nl *nl;
-	char what[32];
-	int err;
+	struct ftsw_nl *nl = nlcli_open();
 
-	if (!strcmp(cmd, "bind") && a->c.peer_switch >= 0 && a->c.ifindex) {
-		cli_err("port bind: dev and peer exclude each other (a patch "
-			"cable has no device)");
-		return 2;
-	}
-	if (!strcmp(cmd, "bind") && a->c.peer_switch < 0 &&
-	    (!a->c.ifindex || !a->c.kind)) {
-		cli_err("port bind: needs dev IFNAME and kind link|edge, or "
-			"peer S:P");
-		return 2;
-	}
-	if (strcmp(cmd, "bind") && a->c.peer_switch >= 0) {
-		cli_err("port %s: peer is for bind only (a cable is rebound "
-			"by unbind and bind)", cmd);
-		return 2;
-	}
-	nl = nlcli_open();
 	if (!nl)
 		return 1;
-	if (!strcmp(cmd, "bind"))
-		err = ftsw_nl_port_bind(nl, &a->c);
-	else if (!strcmp(cmd, "set"))
-		err = ftsw_nl_port_set(nl, &a->c);
-	else if (!strcmp(cmd, "clear"))
-		err = ftsw_nl_port_clear(nl, a->c.switch_id, a->c.port);
-	else
-		err = ftsw_nl_port_unbind(nl, a->c.switch_id, a->c.port);
-	if (err) {
-		snprintf(what, sizeof(what), "port %s", cmd);
+	if (op(nl, c))
 		return nlcli_fail(nl, what);
-	}
 	ftsw_nl_close(nl);
 	return 0;
 }
 
-int cmd_port(int argc, char **argv)
+static int port_bind(const struct cli_args *a)
 {
-	const struct cli_cmd *cmd;
 	struct port_args pa = { 0 };
-	struct cli_args a;
-	int rc = 0;
+	int rc;
 
-	cmd = nlcli_parse("port", "show", argc, argv, &a, &rc);
-	if (!cmd)
-		return rc;
 	ftsw_port_cfg_init(&pa.c);
-	if (!strcmp(cmd->name, "show")) {
-		pa.have_sw = a.v[V_SWITCH].n;
-		pa.have_port = a.v[V_PORT].n;
-		pa.c.switch_id = (uint32_t)a.v[V_SWITCH].u;
-		pa.c.port = (uint8_t)a.v[V_PORT].u;
-		rc = port_show(&pa);
-	} else if (!strcmp(cmd->name, "unbind") ||
-		   !strcmp(cmd->name, "clear")) {
-		pa.c.switch_id = (uint32_t)a.v[V_SWITCH].u;
-		pa.c.port = (uint8_t)a.v[V_PORT].u;
-		rc = port_change(cmd->name, &pa);
-	} else {
-		rc = port_cfg(&a, &pa);
-		if (!rc)
-			rc = port_change(cmd->name, &pa);
+	rc = port_cfg(a, &pa);
+	if (!rc && pa.c.peer_switch >= 0 && pa.c.ifindex) {
+		cli_err("port bind: dev and peer exclude each other (a patch "
+			"cable has no device)");
+		rc = 2;
+	} else if (!rc && pa.c.peer_switch < 0 &&
+		   (!pa.c.ifindex || !pa.c.kind)) {
+		cli_err("port bind: needs dev IFNAME and kind link|edge, or "
+			"peer S:P");
+		rc = 2;
 	}
-	cli_args_free(&a);
+	if (!rc)
+		rc = port_send("port bind", &pa.c, ftsw_nl_port_bind);
 	free(pa.sl_table);
 	return rc;
 }
+
+static int port_set(const struct cli_args *a)
+{
+	struct port_args pa = { 0 };
+	int rc;
+
+	ftsw_port_cfg_init(&pa.c);
+	rc = port_cfg(a, &pa);
+	if (!rc && pa.c.peer_switch >= 0) {
+		cli_err("port set: peer is for bind only (a cable is rebound "
+			"by unbind and bind)");
+		rc = 2;
+	}
+	if (!rc)
+		rc = port_send("port set", &pa.c, ftsw_nl_port_set);
+	free(pa.sl_table);
+	return rc;
+}
+
+static int port_unbind(const struct cli_args *a)
+{
+	struct ftsw_nl *nl = nlcli_open();
+
+	if (!nl)
+		return 1;
+	if (ftsw_nl_port_unbind(nl, (uint32_t)a->v[V_SWITCH].u,
+				(uint8_t)a->v[V_PORT].u))
+		return nlcli_fail(nl, "port unbind");
+	ftsw_nl_close(nl);
+	return 0;
+}
+
+static int port_clear(const struct cli_args *a)
+{
+	struct ftsw_nl *nl = nlcli_open();
+
+	if (!nl)
+		return 1;
+	if (ftsw_nl_port_clear(nl, (uint32_t)a->v[V_SWITCH].u,
+			       (uint8_t)a->v[V_PORT].u))
+		return nlcli_fail(nl, "port clear");
+	ftsw_nl_close(nl);
+	return 0;
+}
+
+const struct cli_cmd cli_cmds_port[] = {
+	{ "bind", "switch ID port N {dev IFNAME kind link|edge [lid BASE] "
+	  "[lmc L] [offsets O,O,...] [sl S] [sl-table FILE] | peer S:P} "
+	  "[up|down]",
+	  "bind a device, or a patch cable to another port, to a switch port",
+	  .opts = port_opts, .run = port_bind },
+	{ "set", "switch ID port N [up|down] [lid BASE] [lmc L] "
+	  "[offsets O,...] [sl S] [sl-table FILE]", "change a bound port",
+	  .opts = port_opts, .run = port_set },
+	{ "unbind", "switch ID port N", "unbind a port", .opts = unbind_opts,
+	  .run = port_unbind },
+	{ "clear", "switch ID port N", "zero a port's counters",
+	  .opts = unbind_opts, .run = port_clear },
+	{ "show", "[switch ID [port N]]", "ports (-s: with counters)",
+	  .opts = show_opts, .run = port_show, .def = true },
+	{ NULL }
+};

@@ -29,16 +29,6 @@ static const struct cli_opt id_opts[2] = {
 	[W_ID] = NLCLI_OPT_SWITCH(false),
 };
 
-const struct cli_cmd cli_cmds_switch[] = {
-	{ "add", "id ID ports N [guid GUID] [name NAME] [lid LID]",
-	  "create a switch", CLI_STR, 0, 1, .opts = add_opts },
-	{ "del", "id ID", "delete a switch (and unbind its ports)", CLI_STR,
-	  0, 1, .opts = id_opts },
-	{ "show", "[id ID]", "every switch, or one", CLI_STR, 0, 1,
-	  .opts = id_opts },
-	{ NULL }
-};
-
 static int switch_print(const struct ftsw_switch_info *si, void *arg)
 {
 	char guid[24];
@@ -108,37 +98,76 @@ static int switch_fields(const struct cli_args *a,
 	return 0;
 }
 
-int cmd_switch(int argc, char **argv)
+static int switch_add(const struct cli_args *a)
 {
-	const struct cli_cmd *cmd;
-	struct ftsw_switch_info si;
-	bool have_id = false;
+	struct ftsw_switch_info si = { 0 };
 	struct ftsw_nl *nl;
-	struct cli_args a;
-	int rc = 0;
+	bool have_id;
+	int rc;
 
-	cmd = nlcli_parse("switch", "show", argc, argv, &a, &rc);
-	if (!cmd)
-		return rc;
-	memset(&si, 0, sizeof(si));
-	rc = switch_id(cmd->name, &a, &si, &have_id);
-	if (!rc && !strcmp(cmd->name, "add"))
-		rc = switch_fields(&a, &si);
-	cli_args_free(&a);
+	rc = switch_id("add", a, &si, &have_id);
+	if (!rc)
+		rc = switch_fields(a, &si);
 	if (rc)
 		return rc;
-	if (!have_id && strcmp(cmd->name, "show"))
+	if (!have_id)
 		return nlcli_usage_err("switch", NULL);
 	nl = nlcli_open();
 	if (!nl)
 		return 1;
-	if (!strcmp(cmd->name, "add") && ftsw_nl_switch_new(nl, &si))
+	if (ftsw_nl_switch_new(nl, &si))
 		return nlcli_fail(nl, "switch add");
-	if (!strcmp(cmd->name, "del") && ftsw_nl_switch_del(nl, si.id))
+	ftsw_nl_close(nl);
+	return 0;
+}
+
+static int switch_del(const struct cli_args *a)
+{
+	struct ftsw_switch_info si = { 0 };
+	struct ftsw_nl *nl;
+	bool have_id;
+	int rc;
+
+	rc = switch_id("del", a, &si, &have_id);
+	if (rc)
+		return rc;
+	if (!have_id)
+		return nlcli_usage_err("switch", NULL);
+	nl = nlcli_open();
+	if (!nl)
+		return 1;
+	if (ftsw_nl_switch_del(nl, si.id))
 		return nlcli_fail(nl, "switch del");
-	if (!strcmp(cmd->name, "show") &&
-	    nlcli_switch_show(nl, have_id, si.id, switch_print))
+	ftsw_nl_close(nl);
+	return 0;
+}
+
+static int switch_show(const struct cli_args *a)
+{
+	struct ftsw_switch_info si = { 0 };
+	struct ftsw_nl *nl;
+	bool have_id;
+	int rc;
+
+	rc = switch_id("show", a, &si, &have_id);
+	if (rc)
+		return rc;
+	nl = nlcli_open();
+	if (!nl)
+		return 1;
+	if (nlcli_switch_show(nl, have_id, si.id, switch_print))
 		return nlcli_fail(nl, "switch show");
 	ftsw_nl_close(nl);
 	return 0;
 }
+
+const struct cli_cmd cli_cmds_switch[] = {
+	{ "add", "id ID ports N [guid GUID] [name NAME] [lid LID]",
+	  "create a switch", CLI_STR, 0, 1, .opts = add_opts,
+	  .run = switch_add },
+	{ "del", "id ID", "delete a switch (and unbind its ports)", CLI_STR,
+	  0, 1, .opts = id_opts, .run = switch_del },
+	{ "show", "[id ID]", "every switch, or one", CLI_STR, 0, 1,
+	  .opts = id_opts, .run = switch_show, .def = true },
+	{ NULL }
+};

@@ -274,11 +274,11 @@ out:
 
 const struct cli_cmd cli_cmds_topo[] = {
 	{ "gen", "SPEC [-o FILE]", "generate a topology as a net file",
-	  CLI_SPEC, 1, 1, gen_opts, gen_notes, topo_gen },
+	  CLI_SPEC, 1, 1, gen_opts, gen_notes, .run = topo_gen },
 	{ "show", "TOPO", "what a topology is: sizes, levels, PGFT spec",
-	  CLI_TOPO, 1, 1, NULL, NULL, topo_show },
+	  CLI_TOPO, 1, 1, NULL, NULL, .run = topo_show },
 	{ "degrade", "TOPO [OPTIONS] [-o FILE]",
 	  "remove random or named switches, hosts and links", CLI_TOPO, 1, 1,
-	  degrade_opts, degrade_notes, topo_degrade },
+	  degrade_opts, degrade_notes, .run = topo_degrade },
 	{ NULL }
 };

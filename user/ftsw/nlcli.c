@@ -201,23 +201,3 @@ const struct cli_cmd *nlcli_cmd(const char *name, const char *def, int argc,
 		name);
 	return NULL;
 }
-
-const struct cli_cmd *nlcli_parse(const char *name, const char *def,
-				  int argc, char **argv, struct cli_args *a,
-				  int *rc)
-{
-	const struct cli_cmd *c;
-	int shift, r;
-
-	memset(a, 0, sizeof(*a));
-	c = nlcli_cmd(name, def, argc, argv, &shift, rc);
-	if (!c)
-		return NULL;
-	r = cli_parse(cli_find_object(name), c, argc - shift, argv + shift, a);
-	if (r) {
-		*rc = cli_parse_exit(r);
-		cli_args_free(a);
-		return NULL;
-	}
-	return c;
-}

@@ -65,10 +65,6 @@ int nlcli_switch_show(struct ftsw_nl *nl, bool have_id, uint32_t id,
  */
 const struct cli_cmd *nlcli_cmd(const char *name, const char *def, int argc,
 				char **argv, int *shift, int *rc);
-/* nlcli_cmd, then cli_parse of its words into a (freed on failure). */
-const struct cli_cmd *nlcli_parse(const char *name, const char *def,
-				  int argc, char **argv, struct cli_args *a,
-				  int *rc);
 
 /* "switch ID" (or "id ID") as a table option: one spelling everywhere. */
 #define NLCLI_OPT_SWITCH(req) { "switch", "id", CLI_NUM, "ID", 0, \
