@@ -13,10 +13,6 @@
 #include "common.h"
 #include "analyze/analyze.h"
 
-static struct ftsw_topo *gen(const char *spec)
-{
-	return ut_gen(spec);
-}
 
 static struct ftsw_routing *route(const char *eng, const struct ftsw_topo *t,
 				  unsigned lmc)
@@ -41,7 +37,7 @@ static uint32_t swlink(const struct ftsw_topo *t, uint32_t sw, unsigned p)
  */
 TEST(hand_loads_ft42)
 {
-	struct ftsw_topo *t = gen("ftmn:4,2");
+	struct ftsw_topo *t = ut_gen("ftmn:4,2");
 	struct ftsw_routing *r;
 	struct ftsw_load_result res;
 	struct ftsw_tm tm;
@@ -103,7 +99,7 @@ TEST(hand_loads_ft42)
 /* The tracer reports what the kernel would drop, and why. */
 TEST(trace_failures)
 {
-	struct ftsw_topo *t = gen("ftmn:4,2");
+	struct ftsw_topo *t = ut_gen("ftmn:4,2");
 	struct ftsw_routing *r;
 	struct ftsw_path p;
 	uint32_t lid;
@@ -194,7 +190,7 @@ static int stop_after_first(unsigned stage, const struct ftsw_tm *tm,
  */
 TEST(analyze_pattern_per_stage)
 {
-	struct ftsw_topo *t = gen("ftmn:4,2");
+	struct ftsw_topo *t = ut_gen("ftmn:4,2");
 	struct ftsw_analyze_opts o = { 0 };
 	struct ftsw_pattern_metrics m;
 	struct ftsw_routing *r;
@@ -381,7 +377,7 @@ TEST(table2_definitions)
  */
 TEST(topo_recdbl_eqs)
 {
-	struct ftsw_topo *t = gen("pgft:2;12,12;1,12;1,2");
+	struct ftsw_topo *t = ut_gen("pgft:2;12,12;1,12;1,2");
 	struct ftsw_pattern p;
 	struct ftsw_err err;
 
@@ -456,7 +452,7 @@ TEST(contention_free_shift)
 	unsigned i, k;
 
 	for (i = 0; i < sizeof(trees) / sizeof(trees[0]); i++) {
-		struct ftsw_topo *t = gen(trees[i]);
+		struct ftsw_topo *t = ut_gen(trees[i]);
 		struct ftsw_routing *r;
 		uint64_t u;
 
@@ -503,7 +499,7 @@ TEST(contention_free_shift)
  */
 TEST(partial_allocation_parallel_links)
 {
-	struct ftsw_topo *t = gen("pgft:3;6,6,4;1,6,3;1,1,2");
+	struct ftsw_topo *t = ut_gen("pgft:3;6,6,4;1,6,3;1,1,2");
 	struct ftsw_routing *r;
 
 	ASSERT_NE(NULL, t);
@@ -654,7 +650,7 @@ TEST(oblivious_vs_brute_force)
 	static const char *const engines[] = {
 		"dmodk", "minhop", "updn", "umulti", "mlid", "osrm2",
 	};
-	struct ftsw_topo *t = gen("ftmn:4,2");
+	struct ftsw_topo *t = ut_gen("ftmn:4,2");
 	struct ftsw_oblivious ob;
 	struct ftsw_err err;
 	unsigned i, lmc;
@@ -691,7 +687,7 @@ TEST(oblivious_dmodk_closed_form)
 	unsigned i;
 
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		struct ftsw_topo *t = gen(c[i].spec);
+		struct ftsw_topo *t = ut_gen(c[i].spec);
 		struct ftsw_routing *r = route("dmodk", t, 0);
 		struct ftsw_oblivious ob;
 		struct ftsw_err err;
@@ -706,7 +702,7 @@ TEST(oblivious_dmodk_closed_form)
 	}
 	/* an oversubscribed tree: only an upper bound */
 	{
-		struct ftsw_topo *t = gen("xgft:2;4,4;1,2");
+		struct ftsw_topo *t = ut_gen("xgft:2;4,4;1,2");
 		struct ftsw_routing *r = route("dmodk", t, 0);
 		struct ftsw_oblivious ob;
 		struct ftsw_err err;
@@ -739,7 +735,7 @@ TEST(umulti_perf_one)
 	unsigned i, k;
 
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		struct ftsw_topo *t = gen(c[i].spec);
+		struct ftsw_topo *t = ut_gen(c[i].spec);
 		struct ftsw_routing *r = route(c[i].engine, t, c[i].lmc);
 		double *load = malloc(t->nports * sizeof(*load));
 
@@ -809,7 +805,7 @@ TEST(sampling_rule)
 
 TEST(order_and_rankfile)
 {
-	struct ftsw_topo *t = gen("ftmn:4,2");
+	struct ftsw_topo *t = ut_gen("ftmn:4,2");
 	uint32_t o[8], i;
 	bool seen[8] = { 0 };
 	struct ftsw_err err;
@@ -873,7 +869,7 @@ TEST(order_and_rankfile)
 /* Traffic matrix and order files: errors name file:line. */
 TEST(file_errors)
 {
-	struct ftsw_topo *t = gen("ftmn:4,2");
+	struct ftsw_topo *t = ut_gen("ftmn:4,2");
 	char path[] = "/tmp/ftsw-tm-XXXXXX", want[128], spec[64];
 	struct ftsw_pattern p;
 	struct ftsw_err err;
@@ -925,7 +921,7 @@ TEST(file_errors)
  */
 TEST(hot_spot_bundle)
 {
-	struct ftsw_topo *t = gen("pgft:2;2,4;1,2;1,2");
+	struct ftsw_topo *t = ut_gen("pgft:2;2,4;1,2;1,2");
 	struct ftsw_routing *r;
 	struct ftsw_load_result res;
 	struct ftsw_err err;
@@ -956,7 +952,7 @@ TEST(hot_spot_bundle)
  */
 TEST(ebb_by_hand)
 {
-	struct ftsw_topo *t = gen("ftmn:4,2");
+	struct ftsw_topo *t = ut_gen("ftmn:4,2");
 	struct ftsw_routing *r;
 	struct ftsw_tm tm;
 	double *flows;
@@ -980,7 +976,7 @@ TEST(ebb_by_hand)
 /* DOT: one edge per cable (FT(4,2): 8 host cables, 8 leaf-top cables). */
 TEST(dot_edges)
 {
-	struct ftsw_topo *t = gen("ftmn:4,2");
+	struct ftsw_topo *t = ut_gen("ftmn:4,2");
 	double *load = calloc(t ? t->nports : 1, sizeof(*load));
 	struct ftsw_dot_opts o = { .load = load, .hosts = true };
 	char *buf = NULL, *c;
@@ -1014,7 +1010,7 @@ TEST(dot_edges)
  */
 TEST(kernel_offset_lists)
 {
-	struct ftsw_topo *t = gen("ftmn:4,2");
+	struct ftsw_topo *t = ut_gen("ftmn:4,2");
 	struct ftsw_routing *r;
 	struct ftsw_offset_list *lists;
 	struct ftsw_load_opts o = { 0 };

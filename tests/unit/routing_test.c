@@ -17,12 +17,6 @@ static struct ftsw_routing *route(const char *eng, const struct ftsw_topo *t,
 	return ut_route(eng, t, &o);
 }
 
-static int check_ok(const struct ftsw_routing *r, bool minimal, bool updown,
-		    struct ftsw_check_result *res)
-{
-	return ut_check(r, minimal, updown, res);
-}
-
 /*
  * Paper 000, Fig. 3 / §4.2: d-mod-k routes 0 -> 63 in XGFT(3;4,4,4;1,4,2)
  * over Path 7: 0 -> 64 -> 83 -> 103 -> 95 -> 79 -> 63.
@@ -138,7 +132,7 @@ TEST(dmodc_paper004_fig4_graph)
 	r = route("dmodc", t, 0, 1);
 	ASSERT_NE(NULL, r);
 	EXPECT_EQ(5, ftsw_lft(r, t->nodes[s].index)[ftsw_host_lid(r, 20)]);
-	EXPECT_TRUE(check_ok(r, false, true, &res));
+	EXPECT_TRUE(ut_check(r, false, true, &res));
 	ftsw_check_result_free(&res);
 	ftsw_routing_free(r);
 	ftsw_topo_free(t);
@@ -236,7 +230,7 @@ TEST(all_engines_check_on_complete_pgfts)
 				struct ftsw_check_result res;
 
 				ASSERT_NE(NULL, r);
-				EXPECT_TRUE(check_ok(r, eng[j].min, eng[j].ud, &res))
+				EXPECT_TRUE(ut_check(r, eng[j].min, eng[j].ud, &res))
 					TH_LOG("%s on %s lmc %u", eng[j].e, specs[i], lmc);
 				EXPECT_EQ(res.pairs, res.delivered);
 				EXPECT_LE(res.max_hops, 2 * t->pgft.h);
@@ -391,7 +385,7 @@ TEST(dmodc_random_degraded_pgfts)
 				}
 			if (!bad) {
 				routable++;
-				EXPECT_TRUE(check_ok(r, false, true, &res))
+				EXPECT_TRUE(ut_check(r, false, true, &res))
 					TH_LOG("%s seed %u", specs[i], seed);
 				ftsw_check_result_free(&res);
 			} else {
@@ -510,9 +504,9 @@ TEST(dmodc_updown_cost_variant)
 
 	ASSERT_NE(NULL, r);
 	if (!r->unroutable_pairs) {
-		EXPECT_TRUE(check_ok(r, false, true, &res));
+		EXPECT_TRUE(ut_check(r, false, true, &res));
 	} else {
-		check_ok(r, false, true, &res);
+		ut_check(r, false, true, &res);
 	}
 	EXPECT_EQ(0, res.updown_violations);
 	ftsw_check_result_free(&res);

@@ -355,6 +355,8 @@ int cli_dispatch(const char *object, int argc, char **argv)
 		cli_usage(stderr, obj, NULL);
 		return 2;
 	}
+	if (cmd->raw)
+		return cmd->raw(obj, cmd, argc - shift, argv + shift);
 	rc = cli_parse(obj, cmd, argc - shift, argv + shift, &a);
 	rc = rc ? cli_parse_exit(rc) : cmd->run(&a);
 	cli_args_free(&a);
@@ -392,7 +394,7 @@ void cli_usage(FILE *f, const struct cli_object *obj,
 	bool first = true;
 
 	for (c = obj->cmds; c->name; c++) {
-		if (cmd && c != cmd)
+		if ((cmd && c != cmd) || (!cmd && c->hidden))
 			continue;
 		fprintf(f, "%s ftsw %s%s%s%s%s\n", first ? "Usage:" : "      ",
 			obj->name, c->name[0] ? " " : "", c->name,
@@ -446,7 +448,8 @@ static void bash_cases(FILE *f, const char *head,
 	fputs(head, f);
 	for (obj = cli_objects; obj->name; obj++)
 		for (c = obj->cmds; c->name; c++)
-			each(f, obj, c);
+			if (!c->hidden)
+				each(f, obj, c);
 	fputs("\tesac\n}\n\n", f);
 }
 
@@ -505,7 +508,7 @@ static void bash_cases_cmds(FILE *f)
 	for (obj = cli_objects; obj->name; obj++) {
 		fprintf(f, "\t%s) echo \"", obj->name);
 		for (c = obj->cmds; c->name; c++)
-			if (c->name[0])
+			if (c->name[0] && !c->hidden)
 				fprintf(f, "%s ", c->name);
 		fputs("help\" ;;\n", f);
 	}

@@ -84,6 +84,8 @@ struct cli_args;
  * (`ftsw route -a dmodk ...`, `ftsw analyze ...`). opts ends with an
  * entry whose name is NULL.
  */
+struct cli_object;
+
 struct cli_cmd {
 	const char *name;
 	const char *synopsis;		/* after "ftsw OBJECT COMMAND" */
@@ -94,19 +96,24 @@ struct cli_cmd {
 	const char *notes;		/* more help text, or NULL */
 	/* run the parsed command: the process exit status */
 	int (*run)(const struct cli_args *a);
+	/*
+	 * Or, for words the table cannot describe (a command line after
+	 * "--", LFT edits): the command reads the words after "ftsw OBJECT
+	 * COMMAND" itself; the table still gives its help and completion.
+	 */
+	int (*raw)(const struct cli_object *obj, const struct cli_cmd *cmd,
+		   int argc, char **argv);
 	bool def;	/* what `ftsw OBJECT` alone runs (else the "" command) */
+	bool hidden;	/* left out of help and completion */
 };
 
 /*
- * One entry per object word. run, when the object needs a handler of its
- * own, gets argv[0] = the object word and returns the process exit status;
- * NULL: main() runs cli_dispatch(). cmds ends with an entry whose name is
- * NULL.
+ * One entry per object word; main() runs its commands with cli_dispatch().
+ * cmds ends with an entry whose name is NULL.
  */
 struct cli_object {
 	const char *name;
 	const char *summary;
-	int (*run)(int argc, char **argv);
 	const struct cli_cmd *cmds;
 };
 
@@ -255,14 +262,5 @@ CLI_TABLE(cli_cmds_commit);
 CLI_TABLE(cli_cmds_monitor);
 CLI_TABLE(cli_cmds_lab);
 CLI_TABLE(cli_cmds_fm);
-
-/*
- * Object handlers (user/ftsw/cmd_*.c) of the objects that do more than
- * cli_dispatch(); main() dispatches the others by their table alone.
- */
-int cmd_lft(int argc, char **argv);
-int cmd_sl2vl(int argc, char **argv);
-int cmd_lab(int argc, char **argv);
-int cmd_sim(int argc, char **argv);
 
 #endif

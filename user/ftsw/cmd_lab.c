@@ -148,10 +148,13 @@ static const struct cli_opt capture_opts[K_N + 1] = {
 		      .help = "stop after COUNT frames" },
 };
 
-/* cmd_lab_tools.c */
-int cmd_lab_mpirun(int argc, char **argv);
-int cmd_lab_mpi_agent(int argc, char **argv);
-int cmd_lab_capture(int argc, char **argv);
+/* cmd_lab_tools.c: commands that read their own words */
+int cmd_lab_mpirun(const struct cli_object *obj, const struct cli_cmd *cmd,
+		   int argc, char **argv);
+int cmd_lab_mpi_agent(const struct cli_object *obj,
+		      const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_lab_capture(const struct cli_object *obj, const struct cli_cmd *cmd,
+		    int argc, char **argv);
 
 static const char up_notes[] =
 "TOPO: a generator spec (ftmn:4,3, pgft:...) or an ibnetdiscover file.\n"
@@ -177,6 +180,8 @@ static int lab_fail_cmd(const struct cli_args *a);
 static int lab_heal(const struct cli_args *a);
 static int lab_chaos(const struct cli_args *a);
 static int lab_traffic(const struct cli_args *a);
+static int lab_exec(const struct cli_object *obj, const struct cli_cmd *cmd,
+		    int argc, char **argv);
 
 const struct cli_cmd cli_cmds_lab[] = {
 	{ "up", "-t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--paths K] "
@@ -193,7 +198,7 @@ const struct cli_cmd cli_cmds_lab[] = {
 	  .run = lab_list },
 	{ "exec", "[--name LAB] HOST -- CMD [ARGS...]",
 	  "run a command in a host's namespace", CLI_STR, 1, 1,
-	  .opts = name_opts, .notes = host_notes },
+	  .opts = name_opts, .notes = host_notes, .raw = lab_exec },
 	{ "ping", "[--name LAB] [--all | SRC [DST]] [-c N] [-W MS]",
 	  "ICMP echo between hosts (every pair by default)", CLI_STR, 0, 2,
 	  .opts = ping_opts, .notes = host_notes, .run = lab_ping },
@@ -219,34 +224,14 @@ const struct cli_cmd cli_cmds_lab[] = {
 	{ "mpirun", "[--name LAB] [--order ORDER] [-n N] [--mpirun PATH] [-v] "
 	  "[--mca KEY VALUE]... -- PROG [ARGS...]",
 	  "an Open MPI job across the lab, one rank per host",
-	  .opts = mpirun_opts },
+	  .opts = mpirun_opts, .raw = cmd_lab_mpirun },
+	{ "mpi-agent", "HOST CMD...", "Open MPI's launcher agent (mpirun's)",
+	  .raw = cmd_lab_mpi_agent, .hidden = true },
 	{ "capture", "[--name LAB] LINK [-w FILE] [-c COUNT] "
 	  "[-- TCPDUMP-ARGS]", "tcpdump on a cable of the lab", CLI_STR, 1, 1,
-	  .opts = capture_opts },
+	  .opts = capture_opts, .raw = cmd_lab_capture },
 	{ NULL }
 };
-
-/* Commands that read their own words (after "lab COMMAND"). */
-static const struct {
-	const char *name;
-	int (*run)(int argc, char **argv);
-} lab_raw[] = {
-	{ "mpirun", cmd_lab_mpirun },
-	{ "mpi-agent", cmd_lab_mpi_agent },	/* hidden: mpirun's agent */
-	{ "capture", cmd_lab_capture },
-};
-
-/* A command of lab_raw: its exit status, or -1 when argv[1] is not one. */
-static int lab_raw_run(int argc, char **argv)
-{
-	size_t i;
-
-	for (i = 0; argc > 1 && i < sizeof(lab_raw) / sizeof(lab_raw[0]); i++) {
-		if (!strcmp(argv[1], lab_raw[i].name))
-			return lab_raw[i].run(argc - 2, argv + 2);
-	}
-	return -1;
-}
 
 /* The lab a command means (ftsw_lab_pick: one rule for lab and fm). */
 static const char *lab_name(const char *given, bool create)
@@ -911,23 +896,4 @@ static int lab_heal(const struct cli_args *a)
 static int lab_fail_cmd(const struct cli_args *a)
 {
 	return lab_fail(a, false);
-}
-
-int cmd_lab(int argc, char **argv)
-{
-	const struct cli_object *obj = cli_find_object("lab");
-	const struct cli_cmd *cmd;
-	int shift, rc;
-
-	cli_cmd_word_first(obj, argc, argv);
-	rc = lab_raw_run(argc, argv);
-	if (rc >= 0)
-		return rc;
-	/* exec: the words after "--" are the command's own, never parsed */
-	cmd = cli_find_cmd(obj, argc, argv, &shift);
-	if (cmd && !strcmp(cmd->name, "exec"))
-		return lab_exec(obj, cmd, argc - shift, argv + shift);
-	if (!cmd)
-		return shift ? 2 : 0;
-	return cli_dispatch("lab", argc, argv);
 }

@@ -16,9 +16,12 @@
 #include "cli.h"
 #include "lab/lab_tools.h"
 
-int cmd_lab_mpirun(int argc, char **argv);
-int cmd_lab_mpi_agent(int argc, char **argv);
-int cmd_lab_capture(int argc, char **argv);
+int cmd_lab_mpirun(const struct cli_object *obj, const struct cli_cmd *cmd,
+		   int argc, char **argv);
+int cmd_lab_mpi_agent(const struct cli_object *obj,
+		      const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_lab_capture(const struct cli_object *obj, const struct cli_cmd *cmd,
+		    int argc, char **argv);
 
 static void mpirun_usage(FILE *f)
 {
@@ -110,7 +113,8 @@ static int parse_count(const char *opt, const char *v, unsigned long max,
 	return 0;
 }
 
-int cmd_lab_mpirun(int argc, char **argv)
+int cmd_lab_mpirun(const struct cli_object *obj, const struct cli_cmd *cmd,
+		   int argc, char **argv)
 {
 	struct ftsw_lab_mpirun_opts o = { 0 };
 	struct ftsw_lab lab;
@@ -119,6 +123,8 @@ int cmd_lab_mpirun(int argc, char **argv)
 	unsigned long v;
 	int i, ne = 0, rc = 2;
 
+	(void)obj;
+	(void)cmd;
 	i = open_named(&argc, argv, mpirun_usage, &lab);
 	if (i <= 0)
 		return -i;
@@ -176,11 +182,14 @@ out:
 	return rc;
 }
 
-int cmd_lab_mpi_agent(int argc, char **argv)
+int cmd_lab_mpi_agent(const struct cli_object *obj,
+		      const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ftsw_lab lab;
 	struct ftsw_err err;
 
+	(void)obj;
+	(void)cmd;
 	if (open_named(&argc, argv, NULL, &lab) < 0)
 		return 255;
 	ftsw_lab_mpi_agent(&lab, argc, argv, &err);
@@ -189,7 +198,8 @@ int cmd_lab_mpi_agent(int argc, char **argv)
 	return 255;
 }
 
-int cmd_lab_capture(int argc, char **argv)
+int cmd_lab_capture(const struct cli_object *obj, const struct cli_cmd *cmd,
+		    int argc, char **argv)
 {
 	const char *link = NULL, *file = NULL;
 	struct ftsw_lab lab;
@@ -198,6 +208,8 @@ int cmd_lab_capture(int argc, char **argv)
 	unsigned long count = 0;
 	int i;
 
+	(void)obj;
+	(void)cmd;
 	i = open_named(&argc, argv, capture_usage, &lab);
 	if (i <= 0)
 		return -i;

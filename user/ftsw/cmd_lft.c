@@ -47,16 +47,6 @@ static const struct cli_opt discard_opts[2] = {
 	NLCLI_OPT_SWITCH(false),
 };
 
-const struct cli_cmd cli_cmds_lft[] = {
-	{ "set", "switch ID (lid LID[-LID] port P | block FIRST P,P,... | "
-	  "file PATH)...", "stage LFT entries ('ftsw commit' publishes them)",
-	  CLI_STR, 0, CLI_MAX_POS, .opts = set_opts },
-	{ "show", "switch ID [staged]", "a switch's LFT", .opts = show_opts },
-	{ "discard", "[switch ID]", "drop staged entries (every switch's "
-	  "without switch)", .opts = discard_opts },
-	{ NULL }
-};
-
 struct edit {
 	uint8_t *table;
 	uint32_t lo, hi;	/* touched range, lo > hi: none */
@@ -241,12 +231,21 @@ static int lft_edits(int argc, char **argv, int i, struct edit *e)
 	return 0;
 }
 
-static int lft_set(int argc, char **argv)
+/* lft set: its words are edits in order, read here. */
+static int lft_set(const struct cli_object *obj, const struct cli_cmd *cmd,
+		   int argc, char **argv)
 {
 	struct edit e = { .lo = UINT32_MAX, .hi = UINT32_MAX };
 	struct ftsw_nl *nl;
 	uint32_t sw = 0;
-	int i = 2, r;
+	int i = 0, r;
+
+	for (r = 0; r < argc; r++)
+		if (!strcmp(argv[r], "help") || !strcmp(argv[r], "-h") ||
+		    !strcmp(argv[r], "--help")) {
+			cli_usage(stdout, obj, cmd);
+			return 0;
+		}
 
 	r = i < argc ? nlcli_switch_arg("lft", argc, argv, &i, &sw) : 0;
 	if (r < 0)
@@ -340,34 +339,13 @@ static int lft_discard(const struct cli_args *a)
 	return 0;
 }
 
-int cmd_lft(int argc, char **argv)
-{
-	const struct cli_cmd *cmd;
-	struct cli_args a;
-	int shift, rc = 0;
-
-	cmd = nlcli_cmd("lft", NULL, argc, argv, &shift, &rc);
-	if (!cmd)
-		return rc;
-	if (!strcmp(cmd->name, "set")) {
-		int i;
-
-		for (i = shift; i < argc; i++)
-			if (!strcmp(argv[i], "help") || !strcmp(argv[i], "-h") ||
-			    !strcmp(argv[i], "--help")) {
-				cli_usage(stdout, cli_find_object("lft"), cmd);
-				return 0;
-			}
-		return lft_set(argc, argv);
-	}
-	rc = cli_parse(cli_find_object("lft"), cmd, argc - shift, argv + shift,
-		       &a);
-	if (rc)
-		rc = cli_parse_exit(rc);
-	else if (!strcmp(cmd->name, "show"))
-		rc = lft_show(&a);
-	else
-		rc = lft_discard(&a);
-	cli_args_free(&a);
-	return rc;
-}
+const struct cli_cmd cli_cmds_lft[] = {
+	{ "set", "switch ID (lid LID[-LID] port P | block FIRST P,P,... | "
+	  "file PATH)...", "stage LFT entries ('ftsw commit' publishes them)",
+	  CLI_STR, 0, CLI_MAX_POS, .opts = set_opts, .raw = lft_set },
+	{ "show", "switch ID [staged]", "a switch's LFT", .opts = show_opts,
+	  .run = lft_show },
+	{ "discard", "[switch ID]", "drop staged entries (every switch's "
+	  "without switch)", .opts = discard_opts, .run = lft_discard },
+	{ NULL }
+};

@@ -634,8 +634,3 @@ static int sim_run(const struct cli_args *a)
 	free(loads);
 	return rc;
 }
-
-int cmd_sim(int argc, char **argv)
-{
-	return cli_dispatch("sim", argc, argv);
-}

@@ -28,14 +28,6 @@ static const struct cli_opt show_opts[2] = {
 	NLCLI_OPT_SWITCH(false),
 };
 
-const struct cli_cmd cli_cmds_sl2vl[] = {
-	{ "set", "switch ID (VL0,VL1,...,VL15 | sl S vl V [sl S vl V]...)",
-	  "a switch's SL to VL table", CLI_STR, 0, 1, .opts = set_opts },
-	{ "show", "[switch ID]", "every switch's SL to VL table, or one",
-	  .opts = show_opts },
-	{ NULL }
-};
-
 static int sl2vl_print(const struct ftsw_switch_info *si, void *arg)
 {
 	int i;
@@ -54,8 +46,10 @@ static int sl2vl_print(const struct ftsw_switch_info *si, void *arg)
 	return 0;
 }
 
-static int sl2vl_show(bool have_sw, uint32_t sw)
+static int sl2vl_show(const struct cli_args *a)
 {
+	bool have_sw = a->v[0].n;
+	uint32_t sw = (uint32_t)a->v[0].u;
 	struct ftsw_nl *nl = nlcli_open();
 
 	if (!nl)
@@ -86,28 +80,17 @@ static int sl2vl_pairs(int argc, char **argv, int i, uint8_t *vl)
 	return 0;
 }
 
-int cmd_sl2vl(int argc, char **argv)
+/* sl2vl set: a full list or sl S vl V pairs, read here. */
+static int sl2vl_set(const struct cli_object *obj, const struct cli_cmd *cmd,
+		     int argc, char **argv)
 {
-	const struct cli_cmd *cmd;
 	struct ftsw_switch_info si;
 	struct ftsw_nl *nl;
-	struct cli_args a;
 	uint32_t sw = 0;
-	int i = 2, r, rc = 0;
+	int i = 0, r;
 
-	cmd = nlcli_cmd("sl2vl", "show", argc, argv, &r, &rc);
-	if (!cmd)
-		return rc;
-	if (!strcmp(cmd->name, "show")) {
-		rc = cli_parse(cli_find_object("sl2vl"), cmd, argc - r,
-			       argv + r, &a);
-		if (!rc)
-			rc = sl2vl_show(a.v[0].n, (uint32_t)a.v[0].u);
-		else
-			rc = cli_parse_exit(rc);
-		cli_args_free(&a);
-		return rc;
-	}
+	(void)obj;
+	(void)cmd;
 	r = i < argc ? nlcli_switch_arg("sl2vl", argc, argv, &i, &sw) : 0;
 	if (r < 0)
 		return 2;
@@ -139,3 +122,12 @@ int cmd_sl2vl(int argc, char **argv)
 	ftsw_nl_close(nl);
 	return 0;
 }
+
+const struct cli_cmd cli_cmds_sl2vl[] = {
+	{ "set", "switch ID (VL0,VL1,...,VL15 | sl S vl V [sl S vl V]...)",
+	  "a switch's SL to VL table", CLI_STR, 0, 1, .opts = set_opts,
+	  .raw = sl2vl_set },
+	{ "show", "[switch ID]", "every switch's SL to VL table, or one",
+	  .opts = show_opts, .run = sl2vl_show, .def = true },
+	{ NULL }
+};

@@ -15,37 +15,30 @@
 struct cli_opts cli;
 
 const struct cli_object cli_objects[] = {
-	{ "version", "print the version", NULL, cli_cmds_version },
-	{ "topo", "generate, show and degrade fat-tree topologies", NULL,
+	{ "version", "print the version", cli_cmds_version },
+	{ "topo", "generate, show and degrade fat-tree topologies",
 	  cli_cmds_topo },
-	{ "route", "compute, check and convert routing tables", NULL,
+	{ "route", "compute, check and convert routing tables",
 	  cli_cmds_route },
-	{ "fabric", "show, tune or reset this namespace's fabric", NULL,
+	{ "fabric", "show, tune or reset this namespace's fabric",
 	  cli_cmds_fabric },
-	{ "switch", "add, delete and show switches", NULL,
-	  cli_cmds_switch },
-	{ "port", "bind, unbind, set and show switch ports", NULL,
-	  cli_cmds_port },
-	{ "lft", "write and show linear forwarding tables", cmd_lft,
-	  cli_cmds_lft },
-	{ "sl2vl", "set and show SL to VL tables", cmd_sl2vl, cli_cmds_sl2vl },
-	{ "commit", "publish every staged LFT at once", NULL,
-	  cli_cmds_commit },
-	{ "plan", "the address plan the fabric answers ARP/ND from", NULL,
+	{ "switch", "add, delete and show switches", cli_cmds_switch },
+	{ "port", "bind, unbind, set and show switch ports", cli_cmds_port },
+	{ "lft", "write and show linear forwarding tables", cli_cmds_lft },
+	{ "sl2vl", "set and show SL to VL tables", cli_cmds_sl2vl },
+	{ "commit", "publish every staged LFT at once", cli_cmds_commit },
+	{ "plan", "the address plan the fabric answers ARP/ND from",
 	  cli_cmds_plan },
-	{ "monitor", "print port and commit events", NULL,
-	  cli_cmds_monitor },
-	{ "lab", "a fat-tree of namespaces with real packets", cmd_lab,
-	  cli_cmds_lab },
+	{ "monitor", "print port and commit events", cli_cmds_monitor },
+	{ "lab", "a fat-tree of namespaces with real packets", cli_cmds_lab },
 	{ "fm", "the fabric manager: discover, route, reroute on failures",
-	  NULL, cli_cmds_fm },
+	  cli_cmds_fm },
 	{ "analyze", "link loads and metrics of a routing under traffic",
-	  NULL, cli_cmds_analyze },
-	{ "order", "MPI node order: rankfiles and hostfiles", NULL,
-	  cli_cmds_order },
-	{ "completion", "print the shell completion script", NULL,
+	  cli_cmds_analyze },
+	{ "order", "MPI node order: rankfiles and hostfiles", cli_cmds_order },
+	{ "completion", "print the shell completion script",
 	  cli_cmds_completion },
-	{ "sim", "flit-level simulation: throughput, latency, deadlock", cmd_sim,
+	{ "sim", "flit-level simulation: throughput, latency, deadlock",
 	  cli_cmds_sim },
 	{ NULL }
 };
@@ -116,8 +109,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	obj = cli_find_object(argv[0]);
-	if (obj && obj->run)
-		return obj->run(argc, argv);
 	if (obj)
 		return cli_dispatch(obj->name, argc, argv);
 	cli_err("unknown object '%s' (try ftsw --help)", argv[0]);

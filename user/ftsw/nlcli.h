@@ -58,13 +58,6 @@ int nlcli_switch_arg(const char *obj, int argc, char **argv, int *i,
 int nlcli_switch_show(struct ftsw_nl *nl, bool have_id, uint32_t id,
 		      ftsw_switch_cb print);
 
-/*
- * The command of object name that argv[1] names (def when there is no
- * argv[1]); *shift: the words to skip to its own. NULL with *rc the exit
- * status (help printed: 0).
- */
-const struct cli_cmd *nlcli_cmd(const char *name, const char *def, int argc,
-				char **argv, int *shift, int *rc);
 
 /* "switch ID" (or "id ID") as a table option: one spelling everywhere. */
 #define NLCLI_OPT_SWITCH(req) { "switch", "id", CLI_NUM, "ID", 0, \
