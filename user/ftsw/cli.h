@@ -263,4 +263,12 @@ CLI_TABLE(cli_cmds_monitor);
 CLI_TABLE(cli_cmds_lab);
 CLI_TABLE(cli_cmds_fm);
 
+/* cmd_lab_tools.c: lab commands that read their own words */
+int cmd_lab_mpirun(const struct cli_object *obj, const struct cli_cmd *cmd,
+		   int argc, char **argv);
+int cmd_lab_mpi_agent(const struct cli_object *obj,
+		      const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_lab_capture(const struct cli_object *obj, const struct cli_cmd *cmd,
+		    int argc, char **argv);
+
 #endif

@@ -148,13 +148,6 @@ static const struct cli_opt capture_opts[K_N + 1] = {
 		      .help = "stop after COUNT frames" },
 };
 
-/* cmd_lab_tools.c: commands that read their own words */
-int cmd_lab_mpirun(const struct cli_object *obj, const struct cli_cmd *cmd,
-		   int argc, char **argv);
-int cmd_lab_mpi_agent(const struct cli_object *obj,
-		      const struct cli_cmd *cmd, int argc, char **argv);
-int cmd_lab_capture(const struct cli_object *obj, const struct cli_cmd *cmd,
-		    int argc, char **argv);
 
 static const char up_notes[] =
 "TOPO: a generator spec (ftmn:4,3, pgft:...) or an ibnetdiscover file.\n"

@@ -16,12 +16,6 @@
 #include "cli.h"
 #include "lab/lab_tools.h"
 
-int cmd_lab_mpirun(const struct cli_object *obj, const struct cli_cmd *cmd,
-		   int argc, char **argv);
-int cmd_lab_mpi_agent(const struct cli_object *obj,
-		      const struct cli_cmd *cmd, int argc, char **argv);
-int cmd_lab_capture(const struct cli_object *obj, const struct cli_cmd *cmd,
-		    int argc, char **argv);
 
 static void mpirun_usage(FILE *f)
 {

@@ -365,30 +365,28 @@ static int port_set(const struct cli_args *a)
 	return rc;
 }
 
-static int port_unbind(const struct cli_args *a)
+/* unbind or clear (op) of the port a names; the exit status. */
+static int port_op(const struct cli_args *a, const char *what,
+		   int (*op)(struct ftsw_nl *nl, uint32_t sw, uint8_t port))
 {
 	struct ftsw_nl *nl = nlcli_open();
 
 	if (!nl)
 		return 1;
-	if (ftsw_nl_port_unbind(nl, (uint32_t)a->v[V_SWITCH].u,
-				(uint8_t)a->v[V_PORT].u))
-		return nlcli_fail(nl, "port unbind");
+	if (op(nl, (uint32_t)a->v[V_SWITCH].u, (uint8_t)a->v[V_PORT].u))
+		return nlcli_fail(nl, what);
 	ftsw_nl_close(nl);
 	return 0;
 }
 
+static int port_unbind(const struct cli_args *a)
+{
+	return port_op(a, "port unbind", ftsw_nl_port_unbind);
+}
+
 static int port_clear(const struct cli_args *a)
 {
-	struct ftsw_nl *nl = nlcli_open();
-
-	if (!nl)
-		return 1;
-	if (ftsw_nl_port_clear(nl, (uint32_t)a->v[V_SWITCH].u,
-			       (uint8_t)a->v[V_PORT].u))
-		return nlcli_fail(nl, "port clear");
-	ftsw_nl_close(nl);
-	return 0;
+	return port_op(a, "port clear", ftsw_nl_port_clear);
 }
 
 const struct cli_cmd cli_cmds_port[] = {

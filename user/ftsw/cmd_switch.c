@@ -98,20 +98,29 @@ static int switch_fields(const struct cli_args *a,
 	return 0;
 }
 
+/* The switch id add and del need: 0, or the exit status of a refusal. */
+static int switch_needed(const char *cmd, const struct cli_args *a,
+			 struct ftsw_switch_info *si)
+{
+	bool have_id;
+	int rc = switch_id(cmd, a, si, &have_id);
+
+	if (!rc && !have_id)
+		rc = nlcli_usage_err("switch", NULL);
+	return rc;
+}
+
 static int switch_add(const struct cli_args *a)
 {
 	struct ftsw_switch_info si = { 0 };
 	struct ftsw_nl *nl;
-	bool have_id;
 	int rc;
 
-	rc = switch_id("add", a, &si, &have_id);
+	rc = switch_needed("add", a, &si);
 	if (!rc)
 		rc = switch_fields(a, &si);
 	if (rc)
 		return rc;
-	if (!have_id)
-		return nlcli_usage_err("switch", NULL);
 	nl = nlcli_open();
 	if (!nl)
 		return 1;
@@ -125,14 +134,11 @@ static int switch_del(const struct cli_args *a)
 {
 	struct ftsw_switch_info si = { 0 };
 	struct ftsw_nl *nl;
-	bool have_id;
 	int rc;
 
-	rc = switch_id("del", a, &si, &have_id);
+	rc = switch_needed("del", a, &si);
 	if (rc)
 		return rc;
-	if (!have_id)
-		return nlcli_usage_err("switch", NULL);
 	nl = nlcli_open();
 	if (!nl)
 		return 1;
