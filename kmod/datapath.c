@@ -25,8 +25,8 @@ static void ftsw_count_rx(struct ftsw_port *p, unsigned int len,
 	u64_stats_update_end(&s->syncp);
 }
 
-static void ftsw_count_tx(struct ftsw_port *p, unsigned int len,
-			  unsigned int pkts, u8 vl)
+void ftsw_count_tx(struct ftsw_port *p, unsigned int len, unsigned int pkts,
+		   u8 vl)
 {
 	struct ftsw_pcpu_stats *s = this_cpu_ptr(p->stats);
 
@@ -46,8 +46,7 @@ void ftsw_port_drop(struct ftsw_port *p, enum ftsw_drop reason)
 	u64_stats_update_end(&s->syncp);
 }
 
-static void ftsw_drop(struct ftsw_port *p, struct sk_buff *skb,
-		      enum ftsw_drop reason)
+void ftsw_drop(struct ftsw_port *p, struct sk_buff *skb, enum ftsw_drop reason)
 {
 	ftsw_port_drop(p, reason);
 	kfree_skb(skb);
@@ -186,9 +185,8 @@ void ftsw_offload_unregister(void)
  * segment fits the egress MTU; a device that cannot take one as it is has
  * it segmented by the core, with ftsw_gso_segment() for fabric frames.
  */
-static struct ftsw_port *ftsw_xmit(struct ftsw_port *in,
-				   struct ftsw_port *out, struct sk_buff *skb,
-				   u8 vl)
+struct ftsw_port *ftsw_xmit(struct ftsw_port *in, struct ftsw_port *out,
+			   struct sk_buff *skb, u8 vl)
 {
 	struct net_device *dev = out->dev;
 
@@ -247,6 +245,11 @@ struct ftsw_port *ftsw_forward(struct ftsw_port *in, struct sk_buff *skb)
 			ftsw_drop(in, skb, FTSW_DROP_MISDELIVERED);
 			return NULL;
 		}
+		/* A MAD for the host's channel adapter (mad.c). */
+		if (unlikely(h->proto == htons(FTSW_ETH_P_MAD))) {
+			ftsw_count_tx(out, skb->len, 1, vl);
+			return ftsw_mad_ca_rx(out, skb);
+		}
 		if (unlikely(ftsw_decap(skb))) {
 			ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
 			return NULL;
@@ -271,6 +274,9 @@ struct ftsw_port *ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb)
 		return NULL;
 	}
 	h = ftsw_hdr(skb);
+	/* Management datagrams: the switch's agent and directed routes. */
+	if (unlikely(h->proto == htons(FTSW_ETH_P_MAD)))
+		return ftsw_mad_link_rx(in, skb);
 	if (unlikely(ftsw_hdr_check(h, &why))) {
 		ftsw_drop(in, skb, FTSW_DROP_MALFORMED);
 		return NULL;
@@ -308,6 +314,9 @@ struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 	u16 dbase, dlid, slid;
 	u8 off, sl;
 
+	/* The host's management datagrams: its CA sends them (mad.c). */
+	if (unlikely(eth_hdr(skb)->h_proto == htons(FTSW_ETH_P_MAD)))
+		return ftsw_mad_edge_rx(in, skb);
 	/* ARP and neighbour discovery are answered here (resolve.c). */
 	if (unlikely(eth_hdr(skb)->h_proto != htons(ETH_P_IP)) &&
 	    ftsw_resolve(in, skb))
@@ -346,6 +355,18 @@ static struct ftsw_port *ftsw_patch_rx(struct ftsw_port *in,
 		return NULL;
 	}
 	return ftsw_link_rx(in, skb);
+}
+
+/*
+ * A frame the switch of @in originates (a trap), routed by its LFT as if it
+ * came in by @in (which counts its drops), across every patch cable.
+ */
+void ftsw_originate(struct ftsw_port *in, struct sk_buff *skb)
+{
+	struct ftsw_port *next = ftsw_forward(in, skb);
+
+	while (next)
+		next = ftsw_patch_rx(next, skb);
 }
 
 /*

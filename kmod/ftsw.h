@@ -12,6 +12,9 @@
 #include <linux/u64_stats_sync.h>
 #include <linux/rcupdate.h>
 #include <linux/in6.h>
+#include <linux/llist.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <net/genetlink.h>
 #include <linux/ftsw.h>
 
@@ -22,6 +25,7 @@
  */
 struct ftsw_lft {
 	struct rcu_head rcu;
+	struct llist_node retired;	/* replaced by an SMP (sma.c) */
 	u32 size;
 	u8 *port;		/* size entries, allocator-sized */
 };
@@ -50,6 +54,7 @@ struct ftsw_pcpu_stats {
  */
 struct ftsw_policy {
 	struct rcu_head rcu;
+	struct llist_node retired;	/* replaced by an SMP (sma.c) */
 	u16 base_lid;
 	u8 lmc;
 	u8 default_sl;
@@ -66,6 +71,7 @@ struct ftsw_policy {
  */
 struct ftsw_plan {
 	struct rcu_head rcu;
+	struct llist_node retired;	/* replaced by an SMP (sma.c) */
 	u32 hosts;
 	u32 ip4;		/* host order; 0: no IPv4 */
 	struct in6_addr ip6;	/* :: = no IPv6 */
@@ -74,6 +80,48 @@ struct ftsw_plan {
 };
 
 struct ftsw_switch;
+
+/* Capacities the agents report (Documentation/sm.md). */
+#define FTSW_VLARB_CAP		8	/* entries of each VLArbitration table */
+#define FTSW_PKEY_CAP		32	/* P_Key table entries (one block) */
+#define FTSW_MFT_CAP		256	/* multicast LIDs 0xC000.. stored */
+#define FTSW_MFT_GROUPS		16	/* port groups of 16: ports 0..255 */
+#define FTSW_DESC_MAX		64	/* NodeDescription */
+
+/*
+ * What the subnet manager writes into one InfiniBand port through PortInfo
+ * and VLArbitrationTable (sma.c). Under fn->sma_lock.
+ */
+struct ftsw_ibport {
+	u8 state;		/* logical state while the link is up */
+	u8 mtu;			/* NeighborMTU */
+	u8 opvls;		/* OperationalVLs */
+	u8 hoq;			/* VLStallCount << 5 | HOQLife */
+	u8 vl_high_limit;
+	u8 width_en;
+	u8 speed_en;
+	u8 vlarb[2][FTSW_VLARB_CAP][2];	/* low, high: VL, weight */
+};
+
+/* A management port's registers: switch port 0, or a CA's port. */
+struct ftsw_mgmt {
+	u64 prefix;		/* GID prefix, big endian value */
+	u16 sm_lid;		/* MasterSMLID */
+	u8 sm_sl;
+	u8 subnet_to;		/* SubnetTimeOut */
+	u8 resp_time;		/* RespTimeValue */
+	u16 pkey[FTSW_PKEY_CAP];
+};
+
+/* The channel adapter an edge port answers for (its host's). */
+struct ftsw_ca {
+	struct ftsw_ibport ib;
+	struct ftsw_mgmt mgmt;
+	u8 sl2vl[FTSW_NUM_SL];
+	u64 guid;			/* 0: derived from the switch */
+	char desc[FTSW_DESC_MAX];	/* "": derived from the switch */
+	struct ftsw_stats pma_base;	/* counters at the last PMA reset */
+};
 
 /*
  * A switch port: bound to a net device, or one end of a patch cable (no
@@ -94,6 +142,10 @@ struct ftsw_port {
 	struct ftsw_policy __rcu *policy;	/* edge ports */
 	struct ftsw_pcpu_stats __percpu *stats;
 	struct ftsw_stats cleared;	/* counters at PORT_CLEAR, fn->lock */
+	/* The SMA's view (sma.c), under fn->sma_lock. */
+	struct ftsw_ibport ib;
+	struct ftsw_stats pma_base;	/* counters at the last PMA reset */
+	struct ftsw_ca ca;		/* edge ports: the host's CA */
 	struct rcu_head rcu;
 };
 
@@ -110,6 +162,17 @@ struct ftsw_switch {
 	u8 sl2vl[FTSW_NUM_SL];
 	struct ftsw_lft __rcu *lft;
 	struct ftsw_lft *staged;	/* under fn->lock */
+	/* The SMA's registers (sma.c), under fn->sma_lock. */
+	struct ftsw_ibport ib0;		/* port 0 */
+	struct ftsw_mgmt mgmt;		/* port 0 */
+	u16 lft_top;			/* LinearFDBTop */
+	u16 mft_top;			/* MulticastFDBTop */
+	u8 life;			/* LifeTimeValue */
+	bool psc;			/* PortStateChange */
+	bool dead;			/* deleted: no SMP may publish a table */
+	u8 def_port[3];			/* default, mcast primary, not primary */
+	u16 (*mft)[FTSW_MFT_GROUPS];	/* FTSW_MFT_CAP entries, or NULL */
+	u64 trap_tid;
 	struct rcu_head rcu;
 	struct ftsw_port __rcu *ports[];	/* 1..nports, [0] unused */
 };
@@ -128,10 +191,24 @@ struct ftsw_net {
 	struct ftsw_plan __rcu *plan;	/* active address plan */
 	struct ftsw_plan *plan_staged;	/* under lock; see plan_pending */
 	bool plan_pending;	/* commit publishes plan_staged (NULL: none) */
+	/*
+	 * In-band management (sma.c): the agents' registers, and what an
+	 * SMP's Set replaced (LFTs, policies, plans), freed by @retire_work
+	 * under @lock then after a grace period: netlink reads these under
+	 * @lock alone.
+	 */
+	spinlock_t sma_lock;
+	struct llist_head retired_lft;
+	struct llist_head retired_pol;
+	struct llist_head retired_plan;
+	struct work_struct retire_work;
+	/* KUnit: takes the MAD frames the edge ports deliver to hosts. */
+	void (*mad_tap)(struct ftsw_port *p, struct sk_buff *skb);
 };
 
 /* lft.c: pure table logic. */
 struct ftsw_lft *ftsw_lft_alloc(u32 size, const struct ftsw_lft *from);
+struct ftsw_lft *ftsw_lft_alloc_atomic(u32 size, const struct ftsw_lft *from);
 void ftsw_lft_free(struct ftsw_lft *lft);
 void ftsw_lft_free_deferred(struct ftsw_lft *lft);
 size_t ftsw_lft_bytes(const struct ftsw_lft *lft);
@@ -166,6 +243,12 @@ struct ftsw_port *ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_rx(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_port_stats_read(const struct ftsw_port *p, struct ftsw_stats *s);
 void ftsw_port_drop(struct ftsw_port *p, enum ftsw_drop reason);
+void ftsw_count_tx(struct ftsw_port *p, unsigned int len, unsigned int pkts,
+		   u8 vl);
+void ftsw_originate(struct ftsw_port *in, struct sk_buff *skb);
+void ftsw_drop(struct ftsw_port *p, struct sk_buff *skb, enum ftsw_drop reason);
+struct ftsw_port *ftsw_xmit(struct ftsw_port *in, struct ftsw_port *out,
+			   struct sk_buff *skb, u8 vl);
 void ftsw_offload_register(void);
 void ftsw_offload_unregister(void);
 
@@ -184,6 +267,48 @@ bool ftsw_resolve(struct ftsw_port *in, struct sk_buff *skb);
 /* resolve_nl.c */
 int ftsw_nl_plan_set(struct sk_buff *skb, struct genl_info *info);
 int ftsw_nl_plan_get(struct sk_buff *skb, struct genl_info *info);
+
+/* mad.c: the management datagram frames and directed routes */
+struct ib_smp;
+enum ftsw_dr_act {
+	FTSW_DR_DROP,		/* invalid where it is */
+	FTSW_DR_LOCAL,		/* to this node's agent */
+	FTSW_DR_OUT,		/* out the port returned */
+	FTSW_DR_LID,		/* LID-routed to DrDLID (D=0) or DrSLID (D=1) */
+	FTSW_DR_HOST,		/* CA: to the host's software */
+};
+enum ftsw_dr_act ftsw_dr_switch(struct ib_smp *smp, u8 nports, u8 inp,
+				bool lid_routed, u8 *outp);
+enum ftsw_dr_act ftsw_dr_ca_recv(struct ib_smp *smp, bool lid_routed);
+enum ftsw_dr_act ftsw_dr_ca_send(struct ib_smp *smp);
+struct ftsw_port *ftsw_mad_edge_rx(struct ftsw_port *in, struct sk_buff *skb);
+struct ftsw_port *ftsw_mad_link_rx(struct ftsw_port *in, struct sk_buff *skb);
+struct ftsw_port *ftsw_mad_ca_rx(struct ftsw_port *p, struct sk_buff *skb);
+struct ftsw_port *ftsw_mad_switch_rx(struct ftsw_port *in,
+				     struct sk_buff *skb);
+void ftsw_mad_send(struct ftsw_port *in, struct sk_buff *skb);
+
+/* sma.c: the agents */
+struct ib_mad_hdr;
+int ftsw_sma_switch(struct ftsw_switch *sw, u8 inp, struct ib_smp *smp);
+int ftsw_sma_ca(struct ftsw_port *p, struct ib_smp *smp);
+bool ftsw_sma_ca_takes(const struct ib_smp *smp);
+u64 ftsw_ca_guid(const struct ftsw_port *p);
+u64 ftsw_switch_guid(const struct ftsw_switch *sw);
+struct sk_buff *ftsw_mad_alloc(u16 dlid, u16 slid, u8 sl, gfp_t gfp);
+void ftsw_sma_net_init(struct ftsw_net *fn);
+void ftsw_sma_net_exit(struct ftsw_net *fn);
+void ftsw_sma_switch_init(struct ftsw_switch *sw);
+void ftsw_sma_switch_del(struct ftsw_switch *sw);
+void ftsw_sma_port_init(struct ftsw_port *p);
+void ftsw_sma_port_changed(struct ftsw_port *p);
+void ftsw_sma_lft_publish(struct ftsw_switch *sw, struct ftsw_lft *lft);
+void ftsw_sma_policy_publish(struct ftsw_port *p, struct ftsw_policy *pol);
+u8 ftsw_ib_port_state(const struct ftsw_port *p, const struct ftsw_ibport *ib);
+
+/* pma.c: the performance management agents */
+int ftsw_pma_switch(struct ftsw_switch *sw, struct ib_mad_hdr *mad);
+int ftsw_pma_ca(struct ftsw_port *p, struct ib_mad_hdr *mad);
 
 /* main.c: objects, under rtnl (bind, unbind, delete) and fn->lock. */
 extern unsigned int ftsw_net_id;

@@ -34,20 +34,22 @@ static u32 ftsw_lft_round(u32 size)
  * Allocate a table of at least @size entries (at most FTSW_LFT_SIZE), every
  * entry "no route", then copy @from if given.
  */
-struct ftsw_lft *ftsw_lft_alloc(u32 size, const struct ftsw_lft *from)
+static struct ftsw_lft *__ftsw_lft_alloc(u32 size, const struct ftsw_lft *from,
+					 bool atomic)
 {
+	gfp_t gfp = atomic ? GFP_ATOMIC | __GFP_ACCOUNT : GFP_KERNEL_ACCOUNT;
 	struct ftsw_lft *lft;
 
 	if (from && from->size > size)
 		size = from->size;
 	size = ftsw_lft_round(size);
-	lft = kmalloc(sizeof(*lft), GFP_KERNEL_ACCOUNT);
+	lft = kmalloc(sizeof(*lft), gfp);
 	if (!lft)
 		return NULL;
-	if (size <= PAGE_SIZE)
-		lft->port = kmalloc(size, GFP_KERNEL_ACCOUNT);
+	if (size <= PAGE_SIZE || atomic)
+		lft->port = kmalloc(size, gfp | (atomic ? __GFP_NOWARN : 0));
 	else
-		lft->port = __vmalloc(size, GFP_KERNEL_ACCOUNT);
+		lft->port = __vmalloc(size, gfp);
 	if (!lft->port) {
 		kfree(lft);
 		return NULL;
@@ -57,6 +59,20 @@ struct ftsw_lft *ftsw_lft_alloc(u32 size, const struct ftsw_lft *from)
 	if (from)
 		memcpy(lft->port, from->port, from->size);
 	return lft;
+}
+
+struct ftsw_lft *ftsw_lft_alloc(u32 size, const struct ftsw_lft *from)
+{
+	return __ftsw_lft_alloc(size, from, false);
+}
+
+/*
+ * The same from softirq (an SMP's LFT block, sma.c): kmalloc only, which
+ * may fail for a large table; the SMP is then answered busy.
+ */
+struct ftsw_lft *ftsw_lft_alloc_atomic(u32 size, const struct ftsw_lft *from)
+{
+	return __ftsw_lft_alloc(size, from, true);
 }
 
 void ftsw_lft_free(struct ftsw_lft *lft)

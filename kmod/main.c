@@ -65,6 +65,7 @@ struct ftsw_switch *ftsw_switch_alloc(u32 id, u8 nports)
 	sw->nports = nports;
 	for (i = 0; i < FTSW_NUM_SL; i++)
 		sw->sl2vl[i] = i;
+	ftsw_sma_switch_init(sw);
 	return sw;
 }
 
@@ -94,6 +95,7 @@ static void ftsw_port_update(struct ftsw_port *p, u8 reason, bool notify)
 	ftsw_changed(p->sw->fn);
 	if (notify)
 		ftsw_nl_port_event(p, reason);
+	ftsw_sma_port_changed(p);
 }
 
 /*
@@ -208,6 +210,7 @@ static struct ftsw_port *ftsw_port_alloc(struct ftsw_switch *sw, u8 num,
 	p->num = num;
 	p->kind = kind;
 	p->admin_up = admin_up;
+	ftsw_sma_port_init(p);
 	return p;
 }
 
@@ -379,6 +382,7 @@ void ftsw_switch_del(struct ftsw_switch *sw, u8 reason, bool notify)
 	xa_erase(&fn->switches, sw->id);
 	fn->nswitches--;
 	ftsw_changed(fn);
+	ftsw_sma_switch_del(sw);
 	lft = rcu_replace_pointer(sw->lft, NULL, lockdep_is_held(&fn->lock));
 	ftsw_lft_free_deferred(lft);
 	ftsw_lft_free(sw->staged);
@@ -398,17 +402,14 @@ void ftsw_fabric_flush(struct ftsw_net *fn, bool notify)
 u64 ftsw_commit(struct ftsw_net *fn)
 {
 	struct ftsw_switch *sw;
-	struct ftsw_lft *old;
 	unsigned long id;
 
 	lockdep_assert_held(&fn->lock);
 	xa_for_each(&fn->switches, id, sw) {
 		if (!sw->staged)
 			continue;
-		old = rcu_replace_pointer(sw->lft, sw->staged,
-					  lockdep_is_held(&fn->lock));
+		ftsw_sma_lft_publish(sw, sw->staged);
 		sw->staged = NULL;
-		ftsw_lft_free_deferred(old);
 	}
 	ftsw_plan_commit(fn);
 	fn->generation++;
@@ -463,6 +464,7 @@ static int __net_init ftsw_net_init(struct net *net)
 	xa_init(&fn->switches);
 	fn->seq = 1;
 	fn->hop_limit = FTSW_HOP_LIMIT_DEFAULT;
+	ftsw_sma_net_init(fn);
 	return 0;
 }
 
@@ -477,6 +479,7 @@ static void __net_exit ftsw_net_exit(struct net *net)
 	ftsw_plan_flush(fn);
 	mutex_unlock(&fn->lock);
 	rtnl_unlock();
+	ftsw_sma_net_exit(fn);
 	xa_destroy(&fn->switches);
 	mutex_destroy(&fn->lock);
 }

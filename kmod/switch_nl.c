@@ -479,9 +479,7 @@ int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 			err = PTR_ERR(pol);
 			goto out;
 		}
-		old = rcu_replace_pointer(p->policy, pol,
-					  lockdep_is_held(&fn->lock));
-		kvfree_rcu(old, rcu);
+		ftsw_sma_policy_publish(p, pol);
 		ftsw_changed(fn);
 	}
 	if (info->attrs[FTSW_ATTR_PORT_ADMIN_UP])

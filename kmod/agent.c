@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsw: the management agents' state over its life: defaults, what the
+ * control path publishes under fn->sma_lock, the retirement of what an SMP
+ * replaced, and the traps a switch sends when a port changes state. See
+ * Documentation/sm.md.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/skbuff.h>
+#include <rdma/ib_smi.h>
+#include <rdma/ib_mad.h>
+#include "ftsw.h"
+
+#define FTSW_PS_INIT		2
+#define FTSW_SUBNET_PREFIX	0xfe80000000000000ULL
+#define FTSW_RESP_TIME		18	/* 4.096 us * 2^18: about 1 s */
+#define FTSW_TRAP_PORT_CHANGE	128
+
+static void ftsw_mgmt_init(struct ftsw_mgmt *mg)
+{
+	mg->prefix = FTSW_SUBNET_PREFIX;
+	mg->resp_time = FTSW_RESP_TIME;
+	mg->pkey[0] = 0xffff;
+}
+
+void ftsw_sma_switch_init(struct ftsw_switch *sw)
+{
+	sw->ib0.state = FTSW_PS_INIT;
+	ftsw_mgmt_init(&sw->mgmt);
+	sw->life = FTSW_RESP_TIME;
+}
+
+void ftsw_sma_port_init(struct ftsw_port *p)
+{
+	int i;
+
+	p->ib.state = FTSW_PS_INIT;
+	p->ca.ib.state = FTSW_PS_INIT;
+	ftsw_mgmt_init(&p->ca.mgmt);
+	for (i = 0; i < FTSW_NUM_SL; i++)
+		p->ca.sl2vl[i] = i;
+}
+
+/* Free, after a grace period, what SMPs replaced (fn->lock excludes netlink). */
+static void ftsw_retire_all(struct ftsw_net *fn)
+{
+	struct llist_node *lft, *pol, *plan;
+	struct ftsw_policy *p, *pn;
+	struct ftsw_lft *l, *ln;
+	struct ftsw_plan *a, *an;
+
+	mutex_lock(&fn->lock);
+	lft = llist_del_all(&fn->retired_lft);
+	pol = llist_del_all(&fn->retired_pol);
+	plan = llist_del_all(&fn->retired_plan);
+	mutex_unlock(&fn->lock);
+	llist_for_each_entry_safe(l, ln, lft, retired)
+		ftsw_lft_free_deferred(l);
+	llist_for_each_entry_safe(p, pn, pol, retired)
+		kvfree_rcu(p, rcu);
+	llist_for_each_entry_safe(a, an, plan, retired)
+		kfree_rcu(a, rcu);
+}
+
+static void ftsw_retire_work(struct work_struct *work)
+{
+	ftsw_retire_all(container_of(work, struct ftsw_net, retire_work));
+}
+
+void ftsw_sma_net_init(struct ftsw_net *fn)
+{
+	spin_lock_init(&fn->sma_lock);
+	init_llist_head(&fn->retired_lft);
+	init_llist_head(&fn->retired_pol);
+	init_llist_head(&fn->retired_plan);
+	INIT_WORK(&fn->retire_work, ftsw_retire_work);
+}
+
+/* Namespace exit, every port unbound (no SMP can run any more). */
+void ftsw_sma_net_exit(struct ftsw_net *fn)
+{
+	cancel_work_sync(&fn->retire_work);
+	ftsw_retire_all(fn);
+}
+
+/* A switch being deleted: no SMP may publish a table into it any more. */
+void ftsw_sma_switch_del(struct ftsw_switch *sw)
+{
+	u16 (*mft)[FTSW_MFT_GROUPS];
+
+	spin_lock_bh(&sw->fn->sma_lock);
+	sw->dead = true;
+	mft = sw->mft;
+	sw->mft = NULL;
+	spin_unlock_bh(&sw->fn->sma_lock);
+	kfree(mft);
+}
+
+/* Publish a committed LFT (fn->lock held), excluding SMPs' block writes. */
+void ftsw_sma_lft_publish(struct ftsw_switch *sw, struct ftsw_lft *lft)
+{
+	struct ftsw_net *fn = sw->fn;
+	struct ftsw_lft *old;
+
+	lockdep_assert_held(&fn->lock);
+	spin_lock_bh(&fn->sma_lock);
+	old = rcu_replace_pointer(sw->lft, lft, lockdep_is_held(&fn->lock));
+	spin_unlock_bh(&fn->sma_lock);
+	ftsw_lft_free_deferred(old);
+}
+
+/* Publish an edge port's new policy (fn->lock held; PORT_SET). */
+void ftsw_sma_policy_publish(struct ftsw_port *p, struct ftsw_policy *pol)
+{
+	struct ftsw_net *fn = p->sw->fn;
+	struct ftsw_policy *old;
+
+	lockdep_assert_held(&fn->lock);
+	spin_lock_bh(&fn->sma_lock);
+	old = rcu_replace_pointer(p->policy, pol, lockdep_is_held(&fn->lock));
+	spin_unlock_bh(&fn->sma_lock);
+	kvfree_rcu(old, rcu);
+}
+
+/*
+ * Trap 128 (link state change, IBA vol. 1, 14.2.5.1): a Notice from the
+ * switch's LID to the master SM's, LID-routed.
+ */
+static void ftsw_trap128(struct ftsw_port *in, u16 sm_lid, u16 lid, u8 sl,
+			 u64 tid)
+{
+	struct ib_mad_notice_attr *n;
+	struct ib_smp *smp;
+	struct sk_buff *skb;
+
+	skb = ftsw_mad_alloc(sm_lid, lid, sl, GFP_KERNEL);
+	if (!skb) {
+		ftsw_port_drop(in, FTSW_DROP_TX_ERROR);
+		return;
+	}
+	smp = (struct ib_smp *)(skb->data + ETH_HLEN + FTSW_HLEN +
+				FTSW_MAD_HLEN);
+	smp->base_version = IB_MGMT_BASE_VERSION;
+	smp->mgmt_class = IB_MGMT_CLASS_SUBN_LID_ROUTED;
+	smp->class_version = 1;
+	smp->method = IB_MGMT_METHOD_TRAP;
+	smp->tid = cpu_to_be64(tid);
+	smp->attr_id = IB_SMP_ATTR_NOTICE;
+	n = (struct ib_mad_notice_attr *)smp->data;
+	n->generic_type = 0x80 | IB_NOTICE_TYPE_URGENT;
+	n->prod_type_lsb = IB_NOTICE_PROD_SWITCH;
+	n->trap_num = cpu_to_be16(FTSW_TRAP_PORT_CHANGE);
+	n->issuer_lid = cpu_to_be16(lid);
+	/* DataDetails of trap 128: the switch's LID first. */
+	n->details.raw_data.details[0] = lid >> 8;
+	n->details.raw_data.details[1] = lid & 0xff;
+	ftsw_mad_send(in, skb);
+}
+
+/*
+ * A port of a switch changed its link state (fn->lock held, process
+ * context): both its InfiniBand ports (the switch's and, for an edge port,
+ * the CA's) start over in Init, PortStateChange is set and the master SM,
+ * if one has said where it is, gets trap 128.
+ */
+void ftsw_sma_port_changed(struct ftsw_port *p)
+{
+	struct ftsw_switch *sw = p->sw;
+	struct ftsw_net *fn = sw->fn;
+	u16 sm_lid, lid;
+	u64 tid;
+	u8 sl;
+
+	lockdep_assert_held(&fn->lock);
+	spin_lock_bh(&fn->sma_lock);
+	p->ib.state = FTSW_PS_INIT;
+	p->ca.ib.state = FTSW_PS_INIT;
+	sw->psc = true;
+	sm_lid = sw->mgmt.sm_lid;
+	sl = sw->mgmt.sm_sl;
+	lid = sw->lid;
+	tid = ++sw->trap_tid;
+	spin_unlock_bh(&fn->sma_lock);
+	if (sm_lid && sm_lid <= FTSW_MAX_LID && lid && lid <= FTSW_MAX_LID)
+		ftsw_trap128(p, sm_lid, lid, sl, tid);
+}

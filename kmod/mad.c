@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsw: management datagrams in the fabric. A host's MAD enters at its edge
+ * port (the host's channel adapter sends it), crosses the switches hop by
+ * hop along a directed route or by the LFTs, is answered by a switch's
+ * agent or a CA's (sma.c, pma.c) and comes back the same way. Runs in the
+ * rx handler (RCU, softirq): nothing sleeps, every step is bounded, the
+ * frame is answered in place. See Documentation/sm.md.
+ *
+ * Directed routes follow IBA vol. 1, 14.2.2: the node that starts the
+ * directed part of a path increments the hop pointer as it sends; each
+ * switch on the way records the port it came in by in the return path and
+ * sends it out the initial path's next port; the last node hands it to its
+ * agent (DrDLID permissive) or LID-routes it to DrDLID. The response walks
+ * the return path back, the hop pointer going down, and is LID-routed to
+ * DrSLID at the end when that is not permissive.
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_ether.h>
+#include <linux/skbuff.h>
+#include <rdma/ib_smi.h>
+#include <rdma/ib_mad.h>
+#include "ftsw.h"
+
+static_assert(sizeof(struct ftsw_mad_hdr) == FTSW_MAD_HLEN);
+static_assert(sizeof(struct ib_smp) == FTSW_MAD_SIZE);
+static_assert(sizeof(struct ib_mad) == FTSW_MAD_SIZE);
+
+/* Offsets in a fabric frame: Ethernet | ftsw_hdr | ftsw_mad_hdr | MAD. */
+#define FTSW_MAD_OFF	(ETH_HLEN + FTSW_HLEN)
+#define FTSW_MAD_FLEN	(FTSW_MAD_OFF + FTSW_MAD_HLEN + FTSW_MAD_SIZE)
+#define FTSW_VL15	15
+
+static const u8 ftsw_fabric_mac[ETH_ALEN] = {
+	FTSW_MAC_PREFIX0, FTSW_MAC_PREFIX1, FTSW_MAC_PREFIX2, FTSW_MAC_PREFIX3,
+	0xff, 0xff
+};
+
+static struct ftsw_hdr *ftsw_mad_fh(const struct sk_buff *skb)
+{
+	return (struct ftsw_hdr *)(skb->data + ETH_HLEN);
+}
+
+static struct ftsw_mad_hdr *ftsw_mad_mh(const struct sk_buff *skb)
+{
+	return (struct ftsw_mad_hdr *)(skb->data + FTSW_MAD_OFF);
+}
+
+static struct ib_smp *ftsw_mad_smp(const struct sk_buff *skb)
+{
+	return (struct ib_smp *)(skb->data + FTSW_MAD_OFF + FTSW_MAD_HLEN);
+}
+
+static bool ftsw_lid_perm(__be16 lid)
+{
+	return lid == cpu_to_be16(FTSW_LID_PERMISSIVE);
+}
+
+static bool ftsw_dr_dir(const struct ib_smp *smp)
+{
+	return !!(smp->status & IB_SMP_DIRECTION);
+}
+
+static bool ftsw_is_smp(u8 class)
+{
+	return class == IB_MGMT_CLASS_SUBN_LID_ROUTED ||
+	       class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
+}
+
+/* A directed route's next port: one the node has (never 0, itself). */
+static enum ftsw_dr_act ftsw_dr_port(u8 port, u8 nports, u8 *outp)
+{
+	if (!port || port > nports)
+		return FTSW_DR_DROP;
+	*outp = port;
+	return FTSW_DR_OUT;
+}
+
+/*
+ * A directed-route SMP at a switch of @nports ports, come in by port @inp
+ * (0: from the switch's own agent) on a directed hop or, @lid_routed, by
+ * its LFT (entry 0 or a permissive DLID). Updates the hop pointer and the
+ * return path as C14-9 (outgoing) and C14-13 (returning) say. On
+ * FTSW_DR_LOCAL the hop pointer is hop count + 1, as the agent answers.
+ */
+enum ftsw_dr_act ftsw_dr_switch(struct ib_smp *smp, u8 nports, u8 inp,
+				bool lid_routed, u8 *outp)
+{
+	u8 cnt = smp->hop_cnt, ptr = smp->hop_ptr;
+
+	if (cnt >= IB_SMP_MAX_PATH_HOPS)
+		return FTSW_DR_DROP;
+	if (!ftsw_dr_dir(smp)) {
+		if (!ptr) {
+			/* LID-routed to where the directed part starts. */
+			if (!lid_routed)
+				return FTSW_DR_DROP;
+			smp->hop_ptr = 1;
+			if (!cnt)
+				return FTSW_DR_LOCAL;
+			return ftsw_dr_port(smp->initial_path[1], nports, outp);
+		}
+		if (ptr == cnt + 1)
+			return lid_routed ? FTSW_DR_LOCAL : FTSW_DR_DROP;
+		if (ptr > cnt || lid_routed || !inp)
+			return FTSW_DR_DROP;
+		smp->return_path[ptr] = inp;
+		smp->hop_ptr = ++ptr;
+		if (ptr <= cnt)
+			return ftsw_dr_port(smp->initial_path[ptr], nports, outp);
+		return ftsw_lid_perm(smp->dr_dlid) ? FTSW_DR_LOCAL : FTSW_DR_LID;
+	}
+	if (!ptr || ptr > cnt + 1)
+		return FTSW_DR_DROP;
+	if (ptr == cnt + 1) {
+		/* From this switch's agent, or LID-routed back to it. */
+		if (inp && !lid_routed)
+			return FTSW_DR_DROP;
+	} else if (lid_routed || !inp) {
+		return FTSW_DR_DROP;
+	}
+	smp->hop_ptr = --ptr;
+	if (!ptr)
+		return ftsw_lid_perm(smp->dr_slid) ? FTSW_DR_DROP : FTSW_DR_LID;
+	return ftsw_dr_port(smp->return_path[ptr], nports, outp);
+}
+
+/*
+ * A directed-route SMP the CA of an edge port receives on its port 1: the
+ * end of an outgoing path (to the CA's agent) or of a returning one (to the
+ * host's software, the SM).
+ */
+enum ftsw_dr_act ftsw_dr_ca_recv(struct ib_smp *smp, bool lid_routed)
+{
+	u8 cnt = smp->hop_cnt, ptr = smp->hop_ptr;
+
+	if (cnt >= IB_SMP_MAX_PATH_HOPS)
+		return FTSW_DR_DROP;
+	if (!ftsw_dr_dir(smp)) {
+		if (ptr == cnt + 1)
+			return lid_routed ? FTSW_DR_LOCAL : FTSW_DR_DROP;
+		if (lid_routed || !cnt || ptr != cnt ||
+		    !ftsw_lid_perm(smp->dr_dlid))
+			return FTSW_DR_DROP;
+		smp->return_path[ptr] = 1;
+		smp->hop_ptr = ptr + 1;
+		return FTSW_DR_LOCAL;
+	}
+	if (!ptr)
+		return lid_routed ? FTSW_DR_HOST : FTSW_DR_DROP;
+	if (ptr == 1 && !lid_routed && ftsw_lid_perm(smp->dr_slid)) {
+		smp->hop_ptr = 0;
+		return FTSW_DR_HOST;
+	}
+	return FTSW_DR_DROP;
+}
+
+/*
+ * A directed-route SMP a CA sends out of its port 1: a request of the
+ * host's (D = 0) or a response, the CA agent's or the host's (D = 1).
+ * FTSW_DR_LOCAL: a hop count 0 request, for the CA's own agent.
+ * FTSW_DR_LID: a LID-routed part first, to the LRH DLID the sender set.
+ */
+enum ftsw_dr_act ftsw_dr_ca_send(struct ib_smp *smp)
+{
+	u8 cnt = smp->hop_cnt, ptr = smp->hop_ptr;
+
+	if (cnt >= IB_SMP_MAX_PATH_HOPS)
+		return FTSW_DR_DROP;
+	if (!ftsw_dr_dir(smp)) {
+		if (ptr)
+			return FTSW_DR_DROP;
+		if (!ftsw_lid_perm(smp->dr_slid))
+			return FTSW_DR_LID;
+		if (!cnt) {
+			if (ftsw_lid_perm(smp->dr_dlid))
+				return FTSW_DR_LOCAL;
+			smp->hop_ptr = 1;
+			return FTSW_DR_LID;
+		}
+		if (smp->initial_path[1] != 1)
+			return FTSW_DR_DROP;
+		smp->hop_ptr = 1;
+		return FTSW_DR_OUT;
+	}
+	if (ptr != cnt + 1)
+		return FTSW_DR_DROP;
+	if (!ftsw_lid_perm(smp->dr_dlid))
+		return FTSW_DR_LID;
+	if (!cnt || smp->return_path[cnt] != 1)
+		return FTSW_DR_DROP;
+	smp->hop_ptr = cnt;
+	return FTSW_DR_OUT;
+}
+
+/*
+ * Check the MAD frame header and the MAD's common header: reserved flags,
+ * QPs that fit the class (SMPs on QP0, the rest on QP1), base version 1,
+ * and the class versions this fabric's agents and the SA speak.
+ */
+static bool ftsw_mad_ok(const struct ftsw_mad_hdr *mh,
+			const struct ib_mad_hdr *mad)
+{
+	u32 dqpn = ntohl(mh->dqpn), sqpn = ntohl(mh->sqpn);
+	u32 qp = ftsw_is_smp(mad->mgmt_class) ? FTSW_MAD_QP_SMI :
+						 FTSW_MAD_QP_GSI;
+
+	if (mh->flags || mh->sl & ~FTSW_SL_MASK || dqpn != qp || sqpn != qp)
+		return false;
+	if (mad->base_version != IB_MGMT_BASE_VERSION)
+		return false;
+	switch (mad->mgmt_class) {
+	case IB_MGMT_CLASS_SUBN_LID_ROUTED:
+	case IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE:
+	case IB_MGMT_CLASS_PERF_MGMT:
+		return mad->class_version == 1;
+	case IB_MGMT_CLASS_SUBN_ADM:
+		return mad->class_version == 2;
+	}
+	return true;
+}
+
+/* A LID a MAD may be routed to: unicast, or permissive (the neighbour). */
+static bool ftsw_mad_lid_ok(u16 lid)
+{
+	return (lid && lid <= FTSW_MAX_LID) || lid == FTSW_LID_PERMISSIVE;
+}
+
+/*
+ * Make the whole fabric frame writable in the linear area, drop what
+ * follows it, and check it. False: dropped and counted on @in.
+ */
+static bool ftsw_mad_pull(struct ftsw_port *in, struct sk_buff *skb)
+{
+	u16 dlid;
+
+	if (skb->len < FTSW_MAD_FLEN ||
+	    skb_ensure_writable(skb, FTSW_MAD_FLEN) ||
+	    pskb_trim(skb, FTSW_MAD_FLEN))
+		goto bad;
+	dlid = ntohs(ftsw_mad_fh(skb)->dlid);
+	if (ftsw_mad_fh(skb)->sl & ~FTSW_SL_MASK || !ftsw_mad_lid_ok(dlid) ||
+	    !ftsw_mad_ok(ftsw_mad_mh(skb),
+			 (struct ib_mad_hdr *)ftsw_mad_smp(skb)))
+		goto bad;
+	return true;
+bad:
+	ftsw_drop(in, skb, FTSW_DROP_BAD_MAD);
+	return false;
+}
+
+/* Give a MAD to the host behind edge port @p, as the frame contract says. */
+static struct ftsw_port *ftsw_mad_deliver(struct ftsw_port *p,
+					  struct sk_buff *skb)
+{
+	struct ftsw_net *fn = p->sw->fn;
+	struct ethhdr *eth;
+	unsigned int len;
+
+	if (unlikely(ftsw_decap(skb))) {
+		ftsw_drop(p, skb, FTSW_DROP_TX_ERROR);
+		return NULL;
+	}
+	eth = (struct ethhdr *)skb->data;
+	eth_broadcast_addr(eth->h_dest);
+	ether_addr_copy(eth->h_source, ftsw_fabric_mac);
+	skb->pkt_type = PACKET_HOST;
+	if (fn->mad_tap) {
+		fn->mad_tap(p, skb);
+		return NULL;
+	}
+	if (unlikely(!p->dev)) {
+		ftsw_drop(p, skb, FTSW_DROP_MAD_SINK);
+		return NULL;
+	}
+	skb->dev = p->dev;
+	len = skb->len;
+	if (unlikely(dev_queue_xmit(skb) != NET_XMIT_SUCCESS)) {
+		ftsw_port_drop(p, FTSW_DROP_TX_ERROR);
+		return NULL;
+	}
+	ftsw_count_tx(p, len, 1, FTSW_VL15);
+	return NULL;
+}
+
+/*
+ * Turn a request into its response, in place: a new packet, which starts
+ * with no link hops taken.
+ */
+static void ftsw_mad_respond(struct sk_buff *skb, u16 status)
+{
+	struct ib_smp *smp = ftsw_mad_smp(skb);
+	bool dr = smp->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
+
+	ftsw_mad_fh(skb)->hops = 0;
+	smp->method = IB_MGMT_METHOD_GET_RESP;
+	smp->status = htons(status);
+	if (dr)
+		smp->status |= IB_SMP_DIRECTION;
+}
+
+/* Set the LIDs the frame is routed by: the fabric header's and the LRH's. */
+static void ftsw_mad_route_to(struct sk_buff *skb, u16 dlid, u16 slid)
+{
+	struct ftsw_mad_hdr *mh = ftsw_mad_mh(skb);
+
+	ftsw_mad_fh(skb)->dlid = htons(dlid);
+	mh->dlid = htons(dlid);
+	mh->slid = htons(slid);
+}
+
+/*
+ * Send a directed-route hop out of port @num of @in's switch: to the CA of
+ * an edge port, across a patch cable or on a link's device.
+ */
+static struct ftsw_port *ftsw_mad_out(struct ftsw_port *in, u8 num,
+				      struct sk_buff *skb)
+{
+	struct ftsw_port *out = rcu_dereference(in->sw->ports[num]);
+
+	if (unlikely(!out || !READ_ONCE(out->up))) {
+		ftsw_drop(in, skb, FTSW_DROP_PORT_DOWN);
+		return NULL;
+	}
+	ftsw_mad_fh(skb)->dlid = htons(FTSW_LID_PERMISSIVE);
+	if (out->kind == FTSW_PORT_EDGE) {
+		ftsw_count_tx(out, skb->len, 1, FTSW_VL15);
+		return ftsw_mad_ca_rx(out, skb);
+	}
+	return ftsw_xmit(in, out, skb, FTSW_VL15);
+}
+
+/* The switch's own LID: SLID of what its agent sends. */
+static u16 ftsw_sw_lid(const struct ftsw_switch *sw)
+{
+	u16 lid = READ_ONCE(sw->lid);
+
+	return lid ? lid : FTSW_LID_PERMISSIVE;
+}
+
+/* Route a MAD from @in's switch by its LFT, as the data path would. */
+static struct ftsw_port *ftsw_mad_route(struct ftsw_port *in,
+					struct sk_buff *skb, u16 dlid)
+{
+	if (!dlid || dlid > FTSW_MAX_LID) {
+		ftsw_drop(in, skb, FTSW_DROP_BAD_DR);
+		return NULL;
+	}
+	ftsw_mad_route_to(skb, dlid, ftsw_sw_lid(in->sw));
+	return ftsw_mad_switch_rx(in, skb);
+}
+
+/* A directed-route SMP for a switch (a directed hop, or its LFT said 0). */
+static struct ftsw_port *ftsw_mad_switch_dr(struct ftsw_port *in,
+					    struct sk_buff *skb, bool lr)
+{
+	struct ftsw_switch *sw = in->sw;
+	struct ib_smp *smp = ftsw_mad_smp(skb);
+	enum ftsw_dr_act act;
+	u8 out = 0;
+	int status;
+
+	act = ftsw_dr_switch(smp, sw->nports, in->num, lr, &out);
+	if (act == FTSW_DR_LOCAL) {
+		status = ftsw_sma_switch(sw, in->num, smp);
+		if (status < 0) {
+			ftsw_drop(in, skb, FTSW_DROP_MAD_SINK);
+			return NULL;
+		}
+		ftsw_mad_respond(skb, status);
+		act = ftsw_dr_switch(smp, sw->nports, 0, false, &out);
+	}
+	switch (act) {
+	case FTSW_DR_OUT:
+		return ftsw_mad_out(in, out, skb);
+	case FTSW_DR_LID:
+		return ftsw_mad_route(in, skb, ntohs(ftsw_dr_dir(smp) ?
+						     smp->dr_slid :
+						     smp->dr_dlid));
+	default:
+		ftsw_drop(in, skb, FTSW_DROP_BAD_DR);
+		return NULL;
+	}
+}
+
+/* A LID-routed SMP or a GMP for the switch's agents: answer it. */
+static struct ftsw_port *ftsw_mad_switch_agent(struct ftsw_port *in,
+					       struct sk_buff *skb)
+{
+	struct ftsw_mad_hdr *mh = ftsw_mad_mh(skb);
+	struct ib_smp *smp = ftsw_mad_smp(skb);
+	int status;
+
+	if (smp->mgmt_class == IB_MGMT_CLASS_SUBN_LID_ROUTED)
+		status = ftsw_sma_switch(in->sw, in->num, smp);
+	else if (smp->mgmt_class == IB_MGMT_CLASS_PERF_MGMT)
+		status = ftsw_pma_switch(in->sw, (struct ib_mad_hdr *)smp);
+	else
+		status = -EOPNOTSUPP;
+	if (status < 0) {
+		ftsw_drop(in, skb, FTSW_DROP_MAD_SINK);
+		return NULL;
+	}
+	ftsw_mad_respond(skb, status);
+	return ftsw_mad_route(in, skb, ntohs(mh->slid));
+}
+
+/*
+ * A MAD at a switch, in fabric form, come in by @in (or from its CA for an
+ * edge port): a directed hop (DLID permissive) or LID-routed: its LFT
+ * says whether it is for this switch's agents (entry 0) or goes on.
+ */
+struct ftsw_port *ftsw_mad_switch_rx(struct ftsw_port *in,
+				     struct sk_buff *skb)
+{
+	u16 dlid = ntohs(ftsw_mad_fh(skb)->dlid);
+	struct ib_smp *smp = ftsw_mad_smp(skb);
+	bool lr = dlid != FTSW_LID_PERMISSIVE;
+
+	if (lr && ftsw_lft_lookup(rcu_dereference(in->sw->lft), dlid))
+		return ftsw_forward(in, skb);
+	if (smp->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
+		return ftsw_mad_switch_dr(in, skb, lr);
+	return ftsw_mad_switch_agent(in, skb);
+}
+
+/* A MAD frame from a neighbour switch (fabric header checked writable). */
+struct ftsw_port *ftsw_mad_link_rx(struct ftsw_port *in, struct sk_buff *skb)
+{
+	struct ftsw_hdr *h;
+
+	if (!ftsw_mad_pull(in, skb))
+		return NULL;
+	h = ftsw_mad_fh(skb);
+	if (unlikely(h->hops >= READ_ONCE(in->sw->fn->hop_limit))) {
+		ftsw_drop(in, skb, FTSW_DROP_HOP_LIMIT);
+		return NULL;
+	}
+	h->hops++;
+	return ftsw_mad_switch_rx(in, skb);
+}
+
+/* The CA's base LID, or permissive while its port has none. */
+static u16 ftsw_ca_lid(const struct ftsw_port *p)
+{
+	const struct ftsw_policy *pol = rcu_dereference(p->policy);
+
+	return pol ? pol->base_lid : FTSW_LID_PERMISSIVE;
+}
+
+/*
+ * The CA agent of edge port @p answers a request in place; the answer goes
+ * to the host if it asked (@from_host), else back into the fabric.
+ */
+static struct ftsw_port *ftsw_mad_ca_agent(struct ftsw_port *p,
+					   struct sk_buff *skb, bool from_host)
+{
+	struct ib_smp *smp = ftsw_mad_smp(skb);
+	u16 slid = ntohs(ftsw_mad_mh(skb)->slid);
+	int status;
+
+	if (smp->mgmt_class == IB_MGMT_CLASS_PERF_MGMT)
+		status = ftsw_pma_ca(p, (struct ib_mad_hdr *)smp);
+	else
+		status = ftsw_sma_ca(p, smp);
+	if (status < 0)
+		return ftsw_mad_deliver(p, skb);
+	ftsw_mad_respond(skb, status);
+	if (from_host) {
+		ftsw_mad_route_to(skb, slid, ftsw_ca_lid(p));
+		return ftsw_mad_deliver(p, skb);
+	}
+	if (smp->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
+		switch (ftsw_dr_ca_send(smp)) {
+		case FTSW_DR_OUT:
+			ftsw_mad_route_to(skb, FTSW_LID_PERMISSIVE,
+					  FTSW_LID_PERMISSIVE);
+			return ftsw_mad_switch_rx(p, skb);
+		case FTSW_DR_LID:
+			break;
+		default:
+			ftsw_drop(p, skb, FTSW_DROP_BAD_DR);
+			return NULL;
+		}
+	}
+	if (!slid || slid > FTSW_MAX_LID) {
+		ftsw_drop(p, skb, FTSW_DROP_BAD_DR);
+		return NULL;
+	}
+	ftsw_mad_route_to(skb, slid, ftsw_ca_lid(p));
+	return ftsw_mad_switch_rx(p, skb);
+}
+
+/* Does the CA agent answer this MAD (a request it serves)? */
+static bool ftsw_ca_takes(const struct ib_smp *smp)
+{
+	if (smp->mgmt_class == IB_MGMT_CLASS_PERF_MGMT)
+		return smp->method == IB_MGMT_METHOD_GET ||
+		       smp->method == IB_MGMT_METHOD_SET;
+	return ftsw_is_smp(smp->mgmt_class) && ftsw_sma_ca_takes(smp);
+}
+
+/*
+ * A MAD the fabric brings to the CA of edge port @p (in fabric form): the
+ * CA's agents answer what is theirs, the host gets the rest.
+ */
+struct ftsw_port *ftsw_mad_ca_rx(struct ftsw_port *p, struct sk_buff *skb)
+{
+	bool lr = ftsw_mad_fh(skb)->dlid != htons(FTSW_LID_PERMISSIVE);
+	struct ib_smp *smp = ftsw_mad_smp(skb);
+
+	if (smp->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
+		switch (ftsw_dr_ca_recv(smp, lr)) {
+		case FTSW_DR_HOST:
+			return ftsw_mad_deliver(p, skb);
+		case FTSW_DR_LOCAL:
+			break;
+		default:
+			ftsw_drop(p, skb, FTSW_DROP_BAD_DR);
+			return NULL;
+		}
+	}
+	if (!ftsw_ca_takes(smp))
+		return ftsw_mad_deliver(p, skb);
+	return ftsw_mad_ca_agent(p, skb, false);
+}
+
+/*
+ * A MAD frame from the host behind edge port @in: its CA sends it. It gets
+ * the fabric header, the CA's LID as SLID, and goes to the CA's own agent
+ * (a hop count 0 SMP, or its own LID), the next switch's, or on.
+ */
+struct ftsw_port *ftsw_mad_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
+{
+	const unsigned int hlen = ETH_HLEN + FTSW_MAD_HLEN + FTSW_MAD_SIZE;
+	const struct ftsw_policy *pol = rcu_dereference(in->policy);
+	struct ftsw_mad_hdr *mh;
+	struct ib_smp *smp;
+	u16 dlid, slid;
+
+	if (skb->len < hlen || skb_ensure_writable(skb, hlen) ||
+	    pskb_trim(skb, hlen)) {
+		ftsw_drop(in, skb, FTSW_DROP_BAD_MAD);
+		return NULL;
+	}
+	if (ftsw_encap(skb, FTSW_LID_PERMISSIVE, FTSW_LID_PERMISSIVE, 0)) {
+		ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
+		return NULL;
+	}
+	if (!ftsw_mad_pull(in, skb))
+		return NULL;
+	mh = ftsw_mad_mh(skb);
+	smp = ftsw_mad_smp(skb);
+	slid = pol ? pol->base_lid : FTSW_LID_PERMISSIVE;
+	dlid = ntohs(mh->dlid);
+	mh->slid = htons(slid);
+	ftsw_mad_fh(skb)->sl = mh->sl;
+	if (smp->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
+		switch (ftsw_dr_ca_send(smp)) {
+		case FTSW_DR_LOCAL:
+			if (!ftsw_ca_takes(smp))
+				return ftsw_mad_deliver(in, skb);
+			return ftsw_mad_ca_agent(in, skb, true);
+		case FTSW_DR_OUT:
+			return ftsw_mad_switch_rx(in, skb);
+		case FTSW_DR_LID:
+			break;
+		default:
+			ftsw_drop(in, skb, FTSW_DROP_BAD_DR);
+			return NULL;
+		}
+	} else if (pol && ftsw_lid_in_range(pol, dlid)) {
+		/* To its own LID: the CA's agent, or back to the host. */
+		if (!ftsw_ca_takes(smp))
+			return ftsw_mad_deliver(in, skb);
+		return ftsw_mad_ca_agent(in, skb, true);
+	}
+	if (!ftsw_mad_lid_ok(dlid)) {
+		ftsw_drop(in, skb, FTSW_DROP_BAD_MAD);
+		return NULL;
+	}
+	ftsw_mad_route_to(skb, dlid, slid);
+	return ftsw_mad_switch_rx(in, skb);
+}
+
+/*
+ * Send a MAD the switch @sw originates (a trap; a fabric frame whose LIDs
+ * are set), from process context: routed by the LFT, with the drops
+ * counted on @in, a port of the switch.
+ */
+void ftsw_mad_send(struct ftsw_port *in, struct sk_buff *skb)
+{
+	local_bh_disable();
+	rcu_read_lock();
+	if (ftsw_lft_lookup(rcu_dereference(in->sw->lft),
+			    ntohs(ftsw_mad_fh(skb)->dlid)))
+		ftsw_originate(in, skb);
+	else
+		ftsw_drop(in, skb, FTSW_DROP_NO_ROUTE);
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
+/*
+ * A fresh MAD frame in fabric form for a switch's agent to fill (a trap):
+ * headers set for @dlid from @slid on QP0, the MAD zeroed.
+ */
+struct sk_buff *ftsw_mad_alloc(u16 dlid, u16 slid, u8 sl, gfp_t gfp)
+{
+	struct ftsw_mad_hdr *mh;
+	struct sk_buff *skb;
+	struct ethhdr *eth;
+	struct ftsw_hdr *h;
+
+	skb = alloc_skb(NET_SKB_PAD + FTSW_MAD_FLEN, gfp);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, NET_SKB_PAD);
+	eth = skb_put_zero(skb, FTSW_MAD_FLEN);
+	ftsw_lid_to_mac(dlid, eth->h_dest);
+	ether_addr_copy(eth->h_source, ftsw_fabric_mac);
+	eth->h_proto = htons(FTSW_ETH_P);
+	skb_reset_mac_header(skb);
+	skb->mac_len = ETH_HLEN;
+	skb->protocol = htons(FTSW_ETH_P);
+	h = ftsw_mad_fh(skb);
+	h->dlid = htons(dlid);
+	h->slid = htons(slid);
+	h->sl = sl & FTSW_SL_MASK;
+	h->proto = htons(FTSW_ETH_P_MAD);
+	mh = ftsw_mad_mh(skb);
+	mh->dlid = htons(dlid);
+	mh->slid = htons(slid);
+	mh->sl = sl & FTSW_SL_MASK;
+	mh->pkey = htons(FTSW_MAD_PKEY_DEFAULT);
+	return skb;
+}

@@ -1,0 +1,743 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite of the management agents (mad.c, sma.c, pma.c, agent.c): a
+ * fabric of three switches joined by patch cables, with a host CA at each
+ * end, driven with MAD frames as hosts send them; what the hosts get back
+ * is taken by fn->mad_tap. Expected values are worked out by hand from the
+ * fixture and IBA vol. 1, 14.2.2 (directed routes).
+ */
+#include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <linux/if_ether.h>
+#include <linux/skbuff.h>
+#include <rdma/ib_smi.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_pma.h>
+#include "ftsw.h"
+
+/*
+ * S0 (4 ports, LID 1): 1 edge h0 (LID 8), 3 - S1:1
+ * S1 (4 ports, LID 2): 1 - S0:3, 2 - S2:1, 3 unbound, 4 edge h2 (down)
+ * S2 (4 ports, LID 3): 1 - S1:2, 2 edge h1 (LID 9)
+ * LFTs: each switch's own LID -> 0; 8 and 9 routed along the chain.
+ */
+struct t_fab {
+	struct ftsw_net fn;
+	struct ftsw_switch *sw[3];
+	struct ftsw_port *port[8];
+	int nport;
+	struct ftsw_port *h0, *h1, *h2, *s0p3, *s1p1;
+	struct sk_buff_head got;
+};
+
+static void t_tap(struct ftsw_port *p, struct sk_buff *skb)
+{
+	struct t_fab *f = container_of(p->sw->fn, struct t_fab, fn);
+
+	skb_queue_tail(&f->got, skb);
+}
+
+static struct ftsw_switch *t_sw(struct kunit *test, struct t_fab *f, int i)
+{
+	struct ftsw_switch *sw = kzalloc(struct_size(sw, ports, 5), GFP_KERNEL);
+	struct ftsw_lft *lft;
+	int j;
+
+	KUNIT_ASSERT_NOT_NULL(test, sw);
+	sw->fn = &f->fn;
+	sw->id = i;
+	sw->nports = 4;
+	sw->lid = i + 1;
+	snprintf(sw->name, sizeof(sw->name), "s%d", i);
+	for (j = 0; j < FTSW_NUM_SL; j++)
+		sw->sl2vl[j] = j;
+	ftsw_sma_switch_init(sw);
+	lft = ftsw_lft_alloc(64, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, lft);
+	lft->port[i + 1] = 0;
+	RCU_INIT_POINTER(sw->lft, lft);
+	f->sw[i] = sw;
+	return sw;
+}
+
+static struct ftsw_port *t_port(struct kunit *test, struct t_fab *f,
+				struct ftsw_switch *sw, u8 num, u8 kind)
+{
+	struct ftsw_port *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	int cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->stats = alloc_percpu(struct ftsw_pcpu_stats);
+	KUNIT_ASSERT_TRUE(test, !!p->stats);
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(p->stats, cpu)->syncp);
+	p->sw = sw;
+	p->num = num;
+	p->kind = kind;
+	p->admin_up = true;
+	p->oper_up = true;
+	p->up = true;
+	ftsw_sma_port_init(p);
+	RCU_INIT_POINTER(sw->ports[num], p);
+	f->port[f->nport++] = p;
+	return p;
+}
+
+static struct ftsw_port *t_edge(struct kunit *test, struct t_fab *f,
+				struct ftsw_switch *sw, u8 num, u16 lid)
+{
+	struct ftsw_port *p = t_port(test, f, sw, num, FTSW_PORT_EDGE);
+	struct ftsw_policy *pol = kvzalloc(sizeof(*pol), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, pol);
+	pol->base_lid = lid;
+	pol->n_offsets = 1;
+	RCU_INIT_POINTER(p->policy, pol);
+	return p;
+}
+
+static void t_cable(struct kunit *test, struct t_fab *f, int a, u8 na, int b,
+		    u8 nb)
+{
+	struct ftsw_port *pa = t_port(test, f, f->sw[a], na, FTSW_PORT_LINK);
+	struct ftsw_port *pb = t_port(test, f, f->sw[b], nb, FTSW_PORT_LINK);
+
+	pa->peer = pb;
+	pb->peer = pa;
+}
+
+static void t_route(struct t_fab *f, int s, u16 lid, u8 port)
+{
+	rcu_access_pointer(f->sw[s]->lft)->port[lid] = port;
+}
+
+static struct t_fab *t_fab_new(struct kunit *test)
+{
+	struct t_fab *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	mutex_init(&f->fn.lock);
+	ftsw_sma_net_init(&f->fn);
+	f->fn.hop_limit = FTSW_HOP_LIMIT_DEFAULT;
+	f->fn.mad_tap = t_tap;
+	skb_queue_head_init(&f->got);
+	for (i = 0; i < 3; i++)
+		t_sw(test, f, i);
+	f->h0 = t_edge(test, f, f->sw[0], 1, 8);
+	t_cable(test, f, 0, 3, 1, 1);
+	f->s0p3 = f->port[1];
+	f->s1p1 = f->port[2];
+	t_cable(test, f, 1, 2, 2, 1);
+	f->h1 = t_edge(test, f, f->sw[2], 2, 9);
+	f->h2 = t_edge(test, f, f->sw[1], 4, 12);
+	f->h2->up = false;
+	/* 8 and 9 along the chain, both ways. */
+	t_route(f, 0, 8, 1);
+	t_route(f, 1, 8, 1);
+	t_route(f, 2, 8, 1);
+	t_route(f, 0, 9, 3);
+	t_route(f, 1, 9, 2);
+	t_route(f, 2, 9, 2);
+	return f;
+}
+
+static void t_fab_free(struct t_fab *f)
+{
+	int i;
+
+	skb_queue_purge(&f->got);
+	ftsw_sma_net_exit(&f->fn);
+	for (i = 0; i < f->nport; i++) {
+		kvfree(rcu_access_pointer(f->port[i]->policy));
+		free_percpu(f->port[i]->stats);
+		kfree(f->port[i]);
+	}
+	for (i = 0; i < 3; i++) {
+		ftsw_lft_free(rcu_access_pointer(f->sw[i]->lft));
+		kfree(f->sw[i]->mft);
+		kfree(f->sw[i]);
+	}
+	rcu_barrier();
+}
+
+/* A host's MAD frame: Ethernet | ftsw_mad_hdr | MAD (an SMP). */
+struct t_mad {
+	struct ftsw_mad_hdr mh;
+	struct ib_smp smp;
+} __packed;
+
+static void t_smp_init(struct t_mad *m, u8 class, u8 method, u16 attr,
+		       u32 mod)
+{
+	memset(m, 0, sizeof(*m));
+	m->mh.pkey = htons(FTSW_MAD_PKEY_DEFAULT);
+	m->smp.base_version = 1;
+	m->smp.mgmt_class = class;
+	m->smp.class_version = 1;
+	m->smp.method = method;
+	m->smp.tid = cpu_to_be64(0x1234);
+	m->smp.attr_id = cpu_to_be16(attr);
+	m->smp.attr_mod = cpu_to_be32(mod);
+	m->smp.dr_slid = htons(FTSW_LID_PERMISSIVE);
+	m->smp.dr_dlid = htons(FTSW_LID_PERMISSIVE);
+}
+
+/* A directed-route SMP along @path (path[0] unused, hop count n). */
+static void t_dr(struct t_mad *m, u8 method, u16 attr, u32 mod,
+		 const u8 *path, int n)
+{
+	t_smp_init(m, IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE, method, attr, mod);
+	m->smp.hop_cnt = n;
+	memcpy(m->smp.initial_path, path, n + 1);
+}
+
+/* Send @len bytes of @m from the host behind @p, as its rx handler would. */
+static void t_send_len(struct kunit *test, struct ftsw_port *p,
+		       const struct t_mad *m, unsigned int len)
+{
+	struct sk_buff *skb = alloc_skb(NET_SKB_PAD + ETH_HLEN + len,
+					GFP_KERNEL);
+	struct ethhdr *eth;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, NET_SKB_PAD);
+	eth = skb_put(skb, ETH_HLEN);
+	eth_broadcast_addr(eth->h_dest);
+	eth_zero_addr(eth->h_source);
+	eth->h_source[0] = 2;
+	eth->h_proto = htons(FTSW_ETH_P_MAD);
+	skb_put_data(skb, m, len);
+	skb_reset_mac_header(skb);
+	skb->protocol = eth->h_proto;
+	local_bh_disable();
+	rcu_read_lock();
+	ftsw_rx(p, skb);
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
+static void t_send(struct kunit *test, struct ftsw_port *p,
+		   const struct t_mad *m)
+{
+	t_send_len(test, p, m, sizeof(*m));
+}
+
+/* The one frame a host got: its MAD into @m. */
+static bool t_recv(struct kunit *test, struct t_fab *f, struct t_mad *m)
+{
+	struct sk_buff *skb = skb_dequeue(&f->got);
+
+	if (!skb)
+		return false;
+	KUNIT_EXPECT_EQ(test, skb->len, ETH_HLEN + sizeof(*m));
+	KUNIT_EXPECT_EQ(test, ntohs(eth_hdr(skb)->h_proto), FTSW_ETH_P_MAD);
+	if (skb->len == ETH_HLEN + sizeof(*m))
+		memcpy(m, skb->data + ETH_HLEN, sizeof(*m));
+	kfree_skb(skb);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&f->got));
+	return true;
+}
+
+static u64 t_drops(struct ftsw_port *p, enum ftsw_drop r)
+{
+	struct ftsw_stats st;
+
+	ftsw_port_stats_read(p, &st);
+	return st.drops[r];
+}
+
+/* Send, expect nothing back, and exactly one drop for @r on @at. */
+static void t_expect_drop(struct kunit *test, struct t_fab *f,
+			  struct ftsw_port *from, const struct t_mad *m,
+			  unsigned int len, struct ftsw_port *at,
+			  enum ftsw_drop r)
+{
+	u64 before = t_drops(at, r);
+	struct t_mad got;
+
+	t_send_len(test, from, m, len);
+	KUNIT_EXPECT_FALSE(test, t_recv(test, f, &got));
+	KUNIT_EXPECT_EQ_MSG(test, t_drops(at, r), before + 1, "reason %d", r);
+}
+
+/* Send a request and get its answer (status with the D bit masked off). */
+static u16 t_ask(struct kunit *test, struct t_fab *f, struct ftsw_port *from,
+		 struct t_mad *m)
+{
+	bool dr = m->smp.mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
+
+	t_send(test, from, m);
+	if (!t_recv(test, f, m)) {
+		KUNIT_FAIL(test, "no answer");
+		return 0xffff;
+	}
+	KUNIT_EXPECT_EQ(test, m->smp.method, IB_MGMT_METHOD_GET_RESP);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(m->smp.tid), 0x1234ULL);
+	if (dr)
+		KUNIT_EXPECT_TRUE(test, !!(m->smp.status & IB_SMP_DIRECTION));
+	return ntohs(m->smp.status) & 0x7fff;
+}
+
+static const u8 t_to_s0[] = { 0, 1 };
+static const u8 t_to_s1[] = { 0, 1, 3 };
+static const u8 t_to_s2[] = { 0, 1, 3, 2 };
+static const u8 t_to_h1[] = { 0, 1, 3, 2, 2 };
+
+/* ---------------------------------------------------------------- cases */
+
+/* Hop count 0: the host's own CA answers, as the gateway needs. */
+static void t_hop0_ca(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct ib_node_info *ni;
+	struct ib_port_info *pi;
+	struct t_mad m;
+	u64 guid = 0x0266740000000000ULL | (0 << 9) | (1 << 1);
+
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, t_to_s0, 0);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	ni = (struct ib_node_info *)m.smp.data;
+	KUNIT_EXPECT_EQ(test, ni->node_type, 1);
+	KUNIT_EXPECT_EQ(test, ni->num_ports, 1);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(ni->node_guid), guid);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(ni->port_guid), guid + 1);
+	KUNIT_EXPECT_EQ(test, ni->local_port_num, 1);
+	KUNIT_EXPECT_EQ(test, m.smp.hop_ptr, 0);
+
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0015, 1, t_to_s0, 0);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	pi = (struct ib_port_info *)m.smp.data;
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(pi->lid), 8);
+	KUNIT_EXPECT_EQ(test, pi->linkspeed_portstate & 0xf, 2);	/* Init */
+	KUNIT_EXPECT_EQ(test, pi->portphysstate_linkdown >> 4, 5);	/* LinkUp */
+	KUNIT_EXPECT_EQ(test, pi->mkeyprot_resv_lmc & 7, 0);
+	KUNIT_EXPECT_EQ(test, pi->local_port_num, 1);
+	KUNIT_EXPECT_EQ(test, ntohs(m.mh.slid), 8);
+	t_fab_free(f);
+}
+
+/*
+ * Out along the initial path and back along the return path: each switch
+ * writes the port it came in by at the hop pointer, so the answer from S2
+ * (3 hops) carries return path 1 (S0 from h0), 1 (S1 from S0:3),
+ * 1 (S2 from S1:2) and arrives with hop pointer 0.
+ */
+static void t_dr_paths(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct ib_node_info *ni = NULL;
+	struct t_mad m;
+
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	ni = (struct ib_node_info *)m.smp.data;
+	KUNIT_EXPECT_EQ(test, ni->node_type, 2);
+	KUNIT_EXPECT_EQ(test, ni->num_ports, 4);
+	KUNIT_EXPECT_EQ(test, ni->local_port_num, 1);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(ni->node_guid),
+			0x0266740100000000ULL | 1);
+	KUNIT_EXPECT_EQ(test, m.smp.hop_ptr, 0);
+	KUNIT_EXPECT_EQ(test, m.smp.return_path[1], 1);
+	KUNIT_EXPECT_EQ(test, m.smp.return_path[2], 1);
+
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0010, 0, t_to_s2, 3);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_STREQ(test, (char *)m.smp.data, "s2");
+	KUNIT_EXPECT_EQ(test, m.smp.return_path[3], 1);
+
+	/* Four hops: h1's CA, port 1 recorded at hop 4. */
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, t_to_h1, 4);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, ni->node_type, 1);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(ni->node_guid),
+			0x0266740000000000ULL | (2 << 9) | (2 << 1));
+	KUNIT_EXPECT_EQ(test, m.smp.return_path[4], 1);
+	KUNIT_EXPECT_EQ(test, m.smp.hop_ptr, 0);
+	t_fab_free(f);
+}
+
+/* The DR engine by hand: hop pointers as C14-9 and C14-13 move them. */
+static void t_dr_engine(struct kunit *test)
+{
+	struct ib_smp smp = {};
+	u8 out = 0;
+
+	smp.hop_cnt = 2;
+	smp.hop_ptr = 1;
+	smp.initial_path[2] = 3;
+	smp.dr_slid = htons(0xffff);
+	smp.dr_dlid = htons(0xffff);
+	/* First switch, came in by 5: records 5, goes out 3, pointer 2. */
+	KUNIT_EXPECT_EQ(test, ftsw_dr_switch(&smp, 8, 5, false, &out),
+			FTSW_DR_OUT);
+	KUNIT_EXPECT_EQ(test, out, 3);
+	KUNIT_EXPECT_EQ(test, smp.hop_ptr, 2);
+	KUNIT_EXPECT_EQ(test, smp.return_path[1], 5);
+	/* Second switch, in by 7: the end, pointer 3 = count + 1. */
+	KUNIT_EXPECT_EQ(test, ftsw_dr_switch(&smp, 8, 7, false, &out),
+			FTSW_DR_LOCAL);
+	KUNIT_EXPECT_EQ(test, smp.hop_ptr, 3);
+	KUNIT_EXPECT_EQ(test, smp.return_path[2], 7);
+	/* Its answer: out 7, pointer 2; the first switch: out 5, pointer 1. */
+	smp.status = IB_SMP_DIRECTION;
+	KUNIT_EXPECT_EQ(test, ftsw_dr_switch(&smp, 8, 0, false, &out),
+			FTSW_DR_OUT);
+	KUNIT_EXPECT_EQ(test, out, 7);
+	KUNIT_EXPECT_EQ(test, smp.hop_ptr, 2);
+	KUNIT_EXPECT_EQ(test, ftsw_dr_switch(&smp, 8, 3, false, &out),
+			FTSW_DR_OUT);
+	KUNIT_EXPECT_EQ(test, out, 5);
+	KUNIT_EXPECT_EQ(test, smp.hop_ptr, 1);
+	/* The CA: hands it to the SM, pointer 0. */
+	KUNIT_EXPECT_EQ(test, ftsw_dr_ca_recv(&smp, false), FTSW_DR_HOST);
+	KUNIT_EXPECT_EQ(test, smp.hop_ptr, 0);
+	/* A switch getting a returning SMP at pointer 0: invalid. */
+	KUNIT_EXPECT_EQ(test, ftsw_dr_switch(&smp, 8, 3, false, &out),
+			FTSW_DR_DROP);
+	/* Mixed path end: DrDLID not permissive -> LID-routed on. */
+	memset(&smp, 0, sizeof(smp));
+	smp.hop_cnt = 1;
+	smp.hop_ptr = 1;
+	smp.dr_slid = htons(0xffff);
+	smp.dr_dlid = htons(40);
+	KUNIT_EXPECT_EQ(test, ftsw_dr_switch(&smp, 8, 2, false, &out),
+			FTSW_DR_LID);
+	KUNIT_EXPECT_EQ(test, smp.hop_ptr, 2);
+	/* ... where the DLID's node takes it (pointer count + 1). */
+	KUNIT_EXPECT_EQ(test, ftsw_dr_switch(&smp, 8, 4, true, &out),
+			FTSW_DR_LOCAL);
+	/* An initial path naming port 0 or one past the count. */
+	memset(&smp, 0, sizeof(smp));
+	smp.hop_cnt = 3;
+	smp.hop_ptr = 1;
+	smp.initial_path[2] = 9;
+	KUNIT_EXPECT_EQ(test, ftsw_dr_switch(&smp, 8, 1, false, &out),
+			FTSW_DR_DROP);
+	smp.hop_ptr = 1;
+	smp.initial_path[2] = 0;
+	KUNIT_EXPECT_EQ(test, ftsw_dr_switch(&smp, 8, 1, false, &out),
+			FTSW_DR_DROP);
+	smp.hop_cnt = 64;
+	KUNIT_EXPECT_EQ(test, ftsw_dr_switch(&smp, 8, 1, false, &out),
+			FTSW_DR_DROP);
+}
+
+/* 63 hops is the longest path: bouncing S0 <-> S1 it is answered. */
+static void t_dr_63_hops(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	u8 path[64];
+	struct t_mad m;
+	int i;
+
+	path[0] = 0;
+	path[1] = 1;
+	for (i = 2; i < 64; i++)
+		path[i] = i % 2 ? 1 : 3;	/* S0 out 3, S1 out 1 */
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, path, 63);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	/* After hop 2 the SMP is at S1, after hop 3 at S0...: S0 answers hop 63. */
+	KUNIT_EXPECT_EQ(test, ((struct ib_node_info *)m.smp.data)->num_ports,
+			4);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(((struct ib_node_info *)
+					   m.smp.data)->node_guid),
+			0x0266740100000000ULL | 0);
+	KUNIT_EXPECT_EQ(test, m.smp.return_path[63], 3);
+	/* 64 hops: refused where it starts, by the host's CA. */
+	m.smp.hop_cnt = 64;
+	m.smp.hop_ptr = 0;
+	m.smp.method = IB_MGMT_METHOD_GET;
+	m.smp.status = 0;
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->h0, FTSW_DROP_BAD_DR);
+	t_fab_free(f);
+}
+
+/* A path through a port that is down or unbound, or past the count. */
+static void t_dr_bad_paths(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	const u8 to_unbound[] = { 0, 1, 3, 3 };
+	const u8 to_down[] = { 0, 1, 3, 4 };
+	const u8 past[] = { 0, 1, 9 };
+	const u8 not_ca_port[] = { 0, 2, 3 };
+	struct t_mad m;
+
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, to_unbound, 3);
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->s1p1,
+		      FTSW_DROP_PORT_DOWN);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, to_down, 3);
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->s1p1,
+		      FTSW_DROP_PORT_DOWN);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, past, 2);
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->h0, FTSW_DROP_BAD_DR);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, not_ca_port, 2);
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->h0, FTSW_DROP_BAD_DR);
+	/* A request whose hop pointer the host already moved. */
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, t_to_s1, 2);
+	m.smp.hop_ptr = 1;
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->h0, FTSW_DROP_BAD_DR);
+	t_fab_free(f);
+}
+
+/* Malformed frames: truncated, bad versions, flags, QPs. */
+static void t_bad_mads(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct t_mad m;
+
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, t_to_s1, 2);
+	t_expect_drop(test, f, f->h0, &m, 0, f->h0, FTSW_DROP_BAD_MAD);
+	t_expect_drop(test, f, f->h0, &m, 100, f->h0, FTSW_DROP_BAD_MAD);
+	t_expect_drop(test, f, f->h0, &m, sizeof(m) - 1, f->h0,
+		      FTSW_DROP_BAD_MAD);
+	m.smp.base_version = 2;
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->h0, FTSW_DROP_BAD_MAD);
+	m.smp.base_version = 1;
+	m.smp.class_version = 2;
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->h0, FTSW_DROP_BAD_MAD);
+	m.smp.class_version = 1;
+	m.mh.flags = 1;
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->h0, FTSW_DROP_BAD_MAD);
+	m.mh.flags = 0;
+	m.mh.dqpn = htonl(1);
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->h0, FTSW_DROP_BAD_MAD);
+	/* A GMP on QP0. */
+	t_smp_init(&m, IB_MGMT_CLASS_PERF_MGMT, IB_MGMT_METHOD_GET, 0x12, 0);
+	m.mh.dlid = htons(9);
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->h0, FTSW_DROP_BAD_MAD);
+	/* A LID-routed SMP to LID 0. */
+	t_smp_init(&m, IB_MGMT_CLASS_SUBN_LID_ROUTED, IB_MGMT_METHOD_GET,
+		   0x11, 0);
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->h0, FTSW_DROP_BAD_MAD);
+	/* A response reaching a switch's agent: nobody takes it. */
+	t_dr(&m, IB_MGMT_METHOD_GET_RESP, 0x0011, 0, t_to_s1, 2);
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->s1p1,
+		      FTSW_DROP_MAD_SINK);
+	t_fab_free(f);
+}
+
+/* What the agents refuse, and with which status. */
+static void t_statuses(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct t_mad m;
+
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x00ff, 0, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x0c);
+	t_dr(&m, IB_MGMT_METHOD_SEND, 0x0011, 0, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x08);
+	/* Set on read-only attributes. */
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0011, 0, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x0c);
+	KUNIT_EXPECT_EQ(test, ((struct ib_node_info *)m.smp.data)->node_type,
+			2);
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0010, 0, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x0c);
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0014, 0, t_to_h1, 4);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x0c);
+	/* LFT block past the cap (0xC000 / 64 = 768 blocks); port past 4. */
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0019, 768, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x1c);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0019, 767, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0015, 5, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x1c);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0017, 5 << 8 | 1, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x1c);
+	/* Switch attributes asked of a CA. */
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0012, 0, t_to_h1, 4);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x0c);
+	t_fab_free(f);
+}
+
+/* An LFT block Set: a new table, published, with the block in it. */
+static void t_lft_set(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct ftsw_lft *before = rcu_access_pointer(f->sw[1]->lft), *after;
+	struct t_mad m;
+	int i;
+
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0019, 1, t_to_s1, 2);
+	for (i = 0; i < 64; i++)
+		m.smp.data[i] = 255;
+	m.smp.data[70 - 64] = 2;	/* LID 70 -> port 2 */
+	m.smp.data[71 - 64] = 0;	/* LID 71 -> the switch */
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.smp.data[6], 2);
+	KUNIT_EXPECT_EQ(test, m.smp.data[7], 0);
+	after = rcu_access_pointer(f->sw[1]->lft);
+	KUNIT_EXPECT_PTR_NE(test, before, after);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(after, 70), 2);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(after, 71), 0);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(after, 69), FTSW_NO_ROUTE);
+	/* Block 0 untouched: LID 2 (S1 itself) and 8, 9 still routed. */
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(after, 2), 0);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(after, 9), 2);
+	/* A port S1 does not have: refused, nothing changed. */
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0019, 1, t_to_s1, 2);
+	memset(m.smp.data, 255, 64);
+	m.smp.data[0] = 5;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x1c);
+	KUNIT_EXPECT_PTR_EQ(test, rcu_access_pointer(f->sw[1]->lft), after);
+	t_fab_free(f);
+}
+
+/* LID-routed SMPs follow the LFTs; a loop ends at the hop limit. */
+static void t_lid_routed(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct t_mad m;
+
+	t_smp_init(&m, IB_MGMT_CLASS_SUBN_LID_ROUTED, IB_MGMT_METHOD_GET,
+		   0x0015, 1);
+	m.mh.dlid = htons(9);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(((struct ib_port_info *)
+					   m.smp.data)->lid), 9);
+	KUNIT_EXPECT_EQ(test, ntohs(m.mh.slid), 9);
+	KUNIT_EXPECT_EQ(test, ntohs(m.mh.dlid), 8);
+	/* To S2's agent by its LID (entry 0). */
+	t_smp_init(&m, IB_MGMT_CLASS_SUBN_LID_ROUTED, IB_MGMT_METHOD_GET,
+		   0x0011, 0);
+	m.mh.dlid = htons(3);
+	t_route(f, 0, 3, 3);
+	t_route(f, 1, 3, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, ((struct ib_node_info *)m.smp.data)->
+			local_port_num, 1);
+	/* A broken table: 40 loops between S0 and S1. */
+	t_route(f, 0, 40, 3);
+	t_route(f, 1, 40, 1);
+	m.mh.dlid = htons(40);
+	t_send(test, f->h0, &m);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&f->got));
+	KUNIT_EXPECT_EQ(test, t_drops(f->s0p3, FTSW_DROP_HOP_LIMIT) +
+			t_drops(f->s1p1, FTSW_DROP_HOP_LIMIT), 1);
+	t_fab_free(f);
+}
+
+/* PortInfo Set: a CA's LID and LMC become its edge port's LID range. */
+static void t_portinfo_set(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct ftsw_policy *pol;
+	struct ib_port_info *pi = NULL;
+	struct t_mad m;
+
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0015, 1, t_to_h1, 4);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0015, 1, t_to_h1, 4);
+	pi = (struct ib_port_info *)m.smp.data;
+	pi->lid = cpu_to_be16(0x20);
+	pi->mkeyprot_resv_lmc = 1;
+	pi->sm_lid = cpu_to_be16(8);
+	pi->linkspeed_portstate = 3;	/* Armed, from Init */
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(pi->lid), 0x20);
+	KUNIT_EXPECT_EQ(test, pi->linkspeed_portstate & 0xf, 3);
+	pol = rcu_access_pointer(f->h1->policy);
+	KUNIT_EXPECT_EQ(test, pol->base_lid, 0x20);
+	KUNIT_EXPECT_EQ(test, pol->lmc, 1);
+	KUNIT_EXPECT_EQ(test, pol->n_offsets, 2);
+	KUNIT_EXPECT_TRUE(test, ftsw_lid_in_range(pol, 0x21));
+	/* Misaligned for LMC 1, and Init -> Active: refused, unchanged. */
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0015, 1, t_to_h1, 4);
+	pi->lid = cpu_to_be16(0x31);
+	pi->mkeyprot_resv_lmc = 1;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x1c);
+	KUNIT_EXPECT_PTR_EQ(test, rcu_access_pointer(f->h1->policy), pol);
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0015, 0, t_to_s2, 3);
+	pi->linkspeed_portstate = 4;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x1c);
+	/* Switch port 0: its LID and the master SM's. */
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0015, 0, t_to_s2, 3);
+	pi->lid = cpu_to_be16(0x40);
+	pi->sm_lid = cpu_to_be16(8);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, f->sw[2]->lid, 0x40);
+	KUNIT_EXPECT_EQ(test, f->sw[2]->mgmt.sm_lid, 8);
+	t_fab_free(f);
+}
+
+/* SL-to-VL Set is the table the data path uses; SwitchInfo's fields. */
+static void t_sl2vl_switchinfo(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct t_mad m;
+	int i;
+
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0017, 1 << 8 | 2, t_to_s1, 2);
+	for (i = 0; i < 8; i++)
+		m.smp.data[i] = 0x10 * ((2 * i) % 4) + (2 * i + 1) % 4;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	for (i = 0; i < FTSW_NUM_SL; i++)
+		KUNIT_EXPECT_EQ(test, f->sw[1]->sl2vl[i], i % 4);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0012, 0, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.smp.data[0] << 8 | m.smp.data[1], 0xC000);
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0012, 0, t_to_s1, 2);
+	m.smp.data[6] = 0x01;	/* LinearFDBTop 0x123 */
+	m.smp.data[7] = 0x23;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, f->sw[1]->lft_top, 0x123);
+	t_fab_free(f);
+}
+
+/*
+ * PMA on a patch port: one DR NodeInfo to S1 crosses S0:3 once each way,
+ * a 294-byte frame (14 + 8 + 16 + 256): 73 words of 4 octets.
+ */
+static void t_pma(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct ib_pma_portcounters *pc;
+	struct t_mad m;
+
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	t_smp_init(&m, IB_MGMT_CLASS_PERF_MGMT, IB_MGMT_METHOD_GET, 0x0012, 0);
+	m.mh.dqpn = htonl(1);
+	m.mh.sqpn = htonl(1);
+	m.mh.dlid = htons(1);	/* S0 */
+	/* PMA data, like SMP data, starts 64 bytes into the MAD. */
+	pc = (struct ib_pma_portcounters *)m.smp.data;
+	pc->port_select = 3;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc->port_xmit_packets), 1);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc->port_rcv_packets), 1);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc->port_xmit_data), 73);
+	/* Reset them all, read zero. */
+	m.smp.method = IB_MGMT_METHOD_SET;
+	m.smp.status = 0;
+	m.mh.dlid = htons(1);
+	pc->counter_select = cpu_to_be16(0xffff);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc->port_xmit_packets), 0);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc->port_xmit_data), 0);
+	t_fab_free(f);
+}
+
+static struct kunit_case ftsw_mad_cases[] = {
+	KUNIT_CASE(t_hop0_ca),
+	KUNIT_CASE(t_dr_paths),
+	KUNIT_CASE(t_dr_engine),
+	KUNIT_CASE(t_dr_63_hops),
+	KUNIT_CASE(t_dr_bad_paths),
+	KUNIT_CASE(t_bad_mads),
+	KUNIT_CASE(t_statuses),
+	KUNIT_CASE(t_lft_set),
+	KUNIT_CASE(t_lid_routed),
+	KUNIT_CASE(t_portinfo_set),
+	KUNIT_CASE(t_sl2vl_switchinfo),
+	KUNIT_CASE(t_pma),
+	{}
+};
+
+static struct kunit_suite ftsw_mad_suite = {
+	.name = "ftsw_mad",
+	.test_cases = ftsw_mad_cases,
+};
+
+kunit_test_suites(&ftsw_mad_suite);

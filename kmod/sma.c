@@ -1,0 +1,766 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsw: the subnet management agents. Every switch answers SMPs as an
+ * InfiniBand switch's SMA does, every edge port as its host's channel
+ * adapter's (one port, port 1). Attributes read the module's state (LFT,
+ * SL-to-VL table, ports, policies) and Sets change it: a table is replaced
+ * by an RCU-published copy, never written in place, and the copy it
+ * replaces is freed after netlink (which reads under fn->lock) and every
+ * RCU reader are done with it. The registers a subnet manager writes
+ * (PortInfo's, SwitchInfo's, P_Key, VLArbitration, MFT) live under
+ * fn->sma_lock. Runs in softirq: GFP_ATOMIC, no sleeping.
+ * See Documentation/sm.md for each attribute.
+ */
+#include <linux/kernel.h>
+#include <linux/netdevice.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <rdma/ib_smi.h>
+#include <rdma/ib_mad.h>
+#include "ftsw.h"
+
+#define ST_OK		IB_MGMT_MAD_STATUS_SUCCESS
+#define ST_BUSY		IB_MGMT_MAD_STATUS_BUSY
+#define ST_METHOD	IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD
+#define ST_ATTR		IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB
+#define ST_VALUE	IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE
+
+/* PortInfo encodings (IBA vol. 1, 14.2.5.6). */
+#define FTSW_PS_DOWN		1
+#define FTSW_PS_INIT		2
+#define FTSW_PS_ARMED		3
+#define FTSW_PS_ACTIVE		4
+#define FTSW_PHYS_POLLING	2
+#define FTSW_PHYS_DISABLED	3
+#define FTSW_PHYS_LINKUP	5
+#define FTSW_WIDTH_4X		2
+#define FTSW_SPEED_ALL		7	/* SDR, DDR, QDR */
+#define FTSW_SPEED_QDR		4
+#define FTSW_VLCAP		5	/* VL0..14 */
+#define FTSW_MTU_4096		5
+#define FTSW_CAP_TRAP		(1U << 3)
+#define FTSW_CAP_SL_MAP		(1U << 6)
+#define FTSW_CAP_SYS_GUID	(1U << 11)
+#define FTSW_NODE_CA		1
+#define FTSW_NODE_SWITCH	2
+#define FTSW_DEVICE_ID		0xf75
+#define FTSW_GUID_PREFIX	0x0266740000000000ULL	/* 02:66:74:00 ... */
+#define FTSW_LFT_BLOCK		64
+#define FTSW_MFT_BLOCK		32
+
+/* One SMP for an agent: where it is and what it asks. */
+struct ftsw_sma_req {
+	struct ftsw_switch *sw;
+	struct ftsw_port *ca;	/* the edge port of the CA; NULL: a switch */
+	u8 inp;			/* port it came in by (switch) */
+	u32 mod;		/* attribute modifier */
+	u8 *data;		/* the 64-byte SMP data */
+};
+
+struct ftsw_sma_attr {
+	u16 id;
+	int (*get)(struct ftsw_sma_req *r);
+	int (*set)(struct ftsw_sma_req *r);
+};
+
+/* Big-endian fields of the SMP data, at any alignment. */
+static void ftsw_put_be16(u8 *p, u16 v)
+{
+	p[0] = v >> 8;
+	p[1] = v & 0xff;
+}
+
+static u16 ftsw_get_be16(const u8 *p)
+{
+	return p[0] << 8 | p[1];
+}
+
+static void ftsw_put_be64(u8 *p, u64 v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = v >> (56 - 8 * i);
+}
+
+u64 ftsw_switch_guid(const struct ftsw_switch *sw)
+{
+	return sw->guid ? sw->guid : FTSW_GUID_PREFIX | BIT_ULL(32) | sw->id;
+}
+
+/* A CA's node GUID; its port GUID is one more. */
+u64 ftsw_ca_guid(const struct ftsw_port *p)
+{
+	if (p->ca.guid)
+		return p->ca.guid;
+	return FTSW_GUID_PREFIX | ((u64)p->sw->id << 9) | ((u64)p->num << 1);
+}
+
+/* The logical state of a port: Down without a link, else what the SM set. */
+u8 ftsw_ib_port_state(const struct ftsw_port *p, const struct ftsw_ibport *ib)
+{
+	if (!p || !READ_ONCE(p->up))
+		return FTSW_PS_DOWN;
+	return ib->state ? ib->state : FTSW_PS_INIT;
+}
+
+static u8 ftsw_phys_state(const struct ftsw_port *p)
+{
+	if (p && READ_ONCE(p->up))
+		return FTSW_PHYS_LINKUP;
+	if (p && !READ_ONCE(p->admin_up))
+		return FTSW_PHYS_DISABLED;
+	return FTSW_PHYS_POLLING;
+}
+
+/* The largest InfiniBand MTU whose packets fit the port's device. */
+static u8 ftsw_mtu_cap(const struct ftsw_port *p)
+{
+	int mtu, cap;
+
+	if (!p || !p->dev)
+		return FTSW_MTU_4096;
+	mtu = READ_ONCE(p->dev->mtu) - FTSW_HLEN;
+	for (cap = FTSW_MTU_4096; cap > 1; cap--)
+		if (mtu >= (128 << cap))
+			break;
+	return cap;
+}
+
+/* ---------------------------------------------------------------- node */
+
+static int ftsw_node_info_get(struct ftsw_sma_req *r)
+{
+	struct ib_node_info *ni = (struct ib_node_info *)r->data;
+	u64 guid;
+
+	ni->base_version = IB_MGMT_BASE_VERSION;
+	ni->class_version = 1;
+	if (r->ca) {
+		guid = ftsw_ca_guid(r->ca);
+		ni->node_type = FTSW_NODE_CA;
+		ni->num_ports = 1;
+		ni->port_guid = cpu_to_be64(guid + 1);
+		ni->local_port_num = 1;
+	} else {
+		guid = ftsw_switch_guid(r->sw);
+		ni->node_type = FTSW_NODE_SWITCH;
+		ni->num_ports = r->sw->nports;
+		ni->port_guid = cpu_to_be64(guid);
+		ni->local_port_num = r->inp;
+	}
+	ni->sys_guid = cpu_to_be64(guid);
+	ni->node_guid = cpu_to_be64(guid);
+	ni->partition_cap = cpu_to_be16(FTSW_PKEY_CAP);
+	ni->device_id = cpu_to_be16(FTSW_DEVICE_ID);
+	ni->revision = cpu_to_be32(1);
+	ni->vendor_id[0] = FTSW_MAC_PREFIX1;
+	ni->vendor_id[1] = FTSW_MAC_PREFIX2;
+	return ST_OK;
+}
+
+static int ftsw_node_desc_get(struct ftsw_sma_req *r)
+{
+	char *d = (char *)r->data;
+
+	if (r->ca && r->ca->ca.desc[0])
+		memcpy(d, r->ca->ca.desc, FTSW_DESC_MAX);
+	else if (r->ca)
+		snprintf(d, FTSW_DESC_MAX, "%s port %u host", r->sw->name,
+			 r->ca->num);
+	else if (r->sw->name[0])
+		strscpy(d, r->sw->name, FTSW_DESC_MAX);
+	else
+		snprintf(d, FTSW_DESC_MAX, "ftsw switch %u", r->sw->id);
+	return ST_OK;
+}
+
+static int ftsw_guid_info_get(struct ftsw_sma_req *r)
+{
+	u64 guid = r->ca ? ftsw_ca_guid(r->ca) + 1 : ftsw_switch_guid(r->sw);
+
+	if (r->mod)
+		return ST_VALUE;
+	ftsw_put_be64(r->data, guid);
+	return ST_OK;
+}
+
+/* ---------------------------------------------------------------- switch */
+
+/* SwitchInfo (14.2.5.4): byte offsets of the fields. */
+#define SI_LIN_CAP	0
+#define SI_MCAST_CAP	4
+#define SI_LIN_TOP	6
+#define SI_DEF_PORT	8
+#define SI_LIFE_STATE	11
+#define SI_MCAST_TOP	18
+
+static int ftsw_switch_info_get(struct ftsw_sma_req *r)
+{
+	struct ftsw_switch *sw = r->sw;
+	u8 *d = r->data;
+
+	if (r->ca)
+		return ST_ATTR;
+	ftsw_put_be16(d + SI_LIN_CAP, FTSW_LFT_SIZE);
+	ftsw_put_be16(d + SI_MCAST_CAP, FTSW_MFT_CAP);
+	ftsw_put_be16(d + SI_LIN_TOP, sw->lft_top);
+	memcpy(d + SI_DEF_PORT, sw->def_port, sizeof(sw->def_port));
+	d[SI_LIFE_STATE] = sw->life << 3 | (sw->psc ? 1 << 2 : 0);
+	ftsw_put_be16(d + SI_MCAST_TOP, sw->mft_top);
+	return ST_OK;
+}
+
+static int ftsw_switch_info_set(struct ftsw_sma_req *r)
+{
+	struct ftsw_switch *sw = r->sw;
+	u16 top = ftsw_get_be16(r->data + SI_LIN_TOP);
+	u16 mtop = ftsw_get_be16(r->data + SI_MCAST_TOP);
+	u8 *d = r->data;
+
+	if (r->ca)
+		return ST_ATTR;
+	if (top > FTSW_MAX_LID ||
+	    (mtop && (mtop < 0xC000 || mtop >= 0xC000 + FTSW_MFT_CAP)))
+		return ST_VALUE;
+	sw->lft_top = top;
+	sw->mft_top = mtop;
+	memcpy(sw->def_port, d + SI_DEF_PORT, sizeof(sw->def_port));
+	sw->life = d[SI_LIFE_STATE] >> 3;
+	/* PortStateChange is cleared by writing 1. */
+	if (d[SI_LIFE_STATE] & (1 << 2))
+		sw->psc = false;
+	return ST_OK;
+}
+
+/* ---------------------------------------------------------------- port */
+
+/* Where a PortInfo-like attribute's port number leads. */
+struct ftsw_pi_at {
+	struct ftsw_port *p;		/* the port (NULL: port 0, unbound) */
+	struct ftsw_ibport *ib;
+	struct ftsw_mgmt *mg;		/* port 0 or a CA: LID, SM... */
+	bool bound;
+};
+
+static int ftsw_pi_find(struct ftsw_sma_req *r, u32 num, struct ftsw_pi_at *at)
+{
+	struct ftsw_switch *sw = r->sw;
+
+	memset(at, 0, sizeof(*at));
+	if (r->ca) {
+		if (num > 1)
+			return ST_VALUE;
+		at->p = r->ca;
+		at->ib = &r->ca->ca.ib;
+		at->mg = &r->ca->ca.mgmt;
+		at->bound = true;
+		return ST_OK;
+	}
+	if (num > sw->nports)
+		return ST_VALUE;
+	if (!num) {
+		at->ib = &sw->ib0;
+		at->mg = &sw->mgmt;
+		at->bound = true;
+		return ST_OK;
+	}
+	at->p = rcu_dereference(sw->ports[num]);
+	at->ib = at->p ? &at->p->ib : NULL;
+	at->bound = !!at->p;
+	return ST_OK;
+}
+
+static void ftsw_pi_fill(struct ftsw_sma_req *r, const struct ftsw_pi_at *at,
+			 u32 num)
+{
+	const struct ftsw_mgmt *mg = at->mg ? at->mg : &r->sw->mgmt;
+	struct ib_port_info *pi = (struct ib_port_info *)r->data;
+	const struct ftsw_policy *pol = NULL;
+	struct ftsw_ibport none = {};
+	const struct ftsw_ibport *ib = at->ib ? at->ib : &none;
+	u8 state, cap = ftsw_mtu_cap(at->p);
+
+	if (r->ca)
+		pol = rcu_dereference(r->ca->policy);
+	state = num || r->ca ? ftsw_ib_port_state(at->p, ib) :
+		(ib->state ? ib->state : FTSW_PS_INIT);
+	pi->gid_prefix = cpu_to_be64(mg->prefix);
+	pi->lid = cpu_to_be16(pol ? pol->base_lid : READ_ONCE(r->sw->lid));
+	pi->sm_lid = cpu_to_be16(mg->sm_lid);
+	pi->cap_mask = cpu_to_be32(r->ca ? FTSW_CAP_TRAP | FTSW_CAP_SL_MAP |
+				   FTSW_CAP_SYS_GUID :
+				   FTSW_CAP_TRAP | FTSW_CAP_SYS_GUID);
+	pi->local_port_num = r->ca ? 1 : r->inp;
+	pi->link_width_enabled = ib->width_en ? ib->width_en : FTSW_WIDTH_4X;
+	pi->link_width_supported = FTSW_WIDTH_4X;
+	pi->link_width_active = FTSW_WIDTH_4X;
+	pi->linkspeed_portstate = FTSW_SPEED_ALL << 4 | state;
+	pi->portphysstate_linkdown = (num || r->ca ? ftsw_phys_state(at->p) :
+				      FTSW_PHYS_LINKUP) << 4 | FTSW_PHYS_POLLING;
+	pi->mkeyprot_resv_lmc = pol ? pol->lmc : 0;
+	pi->linkspeedactive_enabled = FTSW_SPEED_QDR << 4 |
+				      (ib->speed_en ? ib->speed_en :
+				       FTSW_SPEED_ALL);
+	pi->neighbormtu_mastersmsl = (ib->mtu ? ib->mtu : cap) << 4 |
+				     (mg->sm_sl & 0xf);
+	pi->vlcap_inittype = FTSW_VLCAP << 4;
+	pi->vl_high_limit = ib->vl_high_limit;
+	pi->vl_arb_high_cap = FTSW_VLARB_CAP;
+	pi->vl_arb_low_cap = FTSW_VLARB_CAP;
+	pi->inittypereply_mtucap = cap;
+	pi->vlstallcnt_hoqlife = ib->hoq;
+	pi->operationalvl_pei_peo_fpi_fpo = (ib->opvls ? ib->opvls : 1) << 4;
+	pi->guid_cap = 1;
+	pi->clientrereg_resv_subnetto = mg->subnet_to & 0x1f;
+	pi->resv_resptimevalue = mg->resp_time & 0x1f;
+}
+
+static int ftsw_port_info_get(struct ftsw_sma_req *r)
+{
+	struct ftsw_pi_at at;
+	int st = ftsw_pi_find(r, r->mod, &at);
+
+	if (st)
+		return st;
+	ftsw_pi_fill(r, &at, r->mod);
+	return ST_OK;
+}
+
+/* Is the PortState a Set asks for a transition the port can make? */
+static bool ftsw_pi_state_ok(u8 want, u8 cur)
+{
+	switch (want) {
+	case 0:
+	case FTSW_PS_DOWN:
+		return true;
+	case FTSW_PS_ARMED:
+		return cur == FTSW_PS_INIT || cur == FTSW_PS_ARMED;
+	case FTSW_PS_ACTIVE:
+		return cur == FTSW_PS_ARMED || cur == FTSW_PS_ACTIVE;
+	}
+	return false;
+}
+
+/* Retire what an SMP replaced: freed after netlink and RCU readers. */
+static void ftsw_retire(struct ftsw_net *fn, struct llist_node *n,
+			struct llist_head *list)
+{
+	llist_add(n, list);
+	schedule_work(&fn->retire_work);
+}
+
+/*
+ * The subnet manager gives the host's CA port a LID and LMC: the edge
+ * port's path policy is replaced by a copy with the new LID range (the
+ * offsets reset to all 2^LMC paths when the LMC changes).
+ */
+static int ftsw_ca_set_lid(struct ftsw_port *p, u16 lid, u8 lmc)
+{
+	struct ftsw_net *fn = p->sw->fn;
+	struct ftsw_policy *old, *pol;
+	const char *msg;
+	int i;
+
+	old = rcu_dereference_protected(p->policy,
+					lockdep_is_held(&fn->sma_lock));
+	if (old && old->base_lid == lid && old->lmc == lmc)
+		return ST_OK;
+	pol = kzalloc(struct_size(pol, sl, old ? old->sl_len : 0), GFP_ATOMIC);
+	if (!pol)
+		return ST_BUSY;
+	if (old) {
+		pol->default_sl = old->default_sl;
+		pol->sl_len = old->sl_len;
+		memcpy(pol->sl, old->sl, old->sl_len);
+		pol->n_offsets = old->n_offsets;
+		memcpy(pol->offsets, old->offsets, sizeof(pol->offsets));
+	}
+	if (!old || old->lmc != lmc) {
+		pol->n_offsets = 1U << lmc;
+		for (i = 0; i < pol->n_offsets; i++)
+			pol->offsets[i] = i;
+	}
+	pol->base_lid = lid;
+	pol->lmc = lmc;
+	if (ftsw_policy_check(lid, lmc, pol->offsets, pol->n_offsets, pol->sl,
+			      pol->sl_len, &msg)) {
+		kfree(pol);
+		return ST_VALUE;
+	}
+	rcu_assign_pointer(p->policy, pol);
+	if (old)
+		ftsw_retire(fn, &old->retired, &fn->retired_pol);
+	return ST_OK;
+}
+
+/* Check a PortInfo Set as a whole before anything is applied. */
+static int ftsw_pi_check(struct ftsw_sma_req *r, const struct ftsw_pi_at *at)
+{
+	const struct ib_port_info *pi = (const struct ib_port_info *)r->data;
+	u8 cur = r->mod || r->ca ? ftsw_ib_port_state(at->p, at->ib) :
+		 (at->ib->state ? at->ib->state : FTSW_PS_INIT);
+	u8 mtu = pi->neighbormtu_mastersmsl >> 4;
+	u8 opvls = pi->operationalvl_pei_peo_fpi_fpo >> 4;
+	u16 lid = be16_to_cpu(pi->lid);
+
+	if (!at->bound)
+		return ST_VALUE;
+	if (!ftsw_pi_state_ok(pi->linkspeed_portstate & 0xf, cur))
+		return ST_VALUE;
+	if (pi->portphysstate_linkdown >> 4)
+		return ST_VALUE;	/* no physical state changes by SMP */
+	if (mtu > ftsw_mtu_cap(at->p) || opvls > FTSW_VLCAP)
+		return ST_VALUE;
+	if (at->mg && (lid > FTSW_MAX_LID || (r->ca && !lid)))
+		return ST_VALUE;
+	return ST_OK;
+}
+
+static int ftsw_port_info_set(struct ftsw_sma_req *r)
+{
+	const struct ib_port_info *pi = (const struct ib_port_info *)r->data;
+	u8 state = pi->linkspeed_portstate & 0xf;
+	struct ftsw_ibport *ib;
+	struct ftsw_mgmt *mg;
+	struct ftsw_pi_at at;
+	int st;
+
+	st = ftsw_pi_find(r, r->mod, &at);
+	if (!st)
+		st = ftsw_pi_check(r, &at);
+	if (st)
+		return st;
+	ib = at.ib;
+	mg = at.mg;
+	if (r->ca) {
+		st = ftsw_ca_set_lid(r->ca, be16_to_cpu(pi->lid),
+				     pi->mkeyprot_resv_lmc & FTSW_MAX_LMC);
+		if (st)
+			return st;
+	} else if (mg) {
+		WRITE_ONCE(r->sw->lid, be16_to_cpu(pi->lid));
+	}
+	if (mg) {
+		mg->prefix = be64_to_cpu(pi->gid_prefix);
+		mg->sm_lid = be16_to_cpu(pi->sm_lid);
+		mg->sm_sl = pi->neighbormtu_mastersmsl & 0xf;
+		mg->subnet_to = pi->clientrereg_resv_subnetto & 0x1f;
+	}
+	if (state == FTSW_PS_DOWN)
+		ib->state = FTSW_PS_INIT;	/* the link retrains at once */
+	else if (state)
+		ib->state = state;
+	if (pi->neighbormtu_mastersmsl >> 4)
+		ib->mtu = pi->neighbormtu_mastersmsl >> 4;
+	if (pi->operationalvl_pei_peo_fpi_fpo >> 4)
+		ib->opvls = pi->operationalvl_pei_peo_fpi_fpo >> 4;
+	ib->hoq = pi->vlstallcnt_hoqlife;
+	ib->vl_high_limit = pi->vl_high_limit;
+	if (pi->link_width_enabled)
+		ib->width_en = pi->link_width_enabled == 0xff ? FTSW_WIDTH_4X :
+			       pi->link_width_enabled;
+	if (pi->linkspeedactive_enabled & 0xf)
+		ib->speed_en = (pi->linkspeedactive_enabled & 0xf) == 0xf ?
+			       FTSW_SPEED_ALL :
+			       pi->linkspeedactive_enabled & 0xf;
+	return ST_OK;
+}
+
+/* ---------------------------------------------------------------- tables */
+
+/* P_KeyTable: one block of 32; a switch's external ports hold 0xFFFF. */
+static u16 *ftsw_pkeys(struct ftsw_sma_req *r, int *st)
+{
+	u32 port = r->ca ? 0 : r->mod >> 16;
+
+	*st = ST_OK;
+	if ((r->mod & 0xffff) || port > r->sw->nports) {
+		*st = ST_VALUE;
+		return NULL;
+	}
+	if (r->ca)
+		return r->ca->ca.mgmt.pkey;
+	return port ? NULL : r->sw->mgmt.pkey;
+}
+
+static int ftsw_pkey_get(struct ftsw_sma_req *r)
+{
+	int i, st;
+	u16 *t = ftsw_pkeys(r, &st);
+
+	if (st)
+		return st;
+	for (i = 0; i < FTSW_PKEY_CAP; i++)
+		ftsw_put_be16(r->data + 2 * i, t ? t[i] : (i ? 0 : 0xffff));
+	return ST_OK;
+}
+
+static int ftsw_pkey_set(struct ftsw_sma_req *r)
+{
+	int i, st;
+	u16 *t = ftsw_pkeys(r, &st);
+
+	if (st)
+		return st;
+	if (!t)
+		return ST_VALUE;	/* no partition enforcement on ports */
+	for (i = 0; i < FTSW_PKEY_CAP; i++)
+		t[i] = ftsw_get_be16(r->data + 2 * i);
+	return ST_OK;
+}
+
+/* SLtoVLMappingTable: a switch has one table for all port pairs. */
+static u8 *ftsw_sl2vl_at(struct ftsw_sma_req *r)
+{
+	if (r->ca)
+		return r->mod ? NULL : r->ca->ca.sl2vl;
+	if (((r->mod >> 8) & 0xff) > r->sw->nports ||
+	    (r->mod & 0xff) > r->sw->nports || r->mod >> 16)
+		return NULL;
+	return r->sw->sl2vl;
+}
+
+static int ftsw_sl2vl_get(struct ftsw_sma_req *r)
+{
+	u8 *t = ftsw_sl2vl_at(r);
+	int i;
+
+	if (!t)
+		return ST_VALUE;
+	for (i = 0; i < FTSW_NUM_SL / 2; i++)
+		r->data[i] = READ_ONCE(t[2 * i]) << 4 | READ_ONCE(t[2 * i + 1]);
+	return ST_OK;
+}
+
+static int ftsw_sl2vl_set(struct ftsw_sma_req *r)
+{
+	u8 *t = ftsw_sl2vl_at(r);
+	int i;
+
+	if (!t)
+		return ST_VALUE;
+	for (i = 0; i < FTSW_NUM_SL / 2; i++) {
+		WRITE_ONCE(t[2 * i], r->data[i] >> 4);
+		WRITE_ONCE(t[2 * i + 1], r->data[i] & 0xf);
+	}
+	return ST_OK;
+}
+
+/* VLArbitrationTable: blocks 1 (low) and 3 (high) hold the 8 entries. */
+static int ftsw_vlarb(struct ftsw_sma_req *r, bool set)
+{
+	u32 port = r->mod >> 16, block = r->mod & 0xffff;
+	struct ftsw_port *p = r->ca;
+	u8 (*t)[2];
+	int i;
+
+	if (!block || block > 4)
+		return ST_VALUE;
+	if (!p) {
+		if (!port || port > r->sw->nports)
+			return ST_VALUE;
+		p = rcu_dereference(r->sw->ports[port]);
+		if (!p)
+			return ST_VALUE;
+	} else if (port > 1) {
+		return ST_VALUE;
+	}
+	if (block == 2 || block == 4)
+		return ST_OK;	/* past the capacity: reads zero */
+	t = (r->ca ? p->ca.ib.vlarb : p->ib.vlarb)[block == 3];
+	for (i = 0; i < FTSW_VLARB_CAP; i++) {
+		if (set) {
+			t[i][0] = r->data[2 * i] & 0xf;
+			t[i][1] = r->data[2 * i + 1];
+		} else {
+			r->data[2 * i] = t[i][0];
+			r->data[2 * i + 1] = t[i][1];
+		}
+	}
+	return ST_OK;
+}
+
+static int ftsw_vlarb_get(struct ftsw_sma_req *r)
+{
+	return ftsw_vlarb(r, false);
+}
+
+static int ftsw_vlarb_set(struct ftsw_sma_req *r)
+{
+	return ftsw_vlarb(r, true);
+}
+
+static int ftsw_lft_get(struct ftsw_sma_req *r)
+{
+	const struct ftsw_lft *lft = rcu_dereference(r->sw->lft);
+	u32 first = r->mod * FTSW_LFT_BLOCK, i;
+
+	if (r->ca)
+		return ST_ATTR;
+	if (r->mod >= FTSW_LFT_SIZE / FTSW_LFT_BLOCK)
+		return ST_VALUE;
+	for (i = 0; i < FTSW_LFT_BLOCK; i++)
+		r->data[i] = ftsw_lft_lookup(lft, first + i);
+	return ST_OK;
+}
+
+/*
+ * An LFT block written by SMP takes effect at once, as on a switch, and
+ * whole: the active table is copied with the block in it and the copy
+ * published with RCU, so a packet sees the block all old or all new.
+ */
+static int ftsw_lft_set(struct ftsw_sma_req *r)
+{
+	struct ftsw_switch *sw = r->sw;
+	struct ftsw_net *fn = sw->fn;
+	u32 first = r->mod * FTSW_LFT_BLOCK, i;
+	struct ftsw_lft *cur, *lft;
+
+	if (r->ca)
+		return ST_ATTR;
+	if (r->mod >= FTSW_LFT_SIZE / FTSW_LFT_BLOCK)
+		return ST_VALUE;
+	for (i = 0; i < FTSW_LFT_BLOCK; i++)
+		if (r->data[i] != FTSW_NO_ROUTE && r->data[i] > sw->nports)
+			return ST_VALUE;
+	if (sw->dead)
+		return ST_BUSY;
+	cur = rcu_dereference_protected(sw->lft,
+					lockdep_is_held(&fn->sma_lock));
+	if (cur && first + FTSW_LFT_BLOCK <= cur->size &&
+	    !memcmp(cur->port + first, r->data, FTSW_LFT_BLOCK))
+		return ST_OK;
+	lft = ftsw_lft_alloc_atomic(first + FTSW_LFT_BLOCK, cur);
+	if (!lft)
+		return ST_BUSY;
+	memcpy(lft->port + first, r->data, FTSW_LFT_BLOCK);
+	rcu_assign_pointer(sw->lft, lft);
+	if (cur)
+		ftsw_retire(fn, &cur->retired, &fn->retired_lft);
+	return ST_OK;
+}
+
+/* MulticastForwardingTable: stored and read back, 32 MLIDs x 16 ports. */
+static int ftsw_mft(struct ftsw_sma_req *r, bool set)
+{
+	u32 pos = r->mod >> 28, block = r->mod & 0x1ff, i;
+	struct ftsw_switch *sw = r->sw;
+
+	if (r->ca)
+		return ST_ATTR;
+	if (block >= FTSW_MFT_CAP / FTSW_MFT_BLOCK || pos * 16 > sw->nports)
+		return ST_VALUE;
+	if (set && !sw->mft) {
+		if (sw->dead)
+			return ST_BUSY;
+		sw->mft = kcalloc(FTSW_MFT_CAP, sizeof(*sw->mft), GFP_ATOMIC);
+		if (!sw->mft)
+			return ST_BUSY;
+	}
+	for (i = 0; i < FTSW_MFT_BLOCK; i++) {
+		u16 *e = sw->mft ? &sw->mft[block * FTSW_MFT_BLOCK + i][pos] :
+			 NULL;
+
+		if (set)
+			*e = ftsw_get_be16(r->data + 2 * i);
+		else
+			ftsw_put_be16(r->data + 2 * i, e ? *e : 0);
+	}
+	return ST_OK;
+}
+
+static int ftsw_mft_get(struct ftsw_sma_req *r)
+{
+	return ftsw_mft(r, false);
+}
+
+static int ftsw_mft_set(struct ftsw_sma_req *r)
+{
+	return ftsw_mft(r, true);
+}
+
+/* ---------------------------------------------------------------- agents */
+
+static const struct ftsw_sma_attr ftsw_sma_attrs[] = {
+	{ 0x0010, ftsw_node_desc_get, NULL },
+	{ 0x0011, ftsw_node_info_get, NULL },
+	{ 0x0012, ftsw_switch_info_get, ftsw_switch_info_set },
+	{ 0x0014, ftsw_guid_info_get, NULL },
+	{ 0x0015, ftsw_port_info_get, ftsw_port_info_set },
+	{ 0x0016, ftsw_pkey_get, ftsw_pkey_set },
+	{ 0x0017, ftsw_sl2vl_get, ftsw_sl2vl_set },
+	{ 0x0018, ftsw_vlarb_get, ftsw_vlarb_set },
+	{ 0x0019, ftsw_lft_get, ftsw_lft_set },
+	{ 0x001B, ftsw_mft_get, ftsw_mft_set },
+};
+
+/*
+ * Answer an SMP in place: its data becomes the attribute as it now is.
+ * Returns the MAD status, or -EOPNOTSUPP for what no agent answers
+ * (responses, traps, trap represses).
+ */
+static int ftsw_sma_run(struct ftsw_sma_req *r, struct ib_smp *smp)
+{
+	const struct ftsw_sma_attr *a = NULL;
+	struct ftsw_net *fn = r->sw->fn;
+	u16 id = be16_to_cpu(smp->attr_id);
+	int i, st = ST_OK;
+
+	if (smp->method != IB_MGMT_METHOD_GET &&
+	    smp->method != IB_MGMT_METHOD_SET) {
+		if (smp->method & IB_MGMT_METHOD_RESP ||
+		    smp->method == IB_MGMT_METHOD_TRAP ||
+		    smp->method == IB_MGMT_METHOD_TRAP_REPRESS)
+			return -EOPNOTSUPP;
+		return ST_METHOD;
+	}
+	for (i = 0; i < ARRAY_SIZE(ftsw_sma_attrs); i++)
+		if (ftsw_sma_attrs[i].id == id)
+			a = &ftsw_sma_attrs[i];
+	if (!a)
+		return ST_ATTR;
+	r->mod = be32_to_cpu(smp->attr_mod);
+	r->data = smp->data;
+	spin_lock_bh(&fn->sma_lock);
+	if (smp->method == IB_MGMT_METHOD_SET)
+		st = a->set ? a->set(r) : ST_ATTR;
+	memset(smp->data, 0, sizeof(smp->data));
+	i = a->get(r);
+	spin_unlock_bh(&fn->sma_lock);
+	return st ? st : i;
+}
+
+/* A switch's SMA: an SMP come in by port @inp (0: its own). */
+int ftsw_sma_switch(struct ftsw_switch *sw, u8 inp, struct ib_smp *smp)
+{
+	struct ftsw_sma_req r = { .sw = sw, .inp = inp };
+
+	return ftsw_sma_run(&r, smp);
+}
+
+/* The SMA of the CA behind edge port @p. */
+int ftsw_sma_ca(struct ftsw_port *p, struct ib_smp *smp)
+{
+	struct ftsw_sma_req r = { .sw = p->sw, .ca = p, .inp = 1 };
+
+	if (be16_to_cpu(smp->attr_id) == 0x0012 ||
+	    be16_to_cpu(smp->attr_id) == 0x0019 ||
+	    be16_to_cpu(smp->attr_id) == 0x001B)
+		return ST_ATTR;	/* switch attributes */
+	return ftsw_sma_run(&r, smp);
+}
+
+/*
+ * Which SMPs the CA agent answers: Gets and Sets but SMInfo, notices and
+ * vendor attributes, which are the host's software's (an SM's).
+ */
+bool ftsw_sma_ca_takes(const struct ib_smp *smp)
+{
+	u16 id = be16_to_cpu(smp->attr_id);
+
+	if (smp->method != IB_MGMT_METHOD_GET &&
+	    smp->method != IB_MGMT_METHOD_SET)
+		return false;
+	return id != 0x0020 && id != 0x0002 && id < 0xff00;
+}

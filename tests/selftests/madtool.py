@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Send management datagrams from a host namespace as the frame contract
+says (Documentation/sm.md): Ethernet | 0x88B6 | ftsw_mad_hdr (16) | MAD
+(256), on eth0 with AF_PACKET, and print the answer as JSON.
+
+  madtool.py dr PATH METHOD ATTR MOD [DATA_HEX]   directed route, PATH
+                          "1,3,2" (initial path 1..n), "-" for hop count 0
+  madtool.py lid DLID CLASS METHOD ATTR MOD [DATA_HEX]  LID-routed
+  madtool.py fuzz COUNT SEED                     random and mutated frames
+
+METHOD, ATTR, MOD, CLASS: integers (0x.. allowed). The answer: method,
+status (D bit masked off), hop_ptr, return_path, data (hex), slid, dlid.
+Exit 1 if nothing comes back within a second.
+"""
+import json
+import os
+import random
+import select
+import socket
+import struct
+import sys
+import time
+
+ETH_P_MAD = 0x88B6
+IFACE = "eth0"
+
+
+def mad_frame(mh, mad):
+    assert len(mh) == 16 and len(mad) == 256
+    return b"\xff" * 6 + b"\x02\x00\x00\x00\x00\x01" + \
+        struct.pack("!H", ETH_P_MAD) + mh + mad
+
+
+def mad_hdr(dlid, qp, sl=0, flags=0):
+    return struct.pack("!HHIIBBH", dlid, 0, qp, qp, sl, flags, 0xFFFF)
+
+
+def common(cls, method, attr, mod, tid, status=0, hop_ptr=0, hop_cnt=0):
+    # base, class, class version, method, status, hop ptr/cnt, TID, attr,
+    # reserved, modifier
+    cv = 2 if cls == 0x03 else 1
+    return struct.pack("!BBBBHBBQHHI", 1, cls, cv, method, status,
+                       hop_ptr, hop_cnt, tid, attr, 0, mod)
+
+
+def dr_smp(path, method, attr, mod, data, tid):
+    hdr = common(0x81, method, attr, mod, tid, hop_cnt=len(path))
+    body = struct.pack("!QHH", 0, 0xFFFF, 0xFFFF) + b"\0" * 28
+    ip = bytes([0] + path).ljust(64, b"\0")
+    return hdr + body + data.ljust(64, b"\0")[:64] + ip + b"\0" * 64
+
+
+def lid_mad(cls, method, attr, mod, data, tid):
+    hdr = common(cls, method, attr, mod, tid)
+    return hdr + b"\0" * 40 + data.ljust(192, b"\0")[:192]
+
+
+def open_sock():
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_MAD))
+    s.bind((IFACE, ETH_P_MAD))
+    return s
+
+
+def ask(frame, tid, timeout=1.0):
+    s = open_sock()
+    s.send(frame)
+    end = time.time() + timeout
+    while time.time() < end:
+        r, _, _ = select.select([s], [], [], max(0, end - time.time()))
+        if not r:
+            break
+        pkt, addr = s.recvfrom(2048)
+        if addr[2] == socket.PACKET_OUTGOING or len(pkt) < 14 + 16 + 256:
+            continue
+        mh, mad = pkt[14:30], pkt[30:286]
+        if struct.unpack("!Q", mad[8:16])[0] != tid:
+            continue
+        dlid, slid, dqpn, sqpn, sl, _, _ = struct.unpack("!HHIIBBH", mh)
+        status = struct.unpack("!H", mad[4:6])[0]
+        out = {"method": mad[3], "status": status & 0x7FFF,
+               "d": status >> 15, "dlid": dlid, "slid": slid,
+               "sqpn": sqpn, "attr": struct.unpack("!H", mad[16:18])[0]}
+        if mad[1] == 0x81:
+            out["hop_ptr"] = mad[6]
+            out["hop_cnt"] = mad[7]
+            out["return_path"] = list(mad[192:192 + mad[7] + 1])
+            out["data"] = mad[64:128].hex()
+        else:
+            out["data"] = mad[64:256].hex()
+        return out
+    return None
+
+
+def num(s):
+    return int(s, 0)
+
+
+def fuzz(count, seed):
+    """Random and mutated frames: nothing may come back malformed, the
+    kernel must stay up. Prints how many answers came back."""
+    rnd = random.Random(seed)
+    s = open_sock()
+    s.setblocking(False)
+    answers = 0
+    base = [dr_smp([1, 3], 1, 0x11, 0, b"", 1),
+            lid_mad(0x04, 1, 0x12, 0, b"\0\x01", 2),
+            lid_mad(0x01, 1, 0x15, 1, b"", 3)]
+    for i in range(count):
+        kind = rnd.randrange(4)
+        if kind == 0:
+            mh = bytes(rnd.randrange(256) for _ in range(16))
+            mad = bytes(rnd.randrange(256) for _ in range(256))
+        else:
+            mad = bytearray(rnd.choice(base))
+            for _ in range(rnd.randrange(1, 8)):
+                mad[rnd.randrange(256)] = rnd.randrange(256)
+            if rnd.randrange(2):
+                mad[7] = rnd.randrange(70)       # hop count
+                mad[6] = rnd.randrange(3)        # hop pointer
+                for j in range(1, 64):
+                    mad[128 + j] = rnd.randrange(6)
+            qp = 0 if mad[1] in (0x01, 0x81) else 1
+            mh = mad_hdr(rnd.choice([0, 1, 2, 3, 4, 0xFFFF, 0xC000,
+                                     rnd.randrange(65536)]), qp)
+            mad = bytes(mad)
+        frame = mad_frame(mh, mad)
+        cut = rnd.randrange(10)
+        if cut == 0:
+            frame = frame[:rnd.randrange(14, len(frame))]
+        elif cut == 1:
+            frame += bytes(rnd.randrange(256) for _ in range(rnd.randrange(64)))
+        try:
+            s.send(frame)
+        except OSError:
+            pass
+        if i % 64 == 0:
+            time.sleep(0.001)
+        while True:
+            try:
+                pkt = s.recv(2048)
+            except BlockingIOError:
+                break
+            if len(pkt) >= 286:
+                answers += 1
+    print(json.dumps({"sent": count, "answers": answers}))
+    return 0
+
+
+def main(argv):
+    tid = int.from_bytes(os.urandom(4), "big") | 1
+    if argv[0] == "dr":
+        path = [] if argv[1] == "-" else [num(x) for x in argv[1].split(",")]
+        data = bytes.fromhex(argv[5]) if len(argv) > 5 else b""
+        frame = mad_frame(mad_hdr(0xFFFF, 0),
+                          dr_smp(path, num(argv[2]), num(argv[3]),
+                                 num(argv[4]), data, tid))
+    elif argv[0] == "lid":
+        cls = num(argv[2])
+        data = bytes.fromhex(argv[6]) if len(argv) > 6 else b""
+        qp = 0 if cls in (0x01, 0x81) else 1
+        mad = lid_mad(cls, num(argv[3]), num(argv[4]), num(argv[5]), data,
+                      tid)
+        if cls == 0x01:
+            mad = mad[:24] + b"\0" * 8 + b"\xff\xff\xff\xff" + b"\0" * 28 + \
+                data.ljust(64, b"\0")[:64] + b"\0" * 128
+        frame = mad_frame(mad_hdr(num(argv[1]), qp), mad)
+    elif argv[0] == "fuzz":
+        return fuzz(num(argv[1]), num(argv[2]))
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    out = ask(frame, tid)
+    if out is None:
+        print("no answer", file=sys.stderr)
+        return 1
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
