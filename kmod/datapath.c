@@ -14,8 +14,7 @@
 #include <net/udp.h>
 #include "ftsw.h"
 
-static void ftsw_count_rx(struct ftsw_port *p, unsigned int len,
-			  unsigned int pkts)
+void ftsw_count_rx(struct ftsw_port *p, unsigned int len, unsigned int pkts)
 {
 	struct ftsw_pcpu_stats *s = this_cpu_ptr(p->stats);
 

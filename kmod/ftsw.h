@@ -243,6 +243,7 @@ struct ftsw_port *ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_rx(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_port_stats_read(const struct ftsw_port *p, struct ftsw_stats *s);
 void ftsw_port_drop(struct ftsw_port *p, enum ftsw_drop reason);
+void ftsw_count_rx(struct ftsw_port *p, unsigned int len, unsigned int pkts);
 void ftsw_count_tx(struct ftsw_port *p, unsigned int len, unsigned int pkts,
 		   u8 vl);
 void ftsw_originate(struct ftsw_port *in, struct sk_buff *skb);
@@ -307,8 +308,8 @@ void ftsw_sma_policy_publish(struct ftsw_port *p, struct ftsw_policy *pol);
 u8 ftsw_ib_port_state(const struct ftsw_port *p, const struct ftsw_ibport *ib);
 
 /* pma.c: the performance management agents */
-int ftsw_pma_switch(struct ftsw_switch *sw, struct ib_mad_hdr *mad);
-int ftsw_pma_ca(struct ftsw_port *p, struct ib_mad_hdr *mad);
+int ftsw_pma_switch(struct ftsw_switch *sw, void *mad);
+int ftsw_pma_ca(struct ftsw_port *p, void *mad);
 
 /* main.c: objects, under rtnl (bind, unbind, delete) and fn->lock. */
 extern unsigned int ftsw_net_id;
@@ -337,8 +338,8 @@ void ftsw_port_rename(struct ftsw_port *p);
 extern const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_HOP_LIMIT + 1];
 extern const struct nla_policy ftsw_switch_new_policy[FTSW_ATTR_SWITCH_LID + 1];
 extern const struct nla_policy ftsw_switch_policy[FTSW_ATTR_SWITCH_ID + 1];
-extern const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_PEER_NUM + 1];
-extern const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_SL_TABLE + 1];
+extern const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_CA_GUID + 1];
+extern const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_CA_GUID + 1];
 extern const struct nla_policy ftsw_port_policy[FTSW_ATTR_PORT_NUM + 1];
 extern const struct nla_policy ftsw_lft_set_policy[FTSW_ATTR_LFT_DATA + 1];
 extern const struct nla_policy ftsw_lft_get_policy[FTSW_ATTR_LFT_STAGED + 1];

@@ -199,7 +199,7 @@ enum ftsw_dr_act ftsw_dr_ca_send(struct ib_smp *smp)
  * and the class versions this fabric's agents and the SA speak.
  */
 static bool ftsw_mad_ok(const struct ftsw_mad_hdr *mh,
-			const struct ib_mad_hdr *mad)
+			const struct ib_smp *mad)
 {
 	u32 dqpn = ntohl(mh->dqpn), sqpn = ntohl(mh->sqpn);
 	u32 qp = ftsw_is_smp(mad->mgmt_class) ? FTSW_MAD_QP_SMI :
@@ -240,8 +240,7 @@ static bool ftsw_mad_pull(struct ftsw_port *in, struct sk_buff *skb)
 		goto bad;
 	dlid = ntohs(ftsw_mad_fh(skb)->dlid);
 	if (ftsw_mad_fh(skb)->sl & ~FTSW_SL_MASK || !ftsw_mad_lid_ok(dlid) ||
-	    !ftsw_mad_ok(ftsw_mad_mh(skb),
-			 (struct ib_mad_hdr *)ftsw_mad_smp(skb)))
+	    !ftsw_mad_ok(ftsw_mad_mh(skb), ftsw_mad_smp(skb)))
 		goto bad;
 	return true;
 bad:
@@ -255,7 +254,6 @@ static struct ftsw_port *ftsw_mad_deliver(struct ftsw_port *p,
 {
 	struct ftsw_net *fn = p->sw->fn;
 	struct ethhdr *eth;
-	unsigned int len;
 
 	if (unlikely(ftsw_decap(skb))) {
 		ftsw_drop(p, skb, FTSW_DROP_TX_ERROR);
@@ -273,13 +271,10 @@ static struct ftsw_port *ftsw_mad_deliver(struct ftsw_port *p,
 		ftsw_drop(p, skb, FTSW_DROP_MAD_SINK);
 		return NULL;
 	}
+	/* Counted as sent when the switch gave it to the CA. */
 	skb->dev = p->dev;
-	len = skb->len;
-	if (unlikely(dev_queue_xmit(skb) != NET_XMIT_SUCCESS)) {
+	if (unlikely(dev_queue_xmit(skb) != NET_XMIT_SUCCESS))
 		ftsw_port_drop(p, FTSW_DROP_TX_ERROR);
-		return NULL;
-	}
-	ftsw_count_tx(p, len, 1, FTSW_VL15);
 	return NULL;
 }
 
@@ -394,7 +389,7 @@ static struct ftsw_port *ftsw_mad_switch_agent(struct ftsw_port *in,
 	if (smp->mgmt_class == IB_MGMT_CLASS_SUBN_LID_ROUTED)
 		status = ftsw_sma_switch(in->sw, in->num, smp);
 	else if (smp->mgmt_class == IB_MGMT_CLASS_PERF_MGMT)
-		status = ftsw_pma_switch(in->sw, (struct ib_mad_hdr *)smp);
+		status = ftsw_pma_switch(in->sw, smp);
 	else
 		status = -EOPNOTSUPP;
 	if (status < 0) {
@@ -460,7 +455,7 @@ static struct ftsw_port *ftsw_mad_ca_agent(struct ftsw_port *p,
 	int status;
 
 	if (smp->mgmt_class == IB_MGMT_CLASS_PERF_MGMT)
-		status = ftsw_pma_ca(p, (struct ib_mad_hdr *)smp);
+		status = ftsw_pma_ca(p, smp);
 	else
 		status = ftsw_sma_ca(p, smp);
 	if (status < 0)
@@ -470,6 +465,8 @@ static struct ftsw_port *ftsw_mad_ca_agent(struct ftsw_port *p,
 		ftsw_mad_route_to(skb, slid, ftsw_ca_lid(p));
 		return ftsw_mad_deliver(p, skb);
 	}
+	/* The CA sends its answer to the switch: the edge port receives it. */
+	ftsw_count_rx(p, skb->len, 1);
 	if (smp->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
 		switch (ftsw_dr_ca_send(smp)) {
 		case FTSW_DR_OUT:

@@ -279,6 +279,12 @@ static u16 t_ask(struct kunit *test, struct t_fab *f, struct ftsw_port *from,
 	return ntohs(m->smp.status) & 0x7fff;
 }
 
+/* The SMP data of an answer, as a NodeInfo. */
+static struct ib_node_info *t_ni(struct t_mad *m)
+{
+	return (void *)m->smp.data;
+}
+
 static const u8 t_to_s0[] = { 0, 1 };
 static const u8 t_to_s1[] = { 0, 1, 3 };
 static const u8 t_to_s2[] = { 0, 1, 3, 2 };
@@ -297,7 +303,7 @@ static void t_hop0_ca(struct kunit *test)
 
 	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, t_to_s0, 0);
 	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
-	ni = (struct ib_node_info *)m.smp.data;
+	ni = (void *)m.smp.data;
 	KUNIT_EXPECT_EQ(test, ni->node_type, 1);
 	KUNIT_EXPECT_EQ(test, ni->num_ports, 1);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(ni->node_guid), guid);
@@ -307,7 +313,7 @@ static void t_hop0_ca(struct kunit *test)
 
 	t_dr(&m, IB_MGMT_METHOD_GET, 0x0015, 1, t_to_s0, 0);
 	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
-	pi = (struct ib_port_info *)m.smp.data;
+	pi = (void *)m.smp.data;
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(pi->lid), 8);
 	KUNIT_EXPECT_EQ(test, pi->linkspeed_portstate & 0xf, 2);	/* Init */
 	KUNIT_EXPECT_EQ(test, pi->portphysstate_linkdown >> 4, 5);	/* LinkUp */
@@ -331,7 +337,7 @@ static void t_dr_paths(struct kunit *test)
 
 	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, t_to_s1, 2);
 	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
-	ni = (struct ib_node_info *)m.smp.data;
+	ni = (void *)m.smp.data;
 	KUNIT_EXPECT_EQ(test, ni->node_type, 2);
 	KUNIT_EXPECT_EQ(test, ni->num_ports, 4);
 	KUNIT_EXPECT_EQ(test, ni->local_port_num, 1);
@@ -437,11 +443,9 @@ static void t_dr_63_hops(struct kunit *test)
 		path[i] = i % 2 ? 1 : 3;	/* S0 out 3, S1 out 1 */
 	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, path, 63);
 	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
-	/* After hop 2 the SMP is at S1, after hop 3 at S0...: S0 answers hop 63. */
-	KUNIT_EXPECT_EQ(test, ((struct ib_node_info *)m.smp.data)->num_ports,
-			4);
-	KUNIT_EXPECT_EQ(test, be64_to_cpu(((struct ib_node_info *)
-					   m.smp.data)->node_guid),
+	/* After hop 2 it is at S1, after hop 3 at S0...: S0 answers hop 63. */
+	KUNIT_EXPECT_EQ(test, t_ni(&m)->num_ports, 4);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(t_ni(&m)->node_guid),
 			0x0266740100000000ULL | 0);
 	KUNIT_EXPECT_EQ(test, m.smp.return_path[63], 3);
 	/* 64 hops: refused where it starts, by the host's CA. */
@@ -530,7 +534,7 @@ static void t_statuses(struct kunit *test)
 	/* Set on read-only attributes. */
 	t_dr(&m, IB_MGMT_METHOD_SET, 0x0011, 0, t_to_s1, 2);
 	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x0c);
-	KUNIT_EXPECT_EQ(test, ((struct ib_node_info *)m.smp.data)->node_type,
+	KUNIT_EXPECT_EQ(test, t_ni(&m)->node_type,
 			2);
 	t_dr(&m, IB_MGMT_METHOD_SET, 0x0010, 0, t_to_s1, 2);
 	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x0c);
@@ -605,8 +609,7 @@ static void t_lid_routed(struct kunit *test)
 	t_route(f, 0, 3, 3);
 	t_route(f, 1, 3, 2);
 	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
-	KUNIT_EXPECT_EQ(test, ((struct ib_node_info *)m.smp.data)->
-			local_port_num, 1);
+	KUNIT_EXPECT_EQ(test, t_ni(&m)->local_port_num, 1);
 	/* A broken table: 40 loops between S0 and S1. */
 	t_route(f, 0, 40, 3);
 	t_route(f, 1, 40, 1);
@@ -629,7 +632,7 @@ static void t_portinfo_set(struct kunit *test)
 	t_dr(&m, IB_MGMT_METHOD_GET, 0x0015, 1, t_to_h1, 4);
 	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
 	t_dr(&m, IB_MGMT_METHOD_SET, 0x0015, 1, t_to_h1, 4);
-	pi = (struct ib_port_info *)m.smp.data;
+	pi = (void *)m.smp.data;
 	pi->lid = cpu_to_be16(0x20);
 	pi->mkeyprot_resv_lmc = 1;
 	pi->sm_lid = cpu_to_be16(8);
@@ -702,7 +705,7 @@ static void t_pma(struct kunit *test)
 	m.mh.sqpn = htonl(1);
 	m.mh.dlid = htons(1);	/* S0 */
 	/* PMA data, like SMP data, starts 64 bytes into the MAD. */
-	pc = (struct ib_pma_portcounters *)m.smp.data;
+	pc = (void *)m.smp.data;
 	pc->port_select = 3;
 	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc->port_xmit_packets), 1);
@@ -719,6 +722,47 @@ static void t_pma(struct kunit *test)
 	t_fab_free(f);
 }
 
+/*
+ * A link change at S1 once the SM said where it is (MasterSMLID 8, h0):
+ * PortStateChange set, trap 128 from S1's LID 2 to LID 8, LID-routed.
+ */
+static void t_trap128(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct ib_mad_notice_attr *n;
+	struct ib_port_info *pi;
+	struct t_mad m;
+
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0015, 0, t_to_s1, 2);
+	pi = (void *)m.smp.data;
+	pi->lid = cpu_to_be16(2);
+	pi->sm_lid = cpu_to_be16(8);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	mutex_lock(&f->fn.lock);
+	ftsw_sma_port_changed(f->h2);
+	mutex_unlock(&f->fn.lock);
+	KUNIT_ASSERT_TRUE(test, t_recv(test, f, &m));
+	KUNIT_EXPECT_EQ(test, m.smp.mgmt_class, IB_MGMT_CLASS_SUBN_LID_ROUTED);
+	KUNIT_EXPECT_EQ(test, m.smp.method, IB_MGMT_METHOD_TRAP);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(m.smp.attr_id), 0x0002);
+	KUNIT_EXPECT_EQ(test, ntohs(m.mh.slid), 2);
+	KUNIT_EXPECT_EQ(test, ntohs(m.mh.dlid), 8);
+	n = (void *)m.smp.data;
+	KUNIT_EXPECT_EQ(test, n->generic_type, 0x81);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(n->trap_num), 128);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(n->issuer_lid), 2);
+	KUNIT_EXPECT_EQ(test, n->details.raw_data.details[1], 2);
+	/* SwitchInfo: PortStateChange (bit 2 of byte 11), cleared by 1. */
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0012, 0, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.smp.data[11] & 4, 4);
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0012, 0, t_to_s1, 2);
+	m.smp.data[11] = 4;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.smp.data[11] & 4, 0);
+	t_fab_free(f);
+}
+
 static struct kunit_case ftsw_mad_cases[] = {
 	KUNIT_CASE(t_hop0_ca),
 	KUNIT_CASE(t_dr_paths),
@@ -732,6 +776,7 @@ static struct kunit_case ftsw_mad_cases[] = {
 	KUNIT_CASE(t_portinfo_set),
 	KUNIT_CASE(t_sl2vl_switchinfo),
 	KUNIT_CASE(t_pma),
+	KUNIT_CASE(t_trap128),
 	{}
 };
 

@@ -214,8 +214,10 @@ static int ftsw_pma_run(struct ftsw_net *fn, struct ftsw_port *p, bool ca,
 	return ST_OK;
 }
 
-static int ftsw_pma_method(const struct ib_mad_hdr *mad)
+static int ftsw_pma_method(const struct ib_pma_mad *pm)
 {
+	const struct ib_mad_hdr *mad = &pm->mad_hdr;
+
 	if (mad->method == IB_MGMT_METHOD_GET ||
 	    mad->method == IB_MGMT_METHOD_SET)
 		return ST_OK;
@@ -227,30 +229,30 @@ static int ftsw_pma_method(const struct ib_mad_hdr *mad)
 }
 
 /* A switch's PMA: port select 0..nports (0 and unbound ports read 0). */
-int ftsw_pma_switch(struct ftsw_switch *sw, struct ib_mad_hdr *mad)
+int ftsw_pma_switch(struct ftsw_switch *sw, void *mad)
 {
-	struct ib_pma_mad *pm = (struct ib_pma_mad *)mad;
-	u8 port = ((struct ib_pma_portcounters *)pm->data)->port_select;
-	int st = ftsw_pma_method(mad);
+	struct ib_pma_mad *pm = mad;
+	u8 port = pm->data[1];	/* PortSelect */
+	int st = ftsw_pma_method(pm);
 
 	if (st)
 		return st;
-	if (mad->attr_id != IB_PMA_CLASS_PORT_INFO && port > sw->nports)
+	if (pm->mad_hdr.attr_id != IB_PMA_CLASS_PORT_INFO && port > sw->nports)
 		return ST_VALUE;
 	return ftsw_pma_run(sw->fn, port ? rcu_dereference(sw->ports[port]) :
 			    NULL, false, pm);
 }
 
 /* The PMA of the CA behind edge port @p: port select 0 or 1. */
-int ftsw_pma_ca(struct ftsw_port *p, struct ib_mad_hdr *mad)
+int ftsw_pma_ca(struct ftsw_port *p, void *mad)
 {
-	struct ib_pma_mad *pm = (struct ib_pma_mad *)mad;
-	u8 port = ((struct ib_pma_portcounters *)pm->data)->port_select;
-	int st = ftsw_pma_method(mad);
+	struct ib_pma_mad *pm = mad;
+	u8 port = pm->data[1];	/* PortSelect */
+	int st = ftsw_pma_method(pm);
 
 	if (st)
 		return st;
-	if (mad->attr_id != IB_PMA_CLASS_PORT_INFO && port > 1)
+	if (pm->mad_hdr.attr_id != IB_PMA_CLASS_PORT_INFO && port > 1)
 		return ST_VALUE;
 	return ftsw_pma_run(p->sw->fn, p, true, pm);
 }

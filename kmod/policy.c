@@ -47,6 +47,10 @@ static struct netlink_range_validation ftsw_ifindex_range = {
 							 FTSW_NUM_SL - 1), \
 	[FTSW_ATTR_PORT_SL_TABLE]	= { .type = NLA_BINARY, \
 					    .len = FTSW_LFT_SIZE }
+#define FTSW_P_CA \
+	[FTSW_ATTR_PORT_NODE_DESC]	= { .type = NLA_NUL_STRING, \
+					    .len = FTSW_DESC_MAX - 1 }, \
+	[FTSW_ATTR_PORT_CA_GUID]	= { .type = NLA_U64 }
 
 /* FABRIC_SET */
 const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_HOP_LIMIT + 1] = {
@@ -71,7 +75,7 @@ const struct nla_policy ftsw_switch_policy[FTSW_ATTR_SWITCH_ID + 1] = {
 };
 
 /* PORT_BIND */
-const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_PEER_NUM + 1] = {
+const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_CA_GUID + 1] = {
 	FTSW_P_SWITCH_ID,
 	FTSW_P_PORT_NUM,
 	[FTSW_ATTR_PORT_IFINDEX]	= NLA_POLICY_FULL_RANGE(NLA_U32,
@@ -83,14 +87,16 @@ const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_PEER_NUM + 1] = {
 	[FTSW_ATTR_PORT_PEER_SWITCH]	= { .type = NLA_U32 },
 	[FTSW_ATTR_PORT_PEER_NUM]	= NLA_POLICY_RANGE(NLA_U8, 1,
 							   FTSW_MAX_PORTS),
+	FTSW_P_CA,
 };
 
 /* PORT_SET */
-const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_SL_TABLE + 1] = {
+const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_CA_GUID + 1] = {
 	FTSW_P_SWITCH_ID,
 	FTSW_P_PORT_NUM,
 	FTSW_P_ADMIN_UP,
 	FTSW_P_EDGE,
+	FTSW_P_CA,
 };
 
 /* PORT_UNBIND, PORT_GET, PORT_CLEAR: one port (or a filter). */

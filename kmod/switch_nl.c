@@ -226,12 +226,19 @@ static const int ftsw_edge_attrs[] = {
 	FTSW_ATTR_PORT_SL, FTSW_ATTR_PORT_SL_TABLE,
 };
 
+/* The edge port's policy attributes, and its CA's (sm.md). */
+static const int ftsw_edge_ca_attrs[] = {
+	FTSW_ATTR_PORT_BASE_LID, FTSW_ATTR_PORT_LMC, FTSW_ATTR_PORT_OFFSETS,
+	FTSW_ATTR_PORT_SL, FTSW_ATTR_PORT_SL_TABLE, FTSW_ATTR_PORT_NODE_DESC,
+	FTSW_ATTR_PORT_CA_GUID,
+};
+
 static int ftsw_nl_no_edge_attrs(struct genl_info *info)
 {
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(ftsw_edge_attrs); i++) {
-		struct nlattr *a = info->attrs[ftsw_edge_attrs[i]];
+	for (i = 0; i < ARRAY_SIZE(ftsw_edge_ca_attrs); i++) {
+		struct nlattr *a = info->attrs[ftsw_edge_ca_attrs[i]];
 
 		if (a) {
 			NL_SET_ERR_MSG_ATTR(info->extack, a,
@@ -240,6 +247,43 @@ static int ftsw_nl_no_edge_attrs(struct genl_info *info)
 		}
 	}
 	return 0;
+}
+
+/*
+ * PORT_BIND and PORT_SET of an edge port (link ports refuse them with the
+ * other edge attributes): the CA's name (NodeDescription) and node GUID.
+ * fn->lock held; the agents read them under sma_lock.
+ */
+static void ftsw_nl_ca_attrs(struct ftsw_port *p, struct genl_info *info)
+{
+	struct nlattr *desc = info->attrs[FTSW_ATTR_PORT_NODE_DESC];
+	struct nlattr *guid = info->attrs[FTSW_ATTR_PORT_CA_GUID];
+	struct ftsw_net *fn = p->sw->fn;
+
+	if (!desc && !guid)
+		return;
+	lockdep_assert_held(&fn->lock);
+	spin_lock_bh(&fn->sma_lock);
+	if (desc) {
+		memset(p->ca.desc, 0, sizeof(p->ca.desc));
+		nla_strscpy(p->ca.desc, desc, sizeof(p->ca.desc));
+	}
+	if (guid)
+		p->ca.guid = nla_get_u64(guid);
+	spin_unlock_bh(&fn->sma_lock);
+	ftsw_changed(fn);
+}
+
+/* An edge port's CA in a port reply or event (fn->lock held). */
+static int ftsw_nl_put_ca(struct sk_buff *msg, const struct ftsw_port *p)
+{
+	if (p->kind != FTSW_PORT_EDGE)
+		return 0;
+	if (p->ca.desc[0] &&
+	    nla_put_string(msg, FTSW_ATTR_PORT_NODE_DESC, p->ca.desc))
+		return -EMSGSIZE;
+	return nla_put_u64_64bit(msg, FTSW_ATTR_PORT_CA_GUID, ftsw_ca_guid(p),
+				 FTSW_ATTR_PAD);
 }
 
 /* Find the bound port named by SWITCH_ID and PORT_NUM (both required). */
@@ -422,8 +466,10 @@ int ftsw_nl_port_bind(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	err = ftsw_port_bind(sw, num, dev, kind, pol, admin_up, info->extack);
-	if (!err)
+	if (!err) {
 		pol = NULL;
+		ftsw_nl_ca_attrs(ftsw_port_get(sw, num), info);
+	}
 out:
 	mutex_unlock(&fn->lock);
 	rtnl_unlock();
@@ -482,6 +528,8 @@ int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 		ftsw_sma_policy_publish(p, pol);
 		ftsw_changed(fn);
 	}
+	if (p->kind == FTSW_PORT_EDGE)
+		ftsw_nl_ca_attrs(p, info);
 	if (info->attrs[FTSW_ATTR_PORT_ADMIN_UP])
 		ftsw_port_set_admin(p,
 				    nla_get_u8(info->attrs[FTSW_ATTR_PORT_ADMIN_UP]));
@@ -524,6 +572,8 @@ int ftsw_fill_port(struct sk_buff *msg, struct ftsw_port *p,
 	     nla_put(msg, FTSW_ATTR_PORT_OFFSETS, pol->n_offsets,
 		     pol->offsets) ||
 	     nla_put_u8(msg, FTSW_ATTR_PORT_SL, pol->default_sl)))
+		goto nla_fail;
+	if (ftsw_nl_put_ca(msg, p))
 		goto nla_fail;
 	if (!reason && ftsw_put_stats(msg, p))
 		goto nla_fail;

@@ -506,7 +506,7 @@ static const struct {
 	/* KEY VALUE objects: the keys of the command's table, in its order */
 	{ "ftsw port bind \"\"",
 	  "switch id port dev peer kind lid lmc sl offsets offset sl-table "
-	  "up down\n" },
+	  "up down desc guid\n" },
 	{ "ftsw port bind switch 1 port 2 dev h0 k", "kind\n" },
 	/* a KEY's value by its kind: words, files, nothing for numbers */
 	{ "ftsw port bind switch 1 port 2 dev h0 kind \"\"", "link edge\n" },

@@ -25,7 +25,7 @@
 static const char *const kinds[] = { "link", "edge", NULL };
 
 enum { Q_SWITCH, Q_PORT, Q_DEV, Q_PEER, Q_KIND, Q_LID, Q_LMC, Q_SL,
-       Q_OFFSETS, Q_SL_TABLE, Q_UP, Q_DOWN, Q_N };
+       Q_OFFSETS, Q_SL_TABLE, Q_UP, Q_DOWN, Q_DESC, Q_GUID, Q_N };
 static const struct cli_opt port_opts[Q_N + 1] = {
 	[Q_SWITCH] = NLCLI_OPT_SWITCH(true),
 	[Q_PORT] = { "port", NULL, CLI_NUM, "N", 0, 255, .required = true,
@@ -49,6 +49,10 @@ static const struct cli_opt port_opts[Q_N + 1] = {
 			 .help = "edge: one SL per DLID, from LID 0" },
 	[Q_UP] = { "up", NULL, CLI_FLAG, .help = "administratively up" },
 	[Q_DOWN] = { "down", NULL, CLI_FLAG, .help = "administratively down" },
+	[Q_DESC] = { "desc", NULL, CLI_STR, "NAME",
+		     .help = "edge: the host CA's NodeDescription (< 64 bytes)" },
+	[Q_GUID] = { "guid", NULL, CLI_NUM, "GUID", 1, UINT64_MAX,
+		     .help = "edge: the host CA's node GUID" },
 };
 
 /* show: the same keys, none required. */
@@ -180,6 +184,9 @@ void port_print(const char *key, const struct ftsw_port_info *p, bool stats)
 			ftsw_out_uint(NULL, i ? ",%" PRIu64 : "%" PRIu64,
 				      p->offsets[i]);
 		ftsw_out_close_array();
+		ftsw_out_uint("ca_guid", " guid 0x%016" PRIx64, p->ca_guid);
+		if (p->node_desc[0])
+			ftsw_out_str("desc", " desc \"%s\"", p->node_desc);
 	}
 	ftsw_out_text("\n");
 	if (stats && p->has_stats)
@@ -266,6 +273,15 @@ static int port_cfg(const struct cli_args *a, struct port_args *pa)
 			return 1;
 		c->sl_table = pa->sl_table;
 	}
+	if (a->v[Q_DESC].n) {
+		if (strlen(a->v[Q_DESC].s) >= 64) {
+			cli_err("port: desc: longer than 63 bytes");
+			return 2;
+		}
+		c->node_desc = a->v[Q_DESC].s;
+	}
+	if (a->v[Q_GUID].n)
+		c->ca_guid = a->v[Q_GUID].u;
 	if (a->v[Q_UP].n && a->v[Q_DOWN].n) {
 		cli_err("port: up and down exclude each other");
 		return 2;
@@ -396,8 +412,8 @@ const struct cli_cmd cli_cmds_port[] = {
 	  "bind a device, or a patch cable to another port, to a switch port",
 	  .opts = port_opts, .run = port_bind },
 	{ "set", "switch ID port N [up|down] [lid BASE] [lmc L] "
-	  "[offsets O,...] [sl S] [sl-table FILE]", "change a bound port",
-	  .opts = port_opts, .run = port_set },
+	  "[offsets O,...] [sl S] [sl-table FILE] [desc NAME] [guid GUID]",
+	  "change a bound port", .opts = port_opts, .run = port_set },
 	{ "unbind", "switch ID port N", "unbind a port", .opts = unbind_opts,
 	  .run = port_unbind },
 	{ "clear", "switch ID port N", "zero a port's counters",

@@ -214,6 +214,8 @@ enum ftsw_attr {
 	FTSW_ATTR_PLAN_STAGED,		/* flag: the staged plan (get, out) */
 	FTSW_ATTR_PORT_PEER_SWITCH,	/* u32: a patch cable's far switch */
 	FTSW_ATTR_PORT_PEER_NUM,	/* u8: a patch cable's far port */
+	FTSW_ATTR_PORT_NODE_DESC,	/* string < 64: edge: the CA's name */
+	FTSW_ATTR_PORT_CA_GUID,		/* u64: edge: the CA's node GUID */
 	__FTSW_ATTR_MAX,
 };
 #define FTSW_ATTR_MAX (__FTSW_ATTR_MAX - 1)

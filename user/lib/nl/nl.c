@@ -70,6 +70,8 @@ static const char *const ftsw_attr_names[FTSW_ATTR_MAX + 1] = {
 	[FTSW_ATTR_PLAN_STAGED] = "plan staged",
 	[FTSW_ATTR_PORT_PEER_SWITCH] = "peer switch",
 	[FTSW_ATTR_PORT_PEER_NUM] = "peer port",
+	[FTSW_ATTR_PORT_NODE_DESC] = "node description",
+	[FTSW_ATTR_PORT_CA_GUID] = "CA GUID",
 };
 
 static const char *attr_name(int type)
@@ -508,6 +510,10 @@ static void put_port_cfg(struct nl_msg *msg, const struct ftsw_port_cfg *c)
 	if (c->sl_table)
 		nla_put(msg, FTSW_ATTR_PORT_SL_TABLE, c->sl_table_len,
 			c->sl_table);
+	if (c->node_desc)
+		nla_put_string(msg, FTSW_ATTR_PORT_NODE_DESC, c->node_desc);
+	if (c->ca_guid)
+		nla_put_u64(msg, FTSW_ATTR_PORT_CA_GUID, c->ca_guid);
 }
 
 int ftsw_nl_port_bind(struct ftsw_nl *nl, const struct ftsw_port_cfg *c)
@@ -584,6 +590,10 @@ static void port_from(struct nlattr **tb, struct ftsw_port_info *pi)
 	}
 	pi->lmc = get_u8(tb[FTSW_ATTR_PORT_LMC]);
 	pi->sl = get_u8(tb[FTSW_ATTR_PORT_SL]);
+	if (tb[FTSW_ATTR_PORT_NODE_DESC])
+		nla_strlcpy(pi->node_desc, tb[FTSW_ATTR_PORT_NODE_DESC],
+			    sizeof(pi->node_desc));
+	pi->ca_guid = get_u64(tb[FTSW_ATTR_PORT_CA_GUID]);
 	if (tb[FTSW_ATTR_PORT_OFFSETS]) {
 		int n = nla_len(tb[FTSW_ATTR_PORT_OFFSETS]);
 

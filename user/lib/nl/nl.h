@@ -88,6 +88,8 @@ struct ftsw_port_info {
 	bool patch;		/* a patch cable's end: the peer fields */
 	uint32_t peer_switch;
 	uint8_t peer_port;
+	char node_desc[64];	/* edge: the CA's NodeDescription, or "" */
+	uint64_t ca_guid;	/* edge: the CA's node GUID */
 	bool has_stats;
 	struct ftsw_port_stats stats;
 };
@@ -108,6 +110,8 @@ struct ftsw_port_cfg {
 	uint8_t offsets[FTSW_MAX_OFFSETS];
 	const uint8_t *sl_table;	/* with sl_table_len, if non-NULL */
 	uint32_t sl_table_len;
+	const char *node_desc;	/* edge: the CA's NodeDescription, if set */
+	uint64_t ca_guid;	/* edge: the CA's node GUID, if non-zero */
 };
 
 void ftsw_port_cfg_init(struct ftsw_port_cfg *c);
