@@ -8,6 +8,7 @@ import os
 import sys
 
 PATS = ("shift", "a2a", "perm")
+undeliv = {}
 PNAME = {"shift": "shift (worst stage)", "a2a": "all-to-all",
          "perm": "random permutation (mean)"}
 
@@ -72,7 +73,7 @@ def fig5(out):
     for (h, spec), d in sorted(t.items()):
         c = [d.get(e, "n/a") for e in engs]
         try:
-            ratio = "%.0f×" % (float(d["ftree"]) / float(d["dmodc"]))
+            ratio = "%.1f×" % (float(d["ftree"]) / float(d["dmodc"]))
         except (KeyError, ValueError, ZeroDivisionError):
             ratio = "-"
         print("| %d | %s | %s | %s |" % (h, spec.upper(), " | ".join(c), ratio))
@@ -106,9 +107,21 @@ def num(s):
         return None
 
 
+def cell(v, digits, notes):
+    """Mean of v for the .dat file ("NaN" if none) and the table cell with
+    its notes, e.g. "4.25 (failed 1)"."""
+    m = sum(v) / len(v) if v else None
+    c = "-" if m is None else "%.*f" % (digits, m)
+    for what, k in notes:
+        if k:
+            c += " (%s %d)" % (what, k)
+    return ("NaN" if m is None else "%.4f" % m), c
+
+
 def collect(r, width):
     """(topo) -> {(p, seed): {routing: [values]}}, invalid counts per (topo, p)."""
     data, invalid, failed = {}, {}, {}
+    undeliv.clear()
     for x in r:
         topo, p, seed, src, eng, val = x[0], int(x[1]), x[2], x[3], x[4], x[5]
         if val == "invalid":
@@ -119,7 +132,15 @@ def collect(r, width):
             continue
         v = val.split(" ")
         if len(v) != width:
+            # an analysis that exited non-zero (pairs the tables do not
+            # deliver) printed "-" twice: the fabric counts for this
+            # routing as undelivered, in no mean
+            k = (topo, p, label(src, eng))
+            undeliv[k] = undeliv.get(k, 0) + 1
             continue
+        if "-" in v:
+            k = (topo, p, label(src, eng))
+            undeliv[k] = undeliv.get(k, 0) + 1
         data.setdefault(topo, {}).setdefault((p, seed), {})[label(src, eng)] = v
     return data, invalid, failed
 
@@ -158,12 +179,9 @@ def quality(out):
                 means = []
                 for n in names:
                     v = [num(f[n][i]) for f in fabs if n in f and num(f[n][i]) is not None]
-                    nf = failed.get((topo, p, n), 0)
-                    m = sum(v) / len(v) if v else None
-                    means.append("NaN" if m is None else "%.3f" % m)
-                    c = "-" if m is None else "%.2f" % m
-                    if nf:
-                        c += " (failed %d)" % nf
+                    mean, c = cell(v, 2, [("failed", failed.get((topo, p, n), 0)),
+                                          ("undelivered", undeliv.get((topo, p, n), 0))])
+                    means.append(mean)
                     cells.append(c)
                 print("| %d | %d (%d) | %s |" % (p, len(fabs), invalid.get((topo, p), 0),
                                                  " | ".join(cells)))
@@ -229,14 +247,9 @@ def sim(out):
             for n in names:
                 v = [f[n][0] for f in fabs if n in f]
                 x = [num(a) for a in v if num(a) is not None]
-                dl = sum(1 for a in v if a == "deadlock")
-                m = sum(x) / len(x) if x else None
-                means.append("NaN" if m is None else "%.4f" % m)
-                c = "-" if m is None else "%.3f" % m
-                if dl:
-                    c += " (deadlock %d)" % dl
-                if sfail.get((topo, p, n)):
-                    c += " (failed %d)" % sfail[(topo, p, n)]
+                mean, c = cell(x, 3, [("deadlock", sum(1 for a in v if a == "deadlock")),
+                                      ("failed", sfail.get((topo, p, n), 0))])
+                means.append(mean)
                 cells.append(c)
             print("| %d | %d | %s |" % (p, len(fabs), " | ".join(cells)))
             dat.write("%d %s\n" % (p, " ".join(means)))
