@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Dmodc on a degraded fat-tree, the small instance of paper 004's quality
- * study (tests/bench/dmodc-repro, Documentation/results/dmodc-fault.md),
- * with loads computed by hand.
+ * Dmodc on a degraded fat-tree, the small instance of Gliksberg et al.
+ * 2020's quality study (tests/bench/dmodc-repro,
+ * Documentation/results/dmodc-fault.md), with loads computed by hand.
  *
  * XGFT(2;4,4;1,4): leaves L0..L3 hold hosts 4j..4j+3, each leaf has one
  * up-link to each of the top switches T0..T3. With T0 removed every leaf
- * keeps 3 up-links, and Dmodc's leaf divider is 1 (paper 004 §3.3: the
- * product of the up-switch counts below the leaf, none), so destination d
+ * keeps 3 up-links, and Dmodc's leaf divider is 1 (Gliksberg et al. 2020,
+ * §3.3: the product of the up-switch counts below the leaf, none), so d
  * leaves every leaf through its ((d / 1) mod 3)-th remaining up-port, the
  * same residue at every leaf, so every flow to d crosses one top switch.
  *
@@ -16,10 +16,10 @@
  * destinations 4j..4j+3 take residues (0,1,2,0), (1,2,0,1), (2,0,1,2),
  * (0,1,2,0) away, leaving remote counts (4,4,4), (5,3,4), (5,4,3), (4,4,4):
  * up-links of 16, 16, 16 at L0 and L3 and of 12, 16, 20 at L1 and L2
- * (x 4 sources), each leaf's total 48. Down: leaf j's destinations 4j..4j+3 are 4 consecutive
- * integers, one residue twice, so one down-link carries 2 destinations x 12
- * remote sources = 24 (the even split would be 16: Dmodc keeps Dmodk's
- * destination-based choice and cannot spread one destination). Host links
+ * (x 4 sources), each leaf's total 48. Down: leaf j's destinations
+ * 4j..4j+3 are 4 consecutive integers, one residue twice, so one
+ * down-link carries 2 destinations x 12 remote sources = 24 (the even
+ * split would be 16: Dmodc keeps Dmodk's destination-based choice and cannot spread one destination). Host links
  * carry 15. On the complete tree (d mod 4) every down-link carries 12.
  */
 #include <stdlib.h>
