@@ -7,9 +7,10 @@
  * XGFT(2;4,4;1,4): leaves L0..L3 hold hosts 4j..4j+3, each leaf has one
  * up-link to each of the top switches T0..T3. With T0 removed every leaf
  * keeps 3 up-links, and Dmodc's leaf divider is 1 (Gliksberg et al. 2020,
- * §3.3: the product of the up-switch counts below the leaf, none), so d
- * leaves every leaf through its ((d / 1) mod 3)-th remaining up-port, the
- * same residue at every leaf, so every flow to d crosses one top switch.
+ * §3.3: the product of the up-switch counts below the leaf, none), so
+ * destination d leaves every leaf through its ((d / 1) mod 3)-th remaining
+ * up-port, the same residue at every leaf, so every flow to d crosses one
+ * top switch.
  *
  * All-to-all: a leaf sends 4 hosts x 12 remote destinations = 48 flows up.
  * 0..15 hold residue 0 six times, 1 and 2 five times each; leaf j's own
@@ -19,8 +20,9 @@
  * (x 4 sources), each leaf's total 48. Down: leaf j's destinations
  * 4j..4j+3 are 4 consecutive integers, one residue twice, so one
  * down-link carries 2 destinations x 12 remote sources = 24 (the even
- * split would be 16: Dmodc keeps Dmodk's destination-based choice and cannot spread one destination). Host links
- * carry 15. On the complete tree (d mod 4) every down-link carries 12.
+ * split would be 16: Dmodc keeps Dmodk's destination-based choice and
+ * cannot spread one destination). Host links carry 15. On the complete
+ * tree (d mod 4) every down-link carries 12.
  */
 #include <stdlib.h>
 #include <string.h>
