@@ -672,7 +672,8 @@ struct ftsw_topo *ftsw_topo_gen_graph(const char *spec, struct ftsw_err *err)
  * the leaves are the tree's level-1 switches; for pgft:/xgft:/rlft: the
  * tree's level-0 nodes become the leaf switches (a level is added below).
  * Built as the PGFT with ceil(E / leaves) hosts per leaf, of which leaf i
- * keeps its first E / leaves (+ 1 for i < E mod leaves).
+ * keeps its first E / leaves (+ 1 for i < E mod leaves): a partial PGFT,
+ * named by the complete PGFT's spec.
  */
 struct ftsw_topo *ftsw_topo_gen_endpoints(const char *spec,
 					  struct ftsw_err *err)
@@ -743,9 +744,9 @@ struct ftsw_topo *ftsw_topo_gen_endpoints(const char *spec,
 
 		keep[t->hosts[x]] = a < ne / leaves + (leaf < ne % leaves);
 	}
+	/* the spec kept (and written to net files) is the complete PGFT's,
+	 * so a reader finds the partial tree's coordinates again */
 	o = ftsw_topo_subset(t, keep, err);
-	if (o)
-		snprintf(o->spec, sizeof(o->spec), "%s", spec);
 out:
 	free(keep);
 	ftsw_topo_free(t);
