@@ -3,6 +3,7 @@
  * The command-line tables at work: parsing a command's words, its help,
  * and the bash completion generated from the same tables (see cli.h).
  */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,18 @@ void cli_err(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+void cli_progress(const char *what, uint64_t done, uint64_t total,
+		  void *arg)
+{
+	if (!what)
+		fprintf(stderr, "\r%60s\r", "");
+	else if (!total)
+		fprintf(stderr, "%s: %s\n", (const char *)arg, what);
+	else
+		fprintf(stderr, "\r  %s %" PRIu64 "/%" PRIu64 "   ", what,
+			done, total);
 }
 
 /* "route check" / "route" / "topo gen": the command's name in messages. */

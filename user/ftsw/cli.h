@@ -243,6 +243,15 @@ static inline double cli_seconds_since(uint64_t t0_us)
 /* Error helper: "ftsw: " prefix, message, newline, on stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * Progress on stderr for the library's long calls (ftsw_progress_fn, on a
+ * terminal only): a counter rewriting its line, a note (total 0) on a
+ * line of its own after arg (the command's name), the line cleared when
+ * the call is done (what NULL).
+ */
+void cli_progress(const char *what, uint64_t done, uint64_t total,
+		  void *arg);
+
 /* The objects' command tables. */
 #define CLI_TABLE(x) extern const struct cli_cmd x[]
 CLI_TABLE(cli_cmds_version);

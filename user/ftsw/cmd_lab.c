@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd_lab.h"
 #include "fm/fm.h"
 #include "lab/lab.h"
 #include "nlcli.h"
@@ -829,7 +830,8 @@ static int lab_chaos(const struct cli_args *a)
 
 /* The options of lab traffic into o: 0, or an exit status. */
 static int lab_traffic_opts(const struct cli_args *a,
-			    struct ftsw_lab_traffic_opts *o)
+			    struct ftsw_lab_traffic_opts *o,
+			    struct lab_traffic_show *show)
 {
 	o->pattern = a->v[X_PATTERN].s;
 	if (a->v[X_ORDER].n)
@@ -840,8 +842,8 @@ static int lab_traffic_opts(const struct cli_args *a,
 	if (a->v[X_SEED].n)
 		o->seed = a->v[X_SEED].u;
 	o->max_stages = (unsigned)a->v[X_STAGES].u;
-	o->per_stage = a->v[X_PER_STAGE].n;
-	o->svg = a->v[X_SVG].s;
+	show->per_stage = a->v[X_PER_STAGE].n;
+	show->svg = a->v[X_SVG].s;
 	o->pps = (unsigned)a->v[X_PPS].u;
 	o->duration_ms = (unsigned)a->v[X_DURATION].u;
 	o->fail_at = (unsigned)a->v[X_FAIL_AT].u;
@@ -854,8 +856,6 @@ static int lab_traffic_opts(const struct cli_args *a,
 	}
 	o->fail_a = a->v[X_FAIL].s;
 	o->fail_b = a->npos ? a->pos[0] : NULL;
-	o->json = cli.json;
-	o->verbose = cli.verbose;
 	return 0;
 }
 
@@ -863,20 +863,29 @@ static int lab_traffic(const struct cli_args *a)
 {
 	struct ftsw_lab_traffic_opts o = { .order = "topology", .packets = 10,
 					   .seed = 1 };
+	struct ftsw_lab_traffic_result res;
+	struct lab_traffic_show show;
 	struct ftsw_lab lab;
 	struct ftsw_err err;
 	int rc;
 
-	rc = lab_traffic_opts(a, &o);
+	rc = lab_traffic_opts(a, &o, &show);
 	if (rc)
 		return rc;
 	if (open_lab(a, &lab))
 		return 1;
-	rc = ftsw_lab_traffic(&lab, &o, stdout, &err);
+	if (isatty(2) && !cli.json) {
+		o.progress = cli_progress;
+		o.progress_arg = "lab traffic";
+	}
+	rc = ftsw_lab_traffic(&lab, &o, &res, &err);
+	if (rc >= 0 && lab_traffic_print(&lab, &o, &show, &res, &err))
+		rc = -1;
 	if (rc < 0) {
 		cli_err("lab traffic: %s", err.msg);
 		rc = 1;
 	}
+	ftsw_lab_traffic_result_free(&res);
 	ftsw_lab_close(&lab);
 	return rc;
 }

@@ -48,8 +48,7 @@
  * Progress of lab up or lab down: what, done of total; a note (the LMC
  * picked, a roll-back) has total 0.
  */
-typedef void (*ftsw_lab_progress_fn)(const char *what, uint64_t done,
-				     uint64_t total, void *arg);
+typedef ftsw_progress_fn ftsw_lab_progress_fn;	/* util/util.h */
 
 struct ftsw_lab_opts {
 	const char *name;	/* NULL: FTSW_LAB_DEFAULT */
@@ -252,10 +251,6 @@ struct ftsw_lab_traffic_opts {
 	unsigned size;		/* UDP payload bytes (0: 64, 1400 if shaped) */
 	unsigned duration_ms;	/* shaped lab: sending time per stage */
 	unsigned max_stages;	/* 0: all */
-	bool per_stage;		/* print every stage */
-	bool json;
-	bool verbose;		/* every link, not the busiest ones */
-	const char *svg;	/* link-load picture written there */
 	/*
 	 * Failure during traffic: cable fail_a - fail_b fails before round
 	 * fail_at of every stage's packets; losses are reported for the flows
@@ -265,11 +260,91 @@ struct ftsw_lab_traffic_opts {
 	const char *fail_a, *fail_b;
 	unsigned fail_at;
 	unsigned pps;
+	/* stages done of the pattern's (what "stage"); NULL: quiet */
+	ftsw_progress_fn progress;
+	void *progress_arg;
 };
 
-/* 0: model == reality; 1: a link's count differs; -1: error (err). */
+/* A flow's throughput on a shaped lab, in Mbit/s of fabric frames. */
+struct ftsw_lab_flow_rate {
+	unsigned stage;
+	uint32_t src, dst;	/* hosts */
+	/* flows on its busiest shaped link (0: none; -1: several paths) */
+	double share;
+	uint32_t hot_sw;	/* that link, when share > 0 */
+	unsigned hot_port;
+	double offered, mbps;	/* what it sent, what arrived in the window */
+};
+
+/* A switch port: the model's prediction beside the kernel's count. */
+struct ftsw_lab_port_load {
+	uint32_t sw;
+	unsigned port;
+	double pred;		/* packets predicted (count mode) */
+	double flows;		/* flows crossing it, summed over the stages */
+	uint64_t meas;		/* packets it sent */
+};
+
+/* One stage that carried flows. */
+struct ftsw_lab_traffic_stage {
+	unsigned stage;		/* in the pattern */
+	char name[48];		/* the pattern's name for it */
+	uint32_t nflows;
+	uint64_t sent, received;
+	double max_flows;	/* flows on its busiest port */
+	size_t first_rate;	/* rate mode: its flows are rates[first_rate..] */
+	/*
+	 * --fail: when the cable failed, in ms into the stage (-1: it did
+	 * not), the flows whose path crossed it, their lost packets (in all,
+	 * at most per flow) and the other flows' lost packets.
+	 */
+	double fail_ms;
+	uint64_t crossed, crossed_lost, crossed_max_lost, other_lost;
+};
+
+/*
+ * What `lab traffic` measured against what the model predicted. Filled by
+ * ftsw_lab_traffic(); its arrays are the library's (malloc), released by
+ * ftsw_lab_traffic_result_free().
+ */
+struct ftsw_lab_traffic_result {
+	char pattern_spec[300];	/* the analyzer's -p and --order */
+	char order_spec[300];
+	unsigned pattern_stages;	/* the pattern's stages */
+	bool rate_mode;		/* shaped lab: throughput, not counts */
+	bool multipath;		/* several LIDs per host: totals only */
+	bool exact;		/* count mode: every port as predicted */
+	double rate_mbps;	/* shaped lab: per fabric link */
+	unsigned duration_ms, window_ms, size, packets;
+	uint64_t sent, lost, drops;
+	double max_flows;	/* busiest port's flows in one stage */
+	double hot_spot_degree;
+	uint64_t undelivered;	/* flows the model has no path for */
+	char first_failure[160];
+	uint64_t sender_bound;	/* flows that offered less than their share */
+	struct ftsw_lab_traffic_stage *stages;
+	size_t nstages;
+	struct ftsw_lab_flow_rate *rates;	/* rate mode, every stage's */
+	size_t nrates;
+	struct ftsw_lab_port_load *ports;	/* busiest first */
+	uint64_t nports;
+	uint64_t mismatches;	/* ports not as predicted */
+	uint64_t tx_measured;
+	double tx_predicted;
+	/* packets each port sent: tx[sw * (maxports + 1) + port] */
+	uint64_t *tx;
+	uint32_t nswitches;
+	unsigned maxports;
+};
+
+/*
+ * Run a pattern on the lab and compare. 0: model == reality; 1: a port's
+ * count differs (never with several paths or --fail); -1: error (err).
+ * res is filled in every case (empty on error).
+ */
 int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o,
-		     FILE *out, struct ftsw_err *err);
+		     struct ftsw_lab_traffic_result *res, struct ftsw_err *err);
+void ftsw_lab_traffic_result_free(struct ftsw_lab_traffic_result *res);
 
 /* One hop of a traced path: the port a switch sends on. */
 struct ftsw_lab_hop {

@@ -20,9 +20,9 @@
  * receivers count each flow's bytes over the steady part of that window:
  * per-flow throughput next to the share the model predicts, rate / k for
  *
- * This file runs the stages; lab_traffic_net.c has the sockets and the
- * sending, lab_traffic_model.c the model's inputs, lab_traffic_report.c
- * the report. lab_traffic_int.h is what they share.
+ * This file runs the stages and fills the result (lab.h); lab_traffic_net.c
+ * has the sockets and the sending, lab_traffic_model.c the model's inputs.
+ * lab_traffic_int.h is what they share. The CLI prints the result.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -37,7 +37,6 @@
 #include <netinet/in.h>
 
 #include "analyze/analyze.h"
-#include "util/output.h"
 #include "lab/lab.h"
 #include "lab/lab_traffic_int.h"
 
@@ -271,7 +270,7 @@ static int keep_rate_results(struct trun *x, unsigned s,
 
 	if (x->nfr + tr->nf > x->capfr) {
 		size_t nc = (x->nfr + tr->nf) * 2;
-		struct fres *n2 = realloc(x->fr, sizeof(*x->fr) * nc);
+		struct ftsw_lab_flow_rate *n2 = realloc(x->fr, sizeof(*x->fr) * nc);
 
 		if (!n2) {
 			ftsw_err_errno(err, ENOMEM, "out of memory");
@@ -281,7 +280,7 @@ static int keep_rate_results(struct trun *x, unsigned s,
 		x->capfr = nc;
 	}
 	for (f = 0; f < tr->nf; f++) {
-		struct fres *r = &x->fr[x->nfr++];
+		struct ftsw_lab_flow_rate *r = &x->fr[x->nfr++];
 
 		r->stage = s;
 		r->src = tr->fl[f].src;
@@ -293,6 +292,59 @@ static int keep_rate_results(struct trun *x, unsigned s,
 			     (x->size + LAB_FRAME_EXTRA) * 8 / (x->dur_ms * 1e3);
 		r->mbps = win > 0 ? (double)tr->fl[f].win_bytes * 8 / win : 0;
 	}
+	return 0;
+}
+
+/* --fail: losses of the flows that crossed the failed cable and others. */
+static void stage_fail(const struct trun *x, uint64_t t0s,
+		       struct ftsw_lab_traffic_stage *st)
+{
+	const struct traffic *tr = &x->tr;
+	uint32_t f;
+
+	st->fail_ms = x->fail_us >= t0s ? (double)(x->fail_us - t0s) / 1e3 :
+		      -1.0;
+	for (f = 0; f < tr->nf; f++) {
+		uint64_t l = tr->fl[f].sent - tr->fl[f].rx;
+
+		if (tr->fl[f].affected) {
+			st->crossed++;
+			st->crossed_lost += l;
+			if (l > st->crossed_max_lost)
+				st->crossed_max_lost = l;
+		} else {
+			st->other_lost += l;
+		}
+	}
+}
+
+/* The stage's numbers into the result. */
+static int stage_record(struct trun *x, unsigned s, uint64_t stage_sent,
+			uint64_t received, double max_flows, uint64_t t0s,
+			struct ftsw_err *err)
+{
+	struct ftsw_lab_traffic_result *res = x->res;
+	struct ftsw_lab_traffic_stage *st;
+
+	st = ftsw_grow(res->stages, res->nstages, &x->capst, sizeof(*st), 8);
+	if (!st) {
+		ftsw_err_errno(err, ENOMEM, "out of memory");
+		return -1;
+	}
+	res->stages = st;
+	st = &st[res->nstages++];
+	memset(st, 0, sizeof(*st));
+	st->stage = s;
+	snprintf(st->name, sizeof(st->name), "%s", x->pat.stage_names ?
+		 x->pat.stage_names[s] : "");
+	st->nflows = x->tr.nf;
+	st->sent = stage_sent;
+	st->received = received;
+	st->max_flows = max_flows;
+	st->first_rate = x->nfr - (x->rate_mode ? x->tr.nf : 0);
+	st->fail_ms = -1;
+	if (x->o->fail_a)
+		stage_fail(x, t0s, st);
 	return 0;
 }
 
@@ -324,12 +376,26 @@ static int traffic_stage(unsigned s, const struct ftsw_tm *tm,
 		   x->path);
 	if (stage_send(x, s, &stage_sent, &received, &t0s, err))
 		return -1;
-	if (x->o->fail_a && !x->o->json)
-		lab_tr_print_fail_report(x, t0s);
 	if (x->rate_mode && keep_rate_results(x, s, err))
 		return -1;
-	lab_tr_print_stage_line(x, s, stage_sent, received, max_flows);
+	if (stage_record(x, s, stage_sent, received, max_flows, t0s, err))
+		return -1;
+	if (x->o->progress)
+		x->o->progress("stage", s + 1, x->pat.nstages,
+			       x->o->progress_arg);
 	return x->o->max_stages && x->nst >= x->o->max_stages ? 1 : 0;
+}
+
+/* Busiest port first, then by switch and port. */
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct ftsw_lab_port_load *x = a, *y = b;
+
+	if (x->meas != y->meas)
+		return x->meas < y->meas ? 1 : -1;
+	if (x->sw != y->sw)
+		return x->sw < y->sw ? -1 : 1;
+	return (int)x->port - (int)y->port;
 }
 
 /* Measured against predicted, port by port, into x->rows. */
@@ -353,7 +419,7 @@ static int traffic_compare(struct trun *x, struct ftsw_err *err)
 	for (i = 0; i < x->nslots; i++) {
 		uint64_t m = x->c1.tx[i] - x->c0.tx[i];
 		uint64_t pr = (uint64_t)llround(x->pred[i]);
-		struct linkrow *row = &x->rows[x->nrows];
+		struct ftsw_lab_port_load *row = &x->rows[x->nrows];
 
 		x->tx_measured += m;
 		x->tx_predicted += x->pred[i];
@@ -376,7 +442,7 @@ static int traffic_compare(struct trun *x, struct ftsw_err *err)
 		x->nrows++;
 	}
 	x->exact = !x->multipath && !x->rate_mode && !x->bad;
-	qsort(x->rows, x->nrows, sizeof(*x->rows), lab_tr_cmp_rows);
+	qsort(x->rows, x->nrows, sizeof(*x->rows), cmp_rows);
 	return 0;
 }
 
@@ -410,8 +476,64 @@ static void traffic_free(struct trun *x)
 	ftsw_routing_free(x->r);
 }
 
+/* The run's totals, rows and rates into the result (arrays handed over). */
+static int traffic_result(struct trun *x, struct ftsw_err *err)
+{
+	struct ftsw_lab_traffic_result *res = x->res;
+	size_t i;
+
+	snprintf(res->pattern_spec, sizeof(res->pattern_spec), "%s", x->pspec);
+	snprintf(res->order_spec, sizeof(res->order_spec), "%s", x->ospec);
+	res->pattern_stages = x->pat.nstages;
+	res->rate_mode = x->rate_mode;
+	res->multipath = x->multipath;
+	res->exact = x->exact;
+	res->rate_mbps = x->rate_mbps;
+	res->duration_ms = x->dur_ms;
+	res->window_ms = x->dur_ms - x->dur_ms / 5;
+	res->size = x->size;
+	res->packets = x->packets;
+	res->sent = x->sent;
+	res->lost = x->lost;
+	res->drops = x->c1.drops - x->c0.drops;
+	res->max_flows = x->max_flows_all;
+	res->hot_spot_degree = x->m.hot_spot_degree;
+	res->undelivered = x->m.total.failed;
+	snprintf(res->first_failure, sizeof(res->first_failure), "%s",
+		 x->m.total.first_failure);
+	res->sender_bound = x->slow;
+	res->mismatches = x->bad;
+	res->tx_measured = x->tx_measured;
+	res->tx_predicted = x->tx_predicted;
+	res->tx = calloc(x->nslots + 1, sizeof(uint64_t));
+	if (!res->tx) {
+		ftsw_err_errno(err, ENOMEM, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < x->nslots; i++)
+		res->tx[i] = x->c1.tx[i] - x->c0.tx[i];
+	res->nswitches = x->lab->topo->nswitches;
+	res->maxports = x->maxp;
+	res->rates = x->fr;
+	res->nrates = x->nfr;
+	res->ports = x->rows;
+	res->nports = x->nrows;
+	x->fr = NULL;
+	x->rows = NULL;
+	return 0;
+}
+
+void ftsw_lab_traffic_result_free(struct ftsw_lab_traffic_result *res)
+{
+	free(res->stages);
+	free(res->rates);
+	free(res->ports);
+	free(res->tx);
+	memset(res, 0, sizeof(*res));
+}
+
 int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o,
-		     FILE *out, struct ftsw_err *err)
+		     struct ftsw_lab_traffic_result *res, struct ftsw_err *err)
 {
 	const struct ftsw_topo *t = lab->topo;
 	struct trun *x = calloc(1, sizeof(*x));
@@ -419,13 +541,14 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 	struct ftsw_analyze_opts ao = { .load = &lo, .stage_fn = traffic_stage };
 	int rc = -1;
 
+	memset(res, 0, sizeof(*res));
 	if (!x) {
 		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
 	x->lab = lab;
 	x->o = o;
-	x->out = out;
+	x->res = res;
 	x->tr = (struct traffic){ .lab = lab, .o = o, .n = t->nhosts,
 				  .rng = o->seed ^ 0x7261746555ULL };
 	x->fa = x->fb = FTSW_NONE;
@@ -440,21 +563,18 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 	if (traffic_check(x, err) || traffic_model_inputs(x, err) ||
 	    traffic_setup(x, err))
 		goto out;
-	lab_tr_print_header(x);
 	/* The model: the analyzer's loads and flows per link, per stage. */
 	lo.lists = x->lists;
 	ao.arg = x;
 	if (ftsw_analyze_pattern(x->r, &x->pat, x->order, &ao, &x->m, err) ||
-	    traffic_compare(x, err))
-		goto out;
-	if (o->json)
-		lab_tr_print_json(x);
-	else
-		lab_tr_print_text(x);
-	if (o->svg && lab_tr_traffic_svg(x, err))
+	    traffic_compare(x, err) || traffic_result(x, err))
 		goto out;
 	rc = x->multipath || o->fail_a ? 0 : (x->bad ? 1 : 0);
 out:
+	if (o->progress)
+		o->progress(NULL, 0, 0, o->progress_arg);
+	if (rc < 0)
+		ftsw_lab_traffic_result_free(res);
 	traffic_free(x);
 	free(x);
 	return rc;

@@ -43,15 +43,6 @@ struct lflow {
 	bool affected;		/* --fail: the path crosses the failed cable */
 };
 
-/* A per-flow throughput result (rate mode), kept for the summary. */
-struct fres {
-	unsigned stage;
-	uint32_t src, dst;
-	double share, offered, mbps;
-	uint32_t hot_sw;
-	unsigned hot_port;
-};
-
 struct udp_hdr {
 	uint32_t magic;
 	uint32_t flow;
@@ -74,13 +65,6 @@ struct traffic {
 	char *buf;
 };
 
-struct linkrow {
-	uint32_t sw;
-	unsigned port;
-	double pred, flows;
-	uint64_t meas;
-};
-
 /*
  * One run of `lab traffic`: what it was asked, the model's inputs, the
  * sockets, the per-port predictions and the results, shared by its steps.
@@ -88,7 +72,7 @@ struct linkrow {
 struct trun {
 	struct ftsw_lab *lab;
 	const struct ftsw_lab_traffic_opts *o;
-	FILE *out;
+	struct ftsw_lab_traffic_result *res;
 	struct traffic tr;
 	struct ftsw_routing *r;
 	struct ftsw_lab_counters c0, c1;
@@ -97,9 +81,9 @@ struct trun {
 	struct ftsw_path *path;
 	struct ftsw_tm dg;		/* datagrams per flow of a stage */
 	struct ftsw_pattern_metrics m;	/* the analyzer's, per stage */
-	struct linkrow *rows;
-	struct fres *fr;
-	size_t nfr, capfr, fcap, nslots;
+	struct ftsw_lab_port_load *rows;
+	struct ftsw_lab_flow_rate *fr;
+	size_t nfr, capfr, fcap, nslots, capst;
 	uint32_t *order, fa, fb;
 	double *dload, *pred, *pflows, max_flows_all;
 	uint64_t sent, lost, nrows, bad, fail_us, slow;
@@ -129,16 +113,5 @@ void lab_tr_flow_paths(const struct ftsw_routing *r,
 		       const struct ftsw_offset_list *lists,
 		       const double *flows, struct lflow *fl, uint32_t nf,
 		       uint32_t a, uint32_t b, struct ftsw_path *p);
-
-/* lab_traffic_report.c */
-int lab_tr_cmp_rows(const void *a, const void *b);
-void lab_tr_print_header(const struct trun *x);
-void lab_tr_print_fail_report(const struct trun *x, uint64_t t0s);
-void lab_tr_print_stage_line(const struct trun *x, unsigned s,
-			     uint64_t stage_sent, uint64_t received,
-			     double max_flows);
-void lab_tr_print_json(const struct trun *x);
-void lab_tr_print_text(const struct trun *x);
-int lab_tr_traffic_svg(const struct trun *x, struct ftsw_err *err);
 
 #endif

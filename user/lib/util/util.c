@@ -315,7 +315,7 @@ int ftsw_write_path(const char *path, int (*write)(const void *obj, FILE *f),
 
 	if (!path || !strcmp(path, "-")) {
 		if (write(obj, stdout) || fflush(stdout)) {
-			ftsw_err_set(err, "stdout: write error");
+			ftsw_err_errno(err, EIO, "stdout: write error");
 			return -EIO;
 		}
 		return 0;

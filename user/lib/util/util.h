@@ -35,6 +35,16 @@ void ftsw_err_errno(struct ftsw_err *err, int e, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
+ * Progress of a long call, for a terminal: what (a step: "sim: load
+ * points", "stage"...), done of total. A note (total 0) is a line of its
+ * own; what NULL means the call is done (clear the line). Called from one
+ * thread at a time, not always the caller's. The library never writes to
+ * stdout or stderr itself: a caller that wants progress passes this.
+ */
+typedef void (*ftsw_progress_fn)(const char *what, uint64_t done,
+				 uint64_t total, void *arg);
+
+/*
  * Atomic file write: ftsw_atomic_open() creates a temporary file next to
  * path; ftsw_atomic_commit() flushes, syncs and renames it over path, or
  * removes it on any error. Readers never see a half-written file. A

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsw lab traffic's report: the result ftsw_lab_traffic() returns
+ * (lab/lab.h) as text or JSON (util/output.h), and the link-load picture
+ * (--svg). The library measures; this file only prints.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "cmd_lab.h"
+#include "util/output.h"
+
+/* Bytes a datagram adds on a fabric link: UDP, IPv4, Ethernet, fabric. */
+#define FRAME_EXTRA	(8 + 20 + 14 + FTSW_HLEN)
+
+struct svg_in {
+	const struct ftsw_lab *lab;
+	const struct ftsw_lab_traffic_result *res;
+	const char *title;
+	const int *rank;
+	int nr;
+};
+
+static uint64_t svg_load(const struct ftsw_lab_traffic_result *res,
+			 uint32_t sw, unsigned port)
+{
+	return res->tx[(size_t)sw * (res->maxports + 1) + port];
+}
+
+/* Where node v goes: switches by rank from the leaves, hosts below. */
+static void svg_xy(const struct svg_in *in, const uint32_t *pos,
+		   const uint32_t *cnt, uint32_t v, double *x, double *y)
+{
+	const struct ftsw_topo *t = in->lab->topo;
+	const struct ftsw_node *n = &t->nodes[v];
+	int W = 1200, H = 120 * (in->nr + 1) + 80, l;
+
+	if (n->kind != FTSW_SWITCH) {
+		*x = 40 + (W - 80) * (n->index + 0.5) / t->nhosts;
+		*y = H - 60;
+		return;
+	}
+	l = in->rank[n->index] < 0 ? in->nr : in->rank[n->index];
+	if (l > 30)
+		l = 30;
+	*x = 40 + (W - 80) * (pos[n->index] + 0.5) / cnt[l];
+	*y = H - 80 - 120.0 * (l + 1);
+}
+
+static void svg_links(FILE *f, const struct svg_in *in, const uint32_t *pos,
+		      const uint32_t *cnt, uint64_t maxl)
+{
+	const struct ftsw_topo *t = in->lab->topo;
+	uint32_t i;
+
+	for (i = 0; i < t->nswitches; i++) {
+		uint32_t node = t->switches[i];
+		unsigned p;
+
+		for (p = 1; p <= t->nodes[node].nports; p++) {
+			const struct ftsw_port *q = ftsw_port(t, node, p);
+			uint64_t v = svg_load(in->res, i, p);
+			double fr, x0, y0, x1, y1;
+
+			if (q->peer == FTSW_NONE)
+				continue;
+			if (t->nodes[q->peer].kind == FTSW_SWITCH) {
+				if (q->peer < node)
+					continue;
+				v += svg_load(in->res, t->nodes[q->peer].index,
+					      q->peer_port);
+			}
+			fr = (double)v / (double)(2 * maxl);
+			if (fr > 1)
+				fr = 1;
+			svg_xy(in, pos, cnt, node, &x0, &y0);
+			svg_xy(in, pos, cnt, q->peer, &x1, &y1);
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				"y2=\"%.1f\" stroke=\"rgb(%d,%d,%d)\" "
+				"stroke-width=\"%.1f\"><title>s%" PRIu32 ":%u %"
+				PRIu64 " packets</title></line>\n",
+				x0, y0, x1, y1, (int)(40 + 215 * fr),
+				(int)(160 * (1 - fr)), (int)(220 * (1 - fr)),
+				0.5 + 7 * fr, i, p, v);
+		}
+	}
+}
+
+/* Link-load picture: switches by rank, links coloured by packets. */
+static int svg_write(const void *obj, FILE *f)
+{
+	const struct svg_in *in = obj;
+	const struct ftsw_topo *t = in->lab->topo;
+	uint32_t *pos = calloc(t->nswitches + 1, sizeof(uint32_t));
+	uint32_t cnt[32] = { 0 }, i;
+	uint64_t maxl = 1;
+	double x, y;
+	int l;
+
+	if (!pos)
+		return -1;
+	for (i = 0; i < t->nswitches; i++) {
+		l = in->rank[i] < 0 ? in->nr : in->rank[i];
+		pos[i] = cnt[l > 30 ? 30 : l]++;
+	}
+	for (i = 0; i < (uint32_t)t->nswitches * (in->res->maxports + 1); i++)
+		if (in->res->tx[i] > maxl)
+			maxl = in->res->tx[i];
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" font-family=\"sans-serif\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+		"<text x=\"20\" y=\"24\" font-size=\"16\">%s (lab %s; "
+		"width and colour: packets sent on the link, max %" PRIu64
+		")</text>\n", 1200, 120 * (in->nr + 1) + 80, in->title,
+		in->lab->name, maxl);
+	svg_links(f, in, pos, cnt, maxl);
+	for (i = 0; i < t->nswitches; i++) {
+		svg_xy(in, pos, cnt, t->switches[i], &x, &y);
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"#345\">"
+			"<title>s%" PRIu32 " %s</title></circle>\n", x, y, i,
+			t->nodes[t->switches[i]].desc ?
+			t->nodes[t->switches[i]].desc : "");
+	}
+	for (i = 0; i < t->nhosts; i++) {
+		svg_xy(in, pos, cnt, t->hosts[i], &x, &y);
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"6\" height=\"6\" "
+			"fill=\"#888\"><title>h%" PRIu32 "</title></rect>\n",
+			x - 3, y - 3, i);
+	}
+	fprintf(f, "</svg>\n");
+	free(pos);
+	return 0;
+}
+
+/* --svg: the measured link loads as a picture, written atomically. */
+static int traffic_svg(const struct ftsw_lab *lab,
+		       const struct ftsw_lab_traffic_opts *o,
+		       const struct ftsw_lab_traffic_result *res,
+		       const char *path, struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = lab->topo;
+	struct svg_in in = { .lab = lab, .res = res };
+	char title[128];
+	int rc;
+
+	in.rank = malloc(sizeof(int) * (t->nswitches + 1));
+	if (!in.rank) {
+		ftsw_err_errno(err, ENOMEM, "out of memory");
+		return -1;
+	}
+	in.nr = ftsw_rank_from_leaves(t, (int *)in.rank);
+	if (in.nr > 30)
+		in.nr = 30;
+	snprintf(title, sizeof(title), "%.50s, %.50s order", o->pattern,
+		 res->order_spec);
+	in.title = title;
+	rc = ftsw_write_path(path, svg_write, &in, err);
+	free((int *)in.rank);
+	return rc ? -1 : 0;
+}
+
+static void print_header(const struct ftsw_lab_traffic_opts *o,
+			 const struct ftsw_lab_traffic_result *r)
+{
+	printf("pattern %s (%u stage%s), order %s; model: the analyzer "
+	       "(ftsw analyze -p %s --order %s) on the tables read back from "
+	       "the kernel\n", o->pattern, r->pattern_stages,
+	       r->pattern_stages == 1 ? "" : "s", r->order_spec,
+	       r->pattern_spec, r->order_spec);
+	if (r->rate_mode)
+		printf("lab shaped at %.3f Mbit/s per fabric link: each stage "
+		       "sends for %u ms, %u-byte datagrams, %s; throughput at "
+		       "the receivers over the last %u ms, in fabric frame "
+		       "bits (payload + %d bytes)\n", r->rate_mbps,
+		       r->duration_ms, r->size, o->pps ? "paced by --pps" :
+		       "each flow offered 1.5x the rate", r->window_ms,
+		       FRAME_EXTRA);
+	else
+		printf("%u packets of %u bytes per flow%s\n", r->packets,
+		       r->size, r->multipath ? " (several LIDs per "
+		       "destination: flows spread over paths by hash; only "
+		       "totals compared)" : "");
+}
+
+/* --fail: losses of the flows that crossed the failed cable and others. */
+static void print_fail(const struct ftsw_lab_traffic_opts *o,
+		       const struct ftsw_lab_traffic_result *r,
+		       const struct ftsw_lab_traffic_stage *st)
+{
+	printf("failure of %s - %s after %u of %u packets per flow (%.1f ms "
+	       "into the stage, %u packets/s):\n"
+	       "  %" PRIu64 " flows crossed it: %" PRIu64 " packets lost (at "
+	       "most %" PRIu64 " per flow, %.1f ms of traffic)\n  %" PRIu32
+	       " flows did not: %" PRIu64 " packets lost\n", o->fail_a,
+	       o->fail_b, o->fail_at, r->packets, st->fail_ms, o->pps,
+	       st->crossed, st->crossed_lost, st->crossed_max_lost,
+	       o->pps ? st->crossed_max_lost * 1e3 * st->nflows / o->pps : 0.0,
+	       st->nflows - (uint32_t)st->crossed, st->other_lost);
+}
+
+static void print_flow(const struct ftsw_lab_flow_rate *r, double rate_mbps)
+{
+	char link[32] = "-", pred[16] = "-";
+
+	if (r->share > 0) {
+		snprintf(link, sizeof(link), "s%" PRIu32 ":%u", r->hot_sw,
+			 r->hot_port);
+		snprintf(pred, sizeof(pred), "%.3f", rate_mbps / r->share);
+	}
+	printf("  h%-4" PRIu32 " -> h%-4" PRIu32 " %-10s %5.3g %9s %9.3f "
+	       "%9.3f\n", r->src, r->dst, link, r->share > 0 ? r->share : 0,
+	       pred, r->offered, r->mbps);
+}
+
+static void print_stage(const struct ftsw_lab_traffic_opts *o,
+			const struct lab_traffic_show *show,
+			const struct ftsw_lab_traffic_result *r,
+			const struct ftsw_lab_traffic_stage *st)
+{
+	uint32_t f;
+
+	if (o->fail_a)
+		print_fail(o, r, st);
+	if (!(show->per_stage || (r->rate_mode && (cli.verbose ||
+	    (r->pattern_stages == 1 && st->nflows <= 32)))))
+		return;
+	printf("stage %u (%s): %" PRIu32 " flows, %" PRIu64 " sent, %" PRIu64
+	       " received, busiest port carries %.3g flows\n", st->stage,
+	       st->name, st->nflows, st->sent, st->received, st->max_flows);
+	if (!r->rate_mode)
+		return;
+	printf("  %-14s %-10s %5s %9s %9s %9s\n", "flow", "busiest", "flows",
+	       "predicted", "offered", "measured");
+	for (f = 0; f < st->nflows; f++)
+		print_flow(&r->rates[st->first_rate + f], r->rate_mbps);
+	printf("  (Mbit/s; predicted: rate / flows on the busiest shaped "
+	       "link)\n");
+}
+
+/*
+ * Rate mode summary: flows grouped by the flows on their busiest shaped
+ * link (k, the share; 0: no shaped link; -1: several paths), measured
+ * against rate / k.
+ */
+struct share_group {
+	double share, min, sum, max;
+	uint64_t flows;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The groups, by increasing share, into *out (malloc): their number. */
+static size_t share_groups(const struct ftsw_lab_flow_rate *fr, size_t nfr,
+			   struct share_group **out)
+{
+	double *ks = malloc(sizeof(double) * (nfr + 1));
+	struct share_group *g = calloc(nfr + 1, sizeof(*g));
+	size_t ng = 0, i, j;
+
+	*out = g;
+	if (!ks || !g) {
+		free(ks);
+		return 0;
+	}
+	for (i = 0; i < nfr; i++)
+		ks[i] = fr[i].share;
+	qsort(ks, nfr, sizeof(double), cmp_double);
+	for (i = 0; i < nfr; i++) {
+		struct share_group *x = &g[ng];
+
+		if (i && ks[i] == ks[i - 1])
+			continue;
+		x->share = ks[i];
+		x->min = 1e300;
+		for (j = 0; j < nfr; j++) {
+			if (fr[j].share != ks[i])
+				continue;
+			x->flows++;
+			x->sum += fr[j].mbps;
+			x->min = fr[j].mbps < x->min ? fr[j].mbps : x->min;
+			x->max = fr[j].mbps > x->max ? fr[j].mbps : x->max;
+		}
+		ng++;
+	}
+	free(ks);
+	return ng;
+}
+
+static void rate_summary_text(const struct ftsw_lab_traffic_result *r)
+{
+	struct share_group *g;
+	size_t ng = share_groups(r->rates, r->nrates, &g), i;
+
+	for (i = 0; i < ng; i++) {
+		double avg = g[i].sum / g[i].flows;
+
+		if (g[i].share > 0)
+			printf("  %" PRIu64 " flows with %.3g on their busiest "
+			       "shaped link: predicted %.3f, measured "
+			       "%.3f/%.3f/%.3f Mbit/s (min/avg/max)\n",
+			       g[i].flows, g[i].share,
+			       r->rate_mbps / g[i].share, g[i].min, avg,
+			       g[i].max);
+		else
+			printf("  %" PRIu64 " flows %s: measured "
+			       "%.3f/%.3f/%.3f Mbit/s (min/avg/max)\n",
+			       g[i].flows, g[i].share < 0 ? "over several "
+			       "paths (the kernel picks one by flow hash)" :
+			       "crossing no shaped link", g[i].min, avg,
+			       g[i].max);
+	}
+	free(g);
+}
+
+/* "shares": the groups as JSON (in an open object). */
+static void rate_summary_json(const struct ftsw_lab_traffic_result *r)
+{
+	struct share_group *g;
+	size_t ng = share_groups(r->rates, r->nrates, &g), i;
+
+	ftsw_out_open_array("shares");
+	for (i = 0; i < ng; i++) {
+		ftsw_out_open_object(NULL);
+		ftsw_out_float("share", NULL, g[i].share);
+		ftsw_out_uint("flows", NULL, g[i].flows);
+		if (g[i].share > 0)
+			ftsw_out_float("predicted_mbps", NULL,
+				       r->rate_mbps / g[i].share);
+		else
+			ftsw_out_null("predicted_mbps", NULL);
+		ftsw_out_float("min_mbps", NULL, g[i].min);
+		ftsw_out_float("avg_mbps", NULL, g[i].sum / g[i].flows);
+		ftsw_out_float("max_mbps", NULL, g[i].max);
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	free(g);
+}
+
+static void print_json_flows(const struct ftsw_lab_traffic_result *r)
+{
+	size_t i;
+
+	ftsw_out_float("rate_mbps", NULL, r->rate_mbps);
+	ftsw_out_uint("duration_ms", NULL, r->duration_ms);
+	ftsw_out_uint("window_ms", NULL, r->window_ms);
+	ftsw_out_uint("size", NULL, r->size);
+	ftsw_out_uint("sender_bound", NULL, r->sender_bound);
+	ftsw_out_open_array("flows");
+	for (i = 0; i < r->nrates; i++) {
+		const struct ftsw_lab_flow_rate *fr = &r->rates[i];
+
+		ftsw_out_open_object(NULL);
+		ftsw_out_uint("stage", NULL, fr->stage);
+		ftsw_out_uint("src", NULL, fr->src);
+		ftsw_out_uint("dst", NULL, fr->dst);
+		ftsw_out_float("share", NULL, fr->share);
+		if (fr->share > 0) {
+			ftsw_out_uint("switch", NULL, fr->hot_sw);
+			ftsw_out_uint("port", NULL, fr->hot_port);
+			ftsw_out_float("predicted_mbps", NULL,
+				       r->rate_mbps / fr->share);
+		}
+		ftsw_out_float("offered_mbps", NULL, fr->offered);
+		ftsw_out_float("mbps", NULL, fr->mbps);
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	rate_summary_json(r);
+}
+
+/* The run as one JSON document on stdout. */
+static void print_json(const struct ftsw_lab_traffic_opts *o,
+		       const struct ftsw_lab_traffic_result *r)
+{
+	uint64_t i;
+
+	ftsw_out_begin(stdout, true);
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("pattern", NULL, o->pattern);
+	ftsw_out_str("analyzer_pattern", NULL, r->pattern_spec);
+	ftsw_out_str("order", NULL, r->order_spec);
+	ftsw_out_str("mode", NULL, r->rate_mode ? "rate" : "count");
+	ftsw_out_uint("stages", NULL, r->nstages);
+	ftsw_out_uint("sent", NULL, r->sent);
+	ftsw_out_uint("lost", NULL, r->lost);
+	ftsw_out_float("max_flows_per_port", NULL, r->max_flows);
+	ftsw_out_float("hot_spot_degree", NULL, r->hot_spot_degree);
+	ftsw_out_uint("undelivered", NULL, r->undelivered);
+	ftsw_out_uint("ports", NULL, r->nports);
+	ftsw_out_uint("mismatches", NULL, r->mismatches);
+	ftsw_out_bool("exact", NULL, r->exact);
+	ftsw_out_bool("multipath", NULL, r->multipath);
+	ftsw_out_uint("drops", NULL, r->drops);
+	if (r->rate_mode)
+		print_json_flows(r);
+	ftsw_out_open_array("links");
+	for (i = 0; i < r->nports; i++) {
+		ftsw_out_open_object(NULL);
+		ftsw_out_uint("switch", NULL, r->ports[i].sw);
+		ftsw_out_uint("port", NULL, r->ports[i].port);
+		ftsw_out_float("flows", NULL, r->ports[i].flows);
+		if (!r->rate_mode)
+			ftsw_out_float("predicted", NULL, r->ports[i].pred);
+		ftsw_out_uint("measured", NULL, r->ports[i].meas);
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	ftsw_out_close_object();
+	ftsw_out_end();
+}
+
+static void print_verdict(const struct ftsw_lab_traffic_result *r)
+{
+	if (r->multipath)
+		printf("total tx: %" PRIu64 " measured, %.0f expected on "
+		       "average; paths chosen by flow hash\n", r->tx_measured,
+		       r->tx_predicted);
+	else if (r->rate_mode)
+		printf("traffic on exactly the model's ports: %s (%" PRIu64
+		       " ports, %" PRIu64 " differ)\n", r->mismatches ? "NO" :
+		       "yes", r->nports, r->mismatches);
+	else
+		printf("model == reality: %s (%" PRIu64 " ports, %" PRIu64
+		       " differ; %.0f packets predicted, %" PRIu64
+		       " counted)\n", r->exact ? "yes" : "NO", r->nports,
+		       r->mismatches, r->tx_predicted, r->tx_measured);
+}
+
+static void print_text(const struct ftsw_lab_traffic_result *r)
+{
+	uint64_t show = cli.verbose ? r->nports : 10, i;
+
+	printf("%" PRIu64 " packets sent, %" PRIu64 " lost%s, %" PRIu64
+	       " fabric drops; busiest port carries %.3g flows in one stage; "
+	       "hot-spot degree %.4g\n", r->sent, r->lost,
+	       r->rate_mode ? " (shaped)" : "", r->drops, r->max_flows,
+	       r->hot_spot_degree);
+	if (r->undelivered)
+		printf("the model delivers no path for %" PRIu64 " flows, "
+		       "first: %s\n", r->undelivered, r->first_failure);
+	if (r->rate_mode) {
+		printf("per-flow throughput at %.3f Mbit/s per fabric link:\n",
+		       r->rate_mbps);
+		if (r->sender_bound)
+			printf("  warning: %" PRIu64 " flows offered less than "
+			       "their predicted share (this machine sends too "
+			       "slowly for the rate): their throughput is the "
+			       "sender's\n", r->sender_bound);
+		rate_summary_text(r);
+		printf("  %-12s %10s %10s\n", "port", "flows", "measured");
+	} else {
+		printf("  %-12s %10s %10s\n", "port", "predicted", "measured");
+	}
+	for (i = 0; i < r->nports && i < show; i++) {
+		const struct ftsw_lab_port_load *row = &r->ports[i];
+		bool mis = !r->multipath &&
+			   (r->rate_mode ? !row->meas != !row->flows :
+			    row->pred != (double)row->meas);
+
+		printf("  s%-4" PRIu32 ":%-6u %10.4g %10" PRIu64 "%s\n",
+		       row->sw, row->port, r->rate_mode ? row->flows :
+		       row->pred, row->meas, mis ? "  MISMATCH" : "");
+	}
+	if (r->nports > show)
+		printf("  ... %" PRIu64 " more ports (-v)\n", r->nports - show);
+	print_verdict(r);
+}
+
+int lab_traffic_print(const struct ftsw_lab *lab,
+		      const struct ftsw_lab_traffic_opts *o,
+		      const struct lab_traffic_show *show,
+		      const struct ftsw_lab_traffic_result *r,
+		      struct ftsw_err *err)
+{
+	size_t s;
+
+	if (cli.json) {
+		print_json(o, r);
+	} else {
+		print_header(o, r);
+		for (s = 0; s < r->nstages; s++)
+			print_stage(o, show, r, &r->stages[s]);
+		print_text(r);
+	}
+	if (!show->svg)
+		return 0;
+	if (traffic_svg(lab, o, r, show->svg, err))
+		return -1;
+	if (!cli.json)
+		printf("link-load picture: %s\n", show->svg);
+	return 0;
+}
