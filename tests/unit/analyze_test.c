@@ -663,7 +663,8 @@ TEST(oblivious_vs_brute_force)
 			if (!r && i >= 3)
 				continue;	/* needs the other LMC */
 			ASSERT_NE(NULL, r);
-			ASSERT_EQ(0, ftsw_oblivious_ratio(r, false, &ob, &err));
+			ASSERT_EQ(0, ftsw_oblivious_ratio(r, NULL, NULL, &ob,
+							  &err));
 			EXPECT_TRUE(ob.exact);
 			EXPECT_LT(fabs(brute_ratio(r) - ob.ratio), 1e-9);
 			ftsw_oblivious_free(&ob);
@@ -693,7 +694,8 @@ TEST(oblivious_dmodk_closed_form)
 		struct ftsw_err err;
 
 		ASSERT_NE(NULL, r);
-		ASSERT_EQ(0, ftsw_oblivious_ratio(r, false, &ob, &err));
+		ASSERT_EQ(0, ftsw_oblivious_ratio(r, NULL, NULL, &ob,
+						  &err));
 		EXPECT_EQ(c[i].want, ob.ratio);
 		EXPECT_TRUE(ob.exact);
 		ftsw_oblivious_free(&ob);
@@ -708,7 +710,8 @@ TEST(oblivious_dmodk_closed_form)
 		struct ftsw_err err;
 
 		ASSERT_NE(NULL, r);
-		ASSERT_EQ(0, ftsw_oblivious_ratio(r, false, &ob, &err));
+		ASSERT_EQ(0, ftsw_oblivious_ratio(r, NULL, NULL, &ob,
+						  &err));
 		EXPECT_FALSE(ob.exact);
 		ftsw_oblivious_free(&ob);
 		ftsw_routing_free(r);

@@ -29,7 +29,8 @@ void cli_progress(const char *what, uint64_t done, uint64_t total,
 	if (!what)
 		fprintf(stderr, "\r%60s\r", "");
 	else if (!total)
-		fprintf(stderr, "%s: %s\n", (const char *)arg, what);
+		fprintf(stderr, "%s: %s\n", arg ? (const char *)arg : "ftsw",
+			what);
 	else
 		fprintf(stderr, "\r  %s %" PRIu64 "/%" PRIu64 "   ", what,
 			done, total);

@@ -79,7 +79,8 @@ struct aopts {
 	struct ftsw_route_req q;
 	uint32_t ranks;
 	uint64_t samples, orders;
-	bool oblivious, stages, no_hosts, progress, bundle;
+	bool oblivious, stages, no_hosts, bundle;
+	ftsw_progress_fn progress;	/* cli_progress on a terminal */
 };
 
 static void take_opts(const struct cli_args *a, struct aopts *o)
@@ -211,14 +212,15 @@ static int run_trace(const struct ftsw_routing *r, const char *spec)
 
 /* ---------------------------------------------------------- oblivious */
 
-static int run_oblivious(const struct ftsw_routing *r, bool progress)
+static int run_oblivious(const struct ftsw_routing *r,
+			 ftsw_progress_fn progress)
 {
 	const struct ftsw_topo *t = r->topo;
 	struct ftsw_oblivious ob;
 	struct ftsw_err err;
 	uint32_t i, node = FTSW_NONE, port = 0;
 
-	if (ftsw_oblivious_ratio(r, progress, &ob, &err)) {
+	if (ftsw_oblivious_ratio(r, progress, NULL, &ob, &err)) {
 		cli_err("%s", err.msg);
 		return 1;
 	}
@@ -485,12 +487,10 @@ static int run_orders(const struct ftsw_routing *r, const struct aopts *o,
 			mx = h.avg;
 		free(h.per_stage);
 		if (o->progress)
-			fprintf(stderr, "\r  order %llu/%llu   ",
-				(unsigned long long)k + 1,
-				(unsigned long long)o->orders);
+			o->progress("order", k + 1, o->orders, NULL);
 	}
 	if (o->progress)
-		fprintf(stderr, "\r%40s\r", "");
+		o->progress(NULL, 0, 0, NULL);
 	ftsw_out_begin(stdout, cli.json);
 	ftsw_out_open_object(NULL);
 	ftsw_out_str("engine", "%s on ", r->engine);
@@ -536,8 +536,7 @@ static int analyze_run(struct aopts *o)
 		cli_err("analyze: one of -a ENGINE and -r LFTS is needed");
 		return 2;
 	}
-	o->progress = isatty(2) && !cli.json;
-	o->q.o.progress = o->progress;
+	o->progress = isatty(2) && !cli.json ? cli_progress : NULL;
 	t = ftsw_topo_open(o->topo, &err);
 	if (!t) {
 		cli_err("%s", err.msg);

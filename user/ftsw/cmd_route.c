@@ -166,7 +166,7 @@ static int do_check(const struct ftsw_routing *r, const struct ropts *ro,
 	co.updown = (r->flags & FTSW_RT_UPDOWN) && r->rank;
 	co.cdg = true;
 	co.switch_lids = (r->flags & FTSW_RT_SWITCH_LIDS) && !ro->q.o.no_switch_lids;
-	co.progress = isatty(STDERR_FILENO);
+	co.progress = isatty(STDERR_FILENO) ? cli_progress : NULL;
 	co.threads = ro->q.o.threads;
 	co.all_entries = ro->q.lfts != NULL;	/* a dump: every entry counts */
 	if (ftsw_routing_check(r, &co, &res, &err)) {

@@ -614,8 +614,7 @@ static int sim_run(const struct cli_args *a)
 		cli_err("sim: %s", err.msg);
 		return 2;
 	}
-	o.so.progress = isatty(2) && !cli.json;
-	o.q.o.progress = o.so.progress;
+	o.so.progress = isatty(2) && !cli.json ? cli_progress : NULL;
 	t = ftsw_topo_open(o.topo, &err);
 	if (!t) {
 		cli_err("%s", err.msg);

@@ -280,10 +280,12 @@ int ftsw_sample(const struct ftsw_sample_opts *o,
 			if (x > out->max)
 				out->max = x;
 			if (o->progress && now() - last > 0.5) {
+				char what[48];
+
 				last = now();
-				fprintf(stderr, "\r  sample %llu/%llu, mean %.4f   ",
-					(unsigned long long)i,
-					(unsigned long long)target, mean);
+				snprintf(what, sizeof(what),
+					 "samples (mean %.4f)", mean);
+				o->progress(what, i, target, o->progress_arg);
 			}
 		}
 		out->samples = i;
@@ -297,7 +299,7 @@ int ftsw_sample(const struct ftsw_sample_opts *o,
 			target = cap;
 	}
 	if (o->progress)
-		fprintf(stderr, "\r%60s\r", "");
+		o->progress(NULL, 0, 0, o->progress_arg);
 	return 0;
 }
 

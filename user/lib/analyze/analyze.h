@@ -11,6 +11,9 @@
  * link id = topo->nodes[node].first_port + port - 1, so a load array has
  * topo->nports entries. Host ports are included (host -> leaf), as are
  * switch ports towards hosts (leaf -> host).
+ *
+ * Every result with a _free partner is the caller's to free with it. The
+ * calls only read topologies and routings: they may run side by side.
  */
 #ifndef LIBFTSW_ANALYZE_H
 #define LIBFTSW_ANALYZE_H
@@ -258,7 +261,8 @@ struct ftsw_sample_opts {
 	uint64_t first;		/* initial samples (1000 in 000 §5) */
 	uint64_t max;		/* give up doubling here */
 	double rel;		/* stop when half-width <= rel * mean (0.01) */
-	bool progress;		/* progress on stderr */
+	ftsw_progress_fn progress;	/* samples done (NULL: quiet) */
+	void *progress_arg;
 };
 
 /* Sampling rule of paper 000 §5: value(i, arg) for samples i = 0, 1, ... */
@@ -311,7 +315,8 @@ struct ftsw_oblivious {
 	double seconds;
 	char why[160];			/* why exact / not exact */
 };
-int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
+int ftsw_oblivious_ratio(const struct ftsw_routing *r,
+			 ftsw_progress_fn progress, void *progress_arg,
 			 struct ftsw_oblivious *res, struct ftsw_err *err);
 void ftsw_oblivious_free(struct ftsw_oblivious *res);
 /* Full bisection test used by the above. */
@@ -354,7 +359,8 @@ typedef int (*ftsw_stage_fn)(unsigned stage, const struct ftsw_tm *tm,
 struct ftsw_analyze_opts {
 	const struct ftsw_load_opts *load;	/* NULL: the routing's policy */
 	bool bundle;		/* hot-spot degree per switch pair */
-	bool progress;		/* progress on stderr */
+	ftsw_progress_fn progress;	/* stages done (NULL: quiet) */
+	void *progress_arg;
 	ftsw_stage_fn stage_fn;	/* may be NULL */
 	void *arg;
 };
@@ -398,7 +404,8 @@ struct ftsw_random_opts {
 	const char *order;	/* order spec */
 	uint32_t ranks;
 	uint64_t samples;	/* exactly; 0: 1000 doubled to a 1% 99% CI */
-	bool progress;
+	ftsw_progress_fn progress;	/* samples done (NULL: quiet) */
+	void *progress_arg;
 };
 
 struct ftsw_random_metrics {

@@ -441,6 +441,8 @@ static int collect(const struct ftsw_routing *r, const struct groups *G,
 struct ob {
 	const struct ftsw_routing *r;
 	const struct ftsw_topo *t;
+	ftsw_progress_fn progress;	/* links scanned (NULL: quiet) */
+	void *progress_arg;
 	struct groups G;
 	bool multi;		/* some source has several paths */
 	uint64_t *cnt;		/* [link]: SD-group entries crossing it */
@@ -687,7 +689,7 @@ static void ob_host_uplink(struct ob *ob, struct ftsw_oblivious *res)
  * The links in passes of at most chunk_max entries: collect each pass's
  * entries, then evaluate its links one by one.
  */
-static int ob_scan(struct ob *ob, struct ftsw_oblivious *res, bool progress,
+static int ob_scan(struct ob *ob, struct ftsw_oblivious *res,
 		   struct ftsw_err *err)
 {
 	const uint64_t chunk_max = 8u << 20;	/* entries per pass */
@@ -723,25 +725,31 @@ static int ob_scan(struct ob *ob, struct ftsw_oblivious *res, bool progress,
 			if (ob->cnt[l] &&
 			    ob_link(ob, res, l, ob->pos[l] - ob->cnt[l], ob->pos[l]))
 				goto oom;
-			if (progress && now() - last > 0.5) {
+			if (ob->progress && now() - last > 0.5) {
+				char what[48];
+
 				last = now();
-				fprintf(stderr, "\r  oblivious ratio: link %u/%u, "
-					"best %.3f   ", l, t->nports, ob->best);
+				snprintf(what, sizeof(what), "oblivious ratio "
+					 "(best %.3f): link", ob->best);
+				ob->progress(what, l, t->nports,
+					     ob->progress_arg);
 			}
 		}
 	}
-	if (progress)
-		fprintf(stderr, "\r%60s\r", "");
+	if (ob->progress)
+		ob->progress(NULL, 0, 0, ob->progress_arg);
 	return 0;
 oom:
 	ftsw_err_errno(err, ENOMEM, "out of memory");
 	return -1;
 }
 
-int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
+int ftsw_oblivious_ratio(const struct ftsw_routing *r,
+			 ftsw_progress_fn progress, void *progress_arg,
 			 struct ftsw_oblivious *res, struct ftsw_err *err)
 {
-	struct ob ob = { .r = r, .t = r->topo };
+	struct ob ob = { .r = r, .t = r->topo, .progress = progress,
+			 .progress_arg = progress_arg };
 	uint64_t undelivered = 0, t0 = ftsw_now_us();
 	uint32_t s;
 	int rc = -1;
@@ -773,7 +781,7 @@ int ftsw_oblivious_ratio(const struct ftsw_routing *r, bool progress,
 		goto out;
 	}
 	ob_host_uplink(&ob, res);
-	if (ob_scan(&ob, res, progress, err))
+	if (ob_scan(&ob, res, err))
 		goto out;
 	res->ratio = ob.best;
 	/* from whole microseconds: prints without float noise */

@@ -69,12 +69,13 @@ static void fold_stage(const struct ftsw_topo *t, unsigned s,
 	}
 }
 
-static void progress(unsigned s, unsigned n, uint64_t *last)
+static void progress(const struct ftsw_analyze_opts *o, unsigned s,
+		     unsigned n, uint64_t *last)
 {
 	if (ftsw_now_us() - *last < 500000)
 		return;
 	*last = ftsw_now_us();
-	fprintf(stderr, "\r  stage %u/%u   ", s + 1, n);
+	o->progress("stage", s + 1, n, o->progress_arg);
 }
 
 int ftsw_analyze_pattern(const struct ftsw_routing *r, struct ftsw_pattern *p,
@@ -124,10 +125,10 @@ int ftsw_analyze_pattern(const struct ftsw_routing *r, struct ftsw_pattern *p,
 			rc = o->stage_fn(s, tm, load, flows, sm, o->arg, err);
 		ftsw_tm_free(tm);	/* stages are large; free as we go */
 		if (o->progress)
-			progress(s, p->nstages, &last);
+			progress(o, s, p->nstages, &last);
 	}
 	if (o->progress)
-		fprintf(stderr, "\r%40s\r", "");
+		o->progress(NULL, 0, 0, o->progress_arg);
 	if (rc > 0)
 		rc = 0;
 	m->hot_spot_degree = busy ? hs_sum / busy : 0;
@@ -254,7 +255,8 @@ int ftsw_analyze_random(const struct ftsw_routing *r,
 {
 	const struct ftsw_topo *t = r->topo;
 	struct sample_ctx c = { .r = r, .o = o };
-	struct ftsw_sample_opts so = { .rel = 0.01, .progress = o->progress };
+	struct ftsw_sample_opts so = { .rel = 0.01, .progress = o->progress,
+				      .progress_arg = o->progress_arg };
 
 	memset(m, 0, sizeof(*m));
 	if (split_seed(o->pattern, m->kind, sizeof(m->kind), &c.seed0, err))

@@ -324,7 +324,19 @@ struct ckshared {
 	bool per_host;
 	struct ck *blocks;	/* per block: counters, reports */
 	atomic_size_t done;
+	atomic_flag busy;	/* a thread is reporting progress */
 };
+
+/* 1024 more LIDs walked: progress, from one thread at a time. */
+static void check_progress(struct ckshared *sh)
+{
+	size_t d = atomic_fetch_add(&sh->done, 1024) + 1024;
+
+	if (atomic_flag_test_and_set(&sh->busy))
+		return;		/* another thread is reporting: skip */
+	sh->o->progress("check: LID", d, sh->r->max_lid, sh->o->progress_arg);
+	atomic_flag_clear(&sh->busy);
+}
 
 /* Scratch of one block's walks. */
 struct ckscratch {
@@ -504,9 +516,7 @@ static void check_block(size_t b, void *arg)
 		int kind = ftsw_lid_owner(r, lid, &idx, NULL);
 
 		if (o->progress && (lid & 1023) == 0)
-			fprintf(stderr, "\rcheck: LID %zu of %u",
-				(size_t)atomic_fetch_add(&sh->done, 1024) + 1024,
-				r->max_lid);
+			check_progress(sh);
 		if (!kind || (kind == FTSW_SWITCH && !o->switch_lids))
 			continue;
 		if (kind == FTSW_HOST)
@@ -581,6 +591,7 @@ static int check_run_blocks(struct ck *cp, const uint32_t *hostleaf,
 	if (sh.nblocks > r->max_lid)
 		sh.nblocks = r->max_lid ? r->max_lid : 1;
 	atomic_init(&sh.done, 0);
+	atomic_flag_clear(&sh.busy);
 	sh.blocks = calloc(sh.nblocks, sizeof(struct ck));
 	if (!sh.blocks)
 		return -1;
@@ -776,7 +787,7 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 	if (check_run_blocks(&c, hostleaf, srcs, nsrc, per_host))
 		goto out;
 	if (o->progress)
-		fprintf(stderr, "\r%40s\r", "");
+		o->progress(NULL, 0, 0, o->progress_arg);
 	if (c.dep)
 		check_cdg_vls(&c, nvl, res);
 	check_result(&c, res);

@@ -12,6 +12,11 @@
  * The unicast space ends at 0xBFFF; assignment fails clearly beyond it
  * unless extended LIDs are asked for (analysis-only runs of fabrics larger
  * than InfiniBand can address, e.g. 65,536 hosts).
+ *
+ * A routing (ftsw_route, ftsw_route_make, ftsw_lfts_read, ftsw_routing_new)
+ * is the caller's, freed by ftsw_routing_free; it points at its topology
+ * without owning it (free the routing first). The checker and the tracer
+ * only read it: threads may share it.
  */
 #ifndef LIBFTSW_ROUTING_H
 #define LIBFTSW_ROUTING_H
@@ -137,7 +142,6 @@ struct ftsw_route_opts {
 	bool updown_cost;	/* dmodc: strict up-down cost variant */
 	bool no_switch_lids;	/* don't route switch LIDs */
 	bool extended_lids;	/* allow LIDs past 0xBFFF (analysis only) */
-	bool progress;		/* progress on stderr (callers: only on a tty) */
 	unsigned paths;		/* multipath engines: K paths (0 = 2^lmc) */
 	unsigned max_vls;	/* dfsssp: virtual layers allowed (0 = 8) */
 };
@@ -225,7 +229,8 @@ struct ftsw_check_opts {
 	bool cdg;		/* per-VL channel dependency graph acyclic */
 	bool switch_lids;	/* also trace to switch LIDs */
 	unsigned max_report;	/* problems listed in detail (0 = 10) */
-	bool progress;		/* progress on stderr (callers: only on a tty) */
+	ftsw_progress_fn progress;	/* LIDs walked (NULL: quiet) */
+	void *progress_arg;
 	unsigned threads;	/* 0 = all CPUs; results identical for any */
 	/*
 	 * Also walk every (switch, LID) entry that is set, used by a host's

@@ -75,10 +75,13 @@ int sim_run_sample(struct sim *s, const struct ftsw_sim_opts *o,
 		uint64_t us = ftsw_now_us();
 
 		if (us - *last_progress > 500000) {
+			char what[48];
+
 			*last_progress = us;
-			fprintf(stderr, "\r  sim: load %.3g, cycle "
-				"%u of %u   ", load, s->now,
-				o->count ? s->now : end);
+			snprintf(what, sizeof(what), "sim: load %.3g, cycle",
+				 load);
+			o->progress(what, s->now, o->count ? s->now : end,
+				    o->progress_arg);
 		}
 	}
 	if (sim_conservation(s))
@@ -227,7 +230,7 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 		if (rc == PH_NOMEM)
 			rc = -1;
 		if (o->progress)
-			fprintf(stderr, "\r%50s\r", "");
+			o->progress(NULL, 0, 0, o->progress_arg);
 		if (!rc && sim_conservation(&s))
 			rc = -1;
 		rc = run_results(&s, o, res, rc, err);
@@ -240,7 +243,7 @@ event:
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	rc = run_loop(&s, o, load, err);
 	if (o->progress)
-		fprintf(stderr, "\r%50s\r", "");
+		o->progress(NULL, 0, 0, o->progress_arg);
 	if (!rc && sim_conservation(&s))
 		rc = -1;
 	rc = run_results(&s, o, res, rc, err);

@@ -85,8 +85,9 @@ struct ftsw_sim_opts {
 				 * when phased, or when it gives the event
 				 * engine's numbers (one VL, FIFO inputs)
 				 * on a large fabric */
-	bool progress;		/* progress on stderr: a sweep's points, or a
-				 * single run's cycles */
+	/* a sweep's points, or a single run's cycles (NULL: quiet) */
+	ftsw_progress_fn progress;
+	void *progress_arg;
 	bool verify;		/* check every cycle that no resource able
 				 * to act was left asleep (slow; tests) */
 };

@@ -40,7 +40,8 @@ static void *sweep_worker(void *arg)
 		struct ftsw_sim_opts o = *w->o;
 		struct ftsw_err e;
 
-		o.progress = w->o->progress && w->n == 1;
+		if (w->n > 1)
+			o.progress = NULL;	/* the points, not the cycles */
 		o.point_threads = w->point_threads;
 		if (ftsw_sim_run(w->r, w->tr, &o, w->loads[i], &w->res[i],
 				 &e)) {
@@ -54,8 +55,8 @@ static void *sweep_worker(void *arg)
 
 		if (w->o->progress && w->n > 1) {
 			pthread_mutex_lock(&w->lock);
-			fprintf(stderr, "\r  sim: %zu/%zu load points   ", d,
-				w->n);
+			w->o->progress("sim: load points", d, w->n,
+				       w->o->progress_arg);
 			pthread_mutex_unlock(&w->lock);
 		}
 	}
@@ -95,7 +96,7 @@ int ftsw_sim_sweep(const struct ftsw_routing *r,
 	free(th);
 	pthread_mutex_destroy(&w.lock);
 	if (o->progress)
-		fprintf(stderr, "\r%40s\r", "");
+		o->progress(NULL, 0, 0, o->progress_arg);
 	if (w.failed) {
 		*err = w.err;
 		for (i = 0; i < n; i++)
