@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 
 #include "cli.h"
+#include "util/output.h"
 #include "nlcli.h"
 
 enum { P_HOSTS, P_LID, P_LMC, P_IPV4, P_IPV6, P_N };
@@ -103,21 +104,22 @@ static int plan_show(const struct cli_args *a)
 		inet_ntop(AF_INET, &p.ip4, a4, sizeof(a4));
 	if (memcmp(p.ip6, zero6, 16))
 		inet_ntop(AF_INET6, p.ip6, a6, sizeof(a6));
-	if (cli.json) {
-		printf("{\"hosts\":%" PRIu32 ",\"lid\":%u,\"lmc\":%u,"
-		       "\"ipv4\":\"%s\",\"ipv6\":\"%s\",\"staged\":%s}\n",
-		       p.hosts, p.lid, p.lmc, a4, a6,
-		       p.staged ? "true" : "false");
-		return 0;
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	if (!p.hosts && !cli.json) {
+		ftsw_out_text("no address plan%s\n", p.staged ? " (staged)" : "");
+		ftsw_out_close_object();
+		return ftsw_out_end() ? 1 : 0;
 	}
-	if (!p.hosts) {
-		printf("no address plan%s\n", p.staged ? " (staged)" : "");
-		return 0;
-	}
-	printf("%" PRIu32 " hosts from lid %u lmc %u%s%s%s%s%s\n", p.hosts,
-	       p.lid, p.lmc, a4[0] ? " ipv4 " : "", a4, a6[0] ? " ipv6 " : "",
-	       a6, p.staged ? " (staged)" : "");
-	return 0;
+	ftsw_out_uint("hosts", "%" PRIu64 " hosts", p.hosts);
+	ftsw_out_uint("lid", " from lid %" PRIu64, p.lid);
+	ftsw_out_uint("lmc", " lmc %" PRIu64, p.lmc);
+	ftsw_out_str("ipv4", a4[0] ? " ipv4 %s" : "%s", a4);
+	ftsw_out_str("ipv6", a6[0] ? " ipv6 %s" : "%s", a6);
+	ftsw_out_bool("staged", NULL, p.staged);
+	ftsw_out_text("%s\n", p.staged ? " (staged)" : "");
+	ftsw_out_close_object();
+	return ftsw_out_end() ? 1 : 0;
 }
 
 const struct cli_cmd cli_cmds_plan[] = {
