@@ -17,6 +17,17 @@
 #include "lab/lab_tools.h"
 
 
+/* -v: the placement and mpirun's command line, a line each on stderr. */
+static void mpirun_note(const char *what, uint64_t done, uint64_t total,
+			void *arg)
+{
+	(void)done;
+	(void)total;
+	(void)arg;
+	if (what)
+		fprintf(stderr, "%s\n", what);
+}
+
 static void mpirun_usage(FILE *f)
 {
 	fprintf(f,
@@ -151,7 +162,7 @@ int cmd_lab_mpirun(const struct cli_object *obj, const struct cli_cmd *cmd,
 			extra[ne++] = argv[i + 2];
 			i += 2;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			o.verbose = true;
+			o.progress = mpirun_note;
 		} else {
 			cli_err("lab mpirun: unknown argument '%s' (-- PROG ARGS "
 				"expected after the options)", a);
@@ -164,11 +175,13 @@ int cmd_lab_mpirun(const struct cli_object *obj, const struct cli_cmd *cmd,
 		goto out;
 	}
 	o.mpi_args = extra;
-	o.verbose |= cli.verbose;
+	if (cli.verbose)
+		o.progress = mpirun_note;
 	rc = ftsw_lab_mpirun(&lab, &o, &err);
 	if (rc < 0) {
 		cli_err("lab mpirun: %s", err.msg);
-		rc = 1;
+		/* as a shell says a command it cannot find */
+		rc = err.code == ENOENT ? 127 : 1;
 	}
 out:
 	free(extra);

@@ -34,12 +34,17 @@ struct ftsw_lab_mpirun_opts {
 	const char *agent;	/* this program's path (NULL: /proc/self/exe) */
 	char **mpi_args;	/* extra mpirun arguments (NULL-terminated) */
 	char **prog;		/* program and arguments, NULL-terminated */
-	bool verbose;		/* print the rankfile and mpirun's command */
+	/*
+	 * Each rank's host, then mpirun's command line, one note each
+	 * (total 0); NULL: quiet.
+	 */
+	ftsw_progress_fn progress;
+	void *progress_arg;
 };
 
 /*
  * Run the job: returns mpirun's exit status (0..255), or -1 with err set
- * when it could not be started. The rankfile is written in the lab's run
+ * when it could not be started (mpirun not found: ENOENT). The rankfile is written in the lab's run
  * directory (mpi-PID.rankfile) and removed afterwards.
  */
 int ftsw_lab_mpirun(struct ftsw_lab *lab, const struct ftsw_lab_mpirun_opts *o,

@@ -15,6 +15,7 @@
  *                          the one real machine to the same CPU
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <sched.h>
@@ -185,39 +186,94 @@ static int mpirun_argv(struct argvec *a, const char *mpirun, uint32_t n,
 	return 0;
 }
 
-/* -v: the placement and the command, on stderr. */
+/* The placement and the command, as notes to the caller's callback. */
 static void mpirun_show(struct ftsw_lab *lab, const uint32_t *order,
-			uint32_t n, const struct argvec *a)
+			uint32_t n, const struct argvec *a,
+			const struct ftsw_lab_mpirun_opts *o)
 {
-	char name[128];
+	char name[128], line[192], *cmd;
+	size_t i, len = 1;
 	uint32_t r;
-	size_t i;
 
 	for (r = 0; r < n; r++) {
 		mpi_host_name(lab, order[r], name, sizeof(name));
-		fprintf(stderr, "rank %" PRIu32 " -> %s (h%" PRIu32 ")\n",
-			r, name, order[r]);
+		snprintf(line, sizeof(line), "rank %" PRIu32 " -> %s (h%"
+			 PRIu32 ")", r, name, order[r]);
+		o->progress(line, 0, 0, o->progress_arg);
 	}
 	for (i = 0; i < a->n; i++)
-		fprintf(stderr, "%s%s", i ? " " : "", a->v[i]);
-	fputc('\n', stderr);
+		len += strlen(a->v[i]) + 1;
+	cmd = malloc(len);
+	if (!cmd)
+		return;
+	cmd[0] = 0;
+	for (i = 0; i < a->n; i++) {
+		if (i)
+			strcat(cmd, " ");
+		strcat(cmd, a->v[i]);
+	}
+	o->progress(cmd, 0, 0, o->progress_arg);
+	free(cmd);
+}
+
+/*
+ * In the child between fork and exec: why it cannot run mpirun, sent to
+ * the parent on the pipe fd (closed on a successful exec), then exit.
+ */
+static void child_fail(int fd, int code, const char *msg)
+{
+	ssize_t w;
+
+	w = write(fd, &code, sizeof(code));
+	if (w == (ssize_t)sizeof(code))
+		w = write(fd, msg, strlen(msg));
+	(void)w;
+	_exit(127);
+}
+
+/* The child's report, if any: 0 when exec succeeded, else -1 and err. */
+static int child_report(int fd, struct ftsw_err *err)
+{
+	char buf[sizeof(err->msg)];
+	size_t got = 0;
+	ssize_t n;
+	int code;
+
+	while (got < sizeof(buf) - 1 &&
+	       ((n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0 ||
+		(n < 0 && errno == EINTR)))
+		if (n > 0)
+			got += (size_t)n;
+	if (got <= sizeof(code))
+		return 0;
+	memcpy(&code, buf, sizeof(code));
+	buf[got] = 0;
+	ftsw_err_errno(err, code, "%s", buf + sizeof(code));
+	return -1;
 }
 
 /* Run mpirun as host h0 (rank 0's), wait for it: its exit status. */
 static int mpirun_exec(struct ftsw_lab *lab, uint32_t h0,
 		       const struct argvec *a, struct ftsw_err *err)
 {
-	int status;
+	int status, p[2], failed;
 	pid_t pid;
 
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		ftsw_err_errno(err, errno, "mpirun: pipe: %s", strerror(errno));
+		return -1;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		ftsw_err_errno(err, errno, "mpirun: fork: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
 		return -1;
 	}
 	if (pid == 0) {
 		struct ftsw_err e;
+		char m[sizeof(e.msg) + 64];
 
 		/*
 		 * Every lab host is the same real machine: a rank spinning
@@ -233,16 +289,18 @@ static int mpirun_exec(struct ftsw_lab *lab, uint32_t h0,
 				       strerror(errno));
 		else if (!enter_as_host(lab, h0, &e))
 			e.msg[0] = 0;
-		if (e.msg[0]) {
-			fprintf(stderr, "ftsw: lab mpirun: %s\n", e.msg);
-			_exit(127);
-		}
+		close(p[0]);
+		if (e.msg[0])
+			child_fail(p[1], e.code, e.msg);
 		execvp(a->v[0], a->v);
-		fprintf(stderr, "ftsw: lab mpirun: %s: %s%s\n", a->v[0],
-			strerror(errno), errno == ENOENT ?
-			" (Debian: apt-get install openmpi-bin)" : "");
-		_exit(127);
+		snprintf(m, sizeof(m), "%s: %s%s", a->v[0], strerror(errno),
+			 errno == ENOENT ?
+			 " (Debian: apt-get install openmpi-bin)" : "");
+		child_fail(p[1], errno, m);
 	}
+	close(p[1]);
+	failed = child_report(p[0], err);
+	close(p[0]);
 	/* mpirun handles ^C for the job; wait for it to finish. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
@@ -256,7 +314,7 @@ static int mpirun_exec(struct ftsw_lab *lab, uint32_t h0,
 	}
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
-	if (status == -1)
+	if (status == -1 || failed)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
@@ -300,8 +358,8 @@ int ftsw_lab_mpirun(struct ftsw_lab *lab, const struct ftsw_lab_mpirun_opts *o,
 	if (mpirun_argv(&a, mpirun, n, rankfile, self, o)) {
 		ftsw_err_errno(err, ENOMEM, "mpirun: out of memory");
 	} else {
-		if (o->verbose)
-			mpirun_show(lab, order, n, &a);
+		if (o->progress)
+			mpirun_show(lab, order, n, &a, o);
 		rc = mpirun_exec(lab, order[0], &a, err);
 	}
 	unlink(rankfile);
