@@ -306,6 +306,8 @@ tap-user:
 		fi; \
 		(cd $(TOP) && timeout 600 $$t) >$(TAP)/unit-$$n.tap 2>$(TAP)/unit-$$n.err; \
 	done
+	@echo "  UNIT    lib-example"
+	@$(TOP)/tests/lib-example >$(TAP)/unit-lib-example.tap 2>$(TAP)/unit-lib-example.err || true
 
 tap-style:
 	@mkdir -p $(TAP)

@@ -21,6 +21,11 @@
  * engine) is kept in /run/ftsw/NAME/ so later commands find it.
  *
  * Every function returns 0 or -1 with err naming the object at fault.
+ *
+ * A lab (ftsw_lab_open) is freed by ftsw_lab_close, every result with
+ * arrays by its _free partner. The calls switch namespaces (nl/ns.h): use a
+ * lab from one thread. Nothing is printed: progress through the
+ * ftsw_progress_fn in the options, results as data.
  */
 #ifndef LIBFTSW_LAB_H
 #define LIBFTSW_LAB_H

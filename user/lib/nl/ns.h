@@ -3,6 +3,9 @@
  * libftsw named network namespaces without ip(8) (ns.c), and where ftsw
  * keeps per-namespace state: FTSW_RUNDIR/NAME/ (a lab's description, the
  * fabric manager's status file).
+ *
+ * Not thread-safe: the calls move the calling thread between namespaces
+ * and remember the original one process-wide; use them from one thread.
  */
 #ifndef LIBFTSW_NL_NS_H
 #define LIBFTSW_NL_NS_H

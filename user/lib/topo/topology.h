@@ -13,6 +13,10 @@
  * Ports are numbered 1..nports as on InfiniBand (port 0 of a switch is its
  * management port and is not modelled). A port record tells what the port is
  * cabled to: peer node id (FTSW_NONE when unconnected) and peer port number.
+ *
+ * A topology (ftsw_topo_new, the generators, the net file readers) is the
+ * caller's, freed by ftsw_topo_free; once finished it is only read, so
+ * threads may share it.
  */
 #ifndef LIBFTSW_TOPOLOGY_H
 #define LIBFTSW_TOPOLOGY_H

@@ -8,6 +8,9 @@
  *
  * Integers are decimal; a leading 0x or 0X selects hexadecimal (GUIDs,
  * LIDs). A leading zero never means octal: "010" is ten.
+ *
+ * The parsers return 0, -EINVAL (not a number) or -ERANGE (out of range),
+ * err->code the same errno; they keep no state (thread-safe).
  */
 #ifndef LIBFTSW_UTIL_PARSE_H
 #define LIBFTSW_UTIL_PARSE_H
