@@ -733,7 +733,8 @@ struct ftsw_topo *ftsw_topo_gen_endpoints(const char *spec,
 		return NULL;
 	keep = malloc(t->nnodes * sizeof(bool));
 	if (!keep) {
-		ftsw_err_set(err, "topology spec '%s': out of memory", spec);
+		ftsw_err_errno(err, ENOMEM,
+			       "topology spec '%s': out of memory", spec);
 		goto out;
 	}
 	for (x = 0; x < t->nnodes; x++)
