@@ -26,7 +26,7 @@ ask() {
 import json, sys
 a = json.loads(sys.argv[1]); d = bytes.fromhex(a["data"])
 be = lambda o, n: int.from_bytes(d[o:o + n], "big")
-assert eval(sys.argv[2]), sys.argv[2]' "$out" "$expr"
+assert eval(" ".join(sys.argv[2].split())), sys.argv[2]' "$out" "$expr"
 }
 
 # NodeInfo: type at 2, ports at 3, node GUID at 12, local port at 36.
