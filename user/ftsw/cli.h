@@ -262,6 +262,7 @@ CLI_TABLE(cli_cmds_analyze);
 CLI_TABLE(cli_cmds_order);
 CLI_TABLE(cli_cmds_sim);
 CLI_TABLE(cli_cmds_plan);
+CLI_TABLE(cli_cmds_gw);
 CLI_TABLE(cli_cmds_fabric);
 CLI_TABLE(cli_cmds_switch);
 CLI_TABLE(cli_cmds_port);

@@ -40,6 +40,8 @@ const struct cli_object cli_objects[] = {
 	  cli_cmds_completion },
 	{ "sim", "flit-level simulation: throughput, latency, deadlock",
 	  cli_cmds_sim },
+	{ "gw", "serve OpenSM and infiniband-diags through a host's port",
+	  cli_cmds_gw },
 	{ NULL }
 };
 

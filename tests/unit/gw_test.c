@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The gateway's wire formats (gw/simproto.h) on hand-built messages. The
+ * bytes are those libumad2sim.so (ibsim-utils 0.10) was seen to send and
+ * receive under strace against ibsim, and the in-band frame as
+ * include/uapi/linux/ftsw.h lays it out; every malformed message is
+ * refused with a reason.
+ */
+#include "common.h"
+#include "gw/simproto.h"
+
+/* A control message as umad2sim writes it (host order, little endian). */
+static void ctl_bytes(uint8_t *b, uint32_t magic, uint32_t id, uint32_t type,
+		      uint32_t len)
+{
+	memset(b, 0, GW_SIM_CTL_SIZE);
+	memcpy(b, &magic, 4);
+	memcpy(b + 4, &id, 4);
+	memcpy(b + 8, &type, 4);
+	memcpy(b + 12, &len, 4);
+}
+
+TEST(ctl_connect_decodes)
+{
+	/* CONNECT from pid 23404 (0x5b6c), no node, not SM: as seen */
+	static const uint8_t seen[16 + 4] = {
+		0xef, 0xbe, 0xad, 0xde, 0, 0, 0, 0, 1, 0, 0, 0, 0x2c, 0, 0, 0,
+		0x6c, 0x5b, 0, 0,
+	};
+	uint8_t b[GW_SIM_CTL_SIZE] = { 0 }, out[GW_SIM_CTL_SIZE];
+	struct gw_client_info ci;
+	struct ftsw_err err;
+	struct gw_ctl c;
+
+	memcpy(b, seen, sizeof(seen));
+	ASSERT_EQ(0, gw_ctl_decode(b, sizeof(b), &c, &err));
+	EXPECT_EQ(GW_SIM_MAGIC, c.magic);
+	EXPECT_EQ(GW_CTL_CONNECT, c.type);
+	EXPECT_EQ(44, c.len);
+	ASSERT_EQ(0, gw_info_decode(&c, &ci, &err));
+	EXPECT_EQ(23404, ci.id);
+	EXPECT_EQ(0, ci.qp);
+	EXPECT_EQ(0, ci.issm);
+	EXPECT_STREQ("", ci.nodeid);
+	/* the answer: client 3 at node "H0" */
+	ci.id = 3;
+	strcpy(ci.nodeid, "H0");
+	gw_info_encode(&ci, &c);
+	gw_ctl_encode(&c, out);
+	EXPECT_EQ(3, out[16]);
+	EXPECT_EQ('H', out[28]);
+	EXPECT_EQ('0', out[29]);
+	EXPECT_EQ(0, out[30]);
+	EXPECT_EQ(0, memcmp(out, b, 16));
+}
+
+TEST(ctl_refusals)
+{
+	uint8_t b[GW_SIM_CTL_SIZE + 1];
+	struct gw_client_info ci;
+	struct ftsw_err err;
+	struct gw_ctl c;
+
+	ctl_bytes(b, GW_SIM_MAGIC, 0, GW_CTL_GET_NODEINFO, 64);
+	EXPECT_EQ(0, gw_ctl_decode(b, GW_SIM_CTL_SIZE, &c, &err));
+	EXPECT_EQ(-EINVAL, gw_ctl_decode(b, GW_SIM_CTL_SIZE - 1, &c, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "79 bytes"));
+	EXPECT_EQ(-EINVAL, gw_ctl_decode(b, GW_SIM_CTL_SIZE + 1, &c, &err));
+	ctl_bytes(b, 0xdeadbeee, 0, GW_CTL_GET_NODEINFO, 64);
+	EXPECT_EQ(-EINVAL, gw_ctl_decode(b, GW_SIM_CTL_SIZE, &c, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "magic"));
+	ctl_bytes(b, GW_SIM_MAGIC, 0, GW_CTL_ERROR, 0);
+	EXPECT_EQ(-EINVAL, gw_ctl_decode(b, GW_SIM_CTL_SIZE, &c, &err));
+	ctl_bytes(b, GW_SIM_MAGIC, 0, 11, 0);
+	EXPECT_EQ(-EINVAL, gw_ctl_decode(b, GW_SIM_CTL_SIZE, &c, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "type 11"));
+	ctl_bytes(b, GW_SIM_MAGIC, 0, GW_CTL_GET_PORT, 65);
+	EXPECT_EQ(-EINVAL, gw_ctl_decode(b, GW_SIM_CTL_SIZE, &c, &err));
+	/* CONNECT: wrong length, unterminated or unprintable name, qp 2 */
+	ctl_bytes(b, GW_SIM_MAGIC, 0, GW_CTL_CONNECT, 43);
+	ASSERT_EQ(0, gw_ctl_decode(b, GW_SIM_CTL_SIZE, &c, &err));
+	EXPECT_EQ(-EINVAL, gw_info_decode(&c, &ci, &err));
+	ctl_bytes(b, GW_SIM_MAGIC, 0, GW_CTL_CONNECT, 44);
+	memset(b + 28, 'a', 32);
+	ASSERT_EQ(0, gw_ctl_decode(b, GW_SIM_CTL_SIZE, &c, &err));
+	EXPECT_EQ(-EINVAL, gw_info_decode(&c, &ci, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "not terminated"));
+	b[59] = 0;
+	ASSERT_EQ(0, gw_ctl_decode(b, GW_SIM_CTL_SIZE, &c, &err));
+	EXPECT_EQ(0, gw_info_decode(&c, &ci, &err));
+	EXPECT_EQ(31, strlen(ci.nodeid));
+	b[28] = '\n';
+	ASSERT_EQ(0, gw_ctl_decode(b, GW_SIM_CTL_SIZE, &c, &err));
+	EXPECT_EQ(-EINVAL, gw_info_decode(&c, &ci, &err));
+	b[28] = 'a';
+	b[20] = 2;	/* qp */
+	ASSERT_EQ(0, gw_ctl_decode(b, GW_SIM_CTL_SIZE, &c, &err));
+	EXPECT_EQ(-EINVAL, gw_info_decode(&c, &ci, &err));
+}
+
+/* The smpquery nodeinfo datagram as seen: DR SMP Get NodeInfo, hop 0. */
+static void seen_request(uint8_t *b)
+{
+	static const uint8_t head[52] = {
+		0xff, 0xff, 0, 0, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0x20, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0,
+		0x01, 0x81, 0x01, 0x01, 0, 0, 0, 0,
+		0, 0, 0, 0x01, 0x53, 0x73, 0x47, 0x5c, 0, 0x11, 0, 0,
+	};
+
+	memset(b, 0, GW_SIM_REQ_SIZE);
+	memcpy(b, head, sizeof(head));
+	memset(b + 64, 0xff, 4);	/* DrSLID, DrDLID */
+}
+
+TEST(request_decodes)
+{
+	uint8_t b[GW_SIM_REQ_SIZE], out[GW_SIM_REQ_SIZE];
+	struct ftsw_err err;
+	struct gw_req r;
+
+	seen_request(b);
+	ASSERT_EQ(0, gw_req_decode(b, sizeof(b), &r, &err));
+	EXPECT_EQ(0xffff, r.dlid);
+	EXPECT_EQ(0xffff, r.slid);
+	EXPECT_EQ(0, r.dqp);
+	EXPECT_EQ(0, r.sqp);
+	EXPECT_EQ(256, r.length);
+	EXPECT_EQ(0x81, gw_mad_class(r.mad));
+	EXPECT_EQ(0x000000015373475cull, gw_mad_tid(r.mad));
+	EXPECT_EQ(GW_ATTR_NODE_INFO, gw_mad_attr(r.mad));
+	/* a LID-routed GMP to LID 0x0102, QP1: the umad address' bytes */
+	b[0] = 0x01; b[1] = 0x02; b[4] = 0; b[5] = 0;
+	b[11] = 1; b[15] = 1;
+	b[33] = 0x04;	/* PerfMgt */
+	ASSERT_EQ(0, gw_req_decode(b, sizeof(b), &r, &err));
+	EXPECT_EQ(0x0102, r.dlid);
+	EXPECT_EQ(1, r.dqp);
+	EXPECT_EQ(1, r.sqp);
+	/* encoded back: same bytes but the padding */
+	gw_req_encode(&r, out);
+	b[20] = b[21] = 0;
+	EXPECT_EQ(0, memcmp(b, out, sizeof(b)));
+}
+
+TEST(request_refusals)
+{
+	uint8_t b[GW_SIM_REQ_SIZE + 1];
+	struct ftsw_err err;
+	struct gw_req r;
+
+	seen_request(b);
+	EXPECT_EQ(-EINVAL, gw_req_decode(b, GW_SIM_REQ_SIZE - 1, &r, &err));
+	EXPECT_EQ(-EINVAL, gw_req_decode(b, GW_SIM_REQ_SIZE + 1, &r, &err));
+	b[11] = 2;	/* QP2 */
+	EXPECT_EQ(-EINVAL, gw_req_decode(b, GW_SIM_REQ_SIZE, &r, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "QP"));
+	seen_request(b);
+	b[11] = 1;	/* an SMP on QP1 */
+	EXPECT_EQ(-EINVAL, gw_req_decode(b, GW_SIM_REQ_SIZE, &r, &err));
+	seen_request(b);
+	b[32] = 2;	/* base version */
+	EXPECT_EQ(-EINVAL, gw_req_decode(b, GW_SIM_REQ_SIZE, &r, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "base version 2"));
+	seen_request(b);
+	b[30] = 1; b[31] = 1;	/* length 257 */
+	EXPECT_EQ(-EINVAL, gw_req_decode(b, GW_SIM_REQ_SIZE, &r, &err));
+	seen_request(b);
+	b[2] = 1;	/* a LID word past 16 bits */
+	EXPECT_EQ(-EINVAL, gw_req_decode(b, GW_SIM_REQ_SIZE, &r, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "past 16 bits"));
+}
+
+TEST(response_to_client_encodes)
+{
+	struct gw_req r = { .dlid = 7, .slid = 0x0105, .dqp = 1, .sqp = 1,
+			    .length = 256 };
+	uint8_t out[GW_SIM_REQ_SIZE];
+
+	gw_req_encode(&r, out);
+	/* umad2sim takes addr.lid = slid word, addr.qpn = sqp word */
+	EXPECT_EQ(0x01, out[4]);
+	EXPECT_EQ(0x05, out[5]);
+	EXPECT_EQ(0, out[6]);
+	EXPECT_EQ(1, out[15]);
+	EXPECT_EQ(1, out[30]);	/* be64 256 */
+	EXPECT_EQ(0, out[31]);
+}
+
+TEST(frame_round_trip)
+{
+	uint8_t b[GW_FRAME_SIZE + 4] = { 0 }, out[GW_FRAME_SIZE];
+	struct ftsw_err err;
+	struct gw_frame f;
+
+	b[0] = 0x01; b[1] = 0x02;	/* dlid */
+	b[2] = 0x00; b[3] = 0x09;	/* slid */
+	b[7] = 1; b[11] = 1;		/* QP1 -> QP1 */
+	b[12] = 3;			/* sl */
+	b[14] = b[15] = 0xff;		/* pkey */
+	b[16] = 1; b[17] = 0x03; b[18] = 2; b[19] = 0x81;	/* SA GetResp */
+	ASSERT_EQ(0, gw_frame_decode(b, sizeof(b), &f, &err));	/* padded */
+	EXPECT_EQ(0x0102, f.dlid);
+	EXPECT_EQ(9, f.slid);
+	EXPECT_EQ(1, f.dqpn);
+	EXPECT_EQ(3, f.sl);
+	EXPECT_EQ(0xffff, f.pkey);
+	EXPECT_TRUE(gw_mad_is_response(f.mad));
+	gw_frame_encode(&f, out);
+	EXPECT_EQ(0, memcmp(b, out, sizeof(out)));
+	EXPECT_EQ(-EINVAL, gw_frame_decode(b, GW_FRAME_SIZE - 1, &f, &err));
+	b[17] = 0x81;	/* DR SMP on QP1 */
+	EXPECT_EQ(-EINVAL, gw_frame_decode(b, sizeof(b), &f, &err));
+	b[7] = 0; b[11] = 3;
+	EXPECT_EQ(-EINVAL, gw_frame_decode(b, sizeof(b), &f, &err));
+}
+
+TEST(own_port_smp)
+{
+	uint8_t m[GW_MAD_SIZE];
+	struct ftsw_err err;
+
+	gw_smp_hop0_get(m, GW_ATTR_PORT_INFO, 1, 0x6674000000000007ull);
+	EXPECT_EQ(1, m[0]);
+	EXPECT_EQ(0x81, m[1]);
+	EXPECT_EQ(1, m[2]);
+	EXPECT_EQ(1, m[3]);
+	EXPECT_EQ(0, m[6]);	/* hop pointer */
+	EXPECT_EQ(0, m[7]);	/* hop count */
+	EXPECT_EQ(0x66, m[8]);
+	EXPECT_EQ(0x07, m[15]);
+	EXPECT_EQ(0x00, m[16]);
+	EXPECT_EQ(0x15, m[17]);
+	EXPECT_EQ(1, m[23]);
+	EXPECT_EQ(0xff, m[32]);
+	EXPECT_EQ(0xff, m[35]);
+	/* the answer: GetResp, D bit set, status 0 */
+	m[3] = 0x81;
+	m[4] = 0x80;
+	EXPECT_EQ(0, gw_smp_check_resp(m, GW_ATTR_PORT_INFO,
+				       0x6674000000000007ull, &err));
+	EXPECT_EQ(-EINVAL, gw_smp_check_resp(m, GW_ATTR_NODE_INFO,
+					     0x6674000000000007ull, &err));
+	EXPECT_EQ(-EINVAL, gw_smp_check_resp(m, GW_ATTR_PORT_INFO, 8, &err));
+	m[5] = 0x0c;	/* unsupported attribute */
+	EXPECT_EQ(-EINVAL, gw_smp_check_resp(m, GW_ATTR_PORT_INFO,
+					     0x6674000000000007ull, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "0x000c"));
+}
+
+TEST(tids_route_responses)
+{
+	static struct gw_tids t;
+	uint64_t a, b, orig = 0;
+	uint32_t gen = 0, i;
+
+	a = gw_tid_out(&t, 1, 5, 0x1234, 1000);
+	b = gw_tid_out(&t, 2, 0, 0x1234, 1000);	/* same TID, two clients */
+	EXPECT_NE(a, b);
+	EXPECT_EQ(1, gw_tid_in(&t, a, 2000, &orig, &gen));
+	EXPECT_EQ(0x1234, orig);
+	EXPECT_EQ(5, gen);
+	EXPECT_EQ(2, gw_tid_in(&t, b, 2000, &orig, &gen));
+	EXPECT_EQ(0, gw_tid_in(&t, 0x1234, 2000, &orig, &gen));
+	EXPECT_EQ(0, gw_tid_in(&t, a ^ 1ull << 40, 2000, &orig, &gen));
+	/* forgotten after the TTL */
+	EXPECT_EQ(0, gw_tid_in(&t, a, 1000 + GW_TID_TTL_US + 1, &orig, &gen));
+	/* and once its slot is reused */
+	for (i = 0; i < GW_TIDS; i++)
+		gw_tid_out(&t, 3, 0, i, 3000);
+	EXPECT_EQ(0, gw_tid_in(&t, a, 3000, &orig, &gen));
+	EXPECT_EQ(0, gw_tid_in(&t, b, 3000, &orig, &gen));
+}
+
+TEST_HARNESS_MAIN

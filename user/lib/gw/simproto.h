@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The wire formats the gateway speaks (Documentation/sm.md, "The
+ * gateway"), decoded and encoded with every length and field checked.
+ * Nothing here opens a socket or a namespace: the fuzz target and the unit
+ * tests drive it with bytes.
+ *
+ * 1. The simulator protocol of ibsim's libumad2sim.so (the library
+ *    ibsim-run preloads under OpenSM and infiniband-diags). Datagrams on
+ *    AF_UNIX sockets in the abstract namespace, named after a base name
+ *    (environment IBSIM_SOCKNAME, default "sim"), each name counted with
+ *    its trailing NUL:
+ *      BASE:ctl        the server's control socket
+ *      BASE:ctlPID     a client's control socket (replies go back there)
+ *      BASE:inPID      a client's data socket
+ *      BASE:outID      the server's data socket for client ID, connected
+ *                      to BASE:inPID when the client connects
+ *    A control message is 80 bytes in host byte order: magic 0xdeadbeef,
+ *    client id, type, data length, 64 bytes of data; the answer is the
+ *    same message with the data filled in, or type 0 (error). CONNECT
+ *    carries {id = the client's pid, qp, issm, nodeid[32]} and gets back
+ *    the client id and the node's name. GET_NODEINFO, GET_PORTINFO (data[0]
+ *    the port) and GET_PKEYS answer the attribute as an SMP carries it
+ *    (big endian); GET_VENDOR, GET_PORT, GET_GUID and GET_GID small host
+ *    order structures.
+ *    A MAD is one 288-byte datagram (struct sim_request): dlid, slid, dqp,
+ *    sqp, status as 32-bit words holding the umad address' network-order
+ *    values (the LID in the word's low 16 bits), 4 bytes of padding, the
+ *    MAD's length as a big-endian 64-bit word, the 256-byte MAD. The
+ *    client puts its agent's number in bits 32..47 of a request's TID and
+ *    finds the agent of a response there.
+ * 2. The in-band frame between a host and its edge port
+ *    (include/uapi/linux/ftsw.h): struct ftsw_mad_hdr then the MAD.
+ */
+#ifndef LIBFTSW_GW_SIMPROTO_H
+#define LIBFTSW_GW_SIMPROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/ftsw.h>
+
+#include "util/util.h"
+
+
+#define GW_SIM_MAGIC		0xdeadbeefu
+#define GW_SIM_CTL_SIZE		80
+#define GW_SIM_CTL_DATA		64
+#define GW_SIM_REQ_SIZE		288
+#define GW_SIM_REQ_HDR		32	/* before the MAD */
+#define GW_SIM_INFO_SIZE	44	/* struct sim_client_info */
+#define GW_SIM_NODEID		32
+#define GW_MAD_SIZE		256
+#define GW_FRAME_SIZE		(FTSW_MAD_HLEN + GW_MAD_SIZE)
+
+enum gw_ctl_type {
+	GW_CTL_ERROR,
+	GW_CTL_CONNECT,
+	GW_CTL_DISCONNECT,
+	GW_CTL_GET_PORT,
+	GW_CTL_GET_VENDOR,
+	GW_CTL_GET_GID,
+	GW_CTL_GET_GUID,
+	GW_CTL_GET_NODEINFO,
+	GW_CTL_GET_PORTINFO,
+	GW_CTL_SET_ISSM,
+	GW_CTL_GET_PKEYS,
+	GW_CTL_LAST
+};
+
+/* A control message, host order. */
+struct gw_ctl {
+	uint32_t magic, clientid, type, len;
+	uint8_t data[GW_SIM_CTL_DATA];
+};
+
+/* CONNECT's data. nodeid NUL-terminated. */
+struct gw_client_info {
+	uint32_t id, qp, issm;
+	char nodeid[GW_SIM_NODEID + 1];
+};
+
+/* A MAD datagram, decoded: LIDs and QPs as numbers. */
+struct gw_req {
+	uint16_t dlid, slid;
+	uint32_t dqp, sqp, status;
+	uint64_t length;
+	uint8_t mad[GW_MAD_SIZE];
+};
+
+/* A frame's payload, decoded. */
+struct gw_frame {
+	uint16_t dlid, slid;
+	uint32_t dqpn, sqpn;
+	uint8_t sl, flags;
+	uint16_t pkey;
+	uint8_t mad[GW_MAD_SIZE];
+};
+
+/* The name of control message type t ("CONNECT"), or "?". */
+const char *gw_ctl_name(uint32_t t);
+
+/*
+ * Decode n bytes as a control message: exactly GW_SIM_CTL_SIZE bytes,
+ * the magic, a known type, len <= 64. 0, or -EINVAL with err set.
+ */
+int gw_ctl_decode(const void *buf, size_t n, struct gw_ctl *c,
+		  struct ftsw_err *err);
+void gw_ctl_encode(const struct gw_ctl *c, uint8_t out[GW_SIM_CTL_SIZE]);
+/* CONNECT's data: len GW_SIM_INFO_SIZE, qp 0 or 1, issm 0 or 1, nodeid
+ * printable. 0 or -EINVAL. */
+int gw_info_decode(const struct gw_ctl *c, struct gw_client_info *ci,
+		   struct ftsw_err *err);
+void gw_info_encode(const struct gw_client_info *ci, struct gw_ctl *c);
+
+/*
+ * Decode a MAD datagram: exactly GW_SIM_REQ_SIZE bytes, QPs 0 or 1, the
+ * MAD's base version 1, length <= 256. 0 or -EINVAL.
+ */
+int gw_req_decode(const void *buf, size_t n, struct gw_req *r,
+		  struct ftsw_err *err);
+void gw_req_encode(const struct gw_req *r, uint8_t out[GW_SIM_REQ_SIZE]);
+
+/*
+ * A frame's payload (after the Ethernet header): at least GW_FRAME_SIZE
+ * bytes (Ethernet may pad), QPs 0 or 1, base version 1. 0 or -EINVAL.
+ */
+int gw_frame_decode(const void *buf, size_t n, struct gw_frame *f,
+		    struct ftsw_err *err);
+void gw_frame_encode(const struct gw_frame *f, uint8_t out[GW_FRAME_SIZE]);
+
+/* MAD header fields (IBA 13.4.3). */
+static inline uint8_t gw_mad_class(const uint8_t *mad) { return mad[1]; }
+static inline uint8_t gw_mad_method(const uint8_t *mad) { return mad[3]; }
+static inline bool gw_mad_is_response(const uint8_t *mad)
+{
+	return mad[3] & 0x80;
+}
+uint64_t gw_mad_tid(const uint8_t *mad);
+void gw_mad_set_tid(uint8_t *mad, uint64_t tid);
+static inline uint16_t gw_mad_attr(const uint8_t *mad)
+{
+	return (uint16_t)(mad[16] << 8 | mad[17]);
+}
+
+#define GW_MGMT_CLASS_SMI_DR	0x81
+#define GW_METHOD_GET		0x01
+#define GW_METHOD_TRAP_REPRESS	0x07
+#define GW_ATTR_NODE_INFO	0x0011
+#define GW_ATTR_PORT_INFO	0x0015
+#define GW_ATTR_PKEY_TABLE	0x0016
+#define GW_SMP_DATA		64	/* offset of an SMP's data */
+
+/* A directed-route SMP Get of attr/mod with hop count 0 (the host's own
+ * port answers), TID tid. */
+void gw_smp_hop0_get(uint8_t mad[GW_MAD_SIZE], uint16_t attr, uint32_t mod,
+		     uint64_t tid);
+/*
+ * Whether mad is the good response to gw_smp_hop0_get(attr, tid): class
+ * 0x81, GetResp, same TID and attribute, status 0. 0 or -EINVAL with the
+ * reason.
+ */
+int gw_smp_check_resp(const uint8_t *mad, uint16_t attr, uint64_t tid,
+		      struct ftsw_err *err);
+
+/*
+ * Outstanding requests: each request a client sends gets a TID of the
+ * gateway's own (so two clients' equal TIDs never meet); the response's
+ * TID finds the client and the TID it chose. A slot is reused after
+ * GW_TIDS requests; an entry older than GW_TID_TTL_US is forgotten.
+ */
+#define GW_TIDS		4096
+#define GW_TID_TTL_US	(60ull * 1000 * 1000)
+#define GW_TID_MARK	0x6674000000000000ull	/* "ft" in the top bits */
+
+struct gw_tid_ent {
+	uint64_t sent, orig, at_us;
+	uint32_t owner;		/* client slot + 1; 0: free */
+	uint32_t gen;		/* the slot's generation */
+};
+
+struct gw_tids {
+	uint64_t next;
+	struct gw_tid_ent e[GW_TIDS];
+};
+
+/* The TID to send for owner's request orig at now. */
+uint64_t gw_tid_out(struct gw_tids *t, uint32_t owner, uint32_t gen,
+		    uint64_t orig, uint64_t now_us);
+/* The owner (0 none) of response TID sent; *orig, *gen filled. */
+uint32_t gw_tid_in(const struct gw_tids *t, uint64_t sent, uint64_t now_us,
+		   uint64_t *orig, uint32_t *gen);
+
+#endif
