@@ -26,7 +26,9 @@
 		"(not for up), else \"" FTSW_LAB_DEFAULT "\")" }
 
 enum { U_TOPO, U_ENGINE, U_LFT, U_LMC, U_PATHS, U_NAME, U_RATE, U_SEED,
-       U_NO_NEIGH, U_PATCH, U_N };
+       U_NO_NEIGH, U_PATCH, U_SM, U_SM_ENGINE, U_SM_ROOT, U_SM_CN, U_SM_QOS,
+       U_SM_ARGS, U_SM_HOST, U_SM_TIMEOUT, U_N };
+static const char *const sm_words[] = { "opensm", NULL };
 static const struct cli_opt up_opts[U_N + 1] = {
 	[U_TOPO] = { "-t", "--topo", CLI_TOPO, "TOPO", .required = true,
 		     .help = "a net file or a generator spec (ftmn:4,3, "
@@ -49,6 +51,23 @@ static const struct cli_opt up_opts[U_N + 1] = {
 	[U_PATCH] = { "--patch", NULL, CLI_FLAG,
 		      .help = "join switches by patch cables in the module, "
 			      "not veth pairs (no capture, no --rate)" },
+	[U_SM] = { "--sm", NULL, CLI_WORD, "SM", .words = sm_words,
+		   .help = "a subnet manager routes the lab in band: opensm "
+			   "(Documentation/sm.md)" },
+	[U_SM_ENGINE] = { "--sm-engine", NULL, CLI_STR, "ENGINE",
+			  .help = "opensm -R: minhop, updn, dnup, ftree, sssp, "
+				  "dfsssp, nue, lash, dor..." },
+	[U_SM_ROOT] = { "--sm-root", NULL, CLI_FILE, "FILE",
+			.help = "opensm -a: root switch GUIDs (updn, ftree)" },
+	[U_SM_CN] = { "--sm-cn", NULL, CLI_FILE, "FILE",
+		      .help = "opensm -u: compute node GUIDs (ftree)" },
+	[U_SM_QOS] = { "--sm-qos", NULL, CLI_FLAG, .help = "opensm -Q" },
+	[U_SM_ARGS] = { "--sm-args", NULL, CLI_STR, "'ARGS'",
+			.help = "more opensm arguments, blank-separated" },
+	[U_SM_HOST] = { "--sm-host", NULL, CLI_NUM, "N", 0, UINT32_MAX,
+			.help = "the host OpenSM runs on (default 0)" },
+	[U_SM_TIMEOUT] = { "--sm-timeout", NULL, CLI_NUM, "S", 1, 3600,
+			   .help = "wait this long for SUBNET UP (default 120)" },
 };
 
 enum { N_NAME, N_N };
@@ -156,6 +175,11 @@ static const char up_notes[] =
 "--lmc the LMC is the smallest that carries K).\n";
 static const char host_notes[] =
 "HOST: h3, 3 or a node name; switches: s5 or a node name.\n";
+static const char ib_notes[] =
+"HOST: h3, 3 or a node name. TOOL runs in HOST's namespace with ibsim-utils'\n"
+"libumad2sim.so preloaded and IBSIM_SOCKNAME=" FTSW_LAB_GW_SOCK ", through HOST's\n"
+"gateway (started if it is not running; lab down stops it): ibnetdiscover,\n"
+"ibroute, ibtracert, perfquery, smpquery, saquery, iblinkinfo...\n";
 static const char traffic_notes[] =
 "PATTERN: all2all, cps (every shift), or any of ftsw analyze -p's (shift:K,\n"
 "perm, a2a, bisect, file:PATH, ...); ORDER: topology, random, or any of\n"
@@ -179,7 +203,8 @@ static int lab_exec(const struct cli_object *obj, const struct cli_cmd *cmd,
 
 const struct cli_cmd cli_cmds_lab[] = {
 	{ "up", "-t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--paths K] "
-	  "[--name LAB] [--rate RATE] [--seed S] [--no-neigh] [--patch]",
+	  "[--name LAB] [--rate RATE] [--seed S] [--no-neigh] [--patch] "
+	  "[--sm opensm [--sm-engine E] [--sm-args ARGS]...]",
 	  "build a lab and route it", .opts = up_opts, .notes = up_notes,
 	  .run = lab_up },
 	{ "down", "[--name LAB]", "remove a lab", .opts = name_opts,
@@ -193,6 +218,10 @@ const struct cli_cmd cli_cmds_lab[] = {
 	{ "exec", "[--name LAB] HOST -- CMD [ARGS...]",
 	  "run a command in a host's namespace", CLI_STR, 1, 1,
 	  .opts = name_opts, .notes = host_notes, .raw = lab_exec },
+	{ "ib", "[--name LAB] HOST -- TOOL [ARGS...]",
+	  "run an infiniband-diags tool (or OpenSM) on a host, through its "
+	  "gateway", CLI_STR, 1, 1, .opts = name_opts, .notes = ib_notes,
+	  .raw = lab_exec },
 	{ "ping", "[--name LAB] [--all | SRC [DST]] [-c N] [-W MS]",
 	  "ICMP echo between hosts (every pair by default)", CLI_STR, 0, 2,
 	  .opts = ping_opts, .notes = host_notes, .run = lab_ping },
@@ -273,6 +302,37 @@ bad:
 	return 2;
 }
 
+/* --sm and its options (static storage: o points at it). */
+static int lab_up_sm_opts(const struct cli_args *a, struct ftsw_lab_opts *o)
+{
+	static struct ftsw_lab_sm sm;
+	unsigned i;
+
+	if (!a->v[U_SM].n) {
+		for (i = U_SM_ENGINE; i <= U_SM_TIMEOUT; i++)
+			if (a->v[i].n) {
+				cli_err("lab up: %s needs --sm opensm",
+					up_opts[i].name);
+				return 2;
+			}
+		return 0;
+	}
+	if (o->engine || o->lft_file) {
+		cli_err("lab up: --sm routes the lab: no %s",
+			o->engine ? "-a (use --sm-engine)" : "--lft");
+		return 2;
+	}
+	sm = (struct ftsw_lab_sm){
+		.engine = a->v[U_SM_ENGINE].s, .root_guids = a->v[U_SM_ROOT].s,
+		.cn_guids = a->v[U_SM_CN].s, .qos = a->v[U_SM_QOS].n,
+		.args = a->v[U_SM_ARGS].s, .host = (unsigned)a->v[U_SM_HOST].u,
+		.timeout_s = (unsigned)a->v[U_SM_TIMEOUT].u,
+	};
+	o->sm = &sm;
+	o->lmc_auto = false;	/* the SM's LMC: --lmc, default 0 */
+	return 0;
+}
+
 /* The options of lab up into o: 0, or an exit status. */
 static int lab_up_opts(const struct cli_args *a, struct ftsw_lab_opts *o)
 {
@@ -297,7 +357,7 @@ static int lab_up_opts(const struct cli_args *a, struct ftsw_lab_opts *o)
 		cli_err("lab up: -a and --lft exclude each other");
 		return 2;
 	}
-	return 0;
+	return lab_up_sm_opts(a, o);
 }
 
 static void lab_up_print(const char *name, const struct ftsw_lab_times *tm)
@@ -480,8 +540,8 @@ static int lab_list(const struct cli_args *a)
 	return 0;
 }
 
-/* lab exec [--name LAB] HOST -- CMD [ARGS...]: the words after "--" are
- * the command's own, never parsed. */
+/* lab exec|ib [--name LAB] HOST -- CMD [ARGS...]: the words after "--"
+ * are the command's own, never parsed. */
 static int lab_exec(const struct cli_object *obj, const struct cli_cmd *cmd,
 		    int argc, char **argv)
 {
@@ -498,22 +558,29 @@ static int lab_exec(const struct cli_object *obj, const struct cli_cmd *cmd,
 	if (rc)
 		return cli_parse_exit(rc);
 	if (dash + 1 >= argc) {
-		cli_err("lab exec: HOST -- CMD [ARGS...] expected");
+		cli_err("lab %s: HOST -- CMD [ARGS...] expected", cmd->name);
 		return 2;
 	}
 	if (open_lab(&a, &lab))
 		return 1;
-	if (ftsw_lab_find_host(&lab, a.pos[0], &h, &err) ||
-	    ftsw_lab_enter_host(&lab, h, &err)) {
-		cli_err("lab exec: %s", err.msg);
-		ftsw_lab_close(&lab);
-		return 1;
+	if (ftsw_lab_find_host(&lab, a.pos[0], &h, &err))
+		goto fail;
+	if (!strcmp(cmd->name, "ib")) {
+		/* returns only on error */
+		ftsw_lab_ib_exec(&lab, h, argv + dash + 1, &err);
+		goto fail;
 	}
+	if (ftsw_lab_enter_host(&lab, h, &err))
+		goto fail;
 	ftsw_lab_close(&lab);
 	argv += dash + 1;
 	execvp(argv[0], argv);
 	cli_err("lab exec: %s: %s", argv[0], strerror(errno));
 	return 127;
+fail:
+	cli_err("lab %s: %s", cmd->name, err.msg);
+	ftsw_lab_close(&lab);
+	return 1;
 }
 
 /* At most this many failing pairs in text (-j lists all). */

@@ -55,6 +55,8 @@
  */
 typedef ftsw_progress_fn ftsw_lab_progress_fn;	/* util/util.h */
 
+struct ftsw_lab_sm;
+
 struct ftsw_lab_opts {
 	const char *name;	/* NULL: FTSW_LAB_DEFAULT */
 	const char *topo;	/* generator spec or ibnetdiscover file */
@@ -72,6 +74,8 @@ struct ftsw_lab_opts {
 	bool patch;		/* cables between switches are patch cables
 				 * in the module, not veth pairs (no device:
 				 * no shaping, no capture; far fewer devices) */
+	const struct ftsw_lab_sm *sm;	/* a subnet manager routes the lab
+					 * (lab_sm.c); NULL: ftsw does */
 	ftsw_lab_progress_fn progress;	/* NULL: quiet */
 	void *progress_arg;
 };
@@ -161,6 +165,50 @@ int ftsw_lab_host_fd(struct ftsw_lab *lab, uint32_t host, struct ftsw_err *err);
  */
 struct ftsw_routing *ftsw_lab_read_routing(struct ftsw_lab *lab,
 					   struct ftsw_err *err);
+
+/* ------------------------------------------------------------ subnet manager */
+
+/*
+ * lab up --sm opensm (lab_sm.c): the lab is built without LFTs and without
+ * switch LIDs (edge ports keep the address plan's LIDs, which the kernel
+ * needs, and OpenSM's LID cache is seeded with them); then the gateway of
+ * host `host` and Debian's opensm, with libumad2sim.so preloaded, start in
+ * that host's namespace, and lab up waits for SUBNET UP in OpenSM's log.
+ * OpenSM's files (opensm.log, opensm.out, guid2lid...) are in the lab's run
+ * directory; lab down stops OpenSM and every gateway.
+ */
+#define FTSW_LAB_GW_SOCK	"ftsw"	/* the lab gateways' IBSIM_SOCKNAME */
+
+struct ftsw_lab_sm {
+	const char *engine;	/* opensm -R (NULL: OpenSM's default) */
+	const char *root_guids;	/* -a FILE: root switch GUIDs */
+	const char *cn_guids;	/* -u FILE: compute node GUIDs */
+	bool qos;		/* -Q */
+	const char *args;	/* more opensm arguments, blank-separated */
+	unsigned timeout_s;	/* SUBNET UP within (0: 120 s) */
+	unsigned host;		/* the SM's host */
+};
+
+/* libumad2sim.so ($FTSW_UMAD2SIM, else Debian's paths), or NULL. */
+const char *ftsw_lab_umad2sim(void);
+/* The port GUID of host h's channel adapter (its edge port's CA agent). */
+uint64_t ftsw_lab_ca_port_guid(const struct ftsw_topo *t, uint32_t h);
+/* Start host's gateway unless it runs (pid in gw-hN.pid, log gw-hN.log). */
+int ftsw_lab_gw_start(const char *lab, uint32_t host, struct ftsw_err *err);
+/* Start OpenSM on a built lab; 0 once SUBNET UP. */
+int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
+		      const struct ftsw_topo *t, const struct ftsw_routing *r,
+		      struct ftsw_err *err);
+/* Stop the lab's OpenSM and gateways (best effort). */
+void ftsw_lab_sm_stop(const char *lab);
+/*
+ * Run argv (an infiniband-diags tool, or any libibumad program) in host's
+ * namespace through its gateway (started if needed): libumad2sim.so
+ * preloaded, IBSIM_SOCKNAME set, in the run directory's tools/. Returns
+ * only on error.
+ */
+int ftsw_lab_ib_exec(struct ftsw_lab *lab, uint32_t host, char **argv,
+		     struct ftsw_err *err);
 
 /* ------------------------------------------------------------ failures */
 

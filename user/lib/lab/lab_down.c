@@ -2,6 +2,7 @@
 /* libftsw lab: lab down, tearing a lab down (see lab.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -220,6 +221,18 @@ static void del_cables(const char *name, ftsw_lab_progress_fn progress,
 	ftsw_netns_home(NULL);
 }
 
+static int rm_entry(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
 int ftsw_lab_down(const char *name, struct ftsw_err *err)
 {
 	return ftsw_lab_down_progress(name, NULL, NULL, err);
@@ -237,6 +250,8 @@ int ftsw_lab_down_progress(const char *name, ftsw_lab_progress_fn progress,
 
 	if (lab_check_name(name, err))
 		return -1;
+	/* A subnet manager and gateways first: they live in the namespaces. */
+	ftsw_lab_sm_stop(name);
 	/*
 	 * No fabric reset: the kernel tears the fabric down with its namespace
 	 * (pernet exit), asynchronously, as it frees the devices. The work
@@ -280,17 +295,11 @@ int ftsw_lab_down_progress(const char *name, ftsw_lab_progress_fn progress,
 	}
 	del_job_free(&job);
 	lab_rundir(name, dir, sizeof(dir));
-	d = opendir(dir);
-	if (d) {
+	if (access(dir, F_OK) == 0) {
 		found = true;
-		while ((de = readdir(d))) {
-			if (de->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-			unlink(path);
-		}
-		closedir(d);
-		if (rmdir(dir) < 0) {
+		/* files, and what libumad2sim left under tools/ */
+		nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		if (access(dir, F_OK) == 0 && rmdir(dir) < 0) {
 			ftsw_err_errno(err, errno, "%s: %s", dir,
 				       strerror(errno));
 			return -1;

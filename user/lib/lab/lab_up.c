@@ -62,7 +62,8 @@ static int write_conf(const struct lab_build *b, struct ftsw_err *err)
 	}
 	fprintf(f, "spec=%s\nengine=%s%s\nlmc=%u\nrate=%" PRIu64
 		"\nhosts=%" PRIu32 "\nswitches=%" PRIu32 "\ncables=%s\n",
-		b->o->topo, b->o->lft_file ? "lft:" : "",
+		b->o->topo, b->o->sm ? "opensm:" : b->o->lft_file ? "lft:" : "",
+		b->o->sm ? (b->o->sm->engine ? b->o->sm->engine : "default") :
 		b->o->lft_file ? b->o->lft_file : b->r->engine, b->r->lmc,
 		b->o->rate_bytes, b->t->nhosts, b->t->nswitches,
 		b->o->patch ? "patch" : "veth");
@@ -463,7 +464,7 @@ static int make_switches(struct lab_build *b, struct ftsw_nl *nl,
 		snprintf(si.name, sizeof(si.name), "%s",
 			 t->nodes[node].desc ? t->nodes[node].desc : "");
 		si.nports = t->nodes[node].nports;
-		if (ftsw_switch_lid(r, i) <= FTSW_MAX_LID)
+		if (ftsw_switch_lid(r, i) <= FTSW_MAX_LID && !b->o->sm)
 			si.lid = ftsw_switch_lid(r, i);
 		if (ftsw_nl_switch_new(nl, &si)) {
 			free(slt);
@@ -542,7 +543,7 @@ static int make_switches(struct lab_build *b, struct ftsw_nl *nl,
 	}
 	b->tm->switches = ftsw_now_us() - t0;
 	t0 = ftsw_now_us();
-	if (upload_lfts(nl, r, err))
+	if (!b->o->sm && upload_lfts(nl, r, err))
 		return -1;
 	if (!b->o->no_neigh && upload_plan(nl, t->nhosts, r->lmc, err))
 		return -1;
@@ -739,6 +740,16 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 	made = true;
 	if (lab_build(&b, &rt, &nl, err))
 		goto out;
+	if (o->sm) {
+		ftsw_netns_home(NULL);
+		if (o->progress)
+			o->progress("OpenSM: waiting for SUBNET UP", 0, 0,
+				    o->progress_arg);
+		if (ftsw_lab_sm_start(b.name, o->sm, b.t, b.r, err))
+			goto out;
+		snprintf(b.tm->engine, sizeof(b.tm->engine), "opensm %s",
+			 o->sm->engine ? o->sm->engine : "");
+	}
 	rc = 0;
 out:
 	ftsw_netns_home(NULL);

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libftsw lab: a real subnet manager on the lab (lab.h, "subnet manager").
+ * OpenSM runs unmodified in a host's namespace with ibsim-utils'
+ * libumad2sim.so preloaded, through that host's gateway (gw/gw.h); the
+ * diagnostics run the same way on any host (ftsw_lab_ib_exec).
+ *
+ * Processes are the lab's: their pids are kept in its run directory
+ * (opensm.pid, gw-hN.pid) and `lab down` stops them (ftsw_lab_sm_stop)
+ * before the namespaces go. The files OpenSM writes (its log, its cache:
+ * guid2lid...) are in the run directory too.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gw/gw.h"
+#include "lab/lab.h"
+#include "lab/lab_int.h"
+
+static const char *const umad2sim_paths[] = {
+	"/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so",
+	"/usr/lib/aarch64-linux-gnu/umad2sim/libumad2sim.so",
+	"/usr/lib/umad2sim/libumad2sim.so",
+	"/usr/lib64/umad2sim/libumad2sim.so",
+	NULL,
+};
+
+const char *ftsw_lab_umad2sim(void)
+{
+	const char *e = getenv("FTSW_UMAD2SIM");
+	unsigned i;
+
+	if (e && *e)
+		return access(e, R_OK) == 0 ? e : NULL;
+	for (i = 0; umad2sim_paths[i]; i++)
+		if (access(umad2sim_paths[i], R_OK) == 0)
+			return umad2sim_paths[i];
+	return NULL;
+}
+
+uint64_t ftsw_lab_ca_port_guid(const struct ftsw_topo *t, uint32_t h)
+{
+	uint32_t node = t->hosts[h];
+	unsigned p;
+
+	/* kmod/sma.c: 02:66:74:00 << 32 | switch id << 9 | port << 1, and
+	 * the port GUID one more */
+	for (p = 1; p <= t->nodes[node].nports; p++) {
+		const struct ftsw_port *x = ftsw_port(t, node, p);
+
+		if (x->peer != FTSW_NONE &&
+		    t->nodes[x->peer].kind == FTSW_SWITCH)
+			return (0x02667400ull << 32 |
+				(uint64_t)t->nodes[x->peer].index << 9 |
+				(uint64_t)x->peer_port << 1) + 1;
+	}
+	return 0;
+}
+
+static void run_path(const char *lab, const char *file, char *buf, size_t sz)
+{
+	char dir[256];
+
+	lab_rundir(lab, dir, sizeof(dir));
+	snprintf(buf, sz, "%s/%s", dir, file);
+}
+
+/* The pid in FILE of the run directory if that process lives and its
+ * command is comm; else 0. */
+static pid_t pid_of(const char *lab, const char *file, const char *comm)
+{
+	char path[320], c[32] = "";
+	long pid = 0;
+	FILE *f;
+
+	run_path(lab, file, path, sizeof(path));
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%ld", &pid) != 1 || pid <= 1 || pid > INT32_MAX)
+		pid = 0;
+	fclose(f);
+	if (!pid)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (!fgets(c, sizeof(c), f))
+		c[0] = 0;
+	fclose(f);
+	c[strcspn(c, "\n")] = 0;
+	return strcmp(c, comm) ? 0 : (pid_t)pid;
+}
+
+static int write_pid(const char *lab, const char *file, pid_t pid,
+		     struct ftsw_err *err)
+{
+	char path[320];
+	FILE *f;
+	char *tmp;
+
+	run_path(lab, file, path, sizeof(path));
+	f = ftsw_atomic_open(path, &tmp, err);
+	if (!f)
+		return -1;
+	fprintf(f, "%ld\n", (long)pid);
+	return ftsw_atomic_commit(f, path, tmp, err);
+}
+
+/* The child side of a lab process: its own session, in host's namespace,
+ * standard streams on /dev/null (or log). Returns 0 in the child. */
+static int child_enter(const char *lab, uint32_t host, const char *log)
+{
+	struct ftsw_err err;
+	char ns[64];
+	int fd;
+
+	setsid();
+	ftsw_lab_host_ns(lab, host, ns, sizeof(ns));
+	fd = ftsw_netns_open(ns, &err);
+	if (fd < 0 || setns(fd, CLONE_NEWNET) < 0)
+		return -1;
+	close(fd);
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		dup2(fd, 0);
+	fd = open(log ? log : "/dev/null",
+		  O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	return 0;
+}
+
+static volatile sig_atomic_t gw_stop;
+
+static void gw_on_signal(int sig)
+{
+	(void)sig;
+	gw_stop = 1;
+}
+
+int ftsw_lab_gw_start(const char *lab, uint32_t host, struct ftsw_err *err)
+{
+	char file[32], log[320], node[32], b;
+	int pfd[2];
+	pid_t pid;
+	struct pollfd p;
+
+	snprintf(file, sizeof(file), "gw-h%" PRIu32 ".pid", host);
+	if (pid_of(lab, file, "ftsw"))
+		return 0;
+	snprintf(node, sizeof(node), "h%" PRIu32, host);
+	run_path(lab, file, log, sizeof(log));
+	strcpy(log + strlen(log) - 3, "log");
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		ftsw_err_set(err, "gateway of h%" PRIu32 ": %s", host,
+			     strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		struct ftsw_gw_opts o = { .dev = "eth0",
+			.sockname = FTSW_LAB_GW_SOCK, .node = node,
+			.ready_fd = pfd[1] };
+		struct sigaction sa = { .sa_handler = gw_on_signal };
+		struct ftsw_err e2;
+
+		close(pfd[0]);
+		if (child_enter(lab, host, log))
+			_exit(1);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGINT, &sa, NULL);
+		signal(SIGPIPE, SIG_IGN);
+		if (ftsw_gw_serve(&o, &gw_stop, &e2))
+			fprintf(stderr, "ftsw-gw: %s\n", e2.msg);
+		_exit(gw_stop ? 0 : 1);
+	}
+	close(pfd[1]);
+	if (pid < 0) {
+		close(pfd[0]);
+		ftsw_err_set(err, "gateway of h%" PRIu32 ": fork: %s", host,
+			     strerror(errno));
+		return -1;
+	}
+	p = (struct pollfd){ .fd = pfd[0], .events = POLLIN };
+	if (poll(&p, 1, 5000) != 1 || read(pfd[0], &b, 1) != 1) {
+		close(pfd[0]);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		ftsw_err_set(err, "gateway of h%" PRIu32 " did not start (see %s)",
+			     host, log);
+		return -1;
+	}
+	close(pfd[0]);
+	return write_pid(lab, file, pid, err);
+}
+
+/*
+ * OpenSM's LID cache (guid2lid) seeded with the lab's address plan: host n
+ * keeps LIDs (n + 1) << LMC, each switch the LID ftsw gives it; OpenSM
+ * keeps the LIDs of its cache (unless told to reassign), so the plan the
+ * fabric answers ARP and ND from stays true under OpenSM's assignment.
+ */
+static int write_guid2lid(const char *lab, const struct ftsw_topo *t,
+			  const struct ftsw_routing *r, struct ftsw_err *err)
+{
+	char path[320], *tmp;
+	uint32_t i;
+	FILE *f;
+
+	run_path(lab, "guid2lid", path, sizeof(path));
+	f = ftsw_atomic_open(path, &tmp, err);
+	if (!f)
+		return -1;
+	for (i = 0; i < t->nhosts; i++) {
+		uint32_t lid = ftsw_host_lid(r, i);
+
+		fprintf(f, "0x%016" PRIx64 " 0x%04x 0x%04x\n\n",
+			ftsw_lab_ca_port_guid(t, i), lid,
+			lid + (1u << r->lmc) - 1);
+	}
+	for (i = 0; i < t->nswitches; i++)
+		if (ftsw_switch_lid(r, i) <= FTSW_MAX_LID)
+			fprintf(f, "0x%016" PRIx64 " 0x%04x 0x%04x\n\n",
+				t->nodes[t->switches[i]].guid,
+				ftsw_switch_lid(r, i), ftsw_switch_lid(r, i));
+	return ftsw_atomic_commit(f, path, tmp, err);
+}
+
+/* opensm's argument vector (static storage: the child execs it). */
+static int sm_argv(const struct ftsw_lab_sm *sm, unsigned lmc,
+		   const char *log, char **argv, size_t max, char *words,
+		   size_t wsz, struct ftsw_err *err)
+{
+	static char lmcs[8];
+	size_t n = 0;
+	char *w, *save = NULL;
+
+	argv[n++] = "opensm";
+	argv[n++] = "-f";
+	argv[n++] = (char *)log;
+	argv[n++] = "-l";
+	snprintf(lmcs, sizeof(lmcs), "%u", lmc);
+	argv[n++] = lmcs;
+	if (sm->engine) {
+		argv[n++] = "-R";
+		argv[n++] = (char *)sm->engine;
+	}
+	if (sm->root_guids) {
+		argv[n++] = "-a";
+		argv[n++] = (char *)sm->root_guids;
+	}
+	if (sm->cn_guids) {
+		argv[n++] = "-u";
+		argv[n++] = (char *)sm->cn_guids;
+	}
+	if (sm->qos)
+		argv[n++] = "-Q";
+	snprintf(words, wsz, "%s", sm->args ? sm->args : "");
+	for (w = strtok_r(words, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save)) {
+		if (n + 1 >= max) {
+			ftsw_err_set(err, "--sm-args: more than %zu words",
+				     max - 12);
+			return -1;
+		}
+		argv[n++] = w;
+	}
+	argv[n] = NULL;
+	return 0;
+}
+
+/* Wait for "SUBNET UP" in OpenSM's log; -1 with the log's last error. */
+static int wait_subnet_up(const char *lab, pid_t pid, const char *log,
+			  unsigned timeout_s, struct ftsw_err *err)
+{
+	uint64_t end = ftsw_now_us() + (uint64_t)timeout_s * 1000000;
+	char line[512], last[512] = "";
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	long at = 0;
+	int st;
+	FILE *f;
+
+	(void)lab;
+	while (ftsw_now_us() < end) {
+		if (waitpid(pid, &st, WNOHANG) == pid) {
+			ftsw_err_set(err, "opensm exited (status %d) before SUBNET UP%s%s (see %s)",
+				     WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+				     last[0] ? ": " : "", last, log);
+			return -1;
+		}
+		f = fopen(log, "re");
+		if (f) {
+			fseek(f, at, SEEK_SET);
+			while (fgets(line, sizeof(line), f)) {
+				if (strstr(line, "SUBNET UP")) {
+					fclose(f);
+					return 0;
+				}
+				if (strstr(line, "ERR") || strstr(line, "rror")) {
+					line[strcspn(line, "\n")] = 0;
+					snprintf(last, sizeof(last), "%s", line);
+				}
+			}
+			at = ftell(f);
+			fclose(f);
+		}
+		nanosleep(&ts, NULL);
+	}
+	ftsw_err_set(err, "opensm: no SUBNET UP in %u s%s%s (see %s)", timeout_s,
+		     last[0] ? "; last error: " : "", last, log);
+	return -1;
+}
+
+int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
+		      const struct ftsw_topo *t, const struct ftsw_routing *r,
+		      struct ftsw_err *err)
+{
+	const char *so = ftsw_lab_umad2sim();
+	char dir[256], log[320], out[320], words[1024];
+	char *argv[64];
+	pid_t pid;
+
+	if (!so) {
+		ftsw_err_set(err, "--sm opensm: libumad2sim.so not found (apt-get install ibsim-utils, or set FTSW_UMAD2SIM)");
+		return -1;
+	}
+	if (sm->host >= t->nhosts) {
+		ftsw_err_set(err, "--sm-host %u: the lab has %" PRIu32 " hosts",
+			     sm->host, t->nhosts);
+		return -1;
+	}
+	lab_rundir(lab, dir, sizeof(dir));
+	run_path(lab, "opensm.log", log, sizeof(log));
+	run_path(lab, "opensm.out", out, sizeof(out));
+	if (sm_argv(sm, r->lmc, log, argv, 64, words, sizeof(words), err) ||
+	    write_guid2lid(lab, t, r, err) ||
+	    ftsw_lab_gw_start(lab, sm->host, err))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		if (child_enter(lab, sm->host, out) || chdir(dir) < 0)
+			_exit(126);
+		setenv("LD_PRELOAD", so, 1);
+		setenv("IBSIM_SOCKNAME", FTSW_LAB_GW_SOCK, 1);
+		setenv("OSM_CACHE_DIR", dir, 1);
+		setenv("OSM_TMP_DIR", dir, 1);
+		execvp("opensm", argv);
+		fprintf(stderr, "opensm: %s\n", strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0) {
+		ftsw_err_set(err, "opensm: fork: %s", strerror(errno));
+		return -1;
+	}
+	if (write_pid(lab, "opensm.pid", pid, err))
+		return -1;
+	return wait_subnet_up(lab, pid, log, sm->timeout_s ? sm->timeout_s : 120,
+			      err);
+}
+
+static void stop_pid(pid_t pid)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int i;
+
+	if (kill(pid, SIGTERM) < 0)
+		return;
+	for (i = 0; i < 250; i++) {	/* 5 s */
+		if (waitpid(pid, NULL, WNOHANG) == pid || kill(pid, 0) < 0)
+			return;
+		nanosleep(&ts, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, WNOHANG);
+}
+
+void ftsw_lab_sm_stop(const char *lab)
+{
+	char dir[256];
+	struct dirent *de;
+	pid_t pid;
+	DIR *d;
+
+	pid = pid_of(lab, "opensm.pid", "opensm");
+	if (pid)
+		stop_pid(pid);
+	lab_rundir(lab, dir, sizeof(dir));
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, "gw-h", 4) &&
+		    strstr(de->d_name, ".pid") &&
+		    (pid = pid_of(lab, de->d_name, "ftsw")))
+			stop_pid(pid);
+	closedir(d);
+}
+
+int ftsw_lab_ib_exec(struct ftsw_lab *lab, uint32_t host, char **argv,
+		     struct ftsw_err *err)
+{
+	const char *so = ftsw_lab_umad2sim();
+	char dir[300];
+
+	if (!so) {
+		ftsw_err_set(err, "libumad2sim.so not found (apt-get install ibsim-utils, or set FTSW_UMAD2SIM)");
+		return -1;
+	}
+	if (ftsw_lab_gw_start(lab->name, host, err) ||
+	    ftsw_lab_enter_host(lab, host, err))
+		return -1;
+	/* libumad2sim writes its sysfs copy under the working directory */
+	run_path(lab->name, "tools", dir, sizeof(dir));
+	if ((mkdir(dir, 0755) < 0 && errno != EEXIST) || chdir(dir) < 0) {
+		ftsw_err_set(err, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	setenv("LD_PRELOAD", so, 1);
+	setenv("IBSIM_SOCKNAME", FTSW_LAB_GW_SOCK, 1);
+	execvp(argv[0], argv);
+	ftsw_err_set(err, "%s: %s", argv[0], strerror(errno));
+	return -1;
+}
