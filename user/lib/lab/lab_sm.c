@@ -52,21 +52,9 @@ const char *ftsw_lab_umad2sim(void)
 
 uint64_t ftsw_lab_ca_port_guid(const struct ftsw_topo *t, uint32_t h)
 {
-	uint32_t node = t->hosts[h];
-	unsigned p;
-
-	/* kmod/sma.c: 02:66:74:00 << 32 | switch id << 9 | port << 1, and
-	 * the port GUID one more */
-	for (p = 1; p <= t->nodes[node].nports; p++) {
-		const struct ftsw_port *x = ftsw_port(t, node, p);
-
-		if (x->peer != FTSW_NONE &&
-		    t->nodes[x->peer].kind == FTSW_SWITCH)
-			return (0x02667400ull << 32 |
-				(uint64_t)t->nodes[x->peer].index << 9 |
-				(uint64_t)x->peer_port << 1) + 1;
-	}
-	return 0;
+	/* lab up binds the edge port with the host's node GUID; the CA's
+	 * port GUID is one more (Documentation/sm.md) */
+	return t->nodes[t->hosts[h]].guid + 1;
 }
 
 static void run_path(const char *lab, const char *file, char *buf, size_t sz)

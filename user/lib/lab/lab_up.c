@@ -488,6 +488,11 @@ static int make_switches(struct lab_build *b, struct ftsw_nl *nl,
 				unsigned k;
 
 				c.kind = FTSW_PORT_EDGE;
+				if (b->o->sm) {
+					/* the CA answers as the host */
+					c.ca_guid = t->nodes[x->peer].guid;
+					c.node_desc = t->nodes[x->peer].desc;
+				}
 				c.base_lid = ftsw_host_lid(r, h);
 				c.lmc = r->lmc;
 				policy_cfg(r, h, &c);
