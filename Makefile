@@ -316,10 +316,21 @@ tap-style:
 	@$(TOP)/tests/style $(TAP)
 
 VM_WHAT ?= all
+# After the boots of tests/vm/check, two tests of the VM as a user meets
+# it, from the host (selected as vm-harness and vm-tour by FTSW_SELFTESTS):
+# the harness and make demo (tests/vm/harness-test), and the README's tour
+# as written (tests/tour: typed into tests/vm/run --shell).
 tap-vm: $(B)/kmod-debug/kmod/ftsw.ko user $(SELFTEST_BINS)
 	@FTSW_YNL_SRC=$$($(TOP)/scripts/ynl-src) $(TOP)/tests/vm/check $(VM_WHAT) $(TAP)
+	@[ "$(VM_WHAT)" = kunit ] || { . $(VM)/select.sh; \
+	  if selftest_selected vm-harness; then echo "  VM      harness (from the host)"; \
+	    $(VM)/harness-test >$(TAP)/vm-harness.tap 2>&1; fi; \
+	  if selftest_selected vm-tour; then echo "  VM      README tour (tests/vm/run --shell)"; \
+	    $(TOP)/tests/tour vm >$(TAP)/vm-tour.tap 2>&1; fi; }
 
-demo: deps all
+# scripts/demo builds the module (and the test kernel it needs) itself,
+# after saying what that takes.
+demo: deps user
 	$(TOP)/scripts/demo
 
 # Benchmarks (never part of make check): all, or one with make bench-NAME.

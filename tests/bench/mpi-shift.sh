@@ -56,7 +56,7 @@ PY=$(command -v /usr/bin/python3 || command -v python3)
 LAB=mpibench
 W=$(mktemp -d)
 [ -d /sys/module/ftsw ] || insmod "$FTSW_KMOD/ftsw.ko"
-mpicc -O2 -o "$W/mpiexchange" "$FTSW_TOP/tests/mpi/mpiexchange.c"
+mpicc.openmpi -O2 -o "$W/mpiexchange" "$FTSW_TOP/tests/mpi/mpiexchange.c"
 
 mpiargs=()
 [ "$EAGER" = 1 ] && mpiargs=(--mca btl_tcp_eager_limit $((BYTES + 4096))

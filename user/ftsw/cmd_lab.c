@@ -144,19 +144,27 @@ static const struct cli_opt traffic_opts[X_N + 1] = {
  * end with "-- PROGRAM ...": these tables describe them for the help and
  * the completion only.
  */
-enum { M_NAME, M_ORDER, M_N, M_MPIRUN, M_VERBOSE, M_MCA, M_NOPTS };
+static const char *const mpi_words[] = { "openmpi", "mpich", NULL };
+enum { M_NAME, M_MPI, M_ORDER, M_N, M_MPIRUN, M_TIMEOUT, M_VERBOSE, M_MCA,
+       M_NOPTS };
 static const struct cli_opt mpirun_opts[M_NOPTS + 1] = {
 	[M_NAME] = LAB_OPT_NAME,
+	[M_MPI] = { "--mpi", NULL, CLI_WORD, "MPI", .words = mpi_words,
+		    .help = "openmpi (mpirun.openmpi, the default) or mpich "
+			    "(mpiexec.hydra)" },
 	[M_ORDER] = { "--order", NULL, CLI_ORDER, "ORDER",
 		      .help = "rank -> host order (default topology)" },
 	[M_N] = { "-n", "-np", CLI_NUM, "N", 1, UINT32_MAX,
 		  .help = "ranks (default: every host)" },
 	[M_MPIRUN] = { "--mpirun", NULL, CLI_FILE, "PATH",
-		       .help = "Open MPI's mpirun" },
+		       .help = "the launcher (default by --mpi)" },
+	[M_TIMEOUT] = { "--timeout", NULL, CLI_NUM, "SECONDS", 1, 86400 * 7,
+			.help = "stop the job after that long (exit status "
+				"124)" },
 	[M_VERBOSE] = { "-v", "--verbose", CLI_FLAG,
 			.help = "print the placement and mpirun's command" },
 	[M_MCA] = { "--mca", NULL, CLI_STR, "KEY VALUE", .repeat = true,
-		    .help = "an MCA parameter for mpirun" },
+		    .help = "an MCA parameter for Open MPI's mpirun" },
 };
 
 enum { K_NAME, K_WRITE, K_COUNT, K_N };
@@ -216,7 +224,7 @@ const struct cli_cmd cli_cmds_lab[] = {
 	{ "list", NULL, "the labs of this machine", .opts = NULL,
 	  .run = lab_list },
 	{ "exec", "[--name LAB] HOST -- CMD [ARGS...]",
-	  "run a command in a host's namespace", CLI_STR, 1, 1,
+	  "run a command as a host (as ip netns exec: its own /sys)", CLI_STR, 1, 1,
 	  .opts = name_opts, .notes = host_notes, .raw = lab_exec },
 	{ "ib", "[--name LAB] HOST -- TOOL [ARGS...]",
 	  "run an infiniband-diags tool (or OpenSM) on a host, through its "
@@ -244,11 +252,12 @@ const struct cli_cmd cli_cmds_lab[] = {
 	  "send a pattern, compare every port's counter with the model",
 	  CLI_STR, 0, 1, .opts = traffic_opts, .notes = traffic_notes,
 	  .run = lab_traffic },
-	{ "mpirun", "[--name LAB] [--order ORDER] [-n N] [--mpirun PATH] [-v] "
-	  "[--mca KEY VALUE]... -- PROG [ARGS...]",
-	  "an Open MPI job across the lab, one rank per host",
+	{ "mpirun", "[--name LAB] [--mpi openmpi|mpich] [--order ORDER] [-n N] "
+	  "[--mpirun PATH] [--timeout S] [-v] [--mca KEY VALUE]... -- PROG "
+	  "[ARGS...]",
+	  "an MPI job across the lab (Open MPI or MPICH), one rank per host",
 	  .opts = mpirun_opts, .raw = cmd_lab_mpirun },
-	{ "mpi-agent", "HOST CMD...", "Open MPI's launcher agent (mpirun's)",
+	{ "mpi-agent", "HOST CMD...", "the MPI launchers' agent (hidden)",
 	  .raw = cmd_lab_mpi_agent, .hidden = true },
 	{ "capture", "[--name LAB] LINK [-w FILE] [-c COUNT] "
 	  "[-- TCPDUMP-ARGS]", "tcpdump on a cable of the lab", CLI_STR, 1, 1,
@@ -570,7 +579,8 @@ static int lab_exec(const struct cli_object *obj, const struct cli_cmd *cmd,
 		ftsw_lab_ib_exec(&lab, h, argv + dash + 1, &err);
 		goto fail;
 	}
-	if (ftsw_lab_enter_host(&lab, h, &err))
+	/* exec: the host's namespaces and its own /sys, as ip netns exec */
+	if (ftsw_lab_become_host(&lab, h, &err))
 		goto fail;
 	ftsw_lab_close(&lab);
 	argv += dash + 1;

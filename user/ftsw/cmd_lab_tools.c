@@ -31,14 +31,18 @@ static void mpirun_note(const char *what, uint64_t done, uint64_t total,
 static void mpirun_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: ftsw lab mpirun [--name LAB] [--order ORDER] [-n N] [--mpirun PATH]\n"
-		"                       [-v] [--mca KEY VALUE]... -- PROG [ARGS...]\n"
-		"Runs PROG with Open MPI's mpirun across the lab, one rank per host: mpirun in\n"
-		"rank 0's host namespace, the other daemons started through `ftsw lab\n"
-		"mpi-agent` (no ssh), ranks placed by ORDER (topology (default), random:SEED,\n"
-		"or any of ftsw order --order's) through a rankfile; TCP over the fabric only.\n"
-		"N: ranks (default: every host). -v prints the placement and mpirun's command.\n"
-		"Exit status: mpirun's.\n");
+		"Usage: ftsw lab mpirun [--name LAB] [--mpi openmpi|mpich] [--order ORDER] [-n N]\n"
+		"                       [--mpirun PATH] [--timeout S] [-v] [--mca KEY VALUE]...\n"
+		"                       -- PROG [ARGS...]\n"
+		"Runs PROG across the lab, one rank per host, with Open MPI (mpirun.openmpi, the\n"
+		"default) or MPICH (--mpi mpich: mpiexec.hydra): the launcher as rank 0's host,\n"
+		"the other daemons started through `ftsw lab mpi-agent` (no ssh), each host with\n"
+		"its own /sys as under ip netns exec, ranks placed by ORDER (topology (default),\n"
+		"random:SEED, or any of ftsw order --order's); TCP over the fabric only, no\n"
+		"shared memory between ranks. N: ranks (default: every host). --mca: Open MPI's\n"
+		"only. --timeout S stops the job after S seconds (exit status 124): MPICH's\n"
+		"mpiexec may never return after MPI_Finalize (Documentation/mpi.md). -v prints\n"
+		"the placement and the launcher's command. Exit status: the launcher's.\n");
 }
 
 static void capture_usage(FILE *f)
@@ -148,6 +152,20 @@ int cmd_lab_mpirun(const struct cli_object *obj, const struct cli_cmd *cmd,
 		} else if (!strcmp(a, "--order") && n) {
 			o.order = n;
 			i++;
+		} else if (!strcmp(a, "--mpi") && n) {
+			if (strcmp(n, "openmpi") && strcmp(n, "mpich")) {
+				cli_err("lab mpirun: --mpi: '%s' is not one of "
+					"openmpi, mpich", n);
+				goto out;
+			}
+			o.mpi = strcmp(n, "mpich") ? FTSW_MPI_OPENMPI :
+				FTSW_MPI_MPICH;
+			i++;
+		} else if (!strcmp(a, "--timeout")) {
+			if (parse_count(a, n, 86400 * 7, &v))
+				goto out;
+			o.timeout_s = (unsigned)v;
+			i++;
 		} else if (!strcmp(a, "--mpirun") && n) {
 			o.mpirun = n;
 			i++;
@@ -172,6 +190,11 @@ int cmd_lab_mpirun(const struct cli_object *obj, const struct cli_cmd *cmd,
 	}
 	if (!o.prog || !o.prog[0]) {
 		cli_err("lab mpirun: -- PROG [ARGS...] expected");
+		goto out;
+	}
+	if (ne && o.mpi == FTSW_MPI_MPICH) {
+		cli_err("lab mpirun: --mca is Open MPI's; MPICH takes its "
+			"settings from the environment (MPIR_CVAR_..., UCX_...)");
 		goto out;
 	}
 	o.mpi_args = extra;

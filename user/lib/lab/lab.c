@@ -325,6 +325,17 @@ int ftsw_lab_enter_host(struct ftsw_lab *lab, uint32_t host,
 	return ftsw_netns_enter_fd(fd, "host", err);
 }
 
+int ftsw_lab_become_host(struct ftsw_lab *lab, uint32_t host,
+			 struct ftsw_err *err)
+{
+	char ns[64];
+
+	if (ftsw_lab_enter_host(lab, host, err))
+		return -1;
+	ftsw_lab_host_ns(lab->name, host, ns, sizeof(ns));
+	return ftsw_netns_view(ns, err);
+}
+
 static bool parse_index(const char *s, char prefix, uint32_t *v)
 {
 	char *e;

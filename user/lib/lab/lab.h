@@ -158,6 +158,13 @@ int ftsw_lab_find_node(const struct ftsw_lab *lab, const char *s,
 int ftsw_lab_enter_host(struct ftsw_lab *lab, uint32_t host,
 			struct ftsw_err *err);
 int ftsw_lab_host_fd(struct ftsw_lab *lab, uint32_t host, struct ftsw_err *err);
+/*
+ * Become a host, as `ip netns exec` makes a process one (lab_ns.c): its
+ * network namespace and ftsw_netns_view's mount namespace (its own /sys).
+ * For a process about to exec; single-threaded.
+ */
+int ftsw_lab_become_host(struct ftsw_lab *lab, uint32_t host,
+			 struct ftsw_err *err);
 
 /*
  * The routing currently active in the kernel, read back from the switches'

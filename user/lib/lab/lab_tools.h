@@ -27,10 +27,18 @@
 
 #include "lab/lab.h"
 
+/* The MPI implementations lab mpirun launches. */
+enum ftsw_lab_mpi {
+	FTSW_MPI_OPENMPI,	/* Debian's openmpi-bin: mpirun.openmpi */
+	FTSW_MPI_MPICH,		/* Debian's mpich: mpiexec.hydra (ch4:ucx) */
+};
+
 struct ftsw_lab_mpirun_opts {
 	const char *order;	/* node order spec (NULL: "topology") */
 	uint32_t nranks;	/* 0: one per host */
-	const char *mpirun;	/* NULL: $FTSW_MPIRUN, else "mpirun" */
+	enum ftsw_lab_mpi mpi;
+	const char *mpirun;	/* NULL: $FTSW_MPIRUN, else mpirun.openmpi or
+				 * mpiexec.hydra */
 	const char *agent;	/* this program's path (NULL: /proc/self/exe) */
 	char **mpi_args;	/* extra mpirun arguments (NULL-terminated) */
 	char **prog;		/* program and arguments, NULL-terminated */
@@ -40,6 +48,8 @@ struct ftsw_lab_mpirun_opts {
 	 */
 	ftsw_progress_fn progress;
 	void *progress_arg;
+	unsigned timeout_s;	/* stop the job after this long (0: never):
+				 * exit status 124 */
 };
 
 /*
@@ -51,8 +61,8 @@ int ftsw_lab_mpirun(struct ftsw_lab *lab, const struct ftsw_lab_mpirun_opts *o,
 		    struct ftsw_err *err);
 
 /*
- * The launcher agent: HOST CMD [ARGS...] as Open MPI's rsh launcher calls
- * ssh. Does not return on success (execs /bin/sh -c "CMD ARGS..." in the
+ * The launcher agent: HOST CMD [ARGS...] as Open MPI's and MPICH's rsh
+ * launchers call rsh (HOST: a host's name, hN, or its address). Does not return on success (execs /bin/sh -c "CMD ARGS..." in the
  * host's namespaces); -1 with err set otherwise.
  */
 int ftsw_lab_mpi_agent(struct ftsw_lab *lab, int argc, char **argv,

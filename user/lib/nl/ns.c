@@ -6,15 +6,23 @@
  * follow, so `ip netns exec NAME ...` works on lab namespaces). /run/netns is
  * made a shared mount point so the mounts propagate to mount namespaces
  * copied later (and their removal does too).
+ *
+ * ftsw_netns_view gives a process that is about to run a program in a
+ * namespace the view of the system `ip netns exec` gives (ip-netns(8)):
+ * its own mount namespace, /sys describing that network namespace, and
+ * the namespace's configuration files from /etc/netns/NAME/ in /etc.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -190,4 +198,62 @@ struct ftsw_nl *ftsw_nl_open_in(const char *netns, struct ftsw_err *err)
 			       "family not found (is ftsw.ko loaded?)" :
 			       strerror(e));
 	return nl;
+}
+
+/* /etc/netns/NAME/FILE over /etc/FILE, for every FILE there (as ip does:
+ * one that cannot be bound is reported, the others still are). */
+static void bind_etc(const char *name)
+{
+	char dir[NAME_MAX + 16], from[PATH_MAX], to[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	if (strlen(name) > NAME_MAX - 16)
+		return;
+	snprintf(dir, sizeof(dir), "/etc/netns/%s", name);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(from, sizeof(from), "%s/%s", dir, de->d_name);
+		snprintf(to, sizeof(to), "/etc/%s", de->d_name);
+		if (mount(from, to, "none", MS_BIND, NULL) < 0)
+			fprintf(stderr, "ftsw: bind %s on %s: %s\n", from, to,
+				strerror(errno));
+	}
+	closedir(d);
+}
+
+int ftsw_netns_view(const char *name, struct ftsw_err *err)
+{
+	unsigned long flags = 0;
+	struct statvfs vfs;
+
+	if (unshare(CLONE_NEWNS) < 0) {
+		ftsw_err_set(err, "namespace %s: own mount namespace: %s", name,
+			     strerror(errno));
+		return -1;
+	}
+	/* Mounts made here stay here. */
+	if (mount("", "/", "none", MS_SLAVE | MS_REC, NULL) < 0) {
+		ftsw_err_set(err, "namespace %s: make / a slave: %s", name,
+			     strerror(errno));
+		return -1;
+	}
+	/*
+	 * sysfs shows the network devices of the namespace that mounts it:
+	 * a new instance on /sys, read-only if the old one cannot go and is.
+	 */
+	if (umount2("/sys", MNT_DETACH) < 0 && !statvfs("/sys", &vfs) &&
+	    (vfs.f_flag & ST_RDONLY))
+		flags = MS_RDONLY;
+	if (mount(name, "/sys", "sysfs", flags, NULL) < 0) {
+		ftsw_err_set(err, "namespace %s: mount sysfs on /sys: %s", name,
+			     strerror(errno));
+		return -1;
+	}
+	bind_etc(name);
+	return 0;
 }

@@ -27,6 +27,14 @@ int ftsw_netns_enter_fd(int fd, const char *name, struct ftsw_err *err);
 int ftsw_netns_enter(const char *name, struct ftsw_err *err);
 /* The caller's original namespace, saved at first use; back to it. */
 int ftsw_netns_home(struct ftsw_err *err);
+/*
+ * For a process about to exec a program in network namespace NAME (it is
+ * in it already), what `ip netns exec NAME` adds: a mount namespace of its
+ * own (mounts propagate into it, never out), /sys remounted so that it
+ * describes NAME's devices, /etc/netns/NAME/FILE bind-mounted on /etc/FILE.
+ * Single-threaded callers only (unshare(2)).
+ */
+int ftsw_netns_view(const char *name, struct ftsw_err *err);
 /* Open an ftsw genl client inside namespace NAME. */
 struct ftsw_nl *ftsw_nl_open_in(const char *netns, struct ftsw_err *err);
 
