@@ -60,5 +60,5 @@ osm_route() {
 		echo -
 		return 1
 	fi
-	awk -v a="$a" -v b="$b" 'BEGIN { d = b - a; if (d < 0) d += 86400; printf "%.3f\n", d }'
+	awk -v a="$a" -v b="$b" 'BEGIN { d = b - a; if (d < 0) d += 86400; printf "%.6f\n", d }'
 }
