@@ -58,6 +58,8 @@ static int cmd_time(int argc, char **argv)
 	       t->nhosts, t->nswitches, now() - t0, r->nvls);
 	if (r->warning[0])
 		printf("note %s\n", r->warning);
+	if (r->info[0])
+		printf("note %s\n", r->info);
 	ftsw_routing_free(r);
 	ftsw_topo_free(t);
 	return 0;

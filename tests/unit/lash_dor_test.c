@@ -142,6 +142,9 @@ TEST(lash_deadlock_free)
 		EXPECT_TRUE(ut_check(r, true, false, &res)) TH_LOG("%s", c[i].spec);
 		EXPECT_EQ(0, res.cdg_cyclic_vls);
 		EXPECT_EQ(0, r->unroutable_pairs);
+		/* the layer count is information, not a warning */
+		EXPECT_EQ(0, r->warning[0]) TH_LOG("%s: %s", c[i].spec, r->warning);
+		EXPECT_NE(NULL, strstr(r->info, "virtual layers"));
 		ftsw_check_result_free(&res);
 		ftsw_routing_free(r);
 		ftsw_topo_free(t);

@@ -248,6 +248,8 @@ static void print_routing(const struct ftsw_routing *r, double secs,
 	ftsw_out_uint("unroutable_pairs", NULL, r->unroutable_pairs);
 	if (r->warning[0])
 		ftsw_out_str("warning", NULL, r->warning);
+	if (r->info[0])
+		ftsw_out_str("info", "%s; ", r->info);
 	print_roots(r);
 	if (lfts)
 		print_lfts(r);

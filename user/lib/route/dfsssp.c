@@ -590,15 +590,14 @@ static int dfsssp_run(const struct ftsw_topo *t, const struct ftsw_route_opts *o
 		return -1;
 	if (ftsw_dfsssp_layers(t, r, &d, &st, err))
 		return -1;
-	if (!r->warning[0])
-		snprintf(r->warning, sizeof(r->warning),
-			 "dfsssp: %u virtual layers needed (%s edge, %llu "
-			 "cycles broken), balanced onto %u; CDG %llu edges, "
-			 "bookkeeping %.1f MiB", st.layers_needed,
-			 ftsw_heuristic_name(h),
-			 (unsigned long long)st.cycles_broken, st.layers_used,
-			 (unsigned long long)st.dependencies,
-			 st.cdg_bytes / 1048576.0);
+	snprintf(r->info, sizeof(r->info),
+		 "dfsssp: %u virtual layers needed (%s edge, %llu "
+		 "cycles broken), balanced onto %u; CDG %llu edges, "
+		 "bookkeeping %.1f MiB", st.layers_needed,
+		 ftsw_heuristic_name(h),
+		 (unsigned long long)st.cycles_broken, st.layers_used,
+		 (unsigned long long)st.dependencies,
+		 st.cdg_bytes / 1048576.0);
 	return 0;
 }
 

@@ -420,7 +420,7 @@ int ftsw_route_lash(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 	}
 	if (lash_layers(&a, r, err))
 		goto out;
-	snprintf(r->warning, sizeof(r->warning), "lash: %u virtual layers",
+	snprintf(r->info, sizeof(r->info), "lash: %u virtual layers",
 		 a.nly ? a.nly : 1);
 	rc = 0;
 out:

@@ -73,7 +73,8 @@ struct ftsw_routing {
 	/* Optional switch ranks used for up/down (rank[sw], 0 = leaves). */
 	int *rank;
 	bool rank_from_top;		/* rank 0 = top (updn) instead of leaves */
-	char warning[384];		/* non-fatal notes (e.g. unroutable pairs) */
+	char warning[384];		/* non-fatal problems (unroutable pairs) */
+	char info[256];			/* what the engine did (layers used) */
 	/*
 	 * Ordered (source host, destination host) pairs, source != destination,
 	 * for which some LID of the destination is not delivered from the
