@@ -237,6 +237,10 @@ TEST(errors_name_the_option)
 		{ "route -t ftmn:4,2 -a dmodk --lmc 1x",
 		  "--lmc: '1x' is not a whole number" },
 		{ "route -t ftmn:4,2 -a nosuch", "-a: no engine 'nosuch'" },
+		{ "route -t ftmn:4,2 -a dmodk -i x.dump",
+		  "-a ENGINE and -i LFTS exclude each other" },
+		{ "sim -t ftmn:4,2 -a dmodk -r x.dump",
+		  "-a ENGINE and -r LFTS exclude each other" },
 		{ "order -t ftmn:4,2 -f xml", "-f: 'xml' is not one of" },
 		{ "order -t ftmn:4,2 --ranks", "--ranks: N expected" },
 		{ "analyze -a dmodk", "-t TOPO is required" },
@@ -418,6 +422,21 @@ TEST(readers_and_messages_as_a_user_sees_them)
 	EXPECT_TRUE(err && ut_json_valid(err)) TH_LOG("%s", err);
 	EXPECT_NE(NULL, strstr(err, "\"file\":\"-\"")) TH_LOG("%s", err);
 	EXPECT_NE(NULL, strstr(err, "\"switches\":4")) TH_LOG("%s", err);
+	free(out);
+	free(err);
+	/* without -a: dmodk on a complete PGFT, dfsssp on another graph */
+	out = run("-j route -t ftmn:4,2", &st, &err);
+	EXPECT_EQ(0, st);
+	EXPECT_NE(NULL, strstr(out, "\"engine\":\"dmodk\"")) TH_LOG("%s", out);
+	free(out);
+	free(err);
+	out = run("-j analyze -t torus:3,3", &st, &err);
+	EXPECT_EQ(0, st) TH_LOG("%s", err);
+	free(out);
+	free(err);
+	out = run("-j route -t torus:3,3", &st, &err);
+	EXPECT_EQ(0, st);
+	EXPECT_NE(NULL, strstr(out, "\"engine\":\"dfsssp\"")) TH_LOG("%s", out);
 	free(out);
 	free(err);
 	/* -j: the warning in the document only, once */

@@ -128,7 +128,8 @@ extern const struct cli_object cli_objects[];
 	.required = true, \
 	.help = "a net file or a generator spec (ftmn:8,2, pgft:...)" }
 #define CLI_OPT_ENGINE { "-a", "--engine", CLI_ENGINE, "ENGINE", \
-	.help = "routing engine (ftsw route list)" }
+	.help = "routing engine (ftsw route list; default dmodk on a " \
+		"complete PGFT, dmodc on a degraded one, else dfsssp)" }
 #define CLI_OPT_LMC { "--lmc", NULL, CLI_NUM, "N", 0, CLI_LMC_MAX, \
 	.help = "2^N LIDs per host (default: the smallest the engine needs)" }
 #define CLI_OPT_SEED { "--seed", NULL, CLI_NUM, "S", 0, UINT64_MAX, \

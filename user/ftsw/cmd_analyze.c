@@ -3,7 +3,7 @@
  * ftsw analyze: link loads and metrics of a routing under a traffic
  * pattern (Documentation/analysis.md).
  *
- *   ftsw analyze -t TOPO (-a ENGINE | -r LFTS) [-p PATTERN] [OPTIONS]
+ *   ftsw analyze -t TOPO [-a ENGINE | -r LFTS] [-p PATTERN] [OPTIONS]
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -532,8 +532,8 @@ static int analyze_run(struct aopts *o)
 	uint32_t *order = NULL, ranks;
 	int rc;
 
-	if (!o->q.engine == !o->q.lfts) {
-		cli_err("analyze: one of -a ENGINE and -r LFTS is needed");
+	if (o->q.engine && o->q.lfts) {
+		cli_err("analyze: -a ENGINE and -r LFTS exclude each other");
 		return 2;
 	}
 	o->progress = isatty(2) && !cli.json ? cli_progress : NULL;
@@ -589,7 +589,7 @@ static int analyze_cmd(const struct cli_args *a)
 }
 
 const struct cli_cmd cli_cmds_analyze[] = {
-	{ "", "-t TOPO (-a ENGINE | -r LFTS) [-p PATTERN] [OPTIONS]",
+	{ "", "-t TOPO [-a ENGINE | -r LFTS] [-p PATTERN] [OPTIONS]",
 	  "link loads and metrics of a routing under traffic",
 	  .opts = analyze_opts, .notes = analyze_notes, .run = analyze_cmd },
 	{ NULL }

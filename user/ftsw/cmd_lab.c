@@ -33,9 +33,7 @@ static const struct cli_opt up_opts[U_N + 1] = {
 	[U_TOPO] = { "-t", "--topo", CLI_TOPO, "TOPO", .required = true,
 		     .help = "a net file or a generator spec (ftmn:4,3, "
 			     "pgft:...)" },
-	[U_ENGINE] = { "-a", "--engine", CLI_ENGINE, "ENGINE",
-		       .help = "routing engine (default dmodk on a complete "
-			       "PGFT, dmodc on a degraded one, else updn)" },
+	[U_ENGINE] = CLI_OPT_ENGINE,
 	[U_LFT] = { "--lft", NULL, CLI_FILE, "FILE",
 		    .help = "OpenSM opensm-lfts.dump instead of an engine" },
 	[U_LMC] = CLI_OPT_LMC,

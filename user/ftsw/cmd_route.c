@@ -3,8 +3,8 @@
  * ftsw route: compute routing tables with an engine, write them in
  * OpenSM's dump format, check them.
  *
- *   ftsw route -a ENGINE -t TOPO [OPTIONS] [-o FILE]
- *   ftsw route check -t TOPO (-a ENGINE | -i LFTS) [OPTIONS]
+ *   ftsw route [-a ENGINE] -t TOPO [OPTIONS] [-o FILE]
+ *   ftsw route check -t TOPO [-a ENGINE | -i LFTS] [OPTIONS]
  *   ftsw route list
  */
 #include <inttypes.h>
@@ -267,8 +267,8 @@ static int route_run(const struct cli_args *a, bool check_cmd)
 	int rc = 0;
 
 	take_opts(a, &ro);
-	if (!ro.q.engine == !ro.q.lfts) {
-		cli_err("route%s: one of -a ENGINE and -i LFTS is needed",
+	if (ro.q.engine && ro.q.lfts) {
+		cli_err("route%s: -a ENGINE and -i LFTS exclude each other",
 			check_cmd ? " check" : "");
 		return 2;
 	}
@@ -349,10 +349,10 @@ static int route_check(const struct cli_args *a)
 }
 
 const struct cli_cmd cli_cmds_route[] = {
-	{ "", "-a ENGINE -t TOPO [OPTIONS] [-o LFTS]",
+	{ "", "[-a ENGINE] -t TOPO [OPTIONS] [-o LFTS]",
 	  "compute routing tables", .opts = route_opts, .notes = route_notes,
 	  .run = route_compute },
-	{ "check", "-t TOPO (-a ENGINE | -i LFTS) [OPTIONS]",
+	{ "check", "-t TOPO [-a ENGINE | -i LFTS] [OPTIONS]",
 	  "check routing tables: delivery, loops, minimality, up*/down*, "
 	  "deadlock freedom", .opts = check_opts, .run = route_check },
 	{ "list", NULL, "the routing engines", .run = route_list },

@@ -2,7 +2,7 @@
 /*
  * ftsw sim: the flit-level simulator (Documentation/sim.md).
  *
- *   ftsw sim -t TOPO (-a ENGINE | -r LFTS) [--load SPEC|auto] [OPTIONS]
+ *   ftsw sim -t TOPO [-a ENGINE | -r LFTS] [--load SPEC|auto] [OPTIONS]
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -108,7 +108,7 @@ static const struct cli_opt sim_opts[S_N + 1] = {
 
 static const char sim_notes[] =
 "TOPO is a net file or a generator spec (xgft:3;4,4,8;1,4,4, ftmn:24,3, ...).\n"
-"Exactly one of -a ENGINE and -r LFTS. Without --lmc the engine gets the\n"
+"At most one of -a ENGINE and -r LFTS. Without --lmc the engine gets the\n"
 "smallest LMC it accepts. PATTERN is uniform or any analyze pattern (perm,\n"
 "shift:S, ...). --buffer sets both --in-buffer and --out-buffer (which win\n"
 "over it). Exit status 3 when a deadlock was found (Documentation/sim.md).\n";
@@ -116,7 +116,7 @@ static const char sim_notes[] =
 static int sim_run(const struct cli_args *a);
 
 const struct cli_cmd cli_cmds_sim[] = {
-	{ "", "-t TOPO (-a ENGINE | -r LFTS) [--load SPEC|auto] [OPTIONS]",
+	{ "", "-t TOPO [-a ENGINE | -r LFTS] [--load SPEC|auto] [OPTIONS]",
 	  "flit-level simulation: throughput, latency, deadlock",
 	  .opts = sim_opts, .notes = sim_notes, .run = sim_run },
 	{ NULL }
@@ -183,8 +183,8 @@ static int take_opts(const struct cli_args *a, struct sopts *o)
 		cli_err("sim: %s", err.msg);
 		return -1;
 	}
-	if (!o->q.engine == !o->q.lfts) {
-		cli_err("sim: exactly one of -a ENGINE and -r LFTS "
+	if (o->q.engine && o->q.lfts) {
+		cli_err("sim: -a ENGINE and -r LFTS exclude each other "
 			"(ftsw sim help)");
 		return -1;
 	}
