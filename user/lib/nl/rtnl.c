@@ -132,11 +132,25 @@ int ftsw_rt_flush(struct ftsw_rt *rt, struct ftsw_err *err)
 }
 
 /* Send msg (consumed) for object `what`. */
+/* Send msg and free it; *seq is its sequence number. */
+static int send_free(struct ftsw_rt *rt, struct nl_msg *msg, uint32_t *seq,
+		     const char *what, struct ftsw_err *err)
+{
+	int rc = nl_send_auto(rt->sk, msg);
+
+	*seq = nlmsg_hdr(msg)->nlmsg_seq;
+	nlmsg_free(msg);
+	if (rc < 0) {
+		ftsw_err_set(err, "%s: send: %s", what, nl_geterror(rc));
+		return -1;
+	}
+	return 0;
+}
+
 static int send_msg(struct ftsw_rt *rt, struct nl_msg *msg, const char *what,
 		    struct ftsw_err *err)
 {
 	uint32_t seq;
-	int rc;
 
 	if (!msg) {
 		ftsw_err_errno(err, ENOMEM, "%s: out of memory", what);
@@ -146,13 +160,8 @@ static int send_msg(struct ftsw_rt *rt, struct nl_msg *msg, const char *what,
 		nlmsg_free(msg);
 		return -1;
 	}
-	rc = nl_send_auto(rt->sk, msg);
-	seq = nlmsg_hdr(msg)->nlmsg_seq;
-	nlmsg_free(msg);
-	if (rc < 0) {
-		ftsw_err_set(err, "%s: send: %s", what, nl_geterror(rc));
+	if (send_free(rt, msg, &seq, what, err))
 		return -1;
-	}
 	rt->seqs[seq % FTSW_RT_WINDOW] = seq;
 	snprintf(rt->what[seq % FTSW_RT_WINDOW], sizeof(rt->what[0]), "%s", what);
 	rt->inflight++;
@@ -401,19 +410,14 @@ static int request(struct ftsw_rt *rt, struct nl_msg *msg,
 {
 	static _Thread_local char buf[1 << 16];
 	uint32_t seq;
-	int rc, done = 0, res = 0;
+	int done = 0, res = 0;
 
 	if (ftsw_rt_flush(rt, err)) {
 		nlmsg_free(msg);
 		return -1;
 	}
-	rc = nl_send_auto(rt->sk, msg);
-	seq = nlmsg_hdr(msg)->nlmsg_seq;
-	nlmsg_free(msg);
-	if (rc < 0) {
-		ftsw_err_set(err, "%s: send: %s", what, nl_geterror(rc));
+	if (send_free(rt, msg, &seq, what, err))
 		return -1;
-	}
 	while (!done) {
 		ssize_t n = recv(rt->fd, buf, sizeof(buf), 0);
 		struct nlmsghdr *h;
