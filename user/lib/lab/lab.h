@@ -38,6 +38,7 @@
 #include "route/routing.h"
 #include "nl/nl.h"
 #include "nl/ns.h"
+#include "sim/sim.h"
 
 #define FTSW_LAB_DEFAULT	"ftsw"
 #define FTSW_LAB_NAME_MAX	24
@@ -459,5 +460,49 @@ int ftsw_lab_host_socket(struct ftsw_lab *lab, uint32_t h, int type, int proto,
 			 struct ftsw_err *err);
 /* Raise the open files limit to its hard maximum (one socket per host). */
 void ftsw_lab_raise_nofile(void);
+
+/* ------------------------------------------------------------ lossless */
+
+/*
+ * One switch input buffer (port, VL) of a lossless lab, as the kernel
+ * reports it: whether its head packet waits for an output (port, VL) that
+ * has no room, and whether the buffer itself is full.
+ */
+struct ftsw_lab_buf {
+	uint32_t sw;		/* kernel switch id = topology switch index */
+	uint8_t port, vl;
+	uint8_t wait_port;	/* the output the head waits for (0: none) */
+	uint8_t wait_vl;	/* its VL */
+	bool full;		/* no room for another packet */
+	uint64_t waited_ns;	/* how long the head has waited */
+};
+
+/* A cycle of full buffers waiting on each other (lab_waits.c). */
+struct ftsw_lab_cycle {
+	struct ftsw_sim_wait *bufs;	/* sw index, in_port, vl, out_port */
+	unsigned n;
+	int cdg;		/* ftsw_sim_cycle_check: 1 a cycle of the
+				 * routing's CDG, 0 not (why), -1 unchecked */
+	char why[160];
+};
+
+struct ftsw_lab_cycles {
+	struct ftsw_lab_cycle *v;
+	size_t n, cap;
+};
+
+/*
+ * The cycles among v's buffers: buffer A depends on B when A is full and
+ * its head waits for the output whose cable leads to B (same VL as the
+ * wait names), and B is full and waiting too. Each cycle is listed once,
+ * from its lowest (switch, port, VL), in the order of the waits. Sorts v.
+ */
+int ftsw_lab_wait_cycles(const struct ftsw_topo *t, struct ftsw_lab_buf *v,
+			 size_t n, struct ftsw_lab_cycles *cs,
+			 struct ftsw_err *err);
+/* Check every cycle against the routing's CDG on `vls` VLs (0: nvls). */
+void ftsw_lab_cycles_check(const struct ftsw_routing *r,
+			   struct ftsw_lab_cycles *cs, unsigned vls);
+void ftsw_lab_cycles_free(struct ftsw_lab_cycles *cs);
 
 #endif
