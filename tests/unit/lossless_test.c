@@ -5,8 +5,12 @@
  * against the routing's channel dependency graph. The buffers are built by
  * hand from the topology's cables, so the expected cycles are known.
  */
+#include <errno.h>
+#include <math.h>
+
 #include "common.h"
 #include "lab/lab.h"
+#include "util/parse.h"
 
 /* The port of switch a cabled to switch b (topology walk, not the code). */
 static unsigned port_to(const struct ftsw_topo *t, uint32_t a, uint32_t b)
@@ -187,6 +191,70 @@ TEST(cycles_against_the_cdg)
 	ftsw_routing_free(mh);
 	ftsw_routing_free(df);
 	ftsw_topo_free(t);
+}
+
+/*
+ * The lab's parameters in the simulator's units, by hand: 64-byte flits;
+ * a 1472-byte frame is 23 blocks, a 1450-byte one too (rounded up); 6144
+ * bytes are 96 blocks, 4 frames of 23; 1471 bytes are 22 blocks, no frame.
+ */
+TEST(lab_parameters_in_flits)
+{
+	struct ftsw_sim_lab l = { .frame_bytes = 1472, .rate_bits = 1000000,
+				  .in_buf_bytes = 6144,
+				  .out_buf_bytes = 3000 };
+	struct ftsw_sim_lab_map m;
+	struct ftsw_sim_opts o;
+	struct ftsw_err err;
+
+	ftsw_sim_opts_default(&o);
+	ASSERT_EQ(0, ftsw_sim_lab_apply(&l, &o, &m, &err));
+	ASSERT_EQ(23, o.packet_flits);
+	ASSERT_EQ(4, o.in_buf);
+	ASSERT_EQ(2, o.out_buf);	/* 46 blocks */
+	ASSERT_TRUE(m.cycle_s > 0.000511999 && m.cycle_s < 0.000512001);
+	ASSERT_TRUE(m.frame_share == 1.0);
+	/* one flit per cycle is the link rate */
+	ASSERT_TRUE(ftsw_sim_lab_bits(&m, 1.0) == 1e6);
+	l.frame_bytes = 1450;
+	ASSERT_EQ(0, ftsw_sim_lab_apply(&l, &o, &m, &err));
+	ASSERT_EQ(23, o.packet_flits);
+	ASSERT_TRUE(fabs(ftsw_sim_lab_bits(&m, 0.5) - 0.5e6 * 1450 / 1472) <
+		    1e-6);
+	l.in_buf_bytes = 1471;
+	ASSERT_EQ(-1, ftsw_sim_lab_apply(&l, &o, &m, &err));
+	ASSERT_NE(NULL, strstr(err.msg, "--in-buffer-bytes: 1471"));
+	l.in_buf_bytes = 0;	/* 0: the packets already set stay */
+	o.in_buf = 7;
+	ASSERT_EQ(0, ftsw_sim_lab_apply(&l, &o, &m, &err));
+	ASSERT_EQ(7, o.in_buf);
+	l.rate_bits = 0;
+	ASSERT_EQ(-1, ftsw_sim_lab_apply(&l, &o, &m, &err));
+}
+
+TEST(rates)
+{
+	struct ftsw_err err;
+	uint64_t b;
+
+	ASSERT_EQ(0, ftsw_parse_rate("--rate", "500kbit", 1000, 1e12, &b,
+				     &err));
+	ASSERT_EQ(500000, b);
+	ASSERT_EQ(0, ftsw_parse_rate("--rate", "1.5M", 1000, 1e12, &b, &err));
+	ASSERT_EQ(1500000, b);
+	ASSERT_EQ(0, ftsw_parse_rate("--rate", "2Gbps", 1000, 1e12, &b, &err));
+	ASSERT_EQ(2000000000ULL, b);
+	ASSERT_EQ(0, ftsw_parse_rate("--rate", "8000", 1000, 1e12, &b, &err));
+	ASSERT_EQ(8000, b);
+	ASSERT_EQ(-ERANGE, ftsw_parse_rate("--rate", "999", 1000, 1e12, &b,
+					   &err));
+	ASSERT_NE(NULL, strstr(err.msg, "--rate: '999'"));
+	ASSERT_EQ(-EINVAL, ftsw_parse_rate("--rate", "fast", 1000, 1e12, &b,
+					   &err));
+	ASSERT_EQ(-EINVAL, ftsw_parse_rate("--rate", "k", 1000, 1e12, &b,
+					   &err));
+	ASSERT_EQ(-EINVAL, ftsw_parse_rate("--rate", "", 1000, 1e12, &b,
+					   &err));
 }
 
 TEST_HARNESS_MAIN

@@ -271,42 +271,20 @@ static const char *lab_name(const char *given, bool create)
 	return ftsw_lab_pick(given, create, only, sizeof(only));
 }
 
-/* "100M" bit/s (k, M, G; optional "bit", "bps" or "b") -> bytes/s */
+/* "100M" bit/s (util/parse.h's rates) -> bytes/s */
 static int parse_rate(const char *v, uint64_t *bytes)
 {
-	static const char *const units[] = { "bit", "bps", "b" };
 	struct ftsw_err err;
-	char num[64];
-	double x, mult = 1;
-	size_t n, i, u;
+	uint64_t bits;
 
-	n = strlen(v);
-	if (n >= sizeof(num))
-		goto bad;
-	memcpy(num, v, n + 1);
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		u = strlen(units[i]);
-		if (n > u && !strcmp(num + n - u, units[i])) {
-			num[n -= u] = 0;
-			break;
-		}
+	if (ftsw_parse_rate("--rate", v, 8 * FTSW_LAB_RATE_MIN,
+			    8 * FTSW_LAB_RATE_MAX, &bits, &err)) {
+		cli_err("lab up: --rate: '%s' is not a rate in 8k..16G bit/s",
+			v);
+		return 2;
 	}
-	if (n > 1 && strchr("kKmMgG", num[n - 1])) {
-		mult = strchr("kK", num[n - 1]) ? 1e3 :
-		       strchr("mM", num[n - 1]) ? 1e6 : 1e9;
-		num[--n] = 0;
-	}
-	if (ftsw_parse_double("--rate", num, 0, 8.0 * FTSW_LAB_RATE_MAX, &x,
-			      &err))
-		goto bad;
-	x *= mult;
-	if (x < 8.0 * FTSW_LAB_RATE_MIN || x > 8.0 * FTSW_LAB_RATE_MAX)
-		goto bad;
-	*bytes = (uint64_t)(x / 8);
+	*bytes = bits / 8;
 	return 0;
-bad:
-	cli_err("lab up: --rate: '%s' is not a rate in 8k..16G bit/s", v);
-	return 2;
 }
 
 /* --sm and its options (static storage: o points at it). */

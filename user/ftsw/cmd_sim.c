@@ -25,7 +25,8 @@ enum {
 	S_PACKET, S_MESSAGE, S_BUFFER, S_IN_BUF, S_OUT_BUF, S_LINK_LAT,
 	S_ROUTER_LAT, S_VLS, S_WARMUP, S_MEASURE, S_DRAIN, S_DEADLOCK,
 	S_SEED, S_THREADS, S_LINKS, S_PLOT, S_PICTURE, S_DOT,
-	S_SPEEDUP, S_VOQ, S_INTERLEAVE, S_PHASED, S_N
+	S_SPEEDUP, S_VOQ, S_INTERLEAVE, S_PHASED, S_RATE, S_FRAME,
+	S_BUF_BYTES, S_IN_BYTES, S_OUT_BYTES, S_N
 };
 
 #define SIM_NUM(nm, a, lo, hi, h) { nm, NULL, CLI_NUM, a, lo, hi, .help = h }
@@ -102,6 +103,19 @@ static const struct cli_opt sim_opts[S_N + 1] = {
 	[S_PHASED] = { "--phased", NULL, CLI_FLAG,
 		       .help = "the phased engine: one point also runs on "
 			       "several threads, same numbers" },
+	[S_RATE] = { "--rate", NULL, CLI_STR, "RATE",
+		     .help = "the lab's link rate (500kbit, 1M, ...): "
+			     "throughput also in bit/s" },
+	[S_FRAME] = SIM_NUM("--frame-bytes", "F", 1, 262144,
+			    "the lab's frame: packets of ceil(F/64) flits "
+			    "(with --rate)"),
+	[S_BUF_BYTES] = SIM_NUM("--buffer-bytes", "B", 64, 16777216,
+				"the lab's buffers per port per VL, bytes "
+				"(with --frame-bytes)"),
+	[S_IN_BYTES] = SIM_NUM("--in-buffer-bytes", "B", 64, 16777216,
+			       "the lab's input buffer, bytes"),
+	[S_OUT_BYTES] = SIM_NUM("--out-buffer-bytes", "B", 64, 16777216,
+				"the lab's output queue, bytes"),
 };
 
 #undef SIM_NUM
@@ -127,6 +141,7 @@ struct sopts {
 	const char *plot, *picture, *dot;
 	struct ftsw_route_req q;
 	struct ftsw_sim_opts so;
+	struct ftsw_sim_lab_map lab;	/* rate_bits 0: no lab mapping */
 	uint32_t ranks;
 	bool links;
 };
@@ -136,6 +151,43 @@ static void take_num(const struct cli_args *a, unsigned k, unsigned *dst)
 {
 	if (a->v[k].n)
 		*dst = (unsigned)a->v[k].u;
+}
+
+/* --rate, --frame-bytes, --*buffer-bytes: the lab's parameters. */
+static int take_lab(const struct cli_args *a, struct sopts *o)
+{
+	struct ftsw_sim_lab l = { 0 };
+	struct ftsw_err err;
+
+	memset(&o->lab, 0, sizeof(o->lab));
+	if (!a->v[S_RATE].n && !a->v[S_FRAME].n) {
+		if (a->v[S_BUF_BYTES].n || a->v[S_IN_BYTES].n ||
+		    a->v[S_OUT_BYTES].n) {
+			cli_err("sim: --*buffer-bytes need --frame-bytes and "
+				"--rate");
+			return -1;
+		}
+		return 0;
+	}
+	if (!a->v[S_RATE].n || !a->v[S_FRAME].n) {
+		cli_err("sim: --rate and --frame-bytes go together");
+		return -1;
+	}
+	if (ftsw_parse_rate("--rate", a->v[S_RATE].s, 1000, 1000000000000ULL,
+			    &l.rate_bits, &err)) {
+		cli_err("sim: %s", err.msg);
+		return -1;
+	}
+	l.frame_bytes = (unsigned)a->v[S_FRAME].u;
+	take_num(a, S_BUF_BYTES, &l.in_buf_bytes);
+	take_num(a, S_BUF_BYTES, &l.out_buf_bytes);
+	take_num(a, S_IN_BYTES, &l.in_buf_bytes);
+	take_num(a, S_OUT_BYTES, &l.out_buf_bytes);
+	if (ftsw_sim_lab_apply(&l, &o->so, &o->lab, &err)) {
+		cli_err("sim: %s", err.msg);
+		return -1;
+	}
+	return 0;
 }
 
 /* The parsed table into the library's options; -1 after an error. */
@@ -188,7 +240,7 @@ static int take_opts(const struct cli_args *a, struct sopts *o)
 			"(ftsw sim help)");
 		return -1;
 	}
-	return 0;
+	return take_lab(a, o);
 }
 
 static const char *swname(const struct ftsw_topo *t, uint32_t sw, char *buf,
@@ -311,12 +363,19 @@ static void point_links(const struct ftsw_topo *t,
 }
 
 static void print_point(const struct ftsw_routing *r,
-			const struct ftsw_sim_result *x, bool links)
+			const struct ftsw_sim_result *x, bool links,
+			const struct ftsw_sim_lab_map *lab)
 {
 	ftsw_out_open_object(NULL);
 	ftsw_out_float("load", "  %6.3f", x->load);
 	ftsw_out_float("offered", " %8.4f", x->offered);
 	ftsw_out_float("accepted", " %8.4f", x->accepted);
+	if (lab && lab->rate_bits) {
+		ftsw_out_float("offered_bits", NULL,
+			       ftsw_sim_lab_bits(lab, x->offered));
+		ftsw_out_float("accepted_bits", " (%.4g bit/s)",
+			       ftsw_sim_lab_bits(lab, x->accepted));
+	}
 	ftsw_out_float("msg_latency_avg", " %9.1f", x->msg_lat_avg);
 	ftsw_out_float("msg_latency_p50", " %8.0f", x->msg_lat_p50);
 	ftsw_out_float("msg_latency_p99", " %8.0f", x->msg_lat_p99);
@@ -512,6 +571,16 @@ static void print_header(const struct sopts *o, const struct ftsw_routing *r,
 		      : NULL, so->count);
 	ftsw_out_uint("seed", ", seed %" PRIu64 "\n", so->seed);
 	ftsw_out_close_object();
+	if (!o->lab.rate_bits)
+		return;
+	ftsw_out_open_object("lab");
+	ftsw_out_uint("rate_bits", "  the lab's link rate %" PRIu64 " bit/s",
+		      o->lab.rate_bits);
+	ftsw_out_float("cycle_s", ": a cycle (one 64-byte flit) is %g s",
+		       o->lab.cycle_s);
+	ftsw_out_float("frame_share", ", frame bytes per flit byte %.4f\n",
+		       o->lab.frame_share);
+	ftsw_out_close_object();
 }
 
 /* The whole report; true when a point deadlocked. */
@@ -532,7 +601,7 @@ static bool print_report(const struct sopts *o, const struct ftsw_routing *r,
 		      "umax", "uavg", "VL util");
 	ftsw_out_open_array("points");
 	for (i = 0; i < n; i++) {
-		print_point(r, &res[i], o->links);
+		print_point(r, &res[i], o->links, &o->lab);
 		deadlock |= res[i].deadlock;
 	}
 	ftsw_out_close_array();

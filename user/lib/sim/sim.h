@@ -185,6 +185,35 @@ int ftsw_sim_loads_parse(const char *s, double **loads, size_t *n,
 			 struct ftsw_err *err);
 
 /*
+ * The lab's parameters in the simulator's units (labmap.c; sim.md, "The
+ * lab's parameters"). A flit is a credit block of the kernel's lossless
+ * mode, FTSW_SIM_FLIT_BYTES; a frame of F bytes (from its Ethernet header
+ * on) is a packet of P = ceil(F / 64) flits; a cycle is 64 * 8 / rate
+ * seconds; a buffer of B bytes holds floor(floor(B / 64) / P) packets.
+ * Throughput in flits per cycle is rate * F / (P * 64) bit/s of frames.
+ */
+#define FTSW_SIM_FLIT_BYTES	64
+
+struct ftsw_sim_lab {
+	unsigned frame_bytes;	/* the lab's frame, Ethernet header on */
+	uint64_t rate_bits;	/* link rate, bit/s */
+	unsigned in_buf_bytes, out_buf_bytes;	/* per port per VL (0: keep) */
+};
+
+struct ftsw_sim_lab_map {
+	unsigned packet_flits, in_buf, out_buf;	/* what o got */
+	double cycle_s;		/* seconds per cycle */
+	double frame_share;	/* F / (P * 64): frame bytes per flit byte */
+	uint64_t rate_bits;
+};
+
+/* Set o's packet and buffer sizes from l; -1 with err naming the option. */
+int ftsw_sim_lab_apply(const struct ftsw_sim_lab *l, struct ftsw_sim_opts *o,
+		       struct ftsw_sim_lab_map *m, struct ftsw_err *err);
+/* Flits per cycle (of one host or link) as bit/s of the lab's frames. */
+double ftsw_sim_lab_bits(const struct ftsw_sim_lab_map *m, double flits);
+
+/*
  * Is a reported deadlock cycle one of the routing's channel dependency
  * graph? Independently of the simulator: consecutive buffers must be
  * joined by the cable out of the previous one's output port, and every

@@ -174,3 +174,46 @@ unsigned ftsw_split_words(char *s, char **w, unsigned max, char **rest)
 			s++;
 	}
 }
+
+int ftsw_parse_rate(const char *what, const char *s, uint64_t min,
+		    uint64_t max, uint64_t *bits, struct ftsw_err *err)
+{
+	static const char *const units[] = { "bit", "bps", "b" };
+	const char *p = s ? s : "";
+	struct ftsw_err e2;
+	char num[64];
+	double x, mult = 1;
+	size_t n = strlen(p), i, u;
+
+	if (n >= sizeof(num))
+		goto bad;
+	memcpy(num, p, n + 1);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		u = strlen(units[i]);
+		if (n > u && !strcmp(num + n - u, units[i])) {
+			num[n -= u] = 0;
+			break;
+		}
+	}
+	if (n > 1 && strchr("kKmMgG", num[n - 1])) {
+		mult = strchr("kK", num[n - 1]) ? 1e3 :
+		       strchr("mM", num[n - 1]) ? 1e6 : 1e9;
+		num[--n] = 0;
+	}
+	if (ftsw_parse_double(what, num, 0, 1e18, &x, &e2))
+		goto bad;
+	x *= mult;
+	if (x < (double)min || x > (double)max) {
+		ftsw_err_errno(err, ERANGE, "%s: '%s' is not a rate in "
+			       "%llu..%llu bit/s", what, p,
+			       (unsigned long long)min,
+			       (unsigned long long)max);
+		return -ERANGE;
+	}
+	*bits = (uint64_t)(x + 0.5);
+	return 0;
+bad:
+	ftsw_err_set(err, "%s: '%s' is not a rate (a number of bit/s, with "
+		     "k, M or G and optionally bit, bps or b)", what, p);
+	return -EINVAL;
+}

@@ -28,6 +28,14 @@ int ftsw_parse_double(const char *what, const char *s, double min,
 		      double max, double *out, struct ftsw_err *err);
 
 /*
+ * A rate in bit/s: a decimal number with an optional k, M or G (10^3, 10^6,
+ * 10^9) and an optional "bit", "bps" or "b" ("500kbit", "1.5M", "100000"),
+ * min..max bit/s, rounded to the nearest bit/s.
+ */
+int ftsw_parse_rate(const char *what, const char *s, uint64_t min,
+		    uint64_t max, uint64_t *bits, struct ftsw_err *err);
+
+/*
  * Like ftsw_parse_u64 but for a number at the start of s that ends at the
  * first character not part of it (spec strings such as "pgft:3;4,4"):
  * *end is set past the digits. At least one digit is required.
