@@ -513,7 +513,8 @@ static const struct {
 	  "--in-buffer --out-buffer --link-latency --router-latency "
 	  "--vls --warmup --measure --drain --deadlock --seed "
 	  "--threads --links --plot --picture --dot --speedup --voq "
-	  "--interleave --phased\n" },
+	  "--interleave --phased --rate --frame-bytes --buffer-bytes "
+	  "--in-buffer-bytes --out-buffer-bytes\n" },
 	{ "ftsw sim --pa", "--paths --pattern --path-policy --packet\n" },
 	{ "ftsw sim -t ftmn:4,2 -a osr", "osrm2 osrm3\n" },
 	{ "ftsw sim -p shi", "shift shift:\n" },
