@@ -28,7 +28,7 @@ void ftsw_sma_switch_init(struct ftsw_switch *sw)
 {
 	sw->ib0.state = FTSW_PS_INIT;
 	ftsw_mgmt_init(&sw->mgmt);
-	sw->life = FTSW_RESP_TIME;
+	sw->life = FTSW_LIFE_DEFAULT;
 }
 
 void ftsw_sma_port_init(struct ftsw_port *p)
@@ -36,7 +36,9 @@ void ftsw_sma_port_init(struct ftsw_port *p)
 	int i;
 
 	p->ib.state = FTSW_PS_INIT;
+	p->ib.hoq = FTSW_LIFE_DEFAULT;
 	p->ca.ib.state = FTSW_PS_INIT;
+	p->ca.ib.hoq = FTSW_LIFE_DEFAULT;
 	ftsw_mgmt_init(&p->ca.mgmt);
 	for (i = 0; i < FTSW_NUM_SL; i++)
 		p->ca.sl2vl[i] = i;

@@ -82,7 +82,6 @@ struct ftsw_plan {
 struct ftsw_switch;
 
 /* Capacities the agents report (Documentation/sm.md). */
-#define FTSW_VLARB_CAP		8	/* entries of each VLArbitration table */
 #define FTSW_PKEY_CAP		32	/* P_Key table entries (one block) */
 #define FTSW_MFT_CAP		256	/* multicast LIDs 0xC000.. stored */
 #define FTSW_MFT_GROUPS		16	/* port groups of 16: ports 0..255 */
@@ -146,6 +145,11 @@ struct ftsw_port {
 	struct ftsw_ibport ib;
 	struct ftsw_stats pma_base;	/* counters at the last PMA reset */
 	struct ftsw_ca ca;		/* edge ports: the host's CA */
+	/* Lossless mode (lossless.c): settings under fn->lock, READ_ONCE. */
+	u64 rate;		/* link rate, bit/s */
+	u32 in_buf;		/* input buffer per VL, bytes */
+	u32 out_buf;		/* output queue per VL, bytes */
+	struct ftsw_ll *ll;	/* buffers and queues, NULL in today's mode */
 	struct rcu_head rcu;
 };
 
@@ -173,6 +177,7 @@ struct ftsw_switch {
 	u8 def_port[3];			/* default, mcast primary, not primary */
 	u16 (*mft)[FTSW_MFT_GROUPS];	/* FTSW_MFT_CAP entries, or NULL */
 	u64 trap_tid;
+	spinlock_t ll_lock;		/* lossless mode: its ports' queues */
 	struct rcu_head rcu;
 	struct ftsw_port __rcu *ports[];	/* 1..nports, [0] unused */
 };
@@ -187,6 +192,7 @@ struct ftsw_net {
 	u64 generation;
 	u32 seq;		/* bumped on every change a dump shows */
 	u8 hop_limit;
+	bool lossless;		/* set while no port is bound */
 	u64 dead_drops[FTSW_DROP_MAX + 1];	/* of unbound ports */
 	struct ftsw_plan __rcu *plan;	/* active address plan */
 	struct ftsw_plan *plan_staged;	/* under lock; see plan_pending */
@@ -252,6 +258,10 @@ struct ftsw_port *ftsw_xmit(struct ftsw_port *in, struct ftsw_port *out,
 			   struct sk_buff *skb, u8 vl);
 void ftsw_offload_register(void);
 void ftsw_offload_unregister(void);
+
+/* lossless.c: lossless mode (Documentation/datapath.md) */
+void ftsw_ll_kick(struct ftsw_port *p);
+int ftsw_ll_put_vl_stats(struct sk_buff *msg, struct ftsw_port *p);
 
 /* resolve.c: the address plan and the edge port's ARP/ND responder. */
 int ftsw_plan_check(const struct ftsw_plan *plan, const char **msg);
@@ -335,11 +345,12 @@ void ftsw_port_clear(struct ftsw_port *p);
 void ftsw_port_rename(struct ftsw_port *p);
 
 /* policy.c: one policy per command, sized to its maxattr. */
-extern const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_HOP_LIMIT + 1];
+extern const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_LOSSLESS + 1];
+extern const struct nla_policy ftsw_switch_set_policy[FTSW_ATTR_SWITCH_LIFE + 1];
 extern const struct nla_policy ftsw_switch_new_policy[FTSW_ATTR_SWITCH_LID + 1];
 extern const struct nla_policy ftsw_switch_policy[FTSW_ATTR_SWITCH_ID + 1];
 extern const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_CA_GUID + 1];
-extern const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_CA_GUID + 1];
+extern const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_VLARB_LOW + 1];
 extern const struct nla_policy ftsw_port_policy[FTSW_ATTR_PORT_NUM + 1];
 extern const struct nla_policy ftsw_lft_set_policy[FTSW_ATTR_LFT_DATA + 1];
 extern const struct nla_policy ftsw_lft_get_policy[FTSW_ATTR_LFT_STAGED + 1];

@@ -65,6 +65,7 @@ struct ftsw_switch *ftsw_switch_alloc(u32 id, u8 nports)
 	sw->nports = nports;
 	for (i = 0; i < FTSW_NUM_SL; i++)
 		sw->sl2vl[i] = i;
+	spin_lock_init(&sw->ll_lock);
 	ftsw_sma_switch_init(sw);
 	return sw;
 }
@@ -210,6 +211,9 @@ static struct ftsw_port *ftsw_port_alloc(struct ftsw_switch *sw, u8 num,
 	p->num = num;
 	p->kind = kind;
 	p->admin_up = admin_up;
+	p->rate = FTSW_RATE_DEFAULT;
+	p->in_buf = FTSW_BUF_DEFAULT;
+	p->out_buf = FTSW_BUF_DEFAULT;
 	ftsw_sma_port_init(p);
 	return p;
 }

@@ -212,6 +212,7 @@ static int ftsw_fill_fabric(struct sk_buff *msg, void *hdr,
 	    nla_put_u16(msg, FTSW_ATTR_MAX_LID, FTSW_MAX_LID) ||
 	    nla_put_u8(msg, FTSW_ATTR_MAX_PORTS, FTSW_MAX_PORTS) ||
 	    nla_put_u8(msg, FTSW_ATTR_HOP_LIMIT, fn->hop_limit) ||
+	    nla_put_u8(msg, FTSW_ATTR_LOSSLESS, fn->lossless) ||
 	    nla_put_u64_64bit(msg, FTSW_ATTR_LFT_BYTES, lft_bytes,
 			      FTSW_ATTR_PAD) ||
 	    ftsw_put_drops(msg, FTSW_ATTR_DROPS, drops))
@@ -226,15 +227,28 @@ static int ftsw_nl_fabric_get(struct sk_buff *skb, struct genl_info *info)
 
 static int ftsw_nl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 {
+	struct nlattr *ll = info->attrs[FTSW_ATTR_LOSSLESS];
 	struct ftsw_net *fn = ftsw_info_fn(info);
+	int err = 0;
 
-	if (ftsw_req(info, FTSW_ATTR_HOP_LIMIT))
+	if (!ll && ftsw_req(info, FTSW_ATTR_HOP_LIMIT))
 		return -EINVAL;
 	mutex_lock(&fn->lock);
-	WRITE_ONCE(fn->hop_limit, nla_get_u8(info->attrs[FTSW_ATTR_HOP_LIMIT]));
+	if (ll && nla_get_u8(ll) != fn->lossless && fn->nports) {
+		NL_SET_ERR_MSG_ATTR(info->extack, ll,
+				    "lossless mode changes only while no port is bound");
+		err = -EBUSY;
+		goto out;
+	}
+	if (ll)
+		fn->lossless = nla_get_u8(ll);
+	if (info->attrs[FTSW_ATTR_HOP_LIMIT])
+		WRITE_ONCE(fn->hop_limit,
+			   nla_get_u8(info->attrs[FTSW_ATTR_HOP_LIMIT]));
 	ftsw_changed(fn);
+out:
 	mutex_unlock(&fn->lock);
-	return 0;
+	return err;
 }
 
 static int ftsw_nl_fabric_reset(struct sk_buff *skb, struct genl_info *info)
@@ -247,6 +261,7 @@ static int ftsw_nl_fabric_reset(struct sk_buff *skb, struct genl_info *info)
 	ftsw_plan_flush(fn);
 	/* The data path reads it locklessly (READ_ONCE). */
 	WRITE_ONCE(fn->hop_limit, FTSW_HOP_LIMIT_DEFAULT);
+	fn->lossless = false;
 	ftsw_commit(fn);
 	mutex_unlock(&fn->lock);
 	rtnl_unlock();
@@ -411,6 +426,12 @@ static const struct genl_ops ftsw_ops[] = {
 		.cmd = FTSW_CMD_PLAN_GET,
 		.doit = ftsw_nl_plan_get,
 		FTSW_POLICY(ftsw_plan_get_policy),
+	},
+	{
+		.cmd = FTSW_CMD_SWITCH_SET,
+		.doit = ftsw_nl_switch_set,
+		FTSW_POLICY(ftsw_switch_set_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 };
 

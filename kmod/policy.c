@@ -29,6 +29,16 @@ static struct netlink_range_validation ftsw_ifindex_range = {
 	.max = INT_MAX,
 };
 
+static struct netlink_range_validation ftsw_rate_range = {
+	.min = FTSW_RATE_MIN,
+	.max = FTSW_RATE_MAX,
+};
+
+static struct netlink_range_validation ftsw_buf_range = {
+	.min = FTSW_BUF_MIN,
+	.max = FTSW_BUF_MAX,
+};
+
 /* One definition per attribute, shared by the commands that take it. */
 #define FTSW_P_SWITCH_ID \
 	[FTSW_ATTR_SWITCH_ID]		= { .type = NLA_U32 }
@@ -53,8 +63,15 @@ static struct netlink_range_validation ftsw_ifindex_range = {
 	[FTSW_ATTR_PORT_CA_GUID]	= { .type = NLA_U64 }
 
 /* FABRIC_SET */
-const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_HOP_LIMIT + 1] = {
+const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_LOSSLESS + 1] = {
 	[FTSW_ATTR_HOP_LIMIT]		= NLA_POLICY_MIN(NLA_U8, 1),
+	[FTSW_ATTR_LOSSLESS]		= NLA_POLICY_MAX(NLA_U8, 1),
+};
+
+/* SWITCH_SET */
+const struct nla_policy ftsw_switch_set_policy[FTSW_ATTR_SWITCH_LIFE + 1] = {
+	FTSW_P_SWITCH_ID,
+	[FTSW_ATTR_SWITCH_LIFE]		= NLA_POLICY_MAX(NLA_U8, FTSW_LIFE_MAX),
 };
 
 /* SWITCH_NEW */
@@ -91,12 +108,24 @@ const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_CA_GUID + 1] = {
 };
 
 /* PORT_SET */
-const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_CA_GUID + 1] = {
+const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_VLARB_LOW + 1] = {
 	FTSW_P_SWITCH_ID,
 	FTSW_P_PORT_NUM,
 	FTSW_P_ADMIN_UP,
 	FTSW_P_EDGE,
 	FTSW_P_CA,
+	[FTSW_ATTR_PORT_RATE]		= NLA_POLICY_FULL_RANGE(NLA_U64,
+							&ftsw_rate_range),
+	[FTSW_ATTR_PORT_IN_BUF]		= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ftsw_buf_range),
+	[FTSW_ATTR_PORT_OUT_BUF]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ftsw_buf_range),
+	[FTSW_ATTR_PORT_HOQ_LIFE]	= NLA_POLICY_MAX(NLA_U8, FTSW_LIFE_MAX),
+	[FTSW_ATTR_PORT_VL_HIGH_LIMIT]	= { .type = NLA_U8 },
+	[FTSW_ATTR_PORT_VLARB_HIGH]	= { .type = NLA_BINARY,
+					    .len = 2 * FTSW_VLARB_CAP },
+	[FTSW_ATTR_PORT_VLARB_LOW]	= { .type = NLA_BINARY,
+					    .len = 2 * FTSW_VLARB_CAP },
 };
 
 /* PORT_UNBIND, PORT_GET, PORT_CLEAR: one port (or a filter). */

@@ -28,6 +28,7 @@ static int ftsw_fill_switch(struct sk_buff *msg, struct ftsw_switch *sw,
 	    nla_put_u32(msg, FTSW_ATTR_PORT_COUNT, sw->nbound) ||
 	    nla_put_u32(msg, FTSW_ATTR_LFT_SIZE, lft ? lft->size : 0) ||
 	    nla_put(msg, FTSW_ATTR_SL2VL, FTSW_NUM_SL, sw->sl2vl) ||
+	    nla_put_u8(msg, FTSW_ATTR_SWITCH_LIFE, READ_ONCE(sw->life)) ||
 	    (sw->lid && nla_put_u16(msg, FTSW_ATTR_SWITCH_LID, sw->lid)) ||
 	    (sw->staged && nla_put_flag(msg, FTSW_ATTR_SWITCH_STAGED)))
 		goto nla_fail;
@@ -506,6 +507,9 @@ int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 	for (i = 0; i < ARRAY_SIZE(ftsw_edge_attrs); i++)
 		if (info->attrs[ftsw_edge_attrs[i]])
 			edge_attrs = true;
+	err = ftsw_nl_port_ll_check(info);
+	if (err)
+		return err;
 
 	mutex_lock(&fn->lock);
 	p = ftsw_nl_port(fn, info);
@@ -530,6 +534,7 @@ int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (p->kind == FTSW_PORT_EDGE)
 		ftsw_nl_ca_attrs(p, info);
+	ftsw_nl_port_ll_apply(p, info);
 	if (info->attrs[FTSW_ATTR_PORT_ADMIN_UP])
 		ftsw_port_set_admin(p,
 				    nla_get_u8(info->attrs[FTSW_ATTR_PORT_ADMIN_UP]));
@@ -575,7 +580,7 @@ int ftsw_fill_port(struct sk_buff *msg, struct ftsw_port *p,
 		goto nla_fail;
 	if (ftsw_nl_put_ca(msg, p))
 		goto nla_fail;
-	if (!reason && ftsw_put_stats(msg, p))
+	if (!reason && (ftsw_put_stats(msg, p) || ftsw_nl_put_port_ll(msg, p)))
 		goto nla_fail;
 	genlmsg_end(msg, hdr);
 	return 0;

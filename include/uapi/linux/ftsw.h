@@ -166,6 +166,7 @@ enum ftsw_cmd {
 	FTSW_CMD_PORT_CLEAR,	/* zero a port's counters */
 	FTSW_CMD_PLAN_SET,	/* stage the address plan */
 	FTSW_CMD_PLAN_GET,	/* the active or staged address plan */
+	FTSW_CMD_SWITCH_SET,	/* switch lifetime */
 	__FTSW_CMD_MAX,
 };
 #define FTSW_CMD_MAX (__FTSW_CMD_MAX - 1)
@@ -216,6 +217,17 @@ enum ftsw_attr {
 	FTSW_ATTR_PORT_PEER_NUM,	/* u8: a patch cable's far port */
 	FTSW_ATTR_PORT_NODE_DESC,	/* string < 64: edge: the CA's name */
 	FTSW_ATTR_PORT_CA_GUID,		/* u64: edge: the CA's node GUID */
+	/* Lossless mode (Documentation/datapath.md, "Lossless mode"). */
+	FTSW_ATTR_LOSSLESS,		/* u8 0/1: fabric in lossless mode */
+	FTSW_ATTR_SWITCH_LIFE,		/* u8 0..31: LifeTimeValue */
+	FTSW_ATTR_PORT_RATE,		/* u64: link rate, bit/s */
+	FTSW_ATTR_PORT_IN_BUF,		/* u32: input buffer per VL, bytes */
+	FTSW_ATTR_PORT_OUT_BUF,		/* u32: output queue per VL, bytes */
+	FTSW_ATTR_PORT_HOQ_LIFE,	/* u8 0..31: PortInfo HOQLife */
+	FTSW_ATTR_PORT_VL_HIGH_LIMIT,	/* u8: PortInfo VLHighLimit */
+	FTSW_ATTR_PORT_VLARB_HIGH,	/* binary: (VL, weight) u8 pairs */
+	FTSW_ATTR_PORT_VLARB_LOW,	/* binary: (VL, weight) u8 pairs */
+	FTSW_ATTR_PORT_VL_STATS,	/* nest, out: type VL + 1 -> vlstat */
 	__FTSW_ATTR_MAX,
 };
 #define FTSW_ATTR_MAX (__FTSW_ATTR_MAX - 1)
@@ -273,8 +285,85 @@ enum ftsw_drop {
 	FTSW_DROP_BAD_MAD,		/* MAD frame truncated, bad version... */
 	FTSW_DROP_BAD_DR,		/* directed route: bad hop pointer/path */
 	FTSW_DROP_MAD_SINK,		/* MAD no agent or host takes */
+	FTSW_DROP_HOQ_LIFE,		/* lossless: head of an output queue too long */
+	FTSW_DROP_SWITCH_LIFE,		/* lossless: in the switch too long */
+	FTSW_DROP_BAD_CREDIT,		/* malformed credit-update frame */
+	FTSW_DROP_OVERFLOW,		/* lossless: input buffer full (peer ignored credits) */
 	__FTSW_DROP_MAX,
 };
 #define FTSW_DROP_MAX (__FTSW_DROP_MAX - 1)
+
+/*
+ * Lossless mode (FTSW_ATTR_LOSSLESS; Documentation/datapath.md). Every
+ * port has per data VL (0..14) an input buffer and an output queue, sized
+ * in bytes; flow control counts 64-byte blocks (credits): a frame of L
+ * bytes from its Ethernet header on takes ceil(L / 64) blocks. Lifetimes
+ * are InfiniBand's encoding: 4.096 us * 2^value, 20..31 infinite.
+ */
+#define FTSW_NUM_DATA_VL	15	/* VL0..14 are flow controlled */
+#define FTSW_CREDIT_BYTES	64	/* one credit: a 64-byte block */
+#define FTSW_BUF_MIN		64
+#define FTSW_BUF_MAX		16777216	/* 16 MiB */
+#define FTSW_BUF_DEFAULT	6144	/* 4 frames of MTU 1500 (24 blocks each) */
+#define FTSW_RATE_MIN		1000
+#define FTSW_RATE_MAX		1000000000000	/* 1 Tbit/s */
+#define FTSW_RATE_DEFAULT	1000000000	/* 1 Gbit/s */
+#define FTSW_LIFE_MAX		31
+#define FTSW_LIFE_INFINITE	20	/* 20..31: no lifetime */
+#define FTSW_LIFE_DEFAULT	18	/* 4.096 us << 18: 1.07 s */
+#define FTSW_VLARB_CAP		8	/* entries of each VL arbitration table */
+
+/* FTSW_ATTR_PORT_VL_STATS: attribute type VL + 1 -> nest of these. */
+enum ftsw_vlstat_attr {
+	FTSW_VLSTAT_UNSPEC,
+	FTSW_VLSTAT_PAD,
+	FTSW_VLSTAT_IN_BYTES,		/* u32: input buffer occupancy */
+	FTSW_VLSTAT_IN_PACKETS,		/* u32 */
+	FTSW_VLSTAT_OUT_BYTES,		/* u32: output queue occupancy */
+	FTSW_VLSTAT_OUT_PACKETS,	/* u32 */
+	FTSW_VLSTAT_CREDITS,		/* u32: blocks the peer's input buffer takes now */
+	FTSW_VLSTAT_IN_WAIT_NS,		/* u64: input heads blocked on a full output */
+	FTSW_VLSTAT_OUT_WAIT_NS,	/* u64: output heads waiting for credit */
+	FTSW_VLSTAT_HOQ_DISCARDS,	/* u64: head of output queue past HOQLife */
+	FTSW_VLSTAT_LIFE_DISCARDS,	/* u64: in the switch past its lifetime */
+	FTSW_VLSTAT_HEAD_PORT,		/* u8: output port the input head waits for */
+	FTSW_VLSTAT_HEAD_VL,		/* u8: and its VL */
+	FTSW_VLSTAT_HEAD_WAIT_NS,	/* u64: how long it has waited so far */
+	FTSW_VLSTAT_OUT_CREDIT_WAIT_NS,	/* u64: the output head's wait so far */
+	__FTSW_VLSTAT_MAX,
+};
+#define FTSW_VLSTAT_MAX (__FTSW_VLSTAT_MAX - 1)
+
+/*
+ * The credit-update frame of a link in lossless mode, sent where the far
+ * end of a cable is not an ftsw port of this machine (VXLAN):
+ *
+ *   dst ff:ff:ff:ff:ff:ff | src 02:66:74:00:ff:ff | 0x88B5 |
+ *   struct ftsw_hdr (dlid 0xFFFF, slid 0, sl 0, hops 0, proto 0x88B5) |
+ *   struct ftsw_credit_hdr | count x struct ftsw_credit_vl
+ *
+ * For each VL: fctbs, the blocks its sender has sent on the VL since the
+ * port was bound (mod 2^32); fccl, the credit limit it grants: its peer may
+ * send a frame of n blocks while (its own blocks sent + n) <= fccl (mod 2^32
+ * compared as a signed difference). As InfiniBand's flow-control packet
+ * (FCTBS, FCCL; IBA 7.9.4). Never forwarded; refused as FTSW_DROP_BAD_CREDIT
+ * unless version 1, 1 <= count <= 15, VLs below 15, reserved zero and the
+ * frame long enough for count entries.
+ */
+#define FTSW_PROTO_CREDIT	FTSW_ETH_P
+#define FTSW_CREDIT_VERSION	1
+
+struct ftsw_credit_hdr {
+	__u8	version;	/* FTSW_CREDIT_VERSION */
+	__u8	count;		/* entries after it, 1..15 */
+	__be16	reserved;	/* zero */
+};
+
+struct ftsw_credit_vl {
+	__u8	vl;		/* 0..14 */
+	__u8	reserved[3];	/* zero */
+	__be32	fctbs;		/* blocks sent by the frame's sender */
+	__be32	fccl;		/* credit limit granted to the receiver */
+};
 
 #endif /* _UAPI_LINUX_FTSW_H */

@@ -72,6 +72,15 @@ static const char *const ftsw_attr_names[FTSW_ATTR_MAX + 1] = {
 	[FTSW_ATTR_PORT_PEER_NUM] = "peer port",
 	[FTSW_ATTR_PORT_NODE_DESC] = "node description",
 	[FTSW_ATTR_PORT_CA_GUID] = "CA GUID",
+	[FTSW_ATTR_LOSSLESS] = "lossless",
+	[FTSW_ATTR_SWITCH_LIFE] = "switch lifetime",
+	[FTSW_ATTR_PORT_RATE] = "rate",
+	[FTSW_ATTR_PORT_IN_BUF] = "input buffer",
+	[FTSW_ATTR_PORT_OUT_BUF] = "output queue",
+	[FTSW_ATTR_PORT_HOQ_LIFE] = "HOQ lifetime",
+	[FTSW_ATTR_PORT_VL_HIGH_LIMIT] = "VL high limit",
+	[FTSW_ATTR_PORT_VLARB_HIGH] = "VL arbitration high",
+	[FTSW_ATTR_PORT_VLARB_LOW] = "VL arbitration low",
 };
 
 static const char *attr_name(int type)
@@ -98,6 +107,10 @@ const char *ftsw_drop_name(int reason)
 		[FTSW_DROP_BAD_MAD] = "bad_mad",
 		[FTSW_DROP_BAD_DR] = "bad_dr",
 		[FTSW_DROP_MAD_SINK] = "mad_sink",
+		[FTSW_DROP_HOQ_LIFE] = "hoq_life",
+		[FTSW_DROP_SWITCH_LIFE] = "switch_life",
+		[FTSW_DROP_BAD_CREDIT] = "bad_credit",
+		[FTSW_DROP_OVERFLOW] = "overflow",
 	};
 
 	if (reason > 0 && reason <= FTSW_DROP_MAX)
