@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftsw fabric show | set hop-limit N | reset
+ * ftsw fabric show | set [hop-limit N] [lossless on|off] | reset
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,11 +10,13 @@
 #include "nlcli.h"
 #include "util/output.h"
 
-enum { H_HOP_LIMIT, H_N };
+enum { H_HOP_LIMIT, H_LOSSLESS, H_N };
+static const char *const onoff[] = { "off", "on", NULL };
 static const struct cli_opt set_opts[H_N + 1] = {
 	[H_HOP_LIMIT] = { "hop-limit", NULL, CLI_NUM, "N", 1, 255,
-			  .required = true,
 			  .help = "switches a packet may cross before it drops" },
+	[H_LOSSLESS] = { "lossless", NULL, CLI_WORD, "on|off", .words = onoff,
+			 .help = "lossless mode (only while no port is bound)" },
 };
 
 static int fabric_show(const struct cli_args *a)
@@ -32,7 +34,9 @@ static int fabric_show(const struct cli_args *a)
 	ftsw_out_uint("generation", "generation %" PRIu64, fi.generation);
 	ftsw_out_uint("switches", " switches %" PRIu64, fi.nswitches);
 	ftsw_out_uint("ports", " ports %" PRIu64, fi.nports);
-	ftsw_out_uint("hop_limit", " hop-limit %" PRIu64 "\n", fi.hop_limit);
+	ftsw_out_uint("hop_limit", " hop-limit %" PRIu64, fi.hop_limit);
+	ftsw_out_bool("lossless", NULL, fi.lossless);
+	ftsw_out_text("%s\n", fi.lossless ? " lossless" : "");
 	ftsw_out_uint("max_switches", "limits: switches %" PRIu64,
 		      fi.max_switches);
 	ftsw_out_uint("max_lid", " lid 0x%" PRIx64, fi.max_lid);
@@ -50,11 +54,20 @@ static int fabric_show(const struct cli_args *a)
 
 static int fabric_set(const struct cli_args *a)
 {
-	struct ftsw_nl *nl = nlcli_open();
+	struct ftsw_nl *nl;
 
+	if (!a->v[H_HOP_LIMIT].n && !a->v[H_LOSSLESS].n) {
+		cli_err("fabric set: needs hop-limit N or lossless on|off");
+		return 2;
+	}
+	nl = nlcli_open();
 	if (!nl)
 		return 1;
-	if (ftsw_nl_fabric_set_hop_limit(nl, (uint8_t)a->v[H_HOP_LIMIT].u))
+	if (a->v[H_LOSSLESS].n &&
+	    ftsw_nl_fabric_set_lossless(nl, a->v[H_LOSSLESS].u))
+		return nlcli_fail(nl, "fabric set");
+	if (a->v[H_HOP_LIMIT].n &&
+	    ftsw_nl_fabric_set_hop_limit(nl, (uint8_t)a->v[H_HOP_LIMIT].u))
 		return nlcli_fail(nl, "fabric set");
 	ftsw_nl_close(nl);
 	return 0;
@@ -76,7 +89,8 @@ static int fabric_reset(const struct cli_args *a)
 const struct cli_cmd cli_cmds_fabric[] = {
 	{ "show", NULL, "generation, limits, LFT memory, drops by reason",
 	  .run = fabric_show, .def = true },
-	{ "set", "hop-limit N", "tune the fabric", .opts = set_opts,
+	{ "set", "[hop-limit N] [lossless on|off]", "tune the fabric",
+	  .opts = set_opts,
 	  .run = fabric_set },
 	{ "reset", NULL, "remove every switch of this namespace's fabric",
 	  .run = fabric_reset },

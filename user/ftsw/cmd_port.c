@@ -25,7 +25,9 @@
 static const char *const kinds[] = { "link", "edge", NULL };
 
 enum { Q_SWITCH, Q_PORT, Q_DEV, Q_PEER, Q_KIND, Q_LID, Q_LMC, Q_SL,
-       Q_OFFSETS, Q_SL_TABLE, Q_UP, Q_DOWN, Q_DESC, Q_GUID, Q_N };
+       Q_OFFSETS, Q_SL_TABLE, Q_UP, Q_DOWN, Q_DESC, Q_GUID, Q_RATE,
+       Q_IN_BUF, Q_OUT_BUF, Q_HOQ_LIFE, Q_HIGH_LIMIT, Q_ARB_HIGH, Q_ARB_LOW,
+       Q_N };
 static const struct cli_opt port_opts[Q_N + 1] = {
 	[Q_SWITCH] = NLCLI_OPT_SWITCH(true),
 	[Q_PORT] = { "port", NULL, CLI_NUM, "N", 0, 255, .required = true,
@@ -53,6 +55,21 @@ static const struct cli_opt port_opts[Q_N + 1] = {
 		     .help = "edge: the host CA's NodeDescription (< 64 bytes)" },
 	[Q_GUID] = { "guid", NULL, CLI_NUM, "GUID", 1, UINT64_MAX,
 		     .help = "edge: the host CA's node GUID" },
+	[Q_RATE] = { "rate", NULL, CLI_STR, "RATE",
+		     .help = "lossless: link rate, bit/s with k, M, G" },
+	[Q_IN_BUF] = { "in-buffer", NULL, CLI_NUM, "BYTES", FTSW_BUF_MIN,
+		       FTSW_BUF_MAX, .help = "lossless: input buffer per VL" },
+	[Q_OUT_BUF] = { "out-buffer", NULL, CLI_NUM, "BYTES", FTSW_BUF_MIN,
+			FTSW_BUF_MAX, .help = "lossless: output queue per VL" },
+	[Q_HOQ_LIFE] = { "hoq-life", NULL, CLI_NUM, "V", 0, FTSW_LIFE_MAX,
+			 .help = "lossless: HOQLife, 4.096 us * 2^V, 20..31 none" },
+	[Q_HIGH_LIMIT] = { "vl-high-limit", NULL, CLI_NUM, "N", 0, 255,
+			   .help = "lossless: VLHighLimit (4096-byte units)" },
+	[Q_ARB_HIGH] = { "vlarb-high", NULL, CLI_STR, "VL:W,..",
+			 .help = "lossless: high-priority VL arbitration "
+				 "(at most 8 VL:weight)" },
+	[Q_ARB_LOW] = { "vlarb-low", NULL, CLI_STR, "VL:W,..",
+			.help = "lossless: low-priority VL arbitration" },
 };
 
 /* show: the same keys, none required. */
@@ -150,6 +167,77 @@ static void print_stats(const struct ftsw_port_info *p)
 	ftsw_out_close_object();
 }
 
+/* Lossless mode: the settings, and each VL the kernel reports. */
+static void print_ll(const struct ftsw_port_ll *ll)
+{
+	unsigned v, i;
+
+	ftsw_out_open_object("lossless");
+	ftsw_out_uint("rate", "    lossless: rate %" PRIu64 " bit/s", ll->rate);
+	ftsw_out_uint("in_buffer", ", buffers in %" PRIu64, ll->in_buf);
+	ftsw_out_uint("out_buffer", " out %" PRIu64 " bytes per VL",
+		      ll->out_buf);
+	ftsw_out_uint("hoq_life", ", HOQLife %" PRIu64, ll->hoq_life);
+	ftsw_out_uint("vl_high_limit", ", VLHighLimit %" PRIu64 "\n",
+		      ll->vl_high_limit);
+	ftsw_out_text("    vlarb high");
+	ftsw_out_open_array("vlarb_high");
+	for (i = 0; i < ll->nvlarb_high; i++) {
+		ftsw_out_open_object(NULL);
+		ftsw_out_uint("vl", " %" PRIu64, ll->vlarb_high[i][0]);
+		ftsw_out_uint("weight", ":%" PRIu64, ll->vlarb_high[i][1]);
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	ftsw_out_text(", low");
+	ftsw_out_open_array("vlarb_low");
+	for (i = 0; i < ll->nvlarb_low; i++) {
+		ftsw_out_open_object(NULL);
+		ftsw_out_uint("vl", " %" PRIu64, ll->vlarb_low[i][0]);
+		ftsw_out_uint("weight", ":%" PRIu64, ll->vlarb_low[i][1]);
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	ftsw_out_text("\n");
+	ftsw_out_open_array("vls");
+	for (v = 0; ll->has_vl && v < FTSW_NUM_DATA_VL; v++) {
+		const struct ftsw_vl_stats *x = &ll->vl[v];
+
+		if (!x->present)
+			continue;
+		ftsw_out_open_object(NULL);
+		ftsw_out_uint("vl", "    VL %-2" PRIu64, v);
+		ftsw_out_uint("in_bytes", " in %" PRIu64, x->in_bytes);
+		ftsw_out_uint("in_packets", " B/%" PRIu64 " pkt", x->in_packets);
+		ftsw_out_uint("out_bytes", " out %" PRIu64, x->out_bytes);
+		ftsw_out_uint("out_packets", " B/%" PRIu64 " pkt",
+			      x->out_packets);
+		ftsw_out_uint("credits", " credits %" PRIu64, x->credits);
+		ftsw_out_uint("in_wait_ns", " waits in %" PRIu64, x->in_wait_ns);
+		ftsw_out_uint("out_wait_ns", " out %" PRIu64 " ns",
+			      x->out_wait_ns);
+		ftsw_out_uint("hoq_discards", " discards HOQ %" PRIu64,
+			      x->hoq_discards);
+		ftsw_out_uint("life_discards", " life %" PRIu64,
+			      x->life_discards);
+		if (x->head_port) {
+			ftsw_out_uint("head_port", "\n      head waits for port "
+				      "%" PRIu64, x->head_port);
+			ftsw_out_uint("head_vl", " VL %" PRIu64, x->head_vl);
+			ftsw_out_uint("head_wait_ns", " since %" PRIu64 " ns",
+				      x->head_wait_ns);
+		}
+		if (x->out_credit_wait_ns)
+			ftsw_out_uint("out_credit_wait_ns", "\n      output head "
+				      "waits for credit since %" PRIu64 " ns",
+				      x->out_credit_wait_ns);
+		ftsw_out_text("\n");
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	ftsw_out_close_object();
+}
+
 /* Shared by "port show" and "monitor". */
 void port_print(const char *key, const struct ftsw_port_info *p, bool stats)
 {
@@ -191,6 +279,8 @@ void port_print(const char *key, const struct ftsw_port_info *p, bool stats)
 	ftsw_out_text("\n");
 	if (stats && p->has_stats)
 		print_stats(p);
+	if (stats && p->ll.present)
+		print_ll(&p->ll);
 	ftsw_out_close_object();
 }
 
@@ -231,6 +321,75 @@ static int parse_peer(const char *v, struct ftsw_port_cfg *c)
 	c->peer_switch = (int64_t)id;
 	c->peer_port = (uint8_t)port;
 	c->kind = FTSW_PORT_LINK;	/* a patch cable's ends are links */
+	return 0;
+}
+
+/* "VL:W,VL:W" into t: the number of entries, or -1 after an error. */
+static int parse_vlarb(const char *what, const char *v, uint8_t (*t)[2])
+{
+	struct ftsw_err err;
+	char buf[256], *tok, *save = NULL;
+	unsigned vl, w;
+	int n = 0;
+
+	if (strlen(v) >= sizeof(buf)) {
+		cli_err("port: %s: too long", what);
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+
+		if (!colon || n == FTSW_VLARB_CAP) {
+			cli_err("port: %s: '%s': %s", what, v, colon ?
+				"more than 8 entries" : "expected VL:WEIGHT,...");
+			return -1;
+		}
+		*colon = 0;
+		if (ftsw_parse_uint(what, tok, 0, FTSW_NUM_DATA_VL - 1, &vl,
+				    &err) ||
+		    ftsw_parse_uint(what, colon + 1, 0, 255, &w, &err)) {
+			cli_err("port: %s", err.msg);
+			return -1;
+		}
+		t[n][0] = (uint8_t)vl;
+		t[n][1] = (uint8_t)w;
+		n++;
+	}
+	return n;
+}
+
+/* The lossless words into c: 0, or -1 after an error. */
+static int port_cfg_ll(const struct cli_args *a, struct ftsw_port_cfg *c)
+{
+	struct ftsw_err err;
+	uint64_t bits;
+
+	if (a->v[Q_RATE].n) {
+		if (ftsw_parse_rate("rate", a->v[Q_RATE].s, FTSW_RATE_MIN,
+				    FTSW_RATE_MAX, &bits, &err)) {
+			cli_err("port: %s", err.msg);
+			return -1;
+		}
+		c->rate = (int64_t)bits;
+	}
+	if (a->v[Q_IN_BUF].n)
+		c->in_buf = (int64_t)a->v[Q_IN_BUF].u;
+	if (a->v[Q_OUT_BUF].n)
+		c->out_buf = (int64_t)a->v[Q_OUT_BUF].u;
+	if (a->v[Q_HOQ_LIFE].n)
+		c->hoq_life = (int)a->v[Q_HOQ_LIFE].u;
+	if (a->v[Q_HIGH_LIMIT].n)
+		c->vl_high_limit = (int)a->v[Q_HIGH_LIMIT].u;
+	if (a->v[Q_ARB_HIGH].n &&
+	    (c->nvlarb_high = parse_vlarb("vlarb-high", a->v[Q_ARB_HIGH].s,
+					  c->vlarb_high)) < 0)
+		return -1;
+	if (a->v[Q_ARB_LOW].n &&
+	    (c->nvlarb_low = parse_vlarb("vlarb-low", a->v[Q_ARB_LOW].s,
+					 c->vlarb_low)) < 0)
+		return -1;
 	return 0;
 }
 
@@ -282,6 +441,8 @@ static int port_cfg(const struct cli_args *a, struct port_args *pa)
 	}
 	if (a->v[Q_GUID].n)
 		c->ca_guid = a->v[Q_GUID].u;
+	if (port_cfg_ll(a, c))
+		return 2;
 	if (a->v[Q_UP].n && a->v[Q_DOWN].n) {
 		cli_err("port: up and down exclude each other");
 		return 2;
@@ -357,6 +518,12 @@ static int port_bind(const struct cli_args *a)
 			"peer S:P");
 		rc = 2;
 	}
+	for (unsigned i = Q_RATE; !rc && i <= Q_ARB_LOW; i++)
+		if (a->v[i].n) {
+			cli_err("port bind: %s is for set only (bind, then "
+				"port set)", port_opts[i].name);
+			rc = 2;
+		}
 	if (!rc)
 		rc = port_send("port bind", &pa.c, ftsw_nl_port_bind);
 	free(pa.sl_table);

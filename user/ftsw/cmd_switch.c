@@ -28,6 +28,11 @@ static const struct cli_opt add_opts[W_N + 1] = {
 static const struct cli_opt id_opts[2] = {
 	[W_ID] = NLCLI_OPT_SWITCH(false),
 };
+static const struct cli_opt set_opts[3] = {
+	[W_ID] = NLCLI_OPT_SWITCH(false),
+	{ "life", NULL, CLI_NUM, "V", 0, FTSW_LIFE_MAX, .required = true,
+	  .help = "lossless: switch lifetime, 4.096 us * 2^V, 20..31 none" },
+};
 
 static int switch_print(const struct ftsw_switch_info *si, void *arg)
 {
@@ -45,6 +50,7 @@ static int switch_print(const struct ftsw_switch_info *si, void *arg)
 	ftsw_out_uint("bound", " bound %" PRIu64, si->nbound);
 	ftsw_out_uint("lid", si->lid ? " lid %" PRIu64 : NULL, si->lid);
 	ftsw_out_uint("lft_size", " lft %" PRIu64, si->lft_size);
+	ftsw_out_uint("life", " life %" PRIu64, si->life);
 	ftsw_out_bool("staged", NULL, si->staged);
 	ftsw_out_text("%s\n", si->staged ? " staged" : "");
 	ftsw_out_open_array("sl2vl");
@@ -148,6 +154,24 @@ static int switch_del(const struct cli_args *a)
 	return 0;
 }
 
+static int switch_set(const struct cli_args *a)
+{
+	struct ftsw_switch_info si = { 0 };
+	struct ftsw_nl *nl;
+	int rc;
+
+	rc = switch_needed("set", a, &si);
+	if (rc)
+		return rc;
+	nl = nlcli_open();
+	if (!nl)
+		return 1;
+	if (ftsw_nl_switch_set_life(nl, si.id, (uint8_t)a->v[1].u))
+		return nlcli_fail(nl, "switch set");
+	ftsw_nl_close(nl);
+	return 0;
+}
+
 static int switch_show(const struct cli_args *a)
 {
 	struct ftsw_switch_info si = { 0 };
@@ -173,6 +197,8 @@ const struct cli_cmd cli_cmds_switch[] = {
 	  .run = switch_add },
 	{ "del", "id ID", "delete a switch (and unbind its ports)", CLI_STR,
 	  0, 1, .opts = id_opts, .run = switch_del },
+	{ "set", "id ID life V", "a switch's lifetime (lossless mode)",
+	  CLI_STR, 0, 1, .opts = set_opts, .run = switch_set },
 	{ "show", "[id ID]", "every switch, or one", CLI_STR, 0, 1,
 	  .opts = id_opts, .run = switch_show, .def = true },
 	{ NULL }

@@ -18,6 +18,8 @@
 
 #include "nl/nl.h"
 
+#include "nl/nl_int.h"
+
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
 #endif
@@ -378,6 +380,7 @@ static int parse_fabric(struct nlattr **tb, void *arg)
 	fi->max_ports = get_u8(tb[FTSW_ATTR_MAX_PORTS]);
 	fi->hop_limit = get_u8(tb[FTSW_ATTR_HOP_LIMIT]);
 	fi->lft_bytes = get_u64(tb[FTSW_ATTR_LFT_BYTES]);
+	fi->lossless = get_u8(tb[FTSW_ATTR_LOSSLESS]);
 	if (tb[FTSW_ATTR_DROPS])
 		parse_drops(tb[FTSW_ATTR_DROPS], fi->drops);
 	return 0;
@@ -420,6 +423,7 @@ static void switch_from(struct nlattr **tb, struct ftsw_switch_info *si)
 	si->staged = tb[FTSW_ATTR_SWITCH_STAGED] != NULL;
 	if (tb[FTSW_ATTR_SL2VL] && nla_len(tb[FTSW_ATTR_SL2VL]) == FTSW_NUM_SL)
 		memcpy(si->sl2vl, nla_data(tb[FTSW_ATTR_SL2VL]), FTSW_NUM_SL);
+	si->life = get_u8(tb[FTSW_ATTR_SWITCH_LIFE]);
 }
 
 int ftsw_nl_switch_new(struct ftsw_nl *nl, const struct ftsw_switch_info *si)
@@ -504,6 +508,13 @@ void ftsw_port_cfg_init(struct ftsw_port_cfg *c)
 	c->base_lid = -1;
 	c->lmc = -1;
 	c->sl = -1;
+	c->rate = -1;
+	c->in_buf = -1;
+	c->out_buf = -1;
+	c->hoq_life = -1;
+	c->vl_high_limit = -1;
+	c->nvlarb_high = -1;
+	c->nvlarb_low = -1;
 }
 
 static void put_port_cfg(struct nl_msg *msg, const struct ftsw_port_cfg *c)
@@ -553,8 +564,10 @@ int ftsw_nl_port_set(struct ftsw_nl *nl, const struct ftsw_port_cfg *c)
 	struct nl_msg *msg = new_msg(nl, FTSW_CMD_PORT_SET, NLM_F_ACK,
 				     c->sl_table_len + 4096);
 
-	if (msg)
+	if (msg) {
 		put_port_cfg(msg, c);
+		ftsw_nl_put_port_ll(msg, c);
+	}
 	return simple(nl, msg);
 }
 
@@ -615,6 +628,7 @@ static void port_from(struct nlattr **tb, struct ftsw_port_info *pi)
 		pi->n_offsets = n;
 		memcpy(pi->offsets, nla_data(tb[FTSW_ATTR_PORT_OFFSETS]), n);
 	}
+	ftsw_nl_port_ll_from(tb, &pi->ll);
 	if (tb[FTSW_ATTR_PORT_STATS]) {
 		struct nlattr *a, *b;
 		int rem, rem2;
@@ -940,4 +954,15 @@ int ftsw_nl_event_recv(struct ftsw_nl *nl, ftsw_event_cb cb, void *arg)
 		return -EIO;
 	}
 	return e.stop;
+}
+
+/* For the other files of nl/ (nl_int.h). */
+struct nl_msg *ftsw_nl_msg(struct ftsw_nl *nl, uint8_t cmd, int flags)
+{
+	return new_msg(nl, cmd, flags, 0);
+}
+
+int ftsw_nl_request(struct ftsw_nl *nl, struct nl_msg *msg)
+{
+	return simple(nl, msg);
 }

@@ -35,6 +35,7 @@ struct ftsw_fabric_info {
 	uint8_t hop_limit;
 	uint64_t lft_bytes;
 	uint64_t drops[FTSW_DROP_MAX + 1];
+	bool lossless;		/* lossless mode (nl_lossless.c) */
 };
 
 int ftsw_nl_fabric_get(struct ftsw_nl *nl, struct ftsw_fabric_info *fi);
@@ -51,6 +52,7 @@ struct ftsw_switch_info {
 	uint32_t lft_size;
 	bool staged;
 	uint8_t sl2vl[FTSW_NUM_SL];
+	uint8_t life;		/* switch lifetime (lossless mode) */
 };
 
 int ftsw_nl_switch_new(struct ftsw_nl *nl, const struct ftsw_switch_info *si);
@@ -68,6 +70,34 @@ struct ftsw_port_stats {
 	uint64_t tx_vl[FTSW_NUM_VL];
 	uint64_t drops[FTSW_DROP_MAX + 1];
 	uint64_t resolved;	/* ARP/ND replies the edge port sent */
+};
+
+/*
+ * Lossless mode (Documentation/netlink.md, "Lossless mode"): one data VL's
+ * state at a port, and the port's settings. Sizes in bytes, times in ns.
+ */
+struct ftsw_vl_stats {
+	bool present;		/* the kernel reported this VL */
+	uint32_t in_bytes, in_packets;	/* input buffer occupancy */
+	uint32_t out_bytes, out_packets;	/* output queue occupancy */
+	uint32_t credits;	/* 64-byte blocks the peer's buffer takes */
+	uint64_t in_wait_ns;	/* input heads blocked on a full output */
+	uint64_t out_wait_ns;	/* output heads waiting for credit */
+	uint64_t hoq_discards, life_discards;
+	uint8_t head_port, head_vl;	/* the input head waits for (0: none) */
+	uint64_t head_wait_ns;	/* since when */
+	uint64_t out_credit_wait_ns;	/* the output head's wait so far */
+};
+
+struct ftsw_port_ll {
+	bool present;		/* the reply carried the settings */
+	uint64_t rate;		/* bit/s */
+	uint32_t in_buf, out_buf;	/* bytes per VL */
+	uint8_t hoq_life, vl_high_limit;
+	uint8_t vlarb_high[FTSW_VLARB_CAP][2], vlarb_low[FTSW_VLARB_CAP][2];
+	uint8_t nvlarb_high, nvlarb_low;	/* entries reported */
+	bool has_vl;		/* vl[] holds the kernel's per-VL state */
+	struct ftsw_vl_stats vl[FTSW_NUM_DATA_VL];
 };
 
 struct ftsw_port_info {
@@ -92,6 +122,7 @@ struct ftsw_port_info {
 	uint64_t ca_guid;	/* edge: the CA's node GUID */
 	bool has_stats;
 	struct ftsw_port_stats stats;
+	struct ftsw_port_ll ll;	/* lossless settings and per-VL state */
 };
 
 /* A bind or set request. Fields at -1 (or n_offsets 0) are left out. */
@@ -112,6 +143,12 @@ struct ftsw_port_cfg {
 	uint32_t sl_table_len;
 	const char *node_desc;	/* edge: the CA's NodeDescription, if set */
 	uint64_t ca_guid;	/* edge: the CA's node GUID, if non-zero */
+	/* set only: lossless settings (-1: left as they are) */
+	int64_t rate;		/* bit/s */
+	int64_t in_buf, out_buf;	/* bytes per VL */
+	int hoq_life, vl_high_limit;
+	int nvlarb_high, nvlarb_low;	/* entries (-1: unchanged) */
+	uint8_t vlarb_high[FTSW_VLARB_CAP][2], vlarb_low[FTSW_VLARB_CAP][2];
 };
 
 void ftsw_port_cfg_init(struct ftsw_port_cfg *c);
@@ -181,6 +218,13 @@ int ftsw_nl_subscribe(struct ftsw_nl *nl);
 int ftsw_nl_event_fd(const struct ftsw_nl *nl);
 /* Receive pending events; the callback returns non-zero to stop. */
 int ftsw_nl_event_recv(struct ftsw_nl *nl, ftsw_event_cb cb, void *arg);
+
+/* Lossless mode (nl_lossless.c). Only while no port is bound. */
+int ftsw_nl_fabric_set_lossless(struct ftsw_nl *nl, bool on);
+/* A switch's lifetime: 4.096 us * 2^life, 20..31 none. */
+int ftsw_nl_switch_set_life(struct ftsw_nl *nl, uint32_t sw, uint8_t life);
+/* InfiniBand's lifetime encoding in ns (0 for 20..31: infinite). */
+uint64_t ftsw_life_ns(uint8_t life);
 
 const char *ftsw_drop_name(int reason);
 const char *ftsw_reason_name(int reason);

@@ -24,6 +24,7 @@
 #include <netlink/attr.h>
 #include <netlink/route/tc.h>
 #include <netlink/route/qdisc.h>
+#include <netlink/route/qdisc/fifo.h>
 #include <netlink/route/qdisc/tbf.h>
 
 #include "nl/rtnl.h"
@@ -398,6 +399,34 @@ int ftsw_rt_tbf(struct ftsw_rt *rt, int ifindex, uint64_t rate_bytes,
 	rtnl_qdisc_put(q);
 	if (rc < 0) {
 		ftsw_err_set(err, "%s: tbf: %s", what, nl_geterror(rc));
+		return -1;
+	}
+	return send_msg(rt, msg, what, err);
+}
+
+int ftsw_rt_pfifo(struct ftsw_rt *rt, int ifindex, unsigned limit,
+		  const char *what, struct ftsw_err *err)
+{
+	struct rtnl_qdisc *q = rtnl_qdisc_alloc();
+	struct nl_msg *msg = NULL;
+	int rc;
+
+	if (!q) {
+		ftsw_err_errno(err, ENOMEM, "%s: out of memory", what);
+		return -1;
+	}
+	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
+	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
+	rtnl_tc_set_handle(TC_CAST(q), TC_HANDLE(1, 0));
+	rc = rtnl_tc_set_kind(TC_CAST(q), "pfifo");
+	if (!rc)
+		rc = rtnl_qdisc_fifo_set_limit(q, (int)limit);
+	if (!rc)
+		rc = rtnl_qdisc_build_add_request(q, NLM_F_CREATE | NLM_F_REPLACE,
+						  &msg);
+	rtnl_qdisc_put(q);
+	if (rc < 0) {
+		ftsw_err_set(err, "%s: pfifo: %s", what, nl_geterror(rc));
 		return -1;
 	}
 	return send_msg(rt, msg, what, err);

@@ -71,6 +71,9 @@ int ftsw_rt_neigh4(struct ftsw_rt *rt, int ifindex, uint32_t addr,
 /* tbf root qdisc at rate bytes/s; burst and limit sized for the rate. */
 int ftsw_rt_tbf(struct ftsw_rt *rt, int ifindex, uint64_t rate_bytes,
 	       const char *what, struct ftsw_err *err);
+/* pfifo root qdisc of limit packets (a queue where veth has none). */
+int ftsw_rt_pfifo(struct ftsw_rt *rt, int ifindex, unsigned limit,
+		  const char *what, struct ftsw_err *err);
 /* Resolve a device name in this namespace (synchronous). */
 int ftsw_rt_ifindex(struct ftsw_rt *rt, const char *name, struct ftsw_err *err);
 

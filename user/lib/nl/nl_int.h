@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the files of nl/ share (private to the folder): a request of the
+ * "ftsw" family built by nl.c and sent there, and the lossless-mode
+ * attributes of port requests and replies (nl_lossless.c).
+ */
+#ifndef LIBFTSW_NL_INT_H
+#define LIBFTSW_NL_INT_H
+
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include "nl/nl.h"
+
+/* A request cmd of the family (NULL when out of memory). */
+struct nl_msg *ftsw_nl_msg(struct ftsw_nl *nl, uint8_t cmd, int flags);
+/* Send it (consumed), wait for the ack: 0 or a negative errno. */
+int ftsw_nl_request(struct ftsw_nl *nl, struct nl_msg *msg);
+
+/* PORT_SET: the lossless settings of c that are not -1. */
+void ftsw_nl_put_port_ll(struct nl_msg *msg, const struct ftsw_port_cfg *c);
+/* A port reply's lossless settings and per-VL state into ll. */
+void ftsw_nl_port_ll_from(struct nlattr **tb, struct ftsw_port_ll *ll);
+
+#endif
