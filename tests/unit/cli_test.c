@@ -499,7 +499,7 @@ static const struct {
 	{ "ftsw completion \"\"", "bash help\n" },
 	{ "ftsw lab \"\"",
 	  "up down status show list exec ib ping trace fail heal "
-	  "chaos traffic mpirun capture help\n" },
+	  "chaos traffic mpirun waits capture help\n" },
 	{ "ftsw lab up --no", "--no-neigh\n" },
 	{ "ftsw lab up --pa", "--paths --patch\n" },
 	{ "ftsw fm -a dmod", "dmodk dmodc\n" },
@@ -526,7 +526,8 @@ static const struct {
 	/* KEY VALUE objects: the keys of the command's table, in its order */
 	{ "ftsw port bind \"\"",
 	  "switch id port dev peer kind lid lmc sl offsets offset sl-table "
-	  "up down desc guid\n" },
+	  "up down desc guid rate in-buffer out-buffer hoq-life "
+	  "vl-high-limit vlarb-high vlarb-low\n" },
 	{ "ftsw port bind switch 1 port 2 dev h0 k", "kind\n" },
 	/* a KEY's value by its kind: words, files, nothing for numbers */
 	{ "ftsw port bind switch 1 port 2 dev h0 kind \"\"", "link edge\n" },

@@ -179,6 +179,13 @@ TEST(cycles_against_the_cdg)
 		ftsw_lab_cycles_check(mh, &cs, 1);
 		ASSERT_EQ(1, cs.v[0].cdg);
 		ftsw_lab_cycles_free(&cs);
+		/* on one VL the cycle's VL number does not matter */
+		n = ring_bufs(t, dir, 3, false, v);
+		ASSERT_EQ(0, ftsw_lab_wait_cycles(t, v, n, &cs, &err));
+		ftsw_lab_cycles_check(mh, &cs, 1);
+		ASSERT_EQ(1, cs.v[0].cdg);
+		ASSERT_EQ(3, cs.v[0].bufs[0].vl);
+		ftsw_lab_cycles_free(&cs);
 		for (vl = 0; vl < df->nvls; vl++) {
 			n = ring_bufs(t, dir, vl, false, v);
 			ASSERT_EQ(0, ftsw_lab_wait_cycles(t, v, n, &cs, &err));

@@ -20,54 +20,6 @@
 #include "util/output.h"
 #include "util/parse.h"
 
-/* The lab a command works on: the same option for lab and fm. */
-#define LAB_OPT_NAME { "--name", "--lab", CLI_STR, "LAB", \
-	.help = "the lab (default $FTSW_LAB, else the one lab there is " \
-		"(not for up), else \"" FTSW_LAB_DEFAULT "\")" }
-
-enum { U_TOPO, U_ENGINE, U_LFT, U_LMC, U_PATHS, U_NAME, U_RATE, U_SEED,
-       U_NO_NEIGH, U_PATCH, U_SM, U_SM_ENGINE, U_SM_ROOT, U_SM_CN, U_SM_QOS,
-       U_SM_ARGS, U_SM_HOST, U_SM_TIMEOUT, U_N };
-static const char *const sm_words[] = { "opensm", NULL };
-static const struct cli_opt up_opts[U_N + 1] = {
-	[U_TOPO] = { "-t", "--topo", CLI_TOPO, "TOPO", .required = true,
-		     .help = "a net file or a generator spec (ftmn:4,3, "
-			     "pgft:...)" },
-	[U_ENGINE] = CLI_OPT_ENGINE,
-	[U_LFT] = { "--lft", NULL, CLI_FILE, "FILE",
-		    .help = "OpenSM opensm-lfts.dump instead of an engine" },
-	[U_LMC] = CLI_OPT_LMC,
-	[U_PATHS] = CLI_OPT_PATHS,
-	[U_NAME] = LAB_OPT_NAME,
-	[U_RATE] = { "--rate", NULL, CLI_STR, "RATE",
-		     .help = "shape every switch-to-switch link: bit/s with "
-			     "k, M, G (8k..16G)" },
-	[U_SEED] = CLI_OPT_SEED,
-	[U_NO_NEIGH] = { "--no-neigh", NULL, CLI_FLAG,
-			 .help = "no address plan: the fabric answers no ARP "
-				 "or ND" },
-	[U_PATCH] = { "--patch", NULL, CLI_FLAG,
-		      .help = "join switches by patch cables in the module, "
-			      "not veth pairs (no capture, no --rate)" },
-	[U_SM] = { "--sm", NULL, CLI_WORD, "SM", .words = sm_words,
-		   .help = "a subnet manager routes the lab in band: opensm "
-			   "(Documentation/sm.md)" },
-	[U_SM_ENGINE] = { "--sm-engine", NULL, CLI_STR, "ENGINE",
-			  .help = "opensm -R: minhop, updn, dnup, ftree, sssp, "
-				  "dfsssp, nue, lash, dor..." },
-	[U_SM_ROOT] = { "--sm-root", NULL, CLI_FILE, "FILE",
-			.help = "opensm -a: root switch GUIDs (updn, ftree)" },
-	[U_SM_CN] = { "--sm-cn", NULL, CLI_FILE, "FILE",
-		      .help = "opensm -u: compute node GUIDs (ftree)" },
-	[U_SM_QOS] = { "--sm-qos", NULL, CLI_FLAG, .help = "opensm -Q" },
-	[U_SM_ARGS] = { "--sm-args", NULL, CLI_STR, "'ARGS'",
-			.help = "more opensm arguments, blank-separated" },
-	[U_SM_HOST] = { "--sm-host", NULL, CLI_NUM, "N", 0, UINT32_MAX,
-			.help = "the host OpenSM runs on (default 0)" },
-	[U_SM_TIMEOUT] = { "--sm-timeout", NULL, CLI_NUM, "S", 1, 3600,
-			   .help = "wait this long for SUBNET UP (default 120)" },
-};
-
 enum { N_NAME, N_N };
 static const struct cli_opt name_opts[N_N + 1] = {
 	[N_NAME] = LAB_OPT_NAME,
@@ -194,7 +146,6 @@ static const char traffic_notes[] =
 "--fail A B --fail-at ROUND: the loss across a live failure.\n";
 
 /* The commands' run functions (below). */
-static int lab_up(const struct cli_args *a);
 static int lab_down(const struct cli_args *a);
 static int lab_status(const struct cli_args *a);
 static int lab_list(const struct cli_args *a);
@@ -210,9 +161,10 @@ static int lab_exec(const struct cli_object *obj, const struct cli_cmd *cmd,
 const struct cli_cmd cli_cmds_lab[] = {
 	{ "up", "-t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--paths K] "
 	  "[--name LAB] [--rate RATE] [--seed S] [--no-neigh] [--patch] "
-	  "[--sm opensm [--sm-engine E] [--sm-args ARGS]...]",
-	  "build a lab and route it", .opts = up_opts, .notes = up_notes,
-	  .run = lab_up },
+	  "[--sm opensm [--sm-engine E] [--sm-args ARGS]...] [--lossless "
+	  "[--in-buffer B] [--out-buffer B] [--hoq-life V] [--switch-life V]]",
+	  "build a lab and route it", .opts = lab_up_opts_table,
+	  .notes = up_notes, .run = lab_up },
 	{ "down", "[--name LAB]", "remove a lab", .opts = name_opts,
 	  .run = lab_down },
 	{ "status", "[--name LAB]", "what a lab is and how it does",
@@ -257,6 +209,9 @@ const struct cli_cmd cli_cmds_lab[] = {
 	  .opts = mpirun_opts, .raw = cmd_lab_mpirun },
 	{ "mpi-agent", "HOST CMD...", "the MPI launchers' agent (hidden)",
 	  .raw = cmd_lab_mpi_agent, .hidden = true },
+	{ "waits", "[--name LAB] [--min-wait MS]",
+	  "lossless: buffers waiting on each other, their cycles against "
+	  "the CDG", .opts = lab_waits_opts, .run = lab_waits },
 	{ "capture", "[--name LAB] LINK [-w FILE] [-c COUNT] "
 	  "[-- TCPDUMP-ARGS]", "tcpdump on a cable of the lab", CLI_STR, 1, 1,
 	  .opts = capture_opts, .raw = cmd_lab_capture },
@@ -264,129 +219,18 @@ const struct cli_cmd cli_cmds_lab[] = {
 };
 
 /* The lab a command means (ftsw_lab_pick: one rule for lab and fm). */
-static const char *lab_name(const char *given, bool create)
+const char *lab_name(const char *given, bool create)
 {
 	static char only[FTSW_LAB_NAME_MAX + 1];
 
 	return ftsw_lab_pick(given, create, only, sizeof(only));
 }
 
-/* "100M" bit/s (util/parse.h's rates) -> bytes/s */
-static int parse_rate(const char *v, uint64_t *bytes)
-{
-	struct ftsw_err err;
-	uint64_t bits;
-
-	if (ftsw_parse_rate("--rate", v, 8 * FTSW_LAB_RATE_MIN,
-			    8 * FTSW_LAB_RATE_MAX, &bits, &err)) {
-		cli_err("lab up: --rate: '%s' is not a rate in 8k..16G bit/s",
-			v);
-		return 2;
-	}
-	*bytes = bits / 8;
-	return 0;
-}
-
-/* --sm and its options (static storage: o points at it). */
-static int lab_up_sm_opts(const struct cli_args *a, struct ftsw_lab_opts *o)
-{
-	static struct ftsw_lab_sm sm;
-	unsigned i;
-
-	if (!a->v[U_SM].n) {
-		for (i = U_SM_ENGINE; i <= U_SM_TIMEOUT; i++)
-			if (a->v[i].n) {
-				cli_err("lab up: %s needs --sm opensm",
-					up_opts[i].name);
-				return 2;
-			}
-		return 0;
-	}
-	if (o->engine || o->lft_file) {
-		cli_err("lab up: --sm routes the lab: no %s",
-			o->engine ? "-a (use --sm-engine)" : "--lft");
-		return 2;
-	}
-	sm = (struct ftsw_lab_sm){
-		.engine = a->v[U_SM_ENGINE].s, .root_guids = a->v[U_SM_ROOT].s,
-		.cn_guids = a->v[U_SM_CN].s, .qos = a->v[U_SM_QOS].n,
-		.args = a->v[U_SM_ARGS].s, .host = (unsigned)a->v[U_SM_HOST].u,
-		.timeout_s = (unsigned)a->v[U_SM_TIMEOUT].u,
-	};
-	o->sm = &sm;
-	o->lmc_auto = false;	/* the SM's LMC: --lmc, default 0 */
-	return 0;
-}
-
-/* The options of lab up into o: 0, or an exit status. */
-static int lab_up_opts(const struct cli_args *a, struct ftsw_lab_opts *o)
-{
-	o->topo = a->v[U_TOPO].s;
-	o->engine = a->v[U_ENGINE].s;
-	o->lft_file = a->v[U_LFT].s;
-	o->lmc = (unsigned)a->v[U_LMC].u;
-	o->lmc_auto = !a->v[U_LMC].n;
-	o->paths = (unsigned)a->v[U_PATHS].u;
-	o->name = lab_name(a->v[U_NAME].s, true);
-	o->seed = a->v[U_SEED].u;
-	o->no_neigh = a->v[U_NO_NEIGH].n;
-	o->patch = a->v[U_PATCH].n;
-	if (a->v[U_RATE].n && parse_rate(a->v[U_RATE].s, &o->rate_bytes))
-		return 2;
-	if (o->patch && o->rate_bytes) {
-		cli_err("lab up: --patch and --rate exclude each other (a "
-			"patch cable has no device to shape)");
-		return 2;
-	}
-	if (o->engine && o->lft_file) {
-		cli_err("lab up: -a and --lft exclude each other");
-		return 2;
-	}
-	return lab_up_sm_opts(a, o);
-}
-
-static void lab_up_print(const char *name, const struct ftsw_lab_times *tm)
-{
-	ftsw_out_begin(stdout, cli.json);
-	ftsw_out_open_object(NULL);
-	ftsw_out_str("name", "lab %s up: ", name);
-	ftsw_out_uint("namespaces", "%" PRIu64 " namespaces, ", tm->nnetns);
-	ftsw_out_uint("links", "%" PRIu64 " links, ", tm->nlinks);
-	ftsw_out_str("engine", "routed by %s ", tm->engine);
-	ftsw_out_uint("lmc", "(LMC %" PRIu64 ") ", tm->lmc);
-	ftsw_out_uint("messages", NULL, tm->nmsgs);
-	ftsw_out_float(NULL, "in %.3f s\n", tm->total / 1e6);
-	if (cli.verbose)
-		ftsw_out_text("  route %.3f s, hosts (namespaces, cables, "
-			      "addresses) %.3f s, fabric cables %.3f s, "
-			      "switches %.3f s, upload+commit %.3f s, "
-			      "shaping %.3f s\n  hosts by %u threads, summed "
-			      "over them: namespaces %.3f s, their set-up "
-			      "%.3f s\n", tm->route / 1e6,
-			      tm->hosts / 1e6, tm->links / 1e6,
-			      tm->switches / 1e6, tm->upload / 1e6,
-			      tm->shape / 1e6, tm->threads, tm->netns / 1e6,
-			      tm->hostcfg / 1e6);
-	ftsw_out_open_object("us");
-	ftsw_out_uint("route", NULL, tm->route);
-	ftsw_out_uint("netns", NULL, tm->netns);
-	ftsw_out_uint("hostcfg", NULL, tm->hostcfg);
-	ftsw_out_uint("links", NULL, tm->links);
-	ftsw_out_uint("hosts", NULL, tm->hosts);
-	ftsw_out_uint("switches", NULL, tm->switches);
-	ftsw_out_uint("upload", NULL, tm->upload);
-	ftsw_out_uint("shape", NULL, tm->shape);
-	ftsw_out_uint("total", NULL, tm->total);
-	ftsw_out_close_object();
-	ftsw_out_close_object();
-	ftsw_out_end();
-}
-
 /*
  * lab up's and lab down's progress on a terminal: a counter per step, notes
  * on a line.
  */
-static void lab_progress(const char *what, uint64_t done, uint64_t total,
+void lab_progress(const char *what, uint64_t done, uint64_t total,
 			void *arg)
 {
 	if (!total)
@@ -396,30 +240,8 @@ static void lab_progress(const char *what, uint64_t done, uint64_t total,
 			done, total, done == total ? "\n" : "");
 }
 
-static int lab_up(const struct cli_args *a)
-{
-	struct ftsw_lab_opts o = { 0 };
-	struct ftsw_lab_times tm;
-	struct ftsw_err err;
-	int rc;
-
-	rc = lab_up_opts(a, &o);
-	if (rc)
-		return rc;
-	if (isatty(2)) {
-		o.progress = lab_progress;
-		o.progress_arg = (void *)o.name;
-	}
-	if (ftsw_lab_up(&o, &tm, &err)) {
-		cli_err("lab up: %s", err.msg);
-		return 1;
-	}
-	lab_up_print(o.name, &tm);
-	return 0;
-}
-
 /* Open the lab the command names (its first option is LAB_OPT_NAME). */
-static int open_lab(const struct cli_args *a, struct ftsw_lab *lab)
+int open_lab(const struct cli_args *a, struct ftsw_lab *lab)
 {
 	const char *name = lab_name(a->v[0].s, false);
 	struct ftsw_err err;
@@ -468,6 +290,11 @@ static void status_print(const struct ftsw_lab *lab,
 	ftsw_out_text("%s\n", lab->rate_bytes ? ", shaped" : "");
 	ftsw_out_uint("rate_bits", lab->rate_bytes ? "  rate        %" PRIu64
 		      " bit/s per fabric link\n" : NULL, lab->rate_bytes * 8);
+	ftsw_out_bool("lossless", lab->lossless ? "  mode        lossless "
+		      "(kernel: %s)" : NULL, st->fabric.lossless);
+	ftsw_out_uint("link_rate_bits", lab->lossless ? ", links at %" PRIu64
+		      " bit/s (0: the kernel's default)\n" : NULL,
+		      lab->link_rate_bits);
 	ftsw_out_str("cables", "  cables      %s", lab->patch ? "patch" : "veth");
 	ftsw_out_text("%s\n", lab->patch ? " (switch to switch: in the "
 		      "module, no devices)" : " (a veth pair each)");

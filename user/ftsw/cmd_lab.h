@@ -3,7 +3,26 @@
 #ifndef FTSW_CMD_LAB_H
 #define FTSW_CMD_LAB_H
 
+#include "cli.h"
 #include "lab/lab.h"
+
+/* The lab a command works on: the same option for lab and fm. */
+#define LAB_OPT_NAME { "--name", "--lab", CLI_STR, "LAB", \
+	.help = "the lab (default $FTSW_LAB, else the one lab there is " \
+		"(not for up), else \"" FTSW_LAB_DEFAULT "\")" }
+
+/* The lab a command means (ftsw_lab_pick: one rule for lab and fm). */
+const char *lab_name(const char *given, bool create);
+/* lab up's and lab down's progress on a terminal (arg: the lab's name). */
+void lab_progress(const char *what, uint64_t done, uint64_t total, void *arg);
+/* Open the lab the command names (its first option is LAB_OPT_NAME). */
+int open_lab(const struct cli_args *a, struct ftsw_lab *lab);
+/* lab waits (cmd_lab_waits.c). */
+extern const struct cli_opt lab_waits_opts[];
+int lab_waits(const struct cli_args *a);
+/* lab up (cmd_lab_up.c): its options and its run. */
+extern const struct cli_opt lab_up_opts_table[];
+int lab_up(const struct cli_args *a);
 
 /* How lab traffic's report is shown (presentation, not the library's). */
 struct lab_traffic_show {

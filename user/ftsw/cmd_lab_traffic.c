@@ -171,10 +171,11 @@ static void print_header(const struct ftsw_lab_traffic_opts *o,
 	       r->pattern_stages == 1 ? "" : "s", r->order_spec,
 	       r->pattern_spec, r->order_spec);
 	if (r->rate_mode)
-		printf("lab shaped at %.3f Mbit/s per fabric link: each stage "
+		printf("lab %s at %.3f Mbit/s per fabric link: each stage "
 		       "sends for %u ms, %u-byte datagrams, %s; throughput at "
 		       "the receivers over the last %u ms, in fabric frame "
-		       "bits (payload + %d bytes)\n", r->rate_mbps,
+		       "bits (payload + %d bytes)\n", r->lossless ?
+		       "lossless" : "shaped", r->rate_mbps,
 		       r->duration_ms, r->size, o->pps ? "paced by --pps" :
 		       "each flow offered 1.5x the rate", r->window_ms,
 		       FRAME_EXTRA);
@@ -400,6 +401,11 @@ static void print_json(const struct ftsw_lab_traffic_opts *o,
 	ftsw_out_bool("exact", NULL, r->exact);
 	ftsw_out_bool("multipath", NULL, r->multipath);
 	ftsw_out_uint("drops", NULL, r->drops);
+	ftsw_out_bool("lossless", NULL, r->lossless);
+	ftsw_out_uint("hoq_discards", NULL, r->hoq_discards);
+	ftsw_out_uint("life_discards", NULL, r->life_discards);
+	ftsw_out_uint("in_wait_ns", NULL, r->in_wait_ns);
+	ftsw_out_uint("out_wait_ns", NULL, r->out_wait_ns);
 	if (r->rate_mode)
 		print_json_flows(r);
 	ftsw_out_open_array("links");
@@ -444,6 +450,12 @@ static void print_text(const struct ftsw_lab_traffic_result *r)
 	       "hot-spot degree %.4g\n", r->sent, r->lost,
 	       r->rate_mode ? " (shaped)" : "", r->drops, r->max_flows,
 	       r->hot_spot_degree);
+	if (r->lossless)
+		printf("lossless: lifetime discards HOQ %" PRIu64 ", switch %"
+		       PRIu64 "; heads waited %.3f s for an output, %.3f s "
+		       "for credit (every port and VL, summed)\n",
+		       r->hoq_discards, r->life_discards, r->in_wait_ns / 1e9,
+		       r->out_wait_ns / 1e9);
 	if (r->undelivered)
 		printf("the model delivers no path for %" PRIu64 " flows, "
 		       "first: %s\n", r->undelivered, r->first_failure);

@@ -349,6 +349,10 @@ static void point_links(const struct ftsw_topo *t,
 			     t->nodes[node].desc ? t->nodes[node].desc : "?");
 		ftsw_out_uint("port", " port %-3" PRIu64,
 			      p - t->nodes[node].first_port + 1);
+		/* a host's cable: its delivered flits (per-flow throughput) */
+		if (t->nodes[t->ports[p].peer].kind == FTSW_HOST)
+			ftsw_out_uint("to_host", " to h%-4" PRIu64,
+				      t->nodes[t->ports[p].peer].index);
 		ftsw_out_open_array("vl_util");
 		for (v = 0; v < x->vls; v++)
 			ftsw_out_float(NULL, " %.3f", x->window ?

@@ -113,9 +113,10 @@ static int conf_read(struct ftsw_text *t, struct ftsw_lab *lab,
 		     uint64_t counts[2], struct ftsw_err *err)
 {
 	enum { C_SPEC, C_ENGINE, C_LMC, C_RATE, C_HOSTS, C_SWITCHES, C_CABLES,
-	       C_N };
+	       C_LOSSLESS, C_LINK_RATE, C_N };
 	static const char *const keys[C_N] = { "spec", "engine", "lmc", "rate",
-						"hosts", "switches", "cables" };
+						"hosts", "switches", "cables",
+						"lossless", "link_rate" };
 	const char *path = t->path;
 	bool seen[C_N] = { false };
 	char what[700];
@@ -185,13 +186,26 @@ static int conf_read(struct ftsw_text *t, struct ftsw_lab *lab,
 			}
 			lab->patch = !strcmp(v, "patch");
 			break;
+		case C_LOSSLESS:
+			if (ftsw_parse_uint(what, v, 0, 1, &u, err))
+				return -1;
+			lab->lossless = u;
+			break;
+		case C_LINK_RATE:
+			if (ftsw_parse_u64(what, v, 0, FTSW_RATE_MAX, &x, err))
+				return -1;
+			lab->link_rate_bits = x;
+			break;
 		}
 	}
 	if (rc < 0)
 		return -1;
 	for (k = 0; k < C_N; k++) {
-		/* Labs made before cables= was written are veth labs. */
-		if (!seen[k] && k != C_CABLES) {
+		/*
+		 * Labs made before cables= or lossless= were written are
+		 * veth labs in today's mode.
+		 */
+		if (!seen[k] && k < C_CABLES) {
 			ftsw_err_set(err, "%s: no '%s=' line", path, keys[k]);
 			return -1;
 		}
@@ -199,6 +213,10 @@ static int conf_read(struct ftsw_text *t, struct ftsw_lab *lab,
 	if (lab->patch && lab->rate_bytes) {
 		ftsw_err_set(err, "%s: rate= with cables=patch (a patch cable "
 			     "is never shaped)", path);
+		return -1;
+	}
+	if (lab->link_rate_bits && !lab->lossless) {
+		ftsw_err_set(err, "%s: link_rate= without lossless=1", path);
 		return -1;
 	}
 	return 0;

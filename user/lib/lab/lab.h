@@ -47,6 +47,8 @@
 /* lab up --rate: 8k..16G bit/s, as bytes/s (0: not shaped). */
 #define FTSW_LAB_RATE_MIN	1000ULL
 #define FTSW_LAB_RATE_MAX	2000000000ULL
+/* The hosts' pfifo in lossless mode, packets. */
+#define FTSW_LAB_HOST_QLEN	1000
 
 /* ------------------------------------------------------------ the lab */
 
@@ -77,6 +79,19 @@ struct ftsw_lab_opts {
 				 * no shaping, no capture; far fewer devices) */
 	const struct ftsw_lab_sm *sm;	/* a subnet manager routes the lab
 					 * (lab_sm.c); NULL: ftsw does */
+	/*
+	 * Lossless mode (Documentation/lab.md, "Lossless mode"): the fabric
+	 * in the kernel's lossless mode, every port at link_rate_bits (0:
+	 * the kernel's default) with in_buf/out_buf bytes per VL (0: the
+	 * kernel's), HOQ and switch lifetimes when set; rate_bytes (tbf)
+	 * must be 0. Hosts get a pfifo qdisc on eth0: the edge port stops
+	 * their transmit queue when its buffer is full.
+	 */
+	bool lossless;
+	uint64_t link_rate_bits;
+	uint32_t in_buf, out_buf;
+	bool hoq_life_set, switch_life_set;
+	uint8_t hoq_life, switch_life;
 	ftsw_lab_progress_fn progress;	/* NULL: quiet */
 	void *progress_arg;
 };
@@ -114,6 +129,8 @@ struct ftsw_lab {
 	unsigned lmc;
 	uint64_t rate_bytes;	/* bytes/s per fabric link, 0: not shaped */
 	bool patch;		/* switch-to-switch cables are patch cables */
+	bool lossless;		/* lossless mode (lab up --lossless) */
+	uint64_t link_rate_bits;	/* its ports' rate, 0: the kernel's */
 	struct ftsw_topo *topo;
 	struct ftsw_nl *nl;	/* genl client in the fabric namespace */
 	int fabric_fd;		/* fabric namespace */
@@ -291,6 +308,9 @@ struct ftsw_lab_counters {
 	uint64_t *tx;		/* tx[sw * (maxports + 1) + port] packets */
 	uint64_t *rx;
 	uint64_t drops;		/* fabric-wide drops, every reason */
+	/* lossless mode: every port's and VL's, summed */
+	uint64_t hoq_discards, life_discards;
+	uint64_t in_wait_ns, out_wait_ns;
 };
 
 int ftsw_lab_counters(struct ftsw_lab *lab, struct ftsw_lab_counters *c,
@@ -378,6 +398,13 @@ struct ftsw_lab_traffic_result {
 	double rate_mbps;	/* shaped lab: per fabric link */
 	unsigned duration_ms, window_ms, size, packets;
 	uint64_t sent, lost, drops;
+	/*
+	 * Lossless lab: lifetime discards and the time heads waited, every
+	 * port and VL, during the run (lossless says whether it was one).
+	 */
+	bool lossless;
+	uint64_t hoq_discards, life_discards;
+	uint64_t in_wait_ns, out_wait_ns;
 	double max_flows;	/* busiest port's flows in one stage */
 	double hot_spot_degree;
 	uint64_t undelivered;	/* flows the model has no path for */
@@ -473,8 +500,9 @@ struct ftsw_lab_buf {
 	uint8_t port, vl;
 	uint8_t wait_port;	/* the output the head waits for (0: none) */
 	uint8_t wait_vl;	/* its VL */
-	bool full;		/* no room for another packet */
+	bool full;		/* no room for another frame */
 	uint64_t waited_ns;	/* how long the head has waited */
+	uint32_t bytes, size;	/* occupancy and capacity */
 };
 
 /* A cycle of full buffers waiting on each other (lab_waits.c). */
@@ -504,5 +532,29 @@ int ftsw_lab_wait_cycles(const struct ftsw_topo *t, struct ftsw_lab_buf *v,
 void ftsw_lab_cycles_check(const struct ftsw_routing *r,
 			   struct ftsw_lab_cycles *cs, unsigned vls);
 void ftsw_lab_cycles_free(struct ftsw_lab_cycles *cs);
+
+/*
+ * The lab's view (`lab waits`): every switch input buffer whose head has
+ * waited at least min_wait_ns, read from the kernel; "full" is no room for
+ * a frame of the hosts' MTU (1500 + 22 bytes, FTSW_LAB_FULL_BYTES rounded
+ * to credit blocks). The cycles among them, each checked against the
+ * routing's CDG: the kernel's LFTs read back, with the SLs of the lab's
+ * engine when its tables are the kernel's (else every path counts on
+ * every VL: exact with one VL; sls_known says which).
+ */
+#define FTSW_LAB_FULL_BYTES	1536	/* 24 blocks: a 1522-byte frame */
+
+struct ftsw_lab_waits {
+	struct ftsw_lab_buf *bufs;	/* waiting buffers, sorted */
+	size_t nbufs;
+	uint64_t buffers;	/* input buffers read */
+	uint64_t hoq_discards, life_discards;	/* every port, every VL */
+	struct ftsw_lab_cycles cycles;
+	bool sls_known;
+};
+
+int ftsw_lab_waits(struct ftsw_lab *lab, uint64_t min_wait_ns,
+		   struct ftsw_lab_waits *w, struct ftsw_err *err);
+void ftsw_lab_waits_free(struct ftsw_lab_waits *w);
 
 #endif

@@ -15,7 +15,10 @@
 #include <stdint.h>
 
 #include "topo/topology.h"
+#include "nl/nl.h"
 #include "util/util.h"
+
+struct ftsw_lab_opts;
 
 #define LAB_IFINDEX_BASE	0x10000
 /*
@@ -45,5 +48,11 @@ static inline int lab_port_ifindex(const struct ftsw_topo *t, uint32_t node,
 int lab_check_name(const char *name, struct ftsw_err *err);
 /* The lab's run directory, FTSW_RUNDIR/name. */
 void lab_rundir(const char *name, char *buf, size_t sz);
+
+/* lab up --lossless (lab_lossless.c): before the binds, and after. */
+int lab_lossless_fabric(struct ftsw_nl *nl, const struct ftsw_lab_opts *o,
+			struct ftsw_err *err);
+int lab_lossless_ports(struct ftsw_nl *nl, const struct ftsw_topo *t,
+		       const struct ftsw_lab_opts *o, struct ftsw_err *err);
 
 #endif

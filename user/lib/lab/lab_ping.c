@@ -388,6 +388,12 @@ static int cnt_cb(const struct ftsw_port_info *pi, void *arg)
 	c->rx[k] = pi->stats.rx_packets;
 	for (i = 1; i <= FTSW_DROP_MAX; i++)
 		c->drops += pi->stats.drops[i];
+	for (i = 0; pi->ll.has_vl && i < FTSW_NUM_DATA_VL; i++) {
+		c->hoq_discards += pi->ll.vl[i].hoq_discards;
+		c->life_discards += pi->ll.vl[i].life_discards;
+		c->in_wait_ns += pi->ll.vl[i].in_wait_ns;
+		c->out_wait_ns += pi->ll.vl[i].out_wait_ns;
+	}
 	return 0;
 }
 

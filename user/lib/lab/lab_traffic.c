@@ -372,8 +372,9 @@ static int traffic_stage(unsigned s, const struct ftsw_tm *tm,
 	x->nst++;
 	if (stage_predict(x, flows, &lo, &max_flows, err))
 		return -1;
+	/* lossless: every port has the rate, edge ports too */
 	lab_tr_flow_paths(x->r, x->lists, flows, x->tr.fl, x->tr.nf, x->fa, x->fb,
-		   x->path);
+			  x->lab->link_rate_bits != 0, x->path);
 	if (stage_send(x, s, &stage_sent, &received, &t0s, err))
 		return -1;
 	if (x->rate_mode && keep_rate_results(x, s, err))
@@ -496,6 +497,11 @@ static int traffic_result(struct trun *x, struct ftsw_err *err)
 	res->sent = x->sent;
 	res->lost = x->lost;
 	res->drops = x->c1.drops - x->c0.drops;
+	res->lossless = x->lab->lossless;
+	res->hoq_discards = x->c1.hoq_discards - x->c0.hoq_discards;
+	res->life_discards = x->c1.life_discards - x->c0.life_discards;
+	res->in_wait_ns = x->c1.in_wait_ns - x->c0.in_wait_ns;
+	res->out_wait_ns = x->c1.out_wait_ns - x->c0.out_wait_ns;
 	res->max_flows = x->max_flows_all;
 	res->hot_spot_degree = x->m.hot_spot_degree;
 	res->undelivered = x->m.total.failed;
@@ -553,11 +559,14 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 				  .rng = o->seed ^ 0x7261746555ULL };
 	x->fa = x->fb = FTSW_NONE;
 	x->packets = o->packets ? o->packets : 10;
-	x->rate_mode = lab->rate_bytes != 0;
-	x->size = o->size ? o->size : x->rate_mode ? LAB_UDP_MAX : 64;
+	/* a shaped lab, or a lossless one whose links have a set rate */
+	x->rate_mode = lab->rate_bytes != 0 || lab->link_rate_bits != 0;
+	x->size = o->size ? o->size : !x->rate_mode ? 64 :
+		  lab->link_rate_bits ? LAB_UDP_LOSSLESS : LAB_UDP_MAX;
 	x->dur_ms = o->duration_ms ? o->duration_ms : LAB_RATE_DURATION_MS;
 	/* lab->rate_bytes: bytes per second, as tbf takes it */
-	x->rate_bits = (double)lab->rate_bytes * 8;
+	x->rate_bits = lab->link_rate_bits ? (double)lab->link_rate_bits :
+		       (double)lab->rate_bytes * 8;
 	x->rate_mbps = x->rate_bits / 1e6;
 	ftsw_tm_init(&x->dg, t->nhosts);
 	if (traffic_check(x, err) || traffic_model_inputs(x, err) ||

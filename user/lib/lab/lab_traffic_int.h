@@ -19,6 +19,12 @@
 #define LAB_UDP_WINDOW	512
 #define LAB_UDP_MAX	1400	/* payload: fits the hosts' MTU of 1500 */
 /*
+ * A lossless lab's payload: with the 50 bytes of headers a 1472-byte
+ * frame, 23 credit blocks of 64 bytes exactly, as the kernel's link time
+ * and ftsw sim --frame-bytes 1472 count it (sim.md).
+ */
+#define LAB_UDP_LOSSLESS	1422
+/*
  * Bytes a datagram adds to its payload on a fabric link, i.e. what tbf
  * counts there: UDP, IPv4 and Ethernet headers and the fabric header.
  */
@@ -112,6 +118,6 @@ int lab_tr_read_offset_lists(struct ftsw_lab *lab, struct ftsw_routing *r,
 void lab_tr_flow_paths(const struct ftsw_routing *r,
 		       const struct ftsw_offset_list *lists,
 		       const double *flows, struct lflow *fl, uint32_t nf,
-		       uint32_t a, uint32_t b, struct ftsw_path *p);
+		       uint32_t a, uint32_t b, bool edges, struct ftsw_path *p);
 
 #endif

@@ -119,13 +119,15 @@ static bool is_link_port(const struct ftsw_topo *t, uint32_t sw, unsigned p)
 
 /*
  * Per flow, from the analyzer's trace of its path: the most flows on a
- * shaped (switch-to-switch) link of it, and whether it crosses the cable
- * fail_a - fail_b (a, b: nodes, FTSW_NONE when no failure is planned).
+ * shaped (switch-to-switch) link of it, or with edges on any rated port of
+ * it (a lossless lab: the delivering edge port too), and whether it
+ * crosses the cable fail_a - fail_b (a, b: nodes, FTSW_NONE when no
+ * failure is planned).
  */
 void lab_tr_flow_paths(const struct ftsw_routing *r,
 		       const struct ftsw_offset_list *lists, const double *flows,
 		       struct lflow *fl, uint32_t nf, uint32_t a, uint32_t b,
-		       struct ftsw_path *p)
+		       bool edges, struct ftsw_path *p)
 {
 	const struct ftsw_topo *t = r->topo;
 	uint32_t f;
@@ -163,7 +165,7 @@ void lab_tr_flow_paths(const struct ftsw_routing *r,
 				if ((node == a && peer == b) ||
 				    (node == b && peer == a))
 					fl[f].affected = true;
-				if (!is_link_port(t, sw, port))
+				if (!edges && !is_link_port(t, sw, port))
 					continue;
 				v = flows[ftsw_link_id(t, node, port)];
 				if (n == 1 && v > fl[f].share) {

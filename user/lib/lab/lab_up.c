@@ -67,6 +67,9 @@ static int write_conf(const struct lab_build *b, struct ftsw_err *err)
 		b->o->lft_file ? b->o->lft_file : b->r->engine, b->r->lmc,
 		b->o->rate_bytes, b->t->nhosts, b->t->nswitches,
 		b->o->patch ? "patch" : "veth");
+	if (b->o->lossless)
+		fprintf(f, "lossless=1\nlink_rate=%" PRIu64 "\n",
+			b->o->link_rate_bits);
 	if (fclose(f)) {
 		ftsw_err_errno(err, errno, "%s: %s", path, strerror(errno));
 		unlink(path);
@@ -176,6 +179,11 @@ static int make_host(const struct lab_build *b, uint32_t n,
 	ftsw_lab_host_ip6(n, a6);
 	snprintf(what, sizeof(what), "host %" PRIu32 " IPv6 address", n);
 	if (ftsw_rt_addr6(&rt, LAB_HOST_IFINDEX, a6, 64, what, err))
+		goto close;
+	/* lossless: the edge port stops eth0's queue, which needs one */
+	snprintf(what, sizeof(what), "host %" PRIu32 " qdisc", n);
+	if (b->o->lossless &&
+	    ftsw_rt_pfifo(&rt, LAB_HOST_IFINDEX, FTSW_LAB_HOST_QLEN, what, err))
 		goto close;
 	rc = ftsw_rt_flush(&rt, err);
 close:
@@ -675,7 +683,9 @@ static int lab_build(struct lab_build *b, struct ftsw_rt *rt,
 	if (ftsw_netns_home(err))
 		return -1;
 	*nl = ftsw_nl_open_in(b->name, err);
-	if (!*nl || make_switches(b, *nl, err))
+	if (!*nl || lab_lossless_fabric(*nl, b->o, err) ||
+	    make_switches(b, *nl, err) ||
+	    lab_lossless_ports(*nl, b->t, b->o, err))
 		return -1;
 	if (b->o->rate_bytes &&
 	    (ftsw_netns_enter_fd(b->fabric_fd, b->name, err) ||
@@ -724,6 +734,11 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 		return -1;
 	if (!o->topo) {
 		ftsw_err_set(err, "lab %s: no topology (-t)", b.name);
+		return -1;
+	}
+	if (o->lossless && o->rate_bytes) {
+		ftsw_err_set(err, "lab %s: lossless mode paces its links "
+			     "itself: no tbf (rate_bytes) with it", b.name);
 		return -1;
 	}
 	if (o->patch && o->rate_bytes) {
