@@ -61,6 +61,24 @@ chain_ftsw() {
 	done
 	f "$FTSW" commit >/dev/null
 }
+# The ftsw chain in lossless mode (Documentation/lab.md, "Lossless mode"):
+# the same switches, the fabric in lossless mode before any port is bound,
+# every port at 1 Tbit/s (the rate never limits: the cost per packet of
+# buffers, credits and arbitration is what is compared), the hosts' eth0
+# with a pfifo qdisc (the edge port stops their queue when its buffer is
+# full, as lab up --lossless sets them up).
+chain_lossless() {
+	local i p
+	f "$FTSW" fabric set lossless on
+	chain_ftsw
+	for i in $(seq 1 $NSW); do
+		for p in 1 2; do
+			f "$FTSW" port set switch "$i" port "$p" rate 1000G
+		done
+	done
+	ip netns exec "$S" tc qdisc replace dev eth0 root pfifo limit 1000
+	ip netns exec "$R" tc qdisc replace dev eth0 root pfifo limit 1000
+}
 chain_bridge() {
 	local i
 	for i in $(seq 1 $NSW); do

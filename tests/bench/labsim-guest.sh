@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Guest side of tests/bench/labsim (root in the test VM): OUT TOPO RATE
+# BUF SEED DURATION PPS. A lossless lab, a permutation and all-to-all,
+# lab traffic's JSON into OUT/lab-perm.json and OUT/lab-a2a.json.
+set -euo pipefail
+out=$1 topo=$2 rate=$3 buf=$4 seed=$5 dur=$6 pps=$7
+insmod "$FTSW_KMOD/ftsw.ko"
+export FTSW_LAB=labsim
+"$FTSW" lab up -t "$topo" -a dmodk --lossless --rate "$rate" \
+	--in-buffer "$buf" --out-buffer "$buf"
+"$FTSW" -j lab traffic -p "perm:$seed" --size 1422 --duration "$dur" \
+	>"$out/lab-perm.json" || true
+"$FTSW" -j lab traffic -p a2a --size 1422 --pps "$pps" --duration "$dur" \
+	>"$out/lab-a2a.json" || true
+"$FTSW" lab waits --min-wait 0 || true
+"$FTSW" lab down
+rmmod ftsw

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""tests/bench/labsim's comparison: DIR holds lab-perm.json, lab-a2a.json
+(ftsw -j lab traffic on the lossless lab) and sim-perm.json, sim-a2a.json
+(ftsw -j sim --rate --frame-bytes --links at load 1.0). Prints the table,
+writes DIR/table.md, DIR/labsim.dat, DIR/labsim.gp and, with gnuplot,
+DIR/labsim.svg. Exit status 1 when a file is missing or unreadable.
+
+Per flow of the permutation: the lab's measured Mbit/s of frames (the
+receivers' count over the last four fifths of the run) beside the
+simulator's (the flits delivered over the link into the flow's
+destination host in the measured window, times rate * F / (64 P) per
+flit per cycle: sim.md). Saturation: the lab's delivered Mbit/s per
+sending host over the rate, the simulator's accepted flits per cycle per
+sending host times F / (64 P)."""
+import json
+import os
+import subprocess
+import sys
+
+
+def load(d, name):
+    try:
+        with open(os.path.join(d, name)) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit("labsim: %s: %s" % (name, e))
+
+
+def sim_host_mbps(s):
+    """Mbit/s delivered into each host (the link into it), by host."""
+    p = s["points"][0]
+    cyc = s["lab"]["cycle_s"]
+    share = s["lab"]["frame_share"]
+    out = {}
+    for l in p["links"]:
+        if "to_host" in l:
+            util = sum(l["vl_util"])	# flits per cycle
+            out[l["to_host"]] = util * 64 * 8 / cyc * share / 1e6
+    return out
+
+
+def main():
+    d = sys.argv[1]
+    lp, la = load(d, "lab-perm.json"), load(d, "lab-a2a.json")
+    sp, sa = load(d, "sim-perm.json"), load(d, "sim-a2a.json")
+    rate = sp["lab"]["rate_bits"] / 1e6
+    simh = sim_host_mbps(sp)
+    rows = []
+    for f in lp["flows"]:
+        if f["src"] == f["dst"]:
+            continue
+        s = simh.get(f["dst"], 0.0)
+        rows.append((f["src"], f["dst"], f["mbps"], s))
+    lines = ["| flow | lab Mbit/s | sim Mbit/s | lab / sim - 1 |",
+             "|---|---|---|---|"]
+    worst = 0.0
+    for src, dst, lab, sim in rows:
+        dev = (lab / sim - 1) if sim > 0 else float("inf")
+        worst = max(worst, abs(dev))
+        lines.append("| h%d -> h%d | %.3f | %.3f | %+.1f %% |"
+                     % (src, dst, lab, sim, 100 * dev))
+    tot_lab = sum(r[2] for r in rows)
+    tot_sim = sum(r[3] for r in rows)
+    # saturation: per sending host, over the rate
+    senders = len({f["src"] for f in la["flows"]})
+    lab_sat = sum(f["mbps"] for f in la["flows"]) / max(senders, 1) / rate
+    pt = sa["points"][0]
+    sim_sat = pt["accepted"] * sa["lab"]["frame_share"]
+    lines += ["",
+              "| | lab | sim | lab / sim - 1 |", "|---|---|---|---|",
+              "| permutation, all flows (Mbit/s) | %.3f | %.3f | %+.1f %% |"
+              % (tot_lab, tot_sim, 100 * (tot_lab / tot_sim - 1)
+                 if tot_sim else float("inf")),
+              "| saturation, a2a (accepted / rate per host) | %.3f | %.3f "
+              "| %+.1f %% |" % (lab_sat, sim_sat, 100 * (lab_sat / sim_sat - 1)
+                                if sim_sat else float("inf")),
+              "",
+              "worst per-flow deviation %.1f %%; lab lifetime discards "
+              "(perm, a2a): %d, %d; lab drops: %d, %d"
+              % (100 * worst,
+                 lp.get("hoq_discards", 0) + lp.get("life_discards", 0),
+                 la.get("hoq_discards", 0) + la.get("life_discards", 0),
+                 lp.get("drops", 0), la.get("drops", 0))]
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+    with open(os.path.join(d, "table.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(d, "labsim.dat"), "w") as f:
+        f.write("# flow lab_mbps sim_mbps\n")
+        for i, (src, dst, lab, sim) in enumerate(rows):
+            f.write('%d "h%d-h%d" %.4f %.4f\n' % (i, src, dst, lab, sim))
+    gp = os.path.join(d, "labsim.gp")
+    with open(gp, "w") as f:
+        f.write("set terminal svg size 720,420 dynamic\n"
+                "set output '%s'\n"
+                "set title 'permutation on the lossless lab vs ftsw sim "
+                "(%.3g Mbit/s per port)'\n"
+                "set style data histograms\nset style fill solid 0.6\n"
+                "set ylabel 'Mbit/s of frames'\nset yrange [0:*]\n"
+                "set xtics rotate by -45\nset grid ytics\n"
+                "plot '%s' using 3:xtic(2) title 'lab', '' using 4 "
+                "title 'sim'\n" % (os.path.join(d, "labsim.svg"), rate,
+                                    os.path.join(d, "labsim.dat")))
+    try:
+        subprocess.run(["gnuplot", gp], check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("labsim: gnuplot: %s (the table is written)" % e)
+
+
+if __name__ == "__main__":
+    main()
