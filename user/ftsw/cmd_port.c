@@ -167,10 +167,41 @@ static void print_stats(const struct ftsw_port_info *p)
 	ftsw_out_close_object();
 }
 
+/* A VL arbitration table's entries of non-zero weight (the others are
+ * unused, as in InfiniBand). */
+static void print_vlarb(const char *key, const char *label,
+			const uint8_t (*t)[2], unsigned n)
+{
+	unsigned i;
+
+	ftsw_out_text("%s", label);
+	ftsw_out_open_array(key);
+	for (i = 0; i < n; i++) {
+		if (!t[i][1])
+			continue;
+		ftsw_out_open_object(NULL);
+		ftsw_out_uint("vl", " %" PRIu64, t[i][0]);
+		ftsw_out_uint("weight", ":%" PRIu64, t[i][1]);
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+}
+
+static bool ll_round_robin(const struct ftsw_port_ll *ll)
+{
+	unsigned i;
+
+	for (i = 0; i < FTSW_VLARB_CAP; i++)
+		if ((i < ll->nvlarb_high && ll->vlarb_high[i][1]) ||
+		    (i < ll->nvlarb_low && ll->vlarb_low[i][1]))
+			return false;
+	return true;
+}
+
 /* Lossless mode: the settings, and each VL the kernel reports. */
 static void print_ll(const struct ftsw_port_ll *ll)
 {
-	unsigned v, i;
+	unsigned v;
 
 	ftsw_out_open_object("lossless");
 	ftsw_out_uint("rate", "    lossless: rate %" PRIu64 " bit/s", ll->rate);
@@ -180,25 +211,10 @@ static void print_ll(const struct ftsw_port_ll *ll)
 	ftsw_out_uint("hoq_life", ", HOQLife %" PRIu64, ll->hoq_life);
 	ftsw_out_uint("vl_high_limit", ", VLHighLimit %" PRIu64 "\n",
 		      ll->vl_high_limit);
-	ftsw_out_text("    vlarb high");
-	ftsw_out_open_array("vlarb_high");
-	for (i = 0; i < ll->nvlarb_high; i++) {
-		ftsw_out_open_object(NULL);
-		ftsw_out_uint("vl", " %" PRIu64, ll->vlarb_high[i][0]);
-		ftsw_out_uint("weight", ":%" PRIu64, ll->vlarb_high[i][1]);
-		ftsw_out_close_object();
-	}
-	ftsw_out_close_array();
-	ftsw_out_text(", low");
-	ftsw_out_open_array("vlarb_low");
-	for (i = 0; i < ll->nvlarb_low; i++) {
-		ftsw_out_open_object(NULL);
-		ftsw_out_uint("vl", " %" PRIu64, ll->vlarb_low[i][0]);
-		ftsw_out_uint("weight", ":%" PRIu64, ll->vlarb_low[i][1]);
-		ftsw_out_close_object();
-	}
-	ftsw_out_close_array();
-	ftsw_out_text("\n");
+	ftsw_out_text("    VL arbitration");
+	print_vlarb("vlarb_high", " high", ll->vlarb_high, ll->nvlarb_high);
+	print_vlarb("vlarb_low", ", low", ll->vlarb_low, ll->nvlarb_low);
+	ftsw_out_text("%s\n", ll_round_robin(ll) ? " (none: round robin)" : "");
 	ftsw_out_open_array("vls");
 	for (v = 0; ll->has_vl && v < FTSW_NUM_DATA_VL; v++) {
 		const struct ftsw_vl_stats *x = &ll->vl[v];

@@ -51,9 +51,9 @@ static int traffic_check(struct trun *x, struct ftsw_err *err)
 			     "any of ftsw analyze -p's)");
 		return -1;
 	}
-	if (x->size < sizeof(struct udp_hdr) || x->size > LAB_UDP_MAX) {
+	if (x->size < sizeof(struct udp_hdr) || x->size > LAB_UDP_LIMIT) {
 		ftsw_err_set(err, "datagram size %u: %zu..%d bytes", x->size,
-			     sizeof(struct udp_hdr), LAB_UDP_MAX);
+			     sizeof(struct udp_hdr), LAB_UDP_LIMIT);
 		return -1;
 	}
 	if (x->rate_mode && o->fail_a) {

@@ -17,7 +17,9 @@
 #define LAB_UDP_PORT	7777
 #define LAB_UDP_MAGIC	0x66747375u
 #define LAB_UDP_WINDOW	512
-#define LAB_UDP_MAX	1400	/* payload: fits the hosts' MTU of 1500 */
+#define LAB_UDP_MAX	1400	/* default payload on a shaped lab */
+/* the largest: IPv4 and UDP headers, 28 bytes, in the hosts' MTU */
+#define LAB_UDP_LIMIT	(FTSW_LAB_HOST_MTU - 28)
 /*
  * A lossless lab's payload: with the 50 bytes of headers a 1472-byte
  * frame, 23 credit blocks of 64 bytes exactly, as the kernel's link time

@@ -56,7 +56,7 @@ static int send_one(struct traffic *tr, uint32_t f, unsigned size)
 		.sin_port = htons(LAB_UDP_PORT),
 		.sin_addr.s_addr = ftsw_lab_host_ip(tr->fl[f].dst),
 	};
-	char pkt[LAB_UDP_MAX];
+	char pkt[LAB_UDP_LIMIT];
 	struct udp_hdr *u = (struct udp_hdr *)pkt;
 
 	memset(pkt, 0, size);
