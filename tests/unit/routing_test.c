@@ -583,4 +583,39 @@ TEST(route_make_from_words)
 	ftsw_topo_free(t);
 }
 
+/*
+ * What goes to the kernel: each switch's own LID is port 0 (its agent), as
+ * OpenSM writes it; the engine left it FTSW_PORT_NONE. FT(4,2): 8 hosts,
+ * switch i's LID is 8 + 1 + i; only those 6 entries change.
+ */
+TEST(own_lids_port_0)
+{
+	struct ftsw_topo *t = ut_gen("ftmn:4,2");
+	struct ftsw_routing *r;
+	uint8_t *before;
+	uint32_t s, l;
+
+	ASSERT_NE(NULL, t);
+	r = route("dmodk", t, 0, 1);
+	ASSERT_NE(NULL, r);
+	before = malloc(r->nswitches * r->lft_size);
+	ASSERT_NE(NULL, before);
+	memcpy(before, r->lft, r->nswitches * r->lft_size);
+	ftsw_routing_own_lids(r);
+	for (s = 0; s < 6; s++)
+		for (l = 0; l < r->lft_size; l++) {
+			uint8_t was = before[s * r->lft_size + l];
+
+			if (l == 9 + s) {
+				EXPECT_EQ(FTSW_PORT_NONE, was);
+				EXPECT_EQ(0, ftsw_lft(r, s)[l]);
+			} else {
+				EXPECT_EQ(was, ftsw_lft(r, s)[l]);
+			}
+		}
+	free(before);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
 TEST_HARNESS_MAIN

@@ -225,6 +225,7 @@ int fm_sweep(struct fm *fm, uint64_t t0, const char *cause,
 	if (!r)
 		goto out;
 	ts[1] = ftsw_now_us();
+	ftsw_routing_own_lids(r);
 	if (upload_changed(fm, r, &changed, err))
 		goto out;
 	ts[2] = ftsw_now_us();

@@ -496,11 +496,9 @@ static int make_switches(struct lab_build *b, struct ftsw_nl *nl,
 				unsigned k;
 
 				c.kind = FTSW_PORT_EDGE;
-				if (b->o->sm) {
-					/* the CA answers as the host */
-					c.ca_guid = t->nodes[x->peer].guid;
-					c.node_desc = t->nodes[x->peer].desc;
-				}
+				/* the CA answers as the host */
+				c.ca_guid = t->nodes[x->peer].guid;
+				c.node_desc = t->nodes[x->peer].desc;
 				c.base_lid = ftsw_host_lid(r, h);
 				c.lmc = r->lmc;
 				policy_cfg(r, h, &c);
@@ -625,6 +623,7 @@ static int lab_route(struct lab_build *b, struct ftsw_err *err)
 	b->r = ftsw_route_make(b->t, &q, err);
 	if (!b->r)
 		return -1;
+	ftsw_routing_own_lids(b->r);
 	if (!o->lft_file && b->r->lmc != o->lmc && o->progress) {
 		char note[96];
 

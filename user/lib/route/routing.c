@@ -487,6 +487,17 @@ out:
 	free(dn);
 }
 
+void ftsw_routing_own_lids(struct ftsw_routing *r)
+{
+	uint32_t s, lid;
+
+	for (s = 0; s < r->nswitches; s++) {
+		lid = ftsw_switch_lid(r, s);
+		if (lid < r->lft_size && lid <= FTSW_LID_MAX)
+			ftsw_lft(r, s)[lid] = 0;
+	}
+}
+
 int ftsw_route_switch_lids(const struct ftsw_topo *t, struct ftsw_routing *r,
 			   const int *height, unsigned threads,
 			   struct ftsw_err *err)

@@ -130,6 +130,13 @@ struct ftsw_routing *ftsw_routing_new(const struct ftsw_topo *t, unsigned lmc,
 void ftsw_routing_free(struct ftsw_routing *r);
 /* Set every LFT entry to FTSW_PORT_NONE (in parallel). */
 void ftsw_routing_init_lfts(struct ftsw_routing *r, unsigned threads);
+/*
+ * Port 0 at each switch's own LID in its own table: the switch's agents,
+ * as a subnet manager programs a switch, so LID-routed SMPs and PMA
+ * queries reach it (Documentation/sm.md). The engines leave that entry
+ * FTSW_PORT_NONE; the tables are given this before they go to the kernel.
+ */
+void ftsw_routing_own_lids(struct ftsw_routing *r);
 /* Largest LID this topology needs at this LMC (hosts and switches). */
 uint64_t ftsw_lid_need(const struct ftsw_topo *t, unsigned lmc);
 
