@@ -680,11 +680,16 @@ static void t_sl2vl_switchinfo(struct kunit *test)
 	t_dr(&m, IB_MGMT_METHOD_GET, 0x0012, 0, t_to_s1, 2);
 	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
 	KUNIT_EXPECT_EQ(test, m.smp.data[0] << 8 | m.smp.data[1], 0xC000);
+	/* No SM set LinearFDBTop: the highest LID S1's table routes (9). */
+	KUNIT_EXPECT_EQ(test, m.smp.data[6] << 8 | m.smp.data[7], 9);
 	t_dr(&m, IB_MGMT_METHOD_SET, 0x0012, 0, t_to_s1, 2);
 	m.smp.data[6] = 0x01;	/* LinearFDBTop 0x123 */
 	m.smp.data[7] = 0x23;
 	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
 	KUNIT_EXPECT_EQ(test, f->sw[1]->lft_top, 0x123);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0012, 0, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.smp.data[6] << 8 | m.smp.data[7], 0x123);
 	t_fab_free(f);
 }
 

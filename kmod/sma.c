@@ -195,6 +195,24 @@ static int ftsw_guid_info_get(struct ftsw_sma_req *r)
 #define SI_LIFE_STATE	11
 #define SI_MCAST_TOP	18
 
+/*
+ * LinearFDBTop: what the SM set; while none did (0), the highest LID the
+ * active table routes, as a subnet manager programming the switch over
+ * netlink (ftsw lab, ftsw fm) would have set it with the table.
+ */
+static u16 ftsw_lft_top(const struct ftsw_switch *sw)
+{
+	const struct ftsw_lft *lft = rcu_dereference(sw->lft);
+	u32 lid;
+
+	if (sw->lft_top || !lft)
+		return sw->lft_top;
+	lid = min_t(u32, lft->size, FTSW_MAX_LID + 1);
+	while (lid && lft->port[lid - 1] == FTSW_NO_ROUTE)
+		lid--;
+	return lid ? lid - 1 : 0;
+}
+
 static int ftsw_switch_info_get(struct ftsw_sma_req *r)
 {
 	struct ftsw_switch *sw = r->sw;
@@ -204,7 +222,7 @@ static int ftsw_switch_info_get(struct ftsw_sma_req *r)
 		return ST_ATTR;
 	ftsw_put_be16(d + SI_LIN_CAP, FTSW_LFT_SIZE);
 	ftsw_put_be16(d + SI_MCAST_CAP, FTSW_MFT_CAP);
-	ftsw_put_be16(d + SI_LIN_TOP, sw->lft_top);
+	ftsw_put_be16(d + SI_LIN_TOP, ftsw_lft_top(sw));
 	memcpy(d + SI_DEF_PORT, sw->def_port, sizeof(sw->def_port));
 	d[SI_LIFE_STATE] = sw->life << 3 | (sw->psc ? 1 << 2 : 0);
 	ftsw_put_be16(d + SI_MCAST_TOP, sw->mft_top);
