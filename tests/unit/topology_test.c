@@ -244,4 +244,91 @@ TEST(lid_plan)
 	ftsw_topo_free(t);
 }
 
+static struct ftsw_topo *net_of(const char *text)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	struct ftsw_err err;
+	struct ftsw_topo *t = f ? ftsw_net_read_file(f, "x.net", &err) : NULL;
+
+	if (f)
+		fclose(f);
+	return t;
+}
+
+/*
+ * Two net files of one switch (GUID 0x10): the second moves host 0x3 from
+ * port 2 to port 3, renames it and gives its port another GUID, and adds
+ * host 0x7. By hand, nodes in GUID order 0x1, 0x3, 0x10, then 0x7: host
+ * 0x3's description, port GUID and cable; the switch's ports 2 and 3;
+ * 0x7 in the second only. Same: nodes 0x1 and 0x10, the cable ends of
+ * 0x1 port 1 and 0x10 port 1.
+ */
+TEST(topo_diff_by_hand)
+{
+	static const char a_net[] =
+		"switchguid=0x10\nSwitch 3 \"S-10\" # \"sw\"\n"
+		"[1] \"H-1\"[1]\n[2] \"H-3\"[1]\n\n"
+		"Ca 1 \"H-1\" # \"a\"\n[1](2) \"S-10\"[1]\n\n"
+		"Ca 1 \"H-3\" # \"b\"\n[1](4) \"S-10\"[2]\n";
+	static const char b_net[] =
+		"switchguid=0x10\nSwitch 3 \"S-10\" # \"sw\"\n"
+		"[1] \"H-1\"[1]\n[3] \"H-3\"[1]\n\n"
+		"Ca 1 \"H-1\" # \"a\"\n[1](2) \"S-10\"[1]\n\n"
+		"Ca 1 \"H-3\" # \"c\"\n[1](5) \"S-10\"[3]\n\n"
+		"Ca 1 \"H-7\" # \"d\"\n";
+	struct ftsw_topo *a = net_of(a_net), *b = net_of(b_net);
+	const struct ftsw_topo_delta *e;
+	struct ftsw_topo_diff d;
+	struct ftsw_err err;
+
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	ASSERT_EQ(0, ftsw_topo_diff(a, a, 100, &d, &err));
+	EXPECT_EQ(0, d.ndeltas);
+	EXPECT_EQ(3, d.nodes_same);
+	EXPECT_EQ(4, d.cables_same);	/* two cables, both ends */
+	ftsw_topo_diff_free(&d);
+
+	ASSERT_EQ(0, ftsw_topo_diff(a, b, 100, &d, &err));
+	ASSERT_EQ(6, d.ndeltas);
+	ASSERT_EQ(6, d.nkept);
+	EXPECT_EQ(2, d.nodes_same);
+	EXPECT_EQ(2, d.cables_same);
+	e = d.deltas;
+	EXPECT_EQ(FTSW_DELTA_DESC, e[0].kind);
+	EXPECT_EQ(0x3, e[0].guid);
+	EXPECT_STREQ("b", e[0].desc[0]);
+	EXPECT_STREQ("c", e[0].desc[1]);
+	EXPECT_EQ(FTSW_DELTA_PORT_GUID, e[1].kind);
+	EXPECT_EQ(1, e[1].port);
+	EXPECT_EQ(4, e[1].val[0]);
+	EXPECT_EQ(5, e[1].val[1]);
+	EXPECT_EQ(FTSW_DELTA_CABLE, e[2].kind);
+	EXPECT_EQ(0x10, e[2].val[0]);
+	EXPECT_EQ(2, e[2].peer_port[0]);
+	EXPECT_EQ(3, e[2].peer_port[1]);
+	EXPECT_EQ(FTSW_DELTA_CABLE, e[3].kind);
+	EXPECT_EQ(0x10, e[3].guid);
+	EXPECT_EQ(2, e[3].port);
+	EXPECT_EQ(0x3, e[3].val[0]);
+	EXPECT_EQ(0, e[3].val[1]);
+	EXPECT_EQ(FTSW_DELTA_CABLE, e[4].kind);
+	EXPECT_EQ(3, e[4].port);
+	EXPECT_EQ(0, e[4].val[0]);
+	EXPECT_EQ(0x3, e[4].val[1]);
+	EXPECT_EQ(FTSW_DELTA_ONLY_SECOND, e[5].kind);
+	EXPECT_EQ(0x7, e[5].guid);
+	EXPECT_EQ(NULL, e[5].desc[0]);
+	EXPECT_STREQ("d", e[5].desc[1]);
+	ftsw_topo_diff_free(&d);
+
+	/* Kept: the first 2; counted: all. */
+	ASSERT_EQ(0, ftsw_topo_diff(a, b, 2, &d, &err));
+	EXPECT_EQ(6, d.ndeltas);
+	EXPECT_EQ(2, d.nkept);
+	ftsw_topo_diff_free(&d);
+	ftsw_topo_free(a);
+	ftsw_topo_free(b);
+}
+
 TEST_HARNESS_MAIN

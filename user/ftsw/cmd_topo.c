@@ -6,6 +6,7 @@
  *   ftsw topo show FILE
  *   ftsw topo degrade FILE [--links K] [--switches K] [--hosts K]
  *                     [--seed S] [-o FILE]
+ *   ftsw topo diff TOPO TOPO2
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -272,6 +273,120 @@ out:
 	return rc;
 }
 
+static const char diff_notes[] =
+"Nodes are matched by node GUID. Every difference is one line: a node in\n"
+"one topology only, its kind, port count or description, a host port's\n"
+"GUID, a port cabled elsewhere (at each end). Exit status 1 when they\n"
+"differ (as diff(1)), 2 on an error.\n";
+
+static const char *const delta_kind[] = {
+	[FTSW_DELTA_ONLY_FIRST] = "only_first",
+	[FTSW_DELTA_ONLY_SECOND] = "only_second",
+	[FTSW_DELTA_KIND] = "kind",
+	[FTSW_DELTA_PORTS] = "ports",
+	[FTSW_DELTA_DESC] = "description",
+	[FTSW_DELTA_PORT_GUID] = "port_guid",
+	[FTSW_DELTA_CABLE] = "cable",
+};
+
+static void print_far(const char *key, uint64_t guid, unsigned port)
+{
+	char buf[48];
+
+	if (!guid) {
+		ftsw_out_null(key, "nothing");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "0x%016" PRIx64 "[%u]", guid, port);
+	ftsw_out_str(key, "%s", buf);
+}
+
+static void print_delta(const struct ftsw_topo_delta *e, const char *n[2])
+{
+	char g[24];
+
+	snprintf(g, sizeof(g), "0x%016" PRIx64, e->guid);
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("what", NULL, delta_kind[e->kind]);
+	ftsw_out_str("guid", "%s", g);
+	ftsw_out_str("description", " \"%s\"", e->desc[0] ? e->desc[0] :
+		     e->desc[1] ? e->desc[1] : "");
+	if (e->port)
+		ftsw_out_uint("port", " port %" PRIu64, e->port);
+	switch (e->kind) {
+	case FTSW_DELTA_ONLY_FIRST:
+	case FTSW_DELTA_ONLY_SECOND:
+		ftsw_out_text(": only in %s",
+			      n[e->kind == FTSW_DELTA_ONLY_SECOND]);
+		break;
+	case FTSW_DELTA_DESC:
+		ftsw_out_str("first", ": \"%s\"", e->desc[0] ? e->desc[0] : "");
+		ftsw_out_str("second", " against \"%s\"",
+			     e->desc[1] ? e->desc[1] : "");
+		break;
+	case FTSW_DELTA_CABLE:
+		ftsw_out_text(": cabled to ");
+		print_far("first", e->val[0], e->peer_port[0]);
+		ftsw_out_text(" against ");
+		print_far("second", e->val[1], e->peer_port[1]);
+		break;
+	case FTSW_DELTA_KIND:
+		ftsw_out_str("first", ": %s", e->val[0] == FTSW_SWITCH ?
+			     "switch" : "host");
+		ftsw_out_str("second", " against %s", e->val[1] == FTSW_SWITCH ?
+			     "switch" : "host");
+		break;
+	default:
+		ftsw_out_uint("first", ": %" PRIu64, e->val[0]);
+		ftsw_out_uint("second", " against %" PRIu64, e->val[1]);
+	}
+	ftsw_out_text("\n");
+	ftsw_out_close_object();
+}
+
+static int topo_diff(const struct cli_args *a)
+{
+	const char *n[2] = { a->pos[0], a->pos[1] };
+	struct ftsw_topo *t[2] = { NULL, NULL };
+	struct ftsw_topo_diff d;
+	struct ftsw_err err;
+	int rc = 2, i;
+	size_t k;
+
+	for (i = 0; i < 2; i++) {
+		t[i] = ftsw_topo_open(n[i], &err);
+		if (!t[i]) {
+			cli_err("%s", err.msg);
+			goto out;
+		}
+	}
+	if (ftsw_topo_diff(t[0], t[1], 10000, &d, &err)) {
+		cli_err("%s", err.msg);
+		goto out;
+	}
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_bool("same", NULL, !d.ndeltas);
+	ftsw_out_open_array("differences");
+	for (k = 0; k < d.nkept; k++)
+		print_delta(&d.deltas[k], n);
+	ftsw_out_close_array();
+	ftsw_out_uint("count", "%" PRIu64 " differences", d.ndeltas);
+	if (d.nkept < d.ndeltas)
+		ftsw_out_uint("listed", " (%" PRIu64 " listed)", d.nkept);
+	ftsw_out_uint("nodes_same", "; %" PRIu64 " nodes", d.nodes_same);
+	ftsw_out_uint("cable_ends_same", " and %" PRIu64 " cable ends the "
+		      "same\n", d.cables_same);
+	ftsw_out_close_object();
+	rc = ftsw_out_end() ? 2 : d.ndeltas ? 1 : 0;
+	ftsw_topo_diff_free(&d);
+out:
+	for (i = 0; i < 2; i++)
+		if (t[i])
+			ftsw_topo_free(t[i]);
+	return rc;
+}
+
 const struct cli_cmd cli_cmds_topo[] = {
 	{ "gen", "SPEC [-o FILE]", "generate a topology as a net file",
 	  CLI_SPEC, 1, 1, gen_opts, gen_notes, .run = topo_gen },
@@ -280,5 +395,8 @@ const struct cli_cmd cli_cmds_topo[] = {
 	{ "degrade", "TOPO [OPTIONS] [-o FILE]",
 	  "remove random or named switches, hosts and links", CLI_TOPO, 1, 1,
 	  degrade_opts, degrade_notes, .run = topo_degrade },
+	{ "diff", "TOPO TOPO2", "compare two topologies node by node (GUIDs, "
+	  "names, cabling)", CLI_TOPO, 2, 2, NULL, diff_notes,
+	  .run = topo_diff },
 	{ NULL }
 };

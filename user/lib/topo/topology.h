@@ -229,6 +229,49 @@ int ftsw_topo_infer_pgft(const struct ftsw_topo *t, struct ftsw_pgft *g);
  */
 uint32_t ftsw_topo_find(const struct ftsw_topo *t, const char *name);
 
+/*
+ * Two descriptions of one fabric compared node by node, by node GUID (as
+ * ibnetdiscover --diff does): the planned topology and what a discovery
+ * found, say. Each difference is one entry; a cable that differs is
+ * reported at each end of it that is in the first topology, and at the
+ * ends only the second has.
+ */
+enum ftsw_topo_delta_kind {
+	FTSW_DELTA_ONLY_FIRST,	/* node in the first topology only */
+	FTSW_DELTA_ONLY_SECOND,	/* node in the second only */
+	FTSW_DELTA_KIND,	/* switch in one, host in the other */
+	FTSW_DELTA_PORTS,	/* port counts differ */
+	FTSW_DELTA_DESC,	/* node descriptions differ */
+	FTSW_DELTA_PORT_GUID,	/* a port's GUID differs (hosts) */
+	FTSW_DELTA_CABLE,	/* a port's far end differs */
+};
+
+struct ftsw_topo_delta {
+	enum ftsw_topo_delta_kind kind;
+	uint64_t guid;			/* the node */
+	unsigned port;			/* PORT_GUID, CABLE: the port */
+	const char *desc[2];		/* the node in each (NULL: none) */
+	uint64_t val[2];		/* PORTS, PORT_GUID: each's; CABLE: far node's GUID (0: none) */
+	unsigned peer_port[2];		/* CABLE: far port in each */
+};
+
+struct ftsw_topo_diff {
+	uint64_t nodes_same, cables_same;	/* cables counted per end */
+	uint64_t ndeltas;			/* all of them */
+	struct ftsw_topo_delta *deltas;		/* the first max_deltas */
+	size_t nkept;
+};
+
+/*
+ * Compare a and b; at most max_deltas entries are kept (all are counted).
+ * 0, or -1 with err set (out of memory, a node GUID twice in one of them).
+ * The descriptions point into a and b, which must outlive d.
+ */
+int ftsw_topo_diff(const struct ftsw_topo *a, const struct ftsw_topo *b,
+		   size_t max_deltas, struct ftsw_topo_diff *d,
+		   struct ftsw_err *err);
+void ftsw_topo_diff_free(struct ftsw_topo_diff *d);
+
 /* Summary used by `ftsw topo show`. */
 struct ftsw_topo_stats {
 	unsigned nlevels;		/* by BFS ranking from leaves */
