@@ -7,6 +7,9 @@ says (Documentation/sm.md): Ethernet | 0x88B6 | ftsw_mad_hdr (16) | MAD
                           "1,3,2" (initial path 1..n), "-" for hop count 0
   madtool.py lid DLID CLASS METHOD ATTR MOD [DATA_HEX]  LID-routed
   madtool.py fuzz COUNT SEED                     random and mutated frames
+  madtool.py activate FIRST-LAST                 every port of the nodes
+                          of LIDs FIRST..LAST Armed, then Active (PortInfo
+                          Get, Set), as a subnet manager's last step
 
 METHOD, ATTR, MOD, CLASS: integers (0x.. allowed). The answer: method,
 status (D bit masked off), hop_ptr, return_path, data (hex), slid, dlid.
@@ -146,6 +149,47 @@ def fuzz(count, seed):
     return 0
 
 
+def lid_smp(dlid, method, attr, mod, data, tid):
+    mad = lid_mad(0x01, method, attr, mod, data, tid)
+    mad = mad[:24] + b"\0" * 8 + b"\xff\xff\xff\xff" + b"\0" * 28 + \
+        data.ljust(64, b"\0")[:64] + b"\0" * 128
+    return mad_frame(mad_hdr(dlid, 0), mad)
+
+
+def smp(dlid, method, attr, mod, data=b""):
+    tid = int.from_bytes(os.urandom(4), "big") | 1
+    out = ask(lid_smp(dlid, method, attr, mod, data, tid), tid)
+    if out is None or out["status"]:
+        raise RuntimeError("LID %d attr 0x%x mod %d: %s" %
+                           (dlid, attr, mod, out and out["status"]))
+    return bytes.fromhex(out["data"])[:64]
+
+
+def activate(first, last):
+    """PortInfo Get + Set: PortState Armed then Active on every port with
+    a link (switches: ports 0..N, CAs: port 1). Prints the count."""
+    ports = []
+    for lid in range(first, last + 1):
+        ni = smp(lid, 1, 0x11, 0)
+        sw = ni[2] == 2
+        ports += [(lid, p) for p in (range(0, ni[3] + 1) if sw else [1])]
+    done = 0
+    for state in (3, 4):
+        for lid, p in ports:
+            pi = bytearray(smp(lid, 1, 0x15, p))
+            if pi[32] & 0xF == 1:       # Down: no link there
+                continue
+            pi[32] = (pi[32] & 0xF0) | state
+            pi[33] &= 0x0F              # PortPhysicalState: no change
+            got = smp(lid, 2, 0x15, p, bytes(pi))
+            if got[32] & 0xF != state:
+                raise RuntimeError("LID %d port %d: state %d after Set %d" %
+                                   (lid, p, got[32] & 0xF, state))
+            done += state == 4
+    print(json.dumps({"active": done}))
+    return 0
+
+
 def main(argv):
     tid = int.from_bytes(os.urandom(4), "big") | 1
     if argv[0] == "dr":
@@ -157,15 +201,18 @@ def main(argv):
     elif argv[0] == "lid":
         cls = num(argv[2])
         data = bytes.fromhex(argv[6]) if len(argv) > 6 else b""
-        qp = 0 if cls in (0x01, 0x81) else 1
-        mad = lid_mad(cls, num(argv[3]), num(argv[4]), num(argv[5]), data,
-                      tid)
         if cls == 0x01:
-            mad = mad[:24] + b"\0" * 8 + b"\xff\xff\xff\xff" + b"\0" * 28 + \
-                data.ljust(64, b"\0")[:64] + b"\0" * 128
-        frame = mad_frame(mad_hdr(num(argv[1]), qp), mad)
+            frame = lid_smp(num(argv[1]), num(argv[3]), num(argv[4]),
+                            num(argv[5]), data, tid)
+        else:
+            frame = mad_frame(mad_hdr(num(argv[1]), 1),
+                              lid_mad(cls, num(argv[3]), num(argv[4]),
+                                      num(argv[5]), data, tid))
     elif argv[0] == "fuzz":
         return fuzz(num(argv[1]), num(argv[2]))
+    elif argv[0] == "activate":
+        first, last = argv[1].split("-")
+        return activate(num(first), num(last))
     else:
         print(__doc__, file=sys.stderr)
         return 2
