@@ -82,9 +82,11 @@ fabric_cmds() {
 tap_check "fabric, switch, port (-s), lft, sl2vl show -j, commit -j" fabric_cmds
 
 traffic() {
-	EXPR='d["exact"]' j lab traffic -p shift --packets 1 --stages 2
+	EXPR='d["exact"] and not d["lossless"]' j lab traffic -p shift --packets 1 --stages 2 &&
+		EXPR='not d["lossless"] and d["cycles"] == [] and d["buffers"] == 0' \
+			j lab waits
 }
-tap_check "lab traffic -j" traffic
+tap_check "lab traffic -j, lab waits -j (today's mode: no buffers)" traffic
 
 monitor() {
 	ip netns exec "$LAB" "$FTSW" -j monitor count 2 >"$NET.mon" &
