@@ -223,7 +223,6 @@ struct ftsw_port *ftsw_forward(struct ftsw_port *in, struct sk_buff *skb)
 	struct ftsw_switch *sw = in->sw;
 	struct ftsw_hdr *h = ftsw_hdr(skb);
 	u16 dlid = ntohs(h->dlid);
-	struct ftsw_policy *pol;
 	struct ftsw_port *out;
 	u8 num, vl;
 
@@ -238,9 +237,28 @@ struct ftsw_port *ftsw_forward(struct ftsw_port *in, struct sk_buff *skb)
 		return NULL;
 	}
 	vl = READ_ONCE(sw->sl2vl[h->sl & FTSW_SL_MASK]);
+	/* Lossless mode: into the input buffer (lossless.c). */
+	if (unlikely(in->ll) && out->ll && vl < FTSW_NUM_DATA_VL &&
+	    h->proto != htons(FTSW_ETH_P_MAD)) {
+		ftsw_ll_input(in, out, skb, vl);
+		return NULL;
+	}
+	return ftsw_forward_out(in, out, skb, vl);
+}
+
+/*
+ * Send a frame the LFT sent to @out: to a host (decapsulated), across a
+ * patch cable (returned, as ftsw_forward() does) or on a device.
+ */
+struct ftsw_port *ftsw_forward_out(struct ftsw_port *in, struct ftsw_port *out,
+				   struct sk_buff *skb, u8 vl)
+{
+	struct ftsw_hdr *h = ftsw_hdr(skb);
+	struct ftsw_policy *pol;
+
 	if (out->kind == FTSW_PORT_EDGE) {
 		pol = rcu_dereference(out->policy);
-		if (unlikely(!pol || !ftsw_lid_in_range(pol, dlid))) {
+		if (unlikely(!pol || !ftsw_lid_in_range(pol, ntohs(h->dlid)))) {
 			ftsw_drop(in, skb, FTSW_DROP_MISDELIVERED);
 			return NULL;
 		}
@@ -345,12 +363,15 @@ struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 }
 
 /* A frame that crossed a patch cable, taken up at its far end @in. */
-static struct ftsw_port *ftsw_patch_rx(struct ftsw_port *in,
-				       struct sk_buff *skb)
+struct ftsw_port *ftsw_patch_rx(struct ftsw_port *in, struct sk_buff *skb)
 {
 	ftsw_count_rx(in, skb->len, ftsw_pkts(skb));
 	if (unlikely(!READ_ONCE(in->up))) {
 		ftsw_drop(in, skb, FTSW_DROP_PORT_DOWN);
+		return NULL;
+	}
+	if (unlikely(in->ll)) {
+		ftsw_ll_link_rx(in, skb);
 		return NULL;
 	}
 	return ftsw_link_rx(in, skb);
@@ -377,6 +398,10 @@ void ftsw_rx(struct ftsw_port *in, struct sk_buff *skb)
 {
 	struct ftsw_port *next;
 
+	if (unlikely(in->ll) && in->kind == FTSW_PORT_LINK) {
+		ftsw_ll_link_rx(in, skb);
+		return;
+	}
 	if (in->kind == FTSW_PORT_EDGE)
 		next = ftsw_edge_rx(in, skb);
 	else

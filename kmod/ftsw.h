@@ -15,6 +15,8 @@
 #include <linux/llist.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <linux/hrtimer.h>
+#include <linux/skbuff.h>
 #include <net/genetlink.h>
 #include <linux/ftsw.h>
 
@@ -122,6 +124,65 @@ struct ftsw_ca {
 	struct ftsw_stats pma_base;	/* counters at the last PMA reset */
 };
 
+/* Lossless mode (lossless.c): a port's VL arbitration table, as the SMA's. */
+struct ftsw_arb_cfg {
+	u8 ent[2][FTSW_VLARB_CAP][2];	/* low, high: VL, weight */
+	u8 limit;			/* VLHighLimit */
+};
+
+/* Where the arbitration stands. */
+struct ftsw_arb {
+	u8 idx[2];		/* current entry of each table */
+	u32 used[2];		/* blocks it sent */
+	u32 high_bytes;		/* high-priority bytes since a low packet */
+	u8 rr;			/* round robin: last VL served */
+};
+
+/* One data VL of a port in lossless mode; under sw->ll_lock. */
+struct ftsw_ll_vl {
+	struct sk_buff_head in;		/* input buffer (FIFO) */
+	struct sk_buff_head out;	/* output queue (FIFO) */
+	u32 in_bytes;
+	u32 out_bytes;
+	u32 rcv;		/* blocks received into the input buffer */
+	u32 freed;		/* blocks that left it (read by the sender) */
+	u32 sent;		/* blocks sent to the far end's buffer of this VL */
+	u32 fccl;		/* far end on another machine: its credit limit */
+	bool fccl_valid;
+	u8 head_port;		/* the output queue the input head waits for */
+	u8 head_vl;
+	u64 blocked_since;	/* ns, 0: the input head is not blocked */
+	u64 credit_since;	/* ns, 0: the output head has credit */
+	u64 in_wait_ns;
+	u64 out_wait_ns;
+	u64 hoq_discards;
+	u64 life_discards;
+	/* Input ports whose head waits for room in this output queue. */
+	DECLARE_BITMAP(waiters, FTSW_MAX_PORTS + 1);
+};
+
+struct ftsw_port;
+
+struct ftsw_ll {
+	struct ftsw_port *port;
+	u64 id;			/* unique: a sender resyncs on a new far end */
+	u64 synced;		/* the far end the send counters follow */
+	struct hrtimer timer;	/* drains the output queues (softirq) */
+	spinlock_t arm_lock;	/* leaf: arming the timer */
+	bool dead;
+	bool host_stopped;	/* edge: the host's queues are stopped */
+	bool credit_dirty;	/* far end on another machine: send credits */
+	u16 credit_wait;	/* VLs of the far end we wait credit from */
+	int cfg_gen;
+	u64 hoq_ns;
+	u64 life_ns;
+	u64 busy_until;		/* ns: the link is sending until then */
+	u64 credit_at;		/* ns: last credit frame sent */
+	struct ftsw_arb_cfg arb_cfg;
+	struct ftsw_arb arb;
+	struct ftsw_ll_vl vl[FTSW_NUM_DATA_VL];
+};
+
 /*
  * A switch port: bound to a net device, or one end of a patch cable (no
  * device; @peer is the other end, in the same fabric, set before either
@@ -193,6 +254,7 @@ struct ftsw_net {
 	u32 seq;		/* bumped on every change a dump shows */
 	u8 hop_limit;
 	bool lossless;		/* set while no port is bound */
+	atomic_t ll_gen;	/* bumped when lossless settings change */
 	u64 dead_drops[FTSW_DROP_MAX + 1];	/* of unbound ports */
 	struct ftsw_plan __rcu *plan;	/* active address plan */
 	struct ftsw_plan *plan_staged;	/* under lock; see plan_pending */
@@ -256,12 +318,34 @@ void ftsw_originate(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_drop(struct ftsw_port *p, struct sk_buff *skb, enum ftsw_drop reason);
 struct ftsw_port *ftsw_xmit(struct ftsw_port *in, struct ftsw_port *out,
 			   struct sk_buff *skb, u8 vl);
+struct ftsw_port *ftsw_forward_out(struct ftsw_port *in, struct ftsw_port *out,
+				   struct sk_buff *skb, u8 vl);
+struct ftsw_port *ftsw_patch_rx(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_offload_register(void);
 void ftsw_offload_unregister(void);
 
 /* lossless.c: lossless mode (Documentation/datapath.md) */
+u32 ftsw_ll_blocks(unsigned int len);
+u64 ftsw_ll_life_ns(u8 v);
+u64 ftsw_ll_wire_ns(u32 blocks, u64 rate);
+int ftsw_arb_pick(const struct ftsw_arb_cfg *cfg, struct ftsw_arb *st,
+		  u16 ready, const u16 *blocks);
+int ftsw_credit_parse(const u8 *data, unsigned int len, const char **why);
+void ftsw_ll_arm(struct ftsw_port *p, u64 at);
+struct ftsw_port *ftsw_ll_peer(struct ftsw_port *p);
+u32 ftsw_ll_credits(struct ftsw_port *p, struct ftsw_port *peer, u8 vl);
 void ftsw_ll_kick(struct ftsw_port *p);
-int ftsw_ll_put_vl_stats(struct sk_buff *msg, struct ftsw_port *p);
+void ftsw_ll_input(struct ftsw_port *in, struct ftsw_port *out,
+		   struct sk_buff *skb, u8 vl);
+void ftsw_ll_link_rx(struct ftsw_port *in, struct sk_buff *skb);
+void ftsw_ll_credit_rx(struct ftsw_port *in, struct sk_buff *skb);
+u64 ftsw_ll_service(struct ftsw_port *p, u64 now, struct sk_buff_head *tx,
+		    struct sk_buff **credit);
+void ftsw_ll_deliver(struct ftsw_port *p, struct sk_buff *skb);
+int ftsw_ll_alloc(struct ftsw_port *p);
+void ftsw_ll_start(struct ftsw_port *p);
+void ftsw_ll_stop(struct ftsw_port *p);
+void ftsw_ll_free(struct ftsw_port *p);
 
 /* resolve.c: the address plan and the edge port's ARP/ND responder. */
 int ftsw_plan_check(const struct ftsw_plan *plan, const char **msg);

@@ -49,6 +49,7 @@ int ftsw_nl_switch_set(struct sk_buff *skb, struct genl_info *info);
 int ftsw_nl_port_ll_check(struct genl_info *info);
 void ftsw_nl_port_ll_apply(struct ftsw_port *p, struct genl_info *info);
 int ftsw_nl_put_port_ll(struct sk_buff *msg, struct ftsw_port *p);
+int ftsw_ll_put_vl_stats(struct sk_buff *msg, struct ftsw_port *p);
 
 /* lft_nl.c */
 int ftsw_nl_lft_set(struct sk_buff *skb, struct genl_info *info);

@@ -1,19 +1,954 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftsw: lossless mode. Per port and data VL an input buffer and an output
- * queue, credit flow control between the two ends of every link, output
- * queues drained at the link rate by the port's VL arbitration, HOQ and
+ * queue; credit flow control between the two ends of every link; output
+ * queues drained at the link rate by the port's VL arbitration; HOQ and
  * switch lifetimes. See Documentation/datapath.md, "Lossless mode".
+ *
+ * Locking: a switch's sw->ll_lock guards the queues and counters of all its
+ * ports (a packet moves from an input buffer to an output queue of the same
+ * switch under it). Nothing takes two switches' locks: a frame is handed to
+ * the next switch (patch cable, device) after the lock is dropped. The far
+ * end's counters a sender reads for its credit are read locklessly (u32,
+ * monotonic). Each port's hrtimer (softirq) drains its output queues; arming
+ * it takes the leaf ll->arm_lock.
  */
 #include <linux/kernel.h>
+#include <linux/etherdevice.h>
+#include <linux/hrtimer.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
 #include <net/netlink.h>
+#include <net/sch_generic.h>
+/* skb_gso_segment(): <linux/netdevice.h> up to 6.4, <net/gso.h> since. */
+#include <net/udp.h>
 #include "ftsw.h"
+
+/* Credit keepalive towards a far end on another machine. */
+#define FTSW_LL_KEEPALIVE_NS	(100 * NSEC_PER_MSEC)
+
+/* Where an edge port's buffer stops taking frames its host still sends. */
+#define FTSW_LL_EDGE_SLACK	(64 * 1024)
+
+/* What a packet carries in skb->cb while it is in lossless queues. */
+struct ftsw_ll_cb {
+	u64 arrived;		/* ns: entered the switch */
+	u64 head;		/* ns: became the head of its queue */
+	u32 bytes;		/* charged to the input buffer / output queue */
+	u16 blocks;		/* input charge, 64-byte blocks */
+	u8 out;			/* output port */
+	u8 vl;			/* VL in this switch */
+};
+
+static struct ftsw_ll_cb *ftsw_ll_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct ftsw_ll_cb) > sizeof(skb->cb));
+	return (struct ftsw_ll_cb *)skb->cb;
+}
+
+static DEFINE_PER_CPU(bool, ftsw_ll_taken);
+static atomic64_t ftsw_ll_ids = ATOMIC64_INIT(0);
+
+u32 ftsw_ll_blocks(unsigned int len)
+{
+	return DIV_ROUND_UP(len, FTSW_CREDIT_BYTES);
+}
+
+/* An InfiniBand lifetime value in ns; U64_MAX: infinite. */
+u64 ftsw_ll_life_ns(u8 v)
+{
+	v &= 0x1f;
+	return v >= FTSW_LIFE_INFINITE ? U64_MAX : 4096ULL << v;
+}
+
+/* ns the link is busy with a frame of @blocks at @rate bit/s. */
+u64 ftsw_ll_wire_ns(u32 blocks, u64 rate)
+{
+	return div64_u64((u64)blocks * FTSW_CREDIT_BYTES * 8 * NSEC_PER_SEC,
+			 rate ?: FTSW_RATE_DEFAULT);
+}
+
+/* ---------------------------------------------------------- arbitration */
+
+static bool ftsw_arb_weighted(const struct ftsw_arb_cfg *cfg, int t)
+{
+	int i;
+
+	for (i = 0; i < FTSW_VLARB_CAP; i++)
+		if (cfg->ent[t][i][1] && cfg->ent[t][i][0] < FTSW_NUM_DATA_VL)
+			return true;
+	return false;
+}
+
+static bool ftsw_arb_table_ready(const struct ftsw_arb_cfg *cfg, int t,
+				 u16 ready)
+{
+	int i;
+
+	for (i = 0; i < FTSW_VLARB_CAP; i++)
+		if (cfg->ent[t][i][1] && cfg->ent[t][i][0] < FTSW_NUM_DATA_VL &&
+		    (ready & BIT(cfg->ent[t][i][0])))
+			return true;
+	return false;
+}
+
+/* The next VL of table @t: its current entry until the weight is used. */
+static int ftsw_arb_table_pick(const struct ftsw_arb_cfg *cfg,
+			       struct ftsw_arb *st, int t, u16 ready,
+			       const u16 *blocks)
+{
+	int n;
+
+	for (n = 0; n <= FTSW_VLARB_CAP; n++) {
+		const u8 *e = cfg->ent[t][st->idx[t]];
+
+		if (e[1] && e[0] < FTSW_NUM_DATA_VL && (ready & BIT(e[0])) &&
+		    st->used[t] < e[1]) {
+			st->used[t] += blocks[e[0]];
+			if (st->used[t] >= e[1]) {
+				st->idx[t] = (st->idx[t] + 1) % FTSW_VLARB_CAP;
+				st->used[t] = 0;
+			}
+			return e[0];
+		}
+		st->idx[t] = (st->idx[t] + 1) % FTSW_VLARB_CAP;
+		st->used[t] = 0;
+	}
+	return -1;
+}
+
+/*
+ * Pick the VL to send next among @ready (bit per VL whose head may go now;
+ * @blocks: the size of each head), by the VL arbitration table @cfg, and
+ * account for it in @st as sent. -1: none. Pure, for KUnit.
+ *
+ * Both tables without a weighted entry: round robin, one packet per VL.
+ * Else the high table while it has a ready VL, except that once the high
+ * VLs sent more than the limit (VLHighLimit * 4096 bytes; 0: one packet;
+ * 255: no limit) since the last low packet, a ready low VL sends one.
+ * Within a table each entry sends packets until their blocks reach its
+ * weight (a packet is never split), then the next entry; an entry whose
+ * VL has nothing ready is passed over.
+ */
+int ftsw_arb_pick(const struct ftsw_arb_cfg *cfg, struct ftsw_arb *st,
+		  u16 ready, const u16 *blocks)
+{
+	bool hi, lo, over;
+	int v, i;
+
+	ready &= BIT(FTSW_NUM_DATA_VL) - 1;
+	if (!ready)
+		return -1;
+	if (!ftsw_arb_weighted(cfg, 0) && !ftsw_arb_weighted(cfg, 1)) {
+		for (i = 1; i <= FTSW_NUM_DATA_VL; i++) {
+			v = (st->rr + i) % FTSW_NUM_DATA_VL;
+			if (ready & BIT(v)) {
+				st->rr = v;
+				return v;
+			}
+		}
+		return -1;
+	}
+	hi = ftsw_arb_table_ready(cfg, 1, ready);
+	lo = ftsw_arb_table_ready(cfg, 0, ready);
+	if (!hi && !lo)
+		return -1;
+	if (cfg->limit == 255)
+		over = false;
+	else if (!cfg->limit)
+		over = st->high_bytes > 0;
+	else
+		over = st->high_bytes >= (u32)cfg->limit * 4096;
+	if (hi && !(lo && over)) {
+		v = ftsw_arb_table_pick(cfg, st, 1, ready, blocks);
+		if (v >= 0)
+			st->high_bytes += blocks[v] * FTSW_CREDIT_BYTES;
+		return v;
+	}
+	v = ftsw_arb_table_pick(cfg, st, 0, ready, blocks);
+	st->high_bytes = 0;
+	return v;
+}
+
+/* ---------------------------------------------------------- credit frames */
+
+/*
+ * Check a credit-update frame (skb->data at the Ethernet header, @len bytes
+ * linear) and return its entry count, or a negative errno with *@why.
+ */
+int ftsw_credit_parse(const u8 *data, unsigned int len, const char **why)
+{
+	const struct ftsw_credit_hdr *ch;
+	const struct ftsw_credit_vl *e;
+	const unsigned int off = ETH_HLEN + FTSW_HLEN;
+	unsigned int i;
+
+	if (len < off + sizeof(*ch)) {
+		*why = "credit frame truncated";
+		return -EINVAL;
+	}
+	ch = (const void *)(data + off);
+	if (ch->version != FTSW_CREDIT_VERSION || ch->reserved) {
+		*why = "credit frame version or reserved field";
+		return -EINVAL;
+	}
+	if (!ch->count || ch->count > FTSW_NUM_DATA_VL) {
+		*why = "credit frame entry count not 1..15";
+		return -EINVAL;
+	}
+	if (len < off + sizeof(*ch) + ch->count * sizeof(*e)) {
+		*why = "credit frame shorter than its entries";
+		return -EINVAL;
+	}
+	e = (const void *)(ch + 1);
+	for (i = 0; i < ch->count; i++, e++) {
+		if (e->vl >= FTSW_NUM_DATA_VL || e->reserved[0] ||
+		    e->reserved[1] || e->reserved[2]) {
+			*why = "credit frame entry: VL above 14 or reserved set";
+			return -EINVAL;
+		}
+	}
+	return ch->count;
+}
+
+/* ---------------------------------------------------------- helpers */
+
+static struct ftsw_port *ftsw_ll_port(struct ftsw_switch *sw, u8 num)
+{
+	if (!num || num > sw->nports)
+		return NULL;
+	return rcu_dereference(sw->ports[num]);
+}
+
+/* The far end of @p's cable when it is an ftsw port of this machine. */
+struct ftsw_port *ftsw_ll_peer(struct ftsw_port *p)
+{
+	const struct net_device_ops *ops;
+	struct net_device *pd;
+	struct ftsw_port *q;
+
+	if (!p->dev)
+		return p->peer;
+	ops = p->dev->netdev_ops;
+	if (!ops->ndo_get_peer_dev)
+		return NULL;
+	pd = ops->ndo_get_peer_dev(p->dev);
+	if (!pd || rcu_access_pointer(pd->rx_handler) != ftsw_handle_frame)
+		return NULL;
+	q = rcu_dereference(pd->rx_handler_data);
+	return q && q->ll ? q : NULL;
+}
+
+/* The host device behind an edge port (its veth peer), or NULL. */
+static struct net_device *ftsw_ll_host(struct ftsw_port *p)
+{
+	const struct net_device_ops *ops = p->dev ? p->dev->netdev_ops : NULL;
+
+	if (!ops || !ops->ndo_get_peer_dev)
+		return NULL;
+	return ops->ndo_get_peer_dev(p->dev);
+}
+
+/* The host can be held back: it has a qdisc that queues. */
+static bool ftsw_ll_host_queues(struct net_device *host)
+{
+	struct Qdisc *q;
+
+	if (!host || !host->real_num_tx_queues)
+		return false;
+	q = rcu_dereference(netdev_get_tx_queue(host, 0)->qdisc);
+	return q && q->enqueue;
+}
+
+void ftsw_ll_arm(struct ftsw_port *p, u64 at)
+{
+	struct ftsw_ll *ll = p->ll;
+	ktime_t t = ns_to_ktime(at);
+
+	if (!ll)
+		return;
+	spin_lock_bh(&ll->arm_lock);
+	if (!ll->dead && (!hrtimer_is_queued(&ll->timer) ||
+			  ktime_before(t, hrtimer_get_expires(&ll->timer))))
+		hrtimer_start(&ll->timer, t, HRTIMER_MODE_ABS_SOFT);
+	spin_unlock_bh(&ll->arm_lock);
+}
 
 void ftsw_ll_kick(struct ftsw_port *p)
 {
+	if (p->ll) {
+		atomic_inc(&p->sw->fn->ll_gen);
+		ftsw_ll_arm(p, ktime_get_ns());
+	}
 }
 
-int ftsw_ll_put_vl_stats(struct sk_buff *msg, struct ftsw_port *p)
+/* Blocks the far end's input buffer of @vl takes now (U32_MAX: no limit). */
+u32 ftsw_ll_credits(struct ftsw_port *p, struct ftsw_port *peer, u8 vl)
 {
+	struct ftsw_ll_vl *v = &p->ll->vl[vl];
+	struct ftsw_ll *ql;
+	s32 c;
+
+	if (p->kind == FTSW_PORT_EDGE)
+		return U32_MAX;
+	if (!peer) {
+		if (!v->fccl_valid)
+			return U32_MAX;
+		c = (s32)(v->fccl - v->sent);
+		return c > 0 ? c : 0;
+	}
+	ql = peer->ll;
+	if (p->ll->synced != ql->id) {
+		int i;
+
+		for (i = 0; i < FTSW_NUM_DATA_VL; i++)
+			p->ll->vl[i].sent = READ_ONCE(ql->vl[i].rcv);
+		p->ll->synced = ql->id;
+	}
+	c = (s32)(READ_ONCE(peer->in_buf) / FTSW_CREDIT_BYTES +
+		  READ_ONCE(ql->vl[vl].freed) - v->sent);
+	return c > 0 ? c : 0;
+}
+
+/* Reload the arbitration table and HOQLife the SMA or netlink wrote. */
+static void ftsw_ll_cfg(struct ftsw_port *p)
+{
+	struct ftsw_net *fn = p->sw->fn;
+	struct ftsw_ll *ll = p->ll;
+	int gen = atomic_read(&fn->ll_gen);
+
+	if (gen == ll->cfg_gen)
+		return;
+	spin_lock(&fn->sma_lock);
+	memcpy(ll->arb_cfg.ent, p->ib.vlarb, sizeof(ll->arb_cfg.ent));
+	ll->arb_cfg.limit = p->ib.vl_high_limit;
+	ll->hoq_ns = ftsw_ll_life_ns(p->ib.hoq);
+	ll->life_ns = ftsw_ll_life_ns(p->sw->life);
+	spin_unlock(&fn->sma_lock);
+	ll->cfg_gen = gen;
+}
+
+/* ---------------------------------------------------------- switching */
+
+/*
+ * A packet left @p's input buffer of @vl (forwarded, discarded or refused):
+ * its credit goes back to the sender, and a held-back host may send again.
+ * sw->ll_lock held.
+ */
+static void ftsw_ll_freed(struct ftsw_port *p, u8 vl, u32 blocks, u64 now)
+{
+	struct ftsw_ll *ll = p->ll;
+	struct ftsw_port *up;
+	int i;
+
+	WRITE_ONCE(ll->vl[vl].freed, ll->vl[vl].freed + blocks);
+	if (p->kind == FTSW_PORT_EDGE) {
+		if (!ll->host_stopped)
+			return;
+		for (i = 0; i < FTSW_NUM_DATA_VL; i++)
+			if (ll->vl[i].in_bytes >= READ_ONCE(p->in_buf))
+				return;
+		ll->host_stopped = false;
+		if (p->dev) {
+			struct net_device *host = ftsw_ll_host(p);
+
+			if (host)
+				netif_tx_wake_all_queues(host);
+		}
+		return;
+	}
+	up = ftsw_ll_peer(p);
+	if (up) {
+		smp_mb();	/* freed before credit_wait: see ftsw_ll_heads() */
+		if (READ_ONCE(up->ll->credit_wait) & BIT(vl))
+			ftsw_ll_arm(up, now);
+	} else if (p->dev) {
+		ll->credit_dirty = true;
+		ftsw_ll_arm(p, now);
+	}
+}
+
+static struct sk_buff *ftsw_ll_in_pop(struct ftsw_port *p, u8 vl, u64 now)
+{
+	struct ftsw_ll_vl *v = &p->ll->vl[vl];
+	struct sk_buff *skb = __skb_dequeue(&v->in);
+	struct ftsw_ll_cb *cb = ftsw_ll_cb(skb);
+	struct sk_buff *next;
+
+	v->in_bytes -= cb->bytes;
+	if (v->blocked_since) {
+		v->in_wait_ns += now - v->blocked_since;
+		v->blocked_since = 0;
+	}
+	next = skb_peek(&v->in);
+	if (next)
+		ftsw_ll_cb(next)->head = now;
+	ftsw_ll_freed(p, vl, cb->blocks, now);
+	return skb;
+}
+
+static u64 ftsw_ll_add(u64 t, u64 d)
+{
+	return d > U64_MAX - t ? U64_MAX : t + d;
+}
+
+/*
+ * Move the heads of @p's input buffer of @vl to their output queues while
+ * they have room; a head that cannot go blocks the buffer behind it and
+ * registers with its output queue. Heads past the switch lifetime are
+ * discarded. sw->ll_lock held.
+ */
+static void ftsw_ll_switch_vl(struct ftsw_port *p, u8 vl, u64 now)
+{
+	struct ftsw_ll_vl *v = &p->ll->vl[vl];
+	struct sk_buff *skb;
+
+	while ((skb = skb_peek(&v->in))) {
+		struct ftsw_ll_cb *cb = ftsw_ll_cb(skb);
+		struct ftsw_port *out = ftsw_ll_port(p->sw, cb->out);
+		struct ftsw_ll_vl *o;
+
+		if (now - cb->arrived > p->ll->life_ns) {
+			v->life_discards++;
+			ftsw_drop(p, ftsw_ll_in_pop(p, vl, now),
+				  FTSW_DROP_SWITCH_LIFE);
+			continue;
+		}
+		if (!out || !out->ll || !READ_ONCE(out->up)) {
+			ftsw_drop(p, ftsw_ll_in_pop(p, vl, now),
+				  FTSW_DROP_PORT_DOWN);
+			continue;
+		}
+		o = &out->ll->vl[cb->vl];
+		if (o->out_bytes &&
+		    o->out_bytes + skb->len > READ_ONCE(out->out_buf)) {
+			if (!v->blocked_since)
+				v->blocked_since = now;
+			v->head_port = out->num;
+			v->head_vl = cb->vl;
+			__set_bit(p->num, o->waiters);
+			ftsw_ll_arm(p, ftsw_ll_add(cb->arrived, p->ll->life_ns));
+			return;
+		}
+		skb = ftsw_ll_in_pop(p, vl, now);
+		cb->bytes = skb->len;
+		if (skb_queue_empty(&o->out))
+			cb->head = now;
+		__skb_queue_tail(&o->out, skb);
+		o->out_bytes += cb->bytes;
+		ftsw_ll_arm(out, now);
+	}
+}
+
+/* Input buffers waiting on @p's output queue of @vl get another try. */
+static void ftsw_ll_wake(struct ftsw_port *p, u8 vl, u64 now)
+{
+	struct ftsw_ll_vl *o = &p->ll->vl[vl];
+	unsigned long n;
+	int i;
+
+	for_each_set_bit(n, o->waiters, FTSW_MAX_PORTS + 1) {
+		struct ftsw_port *in = ftsw_ll_port(p->sw, n);
+
+		__clear_bit(n, o->waiters);
+		if (!in || !in->ll)
+			continue;
+		for (i = 0; i < FTSW_NUM_DATA_VL; i++) {
+			struct ftsw_ll_vl *v = &in->ll->vl[i];
+
+			if (v->blocked_since && v->head_port == p->num &&
+			    v->head_vl == vl)
+				ftsw_ll_switch_vl(in, i, now);
+		}
+	}
+}
+
+/* Take the head of @p's output queue of @vl off. */
+static struct sk_buff *ftsw_ll_out_pop(struct ftsw_port *p, u8 vl, u64 now)
+{
+	struct ftsw_ll_vl *o = &p->ll->vl[vl];
+	struct sk_buff *skb = __skb_dequeue(&o->out);
+	struct sk_buff *next;
+
+	o->out_bytes -= ftsw_ll_cb(skb)->bytes;
+	if (o->credit_since) {
+		o->out_wait_ns += now - o->credit_since;
+		o->credit_since = 0;
+	}
+	next = skb_peek(&o->out);
+	if (next)
+		ftsw_ll_cb(next)->head = now;
+	ftsw_ll_wake(p, vl, now);
+	return skb;
+}
+
+/* The receiver's VL of a packet: the far switch's SL2VL of its SL. */
+static u8 ftsw_ll_rvl(struct ftsw_port *peer, struct sk_buff *skb, u8 vl)
+{
+	const struct ftsw_hdr *h = (void *)(skb->data + ETH_HLEN);
+
+	if (!peer)
+		return vl;
+	return READ_ONCE(peer->sw->sl2vl[h->sl & FTSW_SL_MASK]) &
+	       (FTSW_NUM_VL - 1);
+}
+
+/*
+ * The heads of @p's output queues: discard those past their lifetimes,
+ * find those the far end has credit for. Returns the VLs ready, their
+ * sizes in @blocks and the next time a lifetime ends in *@next.
+ */
+static u16 ftsw_ll_heads(struct ftsw_port *p, struct ftsw_port *peer,
+			 u64 now, u16 *blocks, u64 *next)
+{
+	struct ftsw_ll *ll = p->ll;
+	u16 ready = 0, wait = 0;
+	struct sk_buff *skb;
+	int vl;
+
+	for (vl = 0; vl < FTSW_NUM_DATA_VL; vl++) {
+		struct ftsw_ll_vl *o = &ll->vl[vl];
+
+		while ((skb = skb_peek(&o->out))) {
+			struct ftsw_ll_cb *cb = ftsw_ll_cb(skb);
+			u32 b = ftsw_ll_blocks(skb->len);
+			u8 rvl;
+
+			if (now - cb->head > ll->hoq_ns) {
+				o->hoq_discards++;
+				ftsw_drop(p, ftsw_ll_out_pop(p, vl, now),
+					  FTSW_DROP_HOQ_LIFE);
+				continue;
+			}
+			if (now - cb->arrived > ll->life_ns) {
+				o->life_discards++;
+				ftsw_drop(p, ftsw_ll_out_pop(p, vl, now),
+					  FTSW_DROP_SWITCH_LIFE);
+				continue;
+			}
+			*next = min3(*next, ftsw_ll_add(cb->head, ll->hoq_ns),
+				     ftsw_ll_add(cb->arrived, ll->life_ns));
+			rvl = ftsw_ll_rvl(peer, skb, vl);
+			if (rvl < FTSW_NUM_DATA_VL &&
+			    ftsw_ll_credits(p, peer, rvl) < b) {
+				/*
+				 * Say we wait, then look again: the far end
+				 * frees, then looks whether to kick us.
+				 */
+				WRITE_ONCE(ll->credit_wait,
+					   ll->credit_wait | BIT(rvl));
+				/* credit_wait before freed: ftsw_ll_freed() */
+				smp_mb();
+				if (ftsw_ll_credits(p, peer, rvl) < b) {
+					if (!o->credit_since)
+						o->credit_since = now;
+					wait |= BIT(rvl);
+					break;
+				}
+			}
+			ready |= BIT(vl);
+			blocks[vl] = b;
+			break;
+		}
+	}
+	WRITE_ONCE(ll->credit_wait, wait);
+	return ready;
+}
+
+/* Frames may start this much ahead of the link's time (fewer timer runs). */
+#define FTSW_LL_BATCH_NS	(20 * NSEC_PER_USEC)
+
+/*
+ * Send what the link, the credits and the arbitration allow now onto @tx;
+ * returns when to look again (U64_MAX: when something changes).
+ */
+static u64 ftsw_ll_drain(struct ftsw_port *p, u64 now, struct sk_buff_head *tx)
+{
+	struct ftsw_port *peer = p->kind == FTSW_PORT_LINK ?
+				 ftsw_ll_peer(p) : NULL;
+	struct ftsw_ll *ll = p->ll;
+	u16 blocks[FTSW_NUM_DATA_VL];
+	u64 next;
+	int vl;
+
+	if (!READ_ONCE(p->up)) {
+		for (vl = 0; vl < FTSW_NUM_DATA_VL; vl++)
+			while (!skb_queue_empty(&ll->vl[vl].out))
+				ftsw_drop(p, ftsw_ll_out_pop(p, vl, now),
+					  FTSW_DROP_PORT_DOWN);
+		return U64_MAX;
+	}
+	for (;;) {
+		struct sk_buff *skb;
+		u16 ready;
+
+		next = U64_MAX;
+		ready = ftsw_ll_heads(p, peer, now, blocks, &next);
+		if (!ready)
+			break;
+		if (ll->busy_until > now + FTSW_LL_BATCH_NS) {
+			next = min(next, ll->busy_until - FTSW_LL_BATCH_NS);
+			break;
+		}
+		vl = ftsw_arb_pick(&ll->arb_cfg, &ll->arb, ready, blocks);
+		if (vl < 0)
+			break;
+		skb = ftsw_ll_out_pop(p, vl, now);
+		if (p->kind == FTSW_PORT_LINK) {
+			u8 rvl = ftsw_ll_rvl(peer, skb, vl);
+
+			if (rvl < FTSW_NUM_DATA_VL)
+				ll->vl[rvl].sent += blocks[vl];
+		}
+		ll->busy_until = max(ll->busy_until, now) +
+				 ftsw_ll_wire_ns(blocks[vl], READ_ONCE(p->rate));
+		__skb_queue_tail(tx, skb);
+	}
+	return next;
+}
+
+/* ---------------------------------------------------------- credit frames */
+
+/* A credit-update frame of @p's counters (sw->ll_lock held), or NULL. */
+static struct sk_buff *ftsw_ll_credit_frame(struct ftsw_port *p)
+{
+	const unsigned int n = FTSW_NUM_DATA_VL;
+	u32 size = READ_ONCE(p->in_buf) / FTSW_CREDIT_BYTES;
+	struct ftsw_credit_hdr *ch;
+	struct ftsw_credit_vl *e;
+	struct ftsw_hdr *h;
+	struct ethhdr *eth;
+	struct sk_buff *skb;
+	unsigned int i;
+
+	skb = alloc_skb(LL_RESERVED_SPACE(p->dev) + ETH_HLEN + FTSW_HLEN +
+			sizeof(*ch) + n * sizeof(*e), GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, LL_RESERVED_SPACE(p->dev));
+	eth = skb_put(skb, ETH_HLEN);
+	eth_broadcast_addr(eth->h_dest);
+	ftsw_lid_to_mac(FTSW_LID_PERMISSIVE, eth->h_source);
+	eth->h_proto = htons(FTSW_ETH_P);
+	h = skb_put_zero(skb, FTSW_HLEN);
+	h->dlid = htons(FTSW_LID_PERMISSIVE);
+	h->proto = htons(FTSW_PROTO_CREDIT);
+	ch = skb_put_zero(skb, sizeof(*ch));
+	ch->version = FTSW_CREDIT_VERSION;
+	ch->count = n;
+	for (i = 0; i < n; i++) {
+		e = skb_put_zero(skb, sizeof(*e));
+		e->vl = i;
+		e->fctbs = htonl(p->ll->vl[i].sent);
+		e->fccl = htonl(size + p->ll->vl[i].freed);
+	}
+	skb_reset_mac_header(skb);
+	skb->protocol = htons(FTSW_ETH_P);
+	skb->dev = p->dev;
+	return skb;
+}
+
+/* A credit-update frame received on link port @in (lossless mode). */
+void ftsw_ll_credit_rx(struct ftsw_port *in, struct sk_buff *skb)
+{
+	const struct ftsw_credit_vl *e;
+	const char *why;
+	int n, i;
+
+	if (skb_linearize(skb)) {
+		ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
+		return;
+	}
+	n = ftsw_credit_parse(skb->data, skb->len, &why);
+	if (n < 0) {
+		ftsw_drop(in, skb, FTSW_DROP_BAD_CREDIT);
+		return;
+	}
+	e = (const void *)(skb->data + ETH_HLEN + FTSW_HLEN +
+			   sizeof(struct ftsw_credit_hdr));
+	spin_lock_bh(&in->sw->ll_lock);
+	for (i = 0; i < n; i++, e++) {
+		struct ftsw_ll_vl *v = &in->ll->vl[e->vl];
+		s32 lost = (s32)(ntohl(e->fctbs) - v->rcv);
+
+		v->fccl = ntohl(e->fccl);
+		v->fccl_valid = true;
+		/* Frames the far end sent that never arrived (IBA: ABR). */
+		if (lost > 0) {
+			v->rcv += lost;
+			v->freed += lost;
+		}
+	}
+	spin_unlock_bh(&in->sw->ll_lock);
+	consume_skb(skb);
+	ftsw_ll_arm(in, ktime_get_ns());
+}
+
+/* ---------------------------------------------------------- the timer */
+
+void ftsw_ll_deliver(struct ftsw_port *p, struct sk_buff *skb)
+{
+	u8 vl = ftsw_ll_cb(skb)->vl;
+	struct ftsw_port *next;
+
+	memset(skb->cb, 0, sizeof(skb->cb));
+	next = ftsw_forward_out(p, p, skb, vl);
+	while (next)
+		next = ftsw_patch_rx(next, skb);
+}
+
+/*
+ * What @p's timer does at @now: move what waits in its input buffers,
+ * send onto @tx what its output queues may send, and a credit update in
+ * *@credit when the far end is on another machine. Returns when to run
+ * again (U64_MAX: when something changes). RCU read lock held.
+ */
+u64 ftsw_ll_service(struct ftsw_port *p, u64 now, struct sk_buff_head *tx,
+		    struct sk_buff **credit)
+{
+	struct ftsw_ll *ll = p->ll;
+	u64 next;
+	int vl;
+
+	spin_lock_bh(&p->sw->ll_lock);
+	ftsw_ll_cfg(p);
+	for (vl = 0; vl < FTSW_NUM_DATA_VL; vl++)
+		if (!skb_queue_empty(&ll->vl[vl].in))
+			ftsw_ll_switch_vl(p, vl, now);
+	next = ftsw_ll_drain(p, now, tx);
+	if (p->kind == FTSW_PORT_LINK && p->dev && !ftsw_ll_peer(p)) {
+		if (ll->credit_dirty ||
+		    now - ll->credit_at >= FTSW_LL_KEEPALIVE_NS) {
+			*credit = ftsw_ll_credit_frame(p);
+			ll->credit_dirty = false;
+			ll->credit_at = now;
+		}
+		next = min(next, ll->credit_at + FTSW_LL_KEEPALIVE_NS);
+	}
+	spin_unlock_bh(&p->sw->ll_lock);
+	return next;
+}
+
+static enum hrtimer_restart ftsw_ll_timer(struct hrtimer *t)
+{
+	struct ftsw_ll *ll = container_of(t, struct ftsw_ll, timer);
+	struct ftsw_port *p = ll->port;
+	struct sk_buff *credit = NULL, *skb;
+	struct sk_buff_head tx;
+	u64 next;
+
+	if (READ_ONCE(ll->dead))
+		return HRTIMER_NORESTART;
+	__skb_queue_head_init(&tx);
+	rcu_read_lock();
+	next = ftsw_ll_service(p, ktime_get_ns(), &tx, &credit);
+	while ((skb = __skb_dequeue(&tx)))
+		ftsw_ll_deliver(p, skb);
+	if (credit && dev_queue_xmit(credit) != NET_XMIT_SUCCESS)
+		ftsw_port_drop(p, FTSW_DROP_TX_ERROR);
+	rcu_read_unlock();
+	if (next != U64_MAX)
+		ftsw_ll_arm(p, next);
+	return HRTIMER_NORESTART;
+}
+
+/* ---------------------------------------------------------- input */
+
+static void ftsw_ll_input_one(struct ftsw_port *in, struct ftsw_port *out,
+			      struct sk_buff *skb, u8 vl)
+{
+	struct ftsw_ll_vl *v = &in->ll->vl[vl];
+	u32 cap = READ_ONCE(in->in_buf), b = ftsw_ll_blocks(skb->len);
+	struct ftsw_ll_cb *cb = ftsw_ll_cb(skb);
+	enum ftsw_drop why = FTSW_DROP_OVERFLOW;
+	u64 now = ktime_get_ns();
+
+	spin_lock_bh(&in->sw->ll_lock);
+	ftsw_ll_cfg(in);
+	v->rcv += b;
+	if (skb->len > cap || skb->len > READ_ONCE(out->out_buf)) {
+		why = FTSW_DROP_TOO_BIG;
+		goto refuse;
+	}
+	if (v->in_bytes + skb->len > cap &&
+	    !(in->ll->host_stopped &&
+	      v->in_bytes + skb->len <= cap + FTSW_LL_EDGE_SLACK))
+		goto refuse;
+	cb->arrived = now;
+	cb->head = now;
+	cb->bytes = skb->len;
+	cb->blocks = b;
+	cb->out = out->num;
+	cb->vl = vl;
+	__skb_queue_tail(&v->in, skb);
+	v->in_bytes += skb->len;
+	if (in->kind == FTSW_PORT_EDGE && v->in_bytes >= cap &&
+	    !in->ll->host_stopped) {
+		struct net_device *host = ftsw_ll_host(in);
+
+		if (ftsw_ll_host_queues(host)) {
+			in->ll->host_stopped = true;
+			netif_tx_stop_all_queues(host);
+		}
+	}
+	if (skb_queue_len(&v->in) == 1)
+		ftsw_ll_switch_vl(in, vl, now);
+	spin_unlock_bh(&in->sw->ll_lock);
+	return;
+refuse:
+	ftsw_ll_freed(in, vl, b, now);
+	spin_unlock_bh(&in->sw->ll_lock);
+	ftsw_drop(in, skb, why);
+}
+
+/*
+ * A data packet (skb->data at the Ethernet header, fabric header checked)
+ * that came in on @in for @out on VL @vl, in lossless mode: into @in's
+ * input buffer. GSO packets are cut into their wire packets first.
+ */
+void ftsw_ll_input(struct ftsw_port *in, struct ftsw_port *out,
+		   struct sk_buff *skb, u8 vl)
+{
+	struct sk_buff *segs, *next;
+
+	this_cpu_write(ftsw_ll_taken, true);
+	if (!skb_is_gso(skb)) {
+		ftsw_ll_input_one(in, out, skb, vl);
+		return;
+	}
+	if (skb->ip_summed != CHECKSUM_PARTIAL &&
+	    skb->ip_summed != CHECKSUM_UNNECESSARY) {
+		ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
+		return;
+	}
+	segs = skb_gso_segment(skb, 0);
+	if (IS_ERR_OR_NULL(segs)) {
+		ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
+		return;
+	}
+	consume_skb(skb);
+	skb_list_walk_safe(segs, skb, next) {
+		skb_mark_not_on_list(skb);
+		ftsw_ll_input_one(in, out, skb, vl);
+	}
+}
+
+/*
+ * A frame received on link port @in in lossless mode. Its sender charged
+ * its credits; if it does not reach the input buffer (a drop on the way, a
+ * management datagram), they go back at once.
+ */
+void ftsw_ll_link_rx(struct ftsw_port *in, struct sk_buff *skb)
+{
+	u32 b = ftsw_ll_blocks(skb->len);
+	const struct ftsw_hdr *h;
+	struct ftsw_port *next;
+	int vl = -1;
+	bool taken;
+
+	if (skb->protocol == htons(FTSW_ETH_P) &&
+	    pskb_may_pull(skb, ETH_HLEN + FTSW_HLEN)) {
+		h = (const void *)(skb->data + ETH_HLEN);
+		if (h->proto == htons(FTSW_PROTO_CREDIT)) {
+			ftsw_ll_credit_rx(in, skb);
+			return;
+		}
+		if (h->proto != htons(FTSW_ETH_P_MAD))
+			vl = READ_ONCE(in->sw->sl2vl[h->sl & FTSW_SL_MASK]);
+	}
+	this_cpu_write(ftsw_ll_taken, false);
+	next = ftsw_link_rx(in, skb);
+	taken = this_cpu_read(ftsw_ll_taken);
+	while (next)
+		next = ftsw_patch_rx(next, skb);
+	if (taken || vl < 0 || vl >= FTSW_NUM_DATA_VL)
+		return;
+	spin_lock_bh(&in->sw->ll_lock);
+	in->ll->vl[vl].rcv += b;
+	ftsw_ll_freed(in, vl, b, ktime_get_ns());
+	spin_unlock_bh(&in->sw->ll_lock);
+}
+
+/* ---------------------------------------------------------- life cycle */
+
+int ftsw_ll_alloc(struct ftsw_port *p)
+{
+	struct ftsw_ll *ll;
+	int i;
+
+	ll = kzalloc(sizeof(*ll), GFP_KERNEL_ACCOUNT);
+	if (!ll)
+		return -ENOMEM;
+	ll->port = p;
+	ll->id = atomic64_inc_return(&ftsw_ll_ids);
+	ll->cfg_gen = -1;
+	ll->life_ns = U64_MAX;
+	ll->hoq_ns = U64_MAX;
+	spin_lock_init(&ll->arm_lock);
+	hrtimer_init(&ll->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	ll->timer.function = ftsw_ll_timer;
+	for (i = 0; i < FTSW_NUM_DATA_VL; i++) {
+		__skb_queue_head_init(&ll->vl[i].in);
+		__skb_queue_head_init(&ll->vl[i].out);
+	}
+	p->ll = ll;
 	return 0;
+}
+
+/* The port is published: start its timer (credit keepalives). */
+void ftsw_ll_start(struct ftsw_port *p)
+{
+	if (p->ll)
+		ftsw_ll_arm(p, ktime_get_ns());
+}
+
+/*
+ * The port is out of every reader's sight (after a grace period): stop its
+ * timer, let a held-back host go, and have the other ports of the switch
+ * look again at what waited for this one.
+ */
+void ftsw_ll_stop(struct ftsw_port *p)
+{
+	struct ftsw_ll *ll = p->ll;
+	struct ftsw_switch *sw = p->sw;
+	u64 now = ktime_get_ns();
+	int i;
+
+	if (!ll)
+		return;
+	spin_lock_bh(&ll->arm_lock);
+	WRITE_ONCE(ll->dead, true);
+	spin_unlock_bh(&ll->arm_lock);
+	hrtimer_cancel(&ll->timer);
+	rcu_read_lock();
+	if (ll->host_stopped) {
+		struct net_device *host = ftsw_ll_host(p);
+
+		if (host)
+			netif_tx_wake_all_queues(host);
+	}
+	for (i = 1; i <= sw->nports; i++) {
+		struct ftsw_port *q = rcu_dereference(sw->ports[i]);
+
+		if (q && q != p)
+			ftsw_ll_arm(q, now);
+	}
+	rcu_read_unlock();
+}
+
+void ftsw_ll_free(struct ftsw_port *p)
+{
+	struct ftsw_ll *ll = p->ll;
+	int i;
+
+	if (!ll)
+		return;
+	hrtimer_cancel(&ll->timer);
+	for (i = 0; i < FTSW_NUM_DATA_VL; i++) {
+		__skb_queue_purge(&ll->vl[i].in);
+		__skb_queue_purge(&ll->vl[i].out);
+	}
+	kfree(ll);
+	p->ll = NULL;
 }

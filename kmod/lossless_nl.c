@@ -8,6 +8,7 @@
  * the same fields, under fn->sma_lock.
  */
 #include <linux/kernel.h>
+#include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include "ftsw.h"
@@ -106,6 +107,116 @@ void ftsw_nl_port_ll_apply(struct ftsw_port *p, struct genl_info *info)
 	spin_unlock_bh(&fn->sma_lock);
 	ftsw_ll_kick(p);
 	ftsw_changed(fn);
+}
+
+/* A port's VLs in lossless mode, one snapshot under the switch's lock. */
+struct ftsw_ll_snap {
+	u32 in_bytes, in_pkts, out_bytes, out_pkts, credits;
+	u64 in_wait, out_wait, hoq, life, head_wait, credit_wait;
+	u8 head_port, head_vl;
+	bool blocked, waiting;
+};
+
+static void ftsw_ll_snap(struct ftsw_port *p, struct ftsw_ll_snap *s)
+{
+	struct ftsw_port *peer;
+	u64 now = ktime_get_ns();
+	int i;
+
+	rcu_read_lock();
+	spin_lock_bh(&p->sw->ll_lock);
+	peer = p->kind == FTSW_PORT_LINK ? ftsw_ll_peer(p) : NULL;
+	for (i = 0; i < FTSW_NUM_DATA_VL; i++, s++) {
+		struct ftsw_ll_vl *v = &p->ll->vl[i];
+
+		s->in_bytes = v->in_bytes;
+		s->in_pkts = skb_queue_len(&v->in);
+		s->out_bytes = v->out_bytes;
+		s->out_pkts = skb_queue_len(&v->out);
+		s->credits = ftsw_ll_credits(p, peer, i);
+		s->in_wait = v->in_wait_ns;
+		s->out_wait = v->out_wait_ns;
+		s->hoq = v->hoq_discards;
+		s->life = v->life_discards;
+		s->blocked = v->blocked_since;
+		s->head_wait = v->blocked_since ? now - v->blocked_since : 0;
+		s->head_port = v->head_port;
+		s->head_vl = v->head_vl;
+		s->waiting = v->credit_since;
+		s->credit_wait = v->credit_since ? now - v->credit_since : 0;
+	}
+	spin_unlock_bh(&p->sw->ll_lock);
+	rcu_read_unlock();
+}
+
+static int ftsw_ll_put_vl(struct sk_buff *msg, int type,
+			  const struct ftsw_ll_snap *s)
+{
+	struct nlattr *nest = nla_nest_start(msg, type);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, FTSW_VLSTAT_IN_BYTES, s->in_bytes) ||
+	    nla_put_u32(msg, FTSW_VLSTAT_IN_PACKETS, s->in_pkts) ||
+	    nla_put_u32(msg, FTSW_VLSTAT_OUT_BYTES, s->out_bytes) ||
+	    nla_put_u32(msg, FTSW_VLSTAT_OUT_PACKETS, s->out_pkts) ||
+	    (s->credits != U32_MAX &&
+	     nla_put_u32(msg, FTSW_VLSTAT_CREDITS, s->credits)) ||
+	    nla_put_u64_64bit(msg, FTSW_VLSTAT_IN_WAIT_NS, s->in_wait,
+			      FTSW_VLSTAT_PAD) ||
+	    nla_put_u64_64bit(msg, FTSW_VLSTAT_OUT_WAIT_NS, s->out_wait,
+			      FTSW_VLSTAT_PAD) ||
+	    nla_put_u64_64bit(msg, FTSW_VLSTAT_HOQ_DISCARDS, s->hoq,
+			      FTSW_VLSTAT_PAD) ||
+	    nla_put_u64_64bit(msg, FTSW_VLSTAT_LIFE_DISCARDS, s->life,
+			      FTSW_VLSTAT_PAD))
+		goto err;
+	if (s->blocked &&
+	    (nla_put_u8(msg, FTSW_VLSTAT_HEAD_PORT, s->head_port) ||
+	     nla_put_u8(msg, FTSW_VLSTAT_HEAD_VL, s->head_vl) ||
+	     nla_put_u64_64bit(msg, FTSW_VLSTAT_HEAD_WAIT_NS, s->head_wait,
+			       FTSW_VLSTAT_PAD)))
+		goto err;
+	if (s->waiting &&
+	    nla_put_u64_64bit(msg, FTSW_VLSTAT_OUT_CREDIT_WAIT_NS,
+			      s->credit_wait, FTSW_VLSTAT_PAD))
+		goto err;
+	nla_nest_end(msg, nest);
+	return 0;
+err:
+	nla_nest_cancel(msg, nest);
+	return -EMSGSIZE;
+}
+
+int ftsw_ll_put_vl_stats(struct sk_buff *msg, struct ftsw_port *p)
+{
+	struct ftsw_ll_snap *snap;
+	struct nlattr *nest;
+	int i, err = -EMSGSIZE;
+
+	snap = kcalloc(FTSW_NUM_DATA_VL, sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return -ENOMEM;
+	ftsw_ll_snap(p, snap);
+	nest = nla_nest_start(msg, FTSW_ATTR_PORT_VL_STATS);
+	if (!nest)
+		goto out;
+	for (i = 0; i < FTSW_NUM_DATA_VL; i++) {
+		const struct ftsw_ll_snap *s = &snap[i];
+
+		if (i && !s->in_bytes && !s->out_bytes && !s->in_wait &&
+		    !s->out_wait && !s->hoq && !s->life && !s->waiting)
+			continue;
+		if (ftsw_ll_put_vl(msg, i + 1, s)) {
+			nla_nest_cancel(msg, nest);
+			goto out;
+		}
+	}
+	nla_nest_end(msg, nest);
+	err = 0;
+out:
+	kfree(snap);
+	return err;
 }
 
 /* A port's lossless settings and, in lossless mode, its VLs' state. */

@@ -184,6 +184,7 @@ struct ftsw_policy *ftsw_policy_alloc(u32 sl_len)
 
 static void ftsw_port_free(struct ftsw_port *p)
 {
+	ftsw_ll_free(p);
 	kvfree(rcu_access_pointer(p->policy));
 	free_percpu(p->stats);
 	kfree(p);
@@ -215,6 +216,10 @@ static struct ftsw_port *ftsw_port_alloc(struct ftsw_switch *sw, u8 num,
 	p->in_buf = FTSW_BUF_DEFAULT;
 	p->out_buf = FTSW_BUF_DEFAULT;
 	ftsw_sma_port_init(p);
+	if (sw->fn->lossless && ftsw_ll_alloc(p)) {
+		ftsw_port_free(p);
+		return NULL;
+	}
 	return p;
 }
 
@@ -229,6 +234,7 @@ static void ftsw_port_publish(struct ftsw_port *p)
 	sw->fn->nports++;
 	ftsw_changed(sw->fn);
 	ftsw_nl_port_event(p, FTSW_REASON_BIND);
+	ftsw_ll_start(p);
 }
 
 int ftsw_port_bind(struct ftsw_switch *sw, u8 num, struct net_device *dev,
@@ -357,6 +363,8 @@ void ftsw_port_unbind(struct ftsw_port *p, u8 reason, bool notify)
 		/* A frame may be crossing the cable: wait for both ends. */
 		ftsw_port_hide(q);
 		synchronize_net();
+		ftsw_ll_stop(q);
+		ftsw_ll_stop(p);
 		ftsw_port_retire(q, reason, notify);
 	} else {
 		/* Waits for every reader: none can hold @p once this returns. */
@@ -364,6 +372,7 @@ void ftsw_port_unbind(struct ftsw_port *p, u8 reason, bool notify)
 		if (p->kind == FTSW_PORT_EDGE)
 			netdev_reset_rx_headroom(dev);
 		dev_set_promiscuity(dev, -1);
+		ftsw_ll_stop(p);
 	}
 	ftsw_port_retire(p, reason, notify);
 }
