@@ -275,6 +275,18 @@ void ftsw_ll_arm(struct ftsw_port *p, u64 at)
 	spin_unlock_bh(&ll->arm_lock);
 }
 
+/* Frames may start this much ahead of the link's time (fewer timer runs). */
+#define FTSW_LL_BATCH_NS	(20 * NSEC_PER_USEC)
+
+/* Have @p's timer run when its link can send next, @now at the earliest. */
+static void ftsw_ll_arm_send(struct ftsw_port *p, u64 now)
+{
+	u64 busy = READ_ONCE(p->ll->busy_until);
+
+	ftsw_ll_arm(p, busy > now + FTSW_LL_BATCH_NS ?
+		    busy - FTSW_LL_BATCH_NS : now);
+}
+
 void ftsw_ll_kick(struct ftsw_port *p)
 {
 	if (p->ll) {
@@ -362,7 +374,7 @@ static void ftsw_ll_freed(struct ftsw_port *p, u8 vl, u32 blocks, u64 now)
 	if (up) {
 		smp_mb();	/* freed before credit_wait: see ftsw_ll_heads() */
 		if (READ_ONCE(up->ll->credit_wait) & BIT(vl))
-			ftsw_ll_arm(up, now);
+			ftsw_ll_arm_send(up, now);
 	} else if (p->dev) {
 		ll->credit_dirty = true;
 		ftsw_ll_arm(p, now);
@@ -437,7 +449,7 @@ static void ftsw_ll_switch_vl(struct ftsw_port *p, u8 vl, u64 now)
 			cb->head = now;
 		__skb_queue_tail(&o->out, skb);
 		o->out_bytes += cb->bytes;
-		ftsw_ll_arm(out, now);
+		ftsw_ll_arm_send(out, now);
 	}
 }
 
@@ -556,9 +568,6 @@ static u16 ftsw_ll_heads(struct ftsw_port *p, struct ftsw_port *peer,
 	return ready;
 }
 
-/* Frames may start this much ahead of the link's time (fewer timer runs). */
-#define FTSW_LL_BATCH_NS	(20 * NSEC_PER_USEC)
-
 /*
  * Send what the link, the credits and the arbitration allow now onto @tx;
  * returns when to look again (U64_MAX: when something changes).
@@ -601,8 +610,8 @@ static u64 ftsw_ll_drain(struct ftsw_port *p, u64 now, struct sk_buff_head *tx)
 			if (rvl < FTSW_NUM_DATA_VL)
 				ll->vl[rvl].sent += blocks[vl];
 		}
-		ll->busy_until = max(ll->busy_until, now) +
-				 ftsw_ll_wire_ns(blocks[vl], READ_ONCE(p->rate));
+		WRITE_ONCE(ll->busy_until, max(ll->busy_until, now) +
+			   ftsw_ll_wire_ns(blocks[vl], READ_ONCE(p->rate)));
 		__skb_queue_tail(tx, skb);
 	}
 	return next;
