@@ -7,6 +7,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
+#include <linux/bitmap.h>
 #include <linux/skbuff.h>
 #include <rdma/ib_smi.h>
 #include <rdma/ib_mad.h>
@@ -99,16 +100,48 @@ void ftsw_sma_switch_del(struct ftsw_switch *sw)
 	kfree(mft);
 }
 
-/* Publish a committed LFT (fn->lock held), excluding SMPs' block writes. */
+/*
+ * Publish a committed LFT (fn->lock held, process context): the entries
+ * netlink staged over the live table as it is at this moment, SMP blocks
+ * written since the staging included (ftsw_lft_merge), under the lock
+ * SMPs write under, so no block is lost or torn. If an SMP grew the live
+ * table past the staged one, the staged one grows first.
+ */
 void ftsw_sma_lft_publish(struct ftsw_switch *sw, struct ftsw_lft *lft)
 {
 	struct ftsw_net *fn = sw->fn;
-	struct ftsw_lft *old;
+	struct ftsw_lft *old, *big;
+	unsigned long *set;
+	u32 need;
 
 	lockdep_assert_held(&fn->lock);
-	spin_lock_bh(&fn->sma_lock);
-	old = rcu_replace_pointer(sw->lft, lft, lockdep_is_held(&fn->lock));
+	for (;;) {
+		spin_lock_bh(&fn->sma_lock);
+		old = rcu_dereference_protected(sw->lft,
+						lockdep_is_held(&fn->lock));
+		if (ftsw_lft_merge(lft, old, false))
+			break;
+		need = old->size;
+		spin_unlock_bh(&fn->sma_lock);
+		big = ftsw_lft_grow(lft, NULL, need);
+		if (!big) {
+			/* Only the SMP blocks past the staged size are lost. */
+			pr_warn_ratelimited("ftsw: switch %u: no memory to keep SMP blocks past LID %u\n",
+					    sw->id, lft->size);
+			spin_lock_bh(&fn->sma_lock);
+			old = rcu_dereference_protected(sw->lft,
+							lockdep_is_held(&fn->lock));
+			ftsw_lft_merge(lft, old, true);
+			break;
+		}
+		ftsw_lft_free(lft);
+		lft = big;
+	}
+	set = lft->set;		/* never written once published */
+	lft->set = NULL;
+	rcu_assign_pointer(sw->lft, lft);
 	spin_unlock_bh(&fn->sma_lock);
+	bitmap_free(set);
 	ftsw_lft_free_deferred(old);
 }
 
@@ -186,4 +219,47 @@ void ftsw_sma_port_changed(struct ftsw_port *p)
 	spin_unlock_bh(&fn->sma_lock);
 	if (sm_lid && sm_lid <= FTSW_MAX_LID && lid && lid <= FTSW_MAX_LID)
 		ftsw_trap128(p, sm_lid, lid, sl, tid);
+}
+
+/*
+ * PortPhysicalState in a PortInfo Set (IBA vol. 1, 14.2.5.6): 0 changes
+ * nothing; Disabled (3) and Polling (2, enable) are what a switch port or
+ * a CA port takes, as hardware does; Sleep (1) is optional and, like the
+ * values a Set may not name (4..15), refused. Switch port 0 has no
+ * physical link: @p is NULL there and only 0 passes.
+ */
+bool ftsw_sma_phys_ok(const struct ftsw_port *p, u8 phys)
+{
+	if (!phys)
+		return true;
+	return p && (phys == FTSW_PHYS_POLLING || phys == FTSW_PHYS_DISABLED);
+}
+
+/*
+ * Record a checked PortPhysicalState Set (fn->sma_lock, softirq): taking a
+ * link down or up takes RTNL and fn->lock, so fn->phys_work does it.
+ */
+void ftsw_sma_phys_set(struct ftsw_port *p, u8 phys)
+{
+	struct ftsw_net *fn = p->sw->fn;
+
+	lockdep_assert_held(&fn->sma_lock);
+	if (!phys)
+		return;
+	p->phys_req = phys;
+	if (fn->phys_work.func)
+		schedule_work(&fn->phys_work);
+}
+
+/* The Set waiting on @p, if any, taken (process context). */
+u8 ftsw_sma_phys_take(struct ftsw_port *p)
+{
+	struct ftsw_net *fn = p->sw->fn;
+	u8 phys;
+
+	spin_lock_bh(&fn->sma_lock);
+	phys = p->phys_req;
+	p->phys_req = 0;
+	spin_unlock_bh(&fn->sma_lock);
+	return phys;
 }

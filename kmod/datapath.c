@@ -213,6 +213,22 @@ struct ftsw_port *ftsw_xmit(struct ftsw_port *in, struct ftsw_port *out,
 }
 
 /*
+ * The host's MAC names the base LID netlink gave its port (its place in
+ * the address plan). A subnet manager may have given the port another LID
+ * since, which is what ARP answered the sender: a frame delivered to the
+ * host then gets the host's own MAC back as destination, else the host
+ * would take it for another's. The header is writable after ftsw_decap().
+ */
+static void ftsw_host_mac(const struct ftsw_port *out,
+			  const struct ftsw_policy *pol, struct sk_buff *skb)
+{
+	u16 lid = READ_ONCE(out->plan_lid);
+
+	if (unlikely(lid && lid != pol->base_lid))
+		ftsw_lid_to_mac(lid, eth_hdr(skb)->h_dest);
+}
+
+/*
  * Forward a fabric frame (skb->data at the Ethernet header, a complete,
  * checked and writable fabric header after it) by @in's switch LFT.
  * Returns the far end of a patch cable the frame was sent on, for the
@@ -271,6 +287,7 @@ struct ftsw_port *ftsw_forward_out(struct ftsw_port *in, struct ftsw_port *out,
 			ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
 			return NULL;
 		}
+		ftsw_host_mac(out, pol, skb);
 	}
 	return ftsw_xmit(in, out, skb, vl);
 }

@@ -30,6 +30,7 @@ struct ftsw_lft {
 	struct llist_node retired;	/* replaced by an SMP (sma.c) */
 	u32 size;
 	u8 *port;		/* size entries, allocator-sized */
+	unsigned long *set;	/* staged: the entries netlink wrote */
 };
 
 /* The counters of one port. */
@@ -82,6 +83,10 @@ struct ftsw_plan {
 };
 
 struct ftsw_switch;
+
+/* PortPhysicalState (IBA vol. 1, 14.2.5.6). */
+#define FTSW_PHYS_POLLING	2
+#define FTSW_PHYS_DISABLED	3
 
 /* Capacities the agents report (Documentation/sm.md). */
 #define FTSW_PKEY_CAP		32	/* P_Key table entries (one block) */
@@ -200,6 +205,7 @@ struct ftsw_port {
 	bool up;		/* admin_up && oper_up, read by the data path */
 	char ifname[IFNAMSIZ];	/* dev->name, copied under RTNL + fn->lock */
 	struct ftsw_policy __rcu *policy;	/* edge ports */
+	u16 plan_lid;		/* edge: the base LID netlink gave (resolve.c) */
 	struct ftsw_pcpu_stats __percpu *stats;
 	struct ftsw_stats cleared;	/* counters at PORT_CLEAR, fn->lock */
 	/* The SMA's view (sma.c), under fn->sma_lock. */
@@ -211,6 +217,9 @@ struct ftsw_port {
 	u32 in_buf;		/* input buffer per VL, bytes */
 	u32 out_buf;		/* output queue per VL, bytes */
 	struct ftsw_ll *ll;	/* buffers and queues, NULL in today's mode */
+	u8 phys_req;		/* PortPhysicalState Set to apply, sma_lock */
+	u8 phys_dev;		/* the same for its device, RTNL */
+	bool phys_closed;	/* its device taken down by one, RTNL */
 	struct rcu_head rcu;
 };
 
@@ -257,6 +266,7 @@ struct ftsw_net {
 	atomic_t ll_gen;	/* bumped when lossless settings change */
 	u64 dead_drops[FTSW_DROP_MAX + 1];	/* of unbound ports */
 	struct ftsw_plan __rcu *plan;	/* active address plan */
+	struct xarray hosts;	/* plan_lid -> edge port (resolve.c) */
 	struct ftsw_plan *plan_staged;	/* under lock; see plan_pending */
 	bool plan_pending;	/* commit publishes plan_staged (NULL: none) */
 	/*
@@ -270,6 +280,8 @@ struct ftsw_net {
 	struct llist_head retired_pol;
 	struct llist_head retired_plan;
 	struct work_struct retire_work;
+	/* Applies PortPhysicalState Sets (main.c): RTNL, then fn->lock. */
+	struct work_struct phys_work;
 	/* KUnit: takes the MAD frames the edge ports deliver to hosts. */
 	void (*mad_tap)(struct ftsw_port *p, struct sk_buff *skb);
 };
@@ -284,6 +296,10 @@ int ftsw_lft_check_block(u32 first, const u8 *data, u32 len, u8 nports,
 			 const char **msg);
 int ftsw_lft_stage(struct ftsw_lft **staged, const struct ftsw_lft *active,
 		   u32 first, const u8 *data, u32 len);
+struct ftsw_lft *ftsw_lft_grow(const struct ftsw_lft *cur,
+			       const struct ftsw_lft *active, u32 size);
+bool ftsw_lft_merge(struct ftsw_lft *st, const struct ftsw_lft *live,
+		    bool prefix);
 
 static inline u8 ftsw_lft_lookup(const struct ftsw_lft *lft, u16 lid)
 {
@@ -355,6 +371,11 @@ bool ftsw_plan_ip6(const struct ftsw_plan *plan, const struct in6_addr *addr,
 void ftsw_plan_commit(struct ftsw_net *fn);
 void ftsw_plan_discard(struct ftsw_net *fn);
 void ftsw_plan_flush(struct ftsw_net *fn);
+int ftsw_plan_host_reserve(struct ftsw_net *fn, u16 lid);
+void ftsw_plan_host_add(struct ftsw_port *p, u16 lid);
+void ftsw_plan_host_del(struct ftsw_port *p);
+u16 ftsw_plan_host_lid(struct ftsw_net *fn, const struct ftsw_plan *plan,
+		       u32 host);
 int ftsw_resolve_frame(struct ftsw_port *in, struct sk_buff *skb,
 		       struct sk_buff **reply);
 bool ftsw_resolve(struct ftsw_port *in, struct sk_buff *skb);
@@ -400,6 +421,9 @@ void ftsw_sma_port_changed(struct ftsw_port *p);
 void ftsw_sma_lft_publish(struct ftsw_switch *sw, struct ftsw_lft *lft);
 void ftsw_sma_policy_publish(struct ftsw_port *p, struct ftsw_policy *pol);
 u8 ftsw_ib_port_state(const struct ftsw_port *p, const struct ftsw_ibport *ib);
+bool ftsw_sma_phys_ok(const struct ftsw_port *p, u8 phys);
+void ftsw_sma_phys_set(struct ftsw_port *p, u8 phys);
+u8 ftsw_sma_phys_take(struct ftsw_port *p);
 
 /* pma.c: the performance management agents */
 int ftsw_pma_switch(struct ftsw_switch *sw, void *mad);

@@ -9,6 +9,7 @@
 #include <linux/rcupdate.h>
 #include <linux/overflow.h>
 #include <linux/string.h>
+#include <linux/bitmap.h>
 #include "ftsw.h"
 
 /* Tables grow in steps of at least this many LIDs. */
@@ -55,6 +56,7 @@ static struct ftsw_lft *__ftsw_lft_alloc(u32 size, const struct ftsw_lft *from,
 		return NULL;
 	}
 	lft->size = size;
+	lft->set = NULL;
 	memset(lft->port, FTSW_NO_ROUTE, size);
 	if (from)
 		memcpy(lft->port, from->port, from->size);
@@ -79,6 +81,7 @@ void ftsw_lft_free(struct ftsw_lft *lft)
 {
 	if (!lft)
 		return;
+	bitmap_free(lft->set);
 	kvfree(lft->port);
 	kfree(lft);
 }
@@ -128,8 +131,31 @@ int ftsw_lft_check_block(u32 first, const u8 *data, u32 len, u8 nports,
 }
 
 /*
+ * A staged table of at least @size entries: a copy of @cur (the staged
+ * table so far, whose written entries it keeps marked) or, for the first
+ * block, of @active. Returns NULL without memory; @cur is left alone.
+ */
+struct ftsw_lft *ftsw_lft_grow(const struct ftsw_lft *cur,
+			       const struct ftsw_lft *active, u32 size)
+{
+	struct ftsw_lft *n = ftsw_lft_alloc(size, cur ? cur : active);
+
+	if (!n)
+		return NULL;
+	n->set = bitmap_zalloc(n->size, GFP_KERNEL_ACCOUNT);
+	if (!n->set) {
+		ftsw_lft_free(n);
+		return NULL;
+	}
+	if (cur && cur->set)
+		bitmap_copy(n->set, cur->set, cur->size);
+	return n;
+}
+
+/*
  * Write a checked block into the staged table, creating it as a copy of the
- * active table (or growing it) first. On failure nothing has changed.
+ * active table (or growing it) first, and mark its entries as written: a
+ * commit applies those (ftsw_lft_merge). On failure nothing has changed.
  */
 int ftsw_lft_stage(struct ftsw_lft **staged, const struct ftsw_lft *active,
 		   u32 first, const u8 *data, u32 len)
@@ -138,9 +164,8 @@ int ftsw_lft_stage(struct ftsw_lft **staged, const struct ftsw_lft *active,
 	u32 end = first + len;
 
 	if (!cur || cur->size < end) {
-		struct ftsw_lft *n;
+		struct ftsw_lft *n = ftsw_lft_grow(cur, active, end);
 
-		n = ftsw_lft_alloc(end, cur ? cur : active);
 		if (!n)
 			return -ENOMEM;
 		ftsw_lft_free(cur);
@@ -148,5 +173,37 @@ int ftsw_lft_stage(struct ftsw_lft **staged, const struct ftsw_lft *active,
 		cur = n;
 	}
 	memcpy(cur->port + first, data, len);
+	bitmap_set(cur->set, first, len);
 	return 0;
+}
+
+/*
+ * Make staged table @st the table to publish at commit: every entry
+ * netlink did not write takes the value it has in @live now (an SMP may
+ * have written it since the staging), so a commit applies exactly the
+ * entries that were staged, over whatever the live table holds. Runs
+ * where nothing can publish another table (fn->sma_lock). False if @live
+ * is larger than @st: the caller grows @st and tries again, or, with
+ * @prefix, only @live's first st->size entries are taken.
+ */
+bool ftsw_lft_merge(struct ftsw_lft *st, const struct ftsw_lft *live,
+		    bool prefix)
+{
+	u32 lsize = live ? live->size : 0, i = 0, end, n;
+
+	if (lsize > st->size && !prefix)
+		return false;
+	lsize = min(lsize, st->size);
+	if (!st->set)
+		return true;
+	while ((i = find_next_zero_bit(st->set, st->size, i)) < st->size) {
+		end = find_next_bit(st->set, st->size, i);
+		n = min(end, max(lsize, i));
+		if (n > i)
+			memcpy(st->port + i, live->port + i, n - i);
+		if (end > n)
+			memset(st->port + n, FTSW_NO_ROUTE, end - n);
+		i = end;
+	}
+	return true;
 }

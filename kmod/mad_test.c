@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
 #include <linux/if_ether.h>
+#include <linux/if_arp.h>
 #include <linux/skbuff.h>
 #include <rdma/ib_smi.h>
 #include <rdma/ib_mad.h>
@@ -28,6 +29,7 @@ struct t_fab {
 	int nport;
 	struct ftsw_port *h0, *h1, *h2, *s0p3, *s1p1;
 	struct sk_buff_head got;
+	int phys_runs;
 };
 
 static void t_tap(struct ftsw_port *p, struct sk_buff *skb)
@@ -121,6 +123,7 @@ static struct t_fab *t_fab_new(struct kunit *test)
 	ftsw_sma_net_init(&f->fn);
 	f->fn.hop_limit = FTSW_HOP_LIMIT_DEFAULT;
 	f->fn.mad_tap = t_tap;
+	xa_init(&f->fn.hosts);
 	skb_queue_head_init(&f->got);
 	for (i = 0; i < 3; i++)
 		t_sw(test, f, i);
@@ -147,7 +150,11 @@ static void t_fab_free(struct t_fab *f)
 	int i;
 
 	skb_queue_purge(&f->got);
+	if (f->fn.phys_work.func)
+		cancel_work_sync(&f->fn.phys_work);
 	ftsw_sma_net_exit(&f->fn);
+	xa_destroy(&f->fn.hosts);
+	kfree(rcu_access_pointer(f->fn.plan));
 	for (i = 0; i < f->nport; i++) {
 		kvfree(rcu_access_pointer(f->port[i]->policy));
 		free_percpu(f->port[i]->stats);
@@ -768,6 +775,287 @@ static void t_trap128(struct kunit *test)
 	t_fab_free(f);
 }
 
+/* ------------------------------------------------ subnet manager's writes */
+
+/* An ARP request from the host behind @from: the LID of the answer's MAC. */
+struct t_arp_req {
+	struct arphdr h;
+	u8 sha[ETH_ALEN];
+	__be32 sip;
+	u8 tha[ETH_ALEN];
+	__be32 tip;
+} __packed;
+
+static u16 t_arp_lid(struct kunit *test, struct ftsw_port *from, u32 sip,
+		     u32 tip)
+{
+	struct sk_buff *skb = alloc_skb(NET_SKB_PAD + 64, GFP_KERNEL), *r;
+	struct t_arp_req *a;
+	struct ethhdr *eth;
+	u16 lid = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_reserve(skb, NET_SKB_PAD);
+	eth = skb_put(skb, ETH_HLEN);
+	eth_broadcast_addr(eth->h_dest);
+	eth_zero_addr(eth->h_source);
+	eth->h_source[0] = 2;
+	eth->h_source[5] = 1;
+	eth->h_proto = htons(ETH_P_ARP);
+	a = skb_put_zero(skb, sizeof(*a));
+	a->h.ar_hrd = htons(ARPHRD_ETHER);
+	a->h.ar_pro = htons(ETH_P_IP);
+	a->h.ar_hln = ETH_ALEN;
+	a->h.ar_pln = 4;
+	a->h.ar_op = htons(ARPOP_REQUEST);
+	ether_addr_copy(a->sha, eth->h_source);
+	a->sip = htonl(sip);
+	a->tip = htonl(tip);
+	skb_reset_mac_header(skb);
+	skb->protocol = eth->h_proto;
+	local_bh_disable();
+	rcu_read_lock();
+	KUNIT_EXPECT_EQ(test, ftsw_resolve_frame(from, skb, &r), 1);
+	rcu_read_unlock();
+	local_bh_enable();
+	if (r) {
+		KUNIT_EXPECT_TRUE(test, ftsw_mac_to_lid(r->data + ETH_ALEN,
+							&lid));
+		kfree_skb(r);
+	}
+	return lid;
+}
+
+/* A PortInfo Set of the CA behind @to (by @path, @hops) with @lid, @lmc. */
+static u16 t_ca_lid(struct kunit *test, struct t_fab *f, const u8 *path,
+		    int hops, u16 lid, u8 lmc)
+{
+	struct ib_port_info *pi;
+	struct t_mad m;
+
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0015, 1, path, hops);
+	pi = (void *)m.smp.data;
+	pi->lid = cpu_to_be16(lid);
+	pi->mkeyprot_resv_lmc = lmc;
+	return t_ask(test, f, f->h0, &m);
+}
+
+/*
+ * The LIDs an SM sets on the hosts' CAs are what ARP answers: plan of 8
+ * hosts from LID 8 and 10.0.0.1, LMC 0 (h0 host 0, h1 host 1, h2 host 4).
+ */
+static void t_ca_lid_plan(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct ftsw_plan *plan = kzalloc(sizeof(*plan), GFP_KERNEL);
+	static const u8 own[] = { 0 };
+
+	KUNIT_ASSERT_NOT_NULL(test, plan);
+	plan->hosts = 8;
+	plan->lid = 8;
+	plan->ip4 = 0x0a000001;
+	RCU_INIT_POINTER(f->fn.plan, plan);
+	mutex_lock(&f->fn.lock);
+	KUNIT_ASSERT_EQ(test, ftsw_plan_host_reserve(&f->fn, 8), 0);
+	KUNIT_ASSERT_EQ(test, ftsw_plan_host_reserve(&f->fn, 9), 0);
+	ftsw_plan_host_add(f->h0, 8);
+	ftsw_plan_host_add(f->h1, 9);
+	mutex_unlock(&f->fn.lock);
+	KUNIT_EXPECT_EQ(test, t_arp_lid(test, f->h0, 0x0a000001, 0x0a000002),
+			9);
+	/* The SM gives h1 LID 0x30, LMC 1; then h0 h1's old LID, 9. */
+	KUNIT_EXPECT_EQ(test, t_ca_lid(test, f, t_to_h1, 4, 0x30, 1), 0);
+	KUNIT_EXPECT_EQ(test, t_arp_lid(test, f->h0, 0x0a000001, 0x0a000002),
+			0x30);
+	KUNIT_EXPECT_EQ(test, t_ca_lid(test, f, own, 0, 9, 0), 0);
+	KUNIT_EXPECT_EQ(test, t_arp_lid(test, f->h1, 0x0a000002, 0x0a000001),
+			9);
+	KUNIT_EXPECT_EQ(test, t_arp_lid(test, f->h0, 0x0a000001, 0x0a000002),
+			0x30);
+	/* Host 2 has no port: the plan's rule, 8 + 2. */
+	KUNIT_EXPECT_EQ(test, t_arp_lid(test, f->h0, 0x0a000001, 0x0a000003),
+			10);
+	/* h0's own address stays its own: a probe is not answered. */
+	KUNIT_EXPECT_EQ(test, t_arp_lid(test, f->h0, 0, 0x0a000001), 0);
+	KUNIT_EXPECT_EQ(test, t_drops(f->h0, FTSW_DROP_ANNOUNCE), 1);
+	t_fab_free(f);
+}
+
+/* A data frame to LID 9 (h1) through S2, as delivered to h1's device. */
+static void t_deliver_h1(struct kunit *test, struct t_fab *f, u16 plan_lid,
+			 u16 want)
+{
+	struct sk_buff *skb = alloc_skb(NET_SKB_PAD + 128, GFP_KERNEL);
+	struct ethhdr *eth;
+	u8 mac[ETH_ALEN];
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	f->h1->plan_lid = plan_lid;
+	skb_reserve(skb, NET_SKB_PAD);
+	eth = skb_put_zero(skb, ETH_HLEN + 40);
+	ftsw_lid_to_mac(9, eth->h_dest);
+	ftsw_lid_to_mac(8, eth->h_source);
+	eth->h_proto = htons(ETH_P_IP);
+	skb_reset_mac_header(skb);
+	KUNIT_ASSERT_EQ(test, ftsw_encap(skb, 9, 8, 0), 0);
+	local_bh_disable();
+	rcu_read_lock();
+	/* The edge port has no device here: the frame stays ours. */
+	KUNIT_EXPECT_NULL(test, ftsw_forward(f->port[4], skb));
+	rcu_read_unlock();
+	local_bh_enable();
+	ftsw_lid_to_mac(want, mac);
+	KUNIT_EXPECT_EQ(test, ntohs(eth_hdr(skb)->h_proto), ETH_P_IP);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(eth_hdr(skb)->h_dest, mac));
+	kfree_skb(skb);
+}
+
+/*
+ * A host whose port an SM moved keeps its MAC (that of its plan LID): the
+ * frames delivered to it carry that MAC, not the LID's they were sent to.
+ */
+static void t_sm_lid_delivery(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+
+	t_deliver_h1(test, f, 9, 9);
+	t_deliver_h1(test, f, 0x11, 0x11);
+	t_deliver_h1(test, f, 0, 9);
+	t_fab_free(f);
+}
+
+static void t_phys_work(struct work_struct *w)
+{
+	container_of(w, struct t_fab, fn.phys_work)->phys_runs++;
+}
+
+/* A PortInfo Set of port @mod of S1 with PortPhysicalState @phys. */
+static u16 t_phys(struct kunit *test, struct t_fab *f, u32 mod, u8 phys)
+{
+	struct ib_port_info *pi;
+	struct t_mad m;
+
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0015, mod, t_to_s1, 2);
+	pi = (void *)m.smp.data;
+	pi->portphysstate_linkdown = phys << 4;
+	return t_ask(test, f, f->h0, &m);
+}
+
+/*
+ * PortPhysicalState Set: Disabled and Polling are taken (and left for the
+ * work item, which takes the link down or up), Sleep and the states a Set
+ * may not name are refused, port 0 and unbound ports have no link.
+ */
+static void t_physstate(struct kunit *test)
+{
+	static const u8 bad[] = { 1, 4, 5, 6, 7, 15 };
+	struct t_fab *f = t_fab_new(test);
+	struct ftsw_port *s1p2 = f->port[3];
+	struct ib_port_info *pi;
+	struct t_mad m;
+	int i;
+
+	INIT_WORK(&f->fn.phys_work, t_phys_work);
+	KUNIT_EXPECT_EQ(test, t_phys(test, f, 2, 3), 0);
+	flush_work(&f->fn.phys_work);
+	KUNIT_EXPECT_EQ(test, f->phys_runs, 1);
+	KUNIT_EXPECT_EQ(test, ftsw_sma_phys_take(s1p2), 3);
+	KUNIT_EXPECT_EQ(test, ftsw_sma_phys_take(s1p2), 0);
+	KUNIT_EXPECT_EQ(test, t_phys(test, f, 2, 2), 0);
+	KUNIT_EXPECT_EQ(test, ftsw_sma_phys_take(s1p2), 2);
+	/* 0: no change, nothing to do. */
+	KUNIT_EXPECT_EQ(test, t_phys(test, f, 2, 0), 0);
+	KUNIT_EXPECT_EQ(test, ftsw_sma_phys_take(s1p2), 0);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		KUNIT_EXPECT_EQ(test, t_phys(test, f, 2, bad[i]), 0x1c);
+		KUNIT_EXPECT_EQ(test, ftsw_sma_phys_take(s1p2), 0);
+	}
+	KUNIT_EXPECT_EQ(test, t_phys(test, f, 0, 3), 0x1c);
+	KUNIT_EXPECT_EQ(test, t_phys(test, f, 3, 3), 0x1c);
+	KUNIT_EXPECT_EQ(test, t_phys(test, f, 5, 3), 0x1c);
+	/* Refused for another field (NeighborMTU 15): nothing recorded. */
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0015, 2, t_to_s1, 2);
+	pi = (void *)m.smp.data;
+	pi->portphysstate_linkdown = 3 << 4;
+	pi->neighbormtu_mastersmsl = 0xf0;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x1c);
+	KUNIT_EXPECT_EQ(test, ftsw_sma_phys_take(s1p2), 0);
+	/* A CA's port: the same link, its edge port's. */
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0015, 1, t_to_h1, 4);
+	pi->lid = cpu_to_be16(9);
+	pi->portphysstate_linkdown = 3 << 4;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, ftsw_sma_phys_take(f->h1), 3);
+	flush_work(&f->fn.phys_work);
+	t_fab_free(f);
+}
+
+/* An LFT block Set of S1 by SMP: block @blk as it is, with @n changes. */
+static void t_lft_block(struct kunit *test, struct t_fab *f, u32 blk,
+			const u8 (*e)[2], int n)
+{
+	const struct ftsw_lft *lft = rcu_access_pointer(f->sw[1]->lft);
+	struct t_mad m;
+	int i;
+
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0019, blk, t_to_s1, 2);
+	memset(m.smp.data, FTSW_NO_ROUTE, 64);
+	if (blk * 64 < lft->size)
+		memcpy(m.smp.data, lft->port + blk * 64, 64);
+	for (i = 0; i < n; i++)
+		m.smp.data[e[i][0] - blk * 64] = e[i][1];
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+}
+
+/*
+ * A COMMIT after SMP block writes applies the entries netlink staged and
+ * only those: the SMP's blocks stay, an entry both wrote is netlink's (it
+ * came last), and blocks an SMP added past the staged table's size stay.
+ */
+static void t_lft_commit_merge(struct kunit *test)
+{
+	static const u8 b0[][2] = { { 9, 4 }, { 21, 1 }, { 30, 2 } };
+	static const u8 b2[][2] = { { 130, 2 } };
+	struct t_fab *f = t_fab_new(test);
+	struct ftsw_switch *sw = f->sw[1];
+	struct ftsw_lft *st = NULL, *live;
+	u8 blk[3] = { 3, 3, 3 };
+
+	mutex_lock(&f->fn.lock);
+	KUNIT_ASSERT_EQ(test, ftsw_lft_stage(&st, rcu_access_pointer(sw->lft),
+					     20, blk, 3), 0);
+	mutex_unlock(&f->fn.lock);
+	KUNIT_ASSERT_EQ(test, st->size, 64U);
+	t_lft_block(test, f, 0, b0, ARRAY_SIZE(b0));
+	t_lft_block(test, f, 2, b2, ARRAY_SIZE(b2));
+	KUNIT_EXPECT_GT(test, rcu_access_pointer(sw->lft)->size, 128U);
+	mutex_lock(&f->fn.lock);
+	ftsw_sma_lft_publish(sw, st);
+	mutex_unlock(&f->fn.lock);
+	live = rcu_access_pointer(sw->lft);
+	KUNIT_EXPECT_NULL(test, live->set);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(live, 20), 3);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(live, 21), 3);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(live, 22), 3);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(live, 9), 4);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(live, 30), 2);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(live, 8), 1);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(live, 2), 0);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(live, 130), 2);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(live, 129), FTSW_NO_ROUTE);
+	/* Nothing since the staging: the staged table as it was. */
+	st = NULL;
+	mutex_lock(&f->fn.lock);
+	KUNIT_ASSERT_EQ(test, ftsw_lft_stage(&st, live, 9, blk, 1), 0);
+	ftsw_sma_lft_publish(sw, st);
+	mutex_unlock(&f->fn.lock);
+	live = rcu_access_pointer(sw->lft);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(live, 9), 3);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(live, 30), 2);
+	KUNIT_EXPECT_EQ(test, ftsw_lft_lookup(live, 130), 2);
+	t_fab_free(f);
+}
+
 static struct kunit_case ftsw_mad_cases[] = {
 	KUNIT_CASE(t_hop0_ca),
 	KUNIT_CASE(t_dr_paths),
@@ -782,6 +1070,10 @@ static struct kunit_case ftsw_mad_cases[] = {
 	KUNIT_CASE(t_sl2vl_switchinfo),
 	KUNIT_CASE(t_pma),
 	KUNIT_CASE(t_trap128),
+	KUNIT_CASE(t_ca_lid_plan),
+	KUNIT_CASE(t_sm_lid_delivery),
+	KUNIT_CASE(t_physstate),
+	KUNIT_CASE(t_lft_commit_merge),
 	{}
 };
 

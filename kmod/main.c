@@ -252,20 +252,23 @@ int ftsw_port_bind(struct ftsw_switch *sw, u8 num, struct net_device *dev,
 		return -ENOMEM;
 	p->dev = dev;
 	p->oper_up = netif_running(dev) && netif_carrier_ok(dev);
+	if (pol && ftsw_plan_host_reserve(sw->fn, pol->base_lid)) {
+		NL_SET_ERR_MSG(extack, "no memory for the address plan's index");
+		ftsw_port_free(p);
+		return -ENOMEM;
+	}
 
 	err = dev_set_promiscuity(dev, 1);
 	if (err) {
 		NL_SET_ERR_MSG(extack, "cannot make the device promiscuous");
-		ftsw_port_free(p);
-		return err;
+		goto err_free;
 	}
 	err = netdev_rx_handler_register(dev, ftsw_handle_frame, p);
 	if (err) {
 		NL_SET_ERR_MSG(extack,
 			       "device already has an rx handler (bridge, bond or another port)");
 		dev_set_promiscuity(dev, -1);
-		ftsw_port_free(p);
-		return err;
+		goto err_free;
 	}
 	/*
 	 * Ask the host's side for room to push the fabric header in place
@@ -278,10 +281,18 @@ int ftsw_port_bind(struct ftsw_switch *sw, u8 num, struct net_device *dev,
 		netdev_set_rx_headroom(dev, FTSW_HLEN);
 	/* The policy belongs to the port from here on. */
 	rcu_assign_pointer(p->policy, pol);
+	if (pol)
+		ftsw_plan_host_add(p, pol->base_lid);
 	netdev_hold(dev, &p->dev_tracker, GFP_KERNEL);
 	ftsw_port_rename(p);
 	ftsw_port_publish(p);
 	return 0;
+
+err_free:
+	if (pol)
+		xa_release(&sw->fn->hosts, pol->base_lid);
+	ftsw_port_free(p);
+	return err;
 }
 
 /*
@@ -328,6 +339,7 @@ static void ftsw_fold_drops(struct ftsw_net *fn, const struct ftsw_port *p)
 /* Take a port from the data path's view; it may still be in use. */
 static void ftsw_port_hide(struct ftsw_port *p)
 {
+	ftsw_plan_host_del(p);
 	RCU_INIT_POINTER(p->sw->ports[p->num], NULL);
 	WRITE_ONCE(p->up, false);
 }
@@ -431,6 +443,72 @@ u64 ftsw_commit(struct ftsw_net *fn)
 	return fn->generation;
 }
 
+/*
+ * A device port's device taken down by a PortPhysicalState Disabled, or
+ * back up by a Polling if that Set took it down: the far end of its cable
+ * (a veth's peer, another machine's port) loses or regains its link as
+ * from a real switch's disabled port. RTNL held, fn->lock not (the
+ * device's notifier takes it).
+ */
+static void ftsw_phys_dev(struct ftsw_port *p, u8 phys)
+{
+	struct net_device *dev = p->dev;
+
+	if (phys == FTSW_PHYS_DISABLED && (dev->flags & IFF_UP)) {
+		p->phys_closed = !dev_change_flags(dev, dev->flags & ~IFF_UP,
+						   NULL);
+	} else if (phys == FTSW_PHYS_POLLING && p->phys_closed) {
+		p->phys_closed = false;
+		if (dev_change_flags(dev, dev->flags | IFF_UP, NULL))
+			pr_warn_ratelimited("ftsw: %s: cannot bring the port's device up\n",
+					    dev->name);
+	}
+}
+
+/*
+ * Apply the PortPhysicalState Sets SMPs left (agent.c): Disabled takes
+ * the port administratively down (a patch cable's far end loses its link
+ * with it), Polling brings it up, each with its port event and trap as
+ * for `ftsw port set`; then the devices follow (ftsw_phys_dev). RTNL keeps
+ * every port bound meanwhile.
+ */
+static void ftsw_phys_work(struct work_struct *work)
+{
+	struct ftsw_net *fn = container_of(work, struct ftsw_net, phys_work);
+	struct ftsw_switch *sw;
+	struct ftsw_port *p;
+	unsigned long id;
+	bool devs = false;
+	int i;
+
+	rtnl_lock();
+	mutex_lock(&fn->lock);
+	xa_for_each(&fn->switches, id, sw) {
+		for (i = 1; i <= sw->nports; i++) {
+			u8 phys;
+
+			p = ftsw_port_get(sw, i);
+			phys = p ? ftsw_sma_phys_take(p) : 0;
+			if (!phys)
+				continue;
+			ftsw_port_set_admin(p, phys == FTSW_PHYS_POLLING);
+			p->phys_dev = p->dev ? phys : 0;
+			devs |= !!p->dev;
+		}
+	}
+	mutex_unlock(&fn->lock);
+	xa_for_each(&fn->switches, id, sw) {
+		for (i = 1; devs && i <= sw->nports; i++) {
+			p = rtnl_dereference(sw->ports[i]);
+			if (!p || !p->phys_dev)
+				continue;
+			ftsw_phys_dev(p, p->phys_dev);
+			p->phys_dev = 0;
+		}
+	}
+	rtnl_unlock();
+}
+
 static int ftsw_netdev_event(struct notifier_block *nb, unsigned long event,
 			     void *ptr)
 {
@@ -475,6 +553,8 @@ static int __net_init ftsw_net_init(struct net *net)
 	fn->net = net;
 	mutex_init(&fn->lock);
 	xa_init(&fn->switches);
+	xa_init(&fn->hosts);
+	INIT_WORK(&fn->phys_work, ftsw_phys_work);
 	fn->seq = 1;
 	fn->hop_limit = FTSW_HOP_LIMIT_DEFAULT;
 	ftsw_sma_net_init(fn);
@@ -492,8 +572,10 @@ static void __net_exit ftsw_net_exit(struct net *net)
 	ftsw_plan_flush(fn);
 	mutex_unlock(&fn->lock);
 	rtnl_unlock();
+	cancel_work_sync(&fn->phys_work);
 	ftsw_sma_net_exit(fn);
 	xa_destroy(&fn->switches);
+	xa_destroy(&fn->hosts);
 	mutex_destroy(&fn->lock);
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftsw: address resolution at the edge port. The fabric knows its address
- * plan (host n owns base LID lid + (n << lmc), IPv4 ip4 + n, IPv6 ip6 + n),
- * so an edge port answers its host's ARP requests and IPv6 neighbour
+ * plan (host n owns base LID lid + (n << lmc), IPv4 ip4 + n, IPv6 ip6 + n,
+ * or the LID a subnet manager set on that host's port since), so an edge
+ * port answers its host's ARP requests and IPv6 neighbour
  * solicitations itself, with the MAC of the LID that owns the address: no
  * host needs static neighbours, nothing is flooded, and ARP/ND frames never
  * cross the fabric. Runs in the rx handler (RCU, softirq): nothing sleeps,
@@ -106,15 +107,66 @@ static u16 ftsw_plan_lid(const struct ftsw_plan *plan, u32 host)
 	return plan->lid + (host << plan->lmc);
 }
 
-/* The plan's index of the host behind @pol, or U32_MAX. */
-static u32 ftsw_plan_own(const struct ftsw_plan *plan,
-			 const struct ftsw_policy *pol)
+/*
+ * Which edge port is which host of the plan: the one netlink gave the
+ * plan's base LID for it (PORT_BIND, PORT_SET), whatever LID the subnet
+ * manager has set since (Documentation/sm.md). fn->hosts maps that LID to
+ * the port, under fn->lock; readers look it up under RCU, and an entry is
+ * erased before its port is unbound (which waits for the readers).
+ */
+
+/* Room for an entry at @lid, so that adding it later cannot fail. */
+int ftsw_plan_host_reserve(struct ftsw_net *fn, u16 lid)
+{
+	lockdep_assert_held(&fn->lock);
+	return xa_reserve(&fn->hosts, lid, GFP_KERNEL_ACCOUNT);
+}
+
+/* Edge port @p is the host whose plan LID is @lid (reserved, or there). */
+void ftsw_plan_host_add(struct ftsw_port *p, u16 lid)
+{
+	struct ftsw_net *fn = p->sw->fn;
+
+	lockdep_assert_held(&fn->lock);
+	if (p->plan_lid && p->plan_lid != lid)
+		ftsw_plan_host_del(p);
+	WRITE_ONCE(p->plan_lid, lid);
+	/* The slot is there: reserved, or held by another port. */
+	WARN_ON_ONCE(xa_err(xa_store(&fn->hosts, lid, p, GFP_NOWAIT)));
+}
+
+/* Edge port @p leaves (unbind) or takes another plan LID. */
+void ftsw_plan_host_del(struct ftsw_port *p)
+{
+	struct ftsw_net *fn = p->sw->fn;
+
+	lockdep_assert_held(&fn->lock);
+	if (p->plan_lid)
+		xa_cmpxchg(&fn->hosts, p->plan_lid, p, NULL, 0);
+}
+
+/*
+ * The base LID host @host of the plan has now (RCU read side): its edge
+ * port's, which a subnet manager may have set, else the plan's rule.
+ */
+u16 ftsw_plan_host_lid(struct ftsw_net *fn, const struct ftsw_plan *plan,
+		       u32 host)
+{
+	u16 lid = ftsw_plan_lid(plan, host);
+	struct ftsw_port *p = xa_load(&fn->hosts, lid);
+	const struct ftsw_policy *pol = p ? rcu_dereference(p->policy) : NULL;
+
+	return pol ? pol->base_lid : lid;
+}
+
+/* The plan's index of the host whose plan LID is @lid, or U32_MAX. */
+static u32 ftsw_plan_own(const struct ftsw_plan *plan, u16 lid)
 {
 	u32 d;
 
-	if (!pol || pol->base_lid < plan->lid)
+	if (!lid || lid < plan->lid)
 		return U32_MAX;
-	d = pol->base_lid - plan->lid;
+	d = lid - plan->lid;
 	if (d & ((1U << plan->lmc) - 1) || (d >> plan->lmc) >= plan->hosts)
 		return U32_MAX;
 	return d >> plan->lmc;
@@ -218,7 +270,7 @@ static bool ftsw_owner_mac(struct ftsw_port *in, const struct ftsw_req *rq,
 		ftsw_port_drop(in, FTSW_DROP_ANNOUNCE);
 		return false;
 	}
-	ftsw_lid_to_mac(ftsw_plan_lid(rq->plan, host), mac);
+	ftsw_lid_to_mac(ftsw_plan_host_lid(in->sw->fn, rq->plan, host), mac);
 	return true;
 }
 
@@ -467,8 +519,8 @@ int ftsw_resolve_frame(struct ftsw_port *in, struct sk_buff *skb,
 	    (proto != htons(ETH_P_IPV6) || !ftsw_is_nd(skb, rq.off)))
 		return 0;
 	rq.plan = rcu_dereference(in->sw->fn->plan);
-	rq.own = rq.plan ? ftsw_plan_own(rq.plan,
-					 rcu_dereference(in->policy)) : U32_MAX;
+	rq.own = rq.plan ? ftsw_plan_own(rq.plan, READ_ONCE(in->plan_lid)) :
+		 U32_MAX;
 	if (proto == htons(ETH_P_ARP))
 		*reply = ftsw_arp_rx(in, skb, &rq);
 	else

@@ -46,6 +46,7 @@ static struct ftsw_plan *t_plan(struct kunit *test)
 
 static void t_fab_free(struct t_fab *f)
 {
+	xa_destroy(&f->fn.hosts);
 	kvfree(rcu_access_pointer(f->p->policy));
 	free_percpu(f->p->stats);
 	kfree(f->p);
@@ -83,6 +84,11 @@ static struct t_fab *t_fab_new(struct kunit *test, bool with_plan)
 	pol->lmc = 1;
 	pol->n_offsets = 1;
 	RCU_INIT_POINTER(f->p->policy, pol);
+	xa_init(&f->fn.hosts);
+	mutex_lock(&f->fn.lock);
+	KUNIT_ASSERT_EQ(test, ftsw_plan_host_reserve(&f->fn, 8), 0);
+	ftsw_plan_host_add(f->p, 8);
+	mutex_unlock(&f->fn.lock);
 	if (with_plan)
 		RCU_INIT_POINTER(f->fn.plan, t_plan(test));
 	return f;
@@ -704,6 +710,92 @@ static void ftsw_resolve_others(struct kunit *test)
 	t_fab_free(f);
 }
 
+/* ------------------------------------------------------- subnet manager */
+
+/* An edge port of the fixture's switch for host @host (plan LID @lid). */
+static struct ftsw_port *t_other(struct kunit *test, struct t_fab *f, u16 lid,
+				 u16 now)
+{
+	struct ftsw_port *q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+	struct ftsw_policy *pol = kunit_kzalloc(test, sizeof(*pol), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	KUNIT_ASSERT_NOT_NULL(test, pol);
+	q->sw = f->sw;
+	q->kind = FTSW_PORT_EDGE;
+	pol->base_lid = lid;
+	pol->n_offsets = 1;
+	RCU_INIT_POINTER(q->policy, pol);
+	mutex_lock(&f->fn.lock);
+	KUNIT_ASSERT_EQ(test, ftsw_plan_host_reserve(&f->fn, lid), 0);
+	ftsw_plan_host_add(q, lid);
+	mutex_unlock(&f->fn.lock);
+	/* What a CA LID Set does: the policy's base LID changes. */
+	pol->base_lid = now;
+	return q;
+}
+
+/*
+ * A subnet manager's LIDs: a host is the port netlink gave its plan LID,
+ * and is answered with the LID its port has now. Host 5 (plan LID 12)
+ * moved to 0x100, host 1 (plan LID 4) to 12, host 3 (this port, plan LID
+ * 8) to 0x40; host 2 (plan LID 6) has no port: the plan's rule.
+ */
+static void ftsw_resolve_sm_lids(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test, true);
+	struct ftsw_port *h5, *h1;
+	struct sk_buff *r;
+	struct in6_addr me;
+	struct t_arp a;
+	struct t_ns m;
+	unsigned int len;
+
+	h5 = t_other(test, f, 12, 0x100);
+	h1 = t_other(test, f, 4, 12);
+	rcu_access_pointer(f->p->policy)->base_lid = 0x40;
+	t_arp_init(&a, ARPOP_REQUEST, 0xc6120004, 0xc6120006);
+	r = t_feed(test, f, t_arp_skb(test, &a, sizeof(a)), true, 0);
+	t_arp_reply_ok(test, r, 0x100, 0xc6120006, 0xc6120004);
+	kfree_skb(r);
+	t_arp_init(&a, ARPOP_REQUEST, 0xc6120004, 0xc6120002);
+	r = t_feed(test, f, t_arp_skb(test, &a, sizeof(a)), true, 0);
+	t_arp_reply_ok(test, r, 12, 0xc6120002, 0xc6120004);
+	kfree_skb(r);
+	t_arp_init(&a, ARPOP_REQUEST, 0xc6120004, 0xc6120003);
+	r = t_feed(test, f, t_arp_skb(test, &a, sizeof(a)), true, 0);
+	t_arp_reply_ok(test, r, 6, 0xc6120003, 0xc6120004);
+	kfree_skb(r);
+	/* The port's own address is still its own (a probe, not answered). */
+	t_arp_init(&a, ARPOP_REQUEST, 0, 0xc6120004);
+	t_feed(test, f, t_arp_skb(test, &a, sizeof(a)), true,
+	       FTSW_DROP_ANNOUNCE);
+	/* IPv6 the same: 2001:2::6 is host 5, at 0x100. */
+	t_ip6(&me, 4);
+	len = t_ns_init(&m, NDISC_NEIGHBOUR_SOLICITATION, 4, 6, true);
+	t_ns_csum(&m);
+	r = t_feed(test, f, t_ns_skb(test, &m, len, -1), true, 0);
+	t_na_ok(test, r, 0x100, 6, t_host_mac, &me, true);
+	kfree_skb(r);
+	/* Host 5's port unbound: its entry goes, the rule answers again. */
+	mutex_lock(&f->fn.lock);
+	ftsw_plan_host_del(h5);
+	/* Host 1 given plan LID 14 by netlink: host 6's place now. */
+	KUNIT_ASSERT_EQ(test, ftsw_plan_host_reserve(&f->fn, 14), 0);
+	ftsw_plan_host_add(h1, 14);
+	mutex_unlock(&f->fn.lock);
+	KUNIT_EXPECT_NULL(test, xa_load(&f->fn.hosts, 4));
+	t_arp_init(&a, ARPOP_REQUEST, 0xc6120004, 0xc6120006);
+	r = t_feed(test, f, t_arp_skb(test, &a, sizeof(a)), true, 0);
+	t_arp_reply_ok(test, r, 12, 0xc6120006, 0xc6120004);
+	kfree_skb(r);
+	t_arp_init(&a, ARPOP_REQUEST, 0xc6120004, 0xc6120007);
+	r = t_feed(test, f, t_arp_skb(test, &a, sizeof(a)), true, 0);
+	t_arp_reply_ok(test, r, 12, 0xc6120007, 0xc6120004);
+	kfree_skb(r);
+	t_fab_free(f);
+}
+
 static struct kunit_case ftsw_resolve_cases[] = {
 	KUNIT_CASE(ftsw_plan_rules),
 	KUNIT_CASE(ftsw_plan_staging),
@@ -713,6 +805,7 @@ static struct kunit_case ftsw_resolve_cases[] = {
 	KUNIT_CASE(ftsw_nd_answers),
 	KUNIT_CASE(ftsw_nd_refused),
 	KUNIT_CASE(ftsw_resolve_others),
+	KUNIT_CASE(ftsw_resolve_sm_lids),
 	{}
 };
 

@@ -30,8 +30,6 @@
 #define FTSW_PS_INIT		2
 #define FTSW_PS_ARMED		3
 #define FTSW_PS_ACTIVE		4
-#define FTSW_PHYS_POLLING	2
-#define FTSW_PHYS_DISABLED	3
 #define FTSW_PHYS_LINKUP	5
 #define FTSW_WIDTH_4X		2
 #define FTSW_SPEED_ALL		7	/* SDR, DDR, QDR */
@@ -427,8 +425,9 @@ static int ftsw_pi_check(struct ftsw_sma_req *r, const struct ftsw_pi_at *at)
 		return ST_VALUE;
 	if (!ftsw_pi_state_ok(pi->linkspeed_portstate & 0xf, cur))
 		return ST_VALUE;
-	if (pi->portphysstate_linkdown >> 4)
-		return ST_VALUE;	/* no physical state changes by SMP */
+	if (!ftsw_sma_phys_ok(r->mod || r->ca ? at->p : NULL,
+			      pi->portphysstate_linkdown >> 4))
+		return ST_VALUE;
 	if (mtu > ftsw_mtu_cap(at->p) || opvls > FTSW_VLCAP)
 		return ST_VALUE;
 	if (at->mg && (lid > FTSW_MAX_LID || (r->ca && !lid)))
@@ -466,6 +465,8 @@ static int ftsw_port_info_set(struct ftsw_sma_req *r)
 		mg->sm_sl = pi->neighbormtu_mastersmsl & 0xf;
 		mg->subnet_to = pi->clientrereg_resv_subnetto & 0x1f;
 	}
+	if (r->mod || r->ca)
+		ftsw_sma_phys_set(at.p, pi->portphysstate_linkdown >> 4);
 	if (state == FTSW_PS_DOWN)
 		ib->state = FTSW_PS_INIT;	/* the link retrains at once */
 	else if (state)

@@ -496,6 +496,27 @@ int ftsw_nl_port_unbind(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+/*
+ * A base LID given by netlink is the host's place in the address plan
+ * (resolve.c); one a subnet manager set is not, so a PORT_SET without
+ * BASE_LID keeps the port's place.
+ */
+static int ftsw_nl_plan_lid(struct ftsw_port *p, const struct ftsw_policy *pol,
+			    struct genl_info *info)
+{
+	struct nlattr *a = info->attrs[FTSW_ATTR_PORT_BASE_LID];
+
+	if (!a || pol->base_lid == p->plan_lid)
+		return 0;
+	if (ftsw_plan_host_reserve(p->sw->fn, pol->base_lid)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "no memory for the address plan's index");
+		return -ENOMEM;
+	}
+	ftsw_plan_host_add(p, pol->base_lid);
+	return 0;
+}
+
 int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ftsw_net *fn = ftsw_info_fn(info);
@@ -527,6 +548,11 @@ int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 		pol = ftsw_nl_policy_build(info, old);
 		if (IS_ERR(pol)) {
 			err = PTR_ERR(pol);
+			goto out;
+		}
+		err = ftsw_nl_plan_lid(p, pol, info);
+		if (err) {
+			kvfree(pol);
 			goto out;
 		}
 		ftsw_sma_policy_publish(p, pol);
