@@ -3,14 +3,16 @@
 # 2-spine tree, directed-route SMPs discover every switch and host 1's CA
 # (NodeInfo, NodeDescription, return paths worked out by hand), program
 # every LFT by SMP so that host 0 pings host 1 over tables no netlink call
-# wrote, follow them LID-routed, set a CA's LID, read a switch port's PMA
-# counters, and get the specification's status for what is refused.
+# wrote, follow them LID-routed, set a CA's LID (which ARP then answers
+# with), keep SMP blocks across a netlink COMMIT, disable and enable a port
+# by PortPhysicalState, read a switch port's PMA counters, and get the
+# specification's status for what is refused.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fabric-lib.sh"
 export HOST_NO_V6=1 NHOSTS=2
 MAD="$PY $(dirname "$0")/madtool.py"
 
-tap_plan 15
+tap_plan 18
 tap_check "insmod ftsw.ko" ftsw_load
 tap_check "tree: leaves 1, 2, spines 3, 4; h0 LID 1 on 1:1, h1 LID 2 on 2:1" \
 	tree_setup 0
@@ -91,6 +93,66 @@ import json, sys
 print(json.load(sys.stdin)[0]["lid"])')" = 6 ]
 }
 tap_check "PortInfo Set LID 6 on h1's CA: edge port 2:1 has base LID 6" setlid
+
+# blkn HEX: LFT block 0 with LIDs 1.. as HEX says, the rest 0xff.
+blkn() { printf 'ff%s' "$1"; printf 'ff%.0s' $(seq 1 $((63 - ${#1} / 2))); }
+# With a plan (h1 = plan LID 2) and h0's static neighbour gone, ARP answers
+# h1's address with LID 6's MAC; SMP tables route LID 6; h0 pings h1.
+smlid() {
+	fsw plan set hosts 2 lid 1 ipv4 "$(host_ip 0)" && fsw commit >/dev/null &&
+		hx 0 ip neigh del "$(host_ip 1)" dev eth0 &&
+		ask 'd[6] == 3' dr 1 2 0x19 0 "$(blkn 0103ffffff03)" &&
+		ask 'd[6] == 2' dr 1,3 2 0x19 0 "$(blkn 0102ffffff02)" &&
+		ask 'd[6] == 1' dr 1,3,2 2 0x19 0 "$(blkn 0301ffffff01)" &&
+		ping_ok 0 "$(host_ip 1)" 3 &&
+		hx 0 ip neigh show "$(host_ip 1)" dev eth0 | tee /dev/stderr |
+		grep -q "lladdr $(lid_mac 6)"
+}
+tap_check "ARP answers h1 (plan LID 2) with the SM's LID 6; h0 pings h1" smlid
+# netlink stages leaf 1's LID 40 -> 4, then an SMP writes LID 7 -> 3 in
+# block 0: the COMMIT applies LID 40 and keeps the SMP's block.
+merge() {
+	fsw lft set switch 1 lid 40 port 4 >/dev/null &&
+		ask 'd[7] == 3' dr 1 2 0x19 0 "$(blkn 0103ffffff0303)" &&
+		fsw commit >/dev/null && fsw -j lft show switch 1 | "$PY" -c '
+import json, sys
+t = json.load(sys.stdin)["lft"]
+assert t == {"1": 1, "2": 3, "6": 3, "7": 3, "40": 4}, t' &&
+		ping_ok 0 "$(host_ip 1)" 2
+}
+tap_check "COMMIT after an SMP block: netlink's entry and the SMP's block" merge
+# port_ud SW PORT: "ADMIN OPER" of a port, 1 = up; wait_ud SW PORT WANT.
+port_ud() {
+	fsw -j port show switch "$1" port "$2" | "$PY" -c '
+import json, sys
+p = json.load(sys.stdin)[0]
+print(int(p["admin_up"]), int(p["oper_up"]))'
+}
+wait_ud() {
+	local i
+	for i in $(seq 1 100); do
+		[ "$(port_ud "$1" "$2")" = "$3" ] && return 0
+		sleep 0.2
+	done
+	echo "switch $1 port $2: $(port_ud "$1" "$2"), want $3"
+	return 1
+}
+# PortPhysicalState (PortInfo byte 33, high nibble) of leaf 1 port 4:
+# Disabled (3) takes it and its device down, so spine 4's port 1 loses its
+# carrier; Polling (2) brings both back; port 0 has no link (0x1C).
+phys() {
+	local off on
+	off=$(printf '00%.0s' $(seq 1 33))30$(printf '00%.0s' $(seq 1 30))
+	on=$(printf '00%.0s' $(seq 1 33))20$(printf '00%.0s' $(seq 1 30))
+	ask 'a["status"] == 0' dr 1 2 0x15 4 "$off" &&
+		wait_ud 1 4 "0 0" && wait_ud 4 1 "1 0" &&
+		ask 'd[33] >> 4 == 3' dr 1 1 0x15 4 &&
+		ask 'a["status"] == 0' dr 1 2 0x15 4 "$on" &&
+		wait_ud 1 4 "1 1" && wait_ud 4 1 "1 1" &&
+		ask 'd[33] >> 4 == 5' dr 1 1 0x15 4 &&
+		ask 'a["status"] == 0x1c' dr 1 2 0x15 0 "$on"
+}
+tap_check "PortPhysicalState Disabled/Polling on leaf 1 port 4 (spine 4 sees it)" phys
 
 # PMA: leaf 1 gets LID 0x100 (PortInfo Set on port 0) and LFT entry 0x100
 # -> 0 (block 4, byte 0); PortCounters of its port 3 equal netlink's.
