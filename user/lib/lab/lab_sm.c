@@ -287,9 +287,9 @@ static int wait_subnet_up(const char *lab, pid_t pid, const char *log,
 	(void)lab;
 	while (ftsw_now_us() < end) {
 		if (waitpid(pid, &st, WNOHANG) == pid) {
-			ftsw_err_set(err, "opensm exited (status %d) before SUBNET UP%s%s (see %s)",
+			ftsw_err_set(err, "opensm exited (status %d) before SUBNET UP%s%.200s",
 				     WIFEXITED(st) ? WEXITSTATUS(st) : -1,
-				     last[0] ? ": " : "", last, log);
+				     last[0] ? ": " : "", last);
 			return -1;
 		}
 		f = fopen(log, "re");
@@ -310,9 +310,47 @@ static int wait_subnet_up(const char *lab, pid_t pid, const char *log,
 		}
 		nanosleep(&ts, NULL);
 	}
-	ftsw_err_set(err, "opensm: no SUBNET UP in %u s%s%s (see %s)", timeout_s,
-		     last[0] ? "; last error: " : "", last, log);
+	ftsw_err_set(err, "opensm: no SUBNET UP in %u s%s%.200s", timeout_s,
+		     last[0] ? "; last error: " : "", last);
 	return -1;
+}
+
+/*
+ * A bring-up that failed: OpenSM and the gateways stopped, their logs
+ * (opensm.log, opensm.out, gw-hN.log) moved out of the run directory,
+ * which the rollback removes, into FTSW_RUNDIR/LAB.sm-failed (never a lab:
+ * it has no lab.conf), whose path goes into the error.
+ */
+static void keep_logs(const char *lab, struct ftsw_err *err)
+{
+	char dir[256], kept[300], from[600], to[600], msg[sizeof(err->msg)];
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	ftsw_lab_sm_stop(lab);
+	lab_rundir(lab, dir, sizeof(dir));
+	snprintf(kept, sizeof(kept), "%s.sm-failed", dir);
+	if (mkdir(kept, 0755) < 0 && errno != EEXIST)
+		return;
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		const char *e = strrchr(de->d_name, '.');
+
+		if (!e || (strcmp(e, ".log") && strcmp(de->d_name, "opensm.out")))
+			continue;
+		snprintf(from, sizeof(from), "%s/%s", dir, de->d_name);
+		snprintf(to, sizeof(to), "%s/%s", kept, de->d_name);
+		n += rename(from, to) == 0;
+	}
+	closedir(d);
+	if (!n)
+		return;
+	snprintf(msg, sizeof(msg), "%.400s", err->msg);
+	ftsw_err_set(err, "%s (see %s/opensm.log; the logs are kept there)",
+		     msg, kept);
 }
 
 int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
@@ -356,10 +394,13 @@ int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
 		ftsw_err_set(err, "opensm: fork: %s", strerror(errno));
 		return -1;
 	}
-	if (write_pid(lab, "opensm.pid", pid, err))
+	if (write_pid(lab, "opensm.pid", pid, err) ||
+	    wait_subnet_up(lab, pid, log,
+			   sm->timeout_s ? sm->timeout_s : 120, err)) {
+		keep_logs(lab, err);
 		return -1;
-	return wait_subnet_up(lab, pid, log, sm->timeout_s ? sm->timeout_s : 120,
-			      err);
+	}
+	return 0;
 }
 
 static void stop_pid(pid_t pid)
