@@ -272,4 +272,67 @@ TEST(tids_route_responses)
 	EXPECT_EQ(0, gw_tid_in(&t, b, 3000, &orig, &gen));
 }
 
+/* A request kept until its response or its due time (the MAD layer's
+ * timeout libumad2sim lacks); a forgotten TID matches nothing. */
+TEST(requests_wait_and_time_out)
+{
+	static struct gw_pends p;
+	static struct gw_tids t;
+	struct gw_frame f = { .dlid = 0xffff };
+	uint64_t tid1, tid2, orig, x = 0;
+	struct gw_pend *e;
+	uint32_t gen, i;
+
+	/* which methods wait for a response (IBA 13.4.5) */
+	f.mad[3] = 0x01;
+	EXPECT_TRUE(gw_mad_wants_response(f.mad));	/* Get */
+	f.mad[3] = 0x12;
+	EXPECT_TRUE(gw_mad_wants_response(f.mad));	/* GetTable */
+	f.mad[3] = 0x03;
+	EXPECT_FALSE(gw_mad_wants_response(f.mad));	/* Send */
+	f.mad[3] = 0x07;
+	EXPECT_FALSE(gw_mad_wants_response(f.mad));	/* TrapRepress */
+	f.mad[3] = 0x81;
+	EXPECT_FALSE(gw_mad_wants_response(f.mad));	/* GetResp */
+
+	EXPECT_EQ(UINT64_MAX, gw_pend_next(&p));
+	EXPECT_EQ(NULL, gw_pend_due(&p, 1u << 30));
+	tid1 = gw_tid_out(&t, 1, 0, 0x11, 0);
+	gw_mad_set_tid(f.mad, tid1);
+	ASSERT_EQ(0, gw_pend_add(&p, 0, 0, &f, 5000));
+	tid2 = gw_tid_out(&t, 2, 7, 0x22, 0);
+	gw_mad_set_tid(f.mad, tid2);
+	ASSERT_EQ(0, gw_pend_add(&p, 1, 7, &f, 3000));
+	EXPECT_EQ(3000, gw_pend_next(&p));
+	EXPECT_EQ(NULL, gw_pend_due(&p, 2999));
+	e = gw_pend_due(&p, 3000);
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ(tid2, e->tid);
+	EXPECT_EQ(1, e->client);
+	EXPECT_EQ(7, e->gen);
+	EXPECT_EQ(1, e->sent);
+	EXPECT_EQ(tid2, gw_mad_tid(e->f.mad));
+	e->due_us = 9000;		/* sent again */
+	EXPECT_EQ(5000, gw_pend_next(&p));
+	/* tid1's response comes: nothing of it is due any more */
+	EXPECT_TRUE(gw_pend_done(&p, tid1));
+	EXPECT_FALSE(gw_pend_done(&p, tid1));
+	EXPECT_EQ(9000, gw_pend_next(&p));
+	/* tid2 times out: its TID is forgotten, a late response is lost */
+	EXPECT_EQ(2, gw_tid_in(&t, tid2, 10, &orig, &gen));
+	EXPECT_EQ(0x22, orig);
+	gw_tid_forget(&t, tid2);
+	EXPECT_EQ(0, gw_tid_in(&t, tid2, 10, &orig, &gen));
+	EXPECT_TRUE(gw_pend_done(&p, tid2));
+	EXPECT_EQ(UINT64_MAX, gw_pend_next(&p));
+	/* bounded: GW_PENDING requests, then ENOSPC */
+	for (i = 0; i < GW_PENDING; i++) {
+		gw_mad_set_tid(f.mad, gw_tid_out(&t, 1, 0, i, 0));
+		ASSERT_EQ(0, gw_pend_add(&p, 0, 0, &f, 100 + i));
+	}
+	gw_mad_set_tid(f.mad, gw_tid_out(&t, 1, 0, x, 0));
+	EXPECT_EQ(-ENOSPC, gw_pend_add(&p, 0, 0, &f, 1));
+	EXPECT_EQ(100, gw_pend_next(&p));
+}
+
 TEST_HARNESS_MAIN

@@ -12,7 +12,7 @@
 #include "cli.h"
 #include "gw/gw.h"
 
-enum { O_DEV, O_SOCK, O_NODE, O_LOG, O_N };
+enum { O_DEV, O_SOCK, O_NODE, O_LOG, O_TMO, O_TRIES, O_N };
 
 static const struct cli_opt gw_opts[O_N + 1] = {
 	[O_DEV] = { "--dev", "-d", CLI_STR, "DEV",
@@ -23,6 +23,10 @@ static const struct cli_opt gw_opts[O_N + 1] = {
 		     .help = "node name answered to a connecting tool (default ftsw)" },
 	[O_LOG] = { "--log", NULL, CLI_FILE, "FILE",
 		    .help = "append the log to FILE (default standard error)" },
+	[O_TMO] = { "--mad-timeout", NULL, CLI_NUM, "MS", 1, 600000,
+		    .help = "a request without a response is sent again after MS ms (default 1000)" },
+	[O_TRIES] = { "--mad-tries", NULL, CLI_NUM, "N", 1, 100,
+		      .help = "sends of a request before it times out (default 4)" },
 };
 
 static const char gw_notes[] =
@@ -30,7 +34,9 @@ static const char gw_notes[] =
 	"lab host's namespace (ftsw lab exec H -- ftsw gw), then run OpenSM or\n"
 	"infiniband-diags there with LD_PRELOAD=libumad2sim.so (ibsim-run) and\n"
 	"IBSIM_SOCKNAME=NAME. Their MADs enter the fabric at the host's edge port.\n"
-	"-v logs every MAD. Stops on SIGINT or SIGTERM.\n";
+	"A request that gets no response is sent again, and after its last try\n"
+	"given back to the tool as timed out (ETIMEDOUT), as the kernel's MAD\n"
+	"layer does. -v logs every MAD. Stops on SIGINT or SIGTERM.\n";
 
 static volatile sig_atomic_t gw_stop;
 
@@ -46,6 +52,8 @@ static int gw_run(const struct cli_args *a)
 		.dev = a->v[O_DEV].n ? a->v[O_DEV].s : "eth0",
 		.sockname = a->v[O_SOCK].n ? a->v[O_SOCK].s : NULL,
 		.node = a->v[O_NODE].n ? a->v[O_NODE].s : NULL,
+		.mad_timeout_ms = a->v[O_TMO].n ? (unsigned)a->v[O_TMO].u : 0,
+		.mad_tries = a->v[O_TRIES].n ? (unsigned)a->v[O_TRIES].u : 0,
 		.verbose = cli.verbose,
 		.ready_fd = -1,
 	};
@@ -79,7 +87,7 @@ static int gw_run(const struct cli_args *a)
 }
 
 const struct cli_cmd cli_cmds_gw[] = {
-	{ "", "[--dev DEV] [--sock NAME] [--node NAME] [--log FILE]",
+	{ "", "[--dev DEV] [--sock NAME] [--node NAME] [--log FILE] [--mad-timeout MS] [--mad-tries N]",
 	  "serve OpenSM and infiniband-diags through this host's port",
 	  .opts = gw_opts, .notes = gw_notes, .run = gw_run },
 	{ NULL }

@@ -39,7 +39,8 @@ struct gw {
 	int ctl, pkt, ifindex;
 	struct gw_client cl[FTSW_GW_MAX_CLIENTS];
 	struct gw_tids tids;
-	uint64_t refused, dropped;
+	struct gw_pends pend;
+	uint64_t refused, dropped, timedout;
 };
 
 static void gw_log(struct gw *g, const char *fmt, ...)
@@ -196,13 +197,23 @@ static void client_free(struct gw *g, uint32_t i, const char *why)
 	c->gen++;
 }
 
-static void to_client(struct gw *g, uint32_t i, const struct gw_frame *f)
+/* The time a request waits for its response before it is sent again. */
+static uint64_t mad_timeout_us(const struct gw *g)
+{
+	return (g->o->mad_timeout_ms ? g->o->mad_timeout_ms :
+		FTSW_GW_MAD_TIMEOUT_MS) * 1000ull;
+}
+
+/* A MAD to client i, with the datagram's status word (0, or ETIMEDOUT
+ * for a request given back). */
+static void to_client_status(struct gw *g, uint32_t i,
+			     const struct gw_frame *f, uint32_t status)
 {
 	struct gw_client *c = &g->cl[i];
 	struct gw_req r = {
 		.dlid = f->dlid, .slid = f->slid,
 		.dqp = f->dqpn, .sqp = f->sqpn,
-		.length = GW_MAD_SIZE,
+		.status = status, .length = GW_MAD_SIZE,
 	};
 	uint8_t buf[GW_SIM_REQ_SIZE];
 
@@ -216,6 +227,11 @@ static void to_client(struct gw *g, uint32_t i, const struct gw_frame *f)
 		client_free(g, i, "its socket is closed");
 	else
 		gw_log(g, "client %u: MAD dropped: %s", i, strerror(errno));
+}
+
+static void to_client(struct gw *g, uint32_t i, const struct gw_frame *f)
+{
+	to_client_status(g, i, f, 0);
 }
 
 /* The client an unsolicited request goes to: the SM, else the only one. */
@@ -253,6 +269,8 @@ static void dispatch(struct gw *g, struct gw_frame *f, uint64_t now)
 				       gw_mad_class(f->mad), m);
 			return;
 		}
+		gw_pend_done(&g->pend, gw_mad_tid(f->mad));
+		gw_tid_forget(&g->tids, gw_mad_tid(f->mad));
 		gw_mad_set_tid(f->mad, orig);
 		to_client(g, owner - 1, f);
 		return;
@@ -540,8 +558,67 @@ static void on_client(struct gw *g, uint32_t i)
 		gw_log(g, "client %u: class 0x%02x method 0x%02x attr 0x%04x to LID %u QP%u",
 		       i, gw_mad_class(f.mad), gw_mad_method(f.mad),
 		       gw_mad_attr(f.mad), f.dlid, f.dqpn);
-	if (send_frame(g, &f) == 0)
-		c->to_fabric++;
+	if (send_frame(g, &f) < 0)
+		return;
+	c->to_fabric++;
+	if (gw_mad_wants_response(f.mad) &&
+	    gw_pend_add(&g->pend, i, c->gen, &f,
+			ftsw_now_us() + mad_timeout_us(g)) < 0)
+		gw_log(g, "client %u: %d requests wait already: TID 0x%016llx will not time out",
+		       i, GW_PENDING, (unsigned long long)gw_mad_tid(f.mad));
+}
+
+/*
+ * A request without a response: sent again, or after the last try given
+ * back to its client with status ETIMEDOUT (the kernel's MAD layer's
+ * timeout, which libumad2sim does not have).
+ */
+static void on_due(struct gw *g, struct gw_pend *e, uint64_t now)
+{
+	unsigned tries = g->o->mad_tries ? g->o->mad_tries : FTSW_GW_MAD_TRIES;
+	struct gw_client *c = &g->cl[e->client];
+	uint64_t orig;
+	uint32_t gen;
+
+	if (e->sent < tries && c->used && c->gen == e->gen) {
+		e->sent++;
+		e->due_us = now + mad_timeout_us(g);
+		send_frame(g, &e->f);
+		return;
+	}
+	if (gw_tid_in(&g->tids, e->tid, now, &orig, &gen) && c->used &&
+	    c->gen == e->gen) {
+		struct gw_frame f = e->f;
+
+		g->timedout++;
+		gw_log(g, "client %u: TID 0x%016llx (class 0x%02x method 0x%02x attr 0x%04x) timed out after %u tries",
+		       e->client, (unsigned long long)orig,
+		       gw_mad_class(f.mad), gw_mad_method(f.mad),
+		       gw_mad_attr(f.mad), e->sent);
+		gw_mad_set_tid(f.mad, orig);
+		to_client_status(g, e->client, &f, GW_STATUS_TIMEDOUT);
+	}
+	gw_tid_forget(&g->tids, e->tid);
+	e->tid = 0;
+}
+
+static void expire(struct gw *g)
+{
+	uint64_t now = ftsw_now_us();
+	struct gw_pend *e;
+
+	while ((e = gw_pend_due(&g->pend, now)))
+		on_due(g, e, now);
+}
+
+/* How long poll may sleep: 500 ms, or until the next request is due. */
+static int poll_ms(const struct gw *g)
+{
+	uint64_t next = gw_pend_next(&g->pend), now = ftsw_now_us();
+
+	if (next == UINT64_MAX || next >= now + 500000)
+		return 500;
+	return next <= now ? 0 : (int)((next - now + 999) / 1000);
 }
 
 static void gw_loop(struct gw *g, volatile sig_atomic_t *stop)
@@ -560,8 +637,10 @@ static void gw_loop(struct gw *g, volatile sig_atomic_t *stop)
 				p[n++] = (struct pollfd){ .fd = g->cl[i].fd,
 							  .events = POLLIN };
 			}
-		if (poll(p, n, 500) <= 0)
+		if (poll(p, n, poll_ms(g)) <= 0) {
+			expire(g);
 			continue;
+		}
 		if (p[1].revents)
 			while (recv_frame(g, &f))
 				dispatch(g, &f, ftsw_now_us());
@@ -571,6 +650,7 @@ static void gw_loop(struct gw *g, volatile sig_atomic_t *stop)
 				on_client(g, who[i - 2]);
 		if (p[0].revents)
 			on_ctl(g);
+		expire(g);
 	}
 }
 
@@ -609,8 +689,9 @@ int ftsw_gw_serve(const struct ftsw_gw_opts *o, volatile sig_atomic_t *stop,
 	gw_loop(g, stop);
 	for (i = 0; i < FTSW_GW_MAX_CLIENTS; i++)
 		client_free(g, i, "the gateway stops");
-	gw_log(g, "stopped: %llu messages refused, %llu frames dropped",
-	       (unsigned long long)g->refused, (unsigned long long)g->dropped);
+	gw_log(g, "stopped: %llu messages refused, %llu frames dropped, %llu requests timed out",
+	       (unsigned long long)g->refused, (unsigned long long)g->dropped,
+	       (unsigned long long)g->timedout);
 out:
 	if (g->ctl >= 0)
 		close(g->ctl);

@@ -29,6 +29,8 @@
 #define FTSW_GW_SOCKNAME	"sim"	/* umad2sim's default base name */
 #define FTSW_GW_MAX_CLIENTS	32
 #define FTSW_GW_NAME_MAX	80
+#define FTSW_GW_MAD_TIMEOUT_MS	1000	/* a software fabric, maybe in a VM */
+#define FTSW_GW_MAD_TRIES	4
 
 struct ftsw_gw_opts {
 	const char *dev;	/* the host's device: "eth0" */
@@ -36,6 +38,11 @@ struct ftsw_gw_opts {
 	const char *node;	/* node name CONNECT answers (the host's) */
 	unsigned timeout_ms;	/* own SMPs: wait per try (0: 500) */
 	unsigned tries;		/* own SMPs: tries (0: 4) */
+	/* A client's request without a response is sent again after
+	 * mad_timeout_ms, mad_tries times in all, then given back to the
+	 * client with status ETIMEDOUT, as the kernel's MAD layer does. */
+	unsigned mad_timeout_ms;	/* 0: FTSW_GW_MAD_TIMEOUT_MS */
+	unsigned mad_tries;		/* 0: FTSW_GW_MAD_TRIES */
 	FILE *log;		/* connections, refusals; NULL: stderr */
 	bool verbose;		/* log every MAD */
 	int ready_fd;		/* >= 0: one byte written once serving */

@@ -324,3 +324,77 @@ uint32_t gw_tid_in(const struct gw_tids *t, uint64_t sent, uint64_t now_us,
 	*gen = e->gen;
 	return e->owner;
 }
+
+void gw_tid_forget(struct gw_tids *t, uint64_t sent)
+{
+	struct gw_tid_ent *e;
+
+	if ((sent & ~0xffffffffffffull) != GW_TID_MARK)
+		return;
+	e = &t->e[(sent & 0xffffffffffffull) % GW_TIDS];
+	if (e->sent == sent)
+		e->owner = 0;
+}
+
+bool gw_mad_wants_response(const uint8_t *mad)
+{
+	switch (gw_mad_method(mad)) {
+	case 0x01:	/* Get */
+	case 0x02:	/* Set */
+	case 0x06:	/* Report */
+	case 0x12:	/* GetTable */
+	case 0x13:	/* GetTraceTable */
+	case 0x14:	/* GetMulti */
+	case 0x15:	/* Delete */
+		return true;
+	}
+	return false;
+}
+
+int gw_pend_add(struct gw_pends *p, uint32_t client, uint32_t gen,
+		const struct gw_frame *f, uint64_t due_us)
+{
+	unsigned i;
+
+	for (i = 0; i < GW_PENDING; i++)
+		if (!p->e[i].tid) {
+			p->e[i] = (struct gw_pend){ .tid = gw_mad_tid(f->mad),
+				.due_us = due_us, .client = client, .gen = gen,
+				.sent = 1, .f = *f };
+			return p->e[i].tid ? 0 : -EINVAL;
+		}
+	return -ENOSPC;
+}
+
+bool gw_pend_done(struct gw_pends *p, uint64_t tid)
+{
+	unsigned i;
+
+	for (i = 0; tid && i < GW_PENDING; i++)
+		if (p->e[i].tid == tid) {
+			p->e[i].tid = 0;
+			return true;
+		}
+	return false;
+}
+
+struct gw_pend *gw_pend_due(struct gw_pends *p, uint64_t now_us)
+{
+	unsigned i;
+
+	for (i = 0; i < GW_PENDING; i++)
+		if (p->e[i].tid && p->e[i].due_us <= now_us)
+			return &p->e[i];
+	return NULL;
+}
+
+uint64_t gw_pend_next(const struct gw_pends *p)
+{
+	uint64_t next = UINT64_MAX;
+	unsigned i;
+
+	for (i = 0; i < GW_PENDING; i++)
+		if (p->e[i].tid && p->e[i].due_us < next)
+			next = p->e[i].due_us;
+	return next;
+}

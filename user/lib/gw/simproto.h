@@ -191,5 +191,48 @@ uint64_t gw_tid_out(struct gw_tids *t, uint32_t owner, uint32_t gen,
 /* The owner (0 none) of response TID sent; *orig, *gen filled. */
 uint32_t gw_tid_in(const struct gw_tids *t, uint64_t sent, uint64_t now_us,
 		   uint64_t *orig, uint32_t *gen);
+/* Forget TID sent: a response coming later matches no request. */
+void gw_tid_forget(struct gw_tids *t, uint64_t sent);
+
+/*
+ * Requests waiting for their response. The kernel's MAD layer resends a
+ * umad request that got no response (timeout_ms, retries) and at last
+ * hands it back to the tool with status ETIMEDOUT; libumad2sim leaves that
+ * to the simulator (ibsim answers a MAD it cannot deliver at once with
+ * status 110), and a tool such as OpenSM waits for ever for a request the
+ * fabric lost. So the gateway keeps each request that expects a response
+ * until it comes, resends it when it is due and gives it back timed out
+ * after its last try.
+ */
+#define GW_PENDING		256
+#define GW_STATUS_TIMEDOUT	110	/* ETIMEDOUT, as ibsim answers */
+
+struct gw_pend {
+	uint64_t tid;		/* the gateway's TID; 0: a free entry */
+	uint64_t due_us;	/* when to resend or give up */
+	uint32_t client, gen;	/* the client slot, its generation */
+	unsigned sent;		/* times sent */
+	struct gw_frame f;	/* the frame as sent */
+};
+
+struct gw_pends {
+	struct gw_pend e[GW_PENDING];
+};
+
+/* Whether a MAD is a request its sender waits a response for (Get, Set,
+ * Report, GetTable, GetTraceTable, GetMulti, Delete; not Send, Trap,
+ * TrapRepress, nor a response). */
+bool gw_mad_wants_response(const uint8_t *mad);
+/* Keep frame f (TID f's) of client/gen, due at due_us. 0, or -ENOSPC
+ * when GW_PENDING requests are waiting already. */
+int gw_pend_add(struct gw_pends *p, uint32_t client, uint32_t gen,
+		const struct gw_frame *f, uint64_t due_us);
+/* The response to TID tid came: forget its request. Whether it was kept. */
+bool gw_pend_done(struct gw_pends *p, uint64_t tid);
+/* A request due at now_us, or NULL; the caller resends it (moving
+ * due_us on) or frees it (tid = 0). */
+struct gw_pend *gw_pend_due(struct gw_pends *p, uint64_t now_us);
+/* The earliest due time, UINT64_MAX when nothing waits. */
+uint64_t gw_pend_next(const struct gw_pends *p);
 
 #endif
