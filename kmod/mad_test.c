@@ -1056,6 +1056,71 @@ static void t_lft_commit_merge(struct kunit *test)
 	t_fab_free(f);
 }
 
+/* A PortInfo Set of PortState @state on port @mod at the end of @path. */
+static u16 t_set_state(struct kunit *test, struct t_fab *f, const u8 *path,
+		       int n, u32 mod, u8 state)
+{
+	struct ib_port_info *pi;
+	struct t_mad m;
+
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0015, mod, path, n);
+	pi = (void *)m.smp.data;
+	pi->linkspeed_portstate = state;
+	if (n == 4)	/* h1's CA keeps its LID */
+		pi->lid = cpu_to_be16(9);
+	return t_ask(test, f, f->h0, &m);
+}
+
+/*
+ * PortState is a link's: Armed needs the neighbour in Init at least,
+ * Active needs it Armed at least (h1's CA - S2:2 by their CA/edge pair,
+ * S1:2 - S2:1 by their patch cable); Down retrains the link, both ends
+ * back in Init, and PortStateChange is set on the neighbour's switch only.
+ */
+static void t_link_states(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct ftsw_port *s1p2 = rcu_access_pointer(f->sw[1]->ports[2]);
+	struct ftsw_port *s2p1 = rcu_access_pointer(f->sw[2]->ports[1]);
+	struct ftsw_port *s2p2 = rcu_access_pointer(f->sw[2]->ports[2]);
+
+	/* h1's CA and its edge port S2:2 */
+	KUNIT_EXPECT_EQ(test, t_set_state(test, f, t_to_h1, 4, 1, 3), 0);
+	KUNIT_EXPECT_EQ(test, t_set_state(test, f, t_to_h1, 4, 1, 4), 0x1c);
+	KUNIT_EXPECT_EQ(test, f->h1->ca.ib.state, 3);
+	KUNIT_EXPECT_EQ(test, t_set_state(test, f, t_to_s2, 3, 2, 3), 0);
+	KUNIT_EXPECT_EQ(test, t_set_state(test, f, t_to_h1, 4, 1, 4), 0);
+	KUNIT_EXPECT_EQ(test, f->h1->ca.ib.state, 4);
+	KUNIT_EXPECT_EQ(test, t_set_state(test, f, t_to_s2, 3, 2, 4), 0);
+	KUNIT_EXPECT_FALSE(test, f->sw[2]->psc);
+	KUNIT_EXPECT_EQ(test, t_set_state(test, f, t_to_h1, 4, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, f->h1->ca.ib.state, 2);
+	KUNIT_EXPECT_EQ(test, s2p2->ib.state, 2);
+	KUNIT_EXPECT_TRUE(test, f->sw[2]->psc);
+	/* The switch side sets its edge port Down: the CA retrains. */
+	f->sw[2]->psc = false;
+	KUNIT_EXPECT_EQ(test, t_set_state(test, f, t_to_s2, 3, 2, 3), 0);
+	KUNIT_EXPECT_EQ(test, t_set_state(test, f, t_to_h1, 4, 1, 3), 0);
+	KUNIT_EXPECT_EQ(test, t_set_state(test, f, t_to_s2, 3, 2, 1), 0);
+	KUNIT_EXPECT_EQ(test, f->h1->ca.ib.state, 2);
+	KUNIT_EXPECT_EQ(test, s2p2->ib.state, 2);
+	KUNIT_EXPECT_FALSE(test, f->sw[2]->psc);
+	/* a patch cable between switches */
+	KUNIT_EXPECT_EQ(test, t_set_state(test, f, t_to_s1, 2, 2, 3), 0);
+	KUNIT_EXPECT_EQ(test, t_set_state(test, f, t_to_s1, 2, 2, 4), 0x1c);
+	KUNIT_EXPECT_EQ(test, t_set_state(test, f, t_to_s2, 3, 1, 3), 0);
+	KUNIT_EXPECT_EQ(test, t_set_state(test, f, t_to_s1, 2, 2, 4), 0);
+	KUNIT_EXPECT_EQ(test, t_set_state(test, f, t_to_s2, 3, 1, 4), 0);
+	KUNIT_EXPECT_EQ(test, t_set_state(test, f, t_to_s1, 2, 2, 1), 0);
+	KUNIT_EXPECT_EQ(test, s1p2->ib.state, 2);
+	KUNIT_EXPECT_EQ(test, s2p1->ib.state, 2);
+	KUNIT_EXPECT_TRUE(test, f->sw[2]->psc);
+	KUNIT_EXPECT_FALSE(test, f->sw[1]->psc);
+	/* a port whose link is down takes no Armed */
+	KUNIT_EXPECT_EQ(test, t_set_state(test, f, t_to_s1, 2, 4, 3), 0x1c);
+	t_fab_free(f);
+}
+
 static struct kunit_case ftsw_mad_cases[] = {
 	KUNIT_CASE(t_hop0_ca),
 	KUNIT_CASE(t_dr_paths),
@@ -1074,6 +1139,7 @@ static struct kunit_case ftsw_mad_cases[] = {
 	KUNIT_CASE(t_sm_lid_delivery),
 	KUNIT_CASE(t_physstate),
 	KUNIT_CASE(t_lft_commit_merge),
+	KUNIT_CASE(t_link_states),
 	{}
 };
 

@@ -344,19 +344,92 @@ static int ftsw_port_info_get(struct ftsw_sma_req *r)
 	return ST_OK;
 }
 
-/* Is the PortState a Set asks for a transition the port can make? */
-static bool ftsw_pi_state_ok(u8 want, u8 cur)
+/* The other end of a link: its port, its InfiniBand port registers. */
+struct ftsw_link_end {
+	struct ftsw_port *p;
+	struct ftsw_ibport *ib;
+	bool ca;		/* the host's CA: no switch to tell */
+};
+
+/*
+ * The port at the other end of at's link (RCU read side): a CA's edge
+ * port, an edge port's CA, a patch port's far end, or the port of this
+ * fabric at the other end of a veth pair (each end names the other as
+ * its iflink). False when it is not this fabric's (a VXLAN cable, a
+ * device of another kind) or at is switch port 0.
+ */
+static bool ftsw_link_peer(const struct ftsw_sma_req *r,
+			   const struct ftsw_pi_at *at, struct ftsw_link_end *e)
+{
+	struct ftsw_port *p = at->p;
+	struct net_device *d;
+	int idx;
+
+	memset(e, 0, sizeof(*e));
+	if (!p)
+		return false;
+	if (r->ca) {
+		e->p = p;
+		e->ib = &p->ib;
+	} else if (p->kind == FTSW_PORT_EDGE) {
+		e->p = p;
+		e->ib = &p->ca.ib;
+		e->ca = true;
+	} else if (p->peer) {
+		e->p = p->peer;
+		e->ib = &p->peer->ib;
+	} else if (p->dev) {
+		idx = dev_get_iflink(p->dev);
+		d = idx && idx != p->dev->ifindex ?
+		    dev_get_by_index_rcu(dev_net(p->dev), idx) : NULL;
+		if (d && dev_get_iflink(d) == p->dev->ifindex &&
+		    rcu_access_pointer(d->rx_handler) == ftsw_handle_frame)
+			e->p = ftsw_port_rcu(d);
+		if (!e->p || e->p->sw->fn != p->sw->fn)
+			return false;
+		e->ib = &e->p->ib;
+	}
+	return !!e->ib;
+}
+
+/*
+ * Is the PortState a Set asks for a transition the port can make? Armed
+ * from Init once the neighbour is at least Init, Active from Armed once
+ * the neighbour is at least Armed (IBA vol. 1, 7.2; ibsim checks the
+ * same); an unseen neighbour is taken as ready.
+ */
+static bool ftsw_pi_state_ok(u8 want, u8 cur, u8 peer)
 {
 	switch (want) {
 	case 0:
 	case FTSW_PS_DOWN:
 		return true;
 	case FTSW_PS_ARMED:
-		return cur == FTSW_PS_INIT || cur == FTSW_PS_ARMED;
+		return (cur == FTSW_PS_INIT || cur == FTSW_PS_ARMED) &&
+		       peer >= FTSW_PS_INIT;
 	case FTSW_PS_ACTIVE:
-		return cur == FTSW_PS_ARMED || cur == FTSW_PS_ACTIVE;
+		return (cur == FTSW_PS_ARMED || cur == FTSW_PS_ACTIVE) &&
+		       peer >= FTSW_PS_ARMED;
 	}
 	return false;
+}
+
+/*
+ * PortState Down by Set: the link goes down and, its LinkDownDefault
+ * being Polling, trains again at once, so both its ports are back in
+ * Init. A neighbour that is a switch port changes state without the SM
+ * having asked it: its switch sets PortStateChange (the port the SM set
+ * does not, IBA vol. 1, 14.2.5.4).
+ */
+static void ftsw_link_retrain(struct ftsw_ibport *ib, bool seen,
+			      const struct ftsw_link_end *e)
+{
+	ib->state = FTSW_PS_INIT;
+	if (!seen)
+		return;
+	e->ib->state = FTSW_PS_INIT;
+	if (!e->ca)
+		e->p->sw->psc = true;
 }
 
 /* Retire what an SMP replaced: freed after netlink and RCU readers. */
@@ -420,10 +493,14 @@ static int ftsw_pi_check(struct ftsw_sma_req *r, const struct ftsw_pi_at *at)
 	u8 mtu = pi->neighbormtu_mastersmsl >> 4;
 	u8 opvls = pi->operationalvl_pei_peo_fpi_fpo >> 4;
 	u16 lid = be16_to_cpu(pi->lid);
+	struct ftsw_link_end e;
+	u8 peer = FTSW_PS_ACTIVE;
 
 	if (!at->bound)
 		return ST_VALUE;
-	if (!ftsw_pi_state_ok(pi->linkspeed_portstate & 0xf, cur))
+	if (ftsw_link_peer(r, at, &e))
+		peer = ftsw_ib_port_state(e.p, e.ib);
+	if (!ftsw_pi_state_ok(pi->linkspeed_portstate & 0xf, cur, peer))
 		return ST_VALUE;
 	if (!ftsw_sma_phys_ok(r->mod || r->ca ? at->p : NULL,
 			      pi->portphysstate_linkdown >> 4))
@@ -467,10 +544,13 @@ static int ftsw_port_info_set(struct ftsw_sma_req *r)
 	}
 	if (r->mod || r->ca)
 		ftsw_sma_phys_set(at.p, pi->portphysstate_linkdown >> 4);
-	if (state == FTSW_PS_DOWN)
-		ib->state = FTSW_PS_INIT;	/* the link retrains at once */
-	else if (state)
+	if (state == FTSW_PS_DOWN) {
+		struct ftsw_link_end e;
+
+		ftsw_link_retrain(ib, ftsw_link_peer(r, &at, &e), &e);
+	} else if (state) {
 		ib->state = state;
+	}
 	if (pi->neighbormtu_mastersmsl >> 4)
 		ib->mtu = pi->neighbormtu_mastersmsl >> 4;
 	if (pi->operationalvl_pei_peo_fpi_fpo >> 4)
