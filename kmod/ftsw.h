@@ -351,6 +351,7 @@ void ftsw_ll_arm(struct ftsw_port *p, u64 at);
 struct ftsw_port *ftsw_ll_peer(struct ftsw_port *p);
 u32 ftsw_ll_credits(struct ftsw_port *p, struct ftsw_port *peer, u8 vl);
 void ftsw_ll_kick(struct ftsw_port *p);
+void ftsw_ll_kick_switch(struct ftsw_switch *sw);
 void ftsw_ll_input(struct ftsw_port *in, struct ftsw_port *out,
 		   struct sk_buff *skb, u8 vl);
 void ftsw_ll_link_rx(struct ftsw_port *in, struct sk_buff *skb);

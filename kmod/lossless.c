@@ -16,6 +16,7 @@
 #include <linux/kernel.h>
 #include <linux/etherdevice.h>
 #include <linux/hrtimer.h>
+#include <linux/if_vlan.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
@@ -28,8 +29,13 @@
 /* Credit keepalive towards a far end on another machine. */
 #define FTSW_LL_KEEPALIVE_NS	(100 * NSEC_PER_MSEC)
 
-/* Where an edge port's buffer stops taking frames its host still sends. */
-#define FTSW_LL_EDGE_SLACK	(64 * 1024)
+/*
+ * Where an edge port's buffer stops taking frames its host still sends
+ * once held back: a qdisc run pushes up to 64 frames into the veth before
+ * the edge port sees the first (the host's backlog holds up to
+ * netdev_max_backlog), all of them already on their way.
+ */
+#define FTSW_LL_EDGE_SLACK	(2 << 20)
 
 /* What a packet carries in skb->cb while it is in lossless queues. */
 struct ftsw_ll_cb {
@@ -261,13 +267,17 @@ static bool ftsw_ll_host_queues(struct net_device *host)
 	return q && q->enqueue;
 }
 
+/* Have @p's timer run at @at (ns, CLOCK_MONOTONIC) or earlier; never at
+ * an infinite time (a lifetime of 20..31 never ends).
+ */
 void ftsw_ll_arm(struct ftsw_port *p, u64 at)
 {
 	struct ftsw_ll *ll = p->ll;
-	ktime_t t = ns_to_ktime(at);
+	ktime_t t;
 
-	if (!ll)
+	if (!ll || at >= (u64)KTIME_MAX)
 		return;
+	t = ns_to_ktime(at);
 	spin_lock_bh(&ll->arm_lock);
 	if (!ll->dead && (!hrtimer_is_queued(&ll->timer) ||
 			  ktime_before(t, hrtimer_get_expires(&ll->timer))))
@@ -287,12 +297,35 @@ static void ftsw_ll_arm_send(struct ftsw_port *p, u64 now)
 		    busy - FTSW_LL_BATCH_NS : now);
 }
 
+/* @p's settings changed: its timer rereads them (and its lifetimes). */
 void ftsw_ll_kick(struct ftsw_port *p)
 {
 	if (p->ll) {
 		atomic_inc(&p->sw->fn->ll_gen);
 		ftsw_ll_arm(p, ktime_get_ns());
 	}
+}
+
+/* The switch's lifetime or a port's registers changed (SMP, netlink). */
+void ftsw_ll_kick_switch(struct ftsw_switch *sw)
+{
+	int i;
+
+	atomic_inc(&sw->fn->ll_gen);
+	rcu_read_lock();
+	for (i = 1; i <= sw->nports; i++) {
+		struct ftsw_port *p = rcu_dereference(sw->ports[i]);
+
+		if (p && p->ll)
+			ftsw_ll_arm(p, ktime_get_ns());
+	}
+	rcu_read_unlock();
+}
+
+/* The largest frame @p's host may send, as the edge port buffers it. */
+static u32 ftsw_ll_host_frame(struct ftsw_port *p)
+{
+	return READ_ONCE(p->dev->mtu) + ETH_HLEN + VLAN_HLEN + FTSW_HLEN;
 }
 
 /* Blocks the far end's input buffer of @vl takes now (U32_MAX: no limit). */
@@ -351,6 +384,7 @@ static void ftsw_ll_cfg(struct ftsw_port *p)
 static void ftsw_ll_freed(struct ftsw_port *p, u8 vl, u32 blocks, u64 now)
 {
 	struct ftsw_ll *ll = p->ll;
+	struct net_device *host;
 	struct ftsw_port *up;
 	int i;
 
@@ -359,15 +393,13 @@ static void ftsw_ll_freed(struct ftsw_port *p, u8 vl, u32 blocks, u64 now)
 		if (!ll->host_stopped)
 			return;
 		for (i = 0; i < FTSW_NUM_DATA_VL; i++)
-			if (ll->vl[i].in_bytes >= READ_ONCE(p->in_buf))
+			if (ll->vl[i].in_bytes + ftsw_ll_host_frame(p) >
+			    READ_ONCE(p->in_buf))
 				return;
 		ll->host_stopped = false;
-		if (p->dev) {
-			struct net_device *host = ftsw_ll_host(p);
-
-			if (host)
-				netif_tx_wake_all_queues(host);
-		}
+		host = ftsw_ll_host(p);
+		if (host)
+			netif_tx_wake_all_queues(host);
 		return;
 	}
 	up = ftsw_ll_peer(p);
@@ -792,8 +824,9 @@ static void ftsw_ll_input_one(struct ftsw_port *in, struct ftsw_port *out,
 	cb->vl = vl;
 	__skb_queue_tail(&v->in, skb);
 	v->in_bytes += skb->len;
-	if (in->kind == FTSW_PORT_EDGE && v->in_bytes >= cap &&
-	    !in->ll->host_stopped) {
+	/* No room for another frame of the host: hold the host back. */
+	if (in->kind == FTSW_PORT_EDGE && !in->ll->host_stopped &&
+	    v->in_bytes + ftsw_ll_host_frame(in) > cap) {
 		struct net_device *host = ftsw_ll_host(in);
 
 		if (ftsw_ll_host_queues(host)) {

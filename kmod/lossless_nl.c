@@ -31,6 +31,7 @@ int ftsw_nl_switch_set(struct sk_buff *skb, struct genl_info *info)
 		spin_lock_bh(&fn->sma_lock);
 		WRITE_ONCE(sw->life, nla_get_u8(life));
 		spin_unlock_bh(&fn->sma_lock);
+		ftsw_ll_kick_switch(sw);
 		ftsw_changed(fn);
 	}
 out:

@@ -488,7 +488,27 @@ static void ftsw_ll_credit_frame_rx(struct kunit *test)
 	ftsw_t_ll_free(f);
 }
 
+/* An infinite lifetime never arms the timer; a finite time does. */
+static void ftsw_ll_arm_infinite(struct kunit *test)
+{
+	struct ftsw_t_ll *f = ftsw_t_ll_new(test);
+	struct ftsw_ll *ll = f->in->ll;
+
+	ll->dead = false;
+	ftsw_ll_arm(f->in, U64_MAX);
+	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&ll->timer));
+	ftsw_ll_arm(f->in, ktime_get_ns() + 10 * NSEC_PER_SEC);
+	KUNIT_EXPECT_TRUE(test, hrtimer_is_queued(&ll->timer));
+	/* An earlier time moves it up, a later one does not. */
+	ftsw_ll_arm(f->in, ktime_get_ns() + 5 * NSEC_PER_SEC);
+	ftsw_ll_arm(f->in, ktime_get_ns() + 20 * NSEC_PER_SEC);
+	KUNIT_EXPECT_LT(test, ktime_to_ns(hrtimer_get_expires(&ll->timer)),
+			(s64)(ktime_get_ns() + 6 * NSEC_PER_SEC));
+	ftsw_t_ll_free(f);
+}
+
 static struct kunit_case ftsw_ll_cases[] = {
+	KUNIT_CASE(ftsw_ll_arm_infinite),
 	KUNIT_CASE(ftsw_arb_round_robin),
 	KUNIT_CASE(ftsw_arb_weights),
 	KUNIT_CASE(ftsw_arb_high_limit),

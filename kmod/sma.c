@@ -243,7 +243,7 @@ static int ftsw_switch_info_set(struct ftsw_sma_req *r)
 	sw->mft_top = mtop;
 	memcpy(sw->def_port, d + SI_DEF_PORT, sizeof(sw->def_port));
 	sw->life = d[SI_LIFE_STATE] >> 3;
-	atomic_inc(&sw->fn->ll_gen);	/* lossless mode rereads it */
+	ftsw_ll_kick_switch(sw);	/* lossless mode rereads it */
 	/* PortStateChange is cleared by writing 1. */
 	if (d[SI_LIFE_STATE] & (1 << 2))
 		sw->psc = false;
@@ -557,7 +557,7 @@ static int ftsw_port_info_set(struct ftsw_sma_req *r)
 		ib->opvls = pi->operationalvl_pei_peo_fpi_fpo >> 4;
 	ib->hoq = pi->vlstallcnt_hoqlife;
 	ib->vl_high_limit = pi->vl_high_limit;
-	atomic_inc(&r->sw->fn->ll_gen);	/* lossless mode rereads them */
+	ftsw_ll_kick_switch(r->sw);	/* lossless mode rereads them */
 	if (pi->link_width_enabled)
 		ib->width_en = pi->link_width_enabled == 0xff ? FTSW_WIDTH_4X :
 			       pi->link_width_enabled;
@@ -671,7 +671,7 @@ static int ftsw_vlarb(struct ftsw_sma_req *r, bool set)
 		return ST_OK;	/* past the capacity: reads zero */
 	t = (r->ca ? p->ca.ib.vlarb : p->ib.vlarb)[block == 3];
 	if (set)
-		atomic_inc(&r->sw->fn->ll_gen);
+		ftsw_ll_kick_switch(r->sw);
 	for (i = 0; i < FTSW_VLARB_CAP; i++) {
 		if (set) {
 			t[i][0] = r->data[2 * i] & 0xf;
