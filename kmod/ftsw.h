@@ -343,6 +343,7 @@ void ftsw_offload_unregister(void);
 /* lossless.c: lossless mode (Documentation/datapath.md) */
 u32 ftsw_ll_blocks(unsigned int len);
 u64 ftsw_ll_life_ns(u8 v);
+u64 ftsw_ll_age(u64 now, u64 t);
 u64 ftsw_ll_wire_ns(u32 blocks, u64 rate);
 int ftsw_arb_pick(const struct ftsw_arb_cfg *cfg, struct ftsw_arb *st,
 		  u16 ready, const u16 *blocks);
@@ -356,6 +357,7 @@ void ftsw_ll_input(struct ftsw_port *in, struct ftsw_port *out,
 		   struct sk_buff *skb, u8 vl);
 void ftsw_ll_link_rx(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_ll_credit_rx(struct ftsw_port *in, struct sk_buff *skb);
+struct sk_buff *ftsw_ll_credit_frame(struct ftsw_port *p);
 u64 ftsw_ll_service(struct ftsw_port *p, u64 now, struct sk_buff_head *tx,
 		    struct sk_buff **credit);
 void ftsw_ll_deliver(struct ftsw_port *p, struct sk_buff *skb);

@@ -177,47 +177,6 @@ int ftsw_arb_pick(const struct ftsw_arb_cfg *cfg, struct ftsw_arb *st,
 	return v;
 }
 
-/* ---------------------------------------------------------- credit frames */
-
-/*
- * Check a credit-update frame (skb->data at the Ethernet header, @len bytes
- * linear) and return its entry count, or a negative errno with *@why.
- */
-int ftsw_credit_parse(const u8 *data, unsigned int len, const char **why)
-{
-	const struct ftsw_credit_hdr *ch;
-	const struct ftsw_credit_vl *e;
-	const unsigned int off = ETH_HLEN + FTSW_HLEN;
-	unsigned int i;
-
-	if (len < off + sizeof(*ch)) {
-		*why = "credit frame truncated";
-		return -EINVAL;
-	}
-	ch = (const void *)(data + off);
-	if (ch->version != FTSW_CREDIT_VERSION || ch->reserved) {
-		*why = "credit frame version or reserved field";
-		return -EINVAL;
-	}
-	if (!ch->count || ch->count > FTSW_NUM_DATA_VL) {
-		*why = "credit frame entry count not 1..15";
-		return -EINVAL;
-	}
-	if (len < off + sizeof(*ch) + ch->count * sizeof(*e)) {
-		*why = "credit frame shorter than its entries";
-		return -EINVAL;
-	}
-	e = (const void *)(ch + 1);
-	for (i = 0; i < ch->count; i++, e++) {
-		if (e->vl >= FTSW_NUM_DATA_VL || e->reserved[0] ||
-		    e->reserved[1] || e->reserved[2]) {
-			*why = "credit frame entry: VL above 14 or reserved set";
-			return -EINVAL;
-		}
-	}
-	return ch->count;
-}
-
 /* ---------------------------------------------------------- helpers */
 
 static struct ftsw_port *ftsw_ll_port(struct ftsw_switch *sw, u8 num)
@@ -422,7 +381,7 @@ static struct sk_buff *ftsw_ll_in_pop(struct ftsw_port *p, u8 vl, u64 now)
 
 	v->in_bytes -= cb->bytes;
 	if (v->blocked_since) {
-		v->in_wait_ns += now - v->blocked_since;
+		v->in_wait_ns += ftsw_ll_age(now, v->blocked_since);
 		v->blocked_since = 0;
 	}
 	next = skb_peek(&v->in);
@@ -430,6 +389,15 @@ static struct sk_buff *ftsw_ll_in_pop(struct ftsw_port *p, u8 vl, u64 now)
 		ftsw_ll_cb(next)->head = now;
 	ftsw_ll_freed(p, vl, cb->blocks, now);
 	return skb;
+}
+
+/*
+ * ns from @t to @now, 0 if @t is later: times are read on several CPUs
+ * and stored under the lock in an order that need not be theirs.
+ */
+u64 ftsw_ll_age(u64 now, u64 t)
+{
+	return now > t ? now - t : 0;
 }
 
 static u64 ftsw_ll_add(u64 t, u64 d)
@@ -453,7 +421,7 @@ static void ftsw_ll_switch_vl(struct ftsw_port *p, u8 vl, u64 now)
 		struct ftsw_port *out = ftsw_ll_port(p->sw, cb->out);
 		struct ftsw_ll_vl *o;
 
-		if (now - cb->arrived > p->ll->life_ns) {
+		if (ftsw_ll_age(now, cb->arrived) > p->ll->life_ns) {
 			v->life_discards++;
 			ftsw_drop(p, ftsw_ll_in_pop(p, vl, now),
 				  FTSW_DROP_SWITCH_LIFE);
@@ -517,7 +485,7 @@ static struct sk_buff *ftsw_ll_out_pop(struct ftsw_port *p, u8 vl, u64 now)
 
 	o->out_bytes -= ftsw_ll_cb(skb)->bytes;
 	if (o->credit_since) {
-		o->out_wait_ns += now - o->credit_since;
+		o->out_wait_ns += ftsw_ll_age(now, o->credit_since);
 		o->credit_since = 0;
 	}
 	next = skb_peek(&o->out);
@@ -559,13 +527,13 @@ static u16 ftsw_ll_heads(struct ftsw_port *p, struct ftsw_port *peer,
 			u32 b = ftsw_ll_blocks(skb->len);
 			u8 rvl;
 
-			if (now - cb->head > ll->hoq_ns) {
+			if (ftsw_ll_age(now, cb->head) > ll->hoq_ns) {
 				o->hoq_discards++;
 				ftsw_drop(p, ftsw_ll_out_pop(p, vl, now),
 					  FTSW_DROP_HOQ_LIFE);
 				continue;
 			}
-			if (now - cb->arrived > ll->life_ns) {
+			if (ftsw_ll_age(now, cb->arrived) > ll->life_ns) {
 				o->life_discards++;
 				ftsw_drop(p, ftsw_ll_out_pop(p, vl, now),
 					  FTSW_DROP_SWITCH_LIFE);
@@ -649,83 +617,6 @@ static u64 ftsw_ll_drain(struct ftsw_port *p, u64 now, struct sk_buff_head *tx)
 	return next;
 }
 
-/* ---------------------------------------------------------- credit frames */
-
-/* A credit-update frame of @p's counters (sw->ll_lock held), or NULL. */
-static struct sk_buff *ftsw_ll_credit_frame(struct ftsw_port *p)
-{
-	const unsigned int n = FTSW_NUM_DATA_VL;
-	u32 size = READ_ONCE(p->in_buf) / FTSW_CREDIT_BYTES;
-	struct ftsw_credit_hdr *ch;
-	struct ftsw_credit_vl *e;
-	struct ftsw_hdr *h;
-	struct ethhdr *eth;
-	struct sk_buff *skb;
-	unsigned int i;
-
-	skb = alloc_skb(LL_RESERVED_SPACE(p->dev) + ETH_HLEN + FTSW_HLEN +
-			sizeof(*ch) + n * sizeof(*e), GFP_ATOMIC);
-	if (!skb)
-		return NULL;
-	skb_reserve(skb, LL_RESERVED_SPACE(p->dev));
-	eth = skb_put(skb, ETH_HLEN);
-	eth_broadcast_addr(eth->h_dest);
-	ftsw_lid_to_mac(FTSW_LID_PERMISSIVE, eth->h_source);
-	eth->h_proto = htons(FTSW_ETH_P);
-	h = skb_put_zero(skb, FTSW_HLEN);
-	h->dlid = htons(FTSW_LID_PERMISSIVE);
-	h->proto = htons(FTSW_PROTO_CREDIT);
-	ch = skb_put_zero(skb, sizeof(*ch));
-	ch->version = FTSW_CREDIT_VERSION;
-	ch->count = n;
-	for (i = 0; i < n; i++) {
-		e = skb_put_zero(skb, sizeof(*e));
-		e->vl = i;
-		e->fctbs = htonl(p->ll->vl[i].sent);
-		e->fccl = htonl(size + p->ll->vl[i].freed);
-	}
-	skb_reset_mac_header(skb);
-	skb->protocol = htons(FTSW_ETH_P);
-	skb->dev = p->dev;
-	return skb;
-}
-
-/* A credit-update frame received on link port @in (lossless mode). */
-void ftsw_ll_credit_rx(struct ftsw_port *in, struct sk_buff *skb)
-{
-	const struct ftsw_credit_vl *e;
-	const char *why;
-	int n, i;
-
-	if (skb_linearize(skb)) {
-		ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
-		return;
-	}
-	n = ftsw_credit_parse(skb->data, skb->len, &why);
-	if (n < 0) {
-		ftsw_drop(in, skb, FTSW_DROP_BAD_CREDIT);
-		return;
-	}
-	e = (const void *)(skb->data + ETH_HLEN + FTSW_HLEN +
-			   sizeof(struct ftsw_credit_hdr));
-	spin_lock_bh(&in->sw->ll_lock);
-	for (i = 0; i < n; i++, e++) {
-		struct ftsw_ll_vl *v = &in->ll->vl[e->vl];
-		s32 lost = (s32)(ntohl(e->fctbs) - v->rcv);
-
-		v->fccl = ntohl(e->fccl);
-		v->fccl_valid = true;
-		/* Frames the far end sent that never arrived (IBA: ABR). */
-		if (lost > 0) {
-			v->rcv += lost;
-			v->freed += lost;
-		}
-	}
-	spin_unlock_bh(&in->sw->ll_lock);
-	consume_skb(skb);
-	ftsw_ll_arm(in, ktime_get_ns());
-}
-
 /* ---------------------------------------------------------- the timer */
 
 void ftsw_ll_deliver(struct ftsw_port *p, struct sk_buff *skb)
@@ -760,7 +651,7 @@ u64 ftsw_ll_service(struct ftsw_port *p, u64 now, struct sk_buff_head *tx,
 	next = ftsw_ll_drain(p, now, tx);
 	if (p->kind == FTSW_PORT_LINK && p->dev && !ftsw_ll_peer(p)) {
 		if (ll->credit_dirty ||
-		    now - ll->credit_at >= FTSW_LL_KEEPALIVE_NS) {
+		    ftsw_ll_age(now, ll->credit_at) >= FTSW_LL_KEEPALIVE_NS) {
 			*credit = ftsw_ll_credit_frame(p);
 			ll->credit_dirty = false;
 			ll->credit_at = now;

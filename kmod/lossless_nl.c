@@ -140,11 +140,13 @@ static void ftsw_ll_snap(struct ftsw_port *p, struct ftsw_ll_snap *s)
 		s->hoq = v->hoq_discards;
 		s->life = v->life_discards;
 		s->blocked = v->blocked_since;
-		s->head_wait = v->blocked_since ? now - v->blocked_since : 0;
+		s->head_wait = v->blocked_since ?
+			       ftsw_ll_age(now, v->blocked_since) : 0;
 		s->head_port = v->head_port;
 		s->head_vl = v->head_vl;
 		s->waiting = v->credit_since;
-		s->credit_wait = v->credit_since ? now - v->credit_since : 0;
+		s->credit_wait = v->credit_since ?
+				 ftsw_ll_age(now, v->credit_since) : 0;
 	}
 	spin_unlock_bh(&p->sw->ll_lock);
 	rcu_read_unlock();

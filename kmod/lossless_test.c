@@ -397,32 +397,37 @@ static void ftsw_ll_credits_hol_lifetimes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->a->ll->vl[0].out), 0U);
 
 	/*
-	 * HOQLife 10 at B:2 (4.19 ms); VL0 in none of its arbitration
-	 * tables, so B:2 never sends it.
+	 * HOQLife 12 at B:2 (16.8 ms); VL0 in none of its arbitration
+	 * tables, so B:2 never sends it. Times from the clock now: the
+	 * packets arrived before.
 	 */
-	f->b2->ib.hoq = 10;
+	f->b2->ib.hoq = 12;
 	f->b2->ib.vlarb[0][0][0] = 1;
 	f->b2->ib.vlarb[0][0][1] = 1;
 	atomic_inc(&f->fn.ll_gen);
-	/* 1 ms on: nothing expires. */
-	KUNIT_EXPECT_EQ(test, ftsw_t_ll_service(f->b2, now + NSEC_PER_MSEC), 0);
+	/* Now: nothing expires. */
+	KUNIT_EXPECT_EQ(test, ftsw_t_ll_service(f->b2, ktime_get_ns()), 0);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&bo->out), 1U);
-	/* 5 ms: B:2's head is discarded, B:3's head moves up. */
-	ftsw_t_ll_service(f->b2, now + 5 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, bo->hoq_discards, 0ULL);
+	/* 20 ms on: B:2's head is discarded, B:3's head moves up. */
+	ftsw_t_ll_service(f->b2, ktime_get_ns() + 20 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_EQ(test, bo->hoq_discards, 1ULL);
 	KUNIT_EXPECT_EQ(test, ftsw_t_ll_drops(f->b2, FTSW_DROP_HOQ_LIFE), 1ULL);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&bo->out), 1U);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&bi->in), 1U);
 	KUNIT_EXPECT_GT(test, bi->in_wait_ns, 0ULL);
 	KUNIT_EXPECT_EQ(test, ftsw_t_credits(f->a, f->b), 3U);
-	/* Switch lifetime 10 at B: at 6 ms the third, in B since ~0, is past it. */
-	f->sw[1]->life = 10;
+	/* Switch lifetime 12 at B: 20 ms on, the third is past it. */
+	f->sw[1]->life = 12;
 	atomic_inc(&f->fn.ll_gen);
-	ftsw_t_ll_service(f->b, now + 6 * NSEC_PER_MSEC);
+	ftsw_t_ll_service(f->b, ktime_get_ns() + 20 * NSEC_PER_MSEC);
 	KUNIT_EXPECT_EQ(test, bi->life_discards, 1ULL);
 	KUNIT_EXPECT_EQ(test, ftsw_t_ll_drops(f->b, FTSW_DROP_SWITCH_LIFE), 1ULL);
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&bi->in), 0U);
 	KUNIT_EXPECT_EQ(test, ftsw_t_credits(f->a, f->b), 6U);
+	/* A time before the packets' own never counts as an age. */
+	KUNIT_EXPECT_EQ(test, ftsw_ll_age(5, 9), 0ULL);
+	KUNIT_EXPECT_EQ(test, ftsw_ll_age(9, 5), 4ULL);
 	ftsw_t_ll_free(f);
 }
 
