@@ -8,7 +8,7 @@
  * Processes are the lab's: their pids are kept in its run directory
  * (opensm.pid, gw-hN.pid) and `lab down` stops them (ftsw_lab_sm_stop)
  * before the namespaces go. The files OpenSM writes (its log, its cache:
- * guid2lid...) are in the run directory too.
+ * guid2lid, opensm.conf...) are in the run directory too.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -230,16 +230,34 @@ static int write_guid2lid(const char *lab, const struct ftsw_topo *t,
 	return ftsw_atomic_commit(f, path, tmp, err);
 }
 
+/*
+ * OpenSM's options file (-F): its log flushed line by line. By default
+ * OpenSM's log is block-buffered, so "SUBNET UP" may sit in its buffer
+ * until it exits and wait_subnet_up() never sees it.
+ */
+static int write_sm_conf(const char *path, struct ftsw_err *err)
+{
+	char *tmp;
+	FILE *f = ftsw_atomic_open(path, &tmp, err);
+
+	if (!f)
+		return -1;
+	fprintf(f, "# written by ftsw lab up --sm\nforce_log_flush TRUE\n");
+	return ftsw_atomic_commit(f, path, tmp, err);
+}
+
 /* opensm's argument vector (static storage: the child execs it). */
 static int sm_argv(const struct ftsw_lab_sm *sm, unsigned lmc,
-		   const char *log, char **argv, size_t max, char *words,
-		   size_t wsz, struct ftsw_err *err)
+		   const char *log, const char *conf, char **argv, size_t max,
+		   char *words, size_t wsz, struct ftsw_err *err)
 {
 	static char lmcs[8];
 	size_t n = 0;
 	char *w, *save = NULL;
 
 	argv[n++] = "opensm";
+	argv[n++] = "-F";
+	argv[n++] = (char *)conf;
 	argv[n++] = "-f";
 	argv[n++] = (char *)log;
 	argv[n++] = "-l";
@@ -264,7 +282,7 @@ static int sm_argv(const struct ftsw_lab_sm *sm, unsigned lmc,
 	     w = strtok_r(NULL, " \t", &save)) {
 		if (n + 1 >= max) {
 			ftsw_err_set(err, "--sm-args: more than %zu words",
-				     max - 12);
+				     max - 14);
 			return -1;
 		}
 		argv[n++] = w;
@@ -358,7 +376,7 @@ int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
 		      struct ftsw_err *err)
 {
 	const char *so = ftsw_lab_umad2sim();
-	char dir[256], log[320], out[320], words[1024];
+	char dir[256], log[320], out[320], conf[320], words[1024];
 	char *argv[64];
 	pid_t pid;
 
@@ -374,8 +392,10 @@ int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
 	lab_rundir(lab, dir, sizeof(dir));
 	run_path(lab, "opensm.log", log, sizeof(log));
 	run_path(lab, "opensm.out", out, sizeof(out));
-	if (sm_argv(sm, r->lmc, log, argv, 64, words, sizeof(words), err) ||
-	    write_guid2lid(lab, t, r, err) ||
+	run_path(lab, "opensm.conf", conf, sizeof(conf));
+	if (sm_argv(sm, r->lmc, log, conf, argv, 64, words, sizeof(words),
+		    err) ||
+	    write_sm_conf(conf, err) || write_guid2lid(lab, t, r, err) ||
 	    ftsw_lab_gw_start(lab, sm->host, err))
 		return -1;
 	pid = fork();
