@@ -18,6 +18,7 @@
 /* skb_gso_segment(): <linux/netdevice.h> up to 6.4, <net/gso.h> since. */
 #include <net/udp.h>
 #include "ftsw.h"
+#include "test_util.h"
 
 /* ---------------------------------------------------------------- LFT */
 
@@ -339,12 +340,9 @@ static void ftsw_t_fabric_free(struct ftsw_t_fabric *f)
 		if (!f->ports[i])
 			continue;
 		kvfree(rcu_access_pointer(f->ports[i]->policy));
-		free_percpu(f->ports[i]->stats);
-		kfree(f->ports[i]);
+		ftsw_t_port_free(f->ports[i]);
 	}
-	if (f->sw)
-		ftsw_lft_free(rcu_access_pointer(f->sw->lft));
-	kfree(f->sw);
+	ftsw_t_switch_free(f->sw);
 }
 
 /*
@@ -358,34 +356,14 @@ static struct ftsw_t_fabric *ftsw_t_fabric_new(struct kunit *test)
 	struct ftsw_t_fabric *f;
 	struct ftsw_policy *pol;
 	struct ftsw_lft *lft;
-	int i, cpu;
+	int i;
 
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	f->fn.hop_limit = 4;
-	f->sw = kzalloc(struct_size(f->sw, ports, 5), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, f->sw);
-	f->sw->fn = &f->fn;
-	f->sw->nports = 4;
-	for (i = 0; i < FTSW_NUM_SL; i++)
-		f->sw->sl2vl[i] = i;
-	for (i = 1; i < 3; i++) {
-		struct ftsw_port *p = kzalloc(sizeof(*p), GFP_KERNEL);
-
-		KUNIT_ASSERT_NOT_NULL(test, p);
-		f->ports[i] = p;
-		p->stats = alloc_percpu(struct ftsw_pcpu_stats);
-		KUNIT_ASSERT_TRUE(test, !!p->stats);
-		for_each_possible_cpu(cpu)
-			u64_stats_init(&per_cpu_ptr(p->stats, cpu)->syncp);
-		p->sw = f->sw;
-		p->num = i;
-		p->kind = i == 1 ? FTSW_PORT_LINK : FTSW_PORT_EDGE;
-		p->admin_up = true;
-		p->oper_up = true;
-		p->up = true;
-		RCU_INIT_POINTER(f->sw->ports[i], p);
-	}
+	f->sw = ftsw_t_switch_new(test, &f->fn, 0);
+	f->ports[1] = ftsw_t_port_new(test, f->sw, 1, FTSW_PORT_LINK);
+	f->ports[2] = ftsw_t_port_new(test, f->sw, 2, FTSW_PORT_EDGE);
 	pol = kvzalloc(struct_size(pol, sl, 0), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, pol);
 	pol->base_lid = 8;
@@ -394,14 +372,12 @@ static struct ftsw_t_fabric *ftsw_t_fabric_new(struct kunit *test)
 	for (i = 0; i < 4; i++)
 		pol->offsets[i] = i;
 	RCU_INIT_POINTER(f->ports[2]->policy, pol);
-	lft = ftsw_lft_alloc(64, NULL);
-	KUNIT_ASSERT_NOT_NULL(test, lft);
+	lft = rcu_access_pointer(f->sw->lft);
 	lft->port[8] = 2;
 	lft->port[20] = 2;
 	lft->port[12] = 3;
 	lft->port[13] = 200;
 	lft->port[14] = 0;
-	RCU_INIT_POINTER(f->sw->lft, lft);
 	return f;
 }
 
@@ -963,72 +939,35 @@ struct ftsw_t_patch {
 	struct ftsw_port *in, *a, *b;
 };
 
-static struct ftsw_port *ftsw_t_port(struct kunit *test, struct ftsw_switch *sw,
-				     u8 num)
-{
-	struct ftsw_port *p = kzalloc(sizeof(*p), GFP_KERNEL);
-	int cpu;
-
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	p->stats = alloc_percpu(struct ftsw_pcpu_stats);
-	KUNIT_ASSERT_TRUE(test, !!p->stats);
-	for_each_possible_cpu(cpu)
-		u64_stats_init(&per_cpu_ptr(p->stats, cpu)->syncp);
-	p->sw = sw;
-	p->num = num;
-	p->kind = FTSW_PORT_LINK;
-	p->admin_up = true;
-	p->oper_up = true;
-	p->up = true;
-	RCU_INIT_POINTER(sw->ports[num], p);
-	return p;
-}
-
 static void ftsw_t_patch_free(struct ftsw_t_patch *f)
 {
 	struct ftsw_port *ports[] = { f->in, f->a, f->b };
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(ports); i++) {
-		if (!ports[i])
-			continue;
-		free_percpu(ports[i]->stats);
-		kfree(ports[i]);
-	}
-	for (i = 0; i < 2; i++) {
-		if (!f->sw[i])
-			continue;
-		ftsw_lft_free(rcu_access_pointer(f->sw[i]->lft));
-		kfree(f->sw[i]);
-	}
+	for (i = 0; i < ARRAY_SIZE(ports); i++)
+		ftsw_t_port_free(ports[i]);
+	for (i = 0; i < 2; i++)
+		ftsw_t_switch_free(f->sw[i]);
 }
 
 static struct ftsw_t_patch *ftsw_t_patch_new(struct kunit *test)
 {
 	struct ftsw_t_patch *f;
 	struct ftsw_lft *lft;
-	int i, j;
+	int i;
 
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	f->fn.hop_limit = 4;
 	for (i = 0; i < 2; i++) {
-		f->sw[i] = kzalloc(struct_size(f->sw[i], ports, 5), GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, f->sw[i]);
-		f->sw[i]->fn = &f->fn;
-		f->sw[i]->id = i;
-		f->sw[i]->nports = 4;
-		for (j = 0; j < FTSW_NUM_SL; j++)
-			f->sw[i]->sl2vl[j] = j;
-		lft = ftsw_lft_alloc(64, NULL);
-		KUNIT_ASSERT_NOT_NULL(test, lft);
+		f->sw[i] = ftsw_t_switch_new(test, &f->fn, i);
+		lft = rcu_access_pointer(f->sw[i]->lft);
 		lft->port[40] = 3;
 		lft->port[41] = i ? 2 : 3;
-		RCU_INIT_POINTER(f->sw[i]->lft, lft);
 	}
-	f->in = ftsw_t_port(test, f->sw[0], 1);
-	f->a = ftsw_t_port(test, f->sw[0], 3);
-	f->b = ftsw_t_port(test, f->sw[1], 3);
+	f->in = ftsw_t_port_new(test, f->sw[0], 1, FTSW_PORT_LINK);
+	f->a = ftsw_t_port_new(test, f->sw[0], 3, FTSW_PORT_LINK);
+	f->b = ftsw_t_port_new(test, f->sw[1], 3, FTSW_PORT_LINK);
 	f->a->peer = f->b;
 	f->b->peer = f->a;
 	return f;

@@ -12,6 +12,7 @@
 #include <linux/percpu.h>
 #include <linux/skbuff.h>
 #include "ftsw.h"
+#include "test_util.h"
 
 /* ---------------------------------------------------------- arbitration */
 
@@ -207,27 +208,14 @@ struct ftsw_t_ll {
 static struct ftsw_port *ftsw_t_ll_port(struct kunit *test,
 					struct ftsw_switch *sw, u8 num)
 {
-	struct ftsw_port *p = kzalloc(sizeof(*p), GFP_KERNEL);
-	int cpu;
+	struct ftsw_port *p = ftsw_t_port_new(test, sw, num, FTSW_PORT_LINK);
 
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	p->stats = alloc_percpu(struct ftsw_pcpu_stats);
-	KUNIT_ASSERT_TRUE(test, !!p->stats);
-	for_each_possible_cpu(cpu)
-		u64_stats_init(&per_cpu_ptr(p->stats, cpu)->syncp);
-	p->sw = sw;
-	p->num = num;
-	p->kind = FTSW_PORT_LINK;
-	p->admin_up = true;
-	p->oper_up = true;
-	p->up = true;
 	p->rate = FTSW_RATE_DEFAULT;
 	p->in_buf = FTSW_BUF_DEFAULT;
 	p->out_buf = FTSW_BUF_DEFAULT;
 	p->ib.hoq = FTSW_LIFE_INFINITE;
 	KUNIT_ASSERT_EQ(test, ftsw_ll_alloc(p), 0);
 	p->ll->dead = true;
-	RCU_INIT_POINTER(sw->ports[num], p);
 	return p;
 }
 
@@ -240,22 +228,17 @@ static void ftsw_t_ll_free(struct ftsw_t_ll *f)
 		if (!ports[i])
 			continue;
 		ftsw_ll_free(ports[i]);
-		free_percpu(ports[i]->stats);
-		kfree(ports[i]);
+		ftsw_t_port_free(ports[i]);
 	}
-	for (i = 0; i < 2; i++) {
-		if (!f->sw[i])
-			continue;
-		ftsw_lft_free(rcu_access_pointer(f->sw[i]->lft));
-		kfree(f->sw[i]);
-	}
+	for (i = 0; i < 2; i++)
+		ftsw_t_switch_free(f->sw[i]);
 }
 
 static struct ftsw_t_ll *ftsw_t_ll_new(struct kunit *test)
 {
 	struct ftsw_t_ll *f;
 	struct ftsw_lft *lft;
-	int i, j;
+	int i;
 
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
@@ -263,19 +246,11 @@ static struct ftsw_t_ll *ftsw_t_ll_new(struct kunit *test)
 	f->fn.lossless = true;
 	spin_lock_init(&f->fn.sma_lock);
 	for (i = 0; i < 2; i++) {
-		f->sw[i] = kzalloc(struct_size(f->sw[i], ports, 5), GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, f->sw[i]);
-		f->sw[i]->fn = &f->fn;
-		f->sw[i]->id = i;
-		f->sw[i]->nports = 4;
+		f->sw[i] = ftsw_t_switch_new(test, &f->fn, i);
 		f->sw[i]->life = FTSW_LIFE_INFINITE;
 		spin_lock_init(&f->sw[i]->ll_lock);
-		for (j = 0; j < FTSW_NUM_SL; j++)
-			f->sw[i]->sl2vl[j] = j;
-		lft = ftsw_lft_alloc(64, NULL);
-		KUNIT_ASSERT_NOT_NULL(test, lft);
+		lft = rcu_access_pointer(f->sw[i]->lft);
 		lft->port[41] = i ? 2 : 3;
-		RCU_INIT_POINTER(f->sw[i]->lft, lft);
 	}
 	f->in = ftsw_t_ll_port(test, f->sw[0], 1);
 	f->a = ftsw_t_ll_port(test, f->sw[0], 3);

@@ -15,6 +15,7 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_pma.h>
 #include "ftsw.h"
+#include "test_util.h"
 
 /*
  * S0 (4 ports, LID 1): 1 edge h0 (LID 8), 3 - S1:1
@@ -41,47 +42,23 @@ static void t_tap(struct ftsw_port *p, struct sk_buff *skb)
 
 static struct ftsw_switch *t_sw(struct kunit *test, struct t_fab *f, int i)
 {
-	struct ftsw_switch *sw = kzalloc(struct_size(sw, ports, 5), GFP_KERNEL);
-	struct ftsw_lft *lft;
-	int j;
+	struct ftsw_switch *sw = ftsw_t_switch_new(test, &f->fn, i);
 
-	KUNIT_ASSERT_NOT_NULL(test, sw);
-	sw->fn = &f->fn;
-	sw->id = i;
-	sw->nports = 4;
+	f->sw[i] = sw;
 	sw->lid = i + 1;
 	snprintf(sw->name, sizeof(sw->name), "s%d", i);
-	for (j = 0; j < FTSW_NUM_SL; j++)
-		sw->sl2vl[j] = j;
 	ftsw_sma_switch_init(sw);
-	lft = ftsw_lft_alloc(64, NULL);
-	KUNIT_ASSERT_NOT_NULL(test, lft);
-	lft->port[i + 1] = 0;
-	RCU_INIT_POINTER(sw->lft, lft);
-	f->sw[i] = sw;
+	rcu_access_pointer(sw->lft)->port[i + 1] = 0;
 	return sw;
 }
 
 static struct ftsw_port *t_port(struct kunit *test, struct t_fab *f,
 				struct ftsw_switch *sw, u8 num, u8 kind)
 {
-	struct ftsw_port *p = kzalloc(sizeof(*p), GFP_KERNEL);
-	int cpu;
+	struct ftsw_port *p = ftsw_t_port_new(test, sw, num, kind);
 
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	p->stats = alloc_percpu(struct ftsw_pcpu_stats);
-	KUNIT_ASSERT_TRUE(test, !!p->stats);
-	for_each_possible_cpu(cpu)
-		u64_stats_init(&per_cpu_ptr(p->stats, cpu)->syncp);
-	p->sw = sw;
-	p->num = num;
-	p->kind = kind;
-	p->admin_up = true;
-	p->oper_up = true;
-	p->up = true;
-	ftsw_sma_port_init(p);
-	RCU_INIT_POINTER(sw->ports[num], p);
 	f->port[f->nport++] = p;
+	ftsw_sma_port_init(p);
 	return p;
 }
 
@@ -157,13 +134,11 @@ static void t_fab_free(struct t_fab *f)
 	kfree(rcu_access_pointer(f->fn.plan));
 	for (i = 0; i < f->nport; i++) {
 		kvfree(rcu_access_pointer(f->port[i]->policy));
-		free_percpu(f->port[i]->stats);
-		kfree(f->port[i]);
+		ftsw_t_port_free(f->port[i]);
 	}
 	for (i = 0; i < 3; i++) {
-		ftsw_lft_free(rcu_access_pointer(f->sw[i]->lft));
 		kfree(f->sw[i]->mft);
-		kfree(f->sw[i]);
+		ftsw_t_switch_free(f->sw[i]);
 	}
 	rcu_barrier();
 }
