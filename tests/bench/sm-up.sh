@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Time to SUBNET UP: the same OpenSM (Debian's, unmodified), topology and
+# engine on ftsw (lab up --sm opensm: OpenSM in h0 through its gateway,
+# every SMP crossing the kernel's fabric, tables that carry data) and on
+# ibsim (ibsim-utils: a simulator answering MADs, no data path), side by
+# side in one VM boot, REPS rounds each way, alternating. Runs in the test
+# VM (plain kernel):
+#
+#   tests/vm/run --plain --mem 4096 --timeout 3000 -- tests/bench/sm-up.sh [TOPO [ENGINE [REPS]]]
+#   tests/vm/run --plain --mem 12288 --timeout 7200 -- tests/bench/sm-up.sh ftmn:16,3 minhop 1
+#
+# (defaults ftmn:4,3 minhop 3). The time is OpenSM's own: from the first
+# line of its log (it starts) to "SUBNET UP", both read from the log's
+# timestamps, with force_log_flush on so the line is there when it happens. The
+# ftsw side also reports the whole `lab up` (namespaces, cables, switches,
+# gateway, OpenSM) and checks that the hosts ping over OpenSM's tables.
+# Prints one line per round and the medians with their ratio ftsw/ibsim.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/guest-env.sh"
+topo=${1:-ftmn:4,3} eng=${2:-minhop} reps=${3:-3}
+OSM_W=$(mktemp -d)
+W=$OSM_W LAB=smb$$
+. "$here/osm-lib.sh"
+OSMPID=
+trap '[ -n "$OSMPID" ] && kill "$OSMPID" 2>/dev/null; osm_stop;
+      "$FTSW" lab down --name "$LAB" >/dev/null 2>&1; rm -rf "$W"' EXIT
+
+[ -d /sys/module/ftsw ] || insmod "$FTSW_KMOD/ftsw.ko" || exit 2
+command -v opensm >/dev/null && command -v ibsim >/dev/null ||
+	{ echo "bench: opensm / ibsim missing (make deps)" >&2; exit 2; }
+"$FTSW" topo gen "$topo" -o "$W/t.net" || exit 2
+opensm -c "$W/osm.conf" >/dev/null 2>&1
+sed -i -e 's/^force_log_flush .*/force_log_flush TRUE/' "$W/osm.conf"
+grep -q '^force_log_flush TRUE' "$W/osm.conf" || { echo "bench: no force_log_flush in OpenSM's config" >&2; exit 2; }
+timeout_s=$((600 + $(grep -c '^\(Switch\|Ca\)' "$W/t.net") * 2))
+
+# log -> seconds from its first line to SUBNET UP, or "-"
+up_time() {
+	local a b
+	a=$(head -n 1 "$1" 2>/dev/null | osm_logsec)
+	b=$(grep -m1 "SUBNET UP" "$1" 2>/dev/null | osm_logsec)
+	[ -n "$a" ] && [ -n "$b" ] || { echo -; return; }
+	awk -v a="$a" -v b="$b" 'BEGIN { d = b - a; if (d < 0) d += 86400; printf "%.3f\n", d }'
+}
+
+on_ibsim() {
+	local log=$W/ibsim-osm.log i
+	rm -f "$log" "$W/cache/guid2lid"
+	mkdir -p "$W/cache"
+	osm_start "$W/t.net" || { echo -; return; }
+	(cd "$W" && OSM_CACHE_DIR=$W/cache OSM_TMP_DIR=$W exec ibsim-run opensm \
+		-F "$W/osm.conf" -R "$eng" -f "$log" >/dev/null 2>&1) &
+	OSMPID=$!
+	for ((i = 0; i < timeout_s * 10; i++)); do
+		grep -q "SUBNET UP" "$log" 2>/dev/null && break
+		kill -0 "$OSMPID" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill "$OSMPID" 2>/dev/null
+	wait "$OSMPID" 2>/dev/null
+	OSMPID=
+	osm_stop
+	up_time "$log"
+}
+
+on_ftsw() {
+	local t0 t1 t ping
+	t0=$(date +%s.%N)
+	if ! "$FTSW" lab up --name "$LAB" -t "$W/t.net" --sm opensm --sm-engine "$eng" \
+		--sm-args "-F $W/osm.conf" --sm-timeout "$timeout_s" >"$W/up.out" 2>&1; then
+		sed 's/^/# /' "$W/up.out" >&2
+		echo "- - -"
+		return
+	fi
+	t1=$(date +%s.%N)
+	t=$(up_time "/run/ftsw/$LAB/opensm.log")
+	# h0 to every host over OpenSM's tables
+	ping=$("$FTSW" -j lab ping --name "$LAB" h0 -c 1 -W 5000 |
+		python3 -c 'import json,sys; d=json.load(sys.stdin); print("%d/%d" % (d["ok"], d["ok"] + d["failed"]))')
+	"$FTSW" lab down --name "$LAB" >/dev/null 2>&1
+	echo "$t $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') ${ping:--}"
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "-" }'; }
+
+echo "# $topo, engine $eng, $reps rounds; kernel $(uname -r), $(nproc) CPUs; OpenSM $(opensm --version 2>/dev/null | grep -m1 -o '[0-9.]*[0-9]')"
+echo "# round  ibsim_s  ftsw_s  ftsw_lab_up_s  h0_pings"
+: >"$W/ib.t"
+: >"$W/fs.t"
+for ((r = 1; r <= reps; r++)); do
+	ti=$(on_ibsim)
+	read -r tf tu pg < <(on_ftsw)
+	echo "  $r  $ti  $tf  $tu  $pg"
+	[ "$ti" = - ] || echo "$ti" >>"$W/ib.t"
+	[ "$tf" = - ] || echo "$tf" >>"$W/fs.t"
+done
+mi=$(median <"$W/ib.t") mf=$(median <"$W/fs.t")
+echo "median: ibsim $mi s, ftsw $mf s, ratio ftsw/ibsim $(awk -v a="$mf" -v b="$mi" 'BEGIN { if (a == "-" || b == "-" || b <= 0) print "-"; else printf "%.1f", a / b }') (goal <= 1.5)"
+[ "$mi" != - ] && [ "$mf" != - ]
