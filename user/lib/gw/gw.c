@@ -205,8 +205,8 @@ static uint64_t mad_timeout_us(const struct gw *g)
 }
 
 /* A MAD to client i, with the datagram's status word (0, or ETIMEDOUT
- * for a request given back). */
-static void to_client_status(struct gw *g, uint32_t i,
+ * for a request given back). Whether the client's socket took it. */
+static bool to_client_status(struct gw *g, uint32_t i,
 			     const struct gw_frame *f, uint32_t status)
 {
 	struct gw_client *c = &g->cl[i];
@@ -221,17 +221,18 @@ static void to_client_status(struct gw *g, uint32_t i,
 	gw_req_encode(&r, buf);
 	if (send(c->fd, buf, sizeof(buf), MSG_DONTWAIT) == (ssize_t)sizeof(buf)) {
 		c->from_fabric++;
-		return;
+		return true;
 	}
 	if (errno == ECONNREFUSED || errno == ENOTCONN)
 		client_free(g, i, "its socket is closed");
 	else
 		gw_log(g, "client %u: MAD dropped: %s", i, strerror(errno));
+	return false;
 }
 
-static void to_client(struct gw *g, uint32_t i, const struct gw_frame *f)
+static bool to_client(struct gw *g, uint32_t i, const struct gw_frame *f)
 {
-	to_client_status(g, i, f, 0);
+	return to_client_status(g, i, f, 0);
 }
 
 /* The client an unsolicited request goes to: the SM, else the only one. */
@@ -254,7 +255,7 @@ static int request_client(struct gw *g)
 static void dispatch(struct gw *g, struct gw_frame *f, uint64_t now)
 {
 	uint8_t m = gw_mad_method(f->mad);
-	uint64_t orig;
+	uint64_t orig, tid;
 	uint32_t gen, owner;
 	int i;
 
@@ -269,10 +270,14 @@ static void dispatch(struct gw *g, struct gw_frame *f, uint64_t now)
 				       gw_mad_class(f->mad), m);
 			return;
 		}
-		gw_pend_done(&g->pend, gw_mad_tid(f->mad));
-		gw_tid_forget(&g->tids, gw_mad_tid(f->mad));
+		/* a response the client's socket refused (full) is not the
+		 * end: its request stays due, is sent again and answered again */
+		tid = gw_mad_tid(f->mad);
 		gw_mad_set_tid(f->mad, orig);
-		to_client(g, owner - 1, f);
+		if (to_client(g, owner - 1, f)) {
+			gw_pend_done(&g->pend, tid);
+			gw_tid_forget(&g->tids, tid);
+		}
 		return;
 	}
 	i = request_client(g);

@@ -164,6 +164,7 @@ int ftsw_lab_gw_start(const char *lab, uint32_t host, struct ftsw_err *err)
 	if (pid == 0) {
 		struct ftsw_gw_opts o = { .dev = "eth0",
 			.sockname = FTSW_LAB_GW_SOCK, .node = node,
+			.verbose = getenv("FTSW_GW_VERBOSE") != NULL,
 			.ready_fd = pfd[1] };
 		struct sigaction sa = { .sa_handler = gw_on_signal };
 		struct ftsw_err e2;
@@ -260,6 +261,10 @@ static int sm_argv(const struct ftsw_lab_sm *sm, unsigned lmc,
 	argv[n++] = (char *)conf;
 	argv[n++] = "-f";
 	argv[n++] = (char *)log;
+	/* Flush the log after each message: lab up waits for "SUBNET UP"
+	 * in it, which a quiet log keeps in OpenSM's stdio buffer. */
+	argv[n++] = "-d";
+	argv[n++] = "2";
 	argv[n++] = "-l";
 	snprintf(lmcs, sizeof(lmcs), "%u", lmc);
 	argv[n++] = lmcs;
