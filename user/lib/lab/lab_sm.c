@@ -261,10 +261,6 @@ static int sm_argv(const struct ftsw_lab_sm *sm, unsigned lmc,
 	argv[n++] = (char *)conf;
 	argv[n++] = "-f";
 	argv[n++] = (char *)log;
-	/* Flush the log after each message: lab up waits for "SUBNET UP"
-	 * in it, which a quiet log keeps in OpenSM's stdio buffer. */
-	argv[n++] = "-d";
-	argv[n++] = "2";
 	argv[n++] = "-l";
 	snprintf(lmcs, sizeof(lmcs), "%u", lmc);
 	argv[n++] = lmcs;
