@@ -445,29 +445,71 @@ struct port_state_arg {
 struct rd_arg {
 	struct ftsw_topo *t;
 	struct ftsw_routing *r;
+	uint32_t *lids;		/* each host's base LID in the kernel */
 };
+
+int64_t lab_edge_host(const struct ftsw_topo *t, const struct ftsw_port_info *pi)
+{
+	const struct ftsw_port *x;
+	uint32_t node;
+
+	if (!pi->edge || pi->switch_id >= t->nswitches)
+		return -1;
+	node = t->switches[pi->switch_id];
+	if (pi->port < 1 || pi->port > t->nodes[node].nports)
+		return -1;
+	x = ftsw_port(t, node, pi->port);
+	if (x->peer == FTSW_NONE || t->nodes[x->peer].kind != FTSW_HOST)
+		return -1;
+	return t->nodes[x->peer].index;
+}
 
 static int port_down_cb(const struct ftsw_port_info *pi, void *arg)
 {
 	struct rd_arg *a = arg;
 	struct ftsw_topo *t = a->t;
 	uint32_t node;
+	int64_t h;
 
 	if (pi->switch_id >= t->nswitches)
 		return 0;
 	node = t->switches[pi->switch_id];
 	if (pi->port > t->nodes[node].nports)
 		return 0;
+	h = lab_edge_host(t, pi);	/* before a down port's cable goes */
 	if (!pi->oper_up || !pi->admin_up)
 		ftsw_topo_disconnect(t, node, pi->port);
+	if (!a->r || h < 0 || h >= a->r->nhosts)
+		return 0;
+	a->lids[h] = pi->base_lid;
 	/* An edge port allowed one LMC offset: the source's path is fixed. */
-	if (a->r && pi->edge && pi->n_offsets == 1 && pi->base_lid) {
-		uint32_t h = (pi->base_lid >> a->r->lmc) - 1;
-
-		if (h < a->r->nhosts)
-			a->r->policy[h].fixed_offset = pi->offsets[0];
-	}
+	if (pi->n_offsets == 1 && pi->base_lid)
+		a->r->policy[h].fixed_offset = pi->offsets[0];
 	return 0;
+}
+
+/*
+ * The kernel's table of switch i in the model's LIDs. Where every host has
+ * its plan LID (lab up, or OpenSM keeping the LIDs the lab seeded), the
+ * same; where a subnet manager gave other LIDs, each host's entries move to
+ * its plan LIDs (switches' own LIDs are then left unrouted in the model).
+ */
+static void model_table(struct ftsw_routing *r, uint32_t i, const uint8_t *k,
+			size_t ksize, const uint32_t *lids, bool moved)
+{
+	uint8_t *m = ftsw_lft(r, i);
+	uint32_t h, o, nlid = 1u << r->lmc;
+
+	if (!moved) {
+		memcpy(m, k, r->lft_size < ksize ? r->lft_size : ksize);
+		return;
+	}
+	memset(m, FTSW_PORT_NONE, r->lft_size);
+	for (h = 0; h < r->nhosts; h++)
+		for (o = 0; lids[h] && o < nlid; o++)
+			if (lids[h] + o < ksize &&
+			    ftsw_host_lid(r, h) + o < r->lft_size)
+				m[ftsw_host_lid(r, h) + o] = k[lids[h] + o];
 }
 
 struct ftsw_routing *ftsw_lab_read_routing(struct ftsw_lab *lab,
@@ -476,23 +518,34 @@ struct ftsw_routing *ftsw_lab_read_routing(struct ftsw_lab *lab,
 	struct ftsw_routing *r;
 	struct rd_arg a = { .t = lab->topo };
 	uint8_t *table;
+	bool moved = false;
 	uint32_t i;
 
 	r = ftsw_routing_new(lab->topo, lab->lmc, false, err);
 	if (!r)
 		return NULL;
 	a.r = r;
+	a.lids = calloc(r->nhosts ? r->nhosts : 1, sizeof(*a.lids));
+	if (!a.lids) {
+		ftsw_routing_free(r);
+		ftsw_err_errno(err, ENOMEM, "out of memory");
+		return NULL;
+	}
 	/* Down ports are cables the model must not use either. */
 	if (ftsw_nl_port_dump(lab->nl, -1, port_down_cb, &a)) {
 		ftsw_err_errno(err, ftsw_nl_errno(lab->nl),
 			       "lab %s: port dump: %s", lab->name,
 			       ftsw_nl_error(lab->nl));
+		free(a.lids);
 		ftsw_routing_free(r);
 		return NULL;
 	}
+	for (i = 0; i < r->nhosts; i++)
+		moved |= a.lids[i] && a.lids[i] != ftsw_host_lid(r, i);
 	snprintf(r->engine, sizeof(r->engine), "kernel");
 	table = malloc(FTSW_LFT_SIZE);
 	if (!table) {
+		free(a.lids);
 		ftsw_routing_free(r);
 		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return NULL;
@@ -500,20 +553,20 @@ struct ftsw_routing *ftsw_lab_read_routing(struct ftsw_lab *lab,
 	for (i = 0; i < lab->topo->nswitches; i++) {
 		uint32_t size = 0;
 		bool staged = false;
-		size_t n = r->lft_size < FTSW_LFT_SIZE ? r->lft_size :
-			   FTSW_LFT_SIZE;
 
 		if (ftsw_nl_lft_get(lab->nl, i, false, table, &size, &staged)) {
 			ftsw_err_errno(err, ftsw_nl_errno(lab->nl),
 				       "switch %" PRIu32 " LFT: %s", i,
 				       ftsw_nl_error(lab->nl));
 			free(table);
+			free(a.lids);
 			ftsw_routing_free(r);
 			return NULL;
 		}
-		memcpy(ftsw_lft(r, i), table, n);
+		model_table(r, i, table, FTSW_LFT_SIZE, a.lids, moved);
 	}
 	free(table);
+	free(a.lids);
 	return r;
 }
 

@@ -44,6 +44,12 @@ static inline int lab_port_ifindex(const struct ftsw_topo *t, uint32_t node,
 	return LAB_IFINDEX_BASE + (int)(t->nodes[node].first_port + p - 1);
 }
 
+/*
+ * The host an edge port of the dump answers for, by the cabling (not by its
+ * LID: a subnet manager may have given it any), or -1.
+ */
+int64_t lab_edge_host(const struct ftsw_topo *t, const struct ftsw_port_info *pi);
+
 /* A lab's name: letters, digits, '_', '.', '-' (not first); 0 or -1. */
 int lab_check_name(const char *name, struct ftsw_err *err);
 /* The lab's run directory, FTSW_RUNDIR/name. */

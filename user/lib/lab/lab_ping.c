@@ -23,6 +23,7 @@
 #include <linux/icmp.h>
 
 #include "lab/lab.h"
+#include "lab/lab_int.h"
 
 #define PING_MAGIC	0x66747377u	/* "ftsw" */
 #define PING_WINDOW	64
@@ -488,10 +489,26 @@ static int trace_probe(struct ftsw_lab *lab, struct ftsw_lab_trace_result *res,
 	return 0;
 }
 
+struct dst_lid_arg {
+	const struct ftsw_topo *t;
+	uint32_t host, lid;
+};
+
+static int dst_lid_cb(const struct ftsw_port_info *pi, void *arg)
+{
+	struct dst_lid_arg *a = arg;
+
+	if (lab_edge_host(a->t, pi) == a->host)
+		a->lid = pi->base_lid;
+	return 0;
+}
+
 int ftsw_lab_trace(struct ftsw_lab *lab, uint32_t src, uint32_t dst,
 		   unsigned probes, struct ftsw_lab_trace_result *res,
 		   struct ftsw_err *err)
 {
+	struct dst_lid_arg da = { 0 };
+	uint32_t dlid;
 	struct ftsw_routing *r;
 	struct ftsw_lab_counters c0, c1;
 	unsigned off, maxh = lab->topo->nswitches + 2;
@@ -511,6 +528,12 @@ int ftsw_lab_trace(struct ftsw_lab *lab, uint32_t src, uint32_t dst,
 	r = ftsw_lab_read_routing(lab, err);
 	if (!r)
 		return -1;
+	/* the LID the destination has (a subnet manager's, if one ran) */
+	da.t = lab->topo;
+	da.host = dst;
+	if (ftsw_nl_port_dump(lab->nl, -1, dst_lid_cb, &da))
+		da.lid = 0;
+	dlid = da.lid;
 	res->npaths = 1u << r->lmc;
 	swp = malloc(sizeof(uint32_t) * maxh);
 	pp = malloc(maxh);
@@ -526,9 +549,9 @@ int ftsw_lab_trace(struct ftsw_lab *lab, uint32_t src, uint32_t dst,
 		struct ftsw_lab_trace_path *p = &res->paths[off];
 		int h;
 
-		p->dlid = ftsw_host_lid(r, dst) + off;
+		p->dlid = (dlid ? dlid : ftsw_host_lid(r, dst)) + off;
 		p->hops = res->hops + (size_t)off * maxh;
-		h = ftsw_trace(r, src, p->dlid, swp, pp, maxh);
+		h = ftsw_trace(r, src, ftsw_host_lid(r, dst) + off, swp, pp, maxh);
 		p->status = h < 0 ? h : 0;
 		trace_hops(p, h, swp, pp, maxh, &c0, &c1);
 		p->confirmed = h > 0 && p->min_delta >= probes;

@@ -15,6 +15,7 @@
 #include "analyze/analyze.h"
 #include "util/output.h"
 #include "lab/lab.h"
+#include "lab/lab_int.h"
 #include "lab/lab_traffic_int.h"
 
 /*
@@ -48,19 +49,16 @@ void lab_tr_order_spec(const char *o, uint64_t seed, char *buf, size_t sz)
 
 struct olist_arg {
 	struct ftsw_offset_list *l;
-	unsigned lmc;
+	const struct ftsw_topo *t;
 	uint32_t nhosts;
 };
 
 static int olist_cb(const struct ftsw_port_info *pi, void *arg)
 {
 	struct olist_arg *a = arg;
-	uint32_t h;
+	int64_t h = lab_edge_host(a->t, pi);
 
-	if (!pi->edge || (pi->base_lid >> a->lmc) == 0)
-		return 0;
-	h = (pi->base_lid >> a->lmc) - 1;
-	if (h >= a->nhosts)
+	if (h < 0 || h >= a->nhosts)
 		return 0;
 	a->l[h].n = pi->n_offsets < sizeof(a->l[h].off) ? pi->n_offsets :
 		    (uint8_t)sizeof(a->l[h].off);
@@ -78,7 +76,7 @@ int lab_tr_read_offset_lists(struct ftsw_lab *lab, struct ftsw_routing *r,
 			     struct ftsw_offset_list *l, bool *multipath,
 			     struct ftsw_err *err)
 {
-	struct olist_arg a = { .l = l, .lmc = r->lmc, .nhosts = r->nhosts };
+	struct olist_arg a = { .l = l, .t = lab->topo, .nhosts = r->nhosts };
 	uint32_t h;
 
 	if (ftsw_nl_port_dump(lab->nl, -1, olist_cb, &a)) {
