@@ -50,7 +50,7 @@ on_ibsim() {
 	mkdir -p "$W/cache"
 	osm_start "$W/t.net" || { echo -; return; }
 	(cd "$W" && OSM_CACHE_DIR=$W/cache OSM_TMP_DIR=$W exec ibsim-run opensm \
-		-F "$W/osm.conf" -R "$eng" -f "$log" >/dev/null 2>&1) &
+		-F "$W/osm.conf" -R "$eng" -f "$log" >/dev/null 2>&1) </dev/null >/dev/null 2>&1 &
 	OSMPID=$!
 	for ((i = 0; i < timeout_s * 10; i++)); do
 		grep -q "SUBNET UP" "$log" 2>/dev/null && break
