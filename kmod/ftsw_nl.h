@@ -28,6 +28,9 @@ struct ftsw_switch *ftsw_nl_switch(struct ftsw_net *fn, struct genl_info *info);
 u8 ftsw_dump_cmd(const struct netlink_callback *cb);
 void *ftsw_dump_put(struct sk_buff *skb, struct netlink_callback *cb);
 int ftsw_dump_ret(struct sk_buff *skb, int err);
+void ftsw_dump_seek(struct netlink_callback *cb, unsigned long id);
+bool ftsw_dump_switches(struct netlink_callback *cb, const struct nlattr *attr,
+			unsigned long *last);
 int ftsw_put_stats(struct sk_buff *msg, const struct ftsw_port *p);
 
 /* switch_nl.c */

@@ -155,7 +155,7 @@ int ftsw_nl_lft_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ftsw_net *fn = ftsw_net(sock_net(skb->sk));
 	struct nlattr *tb[ARRAY_SIZE(ftsw_lft_get_policy)];
-	unsigned long id, last = ULONG_MAX;
+	unsigned long id, last;
 	struct ftsw_switch *sw;
 	bool staged;
 	int err;
@@ -164,22 +164,12 @@ int ftsw_nl_lft_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	if (err)
 		return err;
 	staged = nla_get_flag(tb[FTSW_ATTR_LFT_STAGED]);
-	if (tb[FTSW_ATTR_SWITCH_ID]) {
-		last = nla_get_u32(tb[FTSW_ATTR_SWITCH_ID]);
-		if (cb->args[0] > last)
-			return 0;
-		if (cb->args[0] < last) {
-			cb->args[0] = last;
-			cb->args[1] = 0;
-		}
-	}
+	if (!ftsw_dump_switches(cb, tb[FTSW_ATTR_SWITCH_ID], &last))
+		return 0;
 	mutex_lock(&fn->lock);
 	cb->seq = fn->seq;
 	xa_for_each_range(&fn->switches, id, sw, cb->args[0], last) {
-		if (id != cb->args[0]) {
-			cb->args[0] = id;
-			cb->args[1] = 0;
-		}
+		ftsw_dump_seek(cb, id);
 		err = ftsw_lft_dump_one(skb, cb, sw, staged);
 		if (err)
 			break;

@@ -124,6 +124,37 @@ int ftsw_dump_ret(struct sk_buff *skb, int err)
 	return err ?: skb->len;
 }
 
+/*
+ * Move the cursor (switch id args[0], key within the switch args[1]) of a
+ * dump over switches to switch @id: a switch other than the cursor's
+ * starts at key 0.
+ */
+void ftsw_dump_seek(struct netlink_callback *cb, unsigned long id)
+{
+	if (cb->args[0] != id) {
+		cb->args[0] = id;
+		cb->args[1] = 0;
+	}
+}
+
+/*
+ * The last switch id in *@last a dump over switches visits: the one
+ * SWITCH_ID (@attr) names, the cursor moved to it, else every one. False
+ * when the cursor is already past it: the dump is complete.
+ */
+bool ftsw_dump_switches(struct netlink_callback *cb, const struct nlattr *attr,
+			unsigned long *last)
+{
+	*last = ULONG_MAX;
+	if (!attr)
+		return true;
+	*last = nla_get_u32(attr);
+	if (cb->args[0] > *last)
+		return false;
+	ftsw_dump_seek(cb, *last);
+	return true;
+}
+
 static int ftsw_put_drops(struct sk_buff *msg, int type, const u64 *drops)
 {
 	struct nlattr *nest;

@@ -120,20 +120,15 @@ int ftsw_nl_switch_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ftsw_net *fn = ftsw_net(sock_net(skb->sk));
 	struct nlattr *tb[ARRAY_SIZE(ftsw_switch_policy)];
-	unsigned long id, last = ULONG_MAX;
+	unsigned long id, last;
 	struct ftsw_switch *sw;
 	int err;
 
 	err = ftsw_dump_parse(cb, tb, ftsw_switch_policy);
 	if (err)
 		return err;
-	if (tb[FTSW_ATTR_SWITCH_ID]) {
-		id = nla_get_u32(tb[FTSW_ATTR_SWITCH_ID]);
-		if (cb->args[0] > id)
-			return 0;
-		cb->args[0] = id;
-		last = id;
-	}
+	if (!ftsw_dump_switches(cb, tb[FTSW_ATTR_SWITCH_ID], &last))
+		return 0;
 	mutex_lock(&fn->lock);
 	cb->seq = fn->seq;
 	xa_for_each_range(&fn->switches, id, sw, cb->args[0], last) {
@@ -478,22 +473,39 @@ out:
 	return err;
 }
 
-int ftsw_nl_port_unbind(struct sk_buff *skb, struct genl_info *info)
+/*
+ * Apply @act to the port the request names, under fn->lock, taken after
+ * the RTNL if @rtnl (the port's device is touched).
+ */
+static int ftsw_nl_port_act(struct genl_info *info, bool rtnl,
+			    void (*act)(struct ftsw_port *p))
 {
 	struct ftsw_net *fn = ftsw_info_fn(info);
 	struct ftsw_port *p;
 	int err = 0;
 
-	rtnl_lock();
+	if (rtnl)
+		rtnl_lock();
 	mutex_lock(&fn->lock);
 	p = ftsw_nl_port(fn, info);
 	if (IS_ERR(p))
 		err = PTR_ERR(p);
 	else
-		ftsw_port_unbind(p, FTSW_REASON_UNBIND, true);
+		act(p);
 	mutex_unlock(&fn->lock);
-	rtnl_unlock();
+	if (rtnl)
+		rtnl_unlock();
 	return err;
+}
+
+static void ftsw_nl_unbind_one(struct ftsw_port *p)
+{
+	ftsw_port_unbind(p, FTSW_REASON_UNBIND, true);
+}
+
+int ftsw_nl_port_unbind(struct sk_buff *skb, struct genl_info *info)
+{
+	return ftsw_nl_port_act(info, true, ftsw_nl_unbind_one);
 }
 
 /*
@@ -630,18 +642,7 @@ int ftsw_nl_port_get(struct sk_buff *skb, struct genl_info *info)
 
 int ftsw_nl_port_clear(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ftsw_net *fn = ftsw_info_fn(info);
-	struct ftsw_port *p;
-	int err = 0;
-
-	mutex_lock(&fn->lock);
-	p = ftsw_nl_port(fn, info);
-	if (IS_ERR(p))
-		err = PTR_ERR(p);
-	else
-		ftsw_port_clear(p);
-	mutex_unlock(&fn->lock);
-	return err;
+	return ftsw_nl_port_act(info, false, ftsw_port_clear);
 }
 
 /*
@@ -655,30 +656,20 @@ int ftsw_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ftsw_net *fn = ftsw_net(sock_net(skb->sk));
 	struct nlattr *tb[ARRAY_SIZE(ftsw_port_policy)];
-	unsigned long id, last = ULONG_MAX;
+	unsigned long id, last;
 	struct ftsw_switch *sw;
 	int err, i;
 
 	err = ftsw_dump_parse(cb, tb, ftsw_port_policy);
 	if (err)
 		return err;
-	if (tb[FTSW_ATTR_SWITCH_ID]) {
-		last = nla_get_u32(tb[FTSW_ATTR_SWITCH_ID]);
-		if (cb->args[0] > last)
-			return 0;
-		if (cb->args[0] < last) {
-			cb->args[0] = last;
-			cb->args[1] = 0;
-		}
-	}
+	if (!ftsw_dump_switches(cb, tb[FTSW_ATTR_SWITCH_ID], &last))
+		return 0;
 	mutex_lock(&fn->lock);
 	cb->seq = fn->seq;
 	xa_for_each_range(&fn->switches, id, sw, cb->args[0], last) {
 		/* A switch past the cursor's (deleted) one starts at port 1. */
-		if (id != cb->args[0]) {
-			cb->args[0] = id;
-			cb->args[1] = 0;
-		}
+		ftsw_dump_seek(cb, id);
 		for (i = max_t(long, cb->args[1], 1); i <= sw->nports; i++) {
 			struct ftsw_port *p = ftsw_port_get(sw, i);
 
