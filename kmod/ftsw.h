@@ -156,6 +156,7 @@ struct ftsw_ll_vl {
 	bool fccl_valid;
 	u8 head_port;		/* the output queue the input head waits for */
 	u8 head_vl;
+	u8 last_in;		/* output: the input port that moved in last */
 	u64 blocked_since;	/* ns, 0: the input head is not blocked */
 	u64 credit_since;	/* ns, 0: the output head has credit */
 	u64 in_wait_ns;

@@ -405,16 +405,33 @@ static u64 ftsw_ll_add(u64 t, u64 d)
 	return d > U64_MAX - t ? U64_MAX : t + d;
 }
 
+/* @p's input head of @vl waits for room in @out's output queue @o. */
+static void ftsw_ll_block(struct ftsw_port *p, struct ftsw_ll_vl *v,
+			  struct ftsw_port *out, struct ftsw_ll_vl *o,
+			  struct ftsw_ll_cb *cb, u64 now)
+{
+	if (!v->blocked_since)
+		v->blocked_since = now;
+	v->head_port = out->num;
+	v->head_vl = cb->vl;
+	__set_bit(p->num, o->waiters);
+	ftsw_ll_arm(p, ftsw_ll_add(cb->arrived, p->ll->life_ns));
+}
+
 /*
  * Move the heads of @p's input buffer of @vl to their output queues while
  * they have room; a head that cannot go blocks the buffer behind it and
  * registers with its output queue. Heads past the switch lifetime are
- * discarded. sw->ll_lock held.
+ * discarded. With @turn (the output queue's round robin gave @p its turn),
+ * at most one packet goes into @turn: a next head for it waits for its
+ * next turn. Returns whether a packet went into @turn. sw->ll_lock held.
  */
-static void ftsw_ll_switch_vl(struct ftsw_port *p, u8 vl, u64 now)
+static bool ftsw_ll_switch_vl(struct ftsw_port *p, u8 vl, u64 now,
+			      const struct ftsw_ll_vl *turn)
 {
 	struct ftsw_ll_vl *v = &p->ll->vl[vl];
 	struct sk_buff *skb;
+	bool served = false;
 
 	while ((skb = skb_peek(&v->in))) {
 		struct ftsw_ll_cb *cb = ftsw_ll_cb(skb);
@@ -433,15 +450,11 @@ static void ftsw_ll_switch_vl(struct ftsw_port *p, u8 vl, u64 now)
 			continue;
 		}
 		o = &out->ll->vl[cb->vl];
-		if (o->out_bytes &&
-		    o->out_bytes + skb->len > READ_ONCE(out->out_buf)) {
-			if (!v->blocked_since)
-				v->blocked_since = now;
-			v->head_port = out->num;
-			v->head_vl = cb->vl;
-			__set_bit(p->num, o->waiters);
-			ftsw_ll_arm(p, ftsw_ll_add(cb->arrived, p->ll->life_ns));
-			return;
+		if ((o->out_bytes &&
+		     o->out_bytes + skb->len > READ_ONCE(out->out_buf)) ||
+		    (served && o == turn)) {
+			ftsw_ll_block(p, v, out, o, cb, now);
+			return served;
 		}
 		skb = ftsw_ll_in_pop(p, vl, now);
 		cb->bytes = skb->len;
@@ -449,30 +462,55 @@ static void ftsw_ll_switch_vl(struct ftsw_port *p, u8 vl, u64 now)
 			cb->head = now;
 		__skb_queue_tail(&o->out, skb);
 		o->out_bytes += cb->bytes;
+		o->last_in = p->num;
+		served |= o == turn;
 		ftsw_ll_arm_send(out, now);
 	}
+	return served;
 }
 
-/* Input buffers waiting on @p's output queue of @vl get another try. */
+/*
+ * Input port @n, waiting on @p's output queue of @vl, has its turn: each
+ * of its input buffers whose head waits for that queue moves one packet
+ * if there is room. Returns whether one moved.
+ */
+static bool ftsw_ll_wake_in(struct ftsw_port *p, u8 vl, unsigned long n,
+			    u64 now)
+{
+	struct ftsw_ll_vl *o = &p->ll->vl[vl];
+	struct ftsw_port *in = ftsw_ll_port(p->sw, n);
+	bool moved = false;
+	int i;
+
+	__clear_bit(n, o->waiters);
+	if (!in || !in->ll)
+		return false;
+	for (i = 0; i < FTSW_NUM_DATA_VL; i++) {
+		struct ftsw_ll_vl *v = &in->ll->vl[i];
+
+		if (v->blocked_since && v->head_port == p->num &&
+		    v->head_vl == vl)
+			moved |= ftsw_ll_switch_vl(in, i, now, o);
+	}
+	return moved;
+}
+
+/*
+ * Input buffers waiting on @p's output queue of @vl get another try, round
+ * robin packet by packet as an IB switch arbitrates an output among its
+ * inputs: each scan starts past the input that moved in last, and after a
+ * packet moves it starts again past that one, until a whole scan moves
+ * nothing (no room, or nobody waits).
+ */
 static void ftsw_ll_wake(struct ftsw_port *p, u8 vl, u64 now)
 {
 	struct ftsw_ll_vl *o = &p->ll->vl[vl];
-	unsigned long n;
-	int i;
+	unsigned int k, n;
 
-	for_each_set_bit(n, o->waiters, FTSW_MAX_PORTS + 1) {
-		struct ftsw_port *in = ftsw_ll_port(p->sw, n);
-
-		__clear_bit(n, o->waiters);
-		if (!in || !in->ll)
-			continue;
-		for (i = 0; i < FTSW_NUM_DATA_VL; i++) {
-			struct ftsw_ll_vl *v = &in->ll->vl[i];
-
-			if (v->blocked_since && v->head_port == p->num &&
-			    v->head_vl == vl)
-				ftsw_ll_switch_vl(in, i, now);
-		}
+	for (k = 1; k <= FTSW_MAX_PORTS + 1; k++) {
+		n = (o->last_in + k) % (FTSW_MAX_PORTS + 1);
+		if (test_bit(n, o->waiters) && ftsw_ll_wake_in(p, vl, n, now))
+			k = 0;	/* o->last_in moved: scan again past it */
 	}
 }
 
@@ -647,7 +685,7 @@ u64 ftsw_ll_service(struct ftsw_port *p, u64 now, struct sk_buff_head *tx,
 	ftsw_ll_cfg(p);
 	for (vl = 0; vl < FTSW_NUM_DATA_VL; vl++)
 		if (!skb_queue_empty(&ll->vl[vl].in))
-			ftsw_ll_switch_vl(p, vl, now);
+			ftsw_ll_switch_vl(p, vl, now, NULL);
 	next = ftsw_ll_drain(p, now, tx);
 	if (p->kind == FTSW_PORT_LINK && p->dev && !ftsw_ll_peer(p)) {
 		if (ll->credit_dirty ||
@@ -726,7 +764,7 @@ static void ftsw_ll_input_one(struct ftsw_port *in, struct ftsw_port *out,
 		}
 	}
 	if (skb_queue_len(&v->in) == 1)
-		ftsw_ll_switch_vl(in, vl, now);
+		ftsw_ll_switch_vl(in, vl, now, NULL);
 	spin_unlock_bh(&in->sw->ll_lock);
 	return;
 refuse:

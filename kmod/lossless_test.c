@@ -202,7 +202,7 @@ static void ftsw_credit_frame_checks(struct kunit *test)
 struct ftsw_t_ll {
 	struct ftsw_net fn;
 	struct ftsw_switch *sw[2];
-	struct ftsw_port *in, *a, *b, *b2;
+	struct ftsw_port *in, *a, *b, *b2, *in2;
 };
 
 static struct ftsw_port *ftsw_t_ll_port(struct kunit *test,
@@ -221,7 +221,7 @@ static struct ftsw_port *ftsw_t_ll_port(struct kunit *test,
 
 static void ftsw_t_ll_free(struct ftsw_t_ll *f)
 {
-	struct ftsw_port *ports[] = { f->in, f->a, f->b, f->b2 };
+	struct ftsw_port *ports[] = { f->in, f->a, f->b, f->b2, f->in2 };
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(ports); i++) {
@@ -436,6 +436,54 @@ static void ftsw_ll_refund(struct kunit *test)
 	ftsw_t_ll_free(f);
 }
 
+/*
+ * Two inputs, A:1 and A:2, compete for A:3, whose queue holds one frame
+ * (150 bytes). A:1 gets 4 frames (SLID 4): the first goes into A:3's queue,
+ * the other 3 wait. Then A:2 gets 4 (SLID 5), all waiting. Each frame A:3
+ * sends frees its one slot; the output takes the next frame round robin
+ * past the input served last, so A:3 sends, and B:2's queue (never
+ * serviced, room for 40 frames) receives, SLIDs 4 5 4 5 4 5 4 5. B:3's
+ * buffer (32 frames) never runs out of credit.
+ */
+static void ftsw_ll_fair_inputs(struct kunit *test)
+{
+	static const u16 want[] = { 4, 5, 4, 5, 4, 5, 4, 5 };
+	struct ftsw_t_ll *f = ftsw_t_ll_new(test);
+	struct ftsw_ll_vl *bo;
+	struct sk_buff *skb;
+	u64 now = ktime_get_ns();
+	int i, sent = 0;
+
+	f->in2 = ftsw_t_ll_port(test, f->sw[0], 2);
+	f->a->out_buf = 150;
+	for (i = 0; i < 8; i++) {
+		skb = ftsw_t_ll_frame(test);
+		((struct ftsw_hdr *)(skb->data + ETH_HLEN))->slid =
+			htons(i < 4 ? 4 : 5);
+		ftsw_t_ll_rx(i < 4 ? f->in : f->in2, skb);
+	}
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->a->ll->vl[0].out), 1U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->in->ll->vl[0].in), 3U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->in2->ll->vl[0].in), 4U);
+	/* 1 Gbit/s: a 3-block frame is 1536 ns on the wire; 1 ms apart. */
+	for (i = 0; i < 8 && sent < 8; i++)
+		sent += ftsw_t_ll_service(f->a, now + i * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, sent, 8);
+	bo = &f->b2->ll->vl[0];
+	KUNIT_ASSERT_EQ(test, skb_queue_len(&bo->out), 8U);
+	i = 0;
+	skb_queue_walk(&bo->out, skb) {
+		const struct ftsw_hdr *h = (void *)(skb->data + ETH_HLEN);
+
+		KUNIT_EXPECT_EQ_MSG(test, ntohs(h->slid), want[i],
+				    "frame %d", i);
+		i++;
+	}
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->in->ll->vl[0].in), 0U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->in2->ll->vl[0].in), 0U);
+	ftsw_t_ll_free(f);
+}
+
 /* A credit frame on A:1 (no local far end) sets its credit limit. */
 static void ftsw_ll_credit_frame_rx(struct kunit *test)
 {
@@ -496,6 +544,7 @@ static struct kunit_case ftsw_ll_cases[] = {
 	KUNIT_CASE(ftsw_credit_frame_checks),
 	KUNIT_CASE(ftsw_ll_credits_hol_lifetimes),
 	KUNIT_CASE(ftsw_ll_refund),
+	KUNIT_CASE(ftsw_ll_fair_inputs),
 	KUNIT_CASE(ftsw_ll_credit_frame_rx),
 	{}
 };
