@@ -349,87 +349,55 @@ void ftsw_nl_commit_event(struct ftsw_net *fn)
  */
 #define FTSW_POLICY(pol)	.policy = pol, .maxattr = ARRAY_SIZE(pol) - 1
 
+/* A command that changes the fabric: a doit with its policy, admins only. */
+#define FTSW_ADMIN_OP(c, fn, pol)					\
+	{ .cmd = c, .doit = fn, FTSW_POLICY(pol), .flags = GENL_UNS_ADMIN_PERM }
+
 static const struct genl_ops ftsw_ops[] = {
 	{
 		.cmd = FTSW_CMD_FABRIC_GET,
 		.doit = ftsw_nl_fabric_get,
 	},
-	{
-		.cmd = FTSW_CMD_FABRIC_SET,
-		.doit = ftsw_nl_fabric_set,
-		FTSW_POLICY(ftsw_fabric_set_policy),
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
+	FTSW_ADMIN_OP(FTSW_CMD_FABRIC_SET, ftsw_nl_fabric_set,
+		      ftsw_fabric_set_policy),
 	{
 		.cmd = FTSW_CMD_FABRIC_RESET,
 		.doit = ftsw_nl_fabric_reset,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
-	{
-		.cmd = FTSW_CMD_SWITCH_NEW,
-		.doit = ftsw_nl_switch_new,
-		FTSW_POLICY(ftsw_switch_new_policy),
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = FTSW_CMD_SWITCH_DEL,
-		.doit = ftsw_nl_switch_del,
-		FTSW_POLICY(ftsw_switch_policy),
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
+	FTSW_ADMIN_OP(FTSW_CMD_SWITCH_NEW, ftsw_nl_switch_new,
+		      ftsw_switch_new_policy),
+	FTSW_ADMIN_OP(FTSW_CMD_SWITCH_DEL, ftsw_nl_switch_del,
+		      ftsw_switch_policy),
 	{
 		.cmd = FTSW_CMD_SWITCH_GET,
 		.doit = ftsw_nl_switch_get,
 		.dumpit = ftsw_nl_switch_dump,
 		FTSW_POLICY(ftsw_switch_policy),
 	},
-	{
-		.cmd = FTSW_CMD_PORT_BIND,
-		.doit = ftsw_nl_port_bind,
-		FTSW_POLICY(ftsw_port_bind_policy),
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = FTSW_CMD_PORT_UNBIND,
-		.doit = ftsw_nl_port_unbind,
-		FTSW_POLICY(ftsw_port_policy),
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = FTSW_CMD_PORT_SET,
-		.doit = ftsw_nl_port_set,
-		FTSW_POLICY(ftsw_port_set_policy),
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
+	FTSW_ADMIN_OP(FTSW_CMD_PORT_BIND, ftsw_nl_port_bind,
+		      ftsw_port_bind_policy),
+	FTSW_ADMIN_OP(FTSW_CMD_PORT_UNBIND, ftsw_nl_port_unbind,
+		      ftsw_port_policy),
+	FTSW_ADMIN_OP(FTSW_CMD_PORT_SET, ftsw_nl_port_set,
+		      ftsw_port_set_policy),
 	{
 		.cmd = FTSW_CMD_PORT_GET,
 		.doit = ftsw_nl_port_get,
 		.dumpit = ftsw_nl_port_dump,
 		FTSW_POLICY(ftsw_port_policy),
 	},
-	{
-		.cmd = FTSW_CMD_LFT_SET,
-		.doit = ftsw_nl_lft_set,
-		FTSW_POLICY(ftsw_lft_set_policy),
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
+	FTSW_ADMIN_OP(FTSW_CMD_LFT_SET, ftsw_nl_lft_set,
+		      ftsw_lft_set_policy),
 	{
 		.cmd = FTSW_CMD_LFT_GET,
 		.dumpit = ftsw_nl_lft_dump,
 		FTSW_POLICY(ftsw_lft_get_policy),
 	},
-	{
-		.cmd = FTSW_CMD_LFT_DISCARD,
-		.doit = ftsw_nl_lft_discard,
-		FTSW_POLICY(ftsw_switch_policy),
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = FTSW_CMD_SL2VL_SET,
-		.doit = ftsw_nl_sl2vl_set,
-		FTSW_POLICY(ftsw_sl2vl_set_policy),
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
+	FTSW_ADMIN_OP(FTSW_CMD_LFT_DISCARD, ftsw_nl_lft_discard,
+		      ftsw_switch_policy),
+	FTSW_ADMIN_OP(FTSW_CMD_SL2VL_SET, ftsw_nl_sl2vl_set,
+		      ftsw_sl2vl_set_policy),
 	{
 		.cmd = FTSW_CMD_SL2VL_GET,
 		.doit = ftsw_nl_switch_get,
@@ -441,29 +409,17 @@ static const struct genl_ops ftsw_ops[] = {
 		.doit = ftsw_nl_commit,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
-	{
-		.cmd = FTSW_CMD_PORT_CLEAR,
-		.doit = ftsw_nl_port_clear,
-		FTSW_POLICY(ftsw_port_policy),
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
-	{
-		.cmd = FTSW_CMD_PLAN_SET,
-		.doit = ftsw_nl_plan_set,
-		FTSW_POLICY(ftsw_plan_set_policy),
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
+	FTSW_ADMIN_OP(FTSW_CMD_PORT_CLEAR, ftsw_nl_port_clear,
+		      ftsw_port_policy),
+	FTSW_ADMIN_OP(FTSW_CMD_PLAN_SET, ftsw_nl_plan_set,
+		      ftsw_plan_set_policy),
 	{
 		.cmd = FTSW_CMD_PLAN_GET,
 		.doit = ftsw_nl_plan_get,
 		FTSW_POLICY(ftsw_plan_get_policy),
 	},
-	{
-		.cmd = FTSW_CMD_SWITCH_SET,
-		.doit = ftsw_nl_switch_set,
-		FTSW_POLICY(ftsw_switch_set_policy),
-		.flags = GENL_UNS_ADMIN_PERM,
-	},
+	FTSW_ADMIN_OP(FTSW_CMD_SWITCH_SET, ftsw_nl_switch_set,
+		      ftsw_switch_set_policy),
 };
 
 static const struct genl_multicast_group ftsw_mcgrps[] = {
