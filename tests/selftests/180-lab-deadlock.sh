@@ -32,11 +32,22 @@
 # can end a deadlock but draining), the buffers empty or keep sending
 # (packets leave the switches every 2 s while any is held) and lab waits
 # finds no cycle. A deadlock may need a few tries to form (the ring's
-# buffers must fill in one direction): up to three traffic runs, each 3 s.
+# buffers must fill in one direction): up to FTSW_DEADLOCK_TRIES (3)
+# traffic runs, each 3 s.
+#
+# The MinHop half runs only with FTSW_DEADLOCK_MINHOP=1, as
+# tests/bench/lab-deadlock does (make bench-deadlock): since the switches
+# serve competing inputs round robin (as IB switches do; before, the lowest
+# input port, the host's, always won, and the ring's buffers filled at
+# once), these loads at 100 kbit/s move only about 25 frames per link in a
+# run, and the cycle forms in some runs only: a check that passes by luck
+# is no test. make check runs the DFSSSP half, which must never stop.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lab-lib.sh"
 
-tap_plan 8
+MINHOP=${FTSW_DEADLOCK_MINHOP:-0}
+TRIES=${FTSW_DEADLOCK_TRIES:-3}
+tap_plan $([ "$MINHOP" = 1 ] && echo 8 || echo 6)
 tap_check "insmod ftsw.ko" ftsw_load
 
 fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
@@ -51,14 +62,14 @@ deadlock() {
 import json, sys
 assert json.load(sys.stdin)["check"]["cdg_cyclic_vls"] == 1' ||
 		{ echo "route check does not find MinHop's VL 0 cyclic"; return 1; }
-	for _ in 1 2 3; do
+	for _ in $(seq "$TRIES"); do
 		lab lab traffic --name "$LAB" -p a2a --pps 400 --duration 3000 \
 			>/dev/null 2>&1
 		sleep 1
 		lab -j lab waits --name "$LAB" --min-wait 500 >"$OUT/w.json"
 		[ $? = 3 ] && return 0
 	done
-	echo "no cycle after three runs:"; cat "$OUT/w.json"
+	echo "no cycle after $TRIES runs:"; cat "$OUT/w.json"
 	return 1
 }
 
@@ -178,10 +189,12 @@ never_stops() {
 	return $rc
 }
 
-tap_check "ring of 6, MinHop, one VL: a cycle of full buffers, a CDG cycle, consecutive ring switches; no progress; lifetimes end it, discards counted" \
-	lossless_deadlock torus:6 ring6
-tap_check "4x4 torus, MinHop, one VL: a cycle of grid neighbours, a CDG cycle; no progress; lifetimes end it, discards counted" \
-	lossless_deadlock torus:4,4 torus44
+if [ "$MINHOP" = 1 ]; then
+	tap_check "ring of 6, MinHop, one VL: a cycle of full buffers, a CDG cycle, consecutive ring switches; no progress; lifetimes end it, discards counted" \
+		lossless_deadlock torus:6 ring6
+	tap_check "4x4 torus, MinHop, one VL: a cycle of grid neighbours, a CDG cycle; no progress; lifetimes end it, discards counted" \
+		lossless_deadlock torus:4,4 torus44
+fi
 tap_check "ring of 6, DFSSSP on its VLs, infinite lifetimes: two loads, the buffers drain or keep moving, no cycle" never_stops torus:6
 tap_check "4x4 torus, DFSSSP on its VLs, infinite lifetimes: two loads, the buffers drain or keep moving, no cycle" never_stops torus:4,4
 acyclic() {
