@@ -58,12 +58,7 @@ setup() {
 			ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 ||
 			return 1
 	done
-	ip -n "$A" link add u0 mtu 1700 type veth peer name u0 netns "$B" mtu 1700 &&
-		ip -n "$A" addr add 10.99.0.1/24 dev u0 && ip -n "$B" addr add 10.99.0.2/24 dev u0 &&
-		ip -n "$A" link set u0 up && ip -n "$B" link set u0 up || return 1
-	ip -n "$A" link add vx42 mtu 1600 type vxlan id 42 local 10.99.0.1 remote 10.99.0.2 dstport 4789 dev u0 &&
-		ip -n "$B" link add vx42 mtu 1600 type vxlan id 42 local 10.99.0.2 remote 10.99.0.1 dstport 4789 dev u0 &&
-		ip -n "$A" link set vx42 up && ip -n "$B" link set vx42 up || return 1
+	vxlan_cable "$A" "$B" || return 1
 	# switches without a LID, ports without a table: OpenSM's to fill
 	fa switch add id 1 ports 3 name sw-A guid 0x66740100000000a0 &&
 		fb switch add id 2 ports 3 name sw-B guid 0x66740100000000b0 &&

@@ -27,14 +27,9 @@ setup() {
 		ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 		ip netns exec "$n" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
 	done
-	# The underlay: the only thing the two machines share.
-	ip -n "$A" link add u0 mtu 1700 type veth peer name u0 netns "$B" mtu 1700 &&
-		ip -n "$A" addr add 10.99.0.1/24 dev u0 && ip -n "$B" addr add 10.99.0.2/24 dev u0 &&
-		ip -n "$A" link set u0 up && ip -n "$B" link set u0 up || return 1
-	# The fabric cable: one VXLAN device per machine (VNI 42).
-	ip -n "$A" link add vx42 mtu 1600 type vxlan id 42 local 10.99.0.1 remote 10.99.0.2 dstport 4789 dev u0 &&
-		ip -n "$B" link add vx42 mtu 1600 type vxlan id 42 local 10.99.0.2 remote 10.99.0.1 dstport 4789 dev u0 &&
-		ip -n "$A" link set vx42 up && ip -n "$B" link set vx42 up || return 1
+	# The underlay (the only thing the two machines share) and the
+	# fabric cable over it.
+	vxlan_cable "$A" "$B" || return 1
 	# Hosts: h0 (LID 1) on machine A, h1 (LID 2) on machine B.
 	ip -n "$A" link add h0 type veth peer name eth0 netns "$HA" &&
 		ip -n "$B" link add h1 type veth peer name eth0 netns "$HB" || return 1

@@ -47,3 +47,17 @@ ftsw_load() {
 ftsw_unload() {
 	! ftsw_loaded || rmmod ftsw
 }
+
+# vxlan_cable A B: namespaces A and B stand for two machines: an underlay
+# (veth u0, 10.99.0.1 in A, 10.99.0.2 in B, MTU 1700, the only thing they
+# share) and over it the fabric cable, one VXLAN device vx42 (VNI 42, MTU
+# 1600) per machine, all up.
+vxlan_cable() {
+	local a=$1 b=$2
+	ip -n "$a" link add u0 mtu 1700 type veth peer name u0 netns "$b" mtu 1700 &&
+		ip -n "$a" addr add 10.99.0.1/24 dev u0 && ip -n "$b" addr add 10.99.0.2/24 dev u0 &&
+		ip -n "$a" link set u0 up && ip -n "$b" link set u0 up || return 1
+	ip -n "$a" link add vx42 mtu 1600 type vxlan id 42 local 10.99.0.1 remote 10.99.0.2 dstport 4789 dev u0 &&
+		ip -n "$b" link add vx42 mtu 1600 type vxlan id 42 local 10.99.0.2 remote 10.99.0.1 dstport 4789 dev u0 &&
+		ip -n "$a" link set vx42 up && ip -n "$b" link set vx42 up
+}
