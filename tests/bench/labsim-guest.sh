@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Guest side of tests/bench/labsim (root in the test VM): OUT TOPO RATE
 # BUF SEED DURATION PPS. A lossless lab, a permutation and all-to-all,
-# lab traffic's JSON into OUT/lab-perm.json and OUT/lab-a2a.json.
+# lab traffic's JSON into OUT/lab-perm.json and OUT/lab-a2a.json (every
+# flow once per round), OUT/lab-uniform.json (a2a --random-dst: each
+# datagram to a random other host, as ftsw sim's uniform traffic).
 set -euo pipefail
 out=$1 topo=$2 rate=$3 buf=$4 seed=$5 dur=$6 pps=$7
 insmod "$FTSW_KMOD/ftsw.ko"
@@ -12,6 +14,8 @@ export FTSW_LAB=labsim
 	>"$out/lab-perm.json" || true
 "$FTSW" -j lab traffic -p a2a --size 1422 --pps "$pps" --duration "$dur" \
 	>"$out/lab-a2a.json" || true
+"$FTSW" -j lab traffic -p a2a --random-dst --size 1422 --pps "$pps" \
+	--duration "$dur" >"$out/lab-uniform.json" || true
 "$FTSW" lab waits --min-wait 0 || true
 "$FTSW" lab down
 rmmod ftsw

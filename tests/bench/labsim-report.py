@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""tests/bench/labsim's comparison: DIR holds lab-perm.json, lab-a2a.json
-(ftsw -j lab traffic on the lossless lab) and sim-perm.json, sim-a2a.json
+"""tests/bench/labsim's comparison: DIR holds lab-perm.json, lab-uniform.json,
+lab-a2a.json (ftsw -j lab traffic on the lossless lab: perm, a2a
+--random-dst, a2a in rounds) and sim-perm.json, sim-a2a.json
 (ftsw -j sim --rate --frame-bytes --links at load 1.0). Prints the table,
 writes DIR/table.md, DIR/labsim.dat, DIR/labsim.gp and, with gnuplot,
 DIR/labsim.svg. Exit status 1 when a file is missing or unreadable.
@@ -12,7 +13,8 @@ simulator's (the flits delivered over the link into the flow's
 destination host in the measured window, times rate * F / (64 P) per
 flit per cycle: sim.md). Saturation: the lab's delivered Mbit/s per
 sending host over the rate, the simulator's accepted flits per cycle per
-sending host times F / (64 P)."""
+sending host times F / (64 P); the lab's uniform traffic is the
+counterpart of the simulator's a2a, its rounds are shown beside it."""
 import json
 import os
 import subprocess
@@ -40,9 +42,14 @@ def sim_host_mbps(s):
     return out
 
 
+def disc(j):
+    return j.get("hoq_discards", 0) + j.get("life_discards", 0)
+
+
 def main():
     d = sys.argv[1]
     lp, la = load(d, "lab-perm.json"), load(d, "lab-a2a.json")
+    lu = load(d, "lab-uniform.json")
     sp, sa = load(d, "sim-perm.json"), load(d, "sim-a2a.json")
     rate = sp["lab"]["rate_bits"] / 1e6
     simh = sim_host_mbps(sp)
@@ -63,39 +70,46 @@ def main():
     tot_lab = sum(r[2] for r in rows)
     tot_sim = sum(r[3] for r in rows)
     # saturation: per sending host, over the rate
-    senders = len({f["src"] for f in la["flows"]})
-    lab_sat = sum(f["mbps"] for f in la["flows"]) / max(senders, 1) / rate
+    def lab_sat(j):
+        senders = len({f["src"] for f in j["flows"]})
+        return sum(f["mbps"] for f in j["flows"]) / max(senders, 1) / rate
+
+    def dev(a, b):
+        return 100 * (a / b - 1) if b else float("inf")
     pt = sa["points"][0]
     sim_sat = pt["accepted"] * sa["lab"]["frame_share"]
+    uni, rounds = lab_sat(lu), lab_sat(la)
     lines += ["",
               "| | lab | sim | lab / sim - 1 |", "|---|---|---|---|",
               "| permutation, all flows (Mbit/s) | %.3f | %.3f | %+.1f %% |"
-              % (tot_lab, tot_sim, 100 * (tot_lab / tot_sim - 1)
-                 if tot_sim else float("inf")),
-              "| saturation, a2a (accepted / rate per host) | %.3f | %.3f "
-              "| %+.1f %% |" % (lab_sat, sim_sat, 100 * (lab_sat / sim_sat - 1)
-                                if sim_sat else float("inf")),
+              % (tot_lab, tot_sim, dev(tot_lab, tot_sim)),
+              "| saturation, uniform traffic (accepted / rate per host) "
+              "| %.3f | %.3f | %+.1f %% |" % (uni, sim_sat, dev(uni, sim_sat)),
+              "| (a2a in rounds: every destination once per round) "
+              "| %.3f | %.3f | %+.1f %% |"
+              % (rounds, sim_sat, dev(rounds, sim_sat)),
               "",
               "worst per-flow deviation %.1f %%; lab lifetime discards "
-              "(perm, a2a): %d, %d; lab drops: %d, %d"
-              % (100 * worst,
-                 lp.get("hoq_discards", 0) + lp.get("life_discards", 0),
-                 la.get("hoq_discards", 0) + la.get("life_discards", 0),
-                 lp.get("drops", 0), la.get("drops", 0))]
+              "(perm, uniform, rounds): %d, %d, %d; lab drops: %d, %d, %d"
+              % (100 * worst, disc(lp), disc(lu), disc(la),
+                 lp.get("drops", 0), lu.get("drops", 0), la.get("drops", 0))]
+    rows_plot = rows + [("uniform", "per host", uni * rate, sim_sat * rate)]
     text = "\n".join(lines) + "\n"
     print(text, end="")
     with open(os.path.join(d, "table.md"), "w") as f:
         f.write(text)
     with open(os.path.join(d, "labsim.dat"), "w") as f:
         f.write("# flow lab_mbps sim_mbps\n")
-        for i, (src, dst, lab, sim) in enumerate(rows):
-            f.write('%d "h%d-h%d" %.4f %.4f\n' % (i, src, dst, lab, sim))
+        for i, (src, dst, lab, sim) in enumerate(rows_plot):
+            name = ("h%d-h%d" % (src, dst) if isinstance(src, int)
+                    else "%s %s" % (src, dst))
+            f.write('%d "%s" %.4f %.4f\n' % (i, name, lab, sim))
     gp = os.path.join(d, "labsim.gp")
     with open(gp, "w") as f:
         f.write("set terminal svg size 720,420 dynamic\n"
                 "set output '%s'\n"
-                "set title 'permutation on the lossless lab vs ftsw sim "
-                "(%.3g Mbit/s per port)'\n"
+                "set title 'permutation flows and uniform saturation, "
+                "lossless lab vs ftsw sim (%.3g Mbit/s per port)'\n"
                 "set style data histograms\nset style fill solid 0.6\n"
                 "set ylabel 'Mbit/s of frames'\nset yrange [0:*]\n"
                 "set xtics rotate by -45\nset grid ytics\n"

@@ -203,7 +203,8 @@ TEST(cycles_against_the_cdg)
 /*
  * The lab's parameters in the simulator's units, by hand: 64-byte flits;
  * a 1472-byte frame is 23 blocks, a 1450-byte one too (rounded up); 6144
- * bytes are 96 blocks, 4 frames of 23; 1471 bytes are 22 blocks, no frame.
+ * bytes are 96 blocks, 4 frames of 23; 1471 bytes are 22 blocks, no frame;
+ * the crossbar moves a packet in one cycle (speedup P) unless one is given.
  */
 TEST(lab_parameters_in_flits)
 {
@@ -219,13 +220,17 @@ TEST(lab_parameters_in_flits)
 	ASSERT_EQ(23, o.packet_flits);
 	ASSERT_EQ(4, o.in_buf);
 	ASSERT_EQ(2, o.out_buf);	/* 46 blocks */
+	/* the kernel's crossbar moves a frame at once: one cycle, S = P */
+	ASSERT_EQ(23, o.speedup);
 	ASSERT_TRUE(m.cycle_s > 0.000511999 && m.cycle_s < 0.000512001);
 	ASSERT_TRUE(m.frame_share == 1.0);
 	/* one flit per cycle is the link rate */
 	ASSERT_TRUE(ftsw_sim_lab_bits(&m, 1.0) == 1e6);
 	l.frame_bytes = 1450;
+	o.speedup = 2;		/* one given (--speedup) stays */
 	ASSERT_EQ(0, ftsw_sim_lab_apply(&l, &o, &m, &err));
 	ASSERT_EQ(23, o.packet_flits);
+	ASSERT_EQ(2, o.speedup);
 	ASSERT_TRUE(fabs(ftsw_sim_lab_bits(&m, 0.5) - 0.5e6 * 1450 / 1472) <
 		    1e-6);
 	l.in_buf_bytes = 1471;

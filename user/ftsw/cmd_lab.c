@@ -59,7 +59,8 @@ static const struct cli_opt chaos_opts[C_N + 1] = {
 };
 
 enum { X_NAME, X_PATTERN, X_ORDER, X_PACKETS, X_SIZE, X_SEED, X_STAGES,
-       X_PER_STAGE, X_SVG, X_PPS, X_DURATION, X_FAIL, X_FAIL_AT, X_N };
+       X_PER_STAGE, X_SVG, X_PPS, X_DURATION, X_RANDOM_DST, X_FAIL, X_FAIL_AT,
+       X_N };
 static const struct cli_opt traffic_opts[X_N + 1] = {
 	[X_NAME] = LAB_OPT_NAME,
 	[X_PATTERN] = { "-p", "--pattern", CLI_PATTERN, "PATTERN",
@@ -84,6 +85,9 @@ static const struct cli_opt traffic_opts[X_N + 1] = {
 	[X_DURATION] = { "--duration", NULL, CLI_NUM, "MS", 0, 3600000,
 			 .help = "shaped lab: sending time per stage "
 				 "(default 2500)" },
+	[X_RANDOM_DST] = { "--random-dst", NULL, CLI_FLAG,
+			   .help = "shaped lab: each datagram to one of its "
+				   "host's flows at random (uniform traffic)" },
 	[X_FAIL] = { "--fail", NULL, CLI_STR, "A B",
 		     .help = "fail cable A - B during every stage" },
 	[X_FAIL_AT] = { "--fail-at", NULL, CLI_NUM, "ROUND", 0, 1000000,
@@ -199,7 +203,7 @@ const struct cli_cmd cli_cmds_lab[] = {
 	  .run = lab_chaos },
 	{ "traffic", "[--name LAB] -p PATTERN [--order ORDER] [--packets N] "
 	  "[--size BYTES] [--seed S] [--stages N] [--per-stage] [--svg FILE] "
-	  "[--pps N] [--duration MS] [--fail A B --fail-at ROUND]",
+	  "[--pps N] [--duration MS] [--random-dst] [--fail A B --fail-at ROUND]",
 	  "send a pattern, compare every port's counter with the model",
 	  CLI_STR, 0, 1, .opts = traffic_opts, .notes = traffic_notes,
 	  .run = lab_traffic },
@@ -727,6 +731,7 @@ static int lab_traffic_opts(const struct cli_args *a,
 	show->svg = a->v[X_SVG].s;
 	o->pps = (unsigned)a->v[X_PPS].u;
 	o->duration_ms = (unsigned)a->v[X_DURATION].u;
+	o->random_dst = a->v[X_RANDOM_DST].n;
 	o->fail_at = (unsigned)a->v[X_FAIL_AT].u;
 	/* --fail A B: B is the one positional word */
 	if (a->v[X_FAIL].n != (a->npos == 1)) {

@@ -341,6 +341,12 @@ struct ftsw_lab_traffic_opts {
 	const char *fail_a, *fail_b;
 	unsigned fail_at;
 	unsigned pps;
+	/*
+	 * Shaped lab: each round sends one datagram per sending host, to one
+	 * of its flows drawn at random (uniform), instead of one per flow:
+	 * on all2all, uniform traffic as ftsw sim -p uniform offers it.
+	 */
+	bool random_dst;
 	/* stages done of the pattern's (what "stage"); NULL: quiet */
 	ftsw_progress_fn progress;
 	void *progress_arg;

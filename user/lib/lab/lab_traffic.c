@@ -61,6 +61,12 @@ static int traffic_check(struct trun *x, struct ftsw_err *err)
 			     "needs an unshaped lab", lab->name);
 		return -1;
 	}
+	if (!x->rate_mode && o->random_dst) {
+		ftsw_err_set(err, "lab %s has no link rate: --random-dst needs "
+			     "a shaped lab (lab up --rate) or a lossless one "
+			     "with a rate", lab->name);
+		return -1;
+	}
 	if (lab->topo->nhosts < 2) {
 		ftsw_err_set(err, "lab %s: fewer than 2 hosts", lab->name);
 		return -1;
@@ -239,9 +245,11 @@ static int stage_send(struct trun *x, unsigned s, uint64_t *stage_sent,
 	before = tr->rx_total;
 	*t0s = ftsw_now_us();
 	*stage_sent = 0;
-	if (x->rate_mode)
-		lab_tr_send_timed(tr, x->size, x->rate_bits, x->dur_ms);
-	else if (lab_tr_send_counted(tr, x->size, &x->failed, &x->fail_us, err))
+	if (x->rate_mode) {
+		if (lab_tr_send_timed(tr, x->size, x->rate_bits, x->dur_ms,
+				      err))
+			return -1;
+	} else if (lab_tr_send_counted(tr, x->size, &x->failed, &x->fail_us, err))
 		return -1;
 	for (f = 0; f < tr->nf; f++)
 		*stage_sent += tr->fl[f].sent;

@@ -108,8 +108,8 @@ void lab_tr_drain(struct traffic *tr, int ms);
 int lab_tr_open_sockets(struct traffic *tr, struct ftsw_err *err);
 int lab_tr_send_counted(struct traffic *tr, unsigned size, bool *failed,
 			uint64_t *fail_us, struct ftsw_err *err);
-void lab_tr_send_timed(struct traffic *tr, unsigned size, double rate_bits,
-		       unsigned dur_ms);
+int lab_tr_send_timed(struct traffic *tr, unsigned size, double rate_bits,
+		      unsigned dur_ms, struct ftsw_err *err);
 
 /* lab_traffic_model.c */
 void lab_tr_pattern_spec(const char *p, uint64_t seed, char *buf, size_t sz);

@@ -147,26 +147,116 @@ int lab_tr_send_counted(struct traffic *tr, unsigned size, bool *failed,
 }
 
 /*
- * Rate mode: rounds of one datagram per flow, paced so that each flow
- * offers LAB_RATE_OFFER times the link rate (or --pps in all), for
- * dur_ms; throughput is counted over the last four fifths (the first
+ * A rate-mode round of every flow, in a new order each round: flows
+ * meeting at a full drop-tail queue in a fixed order would share it by
+ * their phase (the first to arrive after a departure gets the free place)
+ * instead of equally. Odd rounds reverse the even round's random order,
+ * so any two flows take turns at arriving first.
+ */
+static void round_all(struct traffic *tr, uint64_t k, unsigned size)
+{
+	uint32_t f;
+
+	if (k & 1) {
+		for (f = 0; f < tr->nf / 2; f++) {
+			uint32_t x = tr->turn[f];
+
+			tr->turn[f] = tr->turn[tr->nf - 1 - f];
+			tr->turn[tr->nf - 1 - f] = x;
+		}
+	} else {
+		ftsw_shuffle(tr->turn, tr->nf, &tr->rng);
+	}
+	for (f = 0; f < tr->nf; f++)
+		send_one(tr, tr->turn[f], size);
+}
+
+/*
+ * --random-dst: the flows grouped by sending host, by[start[s] ..
+ * start[s + 1]) being sender s's flows, and tr->turn[s] = s. Returns the
+ * number of senders, or -1 when out of memory (by and start freed).
+ */
+static int64_t group_by_source(struct traffic *tr, uint32_t **by,
+			       uint32_t **start)
+{
+	uint32_t *snd = malloc(sizeof(*snd) * (tr->n + 1)), f, h, ns = 0;
+	uint32_t *pos = calloc(tr->n + 1, sizeof(*pos));
+
+	*by = malloc(sizeof(**by) * (tr->nf + 1));
+	*start = calloc(tr->n + 2, sizeof(**start));
+	if (!snd || !pos || !*by || !*start) {
+		free(snd);
+		free(pos);
+		free(*by);
+		free(*start);
+		return -1;
+	}
+	for (f = 0; f < tr->nf; f++)
+		pos[tr->fl[f].src]++;		/* flows per host */
+	for (h = 0; h < tr->n; h++) {
+		if (!pos[h])
+			continue;
+		snd[h] = ns;
+		(*start)[ns + 1] = (*start)[ns] + pos[h];
+		ns++;
+	}
+	for (h = 0; h < ns; h++) {
+		pos[h] = (*start)[h];		/* next slot of sender h */
+		tr->turn[h] = h;
+	}
+	for (f = 0; f < tr->nf; f++)
+		(*by)[pos[snd[tr->fl[f].src]]++] = f;
+	free(snd);
+	free(pos);
+	return ns;
+}
+
+/* A --random-dst round: each sender once, in a random order, to one of
+ * its flows at random. */
+static void round_random(struct traffic *tr, const uint32_t *by,
+			 const uint32_t *start, uint32_t ns, unsigned size)
+{
+	uint32_t i;
+
+	ftsw_shuffle(tr->turn, ns, &tr->rng);
+	for (i = 0; i < ns; i++) {
+		uint32_t s = tr->turn[i], k = start[s + 1] - start[s];
+
+		send_one(tr, by[start[s] + ftsw_rand_next(&tr->rng) % k],
+			 size);
+	}
+}
+
+/*
+ * Rate mode: rounds of one datagram per flow (with --random-dst: per
+ * sending host, to one of its flows at random), paced so that each flow
+ * (sender) offers LAB_RATE_OFFER times the link rate (or --pps in all),
+ * for dur_ms; throughput is counted over the last four fifths (the first
  * fifth spends tbf's burst and fills the queues).
  */
-void lab_tr_send_timed(struct traffic *tr, unsigned size, double rate_bits,
-		       unsigned dur_ms)
+int lab_tr_send_timed(struct traffic *tr, unsigned size, double rate_bits,
+		      unsigned dur_ms, struct ftsw_err *err)
 {
 	const struct ftsw_lab_traffic_opts *o = tr->o;
 	uint64_t t0 = ftsw_now_us(), end = t0 + (uint64_t)dur_ms * 1000, now;
-	double ivl = o->pps ? 1e6 * tr->nf / o->pps :
-		     1e6 * (size + LAB_FRAME_EXTRA) * 8 /
-		     (LAB_RATE_OFFER * rate_bits);
+	uint32_t *by = NULL, *start = NULL, f;
+	int64_t per_round = tr->nf;
+	double ivl;
 	uint64_t k;
-	uint32_t f;
 
+	if (o->random_dst)
+		per_round = group_by_source(tr, &by, &start);
+	if (per_round < 0) {
+		ftsw_err_errno(err, ENOMEM, "out of memory");
+		return -1;
+	}
+	ivl = o->pps ? 1e6 * (double)per_round / o->pps :
+	      1e6 * (size + LAB_FRAME_EXTRA) * 8 / (LAB_RATE_OFFER * rate_bits);
 	tr->win_a = t0 + (uint64_t)dur_ms * 1000 / 5;
 	tr->win_b = end;
-	for (f = 0; f < tr->nf; f++)
-		tr->turn[f] = f;
+	if (!o->random_dst)
+		for (f = 0; f < tr->nf; f++)
+			tr->turn[f] = f;
 	for (k = 0;; k++) {
 		uint64_t due = t0 + (uint64_t)(k * ivl);
 
@@ -176,27 +266,15 @@ void lab_tr_send_timed(struct traffic *tr, unsigned size, double rate_bits,
 			lab_tr_drain(tr, (int)((due - now + 999) / 1000));
 		if (now >= end)
 			break;
-		/*
-		 * A new order every round: flows meeting at a full drop-tail
-		 * queue in a fixed order would share it by their phase (the
-		 * first to arrive after a departure gets the free place)
-		 * instead of equally. Odd rounds reverse the even round's
-		 * random order, so any two flows take turns at arriving first.
-		 */
-		if (k & 1) {
-			for (f = 0; f < tr->nf / 2; f++) {
-				uint32_t x = tr->turn[f];
-
-				tr->turn[f] = tr->turn[tr->nf - 1 - f];
-				tr->turn[tr->nf - 1 - f] = x;
-			}
-		} else {
-			ftsw_shuffle(tr->turn, tr->nf, &tr->rng);
-		}
-		for (f = 0; f < tr->nf; f++)
-			send_one(tr, tr->turn[f], size);
+		if (o->random_dst)
+			round_random(tr, by, start, (uint32_t)per_round, size);
+		else
+			round_all(tr, k, size);
 		lab_tr_drain(tr, 0);
 	}
 	while ((now = ftsw_now_us()) < end)
 		lab_tr_drain(tr, (int)((end - now + 999) / 1000));
+	free(by);
+	free(start);
+	return 0;
 }

@@ -6,6 +6,9 @@
  * whole blocks (what its credits cost), a cycle is the time a flit takes
  * at the link rate, and a buffer of B bytes holds as many whole packets as
  * its blocks allow (virtual cut-through: a frame needs room for all of it).
+ * The kernel moves a frame from an input buffer to an output queue at once
+ * (its crossbar has no transfer time): unless --speedup says otherwise,
+ * the simulator's crossbar moves a packet in one cycle (speedup P).
  */
 #include <math.h>
 
@@ -45,6 +48,8 @@ int ftsw_sim_lab_apply(const struct ftsw_sim_lab *l, struct ftsw_sim_opts *o,
 		return -1;
 	}
 	o->packet_flits = P;
+	if (!o->speedup)
+		o->speedup = P < 64 ? P : 64;
 	if (bin)
 		o->in_buf = bin;
 	if (bout)
