@@ -88,8 +88,11 @@ static unsigned int ftsw_pkts(const struct sk_buff *skb)
 	return skb_is_gso(skb) ? max_t(u16, skb_shinfo(skb)->gso_segs, 1) : 1;
 }
 
-/* Transmit one frame (skb->data at the Ethernet header) on @out. */
-static void ftsw_xmit_one(struct ftsw_port *in, struct ftsw_port *out,
+/*
+ * Transmit one frame (skb->data at the Ethernet header) on @out; false if
+ * the device refused it (counted on @in).
+ */
+static bool ftsw_xmit_one(struct ftsw_port *in, struct ftsw_port *out,
 			  struct sk_buff *skb, u8 vl)
 {
 	unsigned int len = skb->len, pkts = ftsw_pkts(skb);
@@ -97,9 +100,10 @@ static void ftsw_xmit_one(struct ftsw_port *in, struct ftsw_port *out,
 	skb_clear_tstamp(skb);
 	if (unlikely(dev_queue_xmit(skb) != NET_XMIT_SUCCESS)) {
 		ftsw_port_drop(in, FTSW_DROP_TX_ERROR);
-		return;
+		return false;
 	}
 	ftsw_count_tx(out, len, pkts, vl);
+	return true;
 }
 
 /*
@@ -197,19 +201,31 @@ struct ftsw_port *ftsw_xmit(struct ftsw_port *in, struct ftsw_port *out,
 		ftsw_count_tx(out, skb->len, ftsw_pkts(skb), vl);
 		return out->peer;
 	}
+	ftsw_xmit_dev(in, out, skb, vl);
+	return NULL;
+}
+
+/*
+ * Send a frame on @out's device; false if it did not go (too big for the
+ * device, or the device refused it; counted on @in).
+ */
+bool ftsw_xmit_dev(struct ftsw_port *in, struct ftsw_port *out,
+		   struct sk_buff *skb, u8 vl)
+{
+	struct net_device *dev = out->dev;
+
 	skb->dev = dev;
 	if (!skb_is_gso(skb)) {
 		if (unlikely(skb->len > dev->mtu + ETH_HLEN)) {
 			ftsw_drop(in, skb, FTSW_DROP_TOO_BIG);
-			return NULL;
+			return false;
 		}
 	} else if (unlikely(!skb_gso_validate_mac_len(skb,
 						      dev->mtu + ETH_HLEN))) {
 		ftsw_drop(in, skb, FTSW_DROP_TOO_BIG);
-		return NULL;
+		return false;
 	}
-	ftsw_xmit_one(in, out, skb, vl);
-	return NULL;
+	return ftsw_xmit_one(in, out, skb, vl);
 }
 
 /*

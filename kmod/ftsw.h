@@ -335,6 +335,8 @@ void ftsw_originate(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_drop(struct ftsw_port *p, struct sk_buff *skb, enum ftsw_drop reason);
 struct ftsw_port *ftsw_xmit(struct ftsw_port *in, struct ftsw_port *out,
 			   struct sk_buff *skb, u8 vl);
+bool ftsw_xmit_dev(struct ftsw_port *in, struct ftsw_port *out,
+		   struct sk_buff *skb, u8 vl);
 struct ftsw_port *ftsw_forward_out(struct ftsw_port *in, struct ftsw_port *out,
 				   struct sk_buff *skb, u8 vl);
 struct ftsw_port *ftsw_patch_rx(struct ftsw_port *in, struct sk_buff *skb);

@@ -45,6 +45,7 @@ struct ftsw_ll_cb {
 	u16 blocks;		/* input charge, 64-byte blocks */
 	u8 out;			/* output port */
 	u8 vl;			/* VL in this switch */
+	u8 rvl;			/* sent: the far end's VL it was charged to */
 };
 
 static struct ftsw_ll_cb *ftsw_ll_cb(struct sk_buff *skb)
@@ -642,11 +643,14 @@ static u64 ftsw_ll_drain(struct ftsw_port *p, u64 now, struct sk_buff_head *tx)
 		if (vl < 0)
 			break;
 		skb = ftsw_ll_out_pop(p, vl, now);
+		ftsw_ll_cb(skb)->rvl = FTSW_NUM_DATA_VL;	/* no charge */
 		if (p->kind == FTSW_PORT_LINK) {
 			u8 rvl = ftsw_ll_rvl(peer, skb, vl);
 
-			if (rvl < FTSW_NUM_DATA_VL)
+			if (rvl < FTSW_NUM_DATA_VL) {
 				ll->vl[rvl].sent += blocks[vl];
+				ftsw_ll_cb(skb)->rvl = rvl;
+			}
 		}
 		WRITE_ONCE(ll->busy_until, max(ll->busy_until, now) +
 			   ftsw_ll_wire_ns(blocks[vl], READ_ONCE(p->rate)));
@@ -657,12 +661,32 @@ static u64 ftsw_ll_drain(struct ftsw_port *p, u64 now, struct sk_buff_head *tx)
 
 /* ---------------------------------------------------------- the timer */
 
+/*
+ * A frame @p charged to the far end's buffer of @rvl never left: its
+ * device refused it (a veth whose peer's backlog is full or that is down,
+ * a frame too big for it). Its blocks are credit again; else they would
+ * be lost for good on a local far end, which never resyncs.
+ */
+static void ftsw_ll_unsend(struct ftsw_port *p, u8 rvl, u32 blocks)
+{
+	spin_lock_bh(&p->sw->ll_lock);
+	p->ll->vl[rvl].sent -= blocks;
+	spin_unlock_bh(&p->sw->ll_lock);
+	ftsw_ll_arm(p, ktime_get_ns());
+}
+
 void ftsw_ll_deliver(struct ftsw_port *p, struct sk_buff *skb)
 {
-	u8 vl = ftsw_ll_cb(skb)->vl;
+	u8 vl = ftsw_ll_cb(skb)->vl, rvl = ftsw_ll_cb(skb)->rvl;
+	u32 b = ftsw_ll_blocks(skb->len);
 	struct ftsw_port *next;
 
 	memset(skb->cb, 0, sizeof(skb->cb));
+	if (p->kind == FTSW_PORT_LINK && p->dev) {
+		if (!ftsw_xmit_dev(p, p, skb, vl) && rvl < FTSW_NUM_DATA_VL)
+			ftsw_ll_unsend(p, rvl, b);
+		return;
+	}
 	next = ftsw_forward_out(p, p, skb, vl);
 	while (next)
 		next = ftsw_patch_rx(next, skb);

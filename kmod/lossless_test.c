@@ -436,6 +436,38 @@ static void ftsw_ll_refund(struct kunit *test)
 	ftsw_t_ll_free(f);
 }
 
+static const struct net_device_ops ftsw_t_noop_ops;
+
+/*
+ * A frame A:3 charged to its far end but its device did not send (here:
+ * too big for the device's MTU; a veth whose peer's backlog is full
+ * refuses the same way) gives its blocks back to A:3's count of blocks
+ * sent: the far end never got them. Without the refund, A:3 would keep 3
+ * blocks charged (a local far end never resyncs) and lose that credit.
+ */
+static void ftsw_ll_unsend(struct kunit *test)
+{
+	struct ftsw_t_ll *f = ftsw_t_ll_new(test);
+	struct net_device *dev;
+
+	dev = alloc_netdev(0, "ftswt%d", NET_NAME_ENUM, ether_setup);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	dev->netdev_ops = &ftsw_t_noop_ops;	/* no peer: credit frames */
+	dev->mtu = 100;				/* 150-byte frames too big */
+	f->a->peer = NULL;
+	f->b->peer = NULL;
+	f->a->dev = dev;
+	ftsw_t_ll_rx(f->in, ftsw_t_ll_frame(test));
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->a->ll->vl[0].out), 1U);
+	KUNIT_EXPECT_EQ(test, ftsw_t_ll_service(f->a, ktime_get_ns()), 1);
+	KUNIT_EXPECT_EQ(test, ftsw_t_ll_drops(f->a, FTSW_DROP_TOO_BIG), 1ULL);
+	KUNIT_EXPECT_EQ(test, f->a->ll->vl[0].sent, 0U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->a->ll->vl[0].out), 0U);
+	f->a->dev = NULL;
+	free_netdev(dev);
+	ftsw_t_ll_free(f);
+}
+
 /*
  * Two inputs, A:1 and A:2, compete for A:3, whose queue holds one frame
  * (150 bytes). A:1 gets 4 frames (SLID 4): the first goes into A:3's queue,
@@ -544,6 +576,7 @@ static struct kunit_case ftsw_ll_cases[] = {
 	KUNIT_CASE(ftsw_credit_frame_checks),
 	KUNIT_CASE(ftsw_ll_credits_hol_lifetimes),
 	KUNIT_CASE(ftsw_ll_refund),
+	KUNIT_CASE(ftsw_ll_unsend),
 	KUNIT_CASE(ftsw_ll_fair_inputs),
 	KUNIT_CASE(ftsw_ll_credit_frame_rx),
 	{}
