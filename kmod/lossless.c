@@ -39,7 +39,7 @@
 
 /* What a packet carries in skb->cb while it is in lossless queues. */
 struct ftsw_ll_cb {
-	u64 arrived;		/* ns: entered the switch */
+	u64 arrived;		/* ns: entered the switch (0: not yet) */
 	u64 head;		/* ns: became the head of its queue */
 	u32 bytes;		/* charged to the input buffer / output queue */
 	u16 blocks;		/* input charge, 64-byte blocks */
@@ -373,6 +373,28 @@ static void ftsw_ll_freed(struct ftsw_port *p, u8 vl, u32 blocks, u64 now)
 	}
 }
 
+/*
+ * An edge port's buffer also holds what its host pushed before it was held
+ * back (FTSW_LL_EDGE_SLACK): on InfiniBand those frames would still be in
+ * the host's send queue, so their switch lifetime starts when they come
+ * within the buffer's size. The head always counts as in.
+ */
+static void ftsw_ll_admit(struct ftsw_port *p, struct ftsw_ll_vl *v, u64 now)
+{
+	u32 cap = READ_ONCE(p->in_buf), bytes = 0;
+	struct sk_buff *skb;
+
+	skb_queue_walk(&v->in, skb) {
+		struct ftsw_ll_cb *cb = ftsw_ll_cb(skb);
+
+		bytes += cb->bytes;
+		if (bytes > cap && bytes != cb->bytes)
+			break;
+		if (!cb->arrived)
+			cb->arrived = now;
+	}
+}
+
 static struct sk_buff *ftsw_ll_in_pop(struct ftsw_port *p, u8 vl, u64 now)
 {
 	struct ftsw_ll_vl *v = &p->ll->vl[vl];
@@ -380,6 +402,8 @@ static struct sk_buff *ftsw_ll_in_pop(struct ftsw_port *p, u8 vl, u64 now)
 	struct ftsw_ll_cb *cb = ftsw_ll_cb(skb);
 	struct sk_buff *next;
 
+	if (v->in_bytes > READ_ONCE(p->in_buf))
+		ftsw_ll_admit(p, v, now);	/* frames past the size */
 	v->in_bytes -= cb->bytes;
 	if (v->blocked_since) {
 		v->in_wait_ns += ftsw_ll_age(now, v->blocked_since);
@@ -769,7 +793,8 @@ static void ftsw_ll_input_one(struct ftsw_port *in, struct ftsw_port *out,
 	    !(in->ll->host_stopped &&
 	      v->in_bytes + skb->len <= cap + FTSW_LL_EDGE_SLACK))
 		goto refuse;
-	cb->arrived = now;
+	/* past the size (an edge port's slack): its lifetime starts later */
+	cb->arrived = v->in_bytes + skb->len <= cap ? now : 0;
 	cb->head = now;
 	cb->bytes = skb->len;
 	cb->blocks = b;

@@ -436,6 +436,44 @@ static void ftsw_ll_refund(struct kunit *test)
 	ftsw_t_ll_free(f);
 }
 
+/*
+ * An edge port held back still takes what its host already pushed, past
+ * its buffer's size; those frames are, in InfiniBand's terms, still in the
+ * host's send queue, so their switch lifetime starts when they come within
+ * the size. A:1's buffer holds 2 frames, A:3's queue 1, switch lifetime 12
+ * (16.8 ms). Four frames: the first goes into A:3's queue, the second and
+ * third wait within A:1's size, the fourth past it. 20 ms later A:3 finds
+ * its head too old: it and the next two (each moved up as room frees) are
+ * discarded; the fourth came within A:1's size when the second left it,
+ * 20 ms after the others arrived, so it is young and A:3 sends it. Were its
+ * lifetime counted from its arrival, all four would be discarded.
+ */
+static void ftsw_ll_edge_slack_life(struct kunit *test)
+{
+	struct ftsw_t_ll *f = ftsw_t_ll_new(test);
+	u64 disc;
+	int i;
+
+	f->in->in_buf = 300;
+	f->a->out_buf = 150;
+	f->in->ll->host_stopped = true;	/* held back: the slack applies */
+	f->sw[0]->life = 12;
+	atomic_inc(&f->fn.ll_gen);
+	for (i = 0; i < 4; i++)
+		ftsw_t_ll_rx(f->in, ftsw_t_ll_frame(test));
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->in->ll->vl[0].in), 3U);
+	KUNIT_EXPECT_EQ(test, f->in->ll->vl[0].in_bytes, 450U);
+	KUNIT_EXPECT_EQ(test, ftsw_t_ll_service(f->a, ktime_get_ns() +
+						 20 * NSEC_PER_MSEC), 1);
+	disc = f->a->ll->vl[0].life_discards + f->in->ll->vl[0].life_discards;
+	KUNIT_EXPECT_EQ(test, disc, 3ULL);
+	KUNIT_EXPECT_EQ(test, ftsw_t_ll_drops(f->a, FTSW_DROP_SWITCH_LIFE) +
+			ftsw_t_ll_drops(f->in, FTSW_DROP_SWITCH_LIFE), 3ULL);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->b2->ll->vl[0].out), 1U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->in->ll->vl[0].in), 0U);
+	ftsw_t_ll_free(f);
+}
+
 static const struct net_device_ops ftsw_t_noop_ops;
 
 /*
@@ -577,6 +615,7 @@ static struct kunit_case ftsw_ll_cases[] = {
 	KUNIT_CASE(ftsw_ll_credits_hol_lifetimes),
 	KUNIT_CASE(ftsw_ll_refund),
 	KUNIT_CASE(ftsw_ll_unsend),
+	KUNIT_CASE(ftsw_ll_edge_slack_life),
 	KUNIT_CASE(ftsw_ll_fair_inputs),
 	KUNIT_CASE(ftsw_ll_credit_frame_rx),
 	{}
