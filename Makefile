@@ -53,6 +53,7 @@ FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
 
 LIBFTSW	:= $(B)/libftsw.a
 FTSW	:= $(B)/ftsw
+UMAD_SHIM := $(B)/libftsw-umad.so
 
 .PHONY: all user kmod clean deps check check-user check-style check-kunit \
 	check-selftests modules-compat demo vm-kernel vm-kernel-plain \
@@ -60,7 +61,15 @@ FTSW	:= $(B)/ftsw
 
 all: user kmod
 
-user: $(LIBFTSW) $(FTSW)
+user: $(LIBFTSW) $(FTSW) $(UMAD_SHIM)
+
+# libftsw-umad.so: preloaded before libumad2sim.so under OpenSM and the
+# diags, it moves whole RMPP messages between a tool and the gateway
+# (user/umad/ftsw-umad.c, Documentation/sm.md "Long MADs").
+$(UMAD_SHIM): user/umad/ftsw-umad.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC \
+		-shared -o $@ $< -ldl -lpthread
 
 $(B)/user/%.o: user/%.c
 	@mkdir -p $(@D)
@@ -405,6 +414,7 @@ install: user $(B)/ftsw.pc $(B)/ftsw.bash-completion
 		$(DESTDIR)$(WIRESHARK_PLUGINDIR)
 	$(INSTALL) -m 755 $(FTSW) $(DESTDIR)$(BINDIR)/ftsw
 	$(INSTALL) -m 644 $(LIBFTSW) $(DESTDIR)$(LIBDIR)/libftsw.a
+	$(INSTALL) -D -m 644 $(UMAD_SHIM) $(DESTDIR)$(LIBDIR)/ftsw/libftsw-umad.so
 	$(INSTALL) -m 644 $(B)/ftsw.pc $(DESTDIR)$(PKGCONFIGDIR)/ftsw.pc
 	for h in $(PUB_HDRS); do \
 		$(INSTALL) -D -m 644 user/lib/$$h $(DESTDIR)$(INCLUDEDIR)/ftsw/$$h || exit 1; \
@@ -416,6 +426,7 @@ install: user $(B)/ftsw.pc $(B)/ftsw.bash-completion
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ftsw $(DESTDIR)$(LIBDIR)/libftsw.a \
+		$(DESTDIR)$(LIBDIR)/ftsw/libftsw-umad.so \
 		$(DESTDIR)$(PKGCONFIGDIR)/ftsw.pc \
 		$(DESTDIR)$(INCLUDEDIR)/linux/ftsw.h \
 		$(DESTDIR)$(MANDIR)/man8/ftsw.8 $(DESTDIR)$(BASHCOMPDIR)/ftsw \

@@ -20,33 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gw/gw.h"
-#include "gw/simproto.h"
+#include "gw/gw_int.h"
 
-#define OWNER_SELF	0xffffffffu
-
-struct gw_client {
-	bool used, issm;
-	uint32_t pid, gen;
-	int fd;
-	uint64_t to_fabric, from_fabric;
-};
-
-struct gw {
-	const struct ftsw_gw_opts *o;
-	const char *base;
-	FILE *log;
-	int ctl, pkt, ifindex;
-	struct gw_client cl[FTSW_GW_MAX_CLIENTS];
-	struct gw_tids tids;
-	struct gw_pends pend;
-	uint64_t refused, dropped, timedout;
-};
-
-static void gw_log(struct gw *g, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void gw_log(struct gw *g, const char *fmt, ...)
+void gw_log(struct gw *g, const char *fmt, ...)
 {
 	struct timespec ts;
 	va_list ap;
@@ -76,8 +52,8 @@ bool ftsw_gw_name_ok(const char *s)
 
 /* The abstract address "\0BASE:WHAT\0", its length counting both NULs
  * (as libumad2sim.so names its sockets). */
-static socklen_t sim_addr(struct sockaddr_un *a, const char *base,
-			  const char *what, unsigned num, bool with_num)
+socklen_t sim_addr(struct sockaddr_un *a, const char *base, const char *what,
+		   unsigned num, bool with_num)
 {
 	int n;
 
@@ -134,7 +110,7 @@ static int open_pkt(struct gw *g, struct ftsw_err *err)
 	return 0;
 }
 
-static int send_frame(struct gw *g, const struct gw_frame *f)
+int send_frame(struct gw *g, const struct gw_frame *f)
 {
 	struct sockaddr_ll sll = {
 		.sll_family = AF_PACKET,
@@ -182,7 +158,7 @@ static int recv_frame(struct gw *g, struct gw_frame *f)
 	return 1;
 }
 
-static void client_free(struct gw *g, uint32_t i, const char *why)
+void client_free(struct gw *g, uint32_t i, const char *why)
 {
 	struct gw_client *c = &g->cl[i];
 
@@ -198,22 +174,23 @@ static void client_free(struct gw *g, uint32_t i, const char *why)
 }
 
 /* The time a request waits for its response before it is sent again. */
-static uint64_t mad_timeout_us(const struct gw *g)
+uint64_t mad_timeout_us(const struct gw *g)
 {
 	return (g->o->mad_timeout_ms ? g->o->mad_timeout_ms :
 		FTSW_GW_MAD_TIMEOUT_MS) * 1000ull;
 }
 
-/* A MAD to client i, with the datagram's status word (0, or ETIMEDOUT
- * for a request given back). Whether the client's socket took it. */
-static bool to_client_status(struct gw *g, uint32_t i,
-			     const struct gw_frame *f, uint32_t status)
+/* A MAD of len bytes (<= 256) to client i, with the datagram's status
+ * word (0, or ETIMEDOUT for a request given back). Whether the client's
+ * socket took it. */
+bool to_client_len(struct gw *g, uint32_t i, const struct gw_frame *f,
+		   size_t len, uint32_t status)
 {
 	struct gw_client *c = &g->cl[i];
 	struct gw_req r = {
 		.dlid = f->dlid, .slid = f->slid,
 		.dqp = f->dqpn, .sqp = f->sqpn,
-		.status = status, .length = GW_MAD_SIZE,
+		.status = status, .length = len,
 	};
 	uint8_t buf[GW_SIM_REQ_SIZE];
 
@@ -230,13 +207,19 @@ static bool to_client_status(struct gw *g, uint32_t i,
 	return false;
 }
 
+bool to_client_status(struct gw *g, uint32_t i, const struct gw_frame *f,
+		      uint32_t status)
+{
+	return to_client_len(g, i, f, GW_MAD_SIZE, status);
+}
+
 static bool to_client(struct gw *g, uint32_t i, const struct gw_frame *f)
 {
 	return to_client_status(g, i, f, 0);
 }
 
 /* The client an unsolicited request goes to: the SM, else the only one. */
-static int request_client(struct gw *g)
+int request_client(struct gw *g)
 {
 	int i, only = -1, n = 0;
 
@@ -259,6 +242,8 @@ static void dispatch(struct gw *g, struct gw_frame *f, uint64_t now)
 	uint32_t gen, owner;
 	int i;
 
+	if (gwr_dispatch(g, f, now))
+		return;
 	if (gw_mad_is_response(f->mad) || m == GW_METHOD_TRAP_REPRESS) {
 		owner = gw_tid_in(&g->tids, gw_mad_tid(f->mad), now, &orig, &gen);
 		if (!owner || owner > FTSW_GW_MAX_CLIENTS || !g->cl[owner - 1].used ||
@@ -554,7 +539,8 @@ static void on_client(struct gw *g, uint32_t i)
 	}
 	f = (struct gw_frame){ .dlid = r.dlid, .dqpn = r.dqp, .sqpn = r.sqp,
 		.pkey = FTSW_MAD_PKEY_DEFAULT };
-	memcpy(f.mad, r.mad, GW_MAD_SIZE);
+	/* libumad2sim sends its stack's bytes past the MAD's length */
+	memcpy(f.mad, r.mad, r.length >= 24 ? r.length : GW_MAD_SIZE);
 	if (!gw_mad_is_response(f.mad))
 		gw_mad_set_tid(f.mad, gw_tid_out(&g->tids, i + 1, c->gen,
 						 gw_mad_tid(r.mad),
@@ -563,6 +549,10 @@ static void on_client(struct gw *g, uint32_t i)
 		gw_log(g, "client %u: class 0x%02x method 0x%02x attr 0x%04x to LID %u QP%u",
 		       i, gw_mad_class(f.mad), gw_mad_method(f.mad),
 		       gw_mad_attr(f.mad), f.dlid, f.dqpn);
+	if (r.length >= 24 && gwr_send(g, i, &f, f.mad, r.length)) {
+		c->to_fabric++;
+		return;
+	}
 	if (send_frame(g, &f) < 0)
 		return;
 	c->to_fabric++;
@@ -614,12 +604,16 @@ static void expire(struct gw *g)
 
 	while ((e = gw_pend_due(&g->pend, now)))
 		on_due(g, e, now);
+	gwr_expire(g, now);
 }
 
 /* How long poll may sleep: 500 ms, or until the next request is due. */
 static int poll_ms(const struct gw *g)
 {
 	uint64_t next = gw_pend_next(&g->pend), now = ftsw_now_us();
+
+	if (gwr_next(g) < next)
+		next = gwr_next(g);
 
 	if (next == UINT64_MAX || next >= now + 500000)
 		return 500;
@@ -628,7 +622,7 @@ static int poll_ms(const struct gw *g)
 
 static void gw_loop(struct gw *g, volatile sig_atomic_t *stop)
 {
-	struct pollfd p[2 + FTSW_GW_MAX_CLIENTS];
+	struct pollfd p[3 + FTSW_GW_MAX_CLIENTS];
 	uint32_t who[FTSW_GW_MAX_CLIENTS];
 	struct gw_frame f;
 	unsigned n, i;
@@ -636,9 +630,10 @@ static void gw_loop(struct gw *g, volatile sig_atomic_t *stop)
 	while (!*stop) {
 		p[0] = (struct pollfd){ .fd = g->ctl, .events = POLLIN };
 		p[1] = (struct pollfd){ .fd = g->pkt, .events = POLLIN };
-		for (n = 2, i = 0; i < FTSW_GW_MAX_CLIENTS; i++)
+		p[2] = (struct pollfd){ .fd = g->big, .events = POLLIN };
+		for (n = 3, i = 0; i < FTSW_GW_MAX_CLIENTS; i++)
 			if (g->cl[i].used) {
-				who[n - 2] = i;
+				who[n - 3] = i;
 				p[n++] = (struct pollfd){ .fd = g->cl[i].fd,
 							  .events = POLLIN };
 			}
@@ -649,10 +644,12 @@ static void gw_loop(struct gw *g, volatile sig_atomic_t *stop)
 		if (p[1].revents)
 			while (recv_frame(g, &f))
 				dispatch(g, &f, ftsw_now_us());
-		for (i = 2; i < n; i++)
-			if (p[i].revents && g->cl[who[i - 2]].used &&
-			    g->cl[who[i - 2]].fd == p[i].fd)
-				on_client(g, who[i - 2]);
+		for (i = 3; i < n; i++)
+			if (p[i].revents && g->cl[who[i - 3]].used &&
+			    g->cl[who[i - 3]].fd == p[i].fd)
+				on_client(g, who[i - 3]);
+		if (p[2].revents)
+			gwr_on_big(g);
 		if (p[0].revents)
 			on_ctl(g);
 		expire(g);
@@ -673,7 +670,7 @@ int ftsw_gw_serve(const struct ftsw_gw_opts *o, volatile sig_atomic_t *stop,
 	g->o = o;
 	g->base = o->sockname ? o->sockname : FTSW_GW_SOCKNAME;
 	g->log = o->log ? o->log : stderr;
-	g->ctl = g->pkt = -1;
+	g->ctl = g->pkt = g->big = -1;
 	for (i = 0; i < FTSW_GW_MAX_CLIENTS; i++)
 		g->cl[i].fd = -1;
 	if (!ftsw_gw_name_ok(g->base)) {
@@ -685,6 +682,8 @@ int ftsw_gw_serve(const struct ftsw_gw_opts *o, volatile sig_atomic_t *stop,
 	rc = open_pkt(g, err);
 	if (!rc)
 		rc = open_ctl(g, err);
+	if (!rc)
+		rc = gwr_open(g, err);
 	if (rc)
 		goto out;
 	gw_log(g, "serving @%s:ctl on %s (node %s)", g->base, o->dev,
@@ -694,10 +693,13 @@ int ftsw_gw_serve(const struct ftsw_gw_opts *o, volatile sig_atomic_t *stop,
 	gw_loop(g, stop);
 	for (i = 0; i < FTSW_GW_MAX_CLIENTS; i++)
 		client_free(g, i, "the gateway stops");
-	gw_log(g, "stopped: %llu messages refused, %llu frames dropped, %llu requests timed out",
+	gw_log(g, "stopped: %llu messages refused, %llu frames dropped, %llu requests timed out; RMPP: %llu messages in, %llu out, %llu failed",
 	       (unsigned long long)g->refused, (unsigned long long)g->dropped,
-	       (unsigned long long)g->timedout);
+	       (unsigned long long)g->timedout, (unsigned long long)g->rmpp_in,
+	       (unsigned long long)g->rmpp_out,
+	       (unsigned long long)g->rmpp_failed);
 out:
+	gwr_close(g);
 	if (g->ctl >= 0)
 		close(g->ctl);
 	if (g->pkt >= 0)

@@ -247,6 +247,55 @@ void gw_frame_encode(const struct gw_frame *f, uint8_t out[GW_FRAME_SIZE])
 	memcpy(out + FTSW_MAD_HLEN, f->mad, GW_MAD_SIZE);
 }
 
+/* struct ib_user_mad_hdr: id, status, timeout_ms, retries, length (host
+ * order), qpn, qkey (be32), lid (be16), sl, path_bits, grh_present, ... */
+int gw_umad_decode(const uint8_t *buf, size_t n, size_t max,
+		   struct gw_umad *u, struct ftsw_err *err)
+{
+	uint32_t length;
+
+	if (n < GW_UMAD_HDR + 24 || n > GW_UMAD_HDR + max) {
+		ftsw_err_set(err, "long MAD of %zu bytes (want %d..%zu)", n,
+			     GW_UMAD_HDR + 24, GW_UMAD_HDR + max);
+		return -EINVAL;
+	}
+	length = get32(buf + 16);
+	if (length != n) {
+		ftsw_err_set(err, "long MAD: length field %u, datagram %zu bytes",
+			     length, n);
+		return -EINVAL;
+	}
+	u->agent = get32(buf);
+	u->status = get32(buf + 4);
+	u->qpn = ntohl(get32(buf + 20));
+	u->lid = (uint16_t)(buf[28] << 8 | buf[29]);
+	u->len = n - GW_UMAD_HDR;
+	u->mad = buf + GW_UMAD_HDR;
+	if (u->qpn > 1) {
+		ftsw_err_set(err, "long MAD: QP %u (0 or 1)", u->qpn);
+		return -EINVAL;
+	}
+	if (u->mad[0] != 1) {
+		ftsw_err_set(err, "long MAD: base version %u (want 1)", u->mad[0]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+size_t gw_umad_encode(const struct gw_umad *u, uint8_t *out)
+{
+	memset(out, 0, GW_UMAD_HDR);
+	put32(out, u->agent);
+	put32(out + 4, u->status);
+	put32(out + 16, (uint32_t)(GW_UMAD_HDR + u->len));
+	put32(out + 20, htonl(u->qpn));
+	put32(out + 24, htonl(u->qpn ? 0x80010000u : 0));	/* the GSI Q_Key */
+	out[28] = (uint8_t)(u->lid >> 8);
+	out[29] = (uint8_t)u->lid;
+	memcpy(out + GW_UMAD_HDR, u->mad, u->len);
+	return GW_UMAD_HDR + u->len;
+}
+
 uint64_t gw_mad_tid(const uint8_t *mad)
 {
 	return get_be64(mad + 8);

@@ -31,6 +31,15 @@
  *    finds the agent of a response there.
  * 2. The in-band frame between a host and its edge port
  *    (include/uapi/linux/ftsw.h): struct ftsw_mad_hdr then the MAD.
+ * 3. Long MADs, ftsw's own addition for libftsw-umad.so (the small
+ *    library preloaded before libumad2sim.so, user/umad): a datagram of
+ *    the kernel's umad ABI, struct ib_user_mad_hdr (64 bytes, host order
+ *    but the address, which is in network order) then the MAD, as a tool
+ *    writes it to and reads it from /dev/infiniband/umadN. The tool sends
+ *    from BASE:bigPID to the gateway's BASE:big; the gateway answers to
+ *    BASE:bigPID. libumad2sim.so carries at most 224 bytes of a MAD (its
+ *    288-byte buffer holds the 64-byte umad header too), so RMPP messages
+ *    longer than that travel here, whole.
  */
 #ifndef LIBFTSW_GW_SIMPROTO_H
 #define LIBFTSW_GW_SIMPROTO_H
@@ -98,6 +107,21 @@ struct gw_frame {
 	uint8_t mad[GW_MAD_SIZE];
 };
 
+/* The longest MAD libumad2sim.so hands a tool intact: its receive buffer
+ * is GW_SIM_REQ_SIZE bytes, the umad header takes GW_UMAD_HDR of them. */
+#define GW_UMAD_HDR		64
+#define GW_SIM_MAD_INTACT	(GW_SIM_REQ_SIZE - GW_UMAD_HDR)
+
+/* A long MAD's datagram, decoded (section 3). mad points into the buffer
+ * decoded. */
+struct gw_umad {
+	uint32_t agent, status;
+	uint32_t qpn;		/* the remote QP */
+	uint16_t lid;		/* the remote LID */
+	size_t len;		/* the MAD's bytes */
+	const uint8_t *mad;
+};
+
 /* The name of control message type t ("CONNECT"), or "?". */
 const char *gw_ctl_name(uint32_t t);
 
@@ -129,6 +153,16 @@ void gw_req_encode(const struct gw_req *r, uint8_t out[GW_SIM_REQ_SIZE]);
 int gw_frame_decode(const void *buf, size_t n, struct gw_frame *f,
 		    struct ftsw_err *err);
 void gw_frame_encode(const struct gw_frame *f, uint8_t out[GW_FRAME_SIZE]);
+
+/*
+ * Decode n bytes as a long MAD: the 64-byte header, a length field equal
+ * to n, a MAD of 24..max bytes with base version 1, QP 0 or 1. 0 or
+ * -EINVAL with err set.
+ */
+int gw_umad_decode(const uint8_t *buf, size_t n, size_t max,
+		   struct gw_umad *u, struct ftsw_err *err);
+/* Encode u into out[GW_UMAD_HDR + u->len]; the bytes written. */
+size_t gw_umad_encode(const struct gw_umad *u, uint8_t *out);
 
 /* MAD header fields (IBA 13.4.3). */
 static inline uint8_t gw_mad_class(const uint8_t *mad) { return mad[1]; }

@@ -216,6 +216,15 @@ struct ftsw_lab_sm {
 
 /* libumad2sim.so ($FTSW_UMAD2SIM, else Debian's paths), or NULL. */
 const char *ftsw_lab_umad2sim(void);
+/*
+ * libftsw-umad.so, which carries whole RMPP messages between a tool and
+ * the gateway ($FTSW_UMAD_SHIM, else beside the running ftsw binary, else
+ * in ../lib/ftsw from it), or NULL.
+ */
+const char *ftsw_lab_umad_shim(void);
+/* What LD_PRELOAD holds for a tool: the shim (if found) before
+ * libumad2sim.so, into buf. NULL when libumad2sim.so is not found. */
+const char *ftsw_lab_preload(char *buf, size_t n);
 /* The port GUID of host h's channel adapter (its edge port's CA agent). */
 uint64_t ftsw_lab_ca_port_guid(const struct ftsw_topo *t, uint32_t h);
 /* Start host's gateway unless it runs (pid in gw-hN.pid, log gw-hN.log). */

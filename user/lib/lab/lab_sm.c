@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -48,6 +49,47 @@ const char *ftsw_lab_umad2sim(void)
 		if (access(umad2sim_paths[i], R_OK) == 0)
 			return umad2sim_paths[i];
 	return NULL;
+}
+
+const char *ftsw_lab_umad_shim(void)
+{
+	static const char *const rel[] = { "libftsw-umad.so",
+					   "../lib/ftsw/libftsw-umad.so" };
+	static char path[PATH_MAX];
+	const char *e = getenv("FTSW_UMAD_SHIM");
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+	unsigned i;
+
+	if (e && *e)
+		return access(e, R_OK) == 0 ? e : NULL;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = 0;
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", exe, rel[i]) >=
+		    (int)sizeof(path))
+			continue;
+		if (access(path, R_OK) == 0)
+			return path;
+	}
+	return NULL;
+}
+
+const char *ftsw_lab_preload(char *buf, size_t n)
+{
+	const char *so = ftsw_lab_umad2sim(), *shim = ftsw_lab_umad_shim();
+
+	if (!so)
+		return NULL;
+	if (!shim || snprintf(buf, n, "%s %s", shim, so) >= (int)n)
+		snprintf(buf, n, "%s", so);
+	return buf;
 }
 
 uint64_t ftsw_lab_ca_port_guid(const struct ftsw_topo *t, uint32_t h)
@@ -376,7 +418,8 @@ int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
 		      const struct ftsw_topo *t, const struct ftsw_routing *r,
 		      struct ftsw_err *err)
 {
-	const char *so = ftsw_lab_umad2sim();
+	char pre[2 * PATH_MAX + 2];
+	const char *so = ftsw_lab_preload(pre, sizeof(pre));
 	char dir[256], log[320], out[320], conf[320], words[1024];
 	char *argv[64];
 	pid_t pid;
@@ -465,7 +508,8 @@ void ftsw_lab_sm_stop(const char *lab)
 int ftsw_lab_ib_exec(struct ftsw_lab *lab, uint32_t host, char **argv,
 		     struct ftsw_err *err)
 {
-	const char *so = ftsw_lab_umad2sim();
+	char pre[2 * PATH_MAX + 2];
+	const char *so = ftsw_lab_preload(pre, sizeof(pre));
 	char dir[300];
 
 	if (!so) {
