@@ -12,6 +12,15 @@
 # on FT(4,2): the tables of both LIDs of every host equal the dump and all
 # 56 pairs ping. FT(m,n) by hand: (2n-1)(m/2)^(n-1) switches, 2(m/2)^n
 # hosts: FT(4,3) 20 and 16, FT(4,2) 6 and 8.
+# OpenSM's SA answers tables of many records in RMPP segments, which the
+# gateways carry (reassembled in h5's, whole to saquery by libftsw-umad.so):
+# the NodeRecords are the 36 nodes of the lab's own topology file (GUIDs,
+# types, names), a PathRecord h3 -> h0 has the plan's LIDs (4, 1) and the
+# GIDs of the two CAs' port GUIDs from that file, and the PortInfoRecords
+# and LinkRecords are as many as counted by hand: every switch port and
+# port 0 (20 x 5) and the 16 CA ports = 116; each of the 48 links (16 host
+# links + 16 + 16 between levels) once each way = 96. ibqueryerrors after
+# the pings: 36 nodes, 96 cabled ports (48 x 2), no errors.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lab-lib.sh"
 
@@ -20,7 +29,7 @@ trap 'lab lab down --name "$LAB" >/dev/null 2>&1; rm -rf "$W"' EXIT
 CMP="$PY $(dirname "$0")/lftcmp.py"
 RUN=/run/ftsw/$LAB
 
-tap_plan 9
+tap_plan 13
 tap_check "insmod ftsw.ko" ftsw_load
 
 fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
@@ -87,6 +96,68 @@ all_ping() {
 	[ "$r" = "$1 0" ] || { echo "ok/failed: $r"; return 1; }
 }
 tap_check "under OpenSM's tables: all 240 pairs ping" all_ping 240
+
+NET=$RUN/topo.net
+ib5() {
+	timeout 120 "$FTSW" lab ib --name "$LAB" h5 -- "$@" 2>"$W/ib.err" ||
+		{ cat "$W/ib.err"; return 1; }
+}
+node_records() {
+	ib5 saquery >"$W/nr" || return 1
+	"$PY" - "$W/nr" "$NET" <<'EOF'
+import re, sys
+recs = [dict(re.findall(r'^\s*(\w+)\.+(.*\S)\s*$', r, re.M))
+        for r in open(sys.argv[1]).read().split("NodeRecord dump:")[1:]]
+net = open(sys.argv[2]).read()
+want = {int(g, 16): (k, d) for k, g, d in re.findall(
+    r'^(switch|ca)guid=0x([0-9a-f]+)\n\S+\t\d+ "[^"]*"\t+# "([^"]*)"', net, re.M)}
+got = {int(r["node_guid"], 16): ("switch" if r["node_type"] == "Switch" else
+                                  "ca", r["NodeDescription"]) for r in recs}
+print("%d NodeRecords, %d nodes in the topology" % (len(recs), len(want)))
+assert len(want) == 36 and len(recs) == 36, (len(want), len(recs))
+assert got == want, sorted(set(got.items()) ^ set(want.items()))
+EOF
+}
+tap_check "saquery from h5 (RMPP): the NodeRecords are the 36 nodes of the topology" node_records
+
+path_record() {
+	ib5 saquery PR --slid 4 --dlid 1 >"$W/pr" || return 1
+	"$PY" - "$W/pr" "$NET" <<'EOF'
+import ipaddress, re, sys
+recs = [dict(re.findall(r'^\s*(\w+)\.+(\S+)$', r, re.M))
+        for r in open(sys.argv[1]).read().split("PathRecord dump:")[1:]]
+net = open(sys.argv[2]).read()
+# the port GUID of a host's CA: the "[1](GUID)" line after its Ca line
+def gid(host):
+    g = re.search(r'^Ca\t\d+ "[^"]*"\t+# "%s"\n\[1\]\(([0-9a-f]+)\)' % host,
+                  net, re.M | re.I).group(1)
+    return str(ipaddress.IPv6Address(0xfe80 << 112 | int(g, 16)))
+want = {"slid": "4", "dlid": "1", "sgid": gid("h3"), "dgid": gid("h0"),
+        "pkey": "0xFFFF"}
+print(want)
+assert len(recs) == 1 and all(recs[0].get(k) == v for k, v in want.items()), recs
+EOF
+}
+tap_check "saquery PR --slid 4 --dlid 1: h3 -> h0, LIDs and GIDs from the topology" path_record
+
+port_link_records() {
+	local n m
+	ib5 saquery PortInfoRecord >"$W/pir" && ib5 saquery LinkRecord >"$W/lr" ||
+		return 1
+	n=$(grep -c "PortInfoRecord dump:" "$W/pir")
+	m=$(grep -c "LinkRecord dump:" "$W/lr")
+	echo "$n PortInfoRecords, $m LinkRecords"
+	[ "$n" = 116 ] && [ "$m" = 96 ]
+}
+tap_check "saquery: 116 PortInfoRecords, 96 LinkRecords (by hand)" port_link_records
+
+query_errors() {
+	ib5 ibqueryerrors >"$W/qe" || { cat "$W/qe"; return 1; }
+	grep "^##" "$W/qe"
+	grep -q "36 nodes checked, 0 bad nodes found" "$W/qe" &&
+		grep -q "96 ports checked, 0 ports have errors beyond threshold" "$W/qe"
+}
+tap_check "ibqueryerrors after the pings: 36 nodes, 96 ports, no errors" query_errors
 
 # The cable at S1-0 (s0) port 1, a leaf's first uplink. Its two switches
 # send trap 128 to the SM's LID and OpenSM sweeps again; done when the
