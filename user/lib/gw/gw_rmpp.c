@@ -312,12 +312,24 @@ bool gwr_dispatch(struct gw *g, const struct gw_frame *f, uint64_t now)
 
 /* ------------------------------------------------------------ timeouts */
 
+/* The sender gives up: ABORT (too many retries) with the DATA's header. */
+static void tx_abort(struct gw *g, struct gw_tx_sess *t)
+{
+	struct gw_rmpp_reply r = { .kind = GW_RMPP_SEND_ABORT,
+				   .status = GW_RMPP_ST_TMR };
+	uint8_t seg[GW_MAD_SIZE];
+
+	gw_rmpp_segment(t->tx.msg, t->tx.len, 1, seg);
+	gw_rmpp_reply_mad(seg, &r, t->f.mad);
+	t->f.mad[3] ^= 0x80;	/* the DATA's method, not the answer's */
+	send_frame(g, &t->f);
+	tx_end(t);
+}
+
 void gwr_expire(struct gw *g, uint64_t now)
 {
 	unsigned tries = g->o->mad_tries ? g->o->mad_tries : FTSW_GW_MAD_TRIES;
 	uint64_t idle = 2 * tries * mad_timeout_us(g);
-	struct gw_rmpp_reply r = { .kind = GW_RMPP_SEND_ABORT,
-				   .status = GW_RMPP_ST_TMR };
 	unsigned i;
 
 	for (i = 0; i < GW_RMPP_SESSIONS; i++) {
@@ -333,11 +345,7 @@ void gwr_expire(struct gw *g, uint64_t now)
 				gw_log(g, "RMPP to LID %u, TID 0x%016llx: no ACK after %u tries: aborted",
 				       t->f.dlid, (unsigned long long)t->tid,
 				       tries);
-				gw_rmpp_segment(t->tx.msg, t->tx.len, 1, t->f.mad);
-				gw_rmpp_reply_mad(t->f.mad, &r, t->f.mad);
-				t->f.mad[3] ^= 0x80;	/* the DATA's method */
-				send_frame(g, &t->f);
-				tx_end(t);
+				tx_abort(g, t);
 			}
 		}
 		if (s->used && s->last_us + idle <= now) {
