@@ -1096,6 +1096,46 @@ static void t_link_states(struct kunit *test)
 	t_fab_free(f);
 }
 
+/*
+ * OperationalVLs: every port starts at its VLCap (5, VL0-14), as a real
+ * port does before an SM lowers it; a Set takes 1..VLCap, 0 changes
+ * nothing and a value past VLCap is refused (0x1C), the port unchanged
+ * (every answer carries the attribute as it now is).
+ */
+static u8 t_opvls(struct kunit *test, struct t_fab *f, const u8 *path,
+		  int n, u32 mod, bool set, u8 opvls, u16 status)
+{
+	struct ib_port_info *pi;
+	struct t_mad m;
+
+	t_dr(&m, set ? IB_MGMT_METHOD_SET : IB_MGMT_METHOD_GET, 0x0015, mod,
+	     path, n);
+	pi = (void *)m.smp.data;
+	pi->operationalvl_pei_peo_fpi_fpo = opvls << 4;
+	if (n == 4)	/* h1's CA keeps its LID */
+		pi->lid = cpu_to_be16(9);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), status);
+	KUNIT_EXPECT_EQ(test, pi->vlcap_inittype >> 4, 5);
+	return pi->operationalvl_pei_peo_fpi_fpo >> 4;
+}
+
+static void t_operational_vls(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+
+	KUNIT_EXPECT_EQ(test, t_opvls(test, f, t_to_h1, 4, 1, false, 0, 0), 5);
+	KUNIT_EXPECT_EQ(test, t_opvls(test, f, t_to_s2, 3, 2, false, 0, 0), 5);
+	KUNIT_EXPECT_EQ(test, t_opvls(test, f, t_to_s2, 3, 0, false, 0, 0), 5);
+	KUNIT_EXPECT_EQ(test, t_opvls(test, f, t_to_s2, 3, 2, true, 3, 0), 3);
+	KUNIT_EXPECT_EQ(test, t_opvls(test, f, t_to_s2, 3, 2, true, 0, 0), 3);
+	KUNIT_EXPECT_EQ(test, t_opvls(test, f, t_to_s2, 3, 2, true, 6, 0x1c),
+			3);
+	KUNIT_EXPECT_EQ(test, t_opvls(test, f, t_to_s2, 3, 2, false, 0, 0), 3);
+	KUNIT_EXPECT_EQ(test, t_opvls(test, f, t_to_h1, 4, 1, true, 1, 0), 1);
+	KUNIT_EXPECT_EQ(test, t_opvls(test, f, t_to_s2, 3, 1, false, 0, 0), 5);
+	t_fab_free(f);
+}
+
 static struct kunit_case ftsw_mad_cases[] = {
 	KUNIT_CASE(t_hop0_ca),
 	KUNIT_CASE(t_dr_paths),
@@ -1115,6 +1155,7 @@ static struct kunit_case ftsw_mad_cases[] = {
 	KUNIT_CASE(t_physstate),
 	KUNIT_CASE(t_lft_commit_merge),
 	KUNIT_CASE(t_link_states),
+	KUNIT_CASE(t_operational_vls),
 	{}
 };
 

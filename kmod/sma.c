@@ -327,7 +327,14 @@ static void ftsw_pi_fill(struct ftsw_sma_req *r, const struct ftsw_pi_at *at,
 	pi->vl_arb_low_cap = FTSW_VLARB_CAP;
 	pi->inittypereply_mtucap = cap;
 	pi->vlstallcnt_hoqlife = ib->hoq;
-	pi->operationalvl_pei_peo_fpi_fpo = (ib->opvls ? ib->opvls : 1) << 4;
+	/*
+	 * OperationalVLs starts at VLCap, as a switch's or an HCA's port
+	 * reports before any SM (IBA leaves the SM to lower it): OpenSM's
+	 * first sweep then sees every VL it may use (LASH's lanes, DFSSSP's
+	 * layers) and need not take the CAs' links down to raise it.
+	 */
+	pi->operationalvl_pei_peo_fpi_fpo = (ib->opvls ? ib->opvls :
+					     FTSW_VLCAP) << 4;
 	pi->guid_cap = 1;
 	pi->clientrereg_resv_subnetto = mg->subnet_to & 0x1f;
 	pi->resv_resptimevalue = mg->resp_time & 0x1f;
