@@ -498,7 +498,7 @@ static const struct {
 	{ "ftsw topo gen xg", "xgft:\n" },
 	{ "ftsw completion \"\"", "bash help\n" },
 	{ "ftsw lab \"\"",
-	  "up down status show list exec ib ping trace fail heal "
+	  "up down status show list exec ib sm ping trace fail heal "
 	  "chaos traffic mpirun waits capture help\n" },
 	{ "ftsw lab up --no", "--no-neigh\n" },
 	{ "ftsw lab up --pa", "--paths --patch\n" },

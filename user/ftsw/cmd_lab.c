@@ -143,6 +143,13 @@ static const char ib_notes[] =
 "libumad2sim.so preloaded and IBSIM_SOCKNAME=" FTSW_LAB_GW_SOCK ", through HOST's\n"
 "gateway (started if it is not running; lab down stops it): ibnetdiscover,\n"
 "ibroute, ibtracert, perfquery, smpquery, saquery, iblinkinfo...\n";
+static const char sm_notes[] =
+"On a lab built with --sm opensm: OpenSM is stopped and started again with\n"
+"these options (the gateways keep running), its LID cache seeded with the\n"
+"plan for the LMC, and the command returns at SUBNET UP, when OpenSM has\n"
+"written its dumps (opensm-lfts.dump...) in /run/ftsw/LAB. The last run's log\n"
+"is kept as opensm.log.prev. A new LMC moves the hosts' LIDs: every host\n"
+"forgets its neighbours and asks again (Documentation/sm.md).\n";
 static const char traffic_notes[] =
 "PATTERN: all2all, cps (every shift), or any of ftsw analyze -p's (shift:K,\n"
 "perm, a2a, bisect, file:PATH, ...); ORDER: topology, random, or any of\n"
@@ -185,6 +192,11 @@ const struct cli_cmd cli_cmds_lab[] = {
 	  "run an infiniband-diags tool (or OpenSM) on a host, through its "
 	  "gateway", CLI_STR, 1, 1, .opts = name_opts, .notes = ib_notes,
 	  .raw = lab_exec },
+	{ "sm", "[--name LAB] restart [--sm-engine E] [--lmc N] "
+	  "[--sm-args ARGS]... [--sm-timeout S]",
+	  "restart the lab's OpenSM with other options, wait for SUBNET UP",
+	  CLI_STR, 1, 1, .opts = lab_sm_opts_table, .notes = sm_notes,
+	  .run = lab_sm },
 	{ "ping", "[--name LAB] [--all | SRC [DST]] [-c N] [-W MS]",
 	  "ICMP echo between hosts (every pair by default)", CLI_STR, 0, 2,
 	  .opts = ping_opts, .notes = host_notes, .run = lab_ping },

@@ -23,6 +23,9 @@ int lab_waits(const struct cli_args *a);
 /* lab up (cmd_lab_up.c): its options and its run. */
 extern const struct cli_opt lab_up_opts_table[];
 int lab_up(const struct cli_args *a);
+/* lab sm restart (cmd_lab_up.c). */
+extern const struct cli_opt lab_sm_opts_table[];
+int lab_sm(const struct cli_args *a);
 
 /* How lab traffic's report is shown (presentation, not the library's). */
 struct lab_traffic_show {

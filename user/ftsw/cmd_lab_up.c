@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftsw lab up: build a lab and route it (user/lib/lab/lab.h, lab_up.c),
- * in today's mode or lossless (--lossless, Documentation/lab.md).
+ * in today's mode or lossless (--lossless, Documentation/lab.md); ftsw lab
+ * sm restart: its OpenSM again with other options (lab_sm.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -241,3 +242,67 @@ int lab_up(const struct cli_args *a)
 	return 0;
 }
 
+
+/* ------------------------------------------------------------ lab sm */
+
+enum { S_NAME, S_ENGINE, S_ROOT, S_CN, S_QOS, S_ARGS, S_HOST, S_TIMEOUT,
+       S_LMC, S_N };
+const struct cli_opt lab_sm_opts_table[S_N + 1] = {
+	[S_NAME] = LAB_OPT_NAME,
+	[S_ENGINE] = { "--sm-engine", NULL, CLI_STR, "ENGINE",
+		       .help = "opensm -R (as lab up)" },
+	[S_ROOT] = { "--sm-root", NULL, CLI_FILE, "FILE",
+		     .help = "opensm -a: root switch GUIDs" },
+	[S_CN] = { "--sm-cn", NULL, CLI_FILE, "FILE",
+		   .help = "opensm -u: compute node GUIDs" },
+	[S_QOS] = { "--sm-qos", NULL, CLI_FLAG, .help = "opensm -Q" },
+	[S_ARGS] = { "--sm-args", NULL, CLI_STR, "'ARGS'",
+		     .help = "more opensm arguments, blank-separated" },
+	[S_HOST] = { "--sm-host", NULL, CLI_NUM, "N", 0, UINT32_MAX,
+		     .help = "the host OpenSM runs on (default 0)" },
+	[S_TIMEOUT] = { "--sm-timeout", NULL, CLI_NUM, "S", 1, 3600,
+			.help = "wait this long for SUBNET UP (default 120)" },
+	[S_LMC] = { "--lmc", NULL, CLI_NUM, "N", 0, CLI_LMC_MAX,
+		    .help = "2^N LIDs per host (default: the lab's)" },
+};
+
+/* lab sm restart: the library does it all (ftsw_lab_sm_restart). */
+int lab_sm(const struct cli_args *a)
+{
+	struct ftsw_lab_sm sm = {
+		.engine = a->v[S_ENGINE].s, .root_guids = a->v[S_ROOT].s,
+		.cn_guids = a->v[S_CN].s, .qos = a->v[S_QOS].n,
+		.args = a->v[S_ARGS].s, .host = (unsigned)a->v[S_HOST].u,
+		.timeout_s = (unsigned)a->v[S_TIMEOUT].u,
+	};
+	uint64_t t0 = ftsw_now_us();
+	struct ftsw_lab lab;
+	struct ftsw_err err;
+
+	if (strcmp(a->pos[0], "restart")) {
+		cli_err("lab sm: '%s': restart expected", a->pos[0]);
+		return 2;
+	}
+	if (open_lab(a, &lab))
+		return 1;
+	if (isatty(2))
+		lab_progress("OpenSM: waiting for SUBNET UP", 0, 0, lab.name);
+	if (ftsw_lab_sm_restart(&lab, &sm,
+				a->v[S_LMC].n ? (int)a->v[S_LMC].u : -1,
+				&err)) {
+		cli_err("lab sm restart: %s", err.msg);
+		ftsw_lab_close(&lab);
+		return 1;
+	}
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("name", "lab %s: ", lab.name);
+	ftsw_out_str("engine", "OpenSM %s ", lab.engine + 7);
+	ftsw_out_uint("lmc", "(LMC %" PRIu64 ") ", lab.lmc);
+	ftsw_out_float("seconds", "SUBNET UP in %.3f s\n",
+		       (ftsw_now_us() - t0) / 1e6);
+	ftsw_out_close_object();
+	ftsw_out_end();
+	ftsw_lab_close(&lab);
+	return 0;
+}

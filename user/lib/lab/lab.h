@@ -233,6 +233,18 @@ int ftsw_lab_gw_start(const char *lab, uint32_t host, struct ftsw_err *err);
 int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
 		      const struct ftsw_topo *t, const struct ftsw_routing *r,
 		      struct ftsw_err *err);
+/*
+ * lab sm restart: the lab's OpenSM stopped and started again with sm's
+ * options (engine, root and CN files, QoS, more arguments, host, timeout)
+ * and LMC lmc (< 0: the lab's), its LID cache seeded with the plan as lab
+ * up does; 0 once SUBNET UP. The gateways keep running. The last run's log
+ * is kept as opensm.log.prev and its dumps (opensm-lfts.dump...) removed
+ * first, so the files in the run directory are this run's. lab.conf then
+ * names the new engine and LMC, and, when the LMC changed, every host
+ * forgets its neighbours (their MACs name the old LIDs).
+ */
+int ftsw_lab_sm_restart(struct ftsw_lab *lab, const struct ftsw_lab_sm *sm,
+			int lmc, struct ftsw_err *err);
 /* Stop the lab's OpenSM and gateways (best effort). */
 void ftsw_lab_sm_stop(const char *lab);
 /*

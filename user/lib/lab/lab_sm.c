@@ -25,10 +25,14 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
 
 #include "gw/gw.h"
 #include "lab/lab.h"
 #include "lab/lab_int.h"
+#include "nl/ns.h"
+#include "nl/rtnl.h"
 
 static const char *const umad2sim_paths[] = {
 	"/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so",
@@ -503,6 +507,144 @@ void ftsw_lab_sm_stop(const char *lab)
 		    (pid = pid_of(lab, de->d_name, "ftsw")))
 			stop_pid(pid);
 	closedir(d);
+}
+
+/*
+ * lab.conf with the SM's engine and LMC now in effect (written aside and
+ * renamed): every other line as it was.
+ */
+static int conf_set_sm(const struct ftsw_lab *lab, const char *engine,
+		       unsigned lmc, struct ftsw_err *err)
+{
+	char path[320], line[512], *tmp;
+	FILE *in, *out;
+
+	run_path(lab->name, "lab.conf", path, sizeof(path));
+	in = fopen(path, "re");
+	if (!in) {
+		ftsw_err_errno(err, errno, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	out = ftsw_atomic_open(path, &tmp, err);
+	if (!out) {
+		fclose(in);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), in)) {
+		if (!strncmp(line, "engine=", 7))
+			fprintf(out, "engine=opensm:%s\n", engine);
+		else if (!strncmp(line, "lmc=", 4))
+			fprintf(out, "lmc=%u\n", lmc);
+		else
+			fputs(line, out);
+	}
+	fclose(in);
+	return ftsw_atomic_commit(out, path, tmp, err);
+}
+
+/*
+ * Every host forgets its neighbours (IPv4 and IPv6 entries of the other
+ * hosts on eth0), as `ip neigh flush dev eth0` would, without forking:
+ * after the SM moved the hosts' LIDs, the MACs the hosts learnt name the
+ * old ones, and asking again gets the new.
+ */
+static int flush_neighbours(struct ftsw_lab *lab, struct ftsw_err *err)
+{
+	uint32_t h, g, n = lab->topo->nhosts, a4;
+	struct ftsw_rt rt;
+	uint8_t a6[16];
+	char ns[64];
+	int ifx, rc = 0;
+
+	for (h = 0; h < n && !rc; h++) {
+		ftsw_lab_host_ns(lab->name, h, ns, sizeof(ns));
+		if (ftsw_netns_enter(ns, err))
+			return -1;
+		rc = ftsw_rt_open(&rt, err);
+		if (rc)
+			break;
+		ifx = ftsw_rt_ifindex(&rt, "eth0", err);
+		rc = ifx < 0;
+		for (g = 0; g < n && !rc; g++) {
+			if (g == h)
+				continue;
+			a4 = ftsw_lab_host_ip(g);
+			ftsw_lab_host_ip6(g, a6);
+			rc = ftsw_rt_neigh_del(&rt, ifx, AF_INET, &a4,
+					       "neighbour", err) ||
+			     ftsw_rt_neigh_del(&rt, ifx, AF_INET6, a6,
+					       "neighbour", err);
+		}
+		if (!rc)
+			rc = ftsw_rt_flush(&rt, err);
+		ftsw_rt_close(&rt);
+		if (rc) {
+			char m[sizeof(err->msg)];
+
+			snprintf(m, sizeof(m), "%.400s", err->msg);
+			ftsw_err_set(err, "h%" PRIu32 ": %s", h, m);
+		}
+	}
+	if (ftsw_netns_home(rc ? NULL : err))
+		return -1;
+	return rc ? -1 : 0;
+}
+
+int ftsw_lab_sm_restart(struct ftsw_lab *lab, const struct ftsw_lab_sm *sm,
+			int lmc, struct ftsw_err *err)
+{
+	static const char *const stale[] = {
+		"opensm-lfts.dump", "opensm-sl2vl.dump", "opensm-lid-matrix.dump",
+		"opensm.fdbs", "opensm.mcfdbs", "opensm-subnet.lst", NULL,
+	};
+	const struct ftsw_topo *t = lab->topo;
+	struct ftsw_routing r;
+	char log[320], old[330];
+	unsigned i;
+	pid_t pid;
+
+	if (strncmp(lab->engine, "opensm:", 7)) {
+		ftsw_err_set(err, "lab %s is not under a subnet manager (it "
+			     "was built with %s; lab up --sm opensm)",
+			     lab->name, lab->engine);
+		return -1;
+	}
+	memset(&r, 0, sizeof(r));
+	r.nhosts = t->nhosts;
+	r.nswitches = t->nswitches;
+	r.lmc = lmc < 0 ? lab->lmc : (unsigned)lmc;
+	if (lmc > FTSW_MAX_LMC ||
+	    ftsw_switch_lid(&r, 0) + t->nswitches - 1 > FTSW_MAX_LID) {
+		ftsw_err_set(err, "--lmc %d: %" PRIu32 " hosts and %" PRIu32
+			     " switches need LIDs past 0x%x", lmc, t->nhosts,
+			     t->nswitches, FTSW_MAX_LID);
+		return -1;
+	}
+	pid = pid_of(lab->name, "opensm.pid", "opensm");
+	if (pid)
+		stop_pid(pid);
+	/* a reader never takes the last run's files for this one's */
+	run_path(lab->name, "opensm.log", log, sizeof(log));
+	snprintf(old, sizeof(old), "%s.prev", log);
+	if (rename(log, old) && errno != ENOENT) {
+		ftsw_err_errno(err, errno, "%s: %s", log, strerror(errno));
+		return -1;
+	}
+	for (i = 0; stale[i]; i++) {
+		run_path(lab->name, stale[i], log, sizeof(log));
+		unlink(log);
+	}
+	if (ftsw_lab_sm_start(lab->name, sm, t, &r, err) ||
+	    conf_set_sm(lab, sm->engine ? sm->engine : "default", r.lmc, err))
+		return -1;
+	if (r.lmc != lab->lmc) {
+		lab->lmc = r.lmc;
+		if (flush_neighbours(lab, err))
+			return -1;
+	}
+	snprintf(lab->engine, sizeof(lab->engine), "opensm:%s",
+		 sm->engine ? sm->engine : "default");
+	return 0;
 }
 
 int ftsw_lab_ib_exec(struct ftsw_lab *lab, uint32_t host, char **argv,

@@ -107,6 +107,10 @@ static int drain(struct ftsw_rt *rt, unsigned keep, struct ftsw_err *err)
 			e = NLMSG_DATA(h);
 			if (rt->inflight)
 				rt->inflight--;
+			if (e->error == -ENOENT &&
+			    rt->seqs[slot] == h->nlmsg_seq &&
+			    rt->absent_ok[slot])
+				continue;
 			if (e->error && !rt->error) {
 				const char *m = ack_msg(h);
 
@@ -132,7 +136,6 @@ int ftsw_rt_flush(struct ftsw_rt *rt, struct ftsw_err *err)
 	return drain(rt, 0, err);
 }
 
-/* Send msg (consumed) for object `what`. */
 /* Send msg and free it; *seq is its sequence number. */
 static int send_free(struct ftsw_rt *rt, struct nl_msg *msg, uint32_t *seq,
 		     const char *what, struct ftsw_err *err)
@@ -148,8 +151,9 @@ static int send_free(struct ftsw_rt *rt, struct nl_msg *msg, uint32_t *seq,
 	return 0;
 }
 
-static int send_msg(struct ftsw_rt *rt, struct nl_msg *msg, const char *what,
-		    struct ftsw_err *err)
+/* Send msg (consumed) for object `what`; absent_ok: ENOENT is no error. */
+static int send_msg_opt(struct ftsw_rt *rt, struct nl_msg *msg,
+			const char *what, bool absent_ok, struct ftsw_err *err)
 {
 	uint32_t seq;
 
@@ -164,10 +168,17 @@ static int send_msg(struct ftsw_rt *rt, struct nl_msg *msg, const char *what,
 	if (send_free(rt, msg, &seq, what, err))
 		return -1;
 	rt->seqs[seq % FTSW_RT_WINDOW] = seq;
+	rt->absent_ok[seq % FTSW_RT_WINDOW] = absent_ok;
 	snprintf(rt->what[seq % FTSW_RT_WINDOW], sizeof(rt->what[0]), "%s", what);
 	rt->inflight++;
 	rt->nmsgs++;
 	return 0;
+}
+
+static int send_msg(struct ftsw_rt *rt, struct nl_msg *msg, const char *what,
+		    struct ftsw_err *err)
+{
+	return send_msg_opt(rt, msg, what, false, err);
 }
 
 static int put_ifinfo(struct nl_msg *msg, int ifindex, bool up)
@@ -359,6 +370,23 @@ int ftsw_rt_neigh4(struct ftsw_rt *rt, int ifindex, uint32_t addr,
 		msg = NULL;
 	}
 	return send_msg(rt, msg, what, err);
+}
+
+int ftsw_rt_neigh_del(struct ftsw_rt *rt, int ifindex, int family,
+		      const void *addr, const char *what, struct ftsw_err *err)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(RTM_DELNEIGH, NLM_F_REQUEST);
+	struct ndmsg nd = {
+		.ndm_family = family,
+		.ndm_ifindex = ifindex,
+	};
+
+	if (msg && (nlmsg_append(msg, &nd, sizeof(nd), NLMSG_ALIGNTO) ||
+		    nla_put(msg, NDA_DST, family == AF_INET ? 4 : 16, addr))) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return send_msg_opt(rt, msg, what, true, err);
 }
 
 int ftsw_rt_tbf(struct ftsw_rt *rt, int ifindex, uint64_t rate_bytes,

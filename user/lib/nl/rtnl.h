@@ -24,6 +24,7 @@ struct ftsw_rt {
 	int error;			/* first error (negative errno) */
 	char what[FTSW_RT_WINDOW][48];	/* object of each outstanding seq */
 	uint32_t seqs[FTSW_RT_WINDOW];
+	bool absent_ok[FTSW_RT_WINDOW];	/* its ENOENT is no error */
 	char errmsg[256];
 };
 
@@ -68,6 +69,12 @@ int ftsw_rt_addr6(struct ftsw_rt *rt, int ifindex, const uint8_t addr[16],
 		 unsigned plen, const char *what, struct ftsw_err *err);
 int ftsw_rt_neigh4(struct ftsw_rt *rt, int ifindex, uint32_t addr,
 		  const uint8_t *mac, const char *what, struct ftsw_err *err);
+/*
+ * Forget the neighbour entry of addr (AF_INET: 4 bytes, AF_INET6: 16) on
+ * ifindex, as `ip neigh del` does; an entry that is not there is no error.
+ */
+int ftsw_rt_neigh_del(struct ftsw_rt *rt, int ifindex, int family,
+		      const void *addr, const char *what, struct ftsw_err *err);
 /* tbf root qdisc at rate bytes/s; burst and limit sized for the rate. */
 int ftsw_rt_tbf(struct ftsw_rt *rt, int ifindex, uint64_t rate_bytes,
 	       const char *what, struct ftsw_err *err);
