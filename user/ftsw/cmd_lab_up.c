@@ -15,6 +15,22 @@
 #include "util/output.h"
 #include "util/parse.h"
 
+/* OpenSM's options: lab up --sm and lab sm restart take the same. */
+#define OPT_SM_ENGINE { "--sm-engine", NULL, CLI_STR, "ENGINE", \
+	.help = "opensm -R: minhop, updn, dnup, ftree, sssp, dfsssp, nue, " \
+		"lash, dor..." }
+#define OPT_SM_ROOT { "--sm-root", NULL, CLI_FILE, "FILE", \
+	.help = "opensm -a: root switch GUIDs (updn, ftree)" }
+#define OPT_SM_CN { "--sm-cn", NULL, CLI_FILE, "FILE", \
+	.help = "opensm -u: compute node GUIDs (ftree)" }
+#define OPT_SM_QOS { "--sm-qos", NULL, CLI_FLAG, .help = "opensm -Q" }
+#define OPT_SM_ARGS { "--sm-args", NULL, CLI_STR, "'ARGS'", \
+	.help = "more opensm arguments, blank-separated" }
+#define OPT_SM_HOST { "--sm-host", NULL, CLI_NUM, "N", 0, UINT32_MAX, \
+	.help = "the host OpenSM runs on (default 0)" }
+#define OPT_SM_TIMEOUT { "--sm-timeout", NULL, CLI_NUM, "S", 1, 3600, \
+	.help = "wait this long for SUBNET UP (default 120)" }
+
 enum { U_TOPO, U_ENGINE, U_LFT, U_LMC, U_PATHS, U_NAME, U_RATE, U_SEED,
        U_NO_NEIGH, U_PATCH, U_SM, U_SM_ENGINE, U_SM_ROOT, U_SM_CN, U_SM_QOS,
        U_SM_ARGS, U_SM_HOST, U_SM_TIMEOUT, U_LOSSLESS, U_IN_BUF, U_OUT_BUF,
@@ -44,20 +60,13 @@ const struct cli_opt lab_up_opts_table[U_N + 1] = {
 	[U_SM] = { "--sm", NULL, CLI_WORD, "SM", .words = sm_words,
 		   .help = "a subnet manager routes the lab in band: opensm "
 			   "(Documentation/sm.md)" },
-	[U_SM_ENGINE] = { "--sm-engine", NULL, CLI_STR, "ENGINE",
-			  .help = "opensm -R: minhop, updn, dnup, ftree, sssp, "
-				  "dfsssp, nue, lash, dor..." },
-	[U_SM_ROOT] = { "--sm-root", NULL, CLI_FILE, "FILE",
-			.help = "opensm -a: root switch GUIDs (updn, ftree)" },
-	[U_SM_CN] = { "--sm-cn", NULL, CLI_FILE, "FILE",
-		      .help = "opensm -u: compute node GUIDs (ftree)" },
-	[U_SM_QOS] = { "--sm-qos", NULL, CLI_FLAG, .help = "opensm -Q" },
-	[U_SM_ARGS] = { "--sm-args", NULL, CLI_STR, "'ARGS'",
-			.help = "more opensm arguments, blank-separated" },
-	[U_SM_HOST] = { "--sm-host", NULL, CLI_NUM, "N", 0, UINT32_MAX,
-			.help = "the host OpenSM runs on (default 0)" },
-	[U_SM_TIMEOUT] = { "--sm-timeout", NULL, CLI_NUM, "S", 1, 3600,
-			   .help = "wait this long for SUBNET UP (default 120)" },
+	[U_SM_ENGINE] = OPT_SM_ENGINE,
+	[U_SM_ROOT] = OPT_SM_ROOT,
+	[U_SM_CN] = OPT_SM_CN,
+	[U_SM_QOS] = OPT_SM_QOS,
+	[U_SM_ARGS] = OPT_SM_ARGS,
+	[U_SM_HOST] = OPT_SM_HOST,
+	[U_SM_TIMEOUT] = OPT_SM_TIMEOUT,
 	[U_LOSSLESS] = { "--lossless", NULL, CLI_FLAG,
 			 .help = "lossless mode: per-VL buffers, credits, link "
 				 "rates, lifetimes (Documentation/lab.md)" },
@@ -249,19 +258,13 @@ enum { S_NAME, S_ENGINE, S_ROOT, S_CN, S_QOS, S_ARGS, S_HOST, S_TIMEOUT,
        S_LMC, S_N };
 const struct cli_opt lab_sm_opts_table[S_N + 1] = {
 	[S_NAME] = LAB_OPT_NAME,
-	[S_ENGINE] = { "--sm-engine", NULL, CLI_STR, "ENGINE",
-		       .help = "opensm -R (as lab up)" },
-	[S_ROOT] = { "--sm-root", NULL, CLI_FILE, "FILE",
-		     .help = "opensm -a: root switch GUIDs" },
-	[S_CN] = { "--sm-cn", NULL, CLI_FILE, "FILE",
-		   .help = "opensm -u: compute node GUIDs" },
-	[S_QOS] = { "--sm-qos", NULL, CLI_FLAG, .help = "opensm -Q" },
-	[S_ARGS] = { "--sm-args", NULL, CLI_STR, "'ARGS'",
-		     .help = "more opensm arguments, blank-separated" },
-	[S_HOST] = { "--sm-host", NULL, CLI_NUM, "N", 0, UINT32_MAX,
-		     .help = "the host OpenSM runs on (default 0)" },
-	[S_TIMEOUT] = { "--sm-timeout", NULL, CLI_NUM, "S", 1, 3600,
-			.help = "wait this long for SUBNET UP (default 120)" },
+	[S_ENGINE] = OPT_SM_ENGINE,
+	[S_ROOT] = OPT_SM_ROOT,
+	[S_CN] = OPT_SM_CN,
+	[S_QOS] = OPT_SM_QOS,
+	[S_ARGS] = OPT_SM_ARGS,
+	[S_HOST] = OPT_SM_HOST,
+	[S_TIMEOUT] = OPT_SM_TIMEOUT,
 	[S_LMC] = { "--lmc", NULL, CLI_NUM, "N", 0, CLI_LMC_MAX,
 		    .help = "2^N LIDs per host (default: the lab's)" },
 };
