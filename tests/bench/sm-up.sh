@@ -7,7 +7,7 @@
 # VM (plain kernel):
 #
 #   tests/vm/run --plain --mem 4096 --timeout 3000 -- tests/bench/sm-up.sh [TOPO [ENGINE [REPS]]]
-#   tests/vm/run --plain --mem 12288 --timeout 7200 -- tests/bench/sm-up.sh ftmn:16,3 minhop 1
+#   tests/vm/run --plain --mem 8192 --timeout 3600 -- tests/bench/sm-up.sh ftmn:16,3 minhop 2
 #
 # (defaults ftmn:4,3 minhop 3). The time is OpenSM's own: from the first
 # line of its log (it starts) to "SUBNET UP", both read from the log's
