@@ -3,77 +3,109 @@
 #
 # A ring of 6 switches (torus:6, one host each) and a 4x4 torus
 # (torus:4,4), routed by MinHop on one VL (every SL 0), in lossless mode
-# (lab up --lossless) at 100 kbit/s per port with infinite lifetimes
-# (--hoq-life 20 --switch-life 20: IBA's 20..31), under all-to-all traffic
-# (lab traffic -p a2a, every pair in one stage, 400 datagrams/s in all,
-# far above what the links carry: 100 kbit/s is 8.5 frames of 1472 bytes
-# per second per link; the 4x4 torus's 64 directed links carry 400 x 2
-# hops / 64 = 12.5 a second on average, the ring's 12 links 50).
+# at 100 kbit/s per port (8.5 frames of 1472 bytes a second) with
+# infinite lifetimes (--hoq-life 20 --switch-life 20: IBA's 20..31), input
+# buffers of one frame (1536 bytes: 24 credit blocks, a frame is 23) and
+# output queues of eight (12288 bytes).
 #
-# Expected, by hand: MinHop's paths of two hops on a ring of 6 (host i to
-# i + 2, and i - 2) make every dependency between consecutive ring links in
-# both directions (route check: the CDG of VL 0 is cyclic), so buffers full
-# of packets for the next switch can wait on each other around the ring.
-# Once such a cycle has formed it never drains: `lab waits` names it (exit
-# status 3), its buffers are consecutive switches of the ring (0..5 each
-# once, every step +1 or every step -1 mod 6: checked here from the
-# switches' numbers, independently of ftsw's check), on the 4x4 torus
-# consecutive switches are grid neighbours (x + 4y, one coordinate +-1 mod
-# 4), ftsw's own CDG check (ftsw_sim_cycle_check) agrees ("cdg_cycle":
-# "yes"), and the ports of the cycle send nothing over two seconds. Then
-# the switch lifetime is set to 4.096 us * 2^8 (1 ms) on every switch: the
-# heads are discarded, the cycle is gone within the timeout, and the
-# discards are counted (per VL, and as the fabric's switch_life/hoq_life
-# drops, the same total).
+# The traffic loads a cycle of MinHop's channel dependency graph, each
+# flow two hops around it: on the ring, host i to host i + 2 (shift:2;
+# two hops one way, four the other, so MinHop has no choice: i, i + 1,
+# i + 2); on the torus, column 2 (switches 2, 6, 10, 14 = x + 4y), each
+# host to the one two rows down (2 -> 10, 6 -> 14, 10 -> 2, 14 -> 6: two
+# hops either way; MinHop's ties send all four the +y way, checked here
+# path by path with analyze --trace). Hosts offer 400 datagrams/s in all,
+# far more than a link carries.
+#
+# Why the cycle forms every time, not by luck (Documentation/datapath.md,
+# "Deadlock on a cycle"): every packet a host puts into its ring output
+# is transit at the next switch; the only packets that can leave the
+# cycle there are those the output took from its own ring input, and they
+# queue behind the host's. Each output queue is full of its host's
+# packets before the first frame has crossed the link (the ring input is
+# empty at the start, the host is fast), so the first frames each
+# one-frame input buffer receives are transit packets for the next
+# output, which is full. Every free place in the cycle's input buffers
+# moves one switch back per frame sent; round robin between the host's
+# and the ring's input hands every second one to a host, which fills it
+# with transit. The free places die out in a few frames per link, long
+# before a packet for delivery (eight frames behind the host's in each
+# queue) reaches the head of an input buffer: every input buffer of the
+# cycle then holds a transit head waiting for a full output queue whose
+# far buffer is full. With input buffers as large as the output queues
+# (the defaults, 4 frames each) packets for delivery keep reaching the
+# heads and the cycle forms in some runs only.
+#
+# Expected: `lab waits` names the cycle (exit status 3) in the first
+# traffic run, its buffers are consecutive switches of the ring (0..5
+# each once, every step +1 mod 6) or of column 2 (2, 6, 10, 14, every
+# step +4 mod 16), checked here from the switches' numbers independently
+# of ftsw's check; ftsw's own CDG check (ftsw_sim_cycle_check) agrees
+# ("cdg_cycle": "yes"); route check finds VL 0 cyclic; the cycle's ports
+# send nothing over two seconds. Then the switch lifetime is set to
+# 4.096 us * 2^8 (1 ms) on every switch: the heads are discarded, the
+# cycle is gone within the timeout, and the discards are counted (per VL,
+# and as the fabric's switch_life/hoq_life drops, the same total).
+# FTSW_DEADLOCK_RUNS=N (default 1; tests/bench/lab-deadlock: 10) repeats
+# traffic, cycle and lifetimes N times per lab, the fabric emptied and
+# lifetimes infinite again between runs: the cycle must form in all N.
 #
 # DFSSSP on the same labs puts its layers on VLs (SL = layer, VL = SL):
-# every VL's CDG is acyclic (route check), so no cycle can form: after two
-# loads (400 and 100 datagrams/s), with infinite lifetimes too (nothing
-# can end a deadlock but draining), the buffers empty or keep sending
-# (packets leave the switches every 2 s while any is held) and lab waits
-# finds no cycle. A deadlock may need a few tries to form (the ring's
-# buffers must fill in one direction): up to FTSW_DEADLOCK_TRIES (3)
-# traffic runs, each 3 s.
-#
-# The MinHop half runs only with FTSW_DEADLOCK_MINHOP=1, as
-# tests/bench/lab-deadlock does (make bench-deadlock): since the switches
-# serve competing inputs round robin (as IB switches do; before, the lowest
-# input port, the host's, always won, and the ring's buffers filled at
-# once), these loads at 100 kbit/s move only about 25 frames per link in a
-# run, and the cycle forms in some runs only: a check that passes by luck
-# is no test. make check runs the DFSSSP half, which must never stop.
+# every VL's CDG is acyclic (route check), so no cycle can form. With the
+# same buffers, infinite lifetimes, the same traffic at 400 datagrams/s
+# and all-to-all at 100, after each load the buffers empty or keep
+# sending (packets leave the switches every 2 s while any is held) and
+# lab waits finds no cycle.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lab-lib.sh"
 
-MINHOP=${FTSW_DEADLOCK_MINHOP:-0}
-TRIES=${FTSW_DEADLOCK_TRIES:-3}
-tap_plan $([ "$MINHOP" = 1 ] && echo 8 || echo 6)
+RUNS=${FTSW_DEADLOCK_RUNS:-1}
+LL=(--lossless --rate 100kbit --in-buffer 1536 --out-buffer 12288
+    --hoq-life 20 --switch-life 20)
+tap_plan 8
 tap_check "insmod ftsw.ko" ftsw_load
 
 fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
 OUT=$(mktemp -d /tmp/dl.XXXXXX)
+# column 2 of the 4x4 torus, each host to the one two rows down
+printf '2 10\n6 14\n10 2\n14 6\n' >"$OUT/col2"
 
-# deadlock TOPO: a cycle forms and lab waits names it (JSON in $OUT/w.json)
-deadlock() {
-	local topo=$1
-	lab lab up --name "$LAB" -t "$topo" -a minhop --lossless --rate 100kbit \
-		--hoq-life 20 --switch-life 20 >/dev/null || return 1
-	"$FTSW" -j route check -t "$topo" -a minhop | "$PY" -c '
+# pattern TOPO: the lab traffic pattern that loads the cycle
+pattern() { [ "$1" = torus:6 ] && echo shift:2 || echo "file:$OUT/col2"; }
+
+# paths_ok TOPO: MinHop takes each flow two hops around the cycle (by hand:
+# i, i + 1, i + 2 mod 6 on the ring; s, s + 4, s + 8 mod 16 on the torus)
+paths_ok() {
+	local topo=$1 s n step srcs
+	if [ "$topo" = torus:6 ]; then
+		n=6 step=1 srcs="0 1 2 3 4 5"
+	else
+		n=16 step=4 srcs="2 6 10 14"
+	fi
+	for s in $srcs; do
+		"$FTSW" -j analyze -t "$topo" -a minhop \
+			--trace "$s:$(((s + 2 * step) % n))" | "$PY" -c '
 import json, sys
-assert json.load(sys.stdin)["check"]["cdg_cyclic_vls"] == 1' ||
-		{ echo "route check does not find MinHop's VL 0 cyclic"; return 1; }
-	for _ in $(seq "$TRIES"); do
-		lab lab traffic --name "$LAB" -p a2a --pps 400 --duration 3000 \
-			>/dev/null 2>&1
-		sleep 1
-		lab -j lab waits --name "$LAB" --min-wait 500 >"$OUT/w.json"
-		[ $? = 3 ] && return 0
+s, step, n = (int(x) for x in sys.argv[1:])
+t = json.load(sys.stdin)
+sw = [h["switch"] for h in t["hops"]]
+want = [s, (s + step) % n, (s + 2 * step) % n]
+assert t["status"] == "delivered" and t["sl"] == 0 and sw == want, (sw, want)' \
+			"$s" "$step" "$n" || return 1
 	done
-	echo "no cycle after $TRIES runs:"; cat "$OUT/w.json"
-	return 1
 }
 
-# cycle_ok KIND: the named cycle, checked by hand rules (ring6 or torus44)
+# deadlock PATTERN: a cycle forms in one traffic run and lab waits names
+# it (JSON in $OUT/w.json)
+deadlock() {
+	lab lab traffic --name "$LAB" -p "$1" --pps 400 --duration 3000 \
+		>/dev/null 2>&1
+	sleep 1
+	lab -j lab waits --name "$LAB" --min-wait 500 >"$OUT/w.json"
+	[ $? = 3 ] || { echo "no cycle:"; cat "$OUT/w.json"; return 1; }
+}
+
+# cycle_ok KIND: the named cycle, checked by hand rules (ring6 or col2)
 cycle_ok() {
 	"$PY" - "$OUT/w.json" "$1" <<'EOF'
 import json, sys
@@ -84,20 +116,11 @@ c = d["cycles"][0]
 assert c["cdg_cycle"] == "yes", c
 sw = [b["switch"] for b in c["cycle"]]
 assert all(b["vl"] == 0 for b in c["cycle"]), c
-n = len(sw)
-if kind == "ring6":
-    assert sorted(sw) == list(range(6)), sw
-    steps = {(sw[(k + 1) % n] - sw[k]) % 6 for k in range(n)}
-    assert steps in ({1}, {5}), sw
-else:
-    assert n >= 4 and len(set(sw)) == n, sw
-    for k in range(n):
-        a, b = sw[k], sw[(k + 1) % n]
-        dx, dy = (b % 4 - a % 4) % 4, (b // 4 - a // 4) % 4
-        assert (dx in (1, 3) and dy == 0) or (dy in (1, 3) and dx == 0), (a, b)
+# listed from the lowest buffer in cable order: the flows' way round
+assert sw == ([0, 1, 2, 3, 4, 5] if kind == "ring6" else [2, 6, 10, 14]), sw
 # full buffers, heads waiting
 assert all(b["bytes"] > 0 and b["waited_ms"] >= 500 for b in c["cycle"]), c
-print("cycle of %d buffers: switches %s" % (n, sw))
+print("cycle of %d buffers: switches %s" % (len(sw), sw))
 EOF
 }
 
@@ -120,11 +143,17 @@ no_progress() {
 	[ -n "$a" ] && [ "$a" = "$b" ] || { echo "moved: $a / $b"; return 1; }
 }
 
+# set_life V: the switch lifetime of every switch of the lab
+set_life() {
+	local n i
+	n=$(fab -j switch show | "$PY" -c 'import json,sys; print(len(json.load(sys.stdin)))')
+	for ((i = 0; i < n; i++)); do fab switch set id "$i" life "$1" || return 1; done
+}
+
 # lifetimes end it: 1 ms switch lifetime everywhere, the cycle drains
 lifetimes_end_it() {
-	local n i rc=1
-	n=$(fab -j switch show | "$PY" -c 'import json,sys; print(len(json.load(sys.stdin)))')
-	for ((i = 0; i < n; i++)); do fab switch set id "$i" life 8 || return 1; done
+	local i rc=1
+	set_life 8 || return 1
 	for i in $(seq 30); do
 		sleep 1
 		lab -j lab waits --name "$LAB" --min-wait 200 >"$OUT/after.json" && { rc=0; break; }
@@ -143,14 +172,6 @@ print("%d lifetime discards (per VL and fabric drops agree)" % vl)
 EOF
 }
 
-# lossless_deadlock TOPO KIND: the whole story on one lab
-lossless_deadlock() {
-	local rc=1
-	deadlock "$1" && cycle_ok "$2" && no_progress && lifetimes_end_it && rc=0
-	lab lab down --name "$LAB" >/dev/null
-	return $rc
-}
-
 # buffered_tx: "E T": E 1 when every VL buffer is empty, T the packets
 # every switch port has sent
 buffered_tx() {
@@ -162,23 +183,60 @@ empty = not any(v["in_bytes"] or v["out_bytes"] for p in ps
 print(int(empty), sum(p["stats"]["tx_packets"] for p in ps))'
 }
 
-# never_stops TOPO: DFSSSP on its VLs, two loads: after each, the buffers
-# empty, or while they hold packets the fabric keeps sending them (an
-# edge port may hold what its host pushed before it was stopped: up to
-# 2 MiB, minutes at 100 kbit/s), and never a cycle
+# fresh: (between runs) 1 ms lifetimes until every buffer is empty (the
+# hosts' backlog discarded on the way), then infinite lifetimes again
+fresh() {
+	local i e t
+	set_life 8 || return 1
+	for i in $(seq 60); do
+		read -r e t < <(buffered_tx)
+		[ "$e" = 1 ] && break
+		sleep 1
+	done
+	[ "$e" = 1 ] || { echo "buffers not empty after 60 s"; return 1; }
+	set_life 20
+}
+
+# lossless_deadlock TOPO KIND: the whole story on one lab, RUNS times
+lossless_deadlock() {
+	local topo=$1 kind=$2 r formed=0 rc=0
+	lab lab up --name "$LAB" -t "$topo" -a minhop "${LL[@]}" >/dev/null || return 1
+	"$FTSW" -j route check -t "$topo" -a minhop | "$PY" -c '
+import json, sys
+assert json.load(sys.stdin)["check"]["cdg_cyclic_vls"] == 1' ||
+		{ echo "route check does not find MinHop's VL 0 cyclic"; rc=1; }
+	paths_ok "$topo" || rc=1
+	for ((r = 1; r <= RUNS && rc == 0; r++)); do
+		[ "$r" = 1 ] || fresh || { rc=1; break; }
+		if deadlock "$(pattern "$topo")" && cycle_ok "$kind" &&
+		   no_progress && lifetimes_end_it; then
+			formed=$((formed + 1))
+		fi
+	done
+	echo "$topo: the cycle formed, stood still and ended by lifetimes in $formed of $RUNS runs"
+	[ "$formed" = "$RUNS" ] || rc=1
+	lab lab down --name "$LAB" >/dev/null
+	return $rc
+}
+
+# never_stops TOPO: DFSSSP on its VLs, the same buffers, two loads (the
+# MinHop half's traffic, then all-to-all at 100/s): after each, the
+# buffers empty, or while they hold packets the fabric keeps sending them
+# (an edge port may hold what its host pushed before it was stopped: up
+# to 2 MiB, minutes at 100 kbit/s), and never a cycle
 never_stops() {
-	local topo=$1 pps i rc=0 e t last=-1 ok
-	lab lab up --name "$LAB" -t "$topo" -a dfsssp --lossless --rate 100kbit \
-		--hoq-life 20 --switch-life 20 >/dev/null || return 1
-	for pps in 400 100; do
-		lab lab traffic --name "$LAB" -p a2a --pps $pps --duration 3000 \
+	local topo=$1 load pat pps i rc=0 e t last=-1 ok
+	lab lab up --name "$LAB" -t "$topo" -a dfsssp "${LL[@]}" >/dev/null || return 1
+	for load in "$(pattern "$topo") 400" "a2a 100"; do
+		read -r pat pps <<<"$load"
+		lab lab traffic --name "$LAB" -p "$pat" --pps "$pps" --duration 3000 \
 			>/dev/null 2>&1
 		ok=0
 		for i in $(seq 10); do
 			sleep 2
 			read -r e t < <(buffered_tx) || { rc=1; break; }
 			[ "$e" = 1 ] && { ok=1; break; }
-			[ "$t" = "$last" ] && { echo "$topo at $pps/s: stopped with full buffers"; break; }
+			[ "$t" = "$last" ] && { echo "$topo, $load/s: stopped with full buffers"; break; }
 			last=$t ok=1
 		done
 		[ $ok = 1 ] || rc=1
@@ -189,14 +247,12 @@ never_stops() {
 	return $rc
 }
 
-if [ "$MINHOP" = 1 ]; then
-	tap_check "ring of 6, MinHop, one VL: a cycle of full buffers, a CDG cycle, consecutive ring switches; no progress; lifetimes end it, discards counted" \
-		lossless_deadlock torus:6 ring6
-	tap_check "4x4 torus, MinHop, one VL: a cycle of grid neighbours, a CDG cycle; no progress; lifetimes end it, discards counted" \
-		lossless_deadlock torus:4,4 torus44
-fi
-tap_check "ring of 6, DFSSSP on its VLs, infinite lifetimes: two loads, the buffers drain or keep moving, no cycle" never_stops torus:6
-tap_check "4x4 torus, DFSSSP on its VLs, infinite lifetimes: two loads, the buffers drain or keep moving, no cycle" never_stops torus:4,4
+tap_check "ring of 6, MinHop, one VL, shift:2: a cycle of full buffers in the first run, a CDG cycle, consecutive ring switches; no progress; lifetimes end it, discards counted" \
+	lossless_deadlock torus:6 ring6
+tap_check "4x4 torus, MinHop, one VL, column 2 two rows down: a cycle of its 4 switches in the first run, a CDG cycle; no progress; lifetimes end it, discards counted" \
+	lossless_deadlock torus:4,4 col2
+tap_check "ring of 6, DFSSSP on its VLs, the same buffers, infinite lifetimes: shift:2 and a2a, the buffers drain or keep moving, no cycle" never_stops torus:6
+tap_check "4x4 torus, DFSSSP on its VLs, the same buffers, infinite lifetimes: column 2 and a2a, the buffers drain or keep moving, no cycle" never_stops torus:4,4
 acyclic() {
 	local t
 	for t in torus:6 torus:4,4; do
