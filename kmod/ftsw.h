@@ -347,6 +347,7 @@ void ftsw_offload_unregister(void);
 u32 ftsw_ll_blocks(unsigned int len);
 u64 ftsw_ll_life_ns(u8 v);
 u64 ftsw_ll_age(u64 now, u64 t);
+bool ftsw_ll_host_room(u32 bytes, u32 frame, u32 cap);
 u64 ftsw_ll_wire_ns(u32 blocks, u64 rate);
 int ftsw_arb_pick(const struct ftsw_arb_cfg *cfg, struct ftsw_arb *st,
 		  u16 ready, const u16 *blocks);

@@ -288,6 +288,19 @@ static u32 ftsw_ll_host_frame(struct ftsw_port *p)
 	return READ_ONCE(p->dev->mtu) + ETH_HLEN + VLAN_HLEN + FTSW_HLEN;
 }
 
+/*
+ * Whether an edge buffer of @cap bytes holding @bytes has room for the
+ * host's next frame of up to @frame bytes. A buffer smaller than the
+ * host's largest frame has room when it is empty: any frame that fits it
+ * at all is then taken, and the host is never held back for good.
+ */
+bool ftsw_ll_host_room(u32 bytes, u32 frame, u32 cap)
+{
+	if (!bytes)
+		return true;
+	return (u64)bytes + min(frame, cap) <= cap;
+}
+
 /* Blocks the far end's input buffer of @vl takes now (U32_MAX: no limit). */
 u32 ftsw_ll_credits(struct ftsw_port *p, struct ftsw_port *peer, u8 vl)
 {
@@ -353,8 +366,9 @@ static void ftsw_ll_freed(struct ftsw_port *p, u8 vl, u32 blocks, u64 now)
 		if (!ll->host_stopped)
 			return;
 		for (i = 0; i < FTSW_NUM_DATA_VL; i++)
-			if (ll->vl[i].in_bytes + ftsw_ll_host_frame(p) >
-			    READ_ONCE(p->in_buf))
+			if (!ftsw_ll_host_room(ll->vl[i].in_bytes,
+					       ftsw_ll_host_frame(p),
+					       READ_ONCE(p->in_buf)))
 				return;
 		ll->host_stopped = false;
 		host = ftsw_ll_host(p);
@@ -804,7 +818,7 @@ static void ftsw_ll_input_one(struct ftsw_port *in, struct ftsw_port *out,
 	v->in_bytes += skb->len;
 	/* No room for another frame of the host: hold the host back. */
 	if (in->kind == FTSW_PORT_EDGE && !in->ll->host_stopped &&
-	    v->in_bytes + ftsw_ll_host_frame(in) > cap) {
+	    !ftsw_ll_host_room(v->in_bytes, ftsw_ll_host_frame(in), cap)) {
 		struct net_device *host = ftsw_ll_host(in);
 
 		if (ftsw_ll_host_queues(host)) {

@@ -448,6 +448,24 @@ static void ftsw_ll_refund(struct kunit *test)
  * 20 ms after the others arrived, so it is young and A:3 sends it. Were its
  * lifetime counted from its arrival, all four would be discarded.
  */
+/*
+ * When an edge port holds its host back and lets it go again: room for a
+ * frame of the host's MTU (1526 bytes with the headers), and for a buffer
+ * smaller than that, room when it is empty (else a host once stopped
+ * would never be woken).
+ */
+static void ftsw_ll_host_room_cases(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, ftsw_ll_host_room(0, 1526, 6144));
+	KUNIT_EXPECT_TRUE(test, ftsw_ll_host_room(4618, 1526, 6144));
+	KUNIT_EXPECT_FALSE(test, ftsw_ll_host_room(4619, 1526, 6144));
+	KUNIT_EXPECT_TRUE(test, ftsw_ll_host_room(10, 1526, 1536));
+	KUNIT_EXPECT_FALSE(test, ftsw_ll_host_room(11, 1526, 1536));
+	KUNIT_EXPECT_TRUE(test, ftsw_ll_host_room(0, 1526, 1000));
+	KUNIT_EXPECT_FALSE(test, ftsw_ll_host_room(1, 1526, 1000));
+	KUNIT_EXPECT_FALSE(test, ftsw_ll_host_room(U32_MAX, 1526, U32_MAX));
+}
+
 static void ftsw_ll_edge_slack_life(struct kunit *test)
 {
 	struct ftsw_t_ll *f = ftsw_t_ll_new(test);
@@ -616,6 +634,7 @@ static struct kunit_case ftsw_ll_cases[] = {
 	KUNIT_CASE(ftsw_ll_refund),
 	KUNIT_CASE(ftsw_ll_unsend),
 	KUNIT_CASE(ftsw_ll_edge_slack_life),
+	KUNIT_CASE(ftsw_ll_host_room_cases),
 	KUNIT_CASE(ftsw_ll_fair_inputs),
 	KUNIT_CASE(ftsw_ll_credit_frame_rx),
 	{}
