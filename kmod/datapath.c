@@ -245,6 +245,25 @@ static void ftsw_host_mac(const struct ftsw_port *out,
 }
 
 /*
+ * Port states (IBA vol. 1, 7.2): a packet other than an SMP enters only by
+ * a port in Armed or Active and leaves only by one in Active; on an edge
+ * port the host's CA is the link's other end (it sends only when Active,
+ * takes when Armed or Active). SMPs pass in every state but Down.
+ */
+static bool ftsw_state_passes(const struct ftsw_port *in,
+			      const struct ftsw_port *out,
+			      const struct sk_buff *skb)
+{
+	if (likely(ftsw_ps_takes(&in->ib) && ftsw_ps_sends(&out->ib) &&
+		   (in->kind != FTSW_PORT_EDGE || ftsw_ps_sends(&in->ca.ib)) &&
+		   (out->kind != FTSW_PORT_EDGE ||
+		    ftsw_ps_takes(&out->ca.ib))))
+		return true;
+	return ftsw_hdr(skb)->proto == htons(FTSW_ETH_P_MAD) &&
+	       ftsw_mad_is_smp(skb);
+}
+
+/*
  * Forward a fabric frame (skb->data at the Ethernet header, a complete,
  * checked and writable fabric header after it) by @in's switch LFT.
  * Returns the far end of a patch cable the frame was sent on, for the
@@ -266,6 +285,10 @@ struct ftsw_port *ftsw_forward(struct ftsw_port *in, struct sk_buff *skb)
 	out = rcu_dereference(sw->ports[num]);
 	if (unlikely(!out || !READ_ONCE(out->up))) {
 		ftsw_drop(in, skb, FTSW_DROP_PORT_DOWN);
+		return NULL;
+	}
+	if (unlikely(!ftsw_state_passes(in, out, skb))) {
+		ftsw_drop(in, skb, FTSW_DROP_NOT_ACTIVE);
 		return NULL;
 	}
 	vl = READ_ONCE(sw->sl2vl[h->sl & FTSW_SL_MASK]);
@@ -367,6 +390,11 @@ struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 	/* The host's management datagrams: its CA sends them (mad.c). */
 	if (unlikely(eth_hdr(skb)->h_proto == htons(FTSW_ETH_P_MAD)))
 		return ftsw_mad_edge_rx(in, skb);
+	/* Nothing but SMPs while the CA's port is not Active (IPoIB's rule). */
+	if (unlikely(!ftsw_ps_sends(&in->ca.ib) || !ftsw_ps_takes(&in->ib))) {
+		ftsw_drop(in, skb, FTSW_DROP_NOT_ACTIVE);
+		return NULL;
+	}
 	/* ARP and neighbour discovery are answered here (resolve.c). */
 	if (unlikely(eth_hdr(skb)->h_proto != htons(ETH_P_IP)) &&
 	    ftsw_resolve(in, skb))

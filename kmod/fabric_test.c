@@ -1047,6 +1047,102 @@ static void ftsw_dp_patch_far_end(struct kunit *test)
 	ftsw_t_patch_free(f);
 }
 
+/*
+ * Port states gate data (IBA vol. 1, 7.2): in by a port in Armed or
+ * Active, out by one in Active, to a host's CA port in Armed or Active.
+ * LID 40 on B goes back out by B:3, LID 41 to B:2, here an edge port whose
+ * host is LIDs 8..8: a frame that passes every gate is dropped there as
+ * misdelivered (counted on B:3), one stopped by a gate as NOT_ACTIVE.
+ */
+static void ftsw_dp_port_states(struct kunit *test)
+{
+	struct ftsw_t_patch *f = ftsw_t_patch_new(test);
+	struct ftsw_port *b2 = ftsw_t_port_new(test, f->sw[1], 2,
+					       FTSW_PORT_EDGE);
+	struct ftsw_policy *pol = kvzalloc(struct_size(pol, sl, 0), GFP_KERNEL);
+	const enum ftsw_drop na = FTSW_DROP_NOT_ACTIVE;
+	struct ftsw_stats st;
+
+	KUNIT_ASSERT_NOT_NULL(test, pol);
+	pol->base_lid = 8;
+	pol->n_offsets = 1;
+	RCU_INIT_POINTER(b2->policy, pol);
+	/* A:3 Armed: takes, but sends nothing; A:1 counts the drop. */
+	WRITE_ONCE(f->a->ib.state, FTSW_PS_ARMED);
+	ftsw_t_patch_send(test, f, 41);
+	ftsw_t_expect_counts(test, f->in, 0, 0, na, 1);
+	ftsw_t_expect_counts(test, f->a, 0, 0, na, 0);
+	/* A:1 in Init takes nothing. */
+	WRITE_ONCE(f->a->ib.state, FTSW_PS_ACTIVE);
+	WRITE_ONCE(f->in->ib.state, FTSW_PS_INIT);
+	ftsw_t_patch_send(test, f, 41);
+	ftsw_t_expect_counts(test, f->in, 0, 0, na, 2);
+	WRITE_ONCE(f->in->ib.state, FTSW_PS_ACTIVE);
+	/* B:3 in Init: the frame crosses and B:3 refuses it. */
+	WRITE_ONCE(f->b->ib.state, FTSW_PS_INIT);
+	ftsw_t_patch_send(test, f, 41);
+	ftsw_t_expect_counts(test, f->a, 0, 1, na, 0);
+	ftsw_t_expect_counts(test, f->b, 1, 0, na, 1);
+	/* B:3 Armed takes it in, on to B:2: misdelivered, past every gate. */
+	WRITE_ONCE(f->b->ib.state, FTSW_PS_ARMED);
+	ftsw_t_patch_send(test, f, 41);
+	ftsw_port_stats_read(f->b, &st);
+	KUNIT_EXPECT_EQ(test, st.drops[FTSW_DROP_MISDELIVERED], 1);
+	KUNIT_EXPECT_EQ(test, st.drops[na], 1);
+	/* ... but an Armed B:3 sends nothing (LID 40 goes back out by it). */
+	ftsw_t_patch_send(test, f, 40);
+	ftsw_port_stats_read(f->b, &st);
+	KUNIT_EXPECT_EQ(test, st.drops[na], 2);
+	KUNIT_EXPECT_EQ(test, st.tx_packets, 0);
+	/* The host's CA port in Init takes nothing from B:2. */
+	WRITE_ONCE(f->b->ib.state, FTSW_PS_ACTIVE);
+	WRITE_ONCE(b2->ca.ib.state, FTSW_PS_INIT);
+	ftsw_t_patch_send(test, f, 41);
+	ftsw_port_stats_read(f->b, &st);
+	KUNIT_EXPECT_EQ(test, st.drops[na], 3);
+	KUNIT_EXPECT_EQ(test, st.drops[FTSW_DROP_MISDELIVERED], 1);
+	/* Armed, it does: misdelivered again. */
+	WRITE_ONCE(b2->ca.ib.state, FTSW_PS_ARMED);
+	ftsw_t_patch_send(test, f, 41);
+	ftsw_port_stats_read(f->b, &st);
+	KUNIT_EXPECT_EQ(test, st.drops[na], 3);
+	KUNIT_EXPECT_EQ(test, st.drops[FTSW_DROP_MISDELIVERED], 2);
+	kvfree(pol);
+	ftsw_t_port_free(b2);
+	ftsw_t_patch_free(f);
+}
+
+/*
+ * A host's frames while its CA port is not Active: nothing goes in, not
+ * even ARP, which the edge port would otherwise answer.
+ */
+static void ftsw_dp_edge_states(struct kunit *test)
+{
+	struct ftsw_t_fabric *f = ftsw_t_fabric_new(test);
+	struct ftsw_port *in = f->ports[2];
+	struct sk_buff *skb;
+
+	WRITE_ONCE(in->ca.ib.state, FTSW_PS_ARMED);
+	skb = ftsw_t_frame(test, htons(ETH_P_IP), 40);
+	ftsw_lid_to_mac(0x40, eth_hdr(skb)->h_dest);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_NOT_ACTIVE);
+	skb = ftsw_t_frame(test, htons(ETH_P_ARP), 28);
+	eth_broadcast_addr(eth_hdr(skb)->h_dest);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_NOT_ACTIVE);
+	/* CA Active, the switch's port in Init: still nothing. */
+	WRITE_ONCE(in->ca.ib.state, FTSW_PS_ACTIVE);
+	WRITE_ONCE(in->ib.state, FTSW_PS_INIT);
+	skb = ftsw_t_frame(test, htons(ETH_P_IP), 40);
+	ftsw_lid_to_mac(0x40, eth_hdr(skb)->h_dest);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_NOT_ACTIVE);
+	/* Both Active: on to the LFT, which has no route for 0x40. */
+	WRITE_ONCE(in->ib.state, FTSW_PS_ACTIVE);
+	skb = ftsw_t_frame(test, htons(ETH_P_IP), 40);
+	ftsw_lid_to_mac(0x40, eth_hdr(skb)->h_dest);
+	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_NO_ROUTE);
+	ftsw_t_fabric_free(f);
+}
+
 static struct kunit_case ftsw_dp_cases[] = {
 	KUNIT_CASE(ftsw_dp_link_drops),
 	KUNIT_CASE(ftsw_dp_edge_drops),
@@ -1055,6 +1151,8 @@ static struct kunit_case ftsw_dp_cases[] = {
 	KUNIT_CASE(ftsw_dp_gso_segment),
 	KUNIT_CASE(ftsw_dp_patch_loop_ends),
 	KUNIT_CASE(ftsw_dp_patch_far_end),
+	KUNIT_CASE(ftsw_dp_port_states),
+	KUNIT_CASE(ftsw_dp_edge_states),
 	{}
 };
 

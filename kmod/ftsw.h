@@ -84,6 +84,16 @@ struct ftsw_plan {
 
 struct ftsw_switch;
 
+/*
+ * PortState (IBA vol. 1, 14.2.5.6, 7.2): a port passes subnet management
+ * packets (SMPs, VL15) in Init, Armed and Active; other packets enter
+ * only in Armed or Active and leave only in Active.
+ */
+#define FTSW_PS_DOWN		FTSW_PORT_STATE_DOWN
+#define FTSW_PS_INIT		FTSW_PORT_STATE_INIT
+#define FTSW_PS_ARMED		FTSW_PORT_STATE_ARMED
+#define FTSW_PS_ACTIVE		FTSW_PORT_STATE_ACTIVE
+
 /* PortPhysicalState (IBA vol. 1, 14.2.5.6). */
 #define FTSW_PHYS_POLLING	2
 #define FTSW_PHYS_DISABLED	3
@@ -248,6 +258,19 @@ struct ftsw_switch {
 	u8 def_port[3];			/* default, mcast primary, not primary */
 	u16 (*mft)[FTSW_MFT_GROUPS];	/* FTSW_MFT_CAP entries, or NULL */
 	u64 trap_tid;
+	/*
+	 * Trap 128 repeated until the SM represses it (agent.c): the TID
+	 * waiting (0: none), the port it came from, sends so far.
+	 */
+	u64 trap_wait;
+	u8 trap_port;
+	u8 trap_sends;
+	struct delayed_work trap_work;
+	/*
+	 * Port states driven by an in-band subnet manager: links come up in
+	 * Init. Else ftsw's control plane is the SM: they come up Active.
+	 */
+	bool inband;
 	spinlock_t ll_lock;		/* lossless mode: its ports' queues */
 	struct rcu_head rcu;
 	struct ftsw_port __rcu *ports[];	/* 1..nports, [0] unused */
@@ -286,6 +309,26 @@ struct ftsw_net {
 	/* KUnit: takes the MAD frames the edge ports deliver to hosts. */
 	void (*mad_tap)(struct ftsw_port *p, struct sk_buff *skb);
 };
+
+/* The logical state a port of @sw takes when its link comes up. */
+static inline u8 ftsw_ps_linkup(const struct ftsw_switch *sw)
+{
+	return sw->inband ? FTSW_PS_INIT : FTSW_PS_ACTIVE;
+}
+
+/* May data leave by a port in @ib's state (Active)? */
+static inline bool ftsw_ps_sends(const struct ftsw_ibport *ib)
+{
+	return READ_ONCE(ib->state) == FTSW_PS_ACTIVE;
+}
+
+/* May data enter by a port in @ib's state (Armed or Active)? */
+static inline bool ftsw_ps_takes(const struct ftsw_ibport *ib)
+{
+	u8 st = READ_ONCE(ib->state);
+
+	return st == FTSW_PS_ARMED || st == FTSW_PS_ACTIVE;
+}
 
 /* lft.c: pure table logic. */
 struct ftsw_lft *ftsw_lft_alloc(u32 size, const struct ftsw_lft *from);
@@ -425,6 +468,13 @@ void ftsw_sma_switch_init(struct ftsw_switch *sw);
 void ftsw_sma_switch_del(struct ftsw_switch *sw);
 void ftsw_sma_port_init(struct ftsw_port *p);
 void ftsw_sma_port_changed(struct ftsw_port *p);
+void ftsw_sma_set_inband(struct ftsw_switch *sw, bool inband);
+int ftsw_sma_link_state_set(struct ftsw_port *p, u8 state);
+bool ftsw_sma_trap_repress(struct ftsw_switch *sw, u64 tid);
+bool ftsw_sma_trap_resend(struct ftsw_switch *sw);
+bool ftsw_mad_is_smp(const struct sk_buff *skb);
+/* ftsw_sma_switch(): a MAD the agent took that has no answer (TrapRepress) */
+#define FTSW_SMA_TAKEN		(-EALREADY)
 void ftsw_sma_lft_publish(struct ftsw_switch *sw, struct ftsw_lft *lft);
 void ftsw_sma_policy_publish(struct ftsw_port *p, struct ftsw_policy *pol);
 u8 ftsw_ib_port_state(const struct ftsw_port *p, const struct ftsw_ibport *ib);
@@ -441,7 +491,7 @@ extern unsigned int ftsw_net_id;
 struct ftsw_net *ftsw_net(const struct net *net);
 struct ftsw_switch *ftsw_switch_find(struct ftsw_net *fn, u32 id);
 struct ftsw_port *ftsw_port_get(struct ftsw_switch *sw, u8 num);
-struct ftsw_switch *ftsw_switch_alloc(u32 id, u8 nports);
+struct ftsw_switch *ftsw_switch_alloc(u32 id, u8 nports, bool inband);
 int ftsw_switch_add(struct ftsw_net *fn, struct ftsw_switch *sw);
 void ftsw_switch_del(struct ftsw_switch *sw, u8 reason, bool notify);
 void ftsw_fabric_flush(struct ftsw_net *fn, bool notify);
@@ -461,11 +511,11 @@ void ftsw_port_rename(struct ftsw_port *p);
 
 /* policy.c: one policy per command, sized to its maxattr. */
 extern const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_LOSSLESS + 1];
-extern const struct nla_policy ftsw_switch_set_policy[FTSW_ATTR_SWITCH_LIFE + 1];
-extern const struct nla_policy ftsw_switch_new_policy[FTSW_ATTR_SWITCH_LID + 1];
+extern const struct nla_policy ftsw_switch_set_policy[FTSW_ATTR_SWITCH_INBAND_SM + 1];
+extern const struct nla_policy ftsw_switch_new_policy[FTSW_ATTR_SWITCH_INBAND_SM + 1];
 extern const struct nla_policy ftsw_switch_policy[FTSW_ATTR_SWITCH_ID + 1];
 extern const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_CA_GUID + 1];
-extern const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_VLARB_LOW + 1];
+extern const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_STATE + 1];
 extern const struct nla_policy ftsw_port_policy[FTSW_ATTR_PORT_NUM + 1];
 extern const struct nla_policy ftsw_lft_set_policy[FTSW_ATTR_LFT_DATA + 1];
 extern const struct nla_policy ftsw_lft_get_policy[FTSW_ATTR_LFT_STAGED + 1];

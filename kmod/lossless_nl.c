@@ -16,6 +16,7 @@
 
 int ftsw_nl_switch_set(struct sk_buff *skb, struct genl_info *info)
 {
+	struct nlattr *inband = info->attrs[FTSW_ATTR_SWITCH_INBAND_SM];
 	struct nlattr *life = info->attrs[FTSW_ATTR_SWITCH_LIFE];
 	struct ftsw_net *fn = ftsw_info_fn(info);
 	struct ftsw_switch *sw;
@@ -32,6 +33,10 @@ int ftsw_nl_switch_set(struct sk_buff *skb, struct genl_info *info)
 		WRITE_ONCE(sw->life, nla_get_u8(life));
 		spin_unlock_bh(&fn->sma_lock);
 		ftsw_ll_kick_switch(sw);
+		ftsw_changed(fn);
+	}
+	if (inband) {
+		ftsw_sma_set_inband(sw, nla_get_u8(inband));
 		ftsw_changed(fn);
 	}
 out:

@@ -227,6 +227,18 @@ static bool ftsw_mad_lid_ok(u16 lid)
 }
 
 /*
+ * Is this fabric frame (a MAD frame whose headers are in the linear area,
+ * as ftsw_mad_pull() leaves them) a subnet management packet, which ports
+ * pass in every state but Down? Its QP0 says so (ftsw_mad_ok checked that
+ * SMPs, and only they, go to QP0).
+ */
+bool ftsw_mad_is_smp(const struct sk_buff *skb)
+{
+	return skb_headlen(skb) >= ETH_HLEN + FTSW_HLEN + FTSW_MAD_HLEN &&
+	       ftsw_mad_mh(skb)->dqpn == htonl(FTSW_MAD_QP_SMI);
+}
+
+/*
  * Make the whole fabric frame writable in the linear area, drop what
  * follows it, and check it. False: dropped and counted on @in.
  */
@@ -345,6 +357,17 @@ static struct ftsw_port *ftsw_mad_route(struct ftsw_port *in,
 	return ftsw_mad_switch_rx(in, skb);
 }
 
+/* A MAD the switch's agents answer not: taken (a TrapRepress) or dropped. */
+static struct ftsw_port *ftsw_mad_sink(struct ftsw_port *in,
+				       struct sk_buff *skb, int status)
+{
+	if (status == FTSW_SMA_TAKEN)
+		consume_skb(skb);
+	else
+		ftsw_drop(in, skb, FTSW_DROP_MAD_SINK);
+	return NULL;
+}
+
 /* A directed-route SMP for a switch (a directed hop, or its LFT said 0). */
 static struct ftsw_port *ftsw_mad_switch_dr(struct ftsw_port *in,
 					    struct sk_buff *skb, bool lr)
@@ -358,10 +381,8 @@ static struct ftsw_port *ftsw_mad_switch_dr(struct ftsw_port *in,
 	act = ftsw_dr_switch(smp, sw->nports, in->num, lr, &out);
 	if (act == FTSW_DR_LOCAL) {
 		status = ftsw_sma_switch(sw, in->num, smp);
-		if (status < 0) {
-			ftsw_drop(in, skb, FTSW_DROP_MAD_SINK);
-			return NULL;
-		}
+		if (status < 0)
+			return ftsw_mad_sink(in, skb, status);
 		ftsw_mad_respond(skb, status);
 		act = ftsw_dr_switch(smp, sw->nports, 0, false, &out);
 	}
@@ -392,10 +413,8 @@ static struct ftsw_port *ftsw_mad_switch_agent(struct ftsw_port *in,
 		status = ftsw_pma_switch(in->sw, smp);
 	else
 		status = -EOPNOTSUPP;
-	if (status < 0) {
-		ftsw_drop(in, skb, FTSW_DROP_MAD_SINK);
-		return NULL;
-	}
+	if (status < 0)
+		return ftsw_mad_sink(in, skb, status);
 	ftsw_mad_respond(skb, status);
 	return ftsw_mad_route(in, skb, ntohs(mh->slid));
 }
@@ -426,6 +445,12 @@ struct ftsw_port *ftsw_mad_link_rx(struct ftsw_port *in, struct sk_buff *skb)
 
 	if (!ftsw_mad_pull(in, skb))
 		return NULL;
+	/* A GMP is data: taken only by a port in Armed or Active. */
+	if (!ftsw_is_smp(ftsw_mad_smp(skb)->mgmt_class) &&
+	    !ftsw_ps_takes(&in->ib)) {
+		ftsw_drop(in, skb, FTSW_DROP_NOT_ACTIVE);
+		return NULL;
+	}
 	h = ftsw_mad_fh(skb);
 	if (unlikely(h->hops >= READ_ONCE(in->sw->fn->hop_limit))) {
 		ftsw_drop(in, skb, FTSW_DROP_HOP_LIMIT);
@@ -574,6 +599,12 @@ struct ftsw_port *ftsw_mad_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 	}
 	if (!ftsw_mad_lid_ok(dlid)) {
 		ftsw_drop(in, skb, FTSW_DROP_BAD_MAD);
+		return NULL;
+	}
+	/* A GMP leaves the CA only from Active, into Armed or Active. */
+	if (!ftsw_is_smp(smp->mgmt_class) &&
+	    (!ftsw_ps_sends(&in->ca.ib) || !ftsw_ps_takes(&in->ib))) {
+		ftsw_drop(in, skb, FTSW_DROP_NOT_ACTIVE);
 		return NULL;
 	}
 	ftsw_mad_route_to(skb, dlid, slid);

@@ -47,6 +47,7 @@ static struct ftsw_switch *t_sw(struct kunit *test, struct t_fab *f, int i)
 	f->sw[i] = sw;
 	sw->lid = i + 1;
 	snprintf(sw->name, sizeof(sw->name), "s%d", i);
+	sw->inband = true;	/* managed by an SM: links come up in Init */
 	ftsw_sma_switch_init(sw);
 	rcu_access_pointer(sw->lft)->port[i + 1] = 0;
 	return sw;
@@ -137,6 +138,7 @@ static void t_fab_free(struct t_fab *f)
 		ftsw_t_port_free(f->port[i]);
 	}
 	for (i = 0; i < 3; i++) {
+		cancel_delayed_work_sync(&f->sw[i]->trap_work);
 		kfree(f->sw[i]->mft);
 		ftsw_t_switch_free(f->sw[i]);
 	}
@@ -679,12 +681,24 @@ static void t_sl2vl_switchinfo(struct kunit *test)
  * PMA on a patch port: one DR NodeInfo to S1 crosses S0:3 once each way,
  * a 294-byte frame (14 + 8 + 16 + 256): 73 words of 4 octets.
  */
+/* Every port and CA port Active, as the SM leaves them at SUBNET UP. */
+static void t_activate(struct t_fab *f)
+{
+	int i;
+
+	for (i = 0; i < f->nport; i++) {
+		WRITE_ONCE(f->port[i]->ib.state, FTSW_PS_ACTIVE);
+		WRITE_ONCE(f->port[i]->ca.ib.state, FTSW_PS_ACTIVE);
+	}
+}
+
 static void t_pma(struct kunit *test)
 {
 	struct t_fab *f = t_fab_new(test);
 	struct ib_pma_portcounters *pc;
 	struct t_mad m;
 
+	t_activate(f);
 	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, t_to_s1, 2);
 	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
 	t_smp_init(&m, IB_MGMT_CLASS_PERF_MGMT, IB_MGMT_METHOD_GET, 0x0012, 0);
@@ -724,6 +738,7 @@ static void t_trap128(struct kunit *test)
 	pi = (void *)m.smp.data;
 	pi->lid = cpu_to_be16(2);
 	pi->sm_lid = cpu_to_be16(8);
+	pi->clientrereg_resv_subnetto = 22;	/* no repeat within the case */
 	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
 	mutex_lock(&f->fn.lock);
 	ftsw_sma_port_changed(f->h2);
@@ -747,6 +762,124 @@ static void t_trap128(struct kunit *test)
 	m.smp.data[11] = 4;
 	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
 	KUNIT_EXPECT_EQ(test, m.smp.data[11] & 4, 0);
+	t_fab_free(f);
+}
+
+/*
+ * Trap 128 is sent again until the SM's TrapRepress names its TID (low 32
+ * bits), at most 16 times, and not once its switch is deleted. The timer
+ * (SubnetTimeOut 22 here: 17 s) never fires during the case: the resends
+ * are driven by hand.
+ */
+static u64 t_trap_get(struct kunit *test, struct t_fab *f)
+{
+	struct t_mad m;
+
+	if (!t_recv(test, f, &m))
+		return 0;
+	KUNIT_EXPECT_EQ(test, m.smp.method, IB_MGMT_METHOD_TRAP);
+	KUNIT_EXPECT_EQ(test, ntohs(m.mh.dlid), 8);
+	return be64_to_cpu(m.smp.tid);
+}
+
+static void t_trap_repress_send(struct kunit *test, struct t_fab *f, u64 tid)
+{
+	struct t_mad m;
+
+	t_smp_init(&m, IB_MGMT_CLASS_SUBN_LID_ROUTED,
+		   IB_MGMT_METHOD_TRAP_REPRESS, 0x0002, 0);
+	m.smp.tid = cpu_to_be64(tid);
+	m.mh.dlid = htons(2);	/* S1 */
+	t_send(test, f->h0, &m);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&f->got));
+}
+
+static void t_changed(struct t_fab *f, struct ftsw_port *p)
+{
+	mutex_lock(&f->fn.lock);
+	ftsw_sma_port_changed(p);
+	mutex_unlock(&f->fn.lock);
+}
+
+static void t_trap_repeat(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct ftsw_switch *s1 = f->sw[1];
+	struct ib_port_info *pi;
+	struct t_mad m;
+	u64 tid, sink;
+	int n;
+
+	t_route(f, 0, 2, 3);
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0015, 0, t_to_s1, 2);
+	pi = (void *)m.smp.data;
+	pi->lid = cpu_to_be16(2);
+	pi->sm_lid = cpu_to_be16(8);
+	pi->clientrereg_resv_subnetto = 22;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	t_changed(f, f->h2);
+	tid = t_trap_get(test, f);
+	KUNIT_EXPECT_NE(test, tid, 0);
+	/* Unanswered: the same trap, same TID, again. */
+	KUNIT_EXPECT_TRUE(test, ftsw_sma_trap_resend(s1));
+	KUNIT_EXPECT_EQ(test, t_trap_get(test, f), tid);
+	/* A TrapRepress for another TID changes nothing... */
+	sink = t_drops(f->h0, FTSW_DROP_MAD_SINK) +
+	       t_drops(f->s1p1, FTSW_DROP_MAD_SINK);
+	t_trap_repress_send(test, f, tid + 1);
+	KUNIT_EXPECT_TRUE(test, ftsw_sma_trap_resend(s1));
+	KUNIT_EXPECT_EQ(test, t_trap_get(test, f), tid);
+	/* ... its own (high 32 bits the SM's MAD layer's) ends the repeats. */
+	t_trap_repress_send(test, f, tid | 0xabcd00000000ULL);
+	KUNIT_EXPECT_FALSE(test, ftsw_sma_trap_resend(s1));
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&f->got));
+	/* Taken by the agent, not dropped as a MAD no one takes. */
+	KUNIT_EXPECT_EQ(test, t_drops(f->h0, FTSW_DROP_MAD_SINK) +
+			t_drops(f->s1p1, FTSW_DROP_MAD_SINK), sink);
+	/* Never repressed: 16 sends in all, then no more. */
+	t_changed(f, f->h2);
+	KUNIT_EXPECT_EQ(test, t_trap_get(test, f), tid + 1);
+	for (n = 1; ftsw_sma_trap_resend(s1) && n < 100; n++)
+		KUNIT_EXPECT_EQ(test, t_trap_get(test, f), tid + 1);
+	KUNIT_EXPECT_EQ(test, n, 16);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&f->got));
+	/* A switch deleted with a trap waiting: the repeats stop. */
+	t_changed(f, f->h2);
+	KUNIT_EXPECT_EQ(test, t_trap_get(test, f), tid + 2);
+	ftsw_sma_switch_del(s1);
+	KUNIT_EXPECT_FALSE(test, ftsw_sma_trap_resend(s1));
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&f->got));
+	t_fab_free(f);
+}
+
+/*
+ * Port states and management datagrams: SMPs pass ports in Init, GMPs
+ * (here a PMA Get from h0's CA to S0) are data: dropped until the CA's
+ * port and its edge port are Active.
+ */
+static void t_gmp_states(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct t_mad m;
+
+	/* A LID-routed SMP to S0, answered back to h0 through Init ports. */
+	t_smp_init(&m, IB_MGMT_CLASS_SUBN_LID_ROUTED, IB_MGMT_METHOD_GET,
+		   0x0011, 0);
+	m.mh.dlid = htons(1);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, t_ni(&m)->node_type, 2);
+	t_smp_init(&m, IB_MGMT_CLASS_PERF_MGMT, IB_MGMT_METHOD_GET, 0x0012, 0);
+	m.mh.dqpn = htonl(1);
+	m.mh.sqpn = htonl(1);
+	m.mh.dlid = htons(1);
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->h0,
+		      FTSW_DROP_NOT_ACTIVE);
+	/* The CA Active, its edge port still Init: dropped still. */
+	WRITE_ONCE(f->h0->ca.ib.state, FTSW_PS_ACTIVE);
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->h0,
+		      FTSW_DROP_NOT_ACTIVE);
+	WRITE_ONCE(f->h0->ib.state, FTSW_PS_ACTIVE);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
 	t_fab_free(f);
 }
 
@@ -893,6 +1026,7 @@ static void t_sm_lid_delivery(struct kunit *test)
 {
 	struct t_fab *f = t_fab_new(test);
 
+	t_activate(f);
 	t_deliver_h1(test, f, 9, 9);
 	t_deliver_h1(test, f, 0x11, 0x11);
 	t_deliver_h1(test, f, 0, 9);
@@ -1156,6 +1290,8 @@ static struct kunit_case ftsw_mad_cases[] = {
 	KUNIT_CASE(t_lft_commit_merge),
 	KUNIT_CASE(t_link_states),
 	KUNIT_CASE(t_operational_vls),
+	KUNIT_CASE(t_trap_repeat),
+	KUNIT_CASE(t_gmp_states),
 	{}
 };
 

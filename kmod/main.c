@@ -53,7 +53,7 @@ struct ftsw_port *ftsw_port_get(struct ftsw_switch *sw, u8 num)
 					 lockdep_is_held(&sw->fn->lock));
 }
 
-struct ftsw_switch *ftsw_switch_alloc(u32 id, u8 nports)
+struct ftsw_switch *ftsw_switch_alloc(u32 id, u8 nports, bool inband)
 {
 	struct ftsw_switch *sw;
 	int i;
@@ -66,6 +66,7 @@ struct ftsw_switch *ftsw_switch_alloc(u32 id, u8 nports)
 	for (i = 0; i < FTSW_NUM_SL; i++)
 		sw->sl2vl[i] = i;
 	spin_lock_init(&sw->ll_lock);
+	sw->inband = inband;
 	ftsw_sma_switch_init(sw);
 	return sw;
 }

@@ -62,6 +62,9 @@ static struct netlink_range_validation ftsw_buf_range = {
 					    .len = FTSW_DESC_MAX - 1 }, \
 	[FTSW_ATTR_PORT_CA_GUID]	= { .type = NLA_U64 }
 
+#define FTSW_P_INBAND_SM \
+	[FTSW_ATTR_SWITCH_INBAND_SM]	= NLA_POLICY_MAX(NLA_U8, 1)
+
 /* FABRIC_SET */
 const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_LOSSLESS + 1] = {
 	[FTSW_ATTR_HOP_LIMIT]		= NLA_POLICY_MIN(NLA_U8, 1),
@@ -69,13 +72,14 @@ const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_LOSSLESS + 1] = {
 };
 
 /* SWITCH_SET */
-const struct nla_policy ftsw_switch_set_policy[FTSW_ATTR_SWITCH_LIFE + 1] = {
+const struct nla_policy ftsw_switch_set_policy[FTSW_ATTR_SWITCH_INBAND_SM + 1] = {
 	FTSW_P_SWITCH_ID,
 	[FTSW_ATTR_SWITCH_LIFE]		= NLA_POLICY_MAX(NLA_U8, FTSW_LIFE_MAX),
+	FTSW_P_INBAND_SM,
 };
 
 /* SWITCH_NEW */
-const struct nla_policy ftsw_switch_new_policy[FTSW_ATTR_SWITCH_LID + 1] = {
+const struct nla_policy ftsw_switch_new_policy[FTSW_ATTR_SWITCH_INBAND_SM + 1] = {
 	FTSW_P_SWITCH_ID,
 	[FTSW_ATTR_SWITCH_GUID]		= { .type = NLA_U64 },
 	[FTSW_ATTR_SWITCH_NAME]		= { .type = NLA_NUL_STRING,
@@ -84,6 +88,7 @@ const struct nla_policy ftsw_switch_new_policy[FTSW_ATTR_SWITCH_LID + 1] = {
 							   FTSW_MAX_PORTS),
 	[FTSW_ATTR_SWITCH_LID]		= NLA_POLICY_FULL_RANGE(NLA_U16,
 							&ftsw_lid_range),
+	FTSW_P_INBAND_SM,
 };
 
 /* SWITCH_DEL, SWITCH_GET, SL2VL_GET, LFT_DISCARD: one switch (or a filter). */
@@ -108,7 +113,7 @@ const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_CA_GUID + 1] = {
 };
 
 /* PORT_SET */
-const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_VLARB_LOW + 1] = {
+const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_STATE + 1] = {
 	FTSW_P_SWITCH_ID,
 	FTSW_P_PORT_NUM,
 	FTSW_P_ADMIN_UP,
@@ -126,6 +131,9 @@ const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_VLARB_LOW + 1] = {
 					    .len = 2 * FTSW_VLARB_CAP },
 	[FTSW_ATTR_PORT_VLARB_LOW]	= { .type = NLA_BINARY,
 					    .len = 2 * FTSW_VLARB_CAP },
+	[FTSW_ATTR_PORT_STATE]		= NLA_POLICY_RANGE(NLA_U8,
+							   FTSW_PORT_STATE_DOWN,
+							   FTSW_PORT_STATE_ACTIVE),
 };
 
 /* PORT_UNBIND, PORT_GET, PORT_CLEAR: one port (or a filter). */

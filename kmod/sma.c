@@ -26,10 +26,6 @@
 #define ST_VALUE	IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE
 
 /* PortInfo encodings (IBA vol. 1, 14.2.5.6). */
-#define FTSW_PS_DOWN		1
-#define FTSW_PS_INIT		2
-#define FTSW_PS_ARMED		3
-#define FTSW_PS_ACTIVE		4
 #define FTSW_PHYS_LINKUP	5
 #define FTSW_WIDTH_4X		2
 #define FTSW_SPEED_ALL		7	/* SDR, DDR, QDR */
@@ -99,7 +95,9 @@ u8 ftsw_ib_port_state(const struct ftsw_port *p, const struct ftsw_ibport *ib)
 {
 	if (!p || !READ_ONCE(p->up))
 		return FTSW_PS_DOWN;
-	return ib->state ? ib->state : FTSW_PS_INIT;
+	u8 st = READ_ONCE(ib->state);
+
+	return st ? st : FTSW_PS_INIT;
 }
 
 static u8 ftsw_phys_state(const struct ftsw_port *p)
@@ -431,12 +429,45 @@ static bool ftsw_pi_state_ok(u8 want, u8 cur, u8 peer)
 static void ftsw_link_retrain(struct ftsw_ibport *ib, bool seen,
 			      const struct ftsw_link_end *e)
 {
-	ib->state = FTSW_PS_INIT;
+	WRITE_ONCE(ib->state, FTSW_PS_INIT);
 	if (!seen)
 		return;
-	e->ib->state = FTSW_PS_INIT;
+	WRITE_ONCE(e->ib->state, FTSW_PS_INIT);
 	if (!e->ca)
 		e->p->sw->psc = true;
+}
+
+/*
+ * PortState set by netlink (PORT_SET, fn->lock held): the operator, acting
+ * as the subnet manager, sets the state of a link, both its ends as far as
+ * this fabric sees them (an edge port's CA, a patch cable's or veth pair's
+ * far port), with no Init -> Armed -> Active steps. Down retrains the
+ * link, as an SMP's Set does: both ends come back in Init.
+ */
+int ftsw_sma_link_state_set(struct ftsw_port *p, u8 state)
+{
+	struct ftsw_sma_req r = { .sw = p->sw, .inp = p->num };
+	struct ftsw_pi_at at = { .p = p, .ib = &p->ib, .bound = true };
+	struct ftsw_net *fn = p->sw->fn;
+	struct ftsw_link_end e;
+	bool seen;
+
+	lockdep_assert_held(&fn->lock);
+	if (!READ_ONCE(p->up))
+		return -ENETDOWN;	/* its state is Down */
+	rcu_read_lock();
+	spin_lock_bh(&fn->sma_lock);
+	seen = ftsw_link_peer(&r, &at, &e);
+	if (state == FTSW_PS_DOWN) {
+		ftsw_link_retrain(&p->ib, seen, &e);
+	} else {
+		WRITE_ONCE(p->ib.state, state);
+		if (seen)
+			WRITE_ONCE(e.ib->state, state);
+	}
+	spin_unlock_bh(&fn->sma_lock);
+	rcu_read_unlock();
+	return 0;
 }
 
 /* Retire what an SMP replaced: freed after netlink and RCU readers. */
@@ -556,7 +587,7 @@ static int ftsw_port_info_set(struct ftsw_sma_req *r)
 
 		ftsw_link_retrain(ib, ftsw_link_peer(r, &at, &e), &e);
 	} else if (state) {
-		ib->state = state;
+		WRITE_ONCE(ib->state, state);
 	}
 	if (pi->neighbormtu_mastersmsl >> 4)
 		ib->mtu = pi->neighbormtu_mastersmsl >> 4;
@@ -846,6 +877,12 @@ int ftsw_sma_switch(struct ftsw_switch *sw, u8 inp, struct ib_smp *smp)
 {
 	struct ftsw_sma_req r = { .sw = sw, .inp = inp };
 
+	/* The SM's answer to a trap: the trap is not sent again. */
+	if (smp->method == IB_MGMT_METHOD_TRAP_REPRESS &&
+	    smp->attr_id == IB_SMP_ATTR_NOTICE) {
+		ftsw_sma_trap_repress(sw, be64_to_cpu(smp->tid));
+		return FTSW_SMA_TAKEN;
+	}
 	return ftsw_sma_run(&r, smp);
 }
 

@@ -29,6 +29,7 @@ static int ftsw_fill_switch(struct sk_buff *msg, struct ftsw_switch *sw,
 	    nla_put_u32(msg, FTSW_ATTR_LFT_SIZE, lft ? lft->size : 0) ||
 	    nla_put(msg, FTSW_ATTR_SL2VL, FTSW_NUM_SL, sw->sl2vl) ||
 	    nla_put_u8(msg, FTSW_ATTR_SWITCH_LIFE, READ_ONCE(sw->life)) ||
+	    nla_put_u8(msg, FTSW_ATTR_SWITCH_INBAND_SM, sw->inband) ||
 	    (sw->lid && nla_put_u16(msg, FTSW_ATTR_SWITCH_LID, sw->lid)) ||
 	    (sw->staged && nla_put_flag(msg, FTSW_ATTR_SWITCH_STAGED)))
 		goto nla_fail;
@@ -51,7 +52,9 @@ int ftsw_nl_switch_new(struct sk_buff *skb, struct genl_info *info)
 	    ftsw_req(info, FTSW_ATTR_SWITCH_NPORTS))
 		return -EINVAL;
 	id = nla_get_u32(a[FTSW_ATTR_SWITCH_ID]);
-	sw = ftsw_switch_alloc(id, nla_get_u8(a[FTSW_ATTR_SWITCH_NPORTS]));
+	sw = ftsw_switch_alloc(id, nla_get_u8(a[FTSW_ATTR_SWITCH_NPORTS]),
+			       a[FTSW_ATTR_SWITCH_INBAND_SM] &&
+			       nla_get_u8(a[FTSW_ATTR_SWITCH_INBAND_SM]));
 	if (!sw)
 		return -ENOMEM;
 	sw->guid = a[FTSW_ATTR_SWITCH_GUID] ?
@@ -529,6 +532,21 @@ static int ftsw_nl_plan_lid(struct ftsw_port *p, const struct ftsw_policy *pol,
 	return 0;
 }
 
+/* PORT_STATE, applied last (after an admin change in the same request). */
+static int ftsw_nl_port_state(struct ftsw_port *p, struct genl_info *info)
+{
+	struct nlattr *a = info->attrs[FTSW_ATTR_PORT_STATE];
+	int err;
+
+	err = ftsw_sma_link_state_set(p, nla_get_u8(a));
+	if (err)
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "the port's link is down: its state stays Down until the link is up");
+	else
+		ftsw_changed(p->sw->fn);
+	return err;
+}
+
 int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ftsw_net *fn = ftsw_info_fn(info);
@@ -576,6 +594,8 @@ int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 	if (info->attrs[FTSW_ATTR_PORT_ADMIN_UP])
 		ftsw_port_set_admin(p,
 				    nla_get_u8(info->attrs[FTSW_ATTR_PORT_ADMIN_UP]));
+	if (info->attrs[FTSW_ATTR_PORT_STATE])
+		err = ftsw_nl_port_state(p, info);
 out:
 	mutex_unlock(&fn->lock);
 	return err;
@@ -618,7 +638,10 @@ int ftsw_fill_port(struct sk_buff *msg, struct ftsw_port *p,
 		goto nla_fail;
 	if (ftsw_nl_put_ca(msg, p))
 		goto nla_fail;
-	if (!reason && (ftsw_put_stats(msg, p) || ftsw_nl_put_port_ll(msg, p)))
+	if (!reason &&
+	    (nla_put_u8(msg, FTSW_ATTR_PORT_STATE,
+			ftsw_ib_port_state(p, &p->ib)) ||
+	     ftsw_put_stats(msg, p) || ftsw_nl_put_port_ll(msg, p)))
 		goto nla_fail;
 	genlmsg_end(msg, hdr);
 	return 0;

@@ -40,7 +40,8 @@ void ftsw_t_switch_free(struct ftsw_switch *sw)
 
 /*
  * Port @num of @sw, of @kind, up (admin, operational and for the data
- * path), with per-CPU counters and no device, bound in sw->ports.
+ * path) and Active (with its CA, for an edge port), with per-CPU counters
+ * and no device, bound in sw->ports.
  */
 struct ftsw_port *ftsw_t_port_new(struct kunit *test, struct ftsw_switch *sw,
 				  u8 num, u8 kind)
@@ -63,6 +64,8 @@ struct ftsw_port *ftsw_t_port_new(struct kunit *test, struct ftsw_switch *sw,
 	p->admin_up = true;
 	p->oper_up = true;
 	p->up = true;
+	p->ib.state = FTSW_PS_ACTIVE;
+	p->ca.ib.state = FTSW_PS_ACTIVE;
 	RCU_INIT_POINTER(sw->ports[num], p);
 	return p;
 }

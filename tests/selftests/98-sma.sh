@@ -38,8 +38,9 @@ tap_check "hop 0: h0's own CA (type 1, 1 port, GUID 0x0266740000000202)" \
 	     d[3] == 1 and be(12, 8) == 0x0266740000000202 and d[36] == 1' \
 	dr - 1 0x11 0
 # PortInfo: LID at 16, port state low nibble of 32, phys state 33 >> 4.
-tap_check "hop 0: h0's PortInfo (LID 1, Init, LinkUp)" \
-	ask 'be(16, 2) == 1 and d[32] & 15 == 2 and d[33] >> 4 == 5' \
+# No SM: ftsw's control plane activated the link (Active, 4).
+tap_check "hop 0: h0's PortInfo (LID 1, Active, LinkUp)" \
+	ask 'be(16, 2) == 1 and d[32] & 15 == 4 and d[33] >> 4 == 5' \
 	dr - 1 0x15 1
 tap_check "1 hop: leaf 1 (switch, 4 ports, GUID 1, in by port 1)" \
 	ask 'd[2] == 2 and d[3] == 4 and be(12, 8) == 1 and d[36] == 1 and

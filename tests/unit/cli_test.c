@@ -527,11 +527,14 @@ static const struct {
 	{ "ftsw port bind \"\"",
 	  "switch id port dev peer kind lid lmc sl offsets offset sl-table "
 	  "up down desc guid rate in-buffer out-buffer hoq-life "
-	  "vl-high-limit vlarb-high vlarb-low\n" },
+	  "vl-high-limit vlarb-high vlarb-low state\n" },
 	{ "ftsw port bind switch 1 port 2 dev h0 k", "kind\n" },
 	/* a KEY's value by its kind: words, files, nothing for numbers */
 	{ "ftsw port bind switch 1 port 2 dev h0 kind \"\"", "link edge\n" },
 	{ "ftsw port set switch 1 port 2 lid \"\"", "\n" },
+	{ "ftsw port set switch 1 port 2 state \"\"",
+	  "down init armed active\n" },
+	{ "ftsw switch set id 1 \"\"", "switch id life inband-sm\n" },
 	{ "ftsw plan set \"\"", "hosts lid lmc ipv4 ipv6\n" },
 	{ "ftsw plan set hosts 4 l", "lid lmc\n" },
 	{ "ftsw plan show s", "staged\n" },

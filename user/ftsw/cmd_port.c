@@ -23,11 +23,13 @@
 #include "util/parse.h"
 
 static const char *const kinds[] = { "link", "edge", NULL };
+static const char *const states[] = { "down", "init", "armed", "active",
+				      NULL };
 
 enum { Q_SWITCH, Q_PORT, Q_DEV, Q_PEER, Q_KIND, Q_LID, Q_LMC, Q_SL,
        Q_OFFSETS, Q_SL_TABLE, Q_UP, Q_DOWN, Q_DESC, Q_GUID, Q_RATE,
        Q_IN_BUF, Q_OUT_BUF, Q_HOQ_LIFE, Q_HIGH_LIMIT, Q_ARB_HIGH, Q_ARB_LOW,
-       Q_N };
+       Q_STATE, Q_N };
 static const struct cli_opt port_opts[Q_N + 1] = {
 	[Q_SWITCH] = NLCLI_OPT_SWITCH(true),
 	[Q_PORT] = { "port", NULL, CLI_NUM, "N", 0, 255, .required = true,
@@ -70,6 +72,9 @@ static const struct cli_opt port_opts[Q_N + 1] = {
 				 "(at most 8 VL:weight)" },
 	[Q_ARB_LOW] = { "vlarb-low", NULL, CLI_STR, "VL:W,..",
 			.help = "lossless: low-priority VL arbitration" },
+	[Q_STATE] = { "state", NULL, CLI_WORD, "down|init|armed|active",
+		      .words = states,
+		      .help = "PortState of the link, both ends (as an SM)" },
 };
 
 /* show: the same keys, none required. */
@@ -275,6 +280,9 @@ void port_print(const char *key, const struct ftsw_port_info *p, bool stats)
 	ftsw_out_bool("up", NULL, p->admin_up && p->oper_up);
 	ftsw_out_text(" admin %s oper %s", p->admin_up ? "up" : "down",
 		      p->oper_up ? "up" : "down");
+	if (p->state)
+		ftsw_out_str("state", " state %s",
+			     ftsw_port_state_name(p->state));
 	if (p->reason)
 		ftsw_out_str("reason", " reason %s",
 			     ftsw_reason_name(p->reason));
@@ -465,6 +473,8 @@ static int port_cfg(const struct cli_args *a, struct port_args *pa)
 	}
 	if (a->v[Q_UP].n || a->v[Q_DOWN].n)
 		c->admin_up = a->v[Q_UP].n ? 1 : 0;
+	if (a->v[Q_STATE].n)
+		c->state = FTSW_PORT_STATE_DOWN + (int)a->v[Q_STATE].u;
 	return 0;
 }
 
@@ -534,7 +544,7 @@ static int port_bind(const struct cli_args *a)
 			"peer S:P");
 		rc = 2;
 	}
-	for (unsigned i = Q_RATE; !rc && i <= Q_ARB_LOW; i++)
+	for (unsigned i = Q_RATE; !rc && i <= Q_STATE; i++)
 		if (a->v[i].n) {
 			cli_err("port bind: %s is for set only (bind, then "
 				"port set)", port_opts[i].name);
@@ -594,8 +604,9 @@ const struct cli_cmd cli_cmds_port[] = {
 	  "[up|down]",
 	  "bind a device, or a patch cable to another port, to a switch port",
 	  .opts = port_opts, .run = port_bind },
-	{ "set", "switch ID port N [up|down] [lid BASE] [lmc L] "
-	  "[offsets O,...] [sl S] [sl-table FILE] [desc NAME] [guid GUID]",
+	{ "set", "switch ID port N [up|down] [state down|init|armed|active] "
+	  "[lid BASE] [lmc L] [offsets O,...] [sl S] [sl-table FILE] "
+	  "[desc NAME] [guid GUID]",
 	  "change a bound port", .opts = port_opts, .run = port_set },
 	{ "unbind", "switch ID port N", "unbind a port", .opts = unbind_opts,
 	  .run = port_unbind },

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftsw switch add id ID ports N [guid G] [name NAME] [lid LID]
+ * ftsw switch add id ID ports N [guid G] [name NAME] [lid LID] [inband-sm on|off]
+ * ftsw switch set id ID [life V] [inband-sm on|off]
  * ftsw switch del id ID
  * ftsw switch show [id ID]
  */
@@ -13,7 +14,12 @@
 #include "util/output.h"
 #include "util/parse.h"
 
-enum { W_ID, W_PORTS, W_GUID, W_NAME, W_LID, W_N };
+enum { W_ID, W_PORTS, W_GUID, W_NAME, W_LID, W_INBAND, W_N };
+static const char *const onoff[] = { "off", "on", NULL };
+#define OPT_INBAND \
+	{ "inband-sm", NULL, CLI_WORD, "on|off", .words = onoff, \
+	  .help = "port states driven by an in-band SM (links come up in " \
+		  "Init), or by ftsw (off: Active)" }
 static const struct cli_opt add_opts[W_N + 1] = {
 	[W_ID] = NLCLI_OPT_SWITCH(false),
 	[W_PORTS] = { "ports", NULL, CLI_NUM, "N", 0, 255,
@@ -24,14 +30,16 @@ static const struct cli_opt add_opts[W_N + 1] = {
 		     .help = "node description" },
 	[W_LID] = { "lid", NULL, CLI_NUM, "LID", 1, FTSW_MAX_LID,
 		    .help = "the switch's own LID" },
+	[W_INBAND] = OPT_INBAND,
 };
 static const struct cli_opt id_opts[2] = {
 	[W_ID] = NLCLI_OPT_SWITCH(false),
 };
-static const struct cli_opt set_opts[3] = {
+static const struct cli_opt set_opts[4] = {
 	[W_ID] = NLCLI_OPT_SWITCH(false),
-	{ "life", NULL, CLI_NUM, "V", 0, FTSW_LIFE_MAX, .required = true,
+	{ "life", NULL, CLI_NUM, "V", 0, FTSW_LIFE_MAX,
 	  .help = "lossless: switch lifetime, 4.096 us * 2^V, 20..31 none" },
+	OPT_INBAND,
 };
 
 static int switch_print(const struct ftsw_switch_info *si, void *arg)
@@ -51,6 +59,8 @@ static int switch_print(const struct ftsw_switch_info *si, void *arg)
 	ftsw_out_uint("lid", si->lid ? " lid %" PRIu64 : NULL, si->lid);
 	ftsw_out_uint("lft_size", " lft %" PRIu64, si->lft_size);
 	ftsw_out_uint("life", " life %" PRIu64, si->life);
+	ftsw_out_bool("inband_sm", NULL, si->inband_sm);
+	ftsw_out_text("%s", si->inband_sm ? " inband-sm" : "");
 	ftsw_out_bool("staged", NULL, si->staged);
 	ftsw_out_text("%s\n", si->staged ? " staged" : "");
 	ftsw_out_open_array("sl2vl");
@@ -93,6 +103,7 @@ static int switch_fields(const struct cli_args *a,
 	si->nports = (uint8_t)a->v[W_PORTS].u;
 	si->guid = a->v[W_GUID].u;
 	si->lid = (uint16_t)a->v[W_LID].u;
+	si->inband_sm = a->v[W_INBAND].n && a->v[W_INBAND].u;
 	if (a->v[W_NAME].n) {
 		if (strlen(a->v[W_NAME].s) >= sizeof(si->name)) {
 			cli_err("switch: name must be 1..%d characters",
@@ -161,12 +172,18 @@ static int switch_set(const struct cli_args *a)
 	int rc;
 
 	rc = switch_needed("set", a, &si);
+	if (!rc && !a->v[1].n && !a->v[2].n) {
+		cli_err("switch set: nothing to set (life V, inband-sm on|off)");
+		rc = 2;
+	}
 	if (rc)
 		return rc;
 	nl = nlcli_open();
 	if (!nl)
 		return 1;
-	if (ftsw_nl_switch_set_life(nl, si.id, (uint8_t)a->v[1].u))
+	if (a->v[1].n && ftsw_nl_switch_set_life(nl, si.id, (uint8_t)a->v[1].u))
+		return nlcli_fail(nl, "switch set");
+	if (a->v[2].n && ftsw_nl_switch_set_inband_sm(nl, si.id, a->v[2].u))
 		return nlcli_fail(nl, "switch set");
 	ftsw_nl_close(nl);
 	return 0;
@@ -192,12 +209,14 @@ static int switch_show(const struct cli_args *a)
 }
 
 const struct cli_cmd cli_cmds_switch[] = {
-	{ "add", "id ID ports N [guid GUID] [name NAME] [lid LID]",
+	{ "add", "id ID ports N [guid GUID] [name NAME] [lid LID] "
+	  "[inband-sm on|off]",
 	  "create a switch", CLI_STR, 0, 1, .opts = add_opts,
 	  .run = switch_add },
 	{ "del", "id ID", "delete a switch (and unbind its ports)", CLI_STR,
 	  0, 1, .opts = id_opts, .run = switch_del },
-	{ "set", "id ID life V", "a switch's lifetime (lossless mode)",
+	{ "set", "id ID [life V] [inband-sm on|off]",
+	  "a switch's lifetime (lossless mode), who drives its port states",
 	  CLI_STR, 0, 1, .opts = set_opts, .run = switch_set },
 	{ "show", "[id ID]", "every switch, or one", CLI_STR, 0, 1,
 	  .opts = id_opts, .run = switch_show, .def = true },

@@ -153,7 +153,7 @@ enum ftsw_cmd {
 	FTSW_CMD_SWITCH_GET,	/* doit or dump */
 	FTSW_CMD_PORT_BIND,
 	FTSW_CMD_PORT_UNBIND,
-	FTSW_CMD_PORT_SET,	/* admin state, edge path policy */
+	FTSW_CMD_PORT_SET,	/* admin state, port state, edge path policy */
 	FTSW_CMD_PORT_GET,	/* doit or dump, with counters */
 	FTSW_CMD_LFT_SET,	/* write a block into the staged LFT */
 	FTSW_CMD_LFT_GET,	/* dump the active or staged LFT */
@@ -228,6 +228,9 @@ enum ftsw_attr {
 	FTSW_ATTR_PORT_VLARB_HIGH,	/* binary: (VL, weight) u8 pairs */
 	FTSW_ATTR_PORT_VLARB_LOW,	/* binary: (VL, weight) u8 pairs */
 	FTSW_ATTR_PORT_VL_STATS,	/* nest, out: type VL + 1 -> vlstat */
+	/* Port states (Documentation/sm.md, "Port states"). */
+	FTSW_ATTR_SWITCH_INBAND_SM,	/* u8 0/1: an in-band SM drives port states */
+	FTSW_ATTR_PORT_STATE,		/* u8 1..4: PortState Down..Active */
 	__FTSW_ATTR_MAX,
 };
 #define FTSW_ATTR_MAX (__FTSW_ATTR_MAX - 1)
@@ -254,6 +257,17 @@ enum ftsw_port_kind {
 	__FTSW_PORT_KIND_MAX,
 };
 #define FTSW_PORT_KIND_MAX (__FTSW_PORT_KIND_MAX - 1)
+
+/* FTSW_ATTR_PORT_STATE: PortState (IBA vol. 1, 14.2.5.6). */
+enum ftsw_port_state {
+	FTSW_PORT_STATE_UNSPEC,
+	FTSW_PORT_STATE_DOWN,		/* link down; set: retrain to Init */
+	FTSW_PORT_STATE_INIT,		/* only SMPs (VL15) pass */
+	FTSW_PORT_STATE_ARMED,		/* SMPs pass; data in, not out */
+	FTSW_PORT_STATE_ACTIVE,		/* everything passes */
+	__FTSW_PORT_STATE_MAX,
+};
+#define FTSW_PORT_STATE_MAX (__FTSW_PORT_STATE_MAX - 1)
 
 /* Why a port event was raised. */
 enum ftsw_port_reason {
@@ -289,6 +303,7 @@ enum ftsw_drop {
 	FTSW_DROP_SWITCH_LIFE,		/* lossless: in the switch too long */
 	FTSW_DROP_BAD_CREDIT,		/* malformed credit-update frame */
 	FTSW_DROP_OVERFLOW,		/* lossless: input buffer full (peer ignored credits) */
+	FTSW_DROP_NOT_ACTIVE,		/* data through a port not Armed/Active (in), Active (out) */
 	__FTSW_DROP_MAX,
 };
 #define FTSW_DROP_MAX (__FTSW_DROP_MAX - 1)

@@ -472,6 +472,8 @@ static int make_switches(struct lab_build *b, struct ftsw_nl *nl,
 		snprintf(si.name, sizeof(si.name), "%s",
 			 t->nodes[node].desc ? t->nodes[node].desc : "");
 		si.nports = t->nodes[node].nports;
+		/* Under OpenSM links come up in Init; else ftsw activates them. */
+		si.inband_sm = b->o->sm != NULL;
 		if (ftsw_switch_lid(r, i) <= FTSW_MAX_LID && !b->o->sm)
 			si.lid = ftsw_switch_lid(r, i);
 		if (ftsw_nl_switch_new(nl, &si)) {

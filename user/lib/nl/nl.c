@@ -83,6 +83,8 @@ static const char *const ftsw_attr_names[FTSW_ATTR_MAX + 1] = {
 	[FTSW_ATTR_PORT_VL_HIGH_LIMIT] = "VL high limit",
 	[FTSW_ATTR_PORT_VLARB_HIGH] = "VL arbitration high",
 	[FTSW_ATTR_PORT_VLARB_LOW] = "VL arbitration low",
+	[FTSW_ATTR_SWITCH_INBAND_SM] = "in-band SM",
+	[FTSW_ATTR_PORT_STATE] = "port state",
 };
 
 static const char *attr_name(int type)
@@ -113,6 +115,7 @@ const char *ftsw_drop_name(int reason)
 		[FTSW_DROP_SWITCH_LIFE] = "switch_life",
 		[FTSW_DROP_BAD_CREDIT] = "bad_credit",
 		[FTSW_DROP_OVERFLOW] = "overflow",
+		[FTSW_DROP_NOT_ACTIVE] = "not_active",
 	};
 
 	if (reason > 0 && reason <= FTSW_DROP_MAX)
@@ -424,6 +427,7 @@ static void switch_from(struct nlattr **tb, struct ftsw_switch_info *si)
 	if (tb[FTSW_ATTR_SL2VL] && nla_len(tb[FTSW_ATTR_SL2VL]) == FTSW_NUM_SL)
 		memcpy(si->sl2vl, nla_data(tb[FTSW_ATTR_SL2VL]), FTSW_NUM_SL);
 	si->life = get_u8(tb[FTSW_ATTR_SWITCH_LIFE]);
+	si->inband_sm = get_u8(tb[FTSW_ATTR_SWITCH_INBAND_SM]);
 }
 
 int ftsw_nl_switch_new(struct ftsw_nl *nl, const struct ftsw_switch_info *si)
@@ -439,6 +443,8 @@ int ftsw_nl_switch_new(struct ftsw_nl *nl, const struct ftsw_switch_info *si)
 			nla_put_string(msg, FTSW_ATTR_SWITCH_NAME, si->name);
 		if (si->lid)
 			nla_put_u16(msg, FTSW_ATTR_SWITCH_LID, si->lid);
+		if (si->inband_sm)
+			nla_put_u8(msg, FTSW_ATTR_SWITCH_INBAND_SM, 1);
 	}
 	return simple(nl, msg);
 }
@@ -515,6 +521,7 @@ void ftsw_port_cfg_init(struct ftsw_port_cfg *c)
 	c->vl_high_limit = -1;
 	c->nvlarb_high = -1;
 	c->nvlarb_low = -1;
+	c->state = -1;
 }
 
 static void put_port_cfg(struct nl_msg *msg, const struct ftsw_port_cfg *c)
@@ -567,6 +574,8 @@ int ftsw_nl_port_set(struct ftsw_nl *nl, const struct ftsw_port_cfg *c)
 	if (msg) {
 		put_port_cfg(msg, c);
 		ftsw_nl_put_port_ll(msg, c);
+		if (c->state >= 0)
+			nla_put_u8(msg, FTSW_ATTR_PORT_STATE, c->state);
 	}
 	return simple(nl, msg);
 }
@@ -605,6 +614,7 @@ static void port_from(struct nlattr **tb, struct ftsw_port_info *pi)
 	pi->admin_up = get_u8(tb[FTSW_ATTR_PORT_ADMIN_UP]);
 	pi->oper_up = get_u8(tb[FTSW_ATTR_PORT_OPER_UP]);
 	pi->reason = get_u8(tb[FTSW_ATTR_PORT_REASON]);
+	pi->state = get_u8(tb[FTSW_ATTR_PORT_STATE]);
 	if (tb[FTSW_ATTR_PORT_PEER_SWITCH]) {
 		pi->patch = true;
 		pi->peer_switch = get_u32(tb[FTSW_ATTR_PORT_PEER_SWITCH]);

@@ -53,6 +53,7 @@ struct ftsw_switch_info {
 	bool staged;
 	uint8_t sl2vl[FTSW_NUM_SL];
 	uint8_t life;		/* switch lifetime (lossless mode) */
+	bool inband_sm;		/* an in-band SM drives its port states */
 };
 
 int ftsw_nl_switch_new(struct ftsw_nl *nl, const struct ftsw_switch_info *si);
@@ -61,6 +62,10 @@ int ftsw_nl_switch_get(struct ftsw_nl *nl, uint32_t id,
 		       struct ftsw_switch_info *si);
 typedef int (*ftsw_switch_cb)(const struct ftsw_switch_info *si, void *arg);
 int ftsw_nl_switch_dump(struct ftsw_nl *nl, ftsw_switch_cb cb, void *arg);
+/* Who drives the switch's port states: an in-band SM, or ftsw (false). */
+int ftsw_nl_switch_set_inband_sm(struct ftsw_nl *nl, uint32_t sw, bool on);
+/* "down", "init", "armed", "active" (enum ftsw_port_state), or "-". */
+const char *ftsw_port_state_name(int state);
 
 struct ftsw_port_stats {
 	uint64_t rx_packets;
@@ -120,6 +125,7 @@ struct ftsw_port_info {
 	uint8_t peer_port;
 	char node_desc[64];	/* edge: the CA's NodeDescription, or "" */
 	uint64_t ca_guid;	/* edge: the CA's node GUID */
+	uint8_t state;		/* enum ftsw_port_state (get), 0: not sent */
 	bool has_stats;
 	struct ftsw_port_stats stats;
 	struct ftsw_port_ll ll;	/* lossless settings and per-VL state */
@@ -143,6 +149,7 @@ struct ftsw_port_cfg {
 	uint32_t sl_table_len;
 	const char *node_desc;	/* edge: the CA's NodeDescription, if set */
 	uint64_t ca_guid;	/* edge: the CA's node GUID, if non-zero */
+	int state;		/* set only: enum ftsw_port_state (-1: none) */
 	/* set only: lossless settings (-1: left as they are) */
 	int64_t rate;		/* bit/s */
 	int64_t in_buf, out_buf;	/* bytes per VL */

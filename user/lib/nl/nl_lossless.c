@@ -22,15 +22,39 @@ int ftsw_nl_fabric_set_lossless(struct ftsw_nl *nl, bool on)
 	return ftsw_nl_request(nl, msg);
 }
 
-int ftsw_nl_switch_set_life(struct ftsw_nl *nl, uint32_t sw, uint8_t life)
+/* SWITCH_SET of one u8 attribute of switch @sw. */
+static int switch_set_u8(struct ftsw_nl *nl, uint32_t sw, int type,
+			 uint8_t v)
 {
 	struct nl_msg *msg = ftsw_nl_msg(nl, FTSW_CMD_SWITCH_SET, NLM_F_ACK);
 
 	if (msg) {
 		nla_put_u32(msg, FTSW_ATTR_SWITCH_ID, sw);
-		nla_put_u8(msg, FTSW_ATTR_SWITCH_LIFE, life);
+		nla_put_u8(msg, type, v);
 	}
 	return ftsw_nl_request(nl, msg);
+}
+
+int ftsw_nl_switch_set_life(struct ftsw_nl *nl, uint32_t sw, uint8_t life)
+{
+	return switch_set_u8(nl, sw, FTSW_ATTR_SWITCH_LIFE, life);
+}
+
+int ftsw_nl_switch_set_inband_sm(struct ftsw_nl *nl, uint32_t sw, bool on)
+{
+	return switch_set_u8(nl, sw, FTSW_ATTR_SWITCH_INBAND_SM, on);
+}
+
+const char *ftsw_port_state_name(int state)
+{
+	static const char *const names[FTSW_PORT_STATE_MAX + 1] = {
+		[FTSW_PORT_STATE_DOWN] = "down",
+		[FTSW_PORT_STATE_INIT] = "init",
+		[FTSW_PORT_STATE_ARMED] = "armed",
+		[FTSW_PORT_STATE_ACTIVE] = "active",
+	};
+
+	return state > 0 && state <= FTSW_PORT_STATE_MAX ? names[state] : "-";
 }
 
 uint64_t ftsw_life_ns(uint8_t life)
