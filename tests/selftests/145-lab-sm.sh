@@ -29,7 +29,7 @@ trap 'lab lab down --name "$LAB" >/dev/null 2>&1; rm -rf "$W"' EXIT
 CMP="$PY $(dirname "$0")/lftcmp.py"
 RUN=/run/ftsw/$LAB
 
-tap_plan 13
+tap_plan 14
 tap_check "insmod ftsw.ko" ftsw_load
 
 fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
@@ -185,6 +185,27 @@ reroute() {
 	cat "$W/fail.cmp"
 }
 tap_check "lab fail port s0:1 (S1-0): trap 128 in OpenSM's log, its sweep routes around it (dump = kernel)" reroute
+
+# An SMA sends a trap again every 4.096 us * 2^SubnetTimeOut (OpenSM's 18:
+# 1.07 s) until the SM answers with TrapRepress, at most 16 times
+# (sm.md, "Traps"); OpenSM represses each trap it gets and logs each one it
+# gets with the sender's LID and TID. Repressed, each (LID, TID) shows once
+# (a repeat or two if OpenSM was slow to answer, or the trap's way to the
+# SM went by the failed cable until the sweep) and no more come; not
+# repressed, each would show up to 16 times.
+traps() {
+	grep -o "num:128 .*from LID:[0-9]* TID:0x[0-9a-f]*" "$RUN/opensm.log" |
+		sed 's/.*from //' | sort | uniq -c
+}
+represses() {
+	traps >"$W/traps1" && sleep 8 && traps >"$W/traps2" || return 1
+	cat "$W/traps2"
+	[ -s "$W/traps2" ] && cmp -s "$W/traps1" "$W/traps2" ||
+		{ echo "traps still repeated 8 s later"; return 1; }
+	awk '$1 > 3 { bad = 1 } END { exit bad }' "$W/traps2" ||
+		{ echo "a trap sent more than 3 times"; return 1; }
+}
+tap_check "OpenSM's TrapRepress stops the repeats: each trap 128 (LID, TID) in its log at most 3 times, none new in 8 s" represses
 tap_check "around the failed cable: all 240 pairs ping" all_ping 240
 
 down() {

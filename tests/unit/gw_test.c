@@ -274,6 +274,22 @@ TEST(tids_route_responses)
 
 /* A request kept until its response or its due time (the MAD layer's
  * timeout libumad2sim lacks); a forgotten TID matches nothing. */
+/* What a client sends keeps its TID only as an answer: a response, or a
+ * TrapRepress (the trap's TID, which the switch's SMA matches). */
+TEST(trap_repress_keeps_tid)
+{
+	uint8_t mad[GW_MAD_SIZE] = { 1, 0x01, 1, 0x07 };
+
+	EXPECT_TRUE(gw_mad_keeps_tid(mad));	/* TrapRepress */
+	EXPECT_FALSE(gw_mad_wants_response(mad));
+	mad[3] = 0x05;				/* Trap */
+	EXPECT_FALSE(gw_mad_keeps_tid(mad));
+	mad[3] = 0x01;				/* Get */
+	EXPECT_FALSE(gw_mad_keeps_tid(mad));
+	mad[3] = 0x81;				/* GetResp */
+	EXPECT_TRUE(gw_mad_keeps_tid(mad));
+}
+
 TEST(requests_wait_and_time_out)
 {
 	static struct gw_pends p;

@@ -541,7 +541,8 @@ static void on_client(struct gw *g, uint32_t i)
 		.pkey = FTSW_MAD_PKEY_DEFAULT };
 	/* libumad2sim sends its stack's bytes past the MAD's length */
 	memcpy(f.mad, r.mad, r.length >= 24 ? r.length : GW_MAD_SIZE);
-	if (!gw_mad_is_response(f.mad))
+	/* the SMA that sent a trap stops repeating it when the TID matches */
+	if (!gw_mad_keeps_tid(f.mad))
 		gw_mad_set_tid(f.mad, gw_tid_out(&g->tids, i + 1, c->gen,
 						 gw_mad_tid(r.mad),
 						 ftsw_now_us()));

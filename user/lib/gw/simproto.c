@@ -385,6 +385,12 @@ void gw_tid_forget(struct gw_tids *t, uint64_t sent)
 		e->owner = 0;
 }
 
+bool gw_mad_keeps_tid(const uint8_t *mad)
+{
+	return gw_mad_is_response(mad) ||
+	       gw_mad_method(mad) == GW_METHOD_TRAP_REPRESS;
+}
+
 bool gw_mad_wants_response(const uint8_t *mad)
 {
 	switch (gw_mad_method(mad)) {

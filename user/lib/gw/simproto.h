@@ -257,6 +257,10 @@ struct gw_pends {
  * Report, GetTable, GetTraceTable, GetMulti, Delete; not Send, Trap,
  * TrapRepress, nor a response). */
 bool gw_mad_wants_response(const uint8_t *mad);
+/* Whether a MAD a client sends keeps its TID: a response keeps its
+ * request's, a TrapRepress the trap's it answers (as Linux's
+ * ib_response_mad() counts it); a request gets the gateway's. */
+bool gw_mad_keeps_tid(const uint8_t *mad);
 /* Keep frame f (TID f's) of client/gen, due at due_us. 0, or -ENOSPC
  * when GW_PENDING requests are waiting already. */
 int gw_pend_add(struct gw_pends *p, uint32_t client, uint32_t gen,
