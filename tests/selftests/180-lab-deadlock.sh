@@ -62,7 +62,7 @@
 RUNS=${FTSW_DEADLOCK_RUNS:-1}
 LL=(--lossless --rate 100kbit --in-buffer 1536 --out-buffer 12288
     --hoq-life 20 --switch-life 20)
-tap_plan 8
+tap_plan 9
 tap_check "insmod ftsw.ko" ftsw_load
 
 fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
@@ -251,6 +251,41 @@ tap_check "ring of 6, MinHop, one VL, shift:2: a cycle of full buffers in the fi
 	lossless_deadlock torus:6 ring6
 tap_check "4x4 torus, MinHop, one VL, column 2 two rows down: a cycle of its 4 switches in the first run, a CDG cycle; no progress; lifetimes end it, discards counted" \
 	lossless_deadlock torus:4,4 col2
+# a2a_ring: all-to-all on the ring with two hosts a switch and the default
+# buffers (four frames in and out): each message to a random other host.
+# ftsw sim, given the lab's rate, frame and buffers (--rate 100kbit
+# --frame-bytes 1472 --buffer-bytes 6144 -p a2a --message 1), deadlocks
+# this ring in 10 of 10 seeds within 100-350 messages; with one host a
+# switch in none of 10 (so the test above loads the cycle itself). The
+# cycle may form either way round: six buffers, one per switch, each
+# switch's neighbour next, VL 0, a CDG cycle.
+a2a_ring() {
+	local rc=0
+	lab lab up --name "$LAB" -t torus:6,hosts=2 -a minhop --lossless \
+		--rate 100kbit --hoq-life 20 --switch-life 20 >/dev/null || return 1
+	lab lab traffic --name "$LAB" -p a2a --random-dst --pps 400 \
+		--duration 4000 >/dev/null 2>&1
+	sleep 1
+	lab -j lab waits --name "$LAB" --min-wait 500 >"$OUT/w.json"
+	if [ $? != 3 ]; then
+		echo "no cycle:"; cat "$OUT/w.json"; rc=1
+	else
+		"$PY" - "$OUT/w.json" <<'EOF2' || rc=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["cycles"][0]
+assert c["cdg_cycle"] == "yes", c
+sw = [b["switch"] for b in c["cycle"]]
+assert all(b["vl"] == 0 for b in c["cycle"]), c
+steps = {(b - a) % 6 for a, b in zip(sw, sw[1:] + sw[:1])}
+assert sorted(sw) == list(range(6)) and steps in ({1}, {5}), sw
+print("cycle of %d buffers: switches %s" % (len(sw), sw))
+EOF2
+	fi
+	lab lab down --name "$LAB" >/dev/null
+	return $rc
+}
+tap_check "ring of 6 with two hosts a switch, MinHop, one VL, all-to-all, default buffers: a cycle of the six ring buffers, a CDG cycle" a2a_ring
 tap_check "ring of 6, DFSSSP on its VLs, the same buffers, infinite lifetimes: shift:2 and a2a, the buffers drain or keep moving, no cycle" never_stops torus:6
 tap_check "4x4 torus, DFSSSP on its VLs, the same buffers, infinite lifetimes: column 2 and a2a, the buffers drain or keep moving, no cycle" never_stops torus:4,4
 acyclic() {
