@@ -135,7 +135,7 @@ done
 
 down() {
 	lab lab down --name "$LAB" || return 1
-	! pgrep -x opensm >/dev/null || { echo "opensm left running"; return 1; }
+	! pgrep -x -r R,S,D,T opensm >/dev/null || { echo "opensm left running"; return 1; }
 	lab_gone
 }
 tap_check "lab down stops OpenSM and the gateways, leaves nothing" down

@@ -471,6 +471,29 @@ int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
 	return 0;
 }
 
+/*
+ * Whether @pid has exited: reaped (by us or, for an orphan, by init), gone,
+ * or a zombie waiting to be reaped (it holds nothing any more).
+ */
+static bool pid_gone(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	bool zombie = false;
+
+	if (waitpid(pid, NULL, WNOHANG) == pid || kill(pid, 0) < 0)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
+		zombie = p[1] == ' ' && p[2] == 'Z';
+	fclose(f);
+	return zombie;
+}
+
+/* SIGTERM, up to 5 s for it to end, then SIGKILL and up to 5 s more. */
 static void stop_pid(pid_t pid)
 {
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
@@ -478,13 +501,14 @@ static void stop_pid(pid_t pid)
 
 	if (kill(pid, SIGTERM) < 0)
 		return;
-	for (i = 0; i < 250; i++) {	/* 5 s */
-		if (waitpid(pid, NULL, WNOHANG) == pid || kill(pid, 0) < 0)
+	for (i = 0; i < 250; i++) {
+		if (pid_gone(pid))
 			return;
 		nanosleep(&ts, NULL);
 	}
 	kill(pid, SIGKILL);
-	waitpid(pid, NULL, WNOHANG);
+	for (i = 0; i < 250 && !pid_gone(pid); i++)
+		nanosleep(&ts, NULL);
 }
 
 void ftsw_lab_sm_stop(const char *lab)
