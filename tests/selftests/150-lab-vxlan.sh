@@ -21,21 +21,10 @@ tap_plan 6
 tap_check "insmod ftsw.ko" ftsw_load
 
 setup() {
-	local n
-	for n in "$A" "$B" "$HA" "$HB"; do
-		ip netns add "$n" && ip -n "$n" link set lo up || return 1
-		ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-		ip netns exec "$n" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-	done
-	# The underlay (the only thing the two machines share) and the
-	# fabric cable over it.
-	vxlan_cable "$A" "$B" || return 1
-	# Hosts: h0 (LID 1) on machine A, h1 (LID 2) on machine B.
-	ip -n "$A" link add h0 type veth peer name eth0 netns "$HA" &&
-		ip -n "$B" link add h1 type veth peer name eth0 netns "$HB" || return 1
-	ip -n "$HA" link set eth0 address 02:66:74:00:00:01 up && ip -n "$HA" addr add 198.18.0.1/15 dev eth0 &&
-		ip -n "$HB" link set eth0 address 02:66:74:00:00:02 up && ip -n "$HB" addr add 198.18.0.2/15 dev eth0 &&
-		ip -n "$A" link set h0 up && ip -n "$B" link set h1 up || return 1
+	# The underlay (the only thing the two machines share), the fabric
+	# cable over it, and the hosts: h0 (LID 1) on machine A, h1 (LID 2)
+	# on machine B.
+	two_machines "$A" "$B" "$HA" "$HB" || return 1
 	# Switches, ports, tables: each machine configures its own half.
 	fa switch add id 1 ports 2 name machineA-sw1 && fb switch add id 2 ports 2 name machineB-sw2 &&
 		fa port bind switch 1 port 1 dev h0 kind edge lid 1 lmc 0 &&

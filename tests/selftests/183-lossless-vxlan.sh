@@ -34,18 +34,7 @@ tap_plan 7
 tap_check "insmod ftsw.ko" ftsw_load
 
 setup() {
-	local n
-	for n in "$A" "$B" "$HA" "$HB"; do
-		ip netns add "$n" && ip -n "$n" link set lo up || return 1
-		ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-		ip netns exec "$n" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-	done
-	vxlan_cable "$A" "$B" || return 1
-	ip -n "$A" link add h0 type veth peer name eth0 netns "$HA" &&
-		ip -n "$B" link add h1 type veth peer name eth0 netns "$HB" || return 1
-	ip -n "$HA" link set eth0 address 02:66:74:00:00:01 up && ip -n "$HA" addr add 198.18.0.1/15 dev eth0 &&
-		ip -n "$HB" link set eth0 address 02:66:74:00:00:02 up && ip -n "$HB" addr add 198.18.0.2/15 dev eth0 &&
-		ip -n "$A" link set h0 up && ip -n "$B" link set h1 up || return 1
+	two_machines "$A" "$B" "$HA" "$HB" || return 1
 	# h0 held back by its edge port needs a queueing qdisc (datapath.md).
 	tc -n "$HA" qdisc replace dev eth0 root pfifo limit 1000 || return 1
 	fa fabric set lossless on && fb fabric set lossless on || return 1

@@ -61,3 +61,24 @@ vxlan_cable() {
 		ip -n "$b" link add vx42 mtu 1600 type vxlan id 42 local 10.99.0.2 remote 10.99.0.1 dstport 4789 dev u0 &&
 		ip -n "$a" link set vx42 up && ip -n "$b" link set vx42 up
 }
+
+# two_machines A B HA HB: namespaces A and B as two machines joined by
+# vxlan_cable, each with one host namespace (HA, HB; IPv6 off everywhere):
+# h0 in A to HA's eth0 (02:66:74:00:00:01, 198.18.0.1/15), h1 in B to HB's
+# eth0 (02:66:74:00:00:02, 198.18.0.2/15), all up.
+two_machines() {
+	local n
+	for n in "$1" "$2" "$3" "$4"; do
+		ip netns add "$n" && ip -n "$n" link set lo up || return 1
+		ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+		ip netns exec "$n" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+	done
+	vxlan_cable "$1" "$2" || return 1
+	ip -n "$1" link add h0 type veth peer name eth0 netns "$3" &&
+		ip -n "$2" link add h1 type veth peer name eth0 netns "$4" || return 1
+	ip -n "$3" link set eth0 address 02:66:74:00:00:01 up &&
+		ip -n "$3" addr add 198.18.0.1/15 dev eth0 &&
+		ip -n "$4" link set eth0 address 02:66:74:00:00:02 up &&
+		ip -n "$4" addr add 198.18.0.2/15 dev eth0 &&
+		ip -n "$1" link set h0 up && ip -n "$2" link set h1 up
+}
