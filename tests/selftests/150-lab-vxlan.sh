@@ -26,13 +26,7 @@ setup() {
 	# on machine B.
 	two_machines "$A" "$B" "$HA" "$HB" || return 1
 	# Switches, ports, tables: each machine configures its own half.
-	fa switch add id 1 ports 2 name machineA-sw1 && fb switch add id 2 ports 2 name machineB-sw2 &&
-		fa port bind switch 1 port 1 dev h0 kind edge lid 1 lmc 0 &&
-		fa port bind switch 1 port 2 dev vx42 kind link &&
-		fb port bind switch 2 port 1 dev h1 kind edge lid 2 lmc 0 &&
-		fb port bind switch 2 port 2 dev vx42 kind link &&
-		fa lft set switch 1 lid 1 port 1 lid 2 port 2 &&
-		fb lft set switch 2 lid 2 port 1 lid 1 port 2 || return 1
+	two_machine_switches "$A" "$B" || return 1
 	# Both halves know the whole address plan: each machine's edge port
 	# answers its host's ARP for the other machine's host.
 	fa plan set hosts 2 lid 1 ipv4 198.18.0.1 && fa commit >/dev/null &&

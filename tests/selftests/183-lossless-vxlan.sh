@@ -38,13 +38,7 @@ setup() {
 	# h0 held back by its edge port needs a queueing qdisc (datapath.md).
 	tc -n "$HA" qdisc replace dev eth0 root pfifo limit 1000 || return 1
 	fa fabric set lossless on && fb fabric set lossless on || return 1
-	fa switch add id 1 ports 2 name machineA-sw1 && fb switch add id 2 ports 2 name machineB-sw2 &&
-		fa port bind switch 1 port 1 dev h0 kind edge lid 1 lmc 0 &&
-		fa port bind switch 1 port 2 dev vx42 kind link &&
-		fb port bind switch 2 port 1 dev h1 kind edge lid 2 lmc 0 &&
-		fb port bind switch 2 port 2 dev vx42 kind link &&
-		fa lft set switch 1 lid 1 port 1 lid 2 port 2 &&
-		fb lft set switch 2 lid 2 port 1 lid 1 port 2 || return 1
+	two_machine_switches "$A" "$B" || return 1
 	fa port set switch 1 port 2 rate 1M hoq-life 20 &&
 		fa port set switch 1 port 1 hoq-life 20 &&
 		fb port set switch 2 port 2 rate 1M hoq-life 20 &&

@@ -82,3 +82,18 @@ two_machines() {
 		ip -n "$4" addr add 198.18.0.2/15 dev eth0 &&
 		ip -n "$1" link set h0 up && ip -n "$2" link set h1 up
 }
+
+# two_machine_switches A B: on two_machines' A and B, switch 1 (A) and 2 (B),
+# port 1 the host's edge (h0 LID 1, h1 LID 2), port 2 the VXLAN cable, and
+# each table routing its own host out port 1 and the other out port 2.
+two_machine_switches() {
+	local a=(ip netns exec "$1" "$FTSW") b=(ip netns exec "$2" "$FTSW")
+	"${a[@]}" switch add id 1 ports 2 name machineA-sw1 &&
+		"${b[@]}" switch add id 2 ports 2 name machineB-sw2 &&
+		"${a[@]}" port bind switch 1 port 1 dev h0 kind edge lid 1 lmc 0 &&
+		"${a[@]}" port bind switch 1 port 2 dev vx42 kind link &&
+		"${b[@]}" port bind switch 2 port 1 dev h1 kind edge lid 2 lmc 0 &&
+		"${b[@]}" port bind switch 2 port 2 dev vx42 kind link &&
+		"${a[@]}" lft set switch 1 lid 1 port 1 lid 2 port 2 &&
+		"${b[@]}" lft set switch 2 lid 2 port 1 lid 1 port 2
+}
