@@ -10,8 +10,7 @@ W=$(mktemp -d)
 # The VM's root is read-only: OpenSM's cache and temporary files go here.
 export OSM_CACHE_DIR=$W/cache OSM_TMP_DIR=$W
 mkdir -p "$W/cache"
-IBSIM=
-cleanup() { [ -n "$IBSIM" ] && kill "$IBSIM" 2>/dev/null; rm -rf "$W"; }
+cleanup() { bg_stop "$W"; rm -rf "$W"; }
 trap cleanup EXIT
 
 tap_plan 6
@@ -22,9 +21,9 @@ osm() {
 	command -v opensm >/dev/null && command -v ibsim >/dev/null ||
 		{ echo "opensm / ibsim missing (apt-get install opensm ibsim-utils)"; return 1; }
 	"$FTSW" topo gen ftmn:4,3 -o "$W/ft43.net" || return 1
-	if [ -z "$IBSIM" ]; then
+	if [ -z "$(bg_pid "$W" ibsim)" ]; then
 		(cd "$W" && exec ibsim -s -n "$W/ft43.net" >"$W/ibsim.log" 2>&1) &
-		IBSIM=$!
+		bg_keep "$W" ibsim $!
 		sleep 2
 	fi
 	# OpenSM writes next to itself: run it from the scratch directory.

@@ -20,13 +20,12 @@ PY=$(command -v /usr/bin/python3 || command -v python3)
 
 A=spa$$ B=spb$$
 W=$(mktemp -d)
-GWPID= OSMPID= GW3PID=
 ns_list() { echo "$A" "$B" "$A-h0" "$A-h1" "$B-h2" "$B-h3"; }
 cleanup() {
-	local p n
-	for p in $OSMPID $GWPID $GW3PID; do kill "$p" 2>/dev/null; done
-	for p in $OSMPID $GWPID $GW3PID; do wait "$p" 2>/dev/null; done
-	OSMPID= GWPID= GW3PID=
+	local n
+	# OpenSM first, then the gateways it talks to
+	bg_stop "$W/osm-pid"
+	bg_stop "$W"
 	for n in $(ns_list); do ip netns del "$n" 2>/dev/null; done
 	return 0
 }
@@ -91,13 +90,13 @@ sm_up() {
 	# (no descriptor of tap_check's output: it would wait for the gateway)
 	ip netns exec "$A-h0" "$FTSW" gw --sock ftsw --node h0 --log "$W/gw-h0.log" \
 		</dev/null >/dev/null 2>&1 &
-	GWPID=$!
+	bg_keep "$W" gw-h0 $!
 	sleep 1
 	(cd "$W/osm" && exec ip netns exec "$A-h0" env LD_PRELOAD="$SO" \
 		IBSIM_SOCKNAME=ftsw OSM_CACHE_DIR="$W/cache" OSM_TMP_DIR="$W/osm" \
 		opensm -F "$W/osm.conf" -f "$W/osm.log" -R minhop -t 1000 \
 		</dev/null >"$W/osm.out" 2>&1) </dev/null >/dev/null 2>&1 &
-	OSMPID=$!
+	mkdir -p "$W/osm-pid" && bg_keep "$W/osm-pid" opensm $!
 	for i in $(seq 1 "${SM_WAIT:-300}"); do
 		grep -q "SUBNET UP" "$W/osm.log" 2>/dev/null && return 0
 		sleep 1
@@ -127,10 +126,10 @@ tap_check "h0 (machine A) pings h3 and h2 (machine B) over OpenSM's tables" \
 ibtool() {
 	local h=$1
 	shift
-	[ -n "$GW3PID" ] || {
+	[ -n "$(bg_pid "$W" gw-h3)" ] || {
 		ip netns exec "$h" "$FTSW" gw --sock diag --node h3 \
 			--log "$W/gw-h3.log" </dev/null >/dev/null 2>&1 &
-		GW3PID=$!
+		bg_keep "$W" gw-h3 $!
 		sleep 1
 	}
 	(cd "$W/osm" && timeout 120 ip netns exec "$h" env LD_PRELOAD="$SO" \
@@ -184,6 +183,11 @@ EOF
 }
 tap_check "saquery from h3 through OpenSM's SA (RMPP): 36 PathRecords, h1 -> h0 (LIDs, GIDs)" sa
 
-tap_check "tear down (OpenSM, gateways, namespaces); rmmod ftsw" \
-	eval 'cleanup && ftsw_unload'
+teardown() {
+	cleanup
+	! pgrep -x -r R,S,D,T opensm >/dev/null || { echo "opensm left running"; return 1; }
+	! pgrep -f -r R,S,D,T "ftsw gw --sock" >/dev/null || { echo "a gateway left running"; return 1; }
+	ftsw_unload
+}
+tap_check "tear down (OpenSM, gateways, namespaces): none left running; rmmod ftsw" teardown
 tap_done

@@ -35,6 +35,40 @@ tap_check() {
 	fi
 }
 
+# Background processes a check starts: tap_check runs each check in a
+# subshell, so a variable set there (PID=$!) is gone when it returns; a
+# file is not. bg_keep DIR NAME PID remembers one in DIR/NAME.bgpid,
+# bg_pid DIR NAME prints it (nothing if none), bg_stop DIR stops them all:
+# SIGTERM, up to 10 s for each to end (gone, or a zombie), then SIGKILL.
+bg_keep() { echo "$3" >"$1/$2.bgpid"; }
+bg_pid() { cat "$1/$2.bgpid" 2>/dev/null; }
+pid_running() {
+	local st
+	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ -n "$st" ] && [ "${st:0:1}" != Z ]
+}
+bg_stop() {
+	local f p
+	for f in "$1"/*.bgpid; do
+		[ -e "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	for f in "$1"/*.bgpid; do
+		[ -e "$f" ] || continue
+		p=$(cat "$f")
+		for _ in $(seq 100); do
+			pid_running "$p" || break
+			sleep 0.1
+		done
+		! pid_running "$p" || kill -KILL "$p" 2>/dev/null
+		for _ in $(seq 50); do
+			pid_running "$p" || break
+			sleep 0.1
+		done
+		rm -f "$f"
+	done
+	return 0
+}
+
 # tap_done: exit status of the script (non-zero if anything failed).
 tap_done() { exit $_tap_fail; }
 
