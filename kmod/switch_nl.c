@@ -601,6 +601,27 @@ out:
 	return err;
 }
 
+/*
+ * An edge port's SL table in a reply: its length and, when they are at
+ * most FTSW_SL_TABLE_ECHO, its entries up to the last one that differs
+ * from the default SL (past the end the default applies: the same).
+ */
+static int ftsw_nl_put_sl_table(struct sk_buff *msg,
+				const struct ftsw_policy *pol)
+{
+	u32 n = pol->sl_len;
+
+	if (!n)
+		return 0;
+	while (n && pol->sl[n - 1] == pol->default_sl)
+		n--;
+	if (nla_put_u32(msg, FTSW_ATTR_PORT_SL_TABLE_LEN, pol->sl_len))
+		return -EMSGSIZE;
+	if (n > FTSW_SL_TABLE_ECHO)
+		return 0;
+	return nla_put(msg, FTSW_ATTR_PORT_SL_TABLE, n, pol->sl);
+}
+
 /* A port's attributes in the message begun at @hdr (NULL: no room). */
 int ftsw_fill_port(struct sk_buff *msg, struct ftsw_port *p,
 			  void *hdr, u8 reason)
@@ -634,7 +655,8 @@ int ftsw_fill_port(struct sk_buff *msg, struct ftsw_port *p,
 	     nla_put_u8(msg, FTSW_ATTR_PORT_LMC, pol->lmc) ||
 	     nla_put(msg, FTSW_ATTR_PORT_OFFSETS, pol->n_offsets,
 		     pol->offsets) ||
-	     nla_put_u8(msg, FTSW_ATTR_PORT_SL, pol->default_sl)))
+	     nla_put_u8(msg, FTSW_ATTR_PORT_SL, pol->default_sl) ||
+	     ftsw_nl_put_sl_table(msg, pol)))
 		goto nla_fail;
 	if (ftsw_nl_put_ca(msg, p))
 		goto nla_fail;

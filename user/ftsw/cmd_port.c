@@ -259,6 +259,39 @@ static void print_ll(const struct ftsw_port_ll *ll)
 	ftsw_out_close_object();
 }
 
+/*
+ * An edge port's SL table: its length, then the SL of each DLID as runs
+ * ("1-4 0, 5 1", the DLIDs past the runs take the port's sl); JSON: the
+ * length and the entries the kernel echoed (index = DLID).
+ */
+static void print_sl_table(const struct ftsw_port_info *p)
+{
+	uint32_t i, j;
+
+	ftsw_out_uint("sl_table_len", " sl-table %" PRIu64, p->sl_table_len);
+	if (!p->sl_table_shown) {
+		ftsw_out_text(" (more than %u entries differ from sl %u: not shown)",
+			      FTSW_SL_TABLE_ECHO, p->sl);
+		return;
+	}
+	ftsw_out_text(" sl by dlid ");
+	ftsw_out_open_array("sl_table");
+	for (i = 0; i < p->sl_table_n; i = j) {
+		for (j = i; j < p->sl_table_n &&
+		     p->sl_table[j] == p->sl_table[i]; j++)
+			ftsw_out_uint(NULL, NULL, p->sl_table[j]);
+		if (j - i > 1)
+			ftsw_out_text("%s%u-%u:%u", i ? "," : "", i, j - 1,
+				      p->sl_table[i]);
+		else
+			ftsw_out_text("%s%u:%u", i ? "," : "", i,
+				      p->sl_table[i]);
+	}
+	ftsw_out_close_array();
+	ftsw_out_text("%s%u-:%u", p->sl_table_n ? "," : "", p->sl_table_n,
+		      p->sl);
+}
+
 /* Shared by "port show" and "monitor". */
 void port_print(const char *key, const struct ftsw_port_info *p, bool stats)
 {
@@ -299,6 +332,8 @@ void port_print(const char *key, const struct ftsw_port_info *p, bool stats)
 		ftsw_out_uint("ca_guid", " guid 0x%016" PRIx64, p->ca_guid);
 		if (p->node_desc[0])
 			ftsw_out_str("desc", " desc \"%s\"", p->node_desc);
+		if (p->sl_table_len)
+			print_sl_table(p);
 	}
 	ftsw_out_text("\n");
 	if (stats && p->has_stats)

@@ -26,6 +26,9 @@
 #define FTSW_MAX_LMC		7
 #define FTSW_MAX_OFFSETS	(1 << FTSW_MAX_LMC)
 #define FTSW_NUM_SL		16
+/* A port reply echoes an edge port's SL table up to its last entry that
+ * differs from PORT_SL when that is at most this many entries. */
+#define FTSW_SL_TABLE_ECHO	512
 #define FTSW_NUM_VL		16
 #define FTSW_MAX_SWITCHES	16384	/* per fabric (network namespace) */
 #define FTSW_NAME_MAX		32	/* switch name, including the NUL */
@@ -231,6 +234,7 @@ enum ftsw_attr {
 	/* Port states (Documentation/sm.md, "Port states"). */
 	FTSW_ATTR_SWITCH_INBAND_SM,	/* u8 0/1: an in-band SM drives port states */
 	FTSW_ATTR_PORT_STATE,		/* u8 1..4: PortState Down..Active */
+	FTSW_ATTR_PORT_SL_TABLE_LEN,	/* u32, out: entries of the SL table */
 	__FTSW_ATTR_MAX,
 };
 #define FTSW_ATTR_MAX (__FTSW_ATTR_MAX - 1)

@@ -60,6 +60,7 @@ static const char *const ftsw_attr_names[FTSW_ATTR_MAX + 1] = {
 	[FTSW_ATTR_PORT_OFFSETS] = "offsets",
 	[FTSW_ATTR_PORT_SL] = "sl",
 	[FTSW_ATTR_PORT_SL_TABLE] = "sl-table",
+	[FTSW_ATTR_PORT_SL_TABLE_LEN] = "sl-table length",
 	[FTSW_ATTR_LFT_FIRST_LID] = "first lid",
 	[FTSW_ATTR_LFT_DATA] = "lft block",
 	[FTSW_ATTR_LFT_STAGED] = "staged",
@@ -630,6 +631,16 @@ static void port_from(struct nlattr **tb, struct ftsw_port_info *pi)
 		nla_strlcpy(pi->node_desc, tb[FTSW_ATTR_PORT_NODE_DESC],
 			    sizeof(pi->node_desc));
 	pi->ca_guid = get_u64(tb[FTSW_ATTR_PORT_CA_GUID]);
+	pi->sl_table_len = get_u32(tb[FTSW_ATTR_PORT_SL_TABLE_LEN]);
+	if (tb[FTSW_ATTR_PORT_SL_TABLE]) {
+		int n = nla_len(tb[FTSW_ATTR_PORT_SL_TABLE]);
+
+		if (n > FTSW_SL_TABLE_ECHO)
+			n = FTSW_SL_TABLE_ECHO;
+		pi->sl_table_shown = true;
+		pi->sl_table_n = (uint16_t)n;
+		memcpy(pi->sl_table, nla_data(tb[FTSW_ATTR_PORT_SL_TABLE]), n);
+	}
 	if (tb[FTSW_ATTR_PORT_OFFSETS]) {
 		int n = nla_len(tb[FTSW_ATTR_PORT_OFFSETS]);
 

@@ -119,6 +119,12 @@ struct ftsw_port_info {
 	uint8_t sl;
 	uint8_t n_offsets;
 	uint8_t offsets[FTSW_MAX_OFFSETS];
+	/* edge: the SL table's length (0: none) and, when the kernel echoes
+	 * it, its entries up to the last that differs from sl (past them: sl) */
+	uint32_t sl_table_len;
+	bool sl_table_shown;
+	uint16_t sl_table_n;
+	uint8_t sl_table[FTSW_SL_TABLE_ECHO];
 	uint8_t reason;		/* events: enum ftsw_port_reason */
 	bool patch;		/* a patch cable's end: the peer fields */
 	uint32_t peer_switch;
