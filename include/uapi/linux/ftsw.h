@@ -26,8 +26,10 @@
 #define FTSW_MAX_LMC		7
 #define FTSW_MAX_OFFSETS	(1 << FTSW_MAX_LMC)
 #define FTSW_NUM_SL		16
-/* A port reply echoes an edge port's SL table up to its last entry that
- * differs from PORT_SL when that is at most this many entries. */
+/*
+ * A port reply echoes an edge port's SL table up to its last entry that
+ * differs from PORT_SL when that is at most this many entries.
+ */
 #define FTSW_SL_TABLE_ECHO	512
 #define FTSW_NUM_VL		16
 #define FTSW_MAX_SWITCHES	16384	/* per fabric (network namespace) */

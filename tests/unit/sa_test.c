@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SA PathRecords (gw/sa.h): the query's bytes and the answer's parser.
+ * Every expected value is placed by hand from IBA vol. 1: the MAD header
+ * (13.4.3), the SA header (15.2.1.1: AttributeOffset at 44 in 8-byte
+ * words, ComponentMask at 48, records from 56) and the PathRecord
+ * (15.2.5.16: DLID at 40, SLID at 42, P_Key at 50, QoSClass and SL in
+ * 52..53, SL the low 4 bits of 53, MTU and rate the low 6 bits of 54, 55);
+ * ComponentMask bit 5 is SLID.
+ */
+#include "common.h"
+#include "gw/sa.h"
+
+#define TID 0x0102030405060708ull
+
+/* A GetTableResp answering TID with n records of 64 bytes (room for
+ * len bytes): record i from SLID 5 to DLID dl[i] with SL sl[i]. */
+static size_t answer(uint8_t *m, size_t room, unsigned n,
+		     const uint16_t *dl, const uint8_t *sl)
+{
+	size_t len = 56 + (size_t)n * 64;
+	unsigned i;
+
+	memset(m, 0, room);
+	m[0] = 1;
+	m[1] = 0x03;
+	m[2] = 2;
+	m[3] = 0x92;
+	for (i = 0; i < 8; i++)
+		m[8 + i] = (uint8_t)(TID >> (56 - 8 * i));
+	m[16] = 0x00;
+	m[17] = 0x35;
+	m[24] = 1;
+	m[26] = 0x07;		/* Active, First, Last */
+	m[45] = n ? 8 : 0;	/* 64 bytes */
+	for (i = 0; i < n; i++) {
+		uint8_t *r = m + 56 + i * 64;
+
+		r[40] = (uint8_t)(dl[i] >> 8);
+		r[41] = (uint8_t)dl[i];
+		r[43] = 5;
+		r[50] = 0xff;
+		r[51] = 0xff;
+		r[52] = 0xab;	/* QoSClass bits: not the SL */
+		r[53] = (uint8_t)(0xc0 | sl[i]);
+		r[54] = 0x80 | 4;	/* selector 2, MTU 2048 */
+		r[55] = 0x80 | 3;	/* selector 2, 10 Gb/s */
+	}
+	return len;
+}
+
+TEST(query_bytes)
+{
+	uint8_t m[256];
+
+	gw_sa_pr_query(m, TID, 0x1234);
+	EXPECT_EQ(1, m[0]);
+	EXPECT_EQ(0x03, m[1]);
+	EXPECT_EQ(2, m[2]);
+	EXPECT_EQ(0x12, m[3]);		/* GetTable */
+	EXPECT_EQ(0, m[4]);
+	EXPECT_EQ(0x01, m[8]);
+	EXPECT_EQ(0x08, m[15]);
+	EXPECT_EQ(0x00, m[16]);
+	EXPECT_EQ(0x35, m[17]);
+	EXPECT_EQ(0, m[26] & 1);	/* one MAD, not RMPP-active */
+	EXPECT_EQ(0, m[48]);
+	EXPECT_EQ(0x20, m[55]);		/* ComponentMask: SLID */
+	EXPECT_EQ(0x12, m[56 + 42]);
+	EXPECT_EQ(0x34, m[56 + 43]);
+	EXPECT_EQ(0, m[56 + 40]);	/* DLID: any */
+	EXPECT_EQ(0, m[56 + 41]);
+}
+
+TEST(three_records)
+{
+	static const uint16_t dl[] = { 1, 2, 0x20 };
+	static const uint8_t sl[] = { 0, 1, 15 };
+	struct gw_path_rec r[4];
+	struct ftsw_err err;
+	uint8_t m[512];
+	size_t n, len = answer(m, sizeof(m), 3, dl, sl);
+
+	ASSERT_EQ(248, len);
+	ASSERT_EQ(0, gw_sa_pr_parse(m, len, TID, 5, r, 4, &n, &err));
+	ASSERT_EQ(3, n);
+	EXPECT_EQ(1, r[0].dlid);
+	EXPECT_EQ(5, r[0].slid);
+	EXPECT_EQ(0, r[0].sl);
+	EXPECT_EQ(2, r[1].dlid);
+	EXPECT_EQ(1, r[1].sl);
+	EXPECT_EQ(0x20, r[2].dlid);
+	EXPECT_EQ(15, r[2].sl);
+	EXPECT_EQ(4, r[2].mtu);
+	EXPECT_EQ(3, r[2].rate);
+	EXPECT_EQ(0xffff, r[2].pkey);
+	/* 20 bytes past the last record: padding, still 3 */
+	ASSERT_EQ(0, gw_sa_pr_parse(m, len + 20, TID, 5, r, 4, &n, &err));
+	EXPECT_EQ(3, n);
+	/* 3 records, room for 2: refused */
+	EXPECT_EQ(-EINVAL, gw_sa_pr_parse(m, len, TID, 5, r, 2, &n, &err));
+	EXPECT_EQ(0, n);
+}
+
+TEST(no_records)
+{
+	struct gw_path_rec r[1];
+	struct ftsw_err err;
+	uint8_t m[256];
+	size_t n = 9;
+
+	answer(m, sizeof(m), 0, NULL, NULL);
+	ASSERT_EQ(0, gw_sa_pr_parse(m, 56, TID, 5, r, 1, &n, &err));
+	EXPECT_EQ(0, n);
+	/* AttributeOffset 0 with a record's bytes after the header */
+	EXPECT_EQ(-EINVAL, gw_sa_pr_parse(m, 120, TID, 5, r, 1, &n, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "AttributeOffset"));
+}
+
+TEST(hostile)
+{
+	static const uint16_t dl[] = { 3, 4 };
+	static const uint8_t sl[] = { 2, 3 };
+	struct gw_path_rec r[4];
+	struct ftsw_err err;
+	uint8_t m[512], b[512];
+	size_t n, len = answer(m, sizeof(m), 2, dl, sl);
+
+	ASSERT_EQ(0, gw_sa_pr_parse(m, len, TID, 5, r, 4, &n, &err));
+	ASSERT_EQ(2, n);
+#define BAD(off, val, what) do { \
+	memcpy(b, m, sizeof(b)); \
+	b[off] = (val); \
+	EXPECT_EQ(-EINVAL, gw_sa_pr_parse(b, len, TID, 5, r, 4, &n, &err)); \
+	EXPECT_NE(NULL, strstr(err.msg, what)); \
+} while (0)
+	BAD(0, 2, "base version");
+	BAD(1, 0x04, "class");
+	BAD(2, 1, "version");
+	BAD(3, 0x81, "method");
+	BAD(15, 0x09, "TID");
+	BAD(4, 0x03, "no records");	/* SA status ERR_NO_RECORDS */
+	BAD(5, 0x1c, "status");
+	BAD(17, 0x36, "attribute");
+	BAD(45, 4, "AttributeOffset");	/* 32 bytes a record */
+	BAD(56 + 64 + 43, 6, "SLID 6");	/* record 1 from another LID */
+	BAD(56 + 40, 0xc0, "DLID 0xc003");	/* multicast */
+	memcpy(b, m, sizeof(b));
+	b[56 + 41] = 0;			/* DLID 0 */
+	EXPECT_EQ(-EINVAL, gw_sa_pr_parse(b, len, TID, 5, r, 4, &n, &err));
+	EXPECT_EQ(-EINVAL, gw_sa_pr_parse(m, len, TID, 6, r, 4, &n, &err));
+	EXPECT_EQ(-EINVAL, gw_sa_pr_parse(m, 55, TID, 5, r, 4, &n, &err));
+	EXPECT_EQ(-EINVAL, gw_sa_pr_parse(NULL, 0, TID, 5, r, 4, &n, &err));
+	/* a larger AttributeOffset (72 bytes) steps over its extra bytes:
+	 * 2 records of 72 in 56 + 144 */
+	memcpy(b, m, sizeof(b));
+	b[45] = 9;
+	memmove(b + 56 + 72, m + 56 + 64, 64);
+	memset(b + 56 + 64, 0, 8);
+	ASSERT_EQ(0, gw_sa_pr_parse(b, 56 + 144, TID, 5, r, 4, &n, &err));
+	EXPECT_EQ(2, n);
+	EXPECT_EQ(4, r[1].dlid);
+	EXPECT_EQ(3, r[1].sl);
+}
+
+TEST_HARNESS_MAIN

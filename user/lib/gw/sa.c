@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SA PathRecords: the query and the answer's parser (sa.h). Layouts from
+ * IBA vol. 1: the MAD header (13.4.3), the RMPP header (13.6.2.1), the SA
+ * header (15.2.1.1: SM_Key at 36, AttributeOffset at 44 in 8-byte
+ * words, ComponentMask at 48, data at 56) and the PathRecord
+ * (15.2.5.16: DLID at 40, SLID at 42, P_Key at 50, SL the low 4 bits of
+ * byte 53, MTU and rate the low 6 bits of bytes 54 and 55).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "gw/sa.h"
+
+static uint16_t be16_at(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint64_t be64_at(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void put_be64(uint8_t *p, uint64_t v)
+{
+	int i;
+
+	for (i = 7; i >= 0; i--) {
+		p[i] = (uint8_t)v;
+		v >>= 8;
+	}
+}
+
+void gw_sa_pr_query(uint8_t mad[256], uint64_t tid, uint16_t slid)
+{
+	memset(mad, 0, 256);
+	mad[0] = 1;
+	mad[1] = GW_SA_CLASS;
+	mad[2] = GW_SA_CLASS_VERSION;
+	mad[3] = GW_SA_METHOD_GET_TABLE;
+	put_be64(mad + 8, tid);
+	mad[16] = GW_SA_ATTR_PATH_RECORD >> 8;
+	mad[17] = GW_SA_ATTR_PATH_RECORD & 0xff;
+	mad[24] = 1;		/* RMPPVersion; not Active: one MAD */
+	put_be64(mad + 48, GW_SA_PR_COMP_SLID);
+	mad[GW_SA_HDR + 42] = (uint8_t)(slid >> 8);
+	mad[GW_SA_HDR + 43] = (uint8_t)slid;
+}
+
+/* The header of an answer: 0 with the record size, or -EINVAL. */
+static int check_hdr(const uint8_t *m, size_t len, uint64_t tid,
+		     size_t *recsz, struct ftsw_err *err)
+{
+	uint16_t st;
+
+	if (len < GW_SA_HDR) {
+		ftsw_err_set(err, "SA answer of %zu bytes (its headers take %d)",
+			     len, GW_SA_HDR);
+		return -EINVAL;
+	}
+	if (m[0] != 1 || m[1] != GW_SA_CLASS || m[2] != GW_SA_CLASS_VERSION) {
+		ftsw_err_set(err, "SA answer: base version %u, class 0x%02x version %u (want 1, 0x03, 2)",
+			     m[0], m[1], m[2]);
+		return -EINVAL;
+	}
+	if (m[3] != GW_SA_METHOD_GET_TABLE_RESP) {
+		ftsw_err_set(err, "SA answer: method 0x%02x (want GetTableResp 0x92)",
+			     m[3]);
+		return -EINVAL;
+	}
+	if (be64_at(m + 8) != tid) {
+		ftsw_err_set(err, "SA answer: TID 0x%016" PRIx64 " (asked 0x%016" PRIx64 ")",
+			     be64_at(m + 8), tid);
+		return -EINVAL;
+	}
+	st = be16_at(m + 4);
+	if (st) {
+		ftsw_err_set(err, "SA answer: status 0x%04x%s", st,
+			     (st & 0xff00) == 0x0300 ? " (no records)" : "");
+		return -EINVAL;
+	}
+	if (be16_at(m + 16) != GW_SA_ATTR_PATH_RECORD) {
+		ftsw_err_set(err, "SA answer: attribute 0x%04x (want PathRecord 0x0035)",
+			     be16_at(m + 16));
+		return -EINVAL;
+	}
+	*recsz = (size_t)be16_at(m + 44) * 8;
+	if (*recsz < GW_SA_PR_SIZE && (*recsz || len >= GW_SA_HDR + GW_SA_PR_SIZE)) {
+		ftsw_err_set(err, "SA answer: AttributeOffset %zu bytes for %zu bytes of records (a PathRecord takes %d)",
+			     *recsz, len - GW_SA_HDR, GW_SA_PR_SIZE);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int gw_sa_pr_parse(const uint8_t *msg, size_t len, uint64_t tid,
+		   uint16_t slid, struct gw_path_rec *out, size_t max,
+		   size_t *n, struct ftsw_err *err)
+{
+	size_t recsz, i, cnt;
+
+	*n = 0;
+	if (!msg) {
+		ftsw_err_set(err, "no SA answer");
+		return -EINVAL;
+	}
+	if (check_hdr(msg, len, tid, &recsz, err) < 0)
+		return -EINVAL;
+	cnt = recsz ? (len - GW_SA_HDR) / recsz : 0;
+	if (cnt > max) {
+		ftsw_err_set(err, "SA answer: %zu PathRecords (at most %zu taken)",
+			     cnt, max);
+		return -EINVAL;
+	}
+	for (i = 0; i < cnt; i++) {
+		const uint8_t *r = msg + GW_SA_HDR + i * recsz;
+		struct gw_path_rec *p = &out[i];
+
+		p->dlid = be16_at(r + 40);
+		p->slid = be16_at(r + 42);
+		p->pkey = be16_at(r + 50);
+		p->sl = r[53] & 0x0f;
+		p->mtu = r[54] & 0x3f;
+		p->rate = r[55] & 0x3f;
+		if (p->slid != slid) {
+			ftsw_err_set(err, "SA answer: PathRecord %zu has SLID %u (asked %u)",
+				     i, p->slid, slid);
+			return -EINVAL;
+		}
+		if (!p->dlid || p->dlid > 0xBFFF) {
+			ftsw_err_set(err, "SA answer: PathRecord %zu has DLID 0x%04x (not a unicast LID)",
+				     i, p->dlid);
+			return -EINVAL;
+		}
+	}
+	*n = cnt;
+	return 0;
+}
