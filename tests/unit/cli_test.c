@@ -500,8 +500,8 @@ static const struct {
 	{ "ftsw lab \"\"",
 	  "up down status show list exec ib sm ping trace fail heal "
 	  "chaos traffic mpirun waits capture help\n" },
-	{ "ftsw lab up --no", "--no-neigh\n" },
-	{ "ftsw lab up --pa", "--paths --patch\n" },
+	{ "ftsw lab up --no", "--no-neigh --no-path-sl\n" },
+	{ "ftsw lab up --pa", "--paths --patch --path-sl\n" },
 	{ "ftsw fm -a dmod", "dmodk dmodc\n" },
 	{ "ftsw fm \"\"", "status stop help\n" },
 	{ "ftsw port \"\"", "bind set unbind clear show help\n" },

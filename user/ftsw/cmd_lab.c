@@ -149,7 +149,12 @@ static const char sm_notes[] =
 "plan for the LMC, and the command returns at SUBNET UP, when OpenSM has\n"
 "written its dumps (opensm-lfts.dump...) in /run/ftsw/LAB. The last run's log\n"
 "is kept as opensm.log.prev. A new LMC moves the hosts' LIDs: every host\n"
-"forgets its neighbours and asks again (Documentation/sm.md).\n";
+"forgets its neighbours and asks again (Documentation/sm.md).\n"
+"Path SLs (default with lash, dfsssp, nue, torus-2QoS; --path-sl, --no-path-sl):\n"
+"after SUBNET UP every host's edge port gets the SLs of the SA's PathRecords\n"
+"from its LIDs (one GetTable per LID through the SM host's gateway), as a\n"
+"host's own path resolution would; lab ping and lab traffic ask again when\n"
+"OpenSM has swept since. `lab sm path-sl` asks now (--no-path-sl: removes them).\n";
 static const char traffic_notes[] =
 "PATTERN: all2all, cps (every shift), or any of ftsw analyze -p's (shift:K,\n"
 "perm, a2a, bisect, file:PATH, ...); ORDER: topology, random, or any of\n"
@@ -193,8 +198,10 @@ const struct cli_cmd cli_cmds_lab[] = {
 	  "gateway", CLI_STR, 1, 1, .opts = name_opts, .notes = ib_notes,
 	  .raw = lab_exec },
 	{ "sm", "[--name LAB] restart [--sm-engine E] [--lmc N] "
-	  "[--sm-args ARGS]... [--sm-timeout S]",
-	  "restart the lab's OpenSM with other options, wait for SUBNET UP",
+	  "[--sm-args ARGS]... [--sm-timeout S] [--path-sl | --no-path-sl] | "
+	  "path-sl [--no-path-sl] [--sm-host N]",
+	  "restart the lab's OpenSM with other options, wait for SUBNET UP; "
+	  "set the hosts' SLs from the SA's PathRecords again",
 	  CLI_STR, 1, 1, .opts = lab_sm_opts_table, .notes = sm_notes,
 	  .run = lab_sm },
 	{ "ping", "[--name LAB] [--all | SRC [DST]] [-c N] [-W MS]",
@@ -326,6 +333,7 @@ static void status_print(const struct ftsw_lab *lab,
 	ftsw_out_uint("ports_down", "%" PRIu64 " down\n", st->ports_down);
 	ftsw_out_uint("generation", "  generation  %" PRIu64 "\n",
 		      st->fabric.generation);
+	lab_path_sl_print(lab->name);
 	ftsw_out_text("  drops       %" PRIu64, st->drops);
 	nlcli_print_drops("drops", st->fabric.drops, " %s=%" PRIu64, true);
 	ftsw_out_text("\n");

@@ -26,6 +26,8 @@ int lab_up(const struct cli_args *a);
 /* lab sm restart (cmd_lab_up.c). */
 extern const struct cli_opt lab_sm_opts_table[];
 int lab_sm(const struct cli_args *a);
+/* The lab's path SLs (lab status, lab up, lab sm), if it has any. */
+void lab_path_sl_print(const char *lab);
 
 /* How lab traffic's report is shown (presentation, not the library's). */
 struct lab_traffic_show {

@@ -204,6 +204,13 @@ struct ftsw_routing *ftsw_lab_read_routing(struct ftsw_lab *lab,
  */
 #define FTSW_LAB_GW_SOCK	"ftsw"	/* the lab gateways' IBSIM_SOCKNAME */
 
+/* Hosts send with the SLs of the SA's PathRecords (lab_pathsl.c). */
+enum ftsw_lab_path_sl_mode {
+	FTSW_PATH_SL_AUTO,	/* for engines that give paths SLs */
+	FTSW_PATH_SL_ON,
+	FTSW_PATH_SL_OFF,
+};
+
 struct ftsw_lab_sm {
 	const char *engine;	/* opensm -R (NULL: OpenSM's default) */
 	const char *root_guids;	/* -a FILE: root switch GUIDs */
@@ -212,6 +219,7 @@ struct ftsw_lab_sm {
 	const char *args;	/* more opensm arguments, blank-separated */
 	unsigned timeout_s;	/* SUBNET UP within (0: 120 s) */
 	unsigned host;		/* the SM's host */
+	enum ftsw_lab_path_sl_mode path_sl;
 };
 
 /* libumad2sim.so ($FTSW_UMAD2SIM, else Debian's paths), or NULL. */
@@ -245,6 +253,48 @@ int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
  */
 int ftsw_lab_sm_restart(struct ftsw_lab *lab, const struct ftsw_lab_sm *sm,
 			int lmc, struct ftsw_err *err);
+/*
+ * Path SLs (Documentation/sm.md, "Path SLs"). A host of a real cluster
+ * asks the SA for a PathRecord when it resolves a destination and sends
+ * with its SL; the lab does it for its hosts: through host `host`'s
+ * gateway (started if needed) one GetTable of PathRecords per source LID
+ * of every host (SLID set: the paths to every LID), each host's edge port
+ * then gets the SLs by DLID (PORT_SL_TABLE). A DLID two of a host's LIDs
+ * get different SLs for keeps its base LID's (counted as conflicts). The
+ * summary is kept in the run directory (path-sl) for lab status and for
+ * ftsw_lab_path_sl_refresh.
+ */
+struct ftsw_lab_path_sl {
+	bool on;		/* the lab fills the tables */
+	unsigned host;		/* whose gateway asks the SA */
+	uint64_t sweeps;	/* SUBNET UP lines in opensm.log at the fill */
+	uint64_t queries, records, conflicts;
+	uint64_t pairs;		/* (host, DLID of another host) with a path */
+	uint64_t missing;	/* ... without one */
+	uint64_t per_sl[FTSW_NUM_SL];	/* pairs by SL */
+	uint64_t us;		/* the fill took */
+};
+
+/* Whether mode turns path SLs on for engine (NULL: OpenSM's default). */
+bool ftsw_lab_path_sl_wanted(enum ftsw_lab_path_sl_mode mode,
+			     const char *engine);
+int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host,
+		     struct ftsw_lab_path_sl *res, struct ftsw_err *err);
+/* Turn path SLs off: every edge port's SL table removed, path-sl says
+ * off. */
+int ftsw_lab_path_sl_off(struct ftsw_lab *lab, struct ftsw_err *err);
+/* The last fill's summary: 0, or -1 when path SLs were never set up. */
+int ftsw_lab_path_sl_read(const char *lab, struct ftsw_lab_path_sl *res);
+/* SUBNET UP lines in the lab's opensm.log (OpenSM's finished heavy
+ * sweeps). */
+uint64_t ftsw_lab_sm_sweeps(const char *lab);
+/*
+ * When path SLs are on and OpenSM finished a heavy sweep since the last
+ * fill (its routes, so its SLs, may have changed: a trap, a cable), fill
+ * again; *did says whether. 0 or -1.
+ */
+int ftsw_lab_path_sl_refresh(struct ftsw_lab *lab, bool *did,
+			     struct ftsw_err *err);
 /* Stop the lab's OpenSM and gateways (best effort). */
 void ftsw_lab_sm_stop(const char *lab);
 /*

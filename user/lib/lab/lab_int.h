@@ -50,6 +50,13 @@ static inline int lab_port_ifindex(const struct ftsw_topo *t, uint32_t node,
  */
 int64_t lab_edge_host(const struct ftsw_topo *t, const struct ftsw_port_info *pi);
 
+/*
+ * lab up --sm, after SUBNET UP: the hosts' path SLs when sm's mode wants
+ * them for its engine, else path-sl written off (lab_pathsl.c).
+ */
+int lab_sm_path_sl_start(const char *name, const struct ftsw_lab_sm *sm,
+			 struct ftsw_err *err);
+
 /* A lab's name: letters, digits, '_', '.', '-' (not first); 0 or -1. */
 int lab_check_name(const char *name, struct ftsw_err *err);
 /* The lab's run directory, FTSW_RUNDIR/name. */

@@ -622,6 +622,7 @@ int ftsw_lab_sm_restart(struct ftsw_lab *lab, const struct ftsw_lab_sm *sm,
 		"opensm.fdbs", "opensm.mcfdbs", "opensm-subnet.lst", NULL,
 	};
 	const struct ftsw_topo *t = lab->topo;
+	struct ftsw_lab_path_sl ps;
 	struct ftsw_routing r;
 	char log[320], old[330];
 	unsigned i;
@@ -668,7 +669,10 @@ int ftsw_lab_sm_restart(struct ftsw_lab *lab, const struct ftsw_lab_sm *sm,
 	}
 	snprintf(lab->engine, sizeof(lab->engine), "opensm:%s",
 		 sm->engine ? sm->engine : "default");
-	return 0;
+	/* the last engine's SLs go either way */
+	if (ftsw_lab_path_sl_wanted(sm->path_sl, sm->engine))
+		return ftsw_lab_path_sl(lab, sm->host, &ps, err);
+	return ftsw_lab_path_sl_off(lab, err);
 }
 
 int ftsw_lab_ib_exec(struct ftsw_lab *lab, uint32_t host, char **argv,

@@ -553,11 +553,17 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 	struct trun *x = calloc(1, sizeof(*x));
 	struct ftsw_load_opts lo = { .count_flows = true };
 	struct ftsw_analyze_opts ao = { .load = &lo, .stage_fn = traffic_stage };
+	bool again;
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
 	if (!x) {
 		ftsw_err_errno(err, ENOMEM, "out of memory");
+		return -1;
+	}
+	/* OpenSM swept since the hosts' path SLs were set: ask again */
+	if (ftsw_lab_path_sl_refresh(lab, &again, err)) {
+		free(x);
 		return -1;
 	}
 	x->lab = lab;

@@ -768,6 +768,12 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 				    o->progress_arg);
 		if (ftsw_lab_sm_start(b.name, o->sm, b.t, b.r, err))
 			goto out;
+		if (o->progress &&
+		    ftsw_lab_path_sl_wanted(o->sm->path_sl, o->sm->engine))
+			o->progress("path SLs from the SA", 0, 0,
+				    o->progress_arg);
+		if (lab_sm_path_sl_start(b.name, o->sm, err))
+			goto out;
 		snprintf(b.tm->engine, sizeof(b.tm->engine), "opensm %s",
 			 o->sm->engine ? o->sm->engine : "");
 	}

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libftsw lab: path SLs under OpenSM (lab.h, "Path SLs";
+ * Documentation/sm.md). The SA's PathRecords are asked in band, through
+ * one host's gateway, by libftsw's own SA client (gw/sa.h): one GetTable
+ * per source LID, its answer (RMPP, reassembled by the gateway) parsed
+ * with every field checked, and each host's edge port given the SLs by
+ * DLID (PORT_SL_TABLE) with one PORT_SET. Nothing is forked.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gw/sa.h"
+#include "lab/lab.h"
+#include "lab/lab_int.h"
+
+/* The engines of OpenSM 3.3 whose PathRecords carry SLs of their own. */
+static const char *const sl_engines[] = {
+	"lash", "dfsssp", "nue", "torus-2QoS", NULL,
+};
+
+bool ftsw_lab_path_sl_wanted(enum ftsw_lab_path_sl_mode mode,
+			     const char *engine)
+{
+	unsigned i;
+
+	if (mode != FTSW_PATH_SL_AUTO)
+		return mode == FTSW_PATH_SL_ON;
+	for (i = 0; engine && sl_engines[i]; i++)
+		if (strstr(engine, sl_engines[i]))
+			return true;
+	return false;
+}
+
+/* A host's edge port, as the kernel has it now. */
+struct ps_host {
+	bool found;
+	uint32_t sw;
+	uint8_t port, lmc, sl;
+	uint16_t lid;
+};
+
+struct ps_dump {
+	const struct ftsw_topo *t;
+	struct ps_host *h;
+};
+
+static int ps_port_cb(const struct ftsw_port_info *pi, void *arg)
+{
+	struct ps_dump *d = arg;
+	int64_t h = lab_edge_host(d->t, pi);
+
+	if (h < 0)
+		return 0;
+	d->h[h] = (struct ps_host){ .found = true, .sw = pi->switch_id,
+		.port = pi->port, .lmc = pi->lmc, .sl = pi->sl,
+		.lid = pi->base_lid };
+	return 0;
+}
+
+static void ps_path(const char *lab, char *buf, size_t sz)
+{
+	char dir[256];
+
+	lab_rundir(lab, dir, sizeof(dir));
+	snprintf(buf, sz, "%s/path-sl", dir);
+}
+
+static int ps_write(const char *lab, const struct ftsw_lab_path_sl *r,
+		    struct ftsw_err *err)
+{
+	char path[320], *tmp;
+	unsigned i;
+	FILE *f;
+
+	ps_path(lab, path, sizeof(path));
+	f = ftsw_atomic_open(path, &tmp, err);
+	if (!f)
+		return -1;
+	fprintf(f, "on=%d\nhost=%u\nsweeps=%" PRIu64 "\nqueries=%" PRIu64
+		"\nrecords=%" PRIu64 "\nconflicts=%" PRIu64 "\npairs=%" PRIu64
+		"\nmissing=%" PRIu64 "\nus=%" PRIu64 "\n", r->on, r->host,
+		r->sweeps, r->queries, r->records, r->conflicts, r->pairs,
+		r->missing, r->us);
+	for (i = 0; i < FTSW_NUM_SL; i++)
+		if (r->per_sl[i])
+			fprintf(f, "sl%u=%" PRIu64 "\n", i, r->per_sl[i]);
+	return ftsw_atomic_commit(f, path, tmp, err);
+}
+
+int ftsw_lab_path_sl_read(const char *lab, struct ftsw_lab_path_sl *r)
+{
+	char path[320], line[128], key[32];
+	unsigned long long v;
+	unsigned sl;
+	FILE *f;
+
+	memset(r, 0, sizeof(*r));
+	ps_path(lab, path, sizeof(path));
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%31[a-z0-9]=%llu", key, &v) != 2)
+			continue;
+		if (!strcmp(key, "on"))
+			r->on = v != 0;
+		else if (!strcmp(key, "host"))
+			r->host = v > UINT32_MAX ? 0 : (unsigned)v;
+		else if (!strcmp(key, "sweeps"))
+			r->sweeps = v;
+		else if (!strcmp(key, "queries"))
+			r->queries = v;
+		else if (!strcmp(key, "records"))
+			r->records = v;
+		else if (!strcmp(key, "conflicts"))
+			r->conflicts = v;
+		else if (!strcmp(key, "pairs"))
+			r->pairs = v;
+		else if (!strcmp(key, "missing"))
+			r->missing = v;
+		else if (!strcmp(key, "us"))
+			r->us = v;
+		else if (sscanf(key, "sl%u", &sl) == 1 && sl < FTSW_NUM_SL)
+			r->per_sl[sl] = v;
+	}
+	fclose(f);
+	return 0;
+}
+
+uint64_t ftsw_lab_sm_sweeps(const char *lab)
+{
+	char dir[256], path[320], line[512];
+	uint64_t n = 0;
+	FILE *f;
+
+	lab_rundir(lab, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/opensm.log", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, "SUBNET UP") != NULL;
+	fclose(f);
+	return n;
+}
+
+/* Host h's SL table from the SA: tbl[dlid] (seen[dlid] set), *top the
+ * highest DLID. */
+static int ps_host_table(struct gw_sa_client *c, uint16_t sm_lid,
+			 const struct ps_host *h, uint8_t *tbl, uint8_t *seen,
+			 uint32_t *top, struct ftsw_lab_path_sl *r,
+			 struct ftsw_err *err)
+{
+	uint32_t off, i;
+
+	for (off = 0; off < (1u << h->lmc); off++) {
+		struct gw_path_rec *recs = NULL;
+		size_t n = 0;
+		int tries;
+
+		for (tries = 0; tries < 2; tries++)
+			if (!gw_sa_paths(c, sm_lid, (uint16_t)(h->lid + off),
+					 &recs, &n, err))
+				break;
+		if (tries == 2)
+			return -1;
+		r->queries++;
+		r->records += n;
+		for (i = 0; i < n; i++) {
+			uint16_t d = recs[i].dlid;
+
+			if (seen[d] && tbl[d] != recs[i].sl) {
+				r->conflicts++;
+				continue;
+			}
+			seen[d] = 1;
+			tbl[d] = recs[i].sl;
+			if (d > *top)
+				*top = d;
+		}
+		free(recs);
+	}
+	return 0;
+}
+
+/* Pairs (h, each LID of every other host) by SL. */
+static void ps_count(const struct ps_host *hs, uint32_t nh, uint32_t h,
+		     const uint8_t *tbl, const uint8_t *seen,
+		     struct ftsw_lab_path_sl *r)
+{
+	uint32_t g, off;
+
+	for (g = 0; g < nh; g++) {
+		if (g == h || !hs[g].found)
+			continue;
+		for (off = 0; off < (1u << hs[g].lmc); off++) {
+			uint32_t d = hs[g].lid + off;
+
+			if (d > FTSW_MAX_LID || !seen[d]) {
+				r->missing++;
+				continue;
+			}
+			r->pairs++;
+			r->per_sl[tbl[d]]++;
+		}
+	}
+}
+
+/* Every host's table asked and set. */
+static int ps_fill(struct ftsw_lab *lab, struct gw_sa_client *c,
+		   uint16_t sm_lid, const struct ps_host *hs,
+		   struct ftsw_lab_path_sl *r, struct ftsw_err *err)
+{
+	uint8_t *tbl = malloc(FTSW_LFT_SIZE), *seen = malloc(FTSW_LFT_SIZE);
+	uint32_t h, nh = lab->topo->nhosts, top;
+	struct ftsw_port_cfg pc;
+	int rc = -1;
+
+	if (!tbl || !seen) {
+		ftsw_err_set(err, "path SLs: out of memory");
+		goto out;
+	}
+	for (h = 0; h < nh; h++) {
+		if (!hs[h].found)
+			continue;
+		memset(tbl, hs[h].sl, FTSW_LFT_SIZE);
+		memset(seen, 0, FTSW_LFT_SIZE);
+		top = 0;
+		if (ps_host_table(c, sm_lid, &hs[h], tbl, seen, &top, r, err)) {
+			char m[sizeof(err->msg)];
+
+			snprintf(m, sizeof(m), "%.400s", err->msg);
+			ftsw_err_set(err, "path SLs of h%" PRIu32 " (LID %u): %s",
+				     h, hs[h].lid, m);
+			goto out;
+		}
+		ps_count(hs, nh, h, tbl, seen, r);
+		ftsw_port_cfg_init(&pc);
+		pc.switch_id = hs[h].sw;
+		pc.port = hs[h].port;
+		pc.sl_table = tbl;
+		pc.sl_table_len = top + 1;
+		if (ftsw_nl_port_set(lab->nl, &pc)) {
+			ftsw_err_errno(err, ftsw_nl_errno(lab->nl),
+				       "path SLs of h%" PRIu32 ": switch %" PRIu32
+				       " port %u: %s", h, hs[h].sw, hs[h].port,
+				       ftsw_nl_error(lab->nl));
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(tbl);
+	free(seen);
+	return rc;
+}
+
+/* The hosts' edge ports from the kernel. */
+static struct ps_host *ps_hosts(struct ftsw_lab *lab, struct ftsw_err *err)
+{
+	struct ps_dump d = { .t = lab->topo };
+
+	d.h = calloc(lab->topo->nhosts ? lab->topo->nhosts : 1, sizeof(*d.h));
+	if (!d.h) {
+		ftsw_err_set(err, "path SLs: out of memory");
+		return NULL;
+	}
+	if (ftsw_nl_port_dump(lab->nl, -1, ps_port_cb, &d)) {
+		ftsw_err_errno(err, ftsw_nl_errno(lab->nl), "lab %s: %s",
+			       lab->name, ftsw_nl_error(lab->nl));
+		free(d.h);
+		return NULL;
+	}
+	return d.h;
+}
+
+int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host,
+		     struct ftsw_lab_path_sl *res, struct ftsw_err *err)
+{
+	uint64_t t0 = ftsw_now_us();
+	struct gw_sa_client c;
+	uint16_t lid, sm_lid;
+	struct ps_host *hs;
+	int rc = -1, open_rc;
+
+	memset(res, 0, sizeof(*res));
+	res->on = true;
+	res->host = host;
+	res->sweeps = ftsw_lab_sm_sweeps(lab->name);
+	hs = ps_hosts(lab, err);
+	if (!hs)
+		return -1;
+	if (ftsw_lab_gw_start(lab->name, host, err) ||
+	    ftsw_lab_enter_host(lab, host, err))
+		goto out;
+	/* the sockets live in the host's namespace, used from anywhere */
+	open_rc = gw_sa_open(&c, FTSW_LAB_GW_SOCK, err);
+	if (ftsw_netns_home(open_rc ? NULL : err) || open_rc)
+		goto out;
+	if (!gw_sa_port_lids(&c, &lid, &sm_lid, err) &&
+	    !ps_fill(lab, &c, sm_lid, hs, res, err)) {
+		res->us = ftsw_now_us() - t0;
+		rc = ps_write(lab->name, res, err);
+	}
+	gw_sa_close(&c);
+out:
+	ftsw_netns_home(NULL);
+	free(hs);
+	return rc;
+}
+
+int ftsw_lab_path_sl_off(struct ftsw_lab *lab, struct ftsw_err *err)
+{
+	struct ftsw_lab_path_sl r = { .on = false };
+	struct ps_host *hs = ps_hosts(lab, err);
+	struct ftsw_port_cfg pc;
+	static const uint8_t none[1];
+	uint32_t h;
+
+	if (!hs)
+		return -1;
+	for (h = 0; h < lab->topo->nhosts; h++) {
+		if (!hs[h].found)
+			continue;
+		ftsw_port_cfg_init(&pc);
+		pc.switch_id = hs[h].sw;
+		pc.port = hs[h].port;
+		pc.sl_table = none;	/* empty: the table removed */
+		pc.sl_table_len = 0;
+		if (ftsw_nl_port_set(lab->nl, &pc)) {
+			ftsw_err_errno(err, ftsw_nl_errno(lab->nl),
+				       "switch %" PRIu32 " port %u: %s",
+				       hs[h].sw, hs[h].port,
+				       ftsw_nl_error(lab->nl));
+			free(hs);
+			return -1;
+		}
+	}
+	free(hs);
+	return ps_write(lab->name, &r, err);
+}
+
+int ftsw_lab_path_sl_refresh(struct ftsw_lab *lab, bool *did,
+			     struct ftsw_err *err)
+{
+	struct ftsw_lab_path_sl r;
+
+	*did = false;
+	if (ftsw_lab_path_sl_read(lab->name, &r) || !r.on ||
+	    ftsw_lab_sm_sweeps(lab->name) == r.sweeps)
+		return 0;
+	*did = true;
+	return ftsw_lab_path_sl(lab, r.host, &r, err);
+}
+
+int lab_sm_path_sl_start(const char *name, const struct ftsw_lab_sm *sm,
+			 struct ftsw_err *err)
+{
+	struct ftsw_lab_path_sl r = { .on = false, .host = sm->host };
+	struct ftsw_lab lab;
+	int rc;
+
+	if (!ftsw_lab_path_sl_wanted(sm->path_sl, sm->engine))
+		return ps_write(name, &r, err);
+	if (ftsw_lab_open(name, &lab, err))
+		return -1;
+	rc = ftsw_lab_path_sl(&lab, sm->host, &r, err);
+	ftsw_lab_close(&lab);
+	return rc;
+}
