@@ -208,12 +208,7 @@ represses() {
 tap_check "OpenSM's TrapRepress stops the repeats: each trap 128 (LID, TID) in its log at most 3 times, none new in 8 s" represses
 tap_check "around the failed cable: all 240 pairs ping" all_ping 240
 
-down() {
-	lab lab down --name "$LAB" || return 1
-	! pgrep -x -r R,S,D,T opensm >/dev/null || { echo "opensm left running"; return 1; }
-	lab_gone
-}
-tap_check "lab down stops OpenSM and the gateways, leaves nothing" down
+tap_check "lab down stops OpenSM and the gateways, leaves nothing" lab_sm_down
 
 lmc1() {
 	local i

@@ -133,11 +133,6 @@ for spec in $SPECS; do
 	k=$((k + 1))
 done
 
-down() {
-	lab lab down --name "$LAB" || return 1
-	! pgrep -x -r R,S,D,T opensm >/dev/null || { echo "opensm left running"; return 1; }
-	lab_gone
-}
-tap_check "lab down stops OpenSM and the gateways, leaves nothing" down
+tap_check "lab down stops OpenSM and the gateways, leaves nothing" lab_sm_down
 tap_check "rmmod ftsw" ftsw_unload
 tap_done

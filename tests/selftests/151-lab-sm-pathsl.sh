@@ -130,11 +130,6 @@ sys.exit("SL tables left" if any(p.get("sl_table_len") for p in e) else 0)' "$W/
 }
 tap_check "without the tables (lab sm path-sl --no-path-sl) the same pings go on the port's SL's VL" off_vl
 
-down() {
-	lab lab down --name "$LAB" || return 1
-	! pgrep -x -r R,S,D,T opensm >/dev/null || { echo "opensm left running"; return 1; }
-	lab_gone
-}
-tap_check "lab down stops OpenSM and the gateways, leaves nothing" down
+tap_check "lab down stops OpenSM and the gateways, leaves nothing" lab_sm_down
 tap_check "rmmod ftsw" ftsw_unload
 tap_done

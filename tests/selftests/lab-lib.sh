@@ -33,6 +33,14 @@ lab_gone() {
 		{ echo "switches left in the init namespace"; return 1; }
 }
 
+# lab_sm_down: lab down of a lab under OpenSM: no opensm left running (a
+# zombie is not running), nothing of the lab left.
+lab_sm_down() {
+	lab lab down --name "$LAB" || return 1
+	! pgrep -x -r R,S,D,T opensm >/dev/null || { echo "opensm left running"; return 1; }
+	lab_gone
+}
+
 # lab_up_ping TOPO ENGINE [LAB ARGS]: lab up, all-pairs ping, lab down.
 lab_up_ping() {
 	local topo=$1 eng=$2 rc=0

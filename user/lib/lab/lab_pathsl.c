@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,20 @@ static void ps_path(const char *lab, char *buf, size_t sz)
 	snprintf(buf, sz, "%s/path-sl", dir);
 }
 
+/* The counters of path-sl, by key. */
+static const struct {
+	const char *key;
+	size_t off;
+} ps_keys[] = {
+	{ "sweeps", offsetof(struct ftsw_lab_path_sl, sweeps) },
+	{ "queries", offsetof(struct ftsw_lab_path_sl, queries) },
+	{ "records", offsetof(struct ftsw_lab_path_sl, records) },
+	{ "conflicts", offsetof(struct ftsw_lab_path_sl, conflicts) },
+	{ "pairs", offsetof(struct ftsw_lab_path_sl, pairs) },
+	{ "missing", offsetof(struct ftsw_lab_path_sl, missing) },
+	{ "us", offsetof(struct ftsw_lab_path_sl, us) },
+};
+
 static int ps_write(const char *lab, const struct ftsw_lab_path_sl *r,
 		    struct ftsw_err *err)
 {
@@ -79,11 +94,10 @@ static int ps_write(const char *lab, const struct ftsw_lab_path_sl *r,
 	f = ftsw_atomic_open(path, &tmp, err);
 	if (!f)
 		return -1;
-	fprintf(f, "on=%d\nhost=%u\nsweeps=%" PRIu64 "\nqueries=%" PRIu64
-		"\nrecords=%" PRIu64 "\nconflicts=%" PRIu64 "\npairs=%" PRIu64
-		"\nmissing=%" PRIu64 "\nus=%" PRIu64 "\n", r->on, r->host,
-		r->sweeps, r->queries, r->records, r->conflicts, r->pairs,
-		r->missing, r->us);
+	fprintf(f, "on=%d\nhost=%u\n", r->on, r->host);
+	for (i = 0; i < sizeof(ps_keys) / sizeof(ps_keys[0]); i++)
+		fprintf(f, "%s=%" PRIu64 "\n", ps_keys[i].key,
+			*(const uint64_t *)((const char *)r + ps_keys[i].off));
 	for (i = 0; i < FTSW_NUM_SL; i++)
 		if (r->per_sl[i])
 			fprintf(f, "sl%u=%" PRIu64 "\n", i, r->per_sl[i]);
@@ -94,7 +108,7 @@ int ftsw_lab_path_sl_read(const char *lab, struct ftsw_lab_path_sl *r)
 {
 	char path[320], line[128], key[32];
 	unsigned long long v;
-	unsigned sl;
+	unsigned sl, i;
 	FILE *f;
 
 	memset(r, 0, sizeof(*r));
@@ -109,22 +123,11 @@ int ftsw_lab_path_sl_read(const char *lab, struct ftsw_lab_path_sl *r)
 			r->on = v != 0;
 		else if (!strcmp(key, "host"))
 			r->host = v > UINT32_MAX ? 0 : (unsigned)v;
-		else if (!strcmp(key, "sweeps"))
-			r->sweeps = v;
-		else if (!strcmp(key, "queries"))
-			r->queries = v;
-		else if (!strcmp(key, "records"))
-			r->records = v;
-		else if (!strcmp(key, "conflicts"))
-			r->conflicts = v;
-		else if (!strcmp(key, "pairs"))
-			r->pairs = v;
-		else if (!strcmp(key, "missing"))
-			r->missing = v;
-		else if (!strcmp(key, "us"))
-			r->us = v;
 		else if (sscanf(key, "sl%u", &sl) == 1 && sl < FTSW_NUM_SL)
 			r->per_sl[sl] = v;
+		for (i = 0; i < sizeof(ps_keys) / sizeof(ps_keys[0]); i++)
+			if (!strcmp(key, ps_keys[i].key))
+				*(uint64_t *)((char *)r + ps_keys[i].off) = v;
 	}
 	fclose(f);
 	return 0;
