@@ -98,6 +98,29 @@ TEST(ctl_refusals)
 	EXPECT_EQ(-EINVAL, gw_info_decode(&c, &ci, &err));
 }
 
+/*
+ * A control message for a slot is the slot's tool's only if it comes from
+ * "\0BASE:ctlPID" (libumad2sim binds that name, NUL counted): another
+ * process cannot disconnect OpenSM's slot or reconnect as its pid.
+ */
+TEST(ctl_sender_is_own_socket)
+{
+	static const char own[] = "\0ftsw:ctl4242";	/* + its NUL */
+
+	EXPECT_TRUE(gw_ctl_sender_is("ftsw", 4242, own, sizeof(own)));
+	EXPECT_TRUE(gw_ctl_sender_is("ftsw", 4242, own, sizeof(own) - 1));
+	EXPECT_FALSE(gw_ctl_sender_is("ftsw", 424, own, sizeof(own)));
+	EXPECT_FALSE(gw_ctl_sender_is("ftsw", 42420, own, sizeof(own)));
+	EXPECT_FALSE(gw_ctl_sender_is("diag", 4242, own, sizeof(own)));
+	/* a prefix, an unnamed socket, a path name, a longer name */
+	EXPECT_FALSE(gw_ctl_sender_is("ftsw", 4242, own, sizeof(own) - 2));
+	EXPECT_FALSE(gw_ctl_sender_is("ftsw", 4242, own, 0));
+	EXPECT_FALSE(gw_ctl_sender_is("ftsw", 4242, "/ftsw:ctl4242",
+				      sizeof("/ftsw:ctl4242")));
+	EXPECT_FALSE(gw_ctl_sender_is("ftsw", 4242, "\0ftsw:ctl4242x",
+				      sizeof("\0ftsw:ctl4242x")));
+}
+
 /* The smpquery nodeinfo datagram as seen: DR SMP Get NodeInfo, hop 0. */
 static void seen_request(uint8_t *b)
 {

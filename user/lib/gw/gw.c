@@ -318,7 +318,14 @@ next:;
 	return -1;
 }
 
-static int ctl_connect(struct gw *g, struct gw_ctl *c)
+/* The sun_path bytes of a control message's sender, and their count. */
+struct ctl_from {
+	const char *name;
+	size_t len;
+};
+
+static int ctl_connect(struct gw *g, struct gw_ctl *c,
+		       const struct ctl_from *from)
 {
 	struct gw_client_info ci;
 	struct ftsw_err err;
@@ -329,6 +336,13 @@ static int ctl_connect(struct gw *g, struct gw_ctl *c)
 
 	if (gw_info_decode(c, &ci, &err) < 0)
 		goto refuse;
+	/* the pid a tool claims names its control socket: no tool can
+	 * speak (or reconnect, which frees the slot) for another's pid */
+	if (!gw_ctl_sender_is(g->base, ci.id, from->name, from->len)) {
+		ftsw_err_set(&err, "CONNECT: pid %u from a socket not named @%s:ctl%u",
+			     ci.id, g->base, ci.id);
+		goto refuse;
+	}
 	if (ci.nodeid[0] && g->o->node && strcmp(ci.nodeid, g->o->node)) {
 		ftsw_err_set(&err, "CONNECT: node \"%s\" is not this gateway's \"%s\" (SIM_HOST)",
 			     ci.nodeid, g->o->node);
@@ -432,14 +446,15 @@ static int ctl_derived(struct gw *g, struct gw_ctl *c)
 	return 0;
 }
 
-static int ctl_answer(struct gw *g, struct gw_ctl *c)
+static int ctl_answer(struct gw *g, struct gw_ctl *c,
+		      const struct ctl_from *from)
 {
 	struct gw_client *cl;
 	uint8_t buf[64];
 	uint32_t issm, i;
 
 	if (c->type == GW_CTL_CONNECT)
-		return ctl_connect(g, c);
+		return ctl_connect(g, c, from);
 	if (c->clientid >= FTSW_GW_MAX_CLIENTS || !g->cl[c->clientid].used) {
 		g->refused++;
 		gw_log(g, "refused: %s from client %u, not connected",
@@ -447,6 +462,13 @@ static int ctl_answer(struct gw *g, struct gw_ctl *c)
 		return -1;
 	}
 	cl = &g->cl[c->clientid];
+	if (!gw_ctl_sender_is(g->base, cl->pid, from->name, from->len)) {
+		g->refused++;
+		gw_log(g, "refused: %s for client %u (pid %u) from another socket than @%s:ctl%u",
+		       gw_ctl_name(c->type), c->clientid, cl->pid, g->base,
+		       cl->pid);
+		return -1;
+	}
 	switch (c->type) {
 	case GW_CTL_DISCONNECT:
 		client_free(g, c->clientid, "disconnected");
@@ -485,6 +507,7 @@ static void on_ctl(struct gw *g)
 	uint8_t buf[GW_SIM_CTL_SIZE + 16];
 	struct sockaddr_un from;
 	socklen_t fl = sizeof(from);
+	struct ctl_from who;
 	struct ftsw_err err;
 	struct gw_ctl c;
 	ssize_t n;
@@ -493,6 +516,10 @@ static void on_ctl(struct gw *g)
 		     (struct sockaddr *)&from, &fl);
 	if (n < 0)
 		return;
+	who.name = from.sun_path;
+	who.len = fl > offsetof(struct sockaddr_un, sun_path) &&
+		  fl <= sizeof(from) ?
+		  fl - offsetof(struct sockaddr_un, sun_path) : 0;
 	if ((size_t)n > sizeof(buf) ||
 	    gw_ctl_decode(buf, (size_t)n, &c, &err) < 0) {
 		g->refused++;
@@ -505,7 +532,7 @@ static void on_ctl(struct gw *g)
 		if (g->o->verbose)
 			gw_log(g, "control %s from client %u",
 			       gw_ctl_name(c.type), c.clientid);
-		if (ctl_answer(g, &c) < 0)
+		if (ctl_answer(g, &c, &who) < 0)
 			c.type = GW_CTL_ERROR;
 	}
 	gw_ctl_encode(&c, buf);

@@ -6,6 +6,8 @@
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gw/simproto.h"
@@ -131,6 +133,21 @@ int gw_info_decode(const struct gw_ctl *c, struct gw_client_info *ci,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+bool gw_ctl_sender_is(const char *base, uint32_t pid, const char *name,
+		      size_t len)
+{
+	char want[128];
+	int n;
+
+	n = snprintf(want, sizeof(want), "%c%s:ctl%" PRIu32, 0, base, pid);
+	if (n < 0 || (size_t)n >= sizeof(want))
+		return false;
+	/* n counts the leading NUL; the trailing one may be counted or not */
+	if (len == (size_t)n + 1 && name[n] == 0)
+		len--;
+	return len == (size_t)n && !memcmp(name, want, (size_t)n);
 }
 
 void gw_info_encode(const struct gw_client_info *ci, struct gw_ctl *c)

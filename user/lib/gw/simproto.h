@@ -137,6 +137,14 @@ void gw_ctl_encode(const struct gw_ctl *c, uint8_t out[GW_SIM_CTL_SIZE]);
 int gw_info_decode(const struct gw_ctl *c, struct gw_client_info *ci,
 		   struct ftsw_err *err);
 void gw_info_encode(const struct gw_client_info *ci, struct gw_ctl *c);
+/*
+ * Whether the abstract socket address @name (@len bytes of sun_path, as
+ * recvfrom() gave it) is "\0BASE:ctlPID", the control socket the tool
+ * with process id @pid binds (with or without its trailing NUL): a control
+ * message for a client slot must come from that slot's own tool.
+ */
+bool gw_ctl_sender_is(const char *base, uint32_t pid, const char *name,
+		      size_t len);
 
 /*
  * Decode a MAD datagram: exactly GW_SIM_REQ_SIZE bytes, QPs 0 or 1, the
