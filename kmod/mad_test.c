@@ -677,6 +677,88 @@ static void t_sl2vl_switchinfo(struct kunit *test)
 	t_fab_free(f);
 }
 
+/* One VLArbitrationTable SMP to S1 (or to h1's CA); its status. */
+static u16 t_vlarb(struct kunit *test, struct t_fab *f, bool ca, u8 method,
+		   u32 mod, const u8 *ent)
+{
+	struct t_mad m;
+
+	if (ca)
+		t_dr(&m, method, 0x0018, mod, t_to_h1, 4);
+	else
+		t_dr(&m, method, 0x0018, mod, t_to_s1, 2);
+	if (ent)
+		memcpy(m.smp.data, ent, 2 * FTSW_VLARB_CAP);
+	return t_ask(test, f, f->h0, &m);
+}
+
+/*
+ * What OpenSM's QoS manager needs: IsSLMappingSupported on a switch's
+ * port 0 (it sets no switch's SL-to-VL table without it), and
+ * VLArbitrationTable's modifier as IBA (and OpenSM, ibsim, qib) lay it
+ * out: block in bits 31:16, the switch's port in bits 15:0. Block 3 of
+ * S1's port 2 is port 2's high table, not port 3's (unbound) low one.
+ */
+static void t_qos_agent(struct kunit *test)
+{
+	static const u8 hi[16] = { 1, 10, 3, 20, 5, 30, 0, 0,
+				   7, 40, 2, 50, 4, 60, 6, 70 };
+	static const u8 lo[16] = { 6, 11, 5, 12, 4, 13, 3, 14,
+				   2, 15, 1, 16, 0, 17, 7, 18 };
+	struct ftsw_port *s1p2;
+	struct t_fab *f = t_fab_new(test);
+	struct ib_port_info *pi;
+	struct t_mad m;
+	int i;
+
+	s1p2 = rcu_access_pointer(f->sw[1]->ports[2]);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0015, 0, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	pi = (void *)m.smp.data;
+	KUNIT_EXPECT_TRUE(test, !!(be32_to_cpu(pi->cap_mask) & (1U << 6)));
+	KUNIT_EXPECT_EQ(test, pi->vl_arb_high_cap, 8);
+	KUNIT_EXPECT_EQ(test, pi->vl_arb_low_cap, 8);
+	KUNIT_EXPECT_EQ(test, t_vlarb(test, f, false, IB_MGMT_METHOD_SET,
+				      3 << 16 | 2, hi), 0);
+	KUNIT_EXPECT_EQ(test, t_vlarb(test, f, false, IB_MGMT_METHOD_SET,
+				      1 << 16 | 1, lo), 0);
+	for (i = 0; i < FTSW_VLARB_CAP; i++) {
+		KUNIT_EXPECT_EQ(test, s1p2->ib.vlarb[1][i][0], hi[2 * i]);
+		KUNIT_EXPECT_EQ(test, s1p2->ib.vlarb[1][i][1], hi[2 * i + 1]);
+		KUNIT_EXPECT_EQ(test, s1p2->ib.vlarb[0][i][1], 0);
+		KUNIT_EXPECT_EQ(test, f->s1p1->ib.vlarb[0][i][0], lo[2 * i]);
+		KUNIT_EXPECT_EQ(test, f->s1p1->ib.vlarb[0][i][1],
+				lo[2 * i + 1]);
+		KUNIT_EXPECT_EQ(test, f->s1p1->ib.vlarb[1][i][1], 0);
+	}
+	/* Read back; block 4 (high 32..63) is past the capacity: zeros. */
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0018, 3 << 16 | 2, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(m.smp.data, hi, sizeof(hi)), 0);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0018, 4 << 16 | 2, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.smp.data[1] | m.smp.data[3], 0);
+	/* Port 0 (a base port 0 has no table), unbound 3, past 4; block 5. */
+	KUNIT_EXPECT_EQ(test, t_vlarb(test, f, false, IB_MGMT_METHOD_SET,
+				      1 << 16, lo), 0x1c);
+	KUNIT_EXPECT_EQ(test, t_vlarb(test, f, false, IB_MGMT_METHOD_GET,
+				      1 << 16 | 3, NULL), 0x1c);
+	KUNIT_EXPECT_EQ(test, t_vlarb(test, f, false, IB_MGMT_METHOD_GET,
+				      1 << 16 | 5, NULL), 0x1c);
+	KUNIT_EXPECT_EQ(test, t_vlarb(test, f, false, IB_MGMT_METHOD_GET,
+				      5 << 16 | 2, NULL), 0x1c);
+	/* A CA: OpenSM sends port 0 in the low bits; block 3 = high. */
+	KUNIT_EXPECT_EQ(test, t_vlarb(test, f, true, IB_MGMT_METHOD_SET,
+				      3 << 16, hi), 0);
+	for (i = 0; i < FTSW_VLARB_CAP; i++) {
+		KUNIT_EXPECT_EQ(test, f->h1->ca.ib.vlarb[1][i][0], hi[2 * i]);
+		KUNIT_EXPECT_EQ(test, f->h1->ca.ib.vlarb[1][i][1],
+				hi[2 * i + 1]);
+		KUNIT_EXPECT_EQ(test, f->h1->ib.vlarb[1][i][1], 0);
+	}
+	t_fab_free(f);
+}
+
 /*
  * PMA on a patch port: one DR NodeInfo to S1 crosses S0:3 once each way,
  * a 294-byte frame (14 + 8 + 16 + 256): 73 words of 4 octets.
@@ -1282,6 +1364,7 @@ static struct kunit_case ftsw_mad_cases[] = {
 	KUNIT_CASE(t_lid_routed),
 	KUNIT_CASE(t_portinfo_set),
 	KUNIT_CASE(t_sl2vl_switchinfo),
+	KUNIT_CASE(t_qos_agent),
 	KUNIT_CASE(t_pma),
 	KUNIT_CASE(t_trap128),
 	KUNIT_CASE(t_ca_lid_plan),

@@ -303,9 +303,12 @@ static void ftsw_pi_fill(struct ftsw_sma_req *r, const struct ftsw_pi_at *at,
 	pi->gid_prefix = cpu_to_be64(mg->prefix);
 	pi->lid = cpu_to_be16(pol ? pol->base_lid : READ_ONCE(r->sw->lid));
 	pi->sm_lid = cpu_to_be16(mg->sm_lid);
-	pi->cap_mask = cpu_to_be32(r->ca ? FTSW_CAP_TRAP | FTSW_CAP_SL_MAP |
-				   FTSW_CAP_SYS_GUID :
-				   FTSW_CAP_TRAP | FTSW_CAP_SYS_GUID);
+	/*
+	 * IsSLMappingSupported on a switch too: an SM reads it on port 0 and
+	 * programs no switch's SLtoVLMappingTable without it (OpenSM's QoS).
+	 */
+	pi->cap_mask = cpu_to_be32(FTSW_CAP_TRAP | FTSW_CAP_SL_MAP |
+				   FTSW_CAP_SYS_GUID);
 	pi->local_port_num = r->ca ? 1 : r->inp;
 	pi->link_width_enabled = ib->width_en ? ib->width_en : FTSW_WIDTH_4X;
 	pi->link_width_supported = FTSW_WIDTH_4X;
@@ -686,10 +689,14 @@ static int ftsw_sl2vl_set(struct ftsw_sma_req *r)
 	return ST_OK;
 }
 
-/* VLArbitrationTable: blocks 1 (low) and 3 (high) hold the 8 entries. */
+/*
+ * VLArbitrationTable: the modifier is the block number in bits 31:16 and,
+ * on a switch, the port in bits 15:0 (a CA ignores them). Blocks 1 (low)
+ * and 3 (high) hold the 8 entries.
+ */
 static int ftsw_vlarb(struct ftsw_sma_req *r, bool set)
 {
-	u32 port = r->mod >> 16, block = r->mod & 0xffff;
+	u32 block = r->mod >> 16, port = r->mod & 0xffff;
 	struct ftsw_port *p = r->ca;
 	u8 (*t)[2];
 	int i;
@@ -702,8 +709,6 @@ static int ftsw_vlarb(struct ftsw_sma_req *r, bool set)
 		p = rcu_dereference(r->sw->ports[port]);
 		if (!p)
 			return ST_VALUE;
-	} else if (port > 1) {
-		return ST_VALUE;
 	}
 	if (block == 2 || block == 4)
 		return ST_OK;	/* past the capacity: reads zero */
