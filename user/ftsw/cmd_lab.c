@@ -178,8 +178,9 @@ static int lab_exec(const struct cli_object *obj, const struct cli_cmd *cmd,
 const struct cli_cmd cli_cmds_lab[] = {
 	{ "up", "-t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--paths K] "
 	  "[--name LAB] [--rate RATE] [--seed S] [--no-neigh] [--patch] "
-	  "[--sm opensm [--sm-engine E] [--sm-args ARGS]...] [--lossless "
-	  "[--in-buffer B] [--out-buffer B] [--hoq-life V] [--switch-life V]]",
+	  "[--sm opensm [--sm-engine E] [--sm-conf FILE] [--sm-args ARGS]...] "
+	  "[--lossless [--in-buffer B] [--out-buffer B] [--hoq-life V] "
+	  "[--switch-life V]]",
 	  "build a lab and route it", .opts = lab_up_opts_table,
 	  .notes = up_notes, .run = lab_up },
 	{ "down", "[--name LAB]", "remove a lab", .opts = name_opts,
@@ -198,7 +199,8 @@ const struct cli_cmd cli_cmds_lab[] = {
 	  "gateway", CLI_STR, 1, 1, .opts = name_opts, .notes = ib_notes,
 	  .raw = lab_exec },
 	{ "sm", "[--name LAB] restart [--sm-engine E] [--lmc N] "
-	  "[--sm-args ARGS]... [--sm-timeout S] [--path-sl | --no-path-sl] | "
+	  "[--sm-conf FILE] [--sm-args ARGS]... [--sm-timeout S] "
+	  "[--path-sl | --no-path-sl] | "
 	  "path-sl [--no-path-sl] [--sm-host N]",
 	  "restart the lab's OpenSM with other options, wait for SUBNET UP; "
 	  "set the hosts' SLs from the SA's PathRecords again",

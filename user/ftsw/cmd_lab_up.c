@@ -24,6 +24,8 @@
 #define OPT_SM_CN { "--sm-cn", NULL, CLI_FILE, "FILE", \
 	.help = "opensm -u: compute node GUIDs (ftree)" }
 #define OPT_SM_QOS { "--sm-qos", NULL, CLI_FLAG, .help = "opensm -Q" }
+#define OPT_SM_CONF { "--sm-conf", NULL, CLI_FILE, "FILE", \
+	.help = "opensm.conf keys (qos_swe_sl2vl...) added to the lab's" }
 #define OPT_SM_ARGS { "--sm-args", NULL, CLI_STR, "'ARGS'", \
 	.help = "more opensm arguments, blank-separated" }
 #define OPT_SM_HOST { "--sm-host", NULL, CLI_NUM, "N", 0, UINT32_MAX, \
@@ -51,7 +53,8 @@ static int path_sl_mode(const struct cli_args *a, unsigned on, unsigned off,
 
 enum { U_TOPO, U_ENGINE, U_LFT, U_LMC, U_PATHS, U_NAME, U_RATE, U_SEED,
        U_NO_NEIGH, U_PATCH, U_SM, U_SM_ENGINE, U_SM_ROOT, U_SM_CN, U_SM_QOS,
-       U_SM_ARGS, U_SM_HOST, U_SM_TIMEOUT, U_PATH_SL, U_NO_PATH_SL, U_LOSSLESS, U_IN_BUF, U_OUT_BUF,
+       U_SM_CONF, U_SM_ARGS, U_SM_HOST, U_SM_TIMEOUT, U_PATH_SL, U_NO_PATH_SL,
+       U_LOSSLESS, U_IN_BUF, U_OUT_BUF,
        U_HOQ_LIFE, U_SW_LIFE, U_N };
 static const char *const sm_words[] = { "opensm", NULL };
 const struct cli_opt lab_up_opts_table[U_N + 1] = {
@@ -82,6 +85,7 @@ const struct cli_opt lab_up_opts_table[U_N + 1] = {
 	[U_SM_ROOT] = OPT_SM_ROOT,
 	[U_SM_CN] = OPT_SM_CN,
 	[U_SM_QOS] = OPT_SM_QOS,
+	[U_SM_CONF] = OPT_SM_CONF,
 	[U_SM_ARGS] = OPT_SM_ARGS,
 	[U_SM_HOST] = OPT_SM_HOST,
 	[U_SM_TIMEOUT] = OPT_SM_TIMEOUT,
@@ -147,6 +151,7 @@ static int lab_up_sm_opts(const struct cli_args *a, struct ftsw_lab_opts *o)
 	sm = (struct ftsw_lab_sm){
 		.engine = a->v[U_SM_ENGINE].s, .root_guids = a->v[U_SM_ROOT].s,
 		.cn_guids = a->v[U_SM_CN].s, .qos = a->v[U_SM_QOS].n,
+		.conf = a->v[U_SM_CONF].s,
 		.args = a->v[U_SM_ARGS].s, .host = (unsigned)a->v[U_SM_HOST].u,
 		.timeout_s = (unsigned)a->v[U_SM_TIMEOUT].u,
 		.path_sl = (enum ftsw_lab_path_sl_mode)ps,
@@ -280,14 +285,15 @@ int lab_up(const struct cli_args *a)
 
 /* ------------------------------------------------------------ lab sm */
 
-enum { S_NAME, S_ENGINE, S_ROOT, S_CN, S_QOS, S_ARGS, S_HOST, S_TIMEOUT,
-       S_LMC, S_PATH_SL, S_NO_PATH_SL, S_N };
+enum { S_NAME, S_ENGINE, S_ROOT, S_CN, S_QOS, S_CONF, S_ARGS, S_HOST,
+       S_TIMEOUT, S_LMC, S_PATH_SL, S_NO_PATH_SL, S_N };
 const struct cli_opt lab_sm_opts_table[S_N + 1] = {
 	[S_NAME] = LAB_OPT_NAME,
 	[S_ENGINE] = OPT_SM_ENGINE,
 	[S_ROOT] = OPT_SM_ROOT,
 	[S_CN] = OPT_SM_CN,
 	[S_QOS] = OPT_SM_QOS,
+	[S_CONF] = OPT_SM_CONF,
 	[S_ARGS] = OPT_SM_ARGS,
 	[S_HOST] = OPT_SM_HOST,
 	[S_TIMEOUT] = OPT_SM_TIMEOUT,
@@ -367,6 +373,7 @@ int lab_sm(const struct cli_args *a)
 	struct ftsw_lab_sm sm = {
 		.engine = a->v[S_ENGINE].s, .root_guids = a->v[S_ROOT].s,
 		.cn_guids = a->v[S_CN].s, .qos = a->v[S_QOS].n,
+		.conf = a->v[S_CONF].s,
 		.args = a->v[S_ARGS].s, .host = (unsigned)a->v[S_HOST].u,
 		.timeout_s = (unsigned)a->v[S_TIMEOUT].u,
 	};

@@ -216,6 +216,7 @@ struct ftsw_lab_sm {
 	const char *root_guids;	/* -a FILE: root switch GUIDs */
 	const char *cn_guids;	/* -u FILE: compute node GUIDs */
 	bool qos;		/* -Q */
+	const char *conf;	/* opensm.conf lines (qos_*...) added to the lab's */
 	const char *args;	/* more opensm arguments, blank-separated */
 	unsigned timeout_s;	/* SUBNET UP within (0: 120 s) */
 	unsigned host;		/* the SM's host */

@@ -277,19 +277,59 @@ static int write_guid2lid(const char *lab, const struct ftsw_topo *t,
 	return ftsw_atomic_commit(f, path, tmp, err);
 }
 
+/* --sm-conf's file, whole, into buf (at most FTSW_SM_CONF_MAX bytes). */
+#define FTSW_SM_CONF_MAX 65536
+
+static int read_sm_conf(const char *user, char *buf, size_t *len,
+			struct ftsw_err *err)
+{
+	FILE *in = fopen(user, "re");
+	size_t n;
+	int bad;
+
+	if (!in) {
+		ftsw_err_set(err, "--sm-conf %s: %s", user, strerror(errno));
+		return -1;
+	}
+	n = fread(buf, 1, FTSW_SM_CONF_MAX + 1, in);
+	bad = ferror(in);
+	fclose(in);
+	if (bad || n > FTSW_SM_CONF_MAX || memchr(buf, 0, n)) {
+		ftsw_err_set(err, "--sm-conf %s: %s", user,
+			     bad ? "read error" : n > FTSW_SM_CONF_MAX ?
+			     "larger than 64 KiB" : "not text (a NUL byte)");
+		return -1;
+	}
+	*len = n;
+	return 0;
+}
+
 /*
  * OpenSM's options file (-F): its log flushed line by line. By default
  * OpenSM's log is block-buffered, so "SUBNET UP" may sit in its buffer
- * until it exits and wait_subnet_up() never sees it.
+ * until it exits and wait_subnet_up() never sees it. Then the lines of
+ * --sm-conf's file (qos_* keys...), which OpenSM reads after ours: a key
+ * given twice takes the later value.
  */
-static int write_sm_conf(const char *path, struct ftsw_err *err)
+static int write_sm_conf(const char *path, const char *user,
+			 struct ftsw_err *err)
 {
+	static char buf[FTSW_SM_CONF_MAX + 1];
+	size_t len = 0;
 	char *tmp;
-	FILE *f = ftsw_atomic_open(path, &tmp, err);
+	FILE *f;
 
+	if (user && read_sm_conf(user, buf, &len, err))
+		return -1;
+	f = ftsw_atomic_open(path, &tmp, err);
 	if (!f)
 		return -1;
 	fprintf(f, "# written by ftsw lab up --sm\nforce_log_flush TRUE\n");
+	if (user) {
+		fprintf(f, "# from --sm-conf %s\n", user);
+		fwrite(buf, 1, len, f);
+		fputc('\n', f);
+	}
 	return ftsw_atomic_commit(f, path, tmp, err);
 }
 
@@ -443,7 +483,7 @@ int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
 	run_path(lab, "opensm.conf", conf, sizeof(conf));
 	if (sm_argv(sm, r->lmc, log, conf, argv, 64, words, sizeof(words),
 		    err) ||
-	    write_sm_conf(conf, err) || write_guid2lid(lab, t, r, err) ||
+	    write_sm_conf(conf, sm->conf, err) || write_guid2lid(lab, t, r, err) ||
 	    ftsw_lab_gw_start(lab, sm->host, err))
 		return -1;
 	pid = fork();
