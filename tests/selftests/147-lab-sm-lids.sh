@@ -6,12 +6,47 @@
 # model reads the kernel's tables by each edge port's LID (model ==
 # reality, and every flow delivered), and `lab trace` names the DLID the
 # destination's port has.
+#
+# The same OpenSM runs with QoS (--sm-conf: qos TRUE and the qos_* keys
+# below, none of them OpenSM's defaults): the tables it writes in band are
+# the kernel's. Expected by hand from the file: every switch's SL-to-VL
+# table is qos_swe_sl2vl, every switch port's VL arbitration tables and
+# VLHighLimit the qos_swe_* ones, HOQLife 14 towards a host
+# (leaf_head_of_queue_lifetime) and 17 towards a switch, every switch's
+# lifetime 19 (packet_life_time); in band, through h0's gateway,
+# `smpquery` reads every CA's tables as qos_ca_* and the switches' as
+# qos_swe_sl2vl; h0's packets on SL 5 cross every switch on VL 6
+# (qos_swe_sl2vl[5]), where an identity table would put them on VL 5.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lab-lib.sh"
 
-trap 'lab lab down --name "$LAB" >/dev/null 2>&1' EXIT
+W=$(mktemp -d)
+trap 'lab lab down --name "$LAB" >/dev/null 2>&1; rm -rf "$W"' EXIT
 
-tap_plan 8
+# OpenSM's QoS options; SWE_* / CA_* below are the same values by hand.
+cat >"$W/qos.conf" <<'EOF'
+qos TRUE
+qos_max_vls 8
+qos_swe_sl2vl 3,2,1,0,7,6,5,4,1,0,3,2,5,4,7,6
+qos_swe_high_limit 7
+qos_swe_vlarb_high 1:10,3:20,5:30
+qos_swe_vlarb_low 0:11,2:12,4:13,6:14,7:15
+qos_ca_sl2vl 1,2,3,4,5,6,7,0,2,3,4,5,6,7,0,1
+qos_ca_high_limit 3
+qos_ca_vlarb_high 2:40,4:50
+qos_ca_vlarb_low 0:21,1:22,3:23
+head_of_queue_lifetime 0x11
+leaf_head_of_queue_lifetime 0x0e
+packet_life_time 0x13
+EOF
+SWE_SL2VL="3 2 1 0 7 6 5 4 1 0 3 2 5 4 7 6"
+SWE_HIGH="1:10 3:20 5:30"
+SWE_LOW="0:11 2:12 4:13 6:14 7:15"
+CA_SL2VL="1 2 3 4 5 6 7 0 2 3 4 5 6 7 0 1"
+CA_HIGH="2:40 4:50"
+CA_LOW="0:21 1:22 3:23"
+
+tap_plan 11
 tap_check "insmod ftsw.ko" ftsw_load
 
 fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
@@ -19,9 +54,10 @@ fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
 sm_up() {
 	command -v opensm >/dev/null || { echo "opensm missing (make deps)"; return 1; }
 	lab lab up --name "$LAB" -t ftmn:4,2 --sm opensm --sm-args "-r" \
-		--sm-timeout 900 && grep -q "SUBNET UP" "/run/ftsw/$LAB/opensm.log"
+		--sm-conf "$W/qos.conf" --sm-timeout 900 &&
+		grep -q "SUBNET UP" "/run/ftsw/$LAB/opensm.log"
 }
-tap_check "lab up --sm opensm --sm-args -r on FT(4,2): SUBNET UP" sm_up
+tap_check "lab up --sm opensm --sm-args -r --sm-conf QOS on FT(4,2): SUBNET UP" sm_up
 
 # host index -> LID of its edge port, from the kernel (desc "Hn")
 lids() {
@@ -69,6 +105,127 @@ print(p["dlid"], p["status"])')
 	[ -n "$want" ] && [ "$got" = "$want 0" ]
 }
 tap_check "lab trace h0 h5: the DLID of h5's port, delivered" trace
+
+# ---- QoS: what OpenSM wrote is what the kernel has and uses
+
+qos_kernel() {
+	fab -j sl2vl show >"$W/sl2vl" && fab -j -s port show >"$W/ports" &&
+		fab -j switch show >"$W/switches" || return 1
+	"$PY" - "$W" "$SWE_SL2VL" "$SWE_HIGH" "$SWE_LOW" <<'EOF'
+import json, sys
+w, sl2vl, high, low = sys.argv[1:]
+want_sl2vl = [int(v) for v in sl2vl.split()]
+pairs = lambda s: [[int(x) for x in p.split(":")] for p in s.split()]
+bad = []
+tables = json.load(open(w + "/sl2vl"))
+for t in tables:
+    if t["sl2vl"] != want_sl2vl:
+        bad.append("switch %d sl2vl %s" % (t["switch"], t["sl2vl"]))
+ports = [p for p in json.load(open(w + "/ports")) if p.get("state")]
+for p in ports:
+    ll = p["lossless"]
+    got = ([[e["vl"], e["weight"]] for e in ll["vlarb_high"]],
+           [[e["vl"], e["weight"]] for e in ll["vlarb_low"]],
+           ll["vl_high_limit"], ll["hoq_life"])
+    want = (pairs(high), pairs(low), 7, 14 if p["kind"] == "edge" else 17)
+    if got != want:
+        bad.append("switch %d port %d (%s): %s, not %s" %
+                   (p["switch"], p["port"], p["kind"], got, want))
+sws = json.load(open(w + "/switches"))
+for s in sws:
+    if s["life"] != 19:
+        bad.append("switch %d life %d, not 19" % (s["id"], s["life"]))
+print("%d switches' SL-to-VL tables, %d ports, %d lifetimes checked" %
+      (len(tables), len(ports), len(sws)))
+if len(tables) != 6 or len(ports) != 24 or len(sws) != 6:
+    bad.append("not 6 switches and 24 cabled ports")
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+EOF
+}
+tap_check "QoS: the kernel's SL-to-VL tables, VL arbitration, VLHighLimit, HOQLife and lifetimes = the file's (6 switches, 24 ports)" qos_kernel
+
+ib() { timeout 120 "$FTSW" lab ib --name "$LAB" h0 -- smpquery "$@" 2>>"$W/ib.err"; }
+
+# smpquery sl2vl/vlarb output -> "VL VL ..." / "VL:W ..." (weight > 0)
+sl2vl_row() { grep "^ports: in  *$1, out  *$2:" | tr -d ' ' | cut -d: -f3 | tr '|' ' ' | xargs; }
+vlarb_rows() {
+	"$PY" -c '
+import sys
+rows = [l.split("|")[1:-1] for l in sys.stdin if l.startswith(("VL ", "WEIGHT"))]
+if len(rows) != 4:
+    sys.exit("not two VL arbitration tables")
+for vl, w in ((rows[0], rows[1]), (rows[2], rows[3])):
+    print(" ".join("%d:%d" % (int(v, 16), int(x, 16)) for v, x in zip(vl, w) if int(x, 16)))'
+}
+
+qos_inband() {
+	local lid l sw n=0 got
+	for lid in $(lids | awk '{ print $2 }'); do
+		got=$(ib sl2vl "$lid" | sl2vl_row 0 0)
+		[ "$got" = "$CA_SL2VL" ] || { echo "CA LID $lid sl2vl '$got'"; return 1; }
+		got=$(ib vlarb "$lid" | vlarb_rows | paste -sd/)
+		[ "$got" = "$CA_LOW/$CA_HIGH" ] || { echo "CA LID $lid vlarb '$got'"; return 1; }
+		ib portinfo "$lid" | grep -q '^VLHighLimit:\.*3$' ||
+			{ echo "CA LID $lid: VLHighLimit not 3"; return 1; }
+		n=$((n + 1))
+	done
+	for sw in $(fab -j switch show | "$PY" -c 'import json,sys; print(" ".join(str(s["lid"]) for s in json.load(sys.stdin)))'); do
+		ib sl2vl "$sw" 1 >"$W/sv" || { cat "$W/ib.err"; return 1; }
+		for l in 0 1 2 3 4; do
+			got=$(sl2vl_row "$l" 1 <"$W/sv")
+			[ "$got" = "$SWE_SL2VL" ] ||
+				{ echo "switch LID $sw in $l out 1: '$got'"; cat "$W/sv"; return 1; }
+		done
+		got=$(ib vlarb "$sw" 2 | vlarb_rows | paste -sd/)
+		[ "$got" = "$SWE_LOW/$SWE_HIGH" ] || { echo "switch LID $sw port 2 vlarb '$got'"; return 1; }
+		n=$((n + 1))
+	done
+	echo "$n nodes read in band" | tap_diag
+	[ "$n" = 14 ]
+}
+tap_check "QoS in band (smpquery via h0's gateway): 8 CAs' sl2vl, vlarb, VLHighLimit = qos_ca_*, 6 switches' = qos_swe_*" qos_inband
+
+# tx_vl of every port, one line each: "switch port c0 c1 ... c15"
+tx_vl() {
+	fab -j -s port show | "$PY" -c '
+import json, sys
+for p in json.load(sys.stdin):
+    print(p["switch"], p["port"], " ".join(str(c) for c in p["stats"]["tx_vl"]))'
+}
+
+qos_datapath() {
+	local at sw port
+	at=$(fab -j port show | "$PY" -c '
+import json, sys
+for p in json.load(sys.stdin):
+    if p.get("desc") == "H0":
+        print(p["switch"], p["port"])') || return 1
+	[ -n "$at" ] || { echo "no edge port named H0"; return 1; }
+	read -r sw port <<<"$at"
+	fab port set switch "$sw" port "$port" sl 5 || return 1
+	tx_vl >"$W/vl0" || return 1
+	lab -j lab ping --name "$LAB" h0 h7 -c 10 -W 5000 >"$W/ping" || { cat "$W/ping"; return 1; }
+	tx_vl >"$W/vl1" || return 1
+	fab port set switch "$sw" port "$port" sl 0 || return 1
+	"$PY" - "$W" <<'EOF'
+import sys
+w = sys.argv[1]
+rd = lambda f: {tuple(l.split()[:2]): [int(x) for x in l.split()[2:]] for l in open(f)}
+a, b = rd(w + "/vl0"), rd(w + "/vl1")
+d = {k: [y - x for x, y in zip(a[k], b[k])] for k in b}
+vl6 = {k: v[6] for k, v in d.items() if v[6]}
+vl5 = sum(v[5] for v in d.values())
+print("VL 6 sent by (switch, port):", vl6, "; VL 5:", vl5)
+# 10 echo requests x 3 switch hops (leaf up, spine down, leaf to h7)
+sys.exit(0 if sum(vl6.values()) == 30 and len(vl6) == 3 and vl5 == 0 else 1)
+EOF
+}
+tap_check "QoS data path: h0 on SL 5 -> h7: 10 echo requests on VL 6 (qos_swe_sl2vl[5]) at each of 3 switch hops" qos_datapath
+
+# FTSW_QOS_OUT=DIR keeps OpenSM's log and dumps and what the checks read.
+[ -z "${FTSW_QOS_OUT:-}" ] ||
+	cp -r "/run/ftsw/$LAB/." "$W/." "$FTSW_QOS_OUT/" 2>/dev/null
 
 tap_check "lab down" lab lab down --name "$LAB"
 tap_check "rmmod ftsw" ftsw_unload
