@@ -242,6 +242,6 @@ tap_check "QoS data path: h0 on SL 5 -> h7: 10 echo requests on VL 6 (qos_swe_sl
 [ -z "${FTSW_QOS_OUT:-}" ] ||
 	cp -r "/run/ftsw/$LAB/." "$W/." "$FTSW_QOS_OUT/" 2>/dev/null
 
-tap_check "lab down" lab lab down --name "$LAB"
+tap_check "lab down: no OpenSM left running, nothing of the lab left" lab_sm_down
 tap_check "rmmod ftsw" ftsw_unload
 tap_done
