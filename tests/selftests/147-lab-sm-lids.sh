@@ -53,8 +53,8 @@ fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
 
 sm_up() {
 	command -v opensm >/dev/null || { echo "opensm missing (make deps)"; return 1; }
-	# -s 0: no light sweeps, whose SMPs would count in `lab traffic`'s
-	# per-port packets if one fell in its window (every 10 s)
+	# -s 0: no light sweeps (every 10 s): the lab stays still while it is
+	# read (lab traffic itself leaves the SMPs on VL15 out of its counts)
 	lab lab up --name "$LAB" -t ftmn:4,2 --sm opensm --sm-args "-r -s 0" \
 		--sm-conf "$W/qos.conf" --sm-timeout 900 &&
 		grep -q "SUBNET UP" "/run/ftsw/$LAB/opensm.log"

@@ -377,7 +377,7 @@ void ftsw_ping_result_free(struct ftsw_ping_result *res);
 struct ftsw_lab_counters {
 	uint32_t nswitches;
 	unsigned maxports;
-	uint64_t *tx;		/* tx[sw * (maxports + 1) + port] packets */
+	uint64_t *tx;		/* tx[sw * (maxports + 1) + port] packets, VL15 not */
 	uint64_t *rx;
 	uint64_t drops;		/* fabric-wide drops, every reason */
 	/* lossless mode: every port's and VL's, summed */

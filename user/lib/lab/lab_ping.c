@@ -390,7 +390,12 @@ static int cnt_cb(const struct ftsw_port_info *pi, void *arg)
 	    !pi->has_stats)
 		return 0;
 	k = (size_t)pi->switch_id * (c->maxports + 1) + pi->port;
-	c->tx[k] = pi->stats.tx_packets;
+	/*
+	 * Data only: the SMPs on VL15 (an SM's sweeps, a diagnostic tool)
+	 * are not the traffic being measured. GMPs travel on data VLs
+	 * and count, as on InfiniBand's PortXmitPkts.
+	 */
+	c->tx[k] = pi->stats.tx_packets - pi->stats.tx_vl[FTSW_NUM_DATA_VL];
 	c->rx[k] = pi->stats.rx_packets;
 	for (i = 1; i <= FTSW_DROP_MAX; i++)
 		c->drops += pi->stats.drops[i];
