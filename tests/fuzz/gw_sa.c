@@ -9,21 +9,12 @@
  */
 #include "fuzz.h"
 #include "gw/sa.h"
-
-static uint64_t be64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
+#include "util/bytes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct gw_path_rec r[GW_SA_MAX_RECORDS];
-	uint64_t tid = size >= 16 ? be64(data + 8) : 0;
+	uint64_t tid = size >= 16 ? ftsw_get_be64(data + 8) : 0;
 	uint16_t slid = size >= 56 + 44 ?
 			(uint16_t)(data[56 + 42] << 8 | data[56 + 43]) : 0;
 	size_t maxes[] = { 4, GW_SA_MAX_RECORDS }, n, i, k;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "gw/gw_int.h"
+#include "util/bytes.h"
 
 void gw_log(struct gw *g, const char *fmt, ...)
 {
@@ -394,17 +395,6 @@ refuse:
 	return -1;
 }
 
-static uint32_t be32_at(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t be64_at(const uint8_t *p)
-{
-	return (uint64_t)be32_at(p) << 32 | be32_at(p + 4);
-}
-
 /* The small host-order answers, from NodeInfo and PortInfo. */
 static int ctl_derived(struct gw *g, struct gw_ctl *c)
 {
@@ -418,15 +408,15 @@ static int ctl_derived(struct gw *g, struct gw_ctl *c)
 	memset(c->data, 0, sizeof(c->data));
 	switch (c->type) {
 	case GW_CTL_GET_VENDOR:	/* vendor, part, hw; fw_ver (u64) = 1 */
-		v[0] = be32_at(ni + 36) & 0xffffff;
+		v[0] = ftsw_get_be32(ni + 36) & 0xffffff;
 		v[1] = (uint32_t)(ni[30] << 8 | ni[31]);
-		v[2] = be32_at(ni + 32);
+		v[2] = ftsw_get_be32(ni + 32);
 		memcpy(c->data, v, sizeof(v));
 		guid = 1;
 		memcpy(c->data + 16, &guid, sizeof(guid));
 		return 0;
 	case GW_CTL_GET_GUID:	/* the node GUID, host order (as ibsim) */
-		guid = be64_at(ni + 12);
+		guid = ftsw_get_be64(ni + 12);
 		memcpy(c->data, &guid, sizeof(guid));
 		return 0;
 	default:

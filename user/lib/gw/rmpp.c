@@ -8,22 +8,9 @@
 #include <string.h>
 
 #include "gw/rmpp.h"
+#include "util/bytes.h"
 
 #define MAD	256
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
 
 unsigned gw_rmpp_class_hdr(uint8_t c)
 {
@@ -48,8 +35,8 @@ void gw_rmpp_get(const uint8_t *mad, struct gw_rmpp_hdr *h)
 	h->flags = mad[26] & 0x07;
 	h->rtime = mad[26] >> 3;
 	h->status = mad[27];
-	h->seg = be32(mad + 28);
-	h->paylen = be32(mad + 32);
+	h->seg = ftsw_get_be32(mad + 28);
+	h->paylen = ftsw_get_be32(mad + 32);
 }
 
 void gw_rmpp_put(uint8_t *mad, const struct gw_rmpp_hdr *h)
@@ -58,8 +45,8 @@ void gw_rmpp_put(uint8_t *mad, const struct gw_rmpp_hdr *h)
 	mad[25] = h->type;
 	mad[26] = (uint8_t)(h->rtime << 3 | (h->flags & 0x07));
 	mad[27] = h->status;
-	put_be32(mad + 28, h->seg);
-	put_be32(mad + 32, h->paylen);
+	ftsw_put_be32(mad + 28, h->seg);
+	ftsw_put_be32(mad + 32, h->paylen);
 }
 
 uint32_t gw_rmpp_nseg(unsigned hdr, size_t len, unsigned *pad)

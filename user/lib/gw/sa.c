@@ -12,31 +12,7 @@
 #include <string.h>
 
 #include "gw/sa.h"
-
-static uint16_t be16_at(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint64_t be64_at(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static void put_be64(uint8_t *p, uint64_t v)
-{
-	int i;
-
-	for (i = 7; i >= 0; i--) {
-		p[i] = (uint8_t)v;
-		v >>= 8;
-	}
-}
+#include "util/bytes.h"
 
 void gw_sa_pr_query(uint8_t mad[256], uint64_t tid, uint16_t slid)
 {
@@ -45,11 +21,11 @@ void gw_sa_pr_query(uint8_t mad[256], uint64_t tid, uint16_t slid)
 	mad[1] = GW_SA_CLASS;
 	mad[2] = GW_SA_CLASS_VERSION;
 	mad[3] = GW_SA_METHOD_GET_TABLE;
-	put_be64(mad + 8, tid);
+	ftsw_put_be64(mad + 8, tid);
 	mad[16] = GW_SA_ATTR_PATH_RECORD >> 8;
 	mad[17] = GW_SA_ATTR_PATH_RECORD & 0xff;
 	mad[24] = 1;		/* RMPPVersion; not Active: one MAD */
-	put_be64(mad + 48, GW_SA_PR_COMP_SLID);
+	ftsw_put_be64(mad + 48, GW_SA_PR_COMP_SLID);
 	mad[GW_SA_HDR + 42] = (uint8_t)(slid >> 8);
 	mad[GW_SA_HDR + 43] = (uint8_t)slid;
 }
@@ -75,23 +51,23 @@ static int check_hdr(const uint8_t *m, size_t len, uint64_t tid,
 			     m[3]);
 		return -EINVAL;
 	}
-	if (be64_at(m + 8) != tid) {
+	if (ftsw_get_be64(m + 8) != tid) {
 		ftsw_err_set(err, "SA answer: TID 0x%016" PRIx64 " (asked 0x%016" PRIx64 ")",
-			     be64_at(m + 8), tid);
+			     ftsw_get_be64(m + 8), tid);
 		return -EINVAL;
 	}
-	st = be16_at(m + 4);
+	st = ftsw_get_be16(m + 4);
 	if (st) {
 		ftsw_err_set(err, "SA answer: status 0x%04x%s", st,
 			     (st & 0xff00) == 0x0300 ? " (no records)" : "");
 		return -EINVAL;
 	}
-	if (be16_at(m + 16) != GW_SA_ATTR_PATH_RECORD) {
+	if (ftsw_get_be16(m + 16) != GW_SA_ATTR_PATH_RECORD) {
 		ftsw_err_set(err, "SA answer: attribute 0x%04x (want PathRecord 0x0035)",
-			     be16_at(m + 16));
+			     ftsw_get_be16(m + 16));
 		return -EINVAL;
 	}
-	*recsz = (size_t)be16_at(m + 44) * 8;
+	*recsz = (size_t)ftsw_get_be16(m + 44) * 8;
 	if (*recsz < GW_SA_PR_SIZE && (*recsz || len >= GW_SA_HDR + GW_SA_PR_SIZE)) {
 		ftsw_err_set(err, "SA answer: AttributeOffset %zu bytes for %zu bytes of records (a PathRecord takes %d)",
 			     *recsz, len - GW_SA_HDR, GW_SA_PR_SIZE);
@@ -123,9 +99,9 @@ int gw_sa_pr_parse(const uint8_t *msg, size_t len, uint64_t tid,
 		const uint8_t *r = msg + GW_SA_HDR + i * recsz;
 		struct gw_path_rec *p = &out[i];
 
-		p->dlid = be16_at(r + 40);
-		p->slid = be16_at(r + 42);
-		p->pkey = be16_at(r + 50);
+		p->dlid = ftsw_get_be16(r + 40);
+		p->slid = ftsw_get_be16(r + 42);
+		p->pkey = ftsw_get_be16(r + 50);
 		p->sl = r[53] & 0x0f;
 		p->mtu = r[54] & 0x3f;
 		p->rate = r[55] & 0x3f;

@@ -4,13 +4,13 @@
  * and encoded (simproto.h). Bytes in, checked structures out; no I/O.
  */
 #include <arpa/inet.h>
-#include <endian.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "gw/simproto.h"
+#include "util/bytes.h"
 
 static const char *const ctl_names[GW_CTL_LAST] = {
 	[GW_CTL_ERROR] = "ERROR",
@@ -41,20 +41,6 @@ static uint32_t get32(const uint8_t *p)
 
 static void put32(uint8_t *p, uint32_t v)
 {
-	memcpy(p, &v, sizeof(v));
-}
-
-static uint64_t get_be64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return be64toh(v);
-}
-
-static void put_be64(uint8_t *p, uint64_t v)
-{
-	v = htobe64(v);
 	memcpy(p, &v, sizeof(v));
 }
 
@@ -199,7 +185,7 @@ int gw_req_decode(const void *buf, size_t n, struct gw_req *r,
 	r->dqp = ntohl(get32(p + 8));
 	r->sqp = ntohl(get32(p + 12));
 	r->status = ntohl(get32(p + 16));
-	r->length = get_be64(p + 24);
+	r->length = ftsw_get_be64(p + 24);
 	memcpy(r->mad, p + GW_SIM_REQ_HDR, GW_MAD_SIZE);
 	if (get32(p) > 0xffff || get32(p + 4) > 0xffff) {
 		ftsw_err_set(err, "MAD message: LID words 0x%08x 0x%08x past 16 bits",
@@ -222,7 +208,7 @@ void gw_req_encode(const struct gw_req *r, uint8_t out[GW_SIM_REQ_SIZE])
 	put32(out + 8, htonl(r->dqp));
 	put32(out + 12, htonl(r->sqp));
 	put32(out + 16, htonl(r->status));
-	put_be64(out + 24, r->length);
+	ftsw_put_be64(out + 24, r->length);
 	memcpy(out + GW_SIM_REQ_HDR, r->mad, GW_MAD_SIZE);
 }
 
@@ -315,12 +301,12 @@ size_t gw_umad_encode(const struct gw_umad *u, uint8_t *out)
 
 uint64_t gw_mad_tid(const uint8_t *mad)
 {
-	return get_be64(mad + 8);
+	return ftsw_get_be64(mad + 8);
 }
 
 void gw_mad_set_tid(uint8_t *mad, uint64_t tid)
 {
-	put_be64(mad + 8, tid);
+	ftsw_put_be64(mad + 8, tid);
 }
 
 void gw_smp_hop0_get(uint8_t mad[GW_MAD_SIZE], uint16_t attr, uint32_t mod,
