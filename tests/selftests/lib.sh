@@ -47,6 +47,16 @@ pid_running() {
 	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
 	[ -n "$st" ] && [ "${st:0:1}" != Z ]
 }
+# pid_wait PID TENTHS: true once PID is not running, false after TENTHS
+# tenths of a second of it running on.
+pid_wait() {
+	local _
+	for _ in $(seq "$2"); do
+		pid_running "$1" || return 0
+		sleep 0.1
+	done
+	! pid_running "$1"
+}
 bg_stop() {
 	local f p
 	for f in "$1"/*.bgpid; do
@@ -55,15 +65,7 @@ bg_stop() {
 	for f in "$1"/*.bgpid; do
 		[ -e "$f" ] || continue
 		p=$(cat "$f")
-		for _ in $(seq 100); do
-			pid_running "$p" || break
-			sleep 0.1
-		done
-		! pid_running "$p" || kill -KILL "$p" 2>/dev/null
-		for _ in $(seq 50); do
-			pid_running "$p" || break
-			sleep 0.1
-		done
+		pid_wait "$p" 100 || { kill -KILL "$p" 2>/dev/null; pid_wait "$p" 50; }
 		rm -f "$f"
 	done
 	return 0
