@@ -218,6 +218,42 @@ TEST(options_before_the_command_word)
 	}
 }
 
+/*
+ * A bad --sm-conf file is refused (exit status 1) with the option and the
+ * file (and line) named, before lab up builds anything: no lab named
+ * cli-t appears, and no root is needed to get that far.
+ */
+TEST(sm_conf_refused_before_building)
+{
+	static const struct {
+		const char *conf, *msg;
+	} c[] = {
+		{ "/nonexistent/q.conf", "--sm-conf /nonexistent/q.conf: No such file" },
+		{ "/tmp", "--sm-conf /tmp: a directory, not a regular file" },
+		{ "@bad", ":2: force_log_flush is the lab's own" },
+	};
+	char args[256], path[] = "/tmp/ftsw-cli-conf-XXXXXX", *out, *err;
+	unsigned i;
+	int st, fd;
+
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(33, write(fd, "qos TRUE\n  force_log_flush FALSE\n", 33));
+	close(fd);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(args, sizeof(args), "lab up --name cli-t -t ftmn:4,2 "
+			 "--sm opensm --sm-conf %s",
+			 c[i].conf[0] == '@' ? path : c[i].conf);
+		out = run(args, &st, &err);
+		EXPECT_EQ(1, st) TH_LOG("%s", args);
+		EXPECT_NE(NULL, strstr(err, c[i].msg)) TH_LOG("ftsw %s: %s", args, err);
+		free(out);
+		free(err);
+	}
+	unlink(path);
+	EXPECT_NE(0, access("/run/ftsw/cli-t", F_OK));
+}
+
 /* Every bad value is refused, with the option named, exit status 2. */
 TEST(errors_name_the_option)
 {
@@ -256,6 +292,12 @@ TEST(errors_name_the_option)
 		{ "lab up -t ftmn:4,2 --paths 1000",
 		  "--paths: 1000 is out of range (1..128)" },
 		{ "lab up -t ftmn:4,2 --rate 10Q", "--rate: '10Q' is not a rate" },
+		{ "lab up -t ftmn:4,2 --path-sl",
+		  "lab up: --path-sl needs --sm opensm" },
+		{ "lab sm path-sl --lmc 1",
+		  "lab sm path-sl: --lmc is for restart only" },
+		{ "lab sm path-sl --sm-conf q.conf",
+		  "lab sm path-sl: --sm-conf is for restart only" },
 		{ "lab up -t ftmn:4,2 --rate 7999bit",
 		  "--rate: '7999bit' is not a rate in 8k..16G bit/s" },
 		{ "lab up -t ftmn:4,2 --rate 16.001G",

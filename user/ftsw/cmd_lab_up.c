@@ -350,7 +350,6 @@ static int lab_sm_path_sl(const struct cli_args *a, struct ftsw_lab *lab)
 	struct ftsw_lab_path_sl r;
 	struct ftsw_err err;
 	unsigned host = (unsigned)a->v[S_HOST].u;
-
 	if (!a->v[S_HOST].n && !ftsw_lab_path_sl_read(lab->name, &r))
 		host = r.host;
 	if (strncmp(lab->engine, "opensm:", 7)) {
@@ -377,8 +376,13 @@ int lab_sm(const struct cli_args *a)
 		.args = a->v[S_ARGS].s, .host = (unsigned)a->v[S_HOST].u,
 		.timeout_s = (unsigned)a->v[S_TIMEOUT].u,
 	};
+	static const int restart_only[] = {
+		S_ENGINE, S_ROOT, S_CN, S_QOS, S_CONF, S_ARGS, S_TIMEOUT,
+		S_LMC, S_PATH_SL,
+	};
 	uint64_t t0 = ftsw_now_us();
 	bool restart = !strcmp(a->pos[0], "restart");
+	size_t i;
 	struct ftsw_lab lab;
 	struct ftsw_err err;
 	int ps = path_sl_mode(a, S_PATH_SL, S_NO_PATH_SL, "lab sm");
@@ -390,6 +394,13 @@ int lab_sm(const struct cli_args *a)
 		cli_err("lab sm: '%s': restart or path-sl expected", a->pos[0]);
 		return 2;
 	}
+	for (i = 0; !restart && i < sizeof(restart_only) / sizeof(*restart_only);
+	     i++)
+		if (a->v[restart_only[i]].n) {
+			cli_err("lab sm path-sl: %s is for restart only",
+				a->cmd->opts[restart_only[i]].name);
+			return 2;
+		}
 	if (open_lab(a, &lab))
 		return 1;
 	if (!restart) {

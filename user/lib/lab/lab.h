@@ -238,6 +238,12 @@ const char *ftsw_lab_preload(char *buf, size_t n);
 uint64_t ftsw_lab_ca_port_guid(const struct ftsw_topo *t, uint32_t h);
 /* Start host's gateway unless it runs (pid in gw-hN.pid, log gw-hN.log). */
 int ftsw_lab_gw_start(const char *lab, uint32_t host, struct ftsw_err *err);
+/*
+ * --sm-conf's file (path; NULL: none) as the lab would give it to OpenSM:
+ * 0, or -1 with "--sm-conf FILE[:LINE]: why" in err. lab up and lab sm
+ * restart check it before they build or stop anything.
+ */
+int ftsw_lab_sm_conf_check(const char *path, struct ftsw_err *err);
 /* Start OpenSM on a built lab; 0 once SUBNET UP. */
 int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
 		      const struct ftsw_topo *t, const struct ftsw_routing *r,
@@ -286,16 +292,12 @@ int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host,
 int ftsw_lab_path_sl_off(struct ftsw_lab *lab, struct ftsw_err *err);
 /* The last fill's summary: 0, or -1 when path SLs were never set up. */
 int ftsw_lab_path_sl_read(const char *lab, struct ftsw_lab_path_sl *res);
-/* SUBNET UP lines in the lab's opensm.log (OpenSM's finished heavy
- * sweeps). */
-uint64_t ftsw_lab_sm_sweeps(const char *lab);
 /*
  * When path SLs are on and OpenSM finished a heavy sweep since the last
  * fill (its routes, so its SLs, may have changed: a trap, a cable), fill
- * again; *did says whether. 0 or -1.
+ * again. 0 or -1.
  */
-int ftsw_lab_path_sl_refresh(struct ftsw_lab *lab, bool *did,
-			     struct ftsw_err *err);
+int ftsw_lab_path_sl_refresh(struct ftsw_lab *lab, struct ftsw_err *err);
 /* Stop the lab's OpenSM and gateways (best effort). */
 void ftsw_lab_sm_stop(const char *lab);
 /*

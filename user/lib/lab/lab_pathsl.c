@@ -133,7 +133,7 @@ int ftsw_lab_path_sl_read(const char *lab, struct ftsw_lab_path_sl *r)
 	return 0;
 }
 
-uint64_t ftsw_lab_sm_sweeps(const char *lab)
+static uint64_t ftsw_lab_sm_sweeps(const char *lab)
 {
 	char dir[256], path[320], line[512];
 	uint64_t n = 0;
@@ -290,6 +290,11 @@ int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host,
 	int rc = -1, open_rc;
 
 	memset(res, 0, sizeof(*res));
+	if (host >= lab->topo->nhosts) {
+		ftsw_err_set(err, "--sm-host %u: lab %s has %" PRIu32 " hosts",
+			     host, lab->name, lab->topo->nhosts);
+		return -1;
+	}
 	res->on = true;
 	res->host = host;
 	res->sweeps = ftsw_lab_sm_sweeps(lab->name);
@@ -346,16 +351,13 @@ int ftsw_lab_path_sl_off(struct ftsw_lab *lab, struct ftsw_err *err)
 	return ps_write(lab->name, &r, err);
 }
 
-int ftsw_lab_path_sl_refresh(struct ftsw_lab *lab, bool *did,
-			     struct ftsw_err *err)
+int ftsw_lab_path_sl_refresh(struct ftsw_lab *lab, struct ftsw_err *err)
 {
 	struct ftsw_lab_path_sl r;
 
-	*did = false;
 	if (ftsw_lab_path_sl_read(lab->name, &r) || !r.on ||
 	    ftsw_lab_sm_sweeps(lab->name) == r.sweeps)
 		return 0;
-	*did = true;
 	return ftsw_lab_path_sl(lab, r.host, &r, err);
 }
 

@@ -342,13 +342,11 @@ int ftsw_lab_ping(struct ftsw_lab *lab, const uint32_t *srcs, size_t nsrcs,
 	uint32_t si;
 	int rc = -1;
 
-	bool again;
-
 	memset(res, 0, sizeof(*res));
 	if (!count)
 		count = 1;
 	/* OpenSM swept since the hosts' path SLs were set: ask again */
-	if (ftsw_lab_path_sl_refresh(lab, &again, err))
+	if (ftsw_lab_path_sl_refresh(lab, err))
 		return -1;
 	ftsw_lab_raise_nofile();
 	if (!ping_setup(&ps, &pfd, srcs, nsrcs, dsts, ndsts, err)) {

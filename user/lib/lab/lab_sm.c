@@ -10,6 +10,7 @@
  * before the namespaces go. The files OpenSM writes (its log, its cache:
  * guid2lid, opensm.conf...) are in the run directory too.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +32,7 @@
 #include "gw/gw.h"
 #include "lab/lab.h"
 #include "lab/lab_int.h"
+#include "util/text.h"
 #include "nl/ns.h"
 #include "nl/rtnl.h"
 
@@ -277,31 +279,56 @@ static int write_guid2lid(const char *lab, const struct ftsw_topo *t,
 	return ftsw_atomic_commit(f, path, tmp, err);
 }
 
-/* --sm-conf's file, whole, into buf (at most FTSW_SM_CONF_MAX bytes). */
+/*
+ * --sm-conf's file into buf (at most FTSW_SM_CONF_MAX bytes): a regular
+ * text file of bounded lines (util/text.h), none setting force_log_flush,
+ * which the lab needs on (it reads SUBNET UP in the log as it comes).
+ */
 #define FTSW_SM_CONF_MAX 65536
 
 static int read_sm_conf(const char *user, char *buf, size_t *len,
 			struct ftsw_err *err)
 {
-	FILE *in = fopen(user, "re");
-	size_t n;
-	int bad;
+	char msg[sizeof(err->msg)];
+	struct ftsw_text x;
+	const char *k;
+	size_t n = 0;
+	int got;
 
-	if (!in) {
-		ftsw_err_set(err, "--sm-conf %s: %s", user, strerror(errno));
-		return -1;
+	if (ftsw_text_open(&x, user, FTSW_TEXT_LINE, FTSW_SM_CONF_MAX, err))
+		goto bad;
+	while ((got = ftsw_text_line(&x, err)) > 0) {
+		k = x.line + strspn(x.line, " \t");
+		if (!strncmp(k, "force_log_flush", 15) &&
+		    (!k[15] || isspace((unsigned char)k[15]))) {
+			ftsw_err_set(err, "%s:%u: force_log_flush is the lab's "
+				     "own (it reads SUBNET UP in OpenSM's log "
+				     "as it is written)", user, x.ln);
+			got = -1;
+			break;
+		}
+		memcpy(buf + n, x.line, x.len);
+		n += x.len;
+		buf[n++] = '\n';
 	}
-	n = fread(buf, 1, FTSW_SM_CONF_MAX + 1, in);
-	bad = ferror(in);
-	fclose(in);
-	if (bad || n > FTSW_SM_CONF_MAX || memchr(buf, 0, n)) {
-		ftsw_err_set(err, "--sm-conf %s: %s", user,
-			     bad ? "read error" : n > FTSW_SM_CONF_MAX ?
-			     "larger than 64 KiB" : "not text (a NUL byte)");
-		return -1;
-	}
+	ftsw_text_close(&x);
+	if (got < 0)
+		goto bad;
 	*len = n;
 	return 0;
+bad:
+	/* name the option: "--sm-conf q.conf:3: ..." */
+	memcpy(msg, err->msg, sizeof(msg));
+	ftsw_err_set(err, "--sm-conf %s", msg);
+	return -1;
+}
+
+int ftsw_lab_sm_conf_check(const char *path, struct ftsw_err *err)
+{
+	static char buf[FTSW_SM_CONF_MAX + 1];
+	size_t len;
+
+	return path ? read_sm_conf(path, buf, &len, err) : 0;
 }
 
 /*
@@ -685,6 +712,9 @@ int ftsw_lab_sm_restart(struct ftsw_lab *lab, const struct ftsw_lab_sm *sm,
 			     t->nswitches, FTSW_MAX_LID);
 		return -1;
 	}
+	/* checked before the running OpenSM is stopped */
+	if (ftsw_lab_sm_conf_check(sm->conf, err))
+		return -1;
 	pid = pid_of(lab->name, "opensm.pid", "opensm");
 	if (pid)
 		stop_pid(pid);

@@ -553,7 +553,6 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 	struct trun *x = calloc(1, sizeof(*x));
 	struct ftsw_load_opts lo = { .count_flows = true };
 	struct ftsw_analyze_opts ao = { .load = &lo, .stage_fn = traffic_stage };
-	bool again;
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
@@ -562,7 +561,7 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 		return -1;
 	}
 	/* OpenSM swept since the hosts' path SLs were set: ask again */
-	if (ftsw_lab_path_sl_refresh(lab, &again, err)) {
+	if (ftsw_lab_path_sl_refresh(lab, err)) {
 		free(x);
 		return -1;
 	}

@@ -747,6 +747,9 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 			     "shape: --rate needs veth cables", b.name);
 		return -1;
 	}
+	/* a bad --sm-conf is refused before anything is built */
+	if (o->sm && ftsw_lab_sm_conf_check(o->sm->conf, err))
+		return -1;
 	if (lab_route(&b, err))
 		goto out;
 	b.host_fd = malloc(sizeof(int) * b.t->nhosts);
