@@ -581,7 +581,7 @@ static int ftsw_port_info_set(struct ftsw_sma_req *r)
 		mg->prefix = be64_to_cpu(pi->gid_prefix);
 		mg->sm_lid = be16_to_cpu(pi->sm_lid);
 		mg->sm_sl = pi->neighbormtu_mastersmsl & 0xf;
-		mg->subnet_to = pi->clientrereg_resv_subnetto & 0x1f;
+		WRITE_ONCE(mg->subnet_to, pi->clientrereg_resv_subnetto & 0x1f);
 	}
 	if (r->mod || r->ca)
 		ftsw_sma_phys_set(at.p, pi->portphysstate_linkdown >> 4);
