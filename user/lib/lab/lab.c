@@ -83,6 +83,11 @@ void lab_rundir(const char *name, char *buf, size_t sz)
 	snprintf(buf, sz, FTSW_RUNDIR "/%s", name);
 }
 
+void lab_run_path(const char *name, const char *file, char *buf, size_t sz)
+{
+	snprintf(buf, sz, FTSW_RUNDIR "/%s/%s", name, file);
+}
+
 /* ------------------------------------------------------------ open */
 
 /* A text value of lab.conf into buf: not empty, and it must fit. */

@@ -61,6 +61,8 @@ int lab_sm_path_sl_start(const char *name, const struct ftsw_lab_sm *sm,
 int lab_check_name(const char *name, struct ftsw_err *err);
 /* The lab's run directory, FTSW_RUNDIR/name. */
 void lab_rundir(const char *name, char *buf, size_t sz);
+/* A file of it, FTSW_RUNDIR/name/file. */
+void lab_run_path(const char *name, const char *file, char *buf, size_t sz);
 
 /* lab up --lossless (lab_lossless.c): before the binds, and after. */
 int lab_lossless_fabric(struct ftsw_nl *nl, const struct ftsw_lab_opts *o,

@@ -61,14 +61,6 @@ static int ps_port_cb(const struct ftsw_port_info *pi, void *arg)
 	return 0;
 }
 
-static void ps_path(const char *lab, char *buf, size_t sz)
-{
-	char dir[256];
-
-	lab_rundir(lab, dir, sizeof(dir));
-	snprintf(buf, sz, "%s/path-sl", dir);
-}
-
 /* The counters of path-sl, by key. */
 static const struct {
 	const char *key;
@@ -90,7 +82,7 @@ static int ps_write(const char *lab, const struct ftsw_lab_path_sl *r,
 	unsigned i;
 	FILE *f;
 
-	ps_path(lab, path, sizeof(path));
+	lab_run_path(lab, "path-sl", path, sizeof(path));
 	f = ftsw_atomic_open(path, &tmp, err);
 	if (!f)
 		return -1;
@@ -112,7 +104,7 @@ int ftsw_lab_path_sl_read(const char *lab, struct ftsw_lab_path_sl *r)
 	FILE *f;
 
 	memset(r, 0, sizeof(*r));
-	ps_path(lab, path, sizeof(path));
+	lab_run_path(lab, "path-sl", path, sizeof(path));
 	f = fopen(path, "re");
 	if (!f)
 		return -1;
@@ -135,12 +127,11 @@ int ftsw_lab_path_sl_read(const char *lab, struct ftsw_lab_path_sl *r)
 
 static uint64_t ftsw_lab_sm_sweeps(const char *lab)
 {
-	char dir[256], path[320], line[512];
+	char path[320], line[512];
 	uint64_t n = 0;
 	FILE *f;
 
-	lab_rundir(lab, dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/opensm.log", dir);
+	lab_run_path(lab, "opensm.log", path, sizeof(path));
 	f = fopen(path, "re");
 	if (!f)
 		return 0;
@@ -212,6 +203,26 @@ static void ps_count(const struct ps_host *hs, uint32_t nh, uint32_t h,
 	}
 }
 
+/* Host h's edge port gets SL table tbl (len entries; 0: none). */
+static int ps_set_table(struct ftsw_lab *lab, uint32_t h,
+			const struct ps_host *hp, const uint8_t *tbl,
+			uint32_t len, struct ftsw_err *err)
+{
+	struct ftsw_port_cfg pc;
+
+	ftsw_port_cfg_init(&pc);
+	pc.switch_id = hp->sw;
+	pc.port = hp->port;
+	pc.sl_table = tbl;
+	pc.sl_table_len = len;
+	if (!ftsw_nl_port_set(lab->nl, &pc))
+		return 0;
+	ftsw_err_errno(err, ftsw_nl_errno(lab->nl), "path SLs of h%" PRIu32
+		       ": switch %" PRIu32 " port %u: %s", h, hp->sw, hp->port,
+		       ftsw_nl_error(lab->nl));
+	return -1;
+}
+
 /* Every host's table asked and set. */
 static int ps_fill(struct ftsw_lab *lab, struct gw_sa_client *c,
 		   uint16_t sm_lid, const struct ps_host *hs,
@@ -219,7 +230,6 @@ static int ps_fill(struct ftsw_lab *lab, struct gw_sa_client *c,
 {
 	uint8_t *tbl = malloc(FTSW_LFT_SIZE), *seen = malloc(FTSW_LFT_SIZE);
 	uint32_t h, nh = lab->topo->nhosts, top;
-	struct ftsw_port_cfg pc;
 	int rc = -1;
 
 	if (!tbl || !seen) {
@@ -241,18 +251,8 @@ static int ps_fill(struct ftsw_lab *lab, struct gw_sa_client *c,
 			goto out;
 		}
 		ps_count(hs, nh, h, tbl, seen, r);
-		ftsw_port_cfg_init(&pc);
-		pc.switch_id = hs[h].sw;
-		pc.port = hs[h].port;
-		pc.sl_table = tbl;
-		pc.sl_table_len = top + 1;
-		if (ftsw_nl_port_set(lab->nl, &pc)) {
-			ftsw_err_errno(err, ftsw_nl_errno(lab->nl),
-				       "path SLs of h%" PRIu32 ": switch %" PRIu32
-				       " port %u: %s", h, hs[h].sw, hs[h].port,
-				       ftsw_nl_error(lab->nl));
+		if (ps_set_table(lab, h, &hs[h], tbl, top + 1, err))
 			goto out;
-		}
 	}
 	rc = 0;
 out:
@@ -324,29 +324,17 @@ int ftsw_lab_path_sl_off(struct ftsw_lab *lab, struct ftsw_err *err)
 {
 	struct ftsw_lab_path_sl r = { .on = false };
 	struct ps_host *hs = ps_hosts(lab, err);
-	struct ftsw_port_cfg pc;
 	static const uint8_t none[1];
 	uint32_t h;
 
 	if (!hs)
 		return -1;
-	for (h = 0; h < lab->topo->nhosts; h++) {
-		if (!hs[h].found)
-			continue;
-		ftsw_port_cfg_init(&pc);
-		pc.switch_id = hs[h].sw;
-		pc.port = hs[h].port;
-		pc.sl_table = none;	/* empty: the table removed */
-		pc.sl_table_len = 0;
-		if (ftsw_nl_port_set(lab->nl, &pc)) {
-			ftsw_err_errno(err, ftsw_nl_errno(lab->nl),
-				       "switch %" PRIu32 " port %u: %s",
-				       hs[h].sw, hs[h].port,
-				       ftsw_nl_error(lab->nl));
+	for (h = 0; h < lab->topo->nhosts; h++)
+		/* an empty table: the table removed */
+		if (hs[h].found && ps_set_table(lab, h, &hs[h], none, 0, err)) {
 			free(hs);
 			return -1;
 		}
-	}
 	free(hs);
 	return ps_write(lab->name, &r, err);
 }

@@ -105,14 +105,6 @@ uint64_t ftsw_lab_ca_port_guid(const struct ftsw_topo *t, uint32_t h)
 	return t->nodes[t->hosts[h]].guid + 1;
 }
 
-static void run_path(const char *lab, const char *file, char *buf, size_t sz)
-{
-	char dir[256];
-
-	lab_rundir(lab, dir, sizeof(dir));
-	snprintf(buf, sz, "%s/%s", dir, file);
-}
-
 /* The pid in FILE of the run directory if that process lives and its
  * command is comm; else 0. */
 static pid_t pid_of(const char *lab, const char *file, const char *comm)
@@ -121,7 +113,7 @@ static pid_t pid_of(const char *lab, const char *file, const char *comm)
 	long pid = 0;
 	FILE *f;
 
-	run_path(lab, file, path, sizeof(path));
+	lab_run_path(lab, file, path, sizeof(path));
 	f = fopen(path, "re");
 	if (!f)
 		return 0;
@@ -148,7 +140,7 @@ static int write_pid(const char *lab, const char *file, pid_t pid,
 	FILE *f;
 	char *tmp;
 
-	run_path(lab, file, path, sizeof(path));
+	lab_run_path(lab, file, path, sizeof(path));
 	f = ftsw_atomic_open(path, &tmp, err);
 	if (!f)
 		return -1;
@@ -201,7 +193,7 @@ int ftsw_lab_gw_start(const char *lab, uint32_t host, struct ftsw_err *err)
 	if (pid_of(lab, file, "ftsw"))
 		return 0;
 	snprintf(node, sizeof(node), "h%" PRIu32, host);
-	run_path(lab, file, log, sizeof(log));
+	lab_run_path(lab, file, log, sizeof(log));
 	strcpy(log + strlen(log) - 3, "log");
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
 		ftsw_err_set(err, "gateway of h%" PRIu32 ": %s", host,
@@ -260,7 +252,7 @@ static int write_guid2lid(const char *lab, const struct ftsw_topo *t,
 	uint32_t i;
 	FILE *f;
 
-	run_path(lab, "guid2lid", path, sizeof(path));
+	lab_run_path(lab, "guid2lid", path, sizeof(path));
 	f = ftsw_atomic_open(path, &tmp, err);
 	if (!f)
 		return -1;
@@ -505,9 +497,9 @@ int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
 		return -1;
 	}
 	lab_rundir(lab, dir, sizeof(dir));
-	run_path(lab, "opensm.log", log, sizeof(log));
-	run_path(lab, "opensm.out", out, sizeof(out));
-	run_path(lab, "opensm.conf", conf, sizeof(conf));
+	lab_run_path(lab, "opensm.log", log, sizeof(log));
+	lab_run_path(lab, "opensm.out", out, sizeof(out));
+	lab_run_path(lab, "opensm.conf", conf, sizeof(conf));
 	if (sm_argv(sm, r->lmc, log, conf, argv, 64, words, sizeof(words),
 		    err) ||
 	    write_sm_conf(conf, sm->conf, err) || write_guid2lid(lab, t, r, err) ||
@@ -610,7 +602,7 @@ static int conf_set_sm(const struct ftsw_lab *lab, const char *engine,
 	char path[320], line[512], *tmp;
 	FILE *in, *out;
 
-	run_path(lab->name, "lab.conf", path, sizeof(path));
+	lab_run_path(lab->name, "lab.conf", path, sizeof(path));
 	in = fopen(path, "re");
 	if (!in) {
 		ftsw_err_errno(err, errno, "%s: %s", path, strerror(errno));
@@ -719,14 +711,14 @@ int ftsw_lab_sm_restart(struct ftsw_lab *lab, const struct ftsw_lab_sm *sm,
 	if (pid)
 		stop_pid(pid);
 	/* a reader never takes the last run's files for this one's */
-	run_path(lab->name, "opensm.log", log, sizeof(log));
+	lab_run_path(lab->name, "opensm.log", log, sizeof(log));
 	snprintf(old, sizeof(old), "%s.prev", log);
 	if (rename(log, old) && errno != ENOENT) {
 		ftsw_err_errno(err, errno, "%s: %s", log, strerror(errno));
 		return -1;
 	}
 	for (i = 0; stale[i]; i++) {
-		run_path(lab->name, stale[i], log, sizeof(log));
+		lab_run_path(lab->name, stale[i], log, sizeof(log));
 		unlink(log);
 	}
 	if (ftsw_lab_sm_start(lab->name, sm, t, &r, err) ||
@@ -760,7 +752,7 @@ int ftsw_lab_ib_exec(struct ftsw_lab *lab, uint32_t host, char **argv,
 	    ftsw_lab_enter_host(lab, host, err))
 		return -1;
 	/* libumad2sim writes its sysfs copy under the working directory */
-	run_path(lab->name, "tools", dir, sizeof(dir));
+	lab_run_path(lab->name, "tools", dir, sizeof(dir));
 	if ((mkdir(dir, 0755) < 0 && errno != EEXIST) || chdir(dir) < 0) {
 		ftsw_err_set(err, "%s: %s", dir, strerror(errno));
 		return -1;
