@@ -228,7 +228,13 @@ static int ftsw_pma_method(const struct ib_pma_mad *pm)
 	return ST_METHOD;
 }
 
-/* A switch's PMA: port select 0..nports (0 and unbound ports read 0). */
+/*
+ * A switch's PMA: port select 0..nports (0 and unbound ports read 0).
+ * ClassPortInfo has no PortSelect (its byte 1 is the capability mask's), so
+ * no port is looked up for it; every other attribute's PortSelect is
+ * checked against the switch's ports before it indexes them (0xFF, all
+ * ports, is refused too: ClassPortInfo does not announce AllPortSelect).
+ */
 int ftsw_pma_switch(struct ftsw_switch *sw, void *mad)
 {
 	struct ib_pma_mad *pm = mad;
@@ -237,7 +243,9 @@ int ftsw_pma_switch(struct ftsw_switch *sw, void *mad)
 
 	if (st)
 		return st;
-	if (pm->mad_hdr.attr_id != IB_PMA_CLASS_PORT_INFO && port > sw->nports)
+	if (pm->mad_hdr.attr_id == IB_PMA_CLASS_PORT_INFO)
+		return ftsw_pma_run(sw->fn, NULL, false, pm);
+	if (port > sw->nports)
 		return ST_VALUE;
 	return ftsw_pma_run(sw->fn, port ? rcu_dereference(sw->ports[port]) :
 			    NULL, false, pm);
