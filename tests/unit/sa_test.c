@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SA PathRecords (gw/sa.h): the query's bytes and the answer's parser.
+ * SA PathRecords (sa/sa.h): the query's bytes and the answer's parser.
  * Every expected value is placed by hand from IBA vol. 1: the MAD header
  * (13.4.3), the SA header (15.2.1.1: AttributeOffset at 44 in 8-byte
  * words, ComponentMask at 48, records from 56) and the PathRecord
@@ -9,7 +9,7 @@
  * ComponentMask bit 5 is SLID.
  */
 #include "common.h"
-#include "gw/sa.h"
+#include "sa/sa.h"
 
 #define TID 0x0102030405060708ull
 

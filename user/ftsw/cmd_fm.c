@@ -21,6 +21,7 @@
 #include "fm/fm.h"
 #include "lab/lab.h"
 #include "util/output.h"
+#include "util/rundir.h"
 
 static volatile int fm_stop;
 

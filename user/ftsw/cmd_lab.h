@@ -11,6 +11,29 @@
 	.help = "the lab (default $FTSW_LAB, else the one lab there is " \
 		"(not for up), else \"" FTSW_LAB_DEFAULT "\")" }
 
+/* OpenSM's options: lab up --sm and lab sm restart take the same. */
+#define OPT_SM_ENGINE { "--sm-engine", NULL, CLI_STR, "ENGINE", \
+	.help = "opensm -R: minhop, updn, dnup, ftree, sssp, dfsssp, nue, " \
+		"lash, dor..." }
+#define OPT_SM_ROOT { "--sm-root", NULL, CLI_FILE, "FILE", \
+	.help = "opensm -a: root switch GUIDs (updn, ftree)" }
+#define OPT_SM_CN { "--sm-cn", NULL, CLI_FILE, "FILE", \
+	.help = "opensm -u: compute node GUIDs (ftree)" }
+#define OPT_SM_QOS { "--sm-qos", NULL, CLI_FLAG, .help = "opensm -Q" }
+#define OPT_SM_CONF { "--sm-conf", NULL, CLI_FILE, "FILE", \
+	.help = "opensm.conf keys (qos_swe_sl2vl...) added to the lab's" }
+#define OPT_SM_ARGS { "--sm-args", NULL, CLI_STR, "'ARGS'", \
+	.help = "more opensm arguments, blank-separated" }
+#define OPT_SM_HOST { "--sm-host", NULL, CLI_NUM, "N", 0, UINT32_MAX, \
+	.help = "the host OpenSM runs on (default 0)" }
+#define OPT_SM_TIMEOUT { "--sm-timeout", NULL, CLI_NUM, "S", 1, 3600, \
+	.help = "wait this long for SUBNET UP (default 120)" }
+#define OPT_PATH_SL { "--path-sl", NULL, CLI_FLAG, \
+	.help = "hosts send with the SLs of the SA's PathRecords (default " \
+		"for lash, dfsssp, nue, torus-2QoS)" }
+#define OPT_NO_PATH_SL { "--no-path-sl", NULL, CLI_FLAG, \
+	.help = "hosts send with their edge port's SL" }
+
 /* The lab a command means (ftsw_lab_pick: one rule for lab and fm). */
 const char *lab_name(const char *given, bool create);
 /* lab up's and lab down's progress on a terminal (arg: the lab's name). */
@@ -23,9 +46,13 @@ int lab_waits(const struct cli_args *a);
 /* lab up (cmd_lab_up.c): its options and its run. */
 extern const struct cli_opt lab_up_opts_table[];
 int lab_up(const struct cli_args *a);
-/* lab sm restart (cmd_lab_up.c). */
+/* lab sm restart | path-sl (cmd_lab_sm.c). */
 extern const struct cli_opt lab_sm_opts_table[];
 int lab_sm(const struct cli_args *a);
+/* --path-sl, --no-path-sl (options on and off of a's command): the mode,
+ * or -1 after an error (cmd_lab_sm.c). */
+int lab_path_sl_mode(const struct cli_args *a, unsigned on, unsigned off,
+		     const char *cmd);
 /* The lab's path SLs (lab status, lab up, lab sm), if it has any. */
 void lab_path_sl_print(const char *lab);
 

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftsw lab up: build a lab and route it (user/lib/lab/lab.h, lab_up.c),
- * in today's mode or lossless (--lossless, Documentation/lab.md); ftsw lab
- * sm restart: its OpenSM again with other options (lab_sm.c).
+ * in today's mode or lossless (--lossless, Documentation/lab.md).
  */
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -14,42 +12,6 @@
 #include "lab/lab.h"
 #include "util/output.h"
 #include "util/parse.h"
-
-/* OpenSM's options: lab up --sm and lab sm restart take the same. */
-#define OPT_SM_ENGINE { "--sm-engine", NULL, CLI_STR, "ENGINE", \
-	.help = "opensm -R: minhop, updn, dnup, ftree, sssp, dfsssp, nue, " \
-		"lash, dor..." }
-#define OPT_SM_ROOT { "--sm-root", NULL, CLI_FILE, "FILE", \
-	.help = "opensm -a: root switch GUIDs (updn, ftree)" }
-#define OPT_SM_CN { "--sm-cn", NULL, CLI_FILE, "FILE", \
-	.help = "opensm -u: compute node GUIDs (ftree)" }
-#define OPT_SM_QOS { "--sm-qos", NULL, CLI_FLAG, .help = "opensm -Q" }
-#define OPT_SM_CONF { "--sm-conf", NULL, CLI_FILE, "FILE", \
-	.help = "opensm.conf keys (qos_swe_sl2vl...) added to the lab's" }
-#define OPT_SM_ARGS { "--sm-args", NULL, CLI_STR, "'ARGS'", \
-	.help = "more opensm arguments, blank-separated" }
-#define OPT_SM_HOST { "--sm-host", NULL, CLI_NUM, "N", 0, UINT32_MAX, \
-	.help = "the host OpenSM runs on (default 0)" }
-#define OPT_SM_TIMEOUT { "--sm-timeout", NULL, CLI_NUM, "S", 1, 3600, \
-	.help = "wait this long for SUBNET UP (default 120)" }
-#define OPT_PATH_SL { "--path-sl", NULL, CLI_FLAG, \
-	.help = "hosts send with the SLs of the SA's PathRecords (default " \
-		"for lash, dfsssp, nue, torus-2QoS)" }
-#define OPT_NO_PATH_SL { "--no-path-sl", NULL, CLI_FLAG, \
-	.help = "hosts send with their edge port's SL" }
-
-/* --path-sl, --no-path-sl: the mode, or -1 after an error. */
-static int path_sl_mode(const struct cli_args *a, unsigned on, unsigned off,
-			const char *cmd)
-{
-	if (a->v[on].n && a->v[off].n) {
-		cli_err("%s: --path-sl and --no-path-sl exclude each other",
-			cmd);
-		return -1;
-	}
-	return a->v[on].n ? FTSW_PATH_SL_ON :
-	       a->v[off].n ? FTSW_PATH_SL_OFF : FTSW_PATH_SL_AUTO;
-}
 
 enum { U_TOPO, U_ENGINE, U_LFT, U_LMC, U_PATHS, U_NAME, U_RATE, U_SEED,
        U_NO_NEIGH, U_PATCH, U_SM, U_SM_ENGINE, U_SM_ROOT, U_SM_CN, U_SM_QOS,
@@ -145,7 +107,7 @@ static int lab_up_sm_opts(const struct cli_args *a, struct ftsw_lab_opts *o)
 			o->engine ? "-a (use --sm-engine)" : "--lft");
 		return 2;
 	}
-	ps = path_sl_mode(a, U_PATH_SL, U_NO_PATH_SL, "lab up");
+	ps = lab_path_sl_mode(a, U_PATH_SL, U_NO_PATH_SL, "lab up");
 	if (ps < 0)
 		return 2;
 	sm = (struct ftsw_lab_sm){
@@ -279,157 +241,5 @@ int lab_up(const struct cli_args *a)
 		return 1;
 	}
 	lab_up_print(o.name, &tm);
-	return 0;
-}
-
-
-/* ------------------------------------------------------------ lab sm */
-
-enum { S_NAME, S_ENGINE, S_ROOT, S_CN, S_QOS, S_CONF, S_ARGS, S_HOST,
-       S_TIMEOUT, S_LMC, S_PATH_SL, S_NO_PATH_SL, S_N };
-const struct cli_opt lab_sm_opts_table[S_N + 1] = {
-	[S_NAME] = LAB_OPT_NAME,
-	[S_ENGINE] = OPT_SM_ENGINE,
-	[S_ROOT] = OPT_SM_ROOT,
-	[S_CN] = OPT_SM_CN,
-	[S_QOS] = OPT_SM_QOS,
-	[S_CONF] = OPT_SM_CONF,
-	[S_ARGS] = OPT_SM_ARGS,
-	[S_HOST] = OPT_SM_HOST,
-	[S_TIMEOUT] = OPT_SM_TIMEOUT,
-	[S_LMC] = { "--lmc", NULL, CLI_NUM, "N", 0, CLI_LMC_MAX,
-		    .help = "2^N LIDs per host (default: the lab's)" },
-	[S_PATH_SL] = OPT_PATH_SL,
-	[S_NO_PATH_SL] = OPT_NO_PATH_SL,
-};
-
-/* The path SLs in effect (lab status, lab sm): text and JSON. */
-void lab_path_sl_print(const char *lab)
-{
-	struct ftsw_lab_path_sl r;
-	unsigned i;
-
-	if (ftsw_lab_path_sl_read(lab, &r))
-		return;
-	ftsw_out_open_object("path_sl");
-	ftsw_out_bool("on", "  path SLs    %s", r.on);
-	if (r.on) {
-		ftsw_out_uint("host", " (the SA's PathRecords, asked through "
-			      "h%" PRIu64 "'s gateway", r.host);
-		ftsw_out_uint("sweeps", " after OpenSM's sweep %" PRIu64 ")",
-			      r.sweeps);
-		ftsw_out_uint("pairs", ": %" PRIu64 " host pairs", r.pairs);
-		ftsw_out_open_object("per_sl");
-		for (i = 0; i < FTSW_NUM_SL; i++) {
-			char key[8];
-
-			if (!r.per_sl[i])
-				continue;
-			snprintf(key, sizeof(key), "%u", i);
-			ftsw_out_uint(key, NULL, r.per_sl[i]);
-			ftsw_out_text(" SL%u %" PRIu64, i, r.per_sl[i]);
-		}
-		ftsw_out_close_object();
-		ftsw_out_uint("missing", r.missing ? ", %" PRIu64 " without a "
-			      "path" : NULL, r.missing);
-		ftsw_out_uint("conflicts", r.conflicts ? ", %" PRIu64 " DLIDs "
-			      "with two SLs" : NULL, r.conflicts);
-		ftsw_out_uint("queries", NULL, r.queries);
-		ftsw_out_uint("records", NULL, r.records);
-		ftsw_out_float("seconds", "; %.3f s", r.us / 1e6);
-	} else {
-		ftsw_out_text(" (hosts send with their edge port's SL)");
-	}
-	ftsw_out_text("\n");
-	ftsw_out_close_object();
-}
-
-/* lab sm path-sl: the tables filled again now (or removed). */
-static int lab_sm_path_sl(const struct cli_args *a, struct ftsw_lab *lab)
-{
-	struct ftsw_lab_path_sl r;
-	struct ftsw_err err;
-	unsigned host = (unsigned)a->v[S_HOST].u;
-	if (!a->v[S_HOST].n && !ftsw_lab_path_sl_read(lab->name, &r))
-		host = r.host;
-	if (strncmp(lab->engine, "opensm:", 7)) {
-		cli_err("lab sm path-sl: lab %s is not under OpenSM (%s)",
-			lab->name, lab->engine);
-		return 1;
-	}
-	if (a->v[S_NO_PATH_SL].n ? ftsw_lab_path_sl_off(lab, &err) :
-	    ftsw_lab_path_sl(lab, host, &r, &err)) {
-		cli_err("lab sm path-sl: %s", err.msg);
-		return 1;
-	}
-	return 0;
-}
-
-/* lab sm restart | path-sl: the library does it all
- * (ftsw_lab_sm_restart, ftsw_lab_path_sl). */
-int lab_sm(const struct cli_args *a)
-{
-	struct ftsw_lab_sm sm = {
-		.engine = a->v[S_ENGINE].s, .root_guids = a->v[S_ROOT].s,
-		.cn_guids = a->v[S_CN].s, .qos = a->v[S_QOS].n,
-		.conf = a->v[S_CONF].s,
-		.args = a->v[S_ARGS].s, .host = (unsigned)a->v[S_HOST].u,
-		.timeout_s = (unsigned)a->v[S_TIMEOUT].u,
-	};
-	static const int restart_only[] = {
-		S_ENGINE, S_ROOT, S_CN, S_QOS, S_CONF, S_ARGS, S_TIMEOUT,
-		S_LMC, S_PATH_SL,
-	};
-	uint64_t t0 = ftsw_now_us();
-	bool restart = !strcmp(a->pos[0], "restart");
-	size_t i;
-	struct ftsw_lab lab;
-	struct ftsw_err err;
-	int ps = path_sl_mode(a, S_PATH_SL, S_NO_PATH_SL, "lab sm");
-
-	if (ps < 0)
-		return 2;
-	sm.path_sl = (enum ftsw_lab_path_sl_mode)ps;
-	if (!restart && strcmp(a->pos[0], "path-sl")) {
-		cli_err("lab sm: '%s': restart or path-sl expected", a->pos[0]);
-		return 2;
-	}
-	for (i = 0; !restart && i < sizeof(restart_only) / sizeof(*restart_only);
-	     i++)
-		if (a->v[restart_only[i]].n) {
-			cli_err("lab sm path-sl: %s is for restart only",
-				a->cmd->opts[restart_only[i]].name);
-			return 2;
-		}
-	if (open_lab(a, &lab))
-		return 1;
-	if (!restart) {
-		if (lab_sm_path_sl(a, &lab)) {
-			ftsw_lab_close(&lab);
-			return 1;
-		}
-	} else {
-		if (isatty(2))
-			lab_progress("OpenSM: waiting for SUBNET UP", 0, 0,
-				     lab.name);
-		if (ftsw_lab_sm_restart(&lab, &sm,
-					a->v[S_LMC].n ? (int)a->v[S_LMC].u : -1,
-					&err)) {
-			cli_err("lab sm restart: %s", err.msg);
-			ftsw_lab_close(&lab);
-			return 1;
-		}
-	}
-	ftsw_out_begin(stdout, cli.json);
-	ftsw_out_open_object(NULL);
-	ftsw_out_str("name", "lab %s: ", lab.name);
-	ftsw_out_str("engine", "OpenSM %s ", lab.engine + 7);
-	ftsw_out_uint("lmc", "(LMC %" PRIu64 ")", lab.lmc);
-	ftsw_out_float("seconds", restart ? " SUBNET UP in %.3f s\n" :
-		       " path SLs in %.3f s\n", (ftsw_now_us() - t0) / 1e6);
-	lab_path_sl_print(lab.name);
-	ftsw_out_close_object();
-	ftsw_out_end();
-	ftsw_lab_close(&lab);
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include "route/routing.h"
 #include "util/output.h"
 #include "util/parse.h"
+#include "util/rundir.h"
 #include "util/text.h"
 
 void ftsw_fm_status_path(const char *netns, char *buf, size_t sz)

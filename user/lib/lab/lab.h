@@ -39,6 +39,7 @@
 #include "nl/nl.h"
 #include "nl/ns.h"
 #include "sim/sim.h"
+#include "util/rundir.h"
 
 #define FTSW_LAB_DEFAULT	"ftsw"
 #define FTSW_LAB_NAME_MAX	24

@@ -2,7 +2,7 @@
 /*
  * libftsw lab: path SLs under OpenSM (lab.h, "Path SLs";
  * Documentation/sm.md). The SA's PathRecords are asked in band, through
- * one host's gateway, by libftsw's own SA client (gw/sa.h): one GetTable
+ * one host's gateway, by libftsw's own SA client (sa/sa.h): one GetTable
  * per source LID, its answer (RMPP, reassembled by the gateway) parsed
  * with every field checked, and each host's edge port given the SLs by
  * DLID (PORT_SL_TABLE) with one PORT_SET. Nothing is forked.
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gw/sa.h"
+#include "sa/sa.h"
 #include "lab/lab.h"
 #include "lab/lab_int.h"
 

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * libftsw named network namespaces without ip(8) (ns.c), and where ftsw
- * keeps per-namespace state: FTSW_RUNDIR/NAME/ (a lab's description, the
- * fabric manager's status file).
+ * libftsw named network namespaces without ip(8) (ns.c): /run/netns/NAME
+ * as ip-netns(8) keeps them, entered and left by the calling thread.
  *
  * Not thread-safe: the calls move the calling thread between namespaces
  * and remember the original one process-wide; use them from one thread.
@@ -13,7 +12,6 @@
 #include "nl/nl.h"
 #include "util/util.h"
 
-#define FTSW_RUNDIR		"/run/ftsw"
 #define FTSW_NETNS_DIR		"/run/netns"
 
 /* Create /run/netns/NAME holding a new network namespace (EEXIST: error). */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz target: the SA PathRecord answer parser (gw/sa.h). The input is an
+ * Fuzz target: the SA PathRecord answer parser (sa/sa.h). The input is an
  * answer as the gateway hands it over; the TID and SLID asked are taken
  * from the input itself (bytes 8..15, the first record's SLID) so that
  * well-formed headers get through to the records. Whatever parses is
@@ -8,7 +8,7 @@
  * record from the SLID asked to a unicast LID, SL 0..15.
  */
 #include "fuzz.h"
-#include "gw/sa.h"
+#include "sa/sa.h"
 #include "util/bytes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

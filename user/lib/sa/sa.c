@@ -11,7 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "gw/sa.h"
+#include "sa/sa.h"
 #include "util/bytes.h"
 
 void gw_sa_pr_query(uint8_t mad[256], uint64_t tid, uint16_t slid)

@@ -17,8 +17,8 @@
  * the paths from that LID to every LID the SA knows (every port's, with
  * the LMC's range of each): one query per source LID.
  */
-#ifndef LIBFTSW_GW_SA_H
-#define LIBFTSW_GW_SA_H
+#ifndef LIBFTSW_SA_SA_H
+#define LIBFTSW_SA_SA_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "gw/gw_int.h"
-#include "gw/sa.h"
+#include "sa/sa.h"
 
 #define SA_TIMEOUT_MS	10000
 #define SA_BIG_MAX	(GW_RMPP_MAX_BYTES + GW_UMAD_HDR)
