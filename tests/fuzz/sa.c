@@ -13,21 +13,21 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct gw_path_rec r[GW_SA_MAX_RECORDS];
+	static struct ftsw_sa_path_rec r[FTSW_SA_MAX_RECORDS];
 	uint64_t tid = size >= 16 ? ftsw_get_be64(data + 8) : 0;
 	uint16_t slid = size >= 56 + 44 ?
 			(uint16_t)(data[56 + 42] << 8 | data[56 + 43]) : 0;
-	size_t maxes[] = { 4, GW_SA_MAX_RECORDS }, n, i, k;
+	size_t maxes[] = { 4, FTSW_SA_MAX_RECORDS }, n, i, k;
 	struct ftsw_err err;
 
 	for (k = 0; k < 2; k++) {
-		if (gw_sa_pr_parse(data, size, tid, slid, r, maxes[k], &n,
-				   &err) < 0) {
+		if (ftsw_sa_pr_parse(data, size, tid, slid, r, maxes[k], &n,
+				     &err) < 0) {
 			FUZZ_ASSERT(n == 0 && err.msg[0]);
 			continue;
 		}
-		FUZZ_ASSERT(size >= GW_SA_HDR && n <= maxes[k]);
-		FUZZ_ASSERT(n * GW_SA_PR_SIZE <= size - GW_SA_HDR);
+		FUZZ_ASSERT(size >= FTSW_SA_HDR && n <= maxes[k]);
+		FUZZ_ASSERT(n * FTSW_SA_PR_SIZE <= size - FTSW_SA_HDR);
 		for (i = 0; i < n; i++)
 			FUZZ_ASSERT(r[i].slid == slid && r[i].dlid >= 1 &&
 				    r[i].dlid <= 0xBFFF && r[i].sl < 16 &&

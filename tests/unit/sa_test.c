@@ -53,7 +53,7 @@ TEST(query_bytes)
 {
 	uint8_t m[256];
 
-	gw_sa_pr_query(m, TID, 0x1234);
+	ftsw_sa_pr_query(m, TID, 0x1234);
 	EXPECT_EQ(1, m[0]);
 	EXPECT_EQ(0x03, m[1]);
 	EXPECT_EQ(2, m[2]);
@@ -76,13 +76,13 @@ TEST(three_records)
 {
 	static const uint16_t dl[] = { 1, 2, 0x20 };
 	static const uint8_t sl[] = { 0, 1, 15 };
-	struct gw_path_rec r[4];
+	struct ftsw_sa_path_rec r[4];
 	struct ftsw_err err;
 	uint8_t m[512];
 	size_t n, len = answer(m, sizeof(m), 3, dl, sl);
 
 	ASSERT_EQ(248, len);
-	ASSERT_EQ(0, gw_sa_pr_parse(m, len, TID, 5, r, 4, &n, &err));
+	ASSERT_EQ(0, ftsw_sa_pr_parse(m, len, TID, 5, r, 4, &n, &err));
 	ASSERT_EQ(3, n);
 	EXPECT_EQ(1, r[0].dlid);
 	EXPECT_EQ(5, r[0].slid);
@@ -95,25 +95,25 @@ TEST(three_records)
 	EXPECT_EQ(3, r[2].rate);
 	EXPECT_EQ(0xffff, r[2].pkey);
 	/* 20 bytes past the last record: padding, still 3 */
-	ASSERT_EQ(0, gw_sa_pr_parse(m, len + 20, TID, 5, r, 4, &n, &err));
+	ASSERT_EQ(0, ftsw_sa_pr_parse(m, len + 20, TID, 5, r, 4, &n, &err));
 	EXPECT_EQ(3, n);
 	/* 3 records, room for 2: refused */
-	EXPECT_EQ(-EINVAL, gw_sa_pr_parse(m, len, TID, 5, r, 2, &n, &err));
+	EXPECT_EQ(-EINVAL, ftsw_sa_pr_parse(m, len, TID, 5, r, 2, &n, &err));
 	EXPECT_EQ(0, n);
 }
 
 TEST(no_records)
 {
-	struct gw_path_rec r[1];
+	struct ftsw_sa_path_rec r[1];
 	struct ftsw_err err;
 	uint8_t m[256];
 	size_t n = 9;
 
 	answer(m, sizeof(m), 0, NULL, NULL);
-	ASSERT_EQ(0, gw_sa_pr_parse(m, 56, TID, 5, r, 1, &n, &err));
+	ASSERT_EQ(0, ftsw_sa_pr_parse(m, 56, TID, 5, r, 1, &n, &err));
 	EXPECT_EQ(0, n);
 	/* AttributeOffset 0 with a record's bytes after the header */
-	EXPECT_EQ(-EINVAL, gw_sa_pr_parse(m, 120, TID, 5, r, 1, &n, &err));
+	EXPECT_EQ(-EINVAL, ftsw_sa_pr_parse(m, 120, TID, 5, r, 1, &n, &err));
 	EXPECT_NE(NULL, strstr(err.msg, "AttributeOffset"));
 }
 
@@ -121,17 +121,17 @@ TEST(hostile)
 {
 	static const uint16_t dl[] = { 3, 4 };
 	static const uint8_t sl[] = { 2, 3 };
-	struct gw_path_rec r[4];
+	struct ftsw_sa_path_rec r[4];
 	struct ftsw_err err;
 	uint8_t m[512], b[512];
 	size_t n, len = answer(m, sizeof(m), 2, dl, sl);
 
-	ASSERT_EQ(0, gw_sa_pr_parse(m, len, TID, 5, r, 4, &n, &err));
+	ASSERT_EQ(0, ftsw_sa_pr_parse(m, len, TID, 5, r, 4, &n, &err));
 	ASSERT_EQ(2, n);
 #define BAD(off, val, what) do { \
 	memcpy(b, m, sizeof(b)); \
 	b[off] = (val); \
-	EXPECT_EQ(-EINVAL, gw_sa_pr_parse(b, len, TID, 5, r, 4, &n, &err)); \
+	EXPECT_EQ(-EINVAL, ftsw_sa_pr_parse(b, len, TID, 5, r, 4, &n, &err)); \
 	EXPECT_NE(NULL, strstr(err.msg, what)); \
 } while (0)
 	BAD(0, 2, "base version");
@@ -147,17 +147,17 @@ TEST(hostile)
 	BAD(56 + 40, 0xc0, "DLID 0xc003");	/* multicast */
 	memcpy(b, m, sizeof(b));
 	b[56 + 41] = 0;			/* DLID 0 */
-	EXPECT_EQ(-EINVAL, gw_sa_pr_parse(b, len, TID, 5, r, 4, &n, &err));
-	EXPECT_EQ(-EINVAL, gw_sa_pr_parse(m, len, TID, 6, r, 4, &n, &err));
-	EXPECT_EQ(-EINVAL, gw_sa_pr_parse(m, 55, TID, 5, r, 4, &n, &err));
-	EXPECT_EQ(-EINVAL, gw_sa_pr_parse(NULL, 0, TID, 5, r, 4, &n, &err));
+	EXPECT_EQ(-EINVAL, ftsw_sa_pr_parse(b, len, TID, 5, r, 4, &n, &err));
+	EXPECT_EQ(-EINVAL, ftsw_sa_pr_parse(m, len, TID, 6, r, 4, &n, &err));
+	EXPECT_EQ(-EINVAL, ftsw_sa_pr_parse(m, 55, TID, 5, r, 4, &n, &err));
+	EXPECT_EQ(-EINVAL, ftsw_sa_pr_parse(NULL, 0, TID, 5, r, 4, &n, &err));
 	/* a larger AttributeOffset (72 bytes) steps over its extra bytes:
 	 * 2 records of 72 in 56 + 144 */
 	memcpy(b, m, sizeof(b));
 	b[45] = 9;
 	memmove(b + 56 + 72, m + 56 + 64, 64);
 	memset(b + 56 + 64, 0, 8);
-	ASSERT_EQ(0, gw_sa_pr_parse(b, 56 + 144, TID, 5, r, 4, &n, &err));
+	ASSERT_EQ(0, ftsw_sa_pr_parse(b, 56 + 144, TID, 5, r, 4, &n, &err));
 	EXPECT_EQ(2, n);
 	EXPECT_EQ(4, r[1].dlid);
 	EXPECT_EQ(3, r[1].sl);

@@ -51,28 +51,10 @@ bool ftsw_gw_name_ok(const char *s)
 	return true;
 }
 
-/* The abstract address "\0BASE:WHAT\0", its length counting both NULs
- * (as libumad2sim.so names its sockets). */
-socklen_t sim_addr(struct sockaddr_un *a, const char *base, const char *what,
-		   unsigned num, bool with_num)
-{
-	int n;
-
-	memset(a, 0, sizeof(*a));
-	a->sun_family = AF_UNIX;
-	if (with_num)
-		n = snprintf(a->sun_path + 1, sizeof(a->sun_path) - 2,
-			     "%s:%s%u", base, what, num);
-	else
-		n = snprintf(a->sun_path + 1, sizeof(a->sun_path) - 2,
-			     "%s:%s", base, what);
-	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n + 1);
-}
-
 static int open_ctl(struct gw *g, struct ftsw_err *err)
 {
 	struct sockaddr_un a;
-	socklen_t len = sim_addr(&a, g->base, "ctl", 0, false);
+	socklen_t len = gw_sim_addr(&a, g->base, "ctl", 0, false);
 
 	g->ctl = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (g->ctl < 0 || bind(g->ctl, (struct sockaddr *)&a, len) < 0) {
@@ -111,7 +93,7 @@ static int open_pkt(struct gw *g, struct ftsw_err *err)
 	return 0;
 }
 
-int send_frame(struct gw *g, const struct gw_frame *f)
+int gw_send_frame(struct gw *g, const struct gw_frame *f)
 {
 	struct sockaddr_ll sll = {
 		.sll_family = AF_PACKET,
@@ -159,7 +141,7 @@ static int recv_frame(struct gw *g, struct gw_frame *f)
 	return 1;
 }
 
-void client_free(struct gw *g, uint32_t i, const char *why)
+void gw_client_free(struct gw *g, uint32_t i, const char *why)
 {
 	struct gw_client *c = &g->cl[i];
 
@@ -175,7 +157,7 @@ void client_free(struct gw *g, uint32_t i, const char *why)
 }
 
 /* The time a request waits for its response before it is sent again. */
-uint64_t mad_timeout_us(const struct gw *g)
+uint64_t gw_mad_timeout_us(const struct gw *g)
 {
 	return (g->o->mad_timeout_ms ? g->o->mad_timeout_ms :
 		FTSW_GW_MAD_TIMEOUT_MS) * 1000ull;
@@ -184,8 +166,8 @@ uint64_t mad_timeout_us(const struct gw *g)
 /* A MAD of len bytes (<= 256) to client i, with the datagram's status
  * word (0, or ETIMEDOUT for a request given back). Whether the client's
  * socket took it. */
-bool to_client_len(struct gw *g, uint32_t i, const struct gw_frame *f,
-		   size_t len, uint32_t status)
+bool gw_to_client_len(struct gw *g, uint32_t i, const struct gw_frame *f,
+		      size_t len, uint32_t status)
 {
 	struct gw_client *c = &g->cl[i];
 	struct gw_req r = {
@@ -202,25 +184,25 @@ bool to_client_len(struct gw *g, uint32_t i, const struct gw_frame *f,
 		return true;
 	}
 	if (errno == ECONNREFUSED || errno == ENOTCONN)
-		client_free(g, i, "its socket is closed");
+		gw_client_free(g, i, "its socket is closed");
 	else
 		gw_log(g, "client %u: MAD dropped: %s", i, strerror(errno));
 	return false;
 }
 
-bool to_client_status(struct gw *g, uint32_t i, const struct gw_frame *f,
-		      uint32_t status)
+bool gw_to_client_status(struct gw *g, uint32_t i, const struct gw_frame *f,
+			 uint32_t status)
 {
-	return to_client_len(g, i, f, GW_MAD_SIZE, status);
+	return gw_to_client_len(g, i, f, GW_MAD_SIZE, status);
 }
 
 static bool to_client(struct gw *g, uint32_t i, const struct gw_frame *f)
 {
-	return to_client_status(g, i, f, 0);
+	return gw_to_client_status(g, i, f, 0);
 }
 
 /* The client an unsolicited request goes to: the SM, else the only one. */
-int request_client(struct gw *g)
+int gw_request_client(struct gw *g)
 {
 	int i, only = -1, n = 0;
 
@@ -266,7 +248,7 @@ static void dispatch(struct gw *g, struct gw_frame *f, uint64_t now)
 		}
 		return;
 	}
-	i = request_client(g);
+	i = gw_request_client(g);
 	if (i < 0) {
 		g->dropped++;
 		gw_log(g, "request class 0x%02x method 0x%02x attr 0x%04x from LID %u: no subnet manager client",
@@ -294,7 +276,7 @@ static int own_smp(struct gw *g, uint16_t attr, uint32_t mod, uint8_t *out)
 		uint64_t tid = gw_tid_out(&g->tids, OWNER_SELF, 0, 0, now);
 
 		gw_smp_hop0_get(q.mad, attr, mod, tid);
-		if (send_frame(g, &q) < 0)
+		if (gw_send_frame(g, &q) < 0)
 			return -1;
 		while ((now = ftsw_now_us()) < end) {
 			struct pollfd p = { .fd = g->pkt, .events = POLLIN };
@@ -351,10 +333,10 @@ static int ctl_connect(struct gw *g, struct gw_ctl *c,
 	}
 	for (i = 0; i < FTSW_GW_MAX_CLIENTS; i++) {
 		if (g->cl[i].used && g->cl[i].pid == ci.id)
-			client_free(g, i, "its pid connects again");
+			gw_client_free(g, i, "its pid connects again");
 		if (g->cl[i].used && (kill((pid_t)g->cl[i].pid, 0) < 0 &&
 				      errno == ESRCH))
-			client_free(g, i, "its process is gone");
+			gw_client_free(g, i, "its process is gone");
 		if (g->cl[i].used && ci.issm && g->cl[i].issm) {
 			ftsw_err_set(&err, "CONNECT: pid %u wants to be the SM but client %u (pid %u) is",
 				     ci.id, i, g->cl[i].pid);
@@ -369,10 +351,10 @@ static int ctl_connect(struct gw *g, struct gw_ctl *c,
 		goto refuse;
 	}
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	len = sim_addr(&a, g->base, "out", free_i, true);
+	len = gw_sim_addr(&a, g->base, "out", free_i, true);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&a, len) < 0)
 		goto sock_fail;
-	len = sim_addr(&a, g->base, "in", ci.id, true);
+	len = gw_sim_addr(&a, g->base, "in", ci.id, true);
 	if (connect(fd, (struct sockaddr *)&a, len) < 0)
 		goto sock_fail;
 	g->cl[free_i] = (struct gw_client){ .used = true, .issm = ci.issm,
@@ -461,7 +443,7 @@ static int ctl_answer(struct gw *g, struct gw_ctl *c,
 	}
 	switch (c->type) {
 	case GW_CTL_DISCONNECT:
-		client_free(g, c->clientid, "disconnected");
+		gw_client_free(g, c->clientid, "disconnected");
 		return 0;
 	case GW_CTL_SET_ISSM:
 		memcpy(&issm, c->data, sizeof(issm));
@@ -544,7 +526,7 @@ static void on_client(struct gw *g, uint32_t i)
 	n = recv(c->fd, buf, sizeof(buf), MSG_TRUNC | MSG_DONTWAIT);
 	if (n < 0) {
 		if (errno == ECONNREFUSED)
-			client_free(g, i, "its socket is closed");
+			gw_client_free(g, i, "its socket is closed");
 		return;
 	}
 	if ((size_t)n > sizeof(buf) ||
@@ -571,12 +553,12 @@ static void on_client(struct gw *g, uint32_t i)
 		c->to_fabric++;
 		return;
 	}
-	if (send_frame(g, &f) < 0)
+	if (gw_send_frame(g, &f) < 0)
 		return;
 	c->to_fabric++;
 	if (gw_mad_wants_response(f.mad) &&
 	    gw_pend_add(&g->pend, i, c->gen, &f,
-			ftsw_now_us() + mad_timeout_us(g)) < 0)
+			ftsw_now_us() + gw_mad_timeout_us(g)) < 0)
 		gw_log(g, "client %u: %d requests wait already: TID 0x%016llx will not time out",
 		       i, GW_PENDING, (unsigned long long)gw_mad_tid(f.mad));
 }
@@ -595,8 +577,8 @@ static void on_due(struct gw *g, struct gw_pend *e, uint64_t now)
 
 	if (e->sent < tries && c->used && c->gen == e->gen) {
 		e->sent++;
-		e->due_us = now + mad_timeout_us(g);
-		send_frame(g, &e->f);
+		e->due_us = now + gw_mad_timeout_us(g);
+		gw_send_frame(g, &e->f);
 		return;
 	}
 	if (gw_tid_in(&g->tids, e->tid, now, &orig, &gen) && c->used &&
@@ -609,7 +591,7 @@ static void on_due(struct gw *g, struct gw_pend *e, uint64_t now)
 		       gw_mad_class(f.mad), gw_mad_method(f.mad),
 		       gw_mad_attr(f.mad), e->sent);
 		gw_mad_set_tid(f.mad, orig);
-		to_client_status(g, e->client, &f, GW_STATUS_TIMEDOUT);
+		gw_to_client_status(g, e->client, &f, GW_STATUS_TIMEDOUT);
 	}
 	gw_tid_forget(&g->tids, e->tid);
 	e->tid = 0;
@@ -710,7 +692,7 @@ int ftsw_gw_serve(const struct ftsw_gw_opts *o, volatile sig_atomic_t *stop,
 		gw_log(g, "ready notice: %s", strerror(errno));
 	gw_loop(g, stop);
 	for (i = 0; i < FTSW_GW_MAX_CLIENTS; i++)
-		client_free(g, i, "the gateway stops");
+		gw_client_free(g, i, "the gateway stops");
 	gw_log(g, "stopped: %llu messages refused, %llu frames dropped, %llu requests timed out; RMPP: %llu messages in, %llu out, %llu failed",
 	       (unsigned long long)g->refused, (unsigned long long)g->dropped,
 	       (unsigned long long)g->timedout, (unsigned long long)g->rmpp_in,

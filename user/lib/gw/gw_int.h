@@ -59,16 +59,14 @@ struct gw {
 
 void gw_log(struct gw *g, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-socklen_t sim_addr(struct sockaddr_un *a, const char *base, const char *what,
-		   unsigned num, bool with_num);
-int send_frame(struct gw *g, const struct gw_frame *f);
-uint64_t mad_timeout_us(const struct gw *g);
-bool to_client_status(struct gw *g, uint32_t i, const struct gw_frame *f,
-		      uint32_t status);
-bool to_client_len(struct gw *g, uint32_t i, const struct gw_frame *f,
-		   size_t len, uint32_t status);
-int request_client(struct gw *g);
-void client_free(struct gw *g, uint32_t i, const char *why);
+int gw_send_frame(struct gw *g, const struct gw_frame *f);
+uint64_t gw_mad_timeout_us(const struct gw *g);
+bool gw_to_client_status(struct gw *g, uint32_t i, const struct gw_frame *f,
+			 uint32_t status);
+bool gw_to_client_len(struct gw *g, uint32_t i, const struct gw_frame *f,
+		      size_t len, uint32_t status);
+int gw_request_client(struct gw *g);
+void gw_client_free(struct gw *g, uint32_t i, const char *why);
 
 /* gw_rmpp.c */
 int gwr_open(struct gw *g, struct ftsw_err *err);

@@ -20,7 +20,7 @@
 int gwr_open(struct gw *g, struct ftsw_err *err)
 {
 	struct sockaddr_un a;
-	socklen_t len = sim_addr(&a, g->base, "big", 0, false);
+	socklen_t len = gw_sim_addr(&a, g->base, "big", 0, false);
 	int sz = 4 << 20;
 
 	g->big = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -59,7 +59,7 @@ static void reply(struct gw *g, const struct gw_frame *f, const uint8_t *mad,
 	if (r->kind == GW_RMPP_NONE)
 		return;
 	gw_rmpp_reply_mad(mad, r, o.mad);
-	send_frame(g, &o);
+	gw_send_frame(g, &o);
 }
 
 /* ---------------------------------------------------------------- send */
@@ -82,9 +82,9 @@ static void tx_push(struct gw *g, struct gw_tx_sess *s, uint64_t now)
 
 	while (gw_rmpp_tx_next(&s->tx, &seg)) {
 		gw_rmpp_segment(s->tx.msg, s->tx.len, seg, s->f.mad);
-		send_frame(g, &s->f);
+		gw_send_frame(g, &s->f);
 	}
-	s->due_us = now + mad_timeout_us(g);
+	s->due_us = now + gw_mad_timeout_us(g);
 }
 
 static void tx_end(struct gw_tx_sess *s)
@@ -192,7 +192,7 @@ static bool to_client_big(struct gw *g, uint32_t i, const struct gw_frame *f,
 	struct gw_umad u = { .qpn = f->sqpn, .lid = f->slid, .len = len,
 			     .mad = mad };
 	struct sockaddr_un a;
-	socklen_t alen = sim_addr(&a, g->base, "big", g->cl[i].pid, true);
+	socklen_t alen = gw_sim_addr(&a, g->base, "big", g->cl[i].pid, true);
 	uint8_t *buf = malloc(GW_UMAD_HDR + len);
 	ssize_t n;
 
@@ -238,7 +238,7 @@ static void rx_deliver(struct gw *g, struct gw_rx_sess *s, uint64_t now)
 		gw_tid_forget(&g->tids, tid);
 		gw_mad_set_tid(mad, orig);
 		i = (int)owner - 1;
-	} else if ((i = request_client(g)) < 0) {
+	} else if ((i = gw_request_client(g)) < 0) {
 		g->dropped++;
 		gw_log(g, "RMPP request class 0x%02x from LID %u: no subnet manager client",
 		       gw_mad_class(mad), f.slid);
@@ -248,8 +248,8 @@ static void rx_deliver(struct gw *g, struct gw_rx_sess *s, uint64_t now)
 	    to_client_big(g, (uint32_t)i, &f, mad, len))
 		return;
 	memcpy(f.mad, mad, len < GW_MAD_SIZE ? len : GW_MAD_SIZE);
-	to_client_len(g, (uint32_t)i, &f,
-		      len < GW_MAD_SIZE ? len : GW_MAD_SIZE, 0);
+	gw_to_client_len(g, (uint32_t)i, &f,
+			 len < GW_MAD_SIZE ? len : GW_MAD_SIZE, 0);
 }
 
 /* A DATA segment from the fabric. */
@@ -322,14 +322,14 @@ static void tx_abort(struct gw *g, struct gw_tx_sess *t)
 	gw_rmpp_segment(t->tx.msg, t->tx.len, 1, seg);
 	gw_rmpp_reply_mad(seg, &r, t->f.mad);
 	t->f.mad[3] ^= 0x80;	/* the DATA's method, not the answer's */
-	send_frame(g, &t->f);
+	gw_send_frame(g, &t->f);
 	tx_end(t);
 }
 
 void gwr_expire(struct gw *g, uint64_t now)
 {
 	unsigned tries = g->o->mad_tries ? g->o->mad_tries : FTSW_GW_MAD_TRIES;
-	uint64_t idle = 2 * tries * mad_timeout_us(g);
+	uint64_t idle = 2 * tries * gw_mad_timeout_us(g);
 	unsigned i;
 
 	for (i = 0; i < GW_RMPP_SESSIONS; i++) {

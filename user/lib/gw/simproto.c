@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +30,24 @@ static const char *const ctl_names[GW_CTL_LAST] = {
 const char *gw_ctl_name(uint32_t t)
 {
 	return t < GW_CTL_LAST ? ctl_names[t] : "?";
+}
+
+/* The abstract address "\0BASE:WHAT\0", its length counting both NULs
+ * (as libumad2sim.so names its sockets). */
+socklen_t gw_sim_addr(struct sockaddr_un *a, const char *base,
+		      const char *what, unsigned num, bool with_num)
+{
+	int n;
+
+	memset(a, 0, sizeof(*a));
+	a->sun_family = AF_UNIX;
+	if (with_num)
+		n = snprintf(a->sun_path + 1, sizeof(a->sun_path) - 2,
+			     "%s:%s%u", base, what, num);
+	else
+		n = snprintf(a->sun_path + 1, sizeof(a->sun_path) - 2,
+			     "%s:%s", base, what);
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n + 1);
 }
 
 static uint32_t get32(const uint8_t *p)

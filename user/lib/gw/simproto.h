@@ -47,6 +47,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 #include <linux/ftsw.h>
 
@@ -121,6 +123,14 @@ struct gw_umad {
 	size_t len;		/* the MAD's bytes */
 	const uint8_t *mad;
 };
+
+/*
+ * The abstract address "\0BASE:WHAT\0" (with_num: "\0BASE:WHATnum\0")
+ * of a socket of the protocol, as libumad2sim.so names them; its length
+ * counting both NULs.
+ */
+socklen_t gw_sim_addr(struct sockaddr_un *a, const char *base,
+		      const char *what, unsigned num, bool with_num);
 
 /* The name of control message type t ("CONNECT"), or "?". */
 const char *gw_ctl_name(uint32_t t);

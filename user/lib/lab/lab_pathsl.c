@@ -143,7 +143,7 @@ static uint64_t ftsw_lab_sm_sweeps(const char *lab)
 
 /* Host h's SL table from the SA: tbl[dlid] (seen[dlid] set), *top the
  * highest DLID. */
-static int ps_host_table(struct gw_sa_client *c, uint16_t sm_lid,
+static int ps_host_table(struct ftsw_sa_client *c, uint16_t sm_lid,
 			 const struct ps_host *h, uint8_t *tbl, uint8_t *seen,
 			 uint32_t *top, struct ftsw_lab_path_sl *r,
 			 struct ftsw_err *err)
@@ -151,13 +151,13 @@ static int ps_host_table(struct gw_sa_client *c, uint16_t sm_lid,
 	uint32_t off, i;
 
 	for (off = 0; off < (1u << h->lmc); off++) {
-		struct gw_path_rec *recs = NULL;
+		struct ftsw_sa_path_rec *recs = NULL;
 		size_t n = 0;
 		int tries;
 
 		for (tries = 0; tries < 2; tries++)
-			if (!gw_sa_paths(c, sm_lid, (uint16_t)(h->lid + off),
-					 &recs, &n, err))
+			if (!ftsw_sa_paths(c, sm_lid, (uint16_t)(h->lid + off),
+					   &recs, &n, err))
 				break;
 		if (tries == 2)
 			return -1;
@@ -224,7 +224,7 @@ static int ps_set_table(struct ftsw_lab *lab, uint32_t h,
 }
 
 /* Every host's table asked and set. */
-static int ps_fill(struct ftsw_lab *lab, struct gw_sa_client *c,
+static int ps_fill(struct ftsw_lab *lab, struct ftsw_sa_client *c,
 		   uint16_t sm_lid, const struct ps_host *hs,
 		   struct ftsw_lab_path_sl *r, struct ftsw_err *err)
 {
@@ -284,7 +284,7 @@ int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host,
 		     struct ftsw_lab_path_sl *res, struct ftsw_err *err)
 {
 	uint64_t t0 = ftsw_now_us();
-	struct gw_sa_client c;
+	struct ftsw_sa_client c;
 	uint16_t lid, sm_lid;
 	struct ps_host *hs;
 	int rc = -1, open_rc;
@@ -305,15 +305,15 @@ int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host,
 	    ftsw_lab_enter_host(lab, host, err))
 		goto out;
 	/* the sockets live in the host's namespace, used from anywhere */
-	open_rc = gw_sa_open(&c, FTSW_LAB_GW_SOCK, err);
+	open_rc = ftsw_sa_open(&c, FTSW_LAB_GW_SOCK, err);
 	if (ftsw_netns_home(open_rc ? NULL : err) || open_rc)
 		goto out;
-	if (!gw_sa_port_lids(&c, &lid, &sm_lid, err) &&
+	if (!ftsw_sa_port_lids(&c, &lid, &sm_lid, err) &&
 	    !ps_fill(lab, &c, sm_lid, hs, res, err)) {
 		res->us = ftsw_now_us() - t0;
 		rc = ps_write(lab->name, res, err);
 	}
-	gw_sa_close(&c);
+	ftsw_sa_close(&c);
 out:
 	ftsw_netns_home(NULL);
 	free(hs);

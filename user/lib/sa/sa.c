@@ -14,20 +14,20 @@
 #include "sa/sa.h"
 #include "util/bytes.h"
 
-void gw_sa_pr_query(uint8_t mad[256], uint64_t tid, uint16_t slid)
+void ftsw_sa_pr_query(uint8_t mad[256], uint64_t tid, uint16_t slid)
 {
 	memset(mad, 0, 256);
 	mad[0] = 1;
-	mad[1] = GW_SA_CLASS;
-	mad[2] = GW_SA_CLASS_VERSION;
-	mad[3] = GW_SA_METHOD_GET_TABLE;
+	mad[1] = FTSW_SA_CLASS;
+	mad[2] = FTSW_SA_CLASS_VERSION;
+	mad[3] = FTSW_SA_METHOD_GET_TABLE;
 	ftsw_put_be64(mad + 8, tid);
-	mad[16] = GW_SA_ATTR_PATH_RECORD >> 8;
-	mad[17] = GW_SA_ATTR_PATH_RECORD & 0xff;
+	mad[16] = FTSW_SA_ATTR_PATH_RECORD >> 8;
+	mad[17] = FTSW_SA_ATTR_PATH_RECORD & 0xff;
 	mad[24] = 1;		/* RMPPVersion; not Active: one MAD */
-	ftsw_put_be64(mad + 48, GW_SA_PR_COMP_SLID);
-	mad[GW_SA_HDR + 42] = (uint8_t)(slid >> 8);
-	mad[GW_SA_HDR + 43] = (uint8_t)slid;
+	ftsw_put_be64(mad + 48, FTSW_SA_PR_COMP_SLID);
+	mad[FTSW_SA_HDR + 42] = (uint8_t)(slid >> 8);
+	mad[FTSW_SA_HDR + 43] = (uint8_t)slid;
 }
 
 /* The header of an answer: 0 with the record size, or -EINVAL. */
@@ -36,17 +36,18 @@ static int check_hdr(const uint8_t *m, size_t len, uint64_t tid,
 {
 	uint16_t st;
 
-	if (len < GW_SA_HDR) {
+	if (len < FTSW_SA_HDR) {
 		ftsw_err_set(err, "SA answer of %zu bytes (its headers take %d)",
-			     len, GW_SA_HDR);
+			     len, FTSW_SA_HDR);
 		return -EINVAL;
 	}
-	if (m[0] != 1 || m[1] != GW_SA_CLASS || m[2] != GW_SA_CLASS_VERSION) {
+	if (m[0] != 1 || m[1] != FTSW_SA_CLASS ||
+	    m[2] != FTSW_SA_CLASS_VERSION) {
 		ftsw_err_set(err, "SA answer: base version %u, class 0x%02x version %u (want 1, 0x03, 2)",
 			     m[0], m[1], m[2]);
 		return -EINVAL;
 	}
-	if (m[3] != GW_SA_METHOD_GET_TABLE_RESP) {
+	if (m[3] != FTSW_SA_METHOD_GET_TABLE_RESP) {
 		ftsw_err_set(err, "SA answer: method 0x%02x (want GetTableResp 0x92)",
 			     m[3]);
 		return -EINVAL;
@@ -62,23 +63,24 @@ static int check_hdr(const uint8_t *m, size_t len, uint64_t tid,
 			     (st & 0xff00) == 0x0300 ? " (no records)" : "");
 		return -EINVAL;
 	}
-	if (ftsw_get_be16(m + 16) != GW_SA_ATTR_PATH_RECORD) {
+	if (ftsw_get_be16(m + 16) != FTSW_SA_ATTR_PATH_RECORD) {
 		ftsw_err_set(err, "SA answer: attribute 0x%04x (want PathRecord 0x0035)",
 			     ftsw_get_be16(m + 16));
 		return -EINVAL;
 	}
 	*recsz = (size_t)ftsw_get_be16(m + 44) * 8;
-	if (*recsz < GW_SA_PR_SIZE && (*recsz || len >= GW_SA_HDR + GW_SA_PR_SIZE)) {
+	if (*recsz < FTSW_SA_PR_SIZE &&
+	    (*recsz || len >= FTSW_SA_HDR + FTSW_SA_PR_SIZE)) {
 		ftsw_err_set(err, "SA answer: AttributeOffset %zu bytes for %zu bytes of records (a PathRecord takes %d)",
-			     *recsz, len - GW_SA_HDR, GW_SA_PR_SIZE);
+			     *recsz, len - FTSW_SA_HDR, FTSW_SA_PR_SIZE);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-int gw_sa_pr_parse(const uint8_t *msg, size_t len, uint64_t tid,
-		   uint16_t slid, struct gw_path_rec *out, size_t max,
-		   size_t *n, struct ftsw_err *err)
+int ftsw_sa_pr_parse(const uint8_t *msg, size_t len, uint64_t tid,
+		     uint16_t slid, struct ftsw_sa_path_rec *out, size_t max,
+		     size_t *n, struct ftsw_err *err)
 {
 	size_t recsz, i, cnt;
 
@@ -89,15 +91,15 @@ int gw_sa_pr_parse(const uint8_t *msg, size_t len, uint64_t tid,
 	}
 	if (check_hdr(msg, len, tid, &recsz, err) < 0)
 		return -EINVAL;
-	cnt = recsz ? (len - GW_SA_HDR) / recsz : 0;
+	cnt = recsz ? (len - FTSW_SA_HDR) / recsz : 0;
 	if (cnt > max) {
 		ftsw_err_set(err, "SA answer: %zu PathRecords (at most %zu taken)",
 			     cnt, max);
 		return -EINVAL;
 	}
 	for (i = 0; i < cnt; i++) {
-		const uint8_t *r = msg + GW_SA_HDR + i * recsz;
-		struct gw_path_rec *p = &out[i];
+		const uint8_t *r = msg + FTSW_SA_HDR + i * recsz;
+		struct ftsw_sa_path_rec *p = &out[i];
 
 		p->dlid = ftsw_get_be16(r + 40);
 		p->slid = ftsw_get_be16(r + 42);

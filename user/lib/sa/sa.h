@@ -25,19 +25,19 @@
 
 #include "util/util.h"
 
-#define GW_SA_CLASS			0x03
-#define GW_SA_CLASS_VERSION		2
-#define GW_SA_METHOD_GET_TABLE		0x12
-#define GW_SA_METHOD_GET_TABLE_RESP	0x92
-#define GW_SA_ATTR_PATH_RECORD		0x0035
-#define GW_SA_HDR			56	/* MAD, RMPP and SA headers */
-#define GW_SA_PR_SIZE			64
-#define GW_SA_PR_COMP_SLID		(1ull << 5)
+#define FTSW_SA_CLASS			0x03
+#define FTSW_SA_CLASS_VERSION		2
+#define FTSW_SA_METHOD_GET_TABLE	0x12
+#define FTSW_SA_METHOD_GET_TABLE_RESP	0x92
+#define FTSW_SA_ATTR_PATH_RECORD	0x0035
+#define FTSW_SA_HDR			56	/* MAD, RMPP and SA headers */
+#define FTSW_SA_PR_SIZE			64
+#define FTSW_SA_PR_COMP_SLID		(1ull << 5)
 /* The most records an answer may hold: 1 MiB of RMPP message. */
-#define GW_SA_MAX_RECORDS		((1u << 20) / GW_SA_PR_SIZE)
+#define FTSW_SA_MAX_RECORDS		((1u << 20) / FTSW_SA_PR_SIZE)
 
 /* The fields of a PathRecord the lab uses. */
-struct gw_path_rec {
+struct ftsw_sa_path_rec {
 	uint16_t dlid, slid;
 	uint8_t sl;		/* 0..15 */
 	uint8_t mtu, rate;	/* the 6-bit codes */
@@ -45,10 +45,10 @@ struct gw_path_rec {
 };
 
 /* A GetTable of the PathRecords from slid, TID tid, into mad[256]. */
-void gw_sa_pr_query(uint8_t mad[256], uint64_t tid, uint16_t slid);
+void ftsw_sa_pr_query(uint8_t mad[256], uint64_t tid, uint16_t slid);
 
 /*
- * Parse the answer msg[len] to gw_sa_pr_query(tid, slid): a
+ * Parse the answer msg[len] to ftsw_sa_pr_query(tid, slid): a
  * GetTableResp of class 0x03 version 2, base version 1, TID tid, MAD
  * status 0, attribute PathRecord, AttributeOffset of at least one
  * PathRecord (64 bytes; 0 only with no records), each record's SLID
@@ -56,12 +56,12 @@ void gw_sa_pr_query(uint8_t mad[256], uint64_t tid, uint16_t slid);
  * record are padding. At most max records go to out (more is an error).
  * 0 with *n records, or -EINVAL with err naming the field at fault.
  */
-int gw_sa_pr_parse(const uint8_t *msg, size_t len, uint64_t tid,
-		   uint16_t slid, struct gw_path_rec *out, size_t max,
-		   size_t *n, struct ftsw_err *err);
+int ftsw_sa_pr_parse(const uint8_t *msg, size_t len, uint64_t tid,
+		     uint16_t slid, struct ftsw_sa_path_rec *out, size_t max,
+		     size_t *n, struct ftsw_err *err);
 
 /* The client: sockets of the simulator protocol's client side. */
-struct gw_sa_client {
+struct ftsw_sa_client {
 	int ctl, data, big;
 	uint32_t pid, id;	/* our name's number, the gateway's slot */
 	char base[96];
@@ -75,19 +75,20 @@ struct gw_sa_client {
  * current network namespace. 0, or -1 with err set (no gateway there,
  * refused).
  */
-int gw_sa_open(struct gw_sa_client *c, const char *base,
-	       struct ftsw_err *err);
+int ftsw_sa_open(struct ftsw_sa_client *c, const char *base,
+		 struct ftsw_err *err);
 /* The host port's LID and its master SM's LID (PortInfo). */
-int gw_sa_port_lids(struct gw_sa_client *c, uint16_t *lid, uint16_t *sm_lid,
-		    struct ftsw_err *err);
+int ftsw_sa_port_lids(struct ftsw_sa_client *c, uint16_t *lid, uint16_t *sm_lid,
+		      struct ftsw_err *err);
 /*
  * The PathRecords from slid, asked of the SA at sm_lid: *recs (malloc'ed,
  * the caller frees) and *n. 0, or -1 with err (no answer within the
  * timeout, the gateway gave the request up, an SA status, a malformed
  * answer).
  */
-int gw_sa_paths(struct gw_sa_client *c, uint16_t sm_lid, uint16_t slid,
-		struct gw_path_rec **recs, size_t *n, struct ftsw_err *err);
-void gw_sa_close(struct gw_sa_client *c);
+int ftsw_sa_paths(struct ftsw_sa_client *c, uint16_t sm_lid, uint16_t slid,
+		  struct ftsw_sa_path_rec **recs, size_t *n,
+		  struct ftsw_err *err);
+void ftsw_sa_close(struct ftsw_sa_client *c);
 
 #endif

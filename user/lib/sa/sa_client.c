@@ -4,7 +4,7 @@
  * protocol (simproto.h), as libumad2sim.so speaks it, plus the long-MAD
  * socket of libftsw-umad.so, so that a PathRecord table of any length
  * reaches us whole. Everything the gateway sends back is decoded by
- * simproto's checked decoders and the answer by gw_sa_pr_parse().
+ * simproto's checked decoders and the answer by ftsw_sa_pr_parse().
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,17 +13,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gw/gw_int.h"
+#include "gw/gw.h"
+#include "gw/rmpp.h"
+#include "gw/simproto.h"
 #include "sa/sa.h"
 
 #define SA_TIMEOUT_MS	10000
 #define SA_BIG_MAX	(GW_RMPP_MAX_BYTES + GW_UMAD_HDR)
 
-static int sock_bind(struct gw_sa_client *c, const char *what,
+static int sock_bind(struct ftsw_sa_client *c, const char *what,
 		     struct ftsw_err *err)
 {
 	struct sockaddr_un a;
-	socklen_t len = sim_addr(&a, c->base, what, c->pid, true);
+	socklen_t len = gw_sim_addr(&a, c->base, what, c->pid, true);
 	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0 || bind(fd, (struct sockaddr *)&a, len) < 0) {
@@ -45,12 +47,12 @@ static int wait_in(int fd, int ms)
 }
 
 /* A control question and its answer (in place). */
-static int ctl_ask(struct gw_sa_client *c, struct gw_ctl *q, const char *what,
+static int ctl_ask(struct ftsw_sa_client *c, struct gw_ctl *q, const char *what,
 		   struct ftsw_err *err)
 {
 	uint8_t buf[GW_SIM_CTL_SIZE + 16];
 	struct sockaddr_un a;
-	socklen_t len = sim_addr(&a, c->base, "ctl", 0, false);
+	socklen_t len = gw_sim_addr(&a, c->base, "ctl", 0, false);
 	uint32_t type = q->type;
 	ssize_t n;
 
@@ -84,8 +86,8 @@ static int ctl_ask(struct gw_sa_client *c, struct gw_ctl *q, const char *what,
 	return 0;
 }
 
-int gw_sa_open(struct gw_sa_client *c, const char *base,
-	       struct ftsw_err *err)
+int ftsw_sa_open(struct ftsw_sa_client *c, const char *base,
+		 struct ftsw_err *err)
 {
 	struct gw_client_info ci = { .qp = 1 };
 	struct gw_ctl q = { .type = GW_CTL_CONNECT };
@@ -126,11 +128,11 @@ int gw_sa_open(struct gw_sa_client *c, const char *base,
 	c->id = ci.id;
 	return 0;
 fail:
-	gw_sa_close(c);
+	ftsw_sa_close(c);
 	return -1;
 }
 
-void gw_sa_close(struct gw_sa_client *c)
+void ftsw_sa_close(struct ftsw_sa_client *c)
 {
 	struct gw_ctl q = { .type = GW_CTL_DISCONNECT, .clientid = c->id };
 	struct ftsw_err err;
@@ -148,8 +150,8 @@ void gw_sa_close(struct gw_sa_client *c)
 	c->ctl = c->data = c->big = -1;
 }
 
-int gw_sa_port_lids(struct gw_sa_client *c, uint16_t *lid, uint16_t *sm_lid,
-		    struct ftsw_err *err)
+int ftsw_sa_port_lids(struct ftsw_sa_client *c, uint16_t *lid, uint16_t *sm_lid,
+		      struct ftsw_err *err)
 {
 	struct gw_ctl q = { .type = GW_CTL_GET_PORTINFO, .clientid = c->id,
 			    .len = GW_SIM_CTL_DATA };
@@ -172,7 +174,7 @@ int gw_sa_port_lids(struct gw_sa_client *c, uint16_t *lid, uint16_t *sm_lid,
  * libumad2sim's datagram, or a status) or the long-MAD socket. 0 with
  * *mad and *len pointing into c->buf, or -1.
  */
-static int recv_answer(struct gw_sa_client *c, uint64_t tid,
+static int recv_answer(struct ftsw_sa_client *c, uint64_t tid,
 		       const uint8_t **mad, size_t *len, struct ftsw_err *err)
 {
 	uint64_t end = ftsw_now_us() + (c->timeout_ms ? c->timeout_ms :
@@ -223,21 +225,22 @@ static int recv_answer(struct gw_sa_client *c, uint64_t tid,
 	return -1;
 }
 
-int gw_sa_paths(struct gw_sa_client *c, uint16_t sm_lid, uint16_t slid,
-		struct gw_path_rec **recs, size_t *n, struct ftsw_err *err)
+int ftsw_sa_paths(struct ftsw_sa_client *c, uint16_t sm_lid, uint16_t slid,
+		  struct ftsw_sa_path_rec **recs, size_t *n,
+		  struct ftsw_err *err)
 {
 	struct gw_req q = { .dlid = sm_lid, .dqp = 1, .sqp = 1,
 			    .length = GW_MAD_SIZE };
 	uint8_t buf[GW_SIM_REQ_SIZE];
 	struct sockaddr_un a;
-	socklen_t alen = sim_addr(&a, c->base, "out", c->id, true);
+	socklen_t alen = gw_sim_addr(&a, c->base, "out", c->id, true);
 	const uint8_t *mad;
 	uint64_t tid = c->next_tid++;
 	size_t len;
 
 	*recs = NULL;
 	*n = 0;
-	gw_sa_pr_query(q.mad, tid, slid);
+	ftsw_sa_pr_query(q.mad, tid, slid);
 	gw_req_encode(&q, buf);
 	if (sendto(c->data, buf, sizeof(buf), 0, (struct sockaddr *)&a,
 		   alen) != (ssize_t)sizeof(buf)) {
@@ -247,13 +250,13 @@ int gw_sa_paths(struct gw_sa_client *c, uint16_t sm_lid, uint16_t slid,
 	}
 	if (recv_answer(c, tid, &mad, &len, err))
 		return -1;
-	*recs = malloc(GW_SA_MAX_RECORDS * sizeof(**recs));
+	*recs = malloc(FTSW_SA_MAX_RECORDS * sizeof(**recs));
 	if (!*recs) {
 		ftsw_err_set(err, "SA client: out of memory");
 		return -1;
 	}
-	if (gw_sa_pr_parse(mad, len, tid, slid, *recs, GW_SA_MAX_RECORDS, n,
-			   err)) {
+	if (ftsw_sa_pr_parse(mad, len, tid, slid, *recs, FTSW_SA_MAX_RECORDS, n,
+			     err)) {
 		free(*recs);
 		*recs = NULL;
 		return -1;

@@ -507,7 +507,7 @@ static void ph_merge(struct phased *g)
  * for the barriers to pay (Documentation/sim.md).
  */
 #define PH_AUTO_PORTS	16384
-bool sim_order_free(const struct sim *s)
+bool sim_phased_auto(const struct sim *s)
 {
 	return s->V == 1 && !s->o.voq && s->nports >= PH_AUTO_PORTS;
 }

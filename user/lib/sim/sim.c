@@ -216,7 +216,7 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 	res->vls = s.V;
 	res->nports = s.nports;
 	res->threads = 1;
-	if (o->phased || (o->point_threads > 1 && sim_order_free(&s))) {
+	if (o->phased || (o->point_threads > 1 && sim_phased_auto(&s))) {
 		double cpu = 0;
 
 		rc = sim_run_phased(&s, o, load, err, &cpu, &res->threads);

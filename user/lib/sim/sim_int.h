@@ -277,8 +277,9 @@ int sim_setup(struct sim *s, const struct ftsw_routing *r,
 	      double load, struct ftsw_err *err);
 void sim_wheel_free(struct sim *s);
 
-/* phased.c */
-bool sim_order_free(const struct sim *s);
+/* phased.c: whether s is one the phased engine runs by itself (its numbers
+ * the event engine's, the fabric large enough for threads to pay). */
+bool sim_phased_auto(const struct sim *s);
 int sim_run_phased(struct sim *s, const struct ftsw_sim_opts *o, double load,
 	           struct ftsw_err *err, double *cpu, unsigned *nthreads);
 
