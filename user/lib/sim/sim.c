@@ -194,6 +194,36 @@ static int run_results(struct sim *s, const struct ftsw_sim_opts *o,
 	return rc;
 }
 
+/*
+ * Run the point on its engine: the phased one when asked for, or when
+ * threads are offered and it gives the event engine's numbers (falling
+ * back to the event engine, with res->fell_back, when it has no memory
+ * for its pools), else the event engine. *cpu: the engine's CPU seconds.
+ */
+static int run_engine(struct sim *s, const struct ftsw_sim_opts *o,
+		      double load, struct ftsw_sim_result *res, double *cpu,
+		      struct ftsw_err *err)
+{
+	struct timespec c0, c1;
+	int rc;
+
+	if (o->phased || (o->point_threads > 1 && sim_phased_auto(s))) {
+		rc = sim_run_phased(s, o, load, err, cpu, &res->threads);
+		if (rc != PH_NOMEM)
+			return rc;
+		if (o->phased)
+			return -1;
+		/* Threads were only offered: the event engine gives the
+		 * same numbers on one, in far less memory.
+		 */
+		res->fell_back = true;
+	}
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+	rc = run_loop(s, o, load, err);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	*cpu = (c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) * 1e-9;
+	return rc;
+}
 
 int ftsw_sim_run(const struct ftsw_routing *r,
 		 const struct ftsw_sim_traffic *tr,
@@ -202,7 +232,7 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 {
 	struct sim s;
 	uint64_t t0 = ftsw_now_us();
-	struct timespec c0, c1;
+	double cpu = 0;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -216,41 +246,14 @@ int ftsw_sim_run(const struct ftsw_routing *r,
 	res->vls = s.V;
 	res->nports = s.nports;
 	res->threads = 1;
-	if (o->phased || (o->point_threads > 1 && sim_phased_auto(&s))) {
-		double cpu = 0;
-
-		rc = sim_run_phased(&s, o, load, err, &cpu, &res->threads);
-		if (rc == PH_NOMEM && !o->phased) {
-			/* Threads were only offered: the event engine gives
-			 * the same numbers on one, in far less memory.
-			 */
-			res->fell_back = true;
-			goto event;
-		}
-		if (rc == PH_NOMEM)
-			rc = -1;
-		if (o->progress)
-			o->progress(NULL, 0, 0, o->progress_arg);
-		if (!rc && sim_conservation(&s))
-			rc = -1;
-		rc = run_results(&s, o, res, rc, err);
-		res->seconds = (ftsw_now_us() - t0) * 1e-6;
-		res->cpu_seconds = cpu;
-		sim_free(&s);
-		return rc;
-	}
-event:
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
-	rc = run_loop(&s, o, load, err);
+	rc = run_engine(&s, o, load, res, &cpu, err);
 	if (o->progress)
 		o->progress(NULL, 0, 0, o->progress_arg);
 	if (!rc && sim_conservation(&s))
 		rc = -1;
 	rc = run_results(&s, o, res, rc, err);
 	res->seconds = (ftsw_now_us() - t0) * 1e-6;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
-	res->cpu_seconds = (c1.tv_sec - c0.tv_sec) +
-			   (c1.tv_nsec - c0.tv_nsec) * 1e-9;
+	res->cpu_seconds = cpu;
 	sim_free(&s);
 	return rc;
 }
