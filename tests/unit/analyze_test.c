@@ -976,35 +976,6 @@ TEST(ebb_by_hand)
 	ftsw_topo_free(t);
 }
 
-/* DOT: one edge per cable (FT(4,2): 8 host cables, 8 leaf-top cables). */
-TEST(dot_edges)
-{
-	struct ftsw_topo *t = ut_gen("ftmn:4,2");
-	double *load = calloc(t ? t->nports : 1, sizeof(*load));
-	struct ftsw_dot_opts o = { .load = load, .hosts = true };
-	char *buf = NULL, *c;
-	size_t n = 0;
-	FILE *f;
-	int edges = 0, red = 0;
-
-	ASSERT_NE(NULL, t);
-	load[swlink(t, 0, 1)] = 3;
-	f = open_memstream(&buf, &n);
-	ftsw_dot_write_file(t, &o, f);
-	fclose(f);
-	for (c = buf; (c = strstr(c, " -> ")); c++)
-		edges++;
-	EXPECT_EQ(16, edges);
-	/* the loaded cable at full scale: hue 0 (red), wider */
-	for (c = buf; (c = strstr(c, "color=\"0.000 ")); c++)
-		red++;
-	EXPECT_EQ(1, red);
-	EXPECT_NE(NULL, strstr(buf, "digraph fabric"));
-	free(buf);
-	free(load);
-	ftsw_topo_free(t);
-}
-
 /*
  * The kernel's offset lists: FT(4,2) with D-Mod-K at LMC 1 sends the two
  * LIDs of a destination up L0's two different up-ports (both shortest

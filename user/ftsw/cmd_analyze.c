@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analyze/picture.h"
 #include "analyze/analyze.h"
 #include "cli.h"
 #include "util/output.h"
@@ -370,9 +371,9 @@ static int write_picture(const struct ftsw_routing *r, const struct aopts *o,
 			 const struct ftsw_pattern *p,
 			 const struct ftsw_pattern_metrics *m)
 {
-	const struct ftsw_topo *t = r->topo;
-	struct ftsw_dot_opts d = { .load = m->worst_load,
-				   .hosts = !o->no_hosts && t->nhosts <= 256 };
+	struct ftsw_picture pic = { .t = r->topo, .load = m->worst_load,
+				    .unit = "flows", .labels = -1,
+				    .hosts = o->no_hosts ? 0 : -1 };
 	struct ftsw_err err;
 	char title[256];
 
@@ -380,8 +381,8 @@ static int write_picture(const struct ftsw_routing *r, const struct aopts *o,
 		 r->engine, o->pattern,
 		 m->nstages ? p->stage_names[m->worst_stage] : "-",
 		 m->max_mload);
-	d.title = title;
-	if (ftsw_dot_picture(t, &d, o->dot, o->picture, &err)) {
+	pic.title = title;
+	if (ftsw_picture_write(&pic, o->dot, o->picture, &err)) {
 		cli_err("%s", err.msg);
 		return 1;
 	}

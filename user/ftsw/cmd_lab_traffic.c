@@ -11,154 +11,62 @@
 
 #include "cli.h"
 #include "cmd_lab.h"
+#include "analyze/picture.h"
 #include "util/output.h"
 
 /* Bytes a datagram adds on a fabric link: UDP, IPv4, Ethernet, fabric. */
 #define FRAME_EXTRA	(8 + 20 + 14 + FTSW_HLEN)
 
-struct svg_in {
-	const struct ftsw_lab *lab;
-	const struct ftsw_lab_traffic_result *res;
-	const char *title;
-	const int *rank;
-	int nr;
-};
-
-static uint64_t svg_load(const struct ftsw_lab_traffic_result *res,
-			 uint32_t sw, unsigned port)
+static int svg_write(const void *pic, FILE *f)
 {
-	return res->tx[(size_t)sw * (res->maxports + 1) + port];
+	return ftsw_picture_svg(pic, f);
 }
 
-/* Where node v goes: switches by rank from the leaves, hosts below. */
-static void svg_xy(const struct svg_in *in, const uint32_t *pos,
-		   const uint32_t *cnt, uint32_t v, double *x, double *y)
-{
-	const struct ftsw_topo *t = in->lab->topo;
-	const struct ftsw_node *n = &t->nodes[v];
-	int W = 1200, H = 120 * (in->nr + 1) + 80, l;
-
-	if (n->kind != FTSW_SWITCH) {
-		*x = 40 + (W - 80) * (n->index + 0.5) / t->nhosts;
-		*y = H - 60;
-		return;
-	}
-	l = in->rank[n->index] < 0 ? in->nr : in->rank[n->index];
-	if (l > 30)
-		l = 30;
-	*x = 40 + (W - 80) * (pos[n->index] + 0.5) / cnt[l];
-	*y = H - 80 - 120.0 * (l + 1);
-}
-
-static void svg_links(FILE *f, const struct svg_in *in, const uint32_t *pos,
-		      const uint32_t *cnt, uint64_t maxl)
-{
-	const struct ftsw_topo *t = in->lab->topo;
-	uint32_t i;
-
-	for (i = 0; i < t->nswitches; i++) {
-		uint32_t node = t->switches[i];
-		unsigned p;
-
-		for (p = 1; p <= t->nodes[node].nports; p++) {
-			const struct ftsw_port *q = ftsw_port(t, node, p);
-			uint64_t v = svg_load(in->res, i, p);
-			double fr, x0, y0, x1, y1;
-
-			if (q->peer == FTSW_NONE)
-				continue;
-			if (t->nodes[q->peer].kind == FTSW_SWITCH) {
-				if (q->peer < node)
-					continue;
-				v += svg_load(in->res, t->nodes[q->peer].index,
-					      q->peer_port);
-			}
-			fr = (double)v / (double)(2 * maxl);
-			if (fr > 1)
-				fr = 1;
-			svg_xy(in, pos, cnt, node, &x0, &y0);
-			svg_xy(in, pos, cnt, q->peer, &x1, &y1);
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-				"y2=\"%.1f\" stroke=\"rgb(%d,%d,%d)\" "
-				"stroke-width=\"%.1f\"><title>s%" PRIu32 ":%u %"
-				PRIu64 " packets</title></line>\n",
-				x0, y0, x1, y1, (int)(40 + 215 * fr),
-				(int)(160 * (1 - fr)), (int)(220 * (1 - fr)),
-				0.5 + 7 * fr, i, p, v);
-		}
-	}
-}
-
-/* Link-load picture: switches by rank, links coloured by packets. */
-static int svg_write(const void *obj, FILE *f)
-{
-	const struct svg_in *in = obj;
-	const struct ftsw_topo *t = in->lab->topo;
-	uint32_t *pos = calloc(t->nswitches + 1, sizeof(uint32_t));
-	uint32_t cnt[32] = { 0 }, i;
-	uint64_t maxl = 1;
-	double x, y;
-	int l;
-
-	if (!pos)
-		return -1;
-	for (i = 0; i < t->nswitches; i++) {
-		l = in->rank[i] < 0 ? in->nr : in->rank[i];
-		pos[i] = cnt[l > 30 ? 30 : l]++;
-	}
-	for (i = 0; i < (uint32_t)t->nswitches * (in->res->maxports + 1); i++)
-		if (in->res->tx[i] > maxl)
-			maxl = in->res->tx[i];
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-		"height=\"%d\" font-family=\"sans-serif\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-		"<text x=\"20\" y=\"24\" font-size=\"16\">%s (lab %s; "
-		"width and colour: packets sent on the link, max %" PRIu64
-		")</text>\n", 1200, 120 * (in->nr + 1) + 80, in->title,
-		in->lab->name, maxl);
-	svg_links(f, in, pos, cnt, maxl);
-	for (i = 0; i < t->nswitches; i++) {
-		svg_xy(in, pos, cnt, t->switches[i], &x, &y);
-		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"#345\">"
-			"<title>s%" PRIu32 " %s</title></circle>\n", x, y, i,
-			t->nodes[t->switches[i]].desc ?
-			t->nodes[t->switches[i]].desc : "");
-	}
-	for (i = 0; i < t->nhosts; i++) {
-		svg_xy(in, pos, cnt, t->hosts[i], &x, &y);
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"6\" height=\"6\" "
-			"fill=\"#888\"><title>h%" PRIu32 "</title></rect>\n",
-			x - 3, y - 3, i);
-	}
-	fprintf(f, "</svg>\n");
-	free(pos);
-	return 0;
-}
-
-/* --svg: the measured link loads as a picture, written atomically. */
+/*
+ * --svg: the packets each port sent during the run, drawn as every picture
+ * of ftsw is (analyze/picture.h); a host's half of its cable is what its
+ * edge port received from it.
+ */
 static int traffic_svg(const struct ftsw_lab *lab,
 		       const struct ftsw_lab_traffic_opts *o,
 		       const struct ftsw_lab_traffic_result *res,
 		       const char *path, struct ftsw_err *err)
 {
 	const struct ftsw_topo *t = lab->topo;
-	struct svg_in in = { .lab = lab, .res = res };
-	char title[128];
+	struct ftsw_picture pic = { .t = t, .spec = lab->spec,
+				    .unit = "packets", .hosts = -1,
+				    .labels = -1 };
+	double *load = calloc(t->nports + 1, sizeof(*load));
+	char title[256];
+	uint32_t i;
+	unsigned p;
 	int rc;
 
-	in.rank = malloc(sizeof(int) * (t->nswitches + 1));
-	if (!in.rank) {
+	if (!load) {
 		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
-	in.nr = ftsw_rank_from_leaves(t, (int *)in.rank);
-	if (in.nr > 30)
-		in.nr = 30;
-	snprintf(title, sizeof(title), "%.50s, %.50s order", o->pattern,
+	for (i = 0; i < t->nswitches; i++) {
+		uint32_t v = t->switches[i];
+
+		for (p = 1; p <= t->nodes[v].nports && p <= res->maxports; p++) {
+			size_t k = (size_t)i * (res->maxports + 1) + p;
+			const struct ftsw_port *x = ftsw_port(t, v, p);
+
+			load[ftsw_link_id(t, v, p)] = (double)res->tx[k];
+			if (x->peer != FTSW_NONE &&
+			    t->nodes[x->peer].kind == FTSW_HOST)
+				load[ftsw_link_id(t, x->peer, x->peer_port)] =
+					(double)res->rx[k];
+		}
+	}
+	snprintf(title, sizeof(title), "lab %.30s: %.50s, %.50s order, "
+		 "packets sent on each link", lab->name, o->pattern,
 		 res->order_spec);
-	in.title = title;
-	rc = ftsw_write_path(path, svg_write, &in, err);
-	free((int *)in.rank);
+	pic.title = title;
+	pic.load = load;
+	rc = ftsw_write_path(path, svg_write, &pic, err);
+	free(load);
 	return rc ? -1 : 0;
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "analyze/picture.h"
 #include "sim/sim.h"
 #include "util/output.h"
 #include "util/parse.h"
@@ -472,15 +473,21 @@ static int heatmap(const struct sopts *o, const struct ftsw_topo *t,
 		   const struct ftsw_sim_result *x, const char *engine)
 {
 	double *u = calloc(t->nports, sizeof(double));
-	struct ftsw_dot_opts d = { .load = u, .max = 1,
-				   .hosts = t->nhosts <= 256 };
+	struct ftsw_pic_mark *marks = calloc(x->ncycle + 1, sizeof(*marks));
+	struct ftsw_picture pic = { .t = t, .load = u, .max = 1,
+				    .unit = "utilisation", .hosts = -1,
+				    .labels = -1, .marks = marks };
 	struct ftsw_err err;
-	char title[256];
+	char title[256], mark[64];
 	uint32_t p;
+	unsigned k;
 	int rc = 0;
 
-	if (!u)
+	if (!u || !marks) {
+		free(u);
+		free(marks);
 		return -1;
+	}
 	for (p = 0; p < t->nports; p++) {
 		unsigned v;
 
@@ -488,14 +495,24 @@ static int heatmap(const struct sopts *o, const struct ftsw_topo *t,
 			u[p] += x->link_flits[(size_t)p * x->vls + v];
 		u[p] = x->window ? u[p] / x->window : 0;
 	}
-	snprintf(title, sizeof(title), "%s, load %.3f: link utilisation",
-		 engine, x->load);
-	d.title = title;
-	if (ftsw_dot_picture(t, &d, o->dot, o->picture, &err)) {
+	/* a deadlock: the cycle of buffers, each waiting on the next */
+	for (k = 0; x->deadlock && k < x->ncycle; k++)
+		if (x->cycle[k].sw < t->nswitches) {
+			marks[pic.nmarks].node = t->switches[x->cycle[k].sw];
+			marks[pic.nmarks++].port = x->cycle[k].out_port;
+		}
+	snprintf(mark, sizeof(mark), "deadlock cycle on VL %u, each buffer "
+		 "waiting on the next", x->ncycle ? x->cycle[0].vl : 0);
+	pic.marks_label = mark;
+	snprintf(title, sizeof(title), "%s, load %.3f: link utilisation%s",
+		 engine, x->load, x->deadlock ? " (DEADLOCK)" : "");
+	pic.title = title;
+	if (ftsw_picture_write(&pic, o->dot, o->picture, &err)) {
 		cli_err("sim: %s", err.msg);
 		rc = -1;
 	}
 	free(u);
+	free(marks);
 	return rc;
 }
 
@@ -658,8 +675,11 @@ static int sim_routing(struct sopts *o, struct ftsw_routing *r,
 		rc = 1;
 	if (o->plot && plot(o->plot, r->engine, res, n))
 		rc = 1;
+	/* the picture: the first point that deadlocked, else the best */
+	for (i = 0; i < n && !res[i].deadlock; i++)
+		;
 	if ((o->picture || o->dot) &&
-	    heatmap(o, r->topo, &res[best], r->engine))
+	    heatmap(o, r->topo, &res[i < n ? i : best], r->engine))
 		rc = 1;
 	if (!rc && deadlock)
 		rc = 3;

@@ -4,7 +4,7 @@
  * traffic patterns (papers 000, 001, 002, 003), node orders, link loads and
  * the metrics of the fat-tree routing literature (MLOAD, baseload, ML(TM),
  * PERF, hot-spot degree, effective bisection bandwidth, exact oblivious
- * performance ratio), Graphviz pictures. Documentation/analysis.md explains
+ * performance ratio); pictures in analyze/picture.h. Documentation/analysis.md explains
  * every definition and where it is exact.
  *
  * Directed links are named by the port record that transmits on them:
@@ -427,29 +427,5 @@ struct ftsw_table_stats {
 	uint32_t min_used, max_used;
 };
 void ftsw_table_stats(const struct ftsw_routing *r, struct ftsw_table_stats *s);
-
-/* ---------------------------------------------------------------- dot */
-
-struct ftsw_dot_opts {
-	const double *load;	/* per link, may be NULL */
-	double max;		/* colour scale top (0 = max load) */
-	bool hosts;		/* draw hosts (default on for small fabrics) */
-	const char *title;
-};
-int ftsw_dot_write(const struct ftsw_topo *t, const struct ftsw_dot_opts *o,
-		   const char *path, struct ftsw_err *err);
-void ftsw_dot_write_file(const struct ftsw_topo *t,
-			 const struct ftsw_dot_opts *o, FILE *f);
-/* Render DOT to SVG/PNG (by the output name) with Graphviz dot(1). */
-int ftsw_dot_render(const char *dot_path, const char *out_path,
-		    struct ftsw_err *err);
-/*
- * The picture options --dot FILE and --picture F.svg: write the DOT to
- * dot_path (kept) or to picture.dot (removed after), render it to picture
- * when that is given. At least one of the two is non-NULL.
- */
-int ftsw_dot_picture(const struct ftsw_topo *t, const struct ftsw_dot_opts *o,
-		     const char *dot_path, const char *picture,
-		     struct ftsw_err *err);
 
 #endif

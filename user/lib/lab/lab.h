@@ -500,8 +500,9 @@ struct ftsw_lab_traffic_result {
 	uint64_t mismatches;	/* ports not as predicted */
 	uint64_t tx_measured;
 	double tx_predicted;
-	/* packets each port sent: tx[sw * (maxports + 1) + port] */
-	uint64_t *tx;
+	/* packets each port sent: tx[sw * (maxports + 1) + port]; received:
+	 * rx[] alike (an edge port receives what its host sends) */
+	uint64_t *tx, *rx;
 	uint32_t nswitches;
 	unsigned maxports;
 };

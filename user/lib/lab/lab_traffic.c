@@ -520,12 +520,15 @@ static int traffic_result(struct trun *x, struct ftsw_err *err)
 	res->tx_measured = x->tx_measured;
 	res->tx_predicted = x->tx_predicted;
 	res->tx = calloc(x->nslots + 1, sizeof(uint64_t));
-	if (!res->tx) {
+	res->rx = calloc(x->nslots + 1, sizeof(uint64_t));
+	if (!res->tx || !res->rx) {
 		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
-	for (i = 0; i < x->nslots; i++)
+	for (i = 0; i < x->nslots; i++) {
 		res->tx[i] = x->c1.tx[i] - x->c0.tx[i];
+		res->rx[i] = x->c1.rx[i] - x->c0.rx[i];
+	}
 	res->nswitches = x->lab->topo->nswitches;
 	res->maxports = x->maxp;
 	res->rates = x->fr;
@@ -543,6 +546,7 @@ void ftsw_lab_traffic_result_free(struct ftsw_lab_traffic_result *res)
 	free(res->rates);
 	free(res->ports);
 	free(res->tx);
+	free(res->rx);
 	memset(res, 0, sizeof(*res));
 }
 
