@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/evlog.h"
 #include "fm/fm.h"
 #include "fm/fm_int.h"
 #include "nl/ns.h"
@@ -321,6 +322,9 @@ int ftsw_fm_run(const struct ftsw_fm_opts *o, struct ftsw_err *err)
 	rc = 0;
 out:
 	ftsw_netns_home(NULL);
+	if (!o->once)
+		ftsw_evlog(o->netns, "fm-stop", "fm stopped%s%s",
+			   rc ? ": " : "", rc ? err->msg : "");
 	if (rc == 0 && !o->once)
 		unlink(fm.status);
 	fm_free(&fm);

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/evlog.h"
 #include "fm/fm.h"
 #include "fm/fm_int.h"
 #include "nl/ns.h"
@@ -64,6 +65,35 @@ static void count_unreachable(struct fm *fm, const struct ftsw_routing *r)
 		}
 }
 
+/* What the lab's timeline shows of a report (util/evlog.h). */
+static void fm_evlog(const struct fm *fm, const struct ftsw_fm_report *r)
+{
+	const char *lab = fm->o->netns;
+
+	switch (r->kind) {
+	case FTSW_FM_SWEPT:
+		ftsw_evlog(lab, "fm-sweep", "fm sweep %llu: %s; generation %llu, "
+			   "%u switches changed, %zu of %zu cables usable, "
+			   "%llu unreachable pairs, committed in %.1f ms",
+			   (unsigned long long)r->sweeps, r->cause ? r->cause : "",
+			   (unsigned long long)r->sweep->generation,
+			   r->sweep->switches_changed, r->cables_usable,
+			   r->cables, (unsigned long long)r->sweep->unreachable,
+			   r->sweep->committed_us / 1e3);
+		break;
+	case FTSW_FM_OVERRUN:
+	case FTSW_FM_FAILED:
+		ftsw_evlog(lab, "fm-error", "fm: %s", r->error ? r->error : "?");
+		break;
+	case FTSW_FM_RESYNCED:
+		ftsw_evlog(lab, "fm-resync", "fm resynchronised: %u port states "
+			   "changed", r->changed);
+		break;
+	default:
+		break;
+	}
+}
+
 /* A report of the manager's current state, of the given kind. */
 void fm_report(struct fm *fm, enum ftsw_fm_report_kind kind,
 		   struct ftsw_fm_report *r)
@@ -73,6 +103,7 @@ void fm_report(struct fm *fm, enum ftsw_fm_report_kind kind,
 	r->cables = fm->ncables;
 	r->cables_usable = fm->usable_swept;
 	r->hosts = fm->nhosts;
+	fm_evlog(fm, r);
 	if (fm->o->report)
 		fm->o->report(r, fm->o->report_arg);
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
+#include "util/evlog.h"
 #include "util/output.h"
 #include "util/parse.h"
 #include "lab/lab.h"
@@ -204,6 +205,13 @@ int ftsw_lab_set_link(struct ftsw_lab *lab, uint32_t node, unsigned port,
 		    host_eth0(lab, t->nodes[peer].index, false, err))
 			return -1;
 	}
+	ftsw_evlog(lab->name, up ? "heal" : "fail", "cable s%u:%u - %c%u%s%.0u %s",
+		   t->nodes[node].index, port,
+		   t->nodes[peer].kind == FTSW_SWITCH ? 's' : 'h',
+		   t->nodes[peer].index,
+		   t->nodes[peer].kind == FTSW_SWITCH ? ":" : "",
+		   t->nodes[peer].kind == FTSW_SWITCH ? x->peer_port : 0,
+		   up ? "up" : "down");
 	return change_add(ch, node, port, peer, x->peer_port, up, err);
 }
 

@@ -29,6 +29,7 @@
 #include <arpa/inet.h>
 #include <sys/socket.h>
 
+#include "util/evlog.h"
 #include "gw/gw.h"
 #include "lab/lab.h"
 #include "lab/lab_int.h"
@@ -731,6 +732,8 @@ int ftsw_lab_sm_restart(struct ftsw_lab *lab, const struct ftsw_lab_sm *sm,
 	}
 	snprintf(lab->engine, sizeof(lab->engine), "opensm:%s",
 		 sm->engine ? sm->engine : "default");
+	ftsw_evlog(lab->name, "sm-restart", "lab sm restart: OpenSM %s, LMC %u",
+		   sm->engine ? sm->engine : "default", r.lmc);
 	/* the last engine's SLs go either way */
 	if (ftsw_lab_path_sl_wanted(sm->path_sl, sm->engine))
 		return ftsw_lab_path_sl(lab, sm->host, &ps, err);

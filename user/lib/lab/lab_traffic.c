@@ -36,6 +36,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include "util/evlog.h"
 #include "analyze/analyze.h"
 #include "lab/lab.h"
 #include "lab/lab_traffic_int.h"
@@ -586,6 +587,7 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 		       (double)lab->rate_bytes * 8;
 	x->rate_mbps = x->rate_bits / 1e6;
 	ftsw_tm_init(&x->dg, t->nhosts);
+	ftsw_evlog(lab->name, "traffic", "lab traffic -p %s started", o->pattern);
 	if (traffic_check(x, err) || traffic_model_inputs(x, err) ||
 	    traffic_setup(x, err))
 		goto out;
@@ -597,6 +599,9 @@ int ftsw_lab_traffic(struct ftsw_lab *lab, const struct ftsw_lab_traffic_opts *o
 		goto out;
 	rc = x->multipath || o->fail_a ? 0 : (x->bad ? 1 : 0);
 out:
+	ftsw_evlog(lab->name, "traffic", "lab traffic -p %s %s: %llu datagrams "
+		   "sent, %llu lost", o->pattern, rc < 0 ? "failed" : "done",
+		   (unsigned long long)res->sent, (unsigned long long)res->lost);
 	if (o->progress)
 		o->progress(NULL, 0, 0, o->progress_arg);
 	if (rc < 0)

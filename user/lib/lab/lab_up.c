@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
+#include "util/evlog.h"
 #include "util/output.h"
 #include "util/parse.h"
 #include "lab/lab.h"
@@ -801,6 +802,11 @@ out:
 				    o->progress_arg);
 		ftsw_lab_down(b.name, &e2);
 	}
+	if (!rc)
+		ftsw_evlog(b.name, "up", "lab up: %s, %u hosts, %u switches, %s%s",
+			   o->topo, b.t->nhosts, b.t->nswitches,
+			   o->sm ? "OpenSM" : b.tm->engine,
+			   o->lossless ? ", lossless" : "");
 	ftsw_routing_free(b.r);
 	ftsw_topo_free(b.t);
 	b.tm->total = ftsw_now_us() - t0;
