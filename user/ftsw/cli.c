@@ -352,6 +352,8 @@ void cli_route_req(const struct cli_args *a, struct ftsw_route_req *q)
 	ro->threads = (unsigned)cli_val_of(a, "--threads")->u;
 	ro->max_vls = (unsigned)cli_val_of(a, "--max-vls")->u;
 	ro->extended_lids = cli_val_of(a, "--extended-lids")->n;
+	ro->adaptive = cli_val_of(a, "--adaptive")->n;
+	q->groups = cli_val_of(a, "--groups")->s;
 	q->lmc_given = cli_val_of(a, "--lmc")->n;
 }
 

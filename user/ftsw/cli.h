@@ -142,6 +142,11 @@ extern const struct cli_object cli_objects[];
 	.help = "allow LIDs past 0xBFFF (analysis only)" }
 #define CLI_OPT_MAX_VLS { "--max-vls", NULL, CLI_NUM, "N", 1, 15, \
 	.help = "dfsssp, lash, dor: virtual layers allowed (default 8)" }
+#define CLI_OPT_ADAPTIVE { "--adaptive", NULL, CLI_FLAG, \
+	.help = "adaptive routing groups: every port as good as the " \
+		"static one (Documentation/congestion.md)" }
+#define CLI_OPT_GROUPS { "--groups", NULL, CLI_FILE, "FILE", \
+	.help = "read adaptive routing groups (route --write-groups)" }
 #define CLI_OPT_PATTERN { "-p", "--pattern", CLI_PATTERN, "PATTERN", \
 	.help = "traffic pattern (default perm)" }
 #define CLI_OPT_ORDER { "--order", NULL, CLI_ORDER, "ORDER", \
@@ -195,7 +200,7 @@ struct ftsw_route_req;
 /*
  * The routing a command asks for, from the options it has (-a ENGINE,
  * -r LFTS, CLI_OPT_LMC, _SEED, _PATHS, _THREADS, _MAX_VLS,
- * _EXTENDED_LIDS), into q for ftsw_route_make().
+ * _EXTENDED_LIDS, _ADAPTIVE, _GROUPS), into q for ftsw_route_make().
  */
 void cli_route_req(const struct cli_args *a, struct ftsw_route_req *q);
 

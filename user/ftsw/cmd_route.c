@@ -21,7 +21,7 @@
 enum {
 	R_ENGINE, R_TOPO, R_IN, R_OUT, R_LMC, R_THREADS, R_ROOTS, R_UPDOWN,
 	R_NO_SWLIDS, R_EXT_LIDS, R_SEED, R_PATHS, R_MAX_VLS, R_CHECK, R_LFTS,
-	R_N
+	R_ADAPTIVE, R_GROUPS, R_WGROUPS, R_N
 };
 
 #define ROUTE_OPTS(check_help)						\
@@ -47,7 +47,11 @@ enum {
 	[R_MAX_VLS] = CLI_OPT_MAX_VLS,					\
 	[R_CHECK] = { "--check", NULL, CLI_FLAG, .help = check_help },	\
 	[R_LFTS] = { "--lfts", NULL, CLI_FLAG,				\
-		     .help = "with -j: include the tables" }
+		     .help = "with -j: include the tables" },		\
+	[R_ADAPTIVE] = CLI_OPT_ADAPTIVE,				\
+	[R_GROUPS] = CLI_OPT_GROUPS,					\
+	[R_WGROUPS] = { "--write-groups", NULL, CLI_FILE, "FILE",	\
+			.help = "write the adaptive groups (-: stdout)" }
 
 static const struct cli_opt route_opts[R_N + 1] = {
 	ROUTE_OPTS("check the routing after computing it")
@@ -63,7 +67,7 @@ static const char route_notes[] =
 "check fails.\n";
 
 struct ropts {
-	const char *topo, *out;
+	const char *topo, *out, *wgroups;
 	struct ftsw_route_req q;	/* -i LFTS is q.lfts */
 	uint32_t roots[1024];
 	const char *roots_arg;
@@ -76,6 +80,7 @@ static void take_opts(const struct cli_args *a, struct ropts *ro)
 	ro->q.lfts = a->v[R_IN].s;
 	ro->topo = a->v[R_TOPO].s;
 	ro->out = a->v[R_OUT].s;
+	ro->wgroups = a->v[R_WGROUPS].s;
 	ro->roots_arg = a->v[R_ROOTS].s;
 	ro->q.o.updown_cost = a->v[R_UPDOWN].n;
 	ro->q.o.no_switch_lids = a->v[R_NO_SWLIDS].n;
@@ -120,7 +125,8 @@ static int resolve_roots(const struct ftsw_topo *t, struct ropts *ro)
 
 /* The checker's result: inside the routing's object or as {"check":...}. */
 static void print_check(const struct ftsw_check_result *res,
-			const struct ftsw_check_opts *co, double secs)
+			const struct ftsw_check_opts *co, bool r_has_groups,
+			double secs)
 {
 	ftsw_out_open_object("check");
 	ftsw_out_bool("ok", NULL, res->ok);
@@ -142,6 +148,12 @@ static void print_check(const struct ftsw_check_result *res,
 	ftsw_out_text("%s", co->updown ? "" : " (not checked)");
 	ftsw_out_uint("cdg_cyclic_vls", ", VLs with CDG cycles %" PRIu64,
 		      res->cdg_cyclic_vls);
+	if (r_has_groups) {
+		ftsw_out_uint("adaptive_entries", "; adaptive entries on paths %"
+			      PRIu64, res->ar_entries);
+		ftsw_out_uint("adaptive_faults", ", faulty group ports %" PRIu64,
+			      res->ar_bad);
+	}
 	ftsw_out_uint("bad_entries", NULL, res->bad_entries);
 	if (co->all_entries)
 		ftsw_out_text("%s", res->bad_entries ?
@@ -174,7 +186,7 @@ static int do_check(const struct ftsw_routing *r, const struct ropts *ro,
 		return -1;
 	}
 	*secs = cli_seconds_since(t0);
-	print_check(&res, &co, *secs);
+	print_check(&res, &co, r->ar != NULL, *secs);
 	rc = res.ok ? 0 : 1;
 	ftsw_check_result_free(&res);
 	return rc;
@@ -251,6 +263,12 @@ static void print_routing(const struct ftsw_routing *r, double secs,
 	if (r->info[0])
 		ftsw_out_str("info", "%s; ", r->info);
 	print_roots(r);
+	if (r->ar) {
+		ftsw_out_uint("adaptive_entries", "adaptive groups on %" PRIu64
+			      " entries", r->ar->entries);
+		ftsw_out_uint("adaptive_sets", " (%" PRIu64 " port sets); ",
+			      r->ar->nsets - 1);
+	}
 	if (lfts)
 		print_lfts(r);
 	ftsw_out_float("seconds", "%.3f s\n", secs);
@@ -269,6 +287,11 @@ static int route_run(const struct cli_args *a, bool check_cmd)
 	take_opts(a, &ro);
 	if (ro.q.engine && ro.q.lfts) {
 		cli_err("route%s: -a ENGINE and -i LFTS exclude each other",
+			check_cmd ? " check" : "");
+		return 2;
+	}
+	if (ro.q.o.adaptive && ro.q.groups) {
+		cli_err("route%s: --adaptive and --groups exclude each other",
 			check_cmd ? " check" : "");
 		return 2;
 	}
@@ -299,9 +322,18 @@ static int route_run(const struct cli_args *a, bool check_cmd)
 		cli_err("%s", err.msg);
 		rc = 1;
 	}
+	if (ro.wgroups && !r->ar) {
+		cli_err("route: --write-groups: the routing has no adaptive "
+			"groups (--adaptive or --groups)");
+		rc = 1;
+	} else if (ro.wgroups && ftsw_ar_write(r, ro.wgroups, &err)) {
+		cli_err("%s", err.msg);
+		rc = 1;
+	}
 	/* with the tables on stdout, the summary goes to stderr */
-	ftsw_out_begin(ro.out && !strcmp(ro.out, "-") ? stderr : stdout,
-		       cli.json);
+	ftsw_out_begin((ro.out && !strcmp(ro.out, "-")) ||
+		       (ro.wgroups && !strcmp(ro.wgroups, "-")) ? stderr :
+		       stdout, cli.json);
 	ftsw_out_open_object(NULL);
 	if (!check_cmd)
 		print_routing(r, tr, ro.lfts);

@@ -89,6 +89,7 @@ struct ck {
 	/* results */
 	uint64_t pairs, delivered, no_route, loops, mis, dead, nonmin, updown;
 	uint64_t bad_entries;
+	uint64_t ar_entries, ar_bad;
 	uint64_t max_hops;
 	char *rep;
 	size_t replen, repcap;
@@ -343,6 +344,10 @@ struct ckscratch {
 	uint8_t *st, *flags, *used;
 	uint16_t *hops;
 	uint32_t *stack;
+	/* adaptive groups: source leaves per VL, reach, DFS colours */
+	uint8_t *start, *reach, *color;
+	uint32_t *queue, *dfs_s;
+	uint16_t *dfs_i;
 };
 
 /* Count (and report) the outcome of the walk of source sr to lid. */
@@ -448,6 +453,147 @@ static void check_deps(struct ck *c, uint32_t lid, int kind, uint32_t idx,
 		}
 }
 
+/* One group port that fails, counted and (the first) reported. */
+static void ar_fault(struct ck *c, uint32_t s, uint32_t lid, unsigned q,
+		     const char *why)
+{
+	if (!c->ar_bad)
+		report(c, "adaptive: switch %s, LID %u, port %u %s",
+		       swname(c->t, s), lid, q, why);
+	c->ar_bad++;
+}
+
+/* A loop among the allowed ports of the reached switches (DFS). */
+static void ar_loops(struct ck *c, uint32_t lid, struct ckscratch *x)
+{
+	const struct ftsw_topo *t = c->t;
+	uint32_t ns = t->nswitches, s0;
+	uint8_t ports[256];
+
+	memset(x->color, 0, ns);
+	for (s0 = 0; s0 < ns; s0++) {
+		uint32_t sp = 0;
+
+		if (!x->reach[s0] || x->color[s0])
+			continue;
+		x->dfs_s[sp] = s0;
+		x->dfs_i[sp++] = 0;
+		x->color[s0] = 1;
+		while (sp) {
+			uint32_t s = x->dfs_s[sp - 1], v;
+			unsigned np = ftsw_ar_ports(c->r, s, lid, ports);
+			const struct ftsw_node *n = &t->nodes[t->switches[s]];
+
+			if (x->dfs_i[sp - 1] >= np) {
+				x->color[s] = 2;
+				sp--;
+				continue;
+			}
+			v = ftsw_peer_switch(t, n, ports[x->dfs_i[sp - 1]++]);
+			if (v == FTSW_NONE || x->color[v] == 2)
+				continue;
+			if (x->color[v] == 1) {
+				ar_fault(c, s, lid, ports[x->dfs_i[sp - 1] - 1],
+					 "closes a loop");
+				return;
+			}
+			x->color[v] = 1;
+			x->dfs_s[sp] = v;
+			x->dfs_i[sp++] = 0;
+		}
+	}
+}
+
+/*
+ * Host LID lid with adaptive groups: from the leaves of the sources on
+ * each VL, every switch a packet may reach over the allowed ports (static
+ * and group). Each allowed port of those must lead to a switch or deliver
+ * to the LID's host, shortest (minimal) and never up after a down hop
+ * (updown) when checked; each pair of consecutive allowed switch-to-switch
+ * channels is a dependency of the VL's CDG; no loop.
+ */
+static void check_ar(struct ck *c, uint32_t lid, uint32_t idx,
+		     uint32_t dleaf, struct ckscratch *x)
+{
+	const struct ftsw_routing *r = c->r;
+	const struct ftsw_topo *t = c->t;
+	uint32_t ns = t->nswitches, nvl = r->nvls ? r->nvls : 1, vl, s;
+	bool ud = c->o->updown && r->rank;
+	uint8_t ports[256], next[256];
+
+	memset(x->reach, 0, ns);
+	for (vl = 0; vl < nvl; vl++) {
+		uint64_t *dep = c->dep ? c->dep + (size_t)vl * t->nports * 4 : NULL;
+		uint32_t qh = 0, qt = 0;
+		uint8_t *st = x->color;	/* per switch: 1 up only, 2 after down */
+
+		memset(st, 0, ns);
+		for (s = 0; s < ns; s++)
+			if (x->start[(size_t)vl * ns + s]) {
+				st[s] = 1;
+				x->queue[qt++] = s;
+			}
+		while (qh < qt) {
+			const struct ftsw_node *n;
+			unsigned np, i, j, nn;
+
+			s = x->queue[qh++];
+			n = &t->nodes[t->switches[s]];
+			np = ftsw_ar_ports(r, s, lid, ports);
+			if (!x->reach[s] && ftsw_ar_has(r, s, lid))
+				c->ar_entries++;
+			x->reach[s] = 1;
+			for (i = 0; i < np; i++) {
+				unsigned q = ports[i];
+				uint32_t peer = q <= n->nports ?
+					ftsw_port(t, t->switches[s], q)->peer :
+					FTSW_NONE;
+				uint32_t v;
+				uint8_t ns_st;
+
+				if (peer == FTSW_NONE) {
+					ar_fault(c, s, lid, q, "is dead");
+					continue;
+				}
+				if (t->nodes[peer].kind == FTSW_HOST) {
+					if (peer != t->hosts[idx])
+						ar_fault(c, s, lid, q, "delivers "
+							 "to the wrong host");
+					continue;
+				}
+				v = t->nodes[peer].index;
+				if (c->dist && dleaf != FTSW_NONE &&
+				    c->dist[(size_t)c->leaf_of_sw[dleaf] * ns + v] + 1 !=
+				    c->dist[(size_t)c->leaf_of_sw[dleaf] * ns + s])
+					ar_fault(c, s, lid, q, "is not on a "
+						 "shortest path");
+				ns_st = 2;
+				if (ud && hop_is_up(r, s, v)) {
+					if (!(st[s] & 1))
+						ar_fault(c, s, lid, q, "goes up "
+							 "after a down hop");
+					ns_st = 1;
+				}
+				if (dep) {
+					nn = ftsw_ar_ports(r, v, lid, next);
+					for (j = 0; j < nn; j++)
+						if (ftsw_peer_switch(t,
+							&t->nodes[peer],
+							next[j]) != FTSW_NONE)
+							dep_add(c, dep, s, (uint8_t)q,
+								next[j]);
+				}
+				/* a switch is queued at most once per state */
+				if ((st[v] | ns_st) != st[v]) {
+					x->queue[qt++] = v;
+					st[v] |= ns_st;
+				}
+			}
+		}
+	}
+	ar_loops(c, lid, x);
+}
+
 /*
  * Every entry of the tables for lid, used by a host's path or not, must
  * deliver: a loop, dead port or dangling entry in an unused entry is a
@@ -507,6 +653,19 @@ static void check_block(size_t b, void *arg)
 
 	if (hi > r->max_lid + 1)
 		hi = r->max_lid + 1;
+	if (r->ar) {
+		x.start = malloc((size_t)(ns + 1) * nvl);
+		x.reach = malloc(ns + 1);
+		x.color = malloc(ns + 1);
+		x.queue = malloc((3 * (size_t)ns + 3) * sizeof(uint32_t));
+		x.dfs_s = malloc((ns + 1) * sizeof(uint32_t));
+		x.dfs_i = malloc((ns + 1) * sizeof(uint16_t));
+		if (!x.start || !x.reach || !x.color || !x.queue || !x.dfs_s ||
+		    !x.dfs_i) {
+			c->oom = true;
+			goto out;
+		}
+	}
 	if (!x.st || !x.flags || !x.hops || !x.stack || !x.used) {
 		c->oom = true;
 		goto out;
@@ -524,6 +683,8 @@ static void check_block(size_t b, void *arg)
 		memset(x.st, ST_UNK, ns);
 		if (c->dep)
 			memset(x.used, 0, (size_t)ns * nvl);
+		if (r->ar)
+			memset(x.start, 0, (size_t)ns * nvl);
 		for (k = 0; k < sh->nsrc; k++) {
 			const struct src *sr = &sh->srcs[k];
 			uint32_t l = sr->leaf, n = sr->host;
@@ -558,8 +719,13 @@ static void check_block(size_t b, void *arg)
 			check_outcome(c, rs, lid, kind, dleaf, n, l, w, &x);
 			if (c->dep && rs == ST_OK && kind == FTSW_HOST)
 				check_mark_used(c, lid, l, n, idx, &x);
+			if (r->ar && rs == ST_OK && kind == FTSW_HOST)
+				x.start[(size_t)(r->sl ? r->sl[(size_t)n *
+					t->nhosts + idx] % nvl : 0) * ns + l] = 1;
 		}
-		if (c->dep)
+		if (r->ar && kind == FTSW_HOST)
+			check_ar(c, lid, idx, dleaf, &x);
+		else if (c->dep)
 			check_deps(c, lid, kind, idx, &x);
 		if (o->all_entries)
 			check_entries(c, lid, kind, idx, &x);
@@ -570,6 +736,12 @@ out:
 	free(x.hops);
 	free(x.stack);
 	free(x.used);
+	free(x.start);
+	free(x.reach);
+	free(x.color);
+	free(x.queue);
+	free(x.dfs_s);
+	free(x.dfs_i);
 }
 
 /*
@@ -615,6 +787,8 @@ static int check_run_blocks(struct ck *cp, const uint32_t *hostleaf,
 		c.nonmin += x->nonmin;
 		c.updown += x->updown;
 		c.bad_entries += x->bad_entries;
+		c.ar_entries += x->ar_entries;
+		c.ar_bad += x->ar_bad;
 		if (x->max_hops > c.max_hops)
 			c.max_hops = x->max_hops;
 		while (line && *line) {
@@ -741,11 +915,13 @@ static void check_result(struct ck *c, struct ftsw_check_result *res)
 	res->non_minimal = c->nonmin;
 	res->updown_violations = c->updown;
 	res->bad_entries = c->bad_entries;
+	res->ar_entries = c->ar_entries;
+	res->ar_bad = c->ar_bad;
 	res->max_hops = c->max_hops;
 	res->report = c->rep;
 	c->rep = NULL;
 	res->ok = c->pairs == c->delivered && !c->nonmin && !c->updown &&
-		  !res->cdg_cyclic_vls && !c->bad_entries;
+		  !res->cdg_cyclic_vls && !c->bad_entries && !c->ar_bad;
 }
 
 int ftsw_routing_check(const struct ftsw_routing *r,

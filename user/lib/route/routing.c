@@ -207,6 +207,7 @@ void ftsw_routing_free(struct ftsw_routing *r)
 	free(r->sl);
 	free(r->rank);
 	free(r->roots);
+	ftsw_ar_free(r->ar);
 	free(r);
 }
 
@@ -613,13 +614,25 @@ struct ftsw_routing *ftsw_route_make(const struct ftsw_topo *t,
 				     struct ftsw_err *err)
 {
 	const char *eng = q->engine ? q->engine : ftsw_engine_default(t);
+	struct ftsw_routing *r;
 
 	if (q->lfts)
-		return ftsw_lfts_read(t, q->lfts, q->o.lmc, q->o.extended_lids,
-				      err);
-	if (q->lmc_given)
-		return ftsw_route(eng, t, &q->o, err);
-	return route_min_lmc(eng, t, &q->o, q->extend_lids, err);
+		r = ftsw_lfts_read(t, q->lfts, q->o.lmc, q->o.extended_lids,
+				   err);
+	else if (q->lmc_given)
+		r = ftsw_route(eng, t, &q->o, err);
+	else
+		r = route_min_lmc(eng, t, &q->o, q->extend_lids, err);
+	if (r && q->groups && ftsw_ar_read(r, q->groups, err)) {
+		ftsw_routing_free(r);
+		return NULL;
+	}
+	if (r && q->o.adaptive && !q->groups &&
+	    ftsw_route_adaptive(r, q->o.threads, err)) {
+		ftsw_routing_free(r);
+		return NULL;
+	}
+	return r;
 }
 
 /*

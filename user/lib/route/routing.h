@@ -52,6 +52,24 @@ enum ftsw_routing_flags {
 	FTSW_ENGINE_INITS_LFTS = 1u << 16,
 };
 
+/*
+ * Adaptive routing groups (Documentation/congestion.md, "Adaptive
+ * routing"; routing.md): per switch and LID, a set of allowed output
+ * ports beside the LFT's static port, which the set always holds; the
+ * switch sends each packet (or flowlet) to the least loaded of them.
+ * Sets are shared: grp[sw * lft_size + lid] is 0 (no group: the static
+ * port only) or the index of a set, bit p of sets[g][p / 64] = port p
+ * (sets[0] is unused). Read with ftsw_ar_ports().
+ */
+struct ftsw_ar {
+	uint16_t *grp;
+	uint64_t (*sets)[4];
+	uint32_t nsets, cap;	/* sets used (0 included), allocated */
+	uint64_t entries;	/* (switch, LID) entries with a group */
+};
+
+#define FTSW_AR_MAX_SETS	65535
+
 struct ftsw_routing {
 	const struct ftsw_topo *topo;	/* not owned */
 	char engine[32];
@@ -92,6 +110,8 @@ struct ftsw_routing {
 	uint32_t *roots;
 	uint32_t nroots;
 	char roots_why[192];
+	/* adaptive routing groups, NULL: none (ftsw_route_adaptive) */
+	struct ftsw_ar *ar;
 };
 
 /*
@@ -152,6 +172,7 @@ struct ftsw_route_opts {
 	bool extended_lids;	/* allow LIDs past 0xBFFF (analysis only) */
 	unsigned paths;		/* multipath engines: K paths (0 = 2^lmc) */
 	unsigned max_vls;	/* dfsssp: virtual layers allowed (0 = 8) */
+	bool adaptive;		/* ftsw_route_make: adaptive routing groups */
 };
 
 struct ftsw_engine {
@@ -183,6 +204,7 @@ struct ftsw_routing *ftsw_route(const char *name, const struct ftsw_topo *t,
 struct ftsw_route_req {
 	const char *engine;	/* NULL: ftsw_engine_default() */
 	const char *lfts;	/* an LFT dump to read instead of an engine */
+	const char *groups;	/* adaptive groups to read with lfts */
 	struct ftsw_route_opts o;	/* o.lmc: as given, or where to start */
 	bool lmc_given;		/* o.lmc exactly, else the smallest from it */
 	bool extend_lids;	/* the smallest LMC may take extended LIDs */
@@ -190,9 +212,10 @@ struct ftsw_route_req {
 
 /*
  * The routing a command asks for (route, analyze, sim, lab up, the fabric
- * manager): the tables read from q->lfts, or engine q->engine at the LMC
- * q says (r->lmc says which). On failure err holds the engine's complaint
- * at q->o.lmc.
+ * manager): the tables read from q->lfts (and their adaptive groups from
+ * q->groups), or engine q->engine at the LMC q says (r->lmc says which),
+ * with adaptive groups when q->o.adaptive (ftsw_route_adaptive). On
+ * failure err holds the engine's complaint at q->o.lmc.
  */
 struct ftsw_routing *ftsw_route_make(const struct ftsw_topo *t,
 				     const struct ftsw_route_req *q,
@@ -203,6 +226,58 @@ struct ftsw_routing *ftsw_route_make(const struct ftsw_topo *t,
  * dmodc on a degraded one, else dfsssp (updn if it is not built in).
  */
 const char *ftsw_engine_default(const struct ftsw_topo *t);
+
+/*
+ * Adaptive routing groups for r's tables (route/adaptive.c): for every
+ * switch and host LID, the ports whose next switch's static path to the
+ * LID is as long as the static next switch's and that go the same way
+ * (up or down, by the engine's ranks) as the static port; for engines
+ * that route up*down* (dmodk, dmodc, updn, the multipath ones) that is
+ * every minimal up-port of a fat-tree. Then every VL's channel
+ * dependency graph over all the paths the groups allow must stay
+ * acyclic: where it does not (an engine whose virtual layers the groups
+ * would break: minhop or lash on a torus), refused with the cycle named
+ * and r left without groups. Extended LIDs are refused (16-bit set ids
+ * per entry, like the kernel's). 0 or -1.
+ */
+int ftsw_route_adaptive(struct ftsw_routing *r, unsigned threads,
+			struct ftsw_err *err);
+
+/* Allocate r->ar, empty. 0 or -1 (out of memory). */
+int ftsw_ar_alloc(struct ftsw_routing *r, struct ftsw_err *err);
+void ftsw_ar_free(struct ftsw_ar *ar);
+/*
+ * Give (sw, lid) the group set[4] (the static port is added): 0, or -1
+ * when more than FTSW_AR_MAX_SETS distinct sets are needed. A set of the
+ * static port alone clears the group.
+ */
+int ftsw_ar_set(struct ftsw_routing *r, uint32_t sw, uint32_t lid,
+		const uint64_t set[4], struct ftsw_err *err);
+/*
+ * The allowed ports of (sw, lid), ascending, into ports[255]: the
+ * group's, or the static port alone (0 ports when it has none).
+ */
+unsigned ftsw_ar_ports(const struct ftsw_routing *r, uint32_t sw,
+		       uint32_t lid, uint8_t *ports);
+
+static inline bool ftsw_ar_has(const struct ftsw_routing *r, uint32_t sw,
+			       uint32_t lid)
+{
+	return r->ar && r->ar->grp[(size_t)sw * r->lft_size + lid];
+}
+
+/*
+ * The groups as text (ftsw's own format, routing.md): a "switch 0xGUID
+ * 'desc'" line per switch with groups, then one line per run of LIDs with
+ * the same group, "0xLID[-0xLID] P,P,...". Reading matches switches by
+ * GUID, takes LIDs of r's plan and checks every port is one of the
+ * switch's and the static port is in its set (FILE:LINE on refusal).
+ */
+int ftsw_ar_write(const struct ftsw_routing *r, const char *path,
+		  struct ftsw_err *err);
+int ftsw_ar_write_file(const struct ftsw_routing *r, FILE *f);
+int ftsw_ar_read(struct ftsw_routing *r, const char *path,
+		 struct ftsw_err *err);
 
 /*
  * Dmodc's closed-form choice, eqs. (3) and (4) of paper 004 (offset 0):
@@ -254,6 +329,13 @@ struct ftsw_check_result {
 	uint64_t max_hops;
 	unsigned cdg_cyclic_vls;	/* number of VLs with a CDG cycle */
 	uint64_t bad_entries;		/* all_entries: entries that fail */
+	/*
+	 * Adaptive groups (r->ar): (switch, LID) entries a checked path may
+	 * reach with a group, and group ports that fail (loop, dead port,
+	 * misdelivery, a longer path when minimal, up after down when
+	 * updown); the groups' paths are in the CDG.
+	 */
+	uint64_t ar_entries, ar_bad;
 	bool ok;
 	char *report;			/* text, one problem per line (malloc) */
 };
