@@ -393,7 +393,7 @@ INSTALL	?= install
 # Public headers (folder/header.h, as inside the tree); the rest is private.
 PUB_HDRS := libftsw.h util/util.h util/output.h util/parse.h util/rundir.h \
 	topo/topology.h route/routing.h analyze/analyze.h analyze/picture.h \
-	nl/nl.h nl/ns.h lab/lab.h lab/lab_tools.h fm/fm.h
+	nl/nl.h nl/ns.h lab/lab.h lab/lab_tools.h fm/fm.h cc/cc.h
 
 $(B)/ftsw.pc: contrib/ftsw.pc.in Makefile
 	@mkdir -p $(@D)
