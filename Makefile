@@ -224,7 +224,8 @@ kmod:
 	$(MAKE) -C $(or $(KDIR),$(shell $(VM)/build-kernel --debug)) M=$(TOP) W=1 modules
 
 # Out-of-place module builds: the sources are copied into $(B)/kmod-NAME so
-# that one tree's objects never mix with another's. $(call kbuild,NAME,KDIR)
+# that one tree's objects never mix with another's.
+# $(call kbuild,NAME,KDIR[,MORE MAKE ARGUMENTS])
 define kbuild
 	@mkdir -p $(B)/kmod-$(1)/kmod $(B)/kmod-$(1)/include/uapi/linux
 	@cp -u Kbuild $(B)/kmod-$(1)/
@@ -232,7 +233,7 @@ define kbuild
 	@cp -u include/uapi/linux/ftsw.h $(B)/kmod-$(1)/include/uapi/linux/
 	@for f in $(B)/kmod-$(1)/kmod/*.[ch]; do \
 		[ -e kmod/$$(basename $$f) ] || rm -f $$f; done
-	$(MAKE) -C $(2) M=$(B)/kmod-$(1) W=1 modules 2>&1 | tee $(B)/kmod-$(1).log
+	+$(MAKE) -C $(2) M=$(B)/kmod-$(1) W=1 $(3) modules 2>&1 | tee $(B)/kmod-$(1).log
 	@! grep -E 'warning:|error:' $(B)/kmod-$(1).log
 endef
 
@@ -243,9 +244,15 @@ $(B)/kmod-debug/kmod/ftsw.ko: $(KMOD_SRCS) FORCE
 $(B)/kmod-plain/kmod/ftsw.ko: $(KMOD_SRCS) FORCE
 	$(call kbuild,plain,$(shell $(VM)/build-kernel --plain))
 
-.PHONY: kmod-debug kmod-plain
+# Debian's own kernel (make demo's VM, tests/vm/run --stock): against its
+# headers, as DKMS builds it (no KUnit module).
+$(B)/kmod-stock/kmod/ftsw.ko: $(KMOD_SRCS) FORCE
+	$(call kbuild,stock,$(shell $(VM)/build-kernel --stock --kdir),FTSW_NO_KUNIT=1)
+
+.PHONY: kmod-debug kmod-plain kmod-stock
 kmod-debug: $(B)/kmod-debug/kmod/ftsw.ko
 kmod-plain: $(B)/kmod-plain/kmod/ftsw.ko
+kmod-stock: $(B)/kmod-stock/kmod/ftsw.ko
 
 HDR_61	= $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64)))
 HDR_612	= $(lastword $(sort $(wildcard /usr/src/linux-headers-6.12.*-amd64)))
@@ -337,9 +344,10 @@ tap-vm: $(B)/kmod-debug/kmod/ftsw.ko user $(SELFTEST_BINS)
 	  if selftest_selected vm-tour; then echo "  VM      README tour (tests/vm/run --shell)"; \
 	    $(TOP)/tests/tour vm >$(TAP)/vm-tour.tap 2>&1; fi; }
 
-# scripts/demo builds the module (and the test kernel it needs) itself,
-# after saying what that takes.
-demo: deps user
+# scripts/demo says how the tour runs and how long it takes, then builds
+# ftsw and the module (natively, or against Debian's kernel for the VM:
+# kmod-stock) and runs it.
+demo: deps
 	$(TOP)/scripts/demo
 
 # Benchmarks (never part of make check): all, or one with make bench-NAME.

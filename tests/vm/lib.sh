@@ -34,3 +34,17 @@ vm_tree() {
 }
 
 vm_src() { echo "$FTSW_CACHE/src-$(vm_src_version)"; }
+
+# The stock flavour: Debian's own kernel, not built here. Its release is
+# that of the newest linux-headers-6.1.*-amd64 installed (make deps
+# installs the archive's newest), whose linux-image package the archive
+# holds; ftsw.ko is built against those headers as DKMS would.
+vm_stock_kver() {
+	local h
+	h=$(ls -1d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$h" ] || vm_die "no /usr/src/linux-headers-6.1.*-amd64 (run: make deps)"
+	echo "${h#/usr/src/linux-headers-}"
+}
+vm_stock_kdir() { echo "/usr/src/linux-headers-$(vm_stock_kver)"; }
+# The unpacked package, its module index and the initramfs.
+vm_stock_tree() { echo "$FTSW_CACHE/debian-$(vm_stock_kver)"; }
