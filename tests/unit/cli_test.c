@@ -344,6 +344,17 @@ TEST(errors_name_the_option)
 		{ "port set switch 1 port 1 lid 0xc000",
 		  "lid: 0xc000 is out of range (1..49151)" },
 		{ "plan set hosts 4 lid 0", "lid: 0 is out of range (1..49151)" },
+		/* a topology spec is an argument like a number (issue 40) */
+		{ "topo gen torus:a,b", "topo gen: topology spec 'torus:a,b': "
+		  "'a' is neither a whole number nor a key=value option" },
+		{ "topo gen torus:4,4,hosts=1,hosts=2",
+		  "option 'hosts' given twice" },
+		{ "topo show deimos:", "deimos takes no parameters" },
+		{ "route -t torus:2048,2048 -a dor", "route: -t: topology spec "
+		  "'torus:2048,2048': 8388608 nodes (4194304 switches, 4194304 "
+		  "hosts) and 25165824 ports, beyond the generators' limit" },
+		{ "lab up -t torus:0", "lab up: -t: topology spec 'torus:0': "
+		  "dimension 0 size 0" },
 	};
 	unsigned i;
 
@@ -357,6 +368,80 @@ TEST(errors_name_the_option)
 			TH_LOG("%s: %s", c[i].args, err ? err : "");
 		free(out);
 		free(err);
+	}
+}
+
+/*
+ * Every family in words, and kept in files (issue 40): a torus's net
+ * file routes with dor's dateline VLs as its spec does (the file used to
+ * lose the coordinates: one VL, a cyclic CDG, check FAILED); topo show
+ * names the family and its parameters for a spec and for its file; the
+ * help of topo and topo gen lists every generator.
+ */
+TEST(topologies_in_words)
+{
+	static const struct {
+		const char *args, *want;
+	} c[] = {
+		{ "topo show torus:4,4",
+		  "torus:4,4: torus 4 x 4 (k-ary n-cube, 2 dimensions), 1 host "
+		  "and 5 ports per switch\n" },
+		{ "topo show $T/t44.net", "t44.net: torus 4 x 4 (k-ary n-cube" },
+		{ "topo show mesh:3,5,hosts=2", "mesh 3 x 5 (grid without "
+		  "wrap-around links, 2 dimensions), 2 hosts and 6 ports" },
+		{ "topo show kautz:2,2", "Kautz(2, 2) switch graph: 6 switches "
+		  "of 36 ports, 192 endpoints" },
+		{ "topo show dragonfly:2,1,1", "dragonfly: 3 groups of 2 routers, "
+		  "1 host and 1 global link per router" },
+		{ "topo show random:8,6,2,10,5", "random switch graph: 8 switches "
+		  "of 6 ports, 2 hosts each, 10 links, seed 5" },
+		{ "topo show deimos", "the Deimos cluster" },
+		{ "topo show ftmn:4,3", "complete PGFT(3;2,2,4;1,2,2;1,1,1) = "
+		  "XGFT(3;2,2,4;1,2,2), FT(4, 3) (the 4-port 3-tree)" },
+		{ "topo show kary:4,2", "= XGFT(2;4,4;1,4), the 4-ary 2-tree" },
+		{ "route -a dor -t $T/t44.net --check", "check ok" },
+		{ "-j topo show $T/t44.net", "\"family\":\"torus\"" },
+		{ "-j topo show $T/t44.net", "\"spec\":\"torus:4,4\"" },
+	};
+	static const char *const gens[] = {
+		"pgft:", "xgft:", "rlft:", "kary:", "ftmn:", "@E", "torus:",
+		"mesh:", "kautz:", "random:", "dragonfly:", "deimos", NULL
+	};
+	const char *const *g;
+	char *out, *err, missing[256];
+	unsigned i, k;
+	int st;
+
+	ASSERT_NE(0, tmpdir[0]);
+	out = run("topo gen torus:4,4 -o $T/t44.net", &st, NULL);
+	free(out);
+	ASSERT_EQ(0, st);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		out = run(c[i].args, &st, &err);
+		EXPECT_EQ(0, st) TH_LOG("%s: %s", c[i].args, err ? err : "");
+		EXPECT_NE(NULL, strstr(out, c[i].want))
+			TH_LOG("%s: %s", c[i].args, out ? out : "");
+		EXPECT_EQ(NULL, strstr(out, "not recognised"));
+		free(out);
+		free(err);
+	}
+	/* dor from the file: the spec's 4 VLs, no warning */
+	out = run("-j route -a dor -t $T/t44.net", &st, NULL);
+	EXPECT_EQ(0, st);
+	EXPECT_NE(NULL, strstr(out, "\"vls\":4,")) TH_LOG("%s", out ? out : "");
+	EXPECT_EQ(NULL, strstr(out, "warning")) TH_LOG("%s", out ? out : "");
+	free(out);
+	for (k = 0; k < 2; k++) {
+		out = run(k ? "topo gen --help" : "topo help", &st, NULL);
+		EXPECT_EQ(0, st);
+		missing[0] = 0;
+		for (g = gens; *g; g++)
+			if (!out || !strstr(out, *g))
+				snprintf(missing + strlen(missing),
+					 sizeof(missing) - strlen(missing),
+					 " %s", *g);
+		EXPECT_STREQ("", missing);
+		free(out);
 	}
 }
 

@@ -342,7 +342,17 @@ TEST(fat_trees_as_switch_topologies)
 TEST(specs_refused)
 {
 	static const struct { const char *spec, *msg; } bad[] = {
-		{ "torus:", "bad value" },
+		{ "torus:", "nothing after ':'" },
+		/* issue 40: each message says what is wrong */
+		{ "torus:4,4,hosts=1,hosts=2", "option 'hosts' given twice" },
+		{ "torus:a,b", "'a' is neither a whole number nor a key=value" },
+		{ "deimos:", "deimos takes no parameters" },
+		{ "torus:4,,4", "value 2 is missing" },
+		{ "mesh:4,hosts=", "no value after 'hosts='" },
+		/* the node limit, before anything is allocated */
+		{ "torus:2048,2048", "8388608 nodes (4194304 switches, 4194304 "
+		  "hosts) and 25165824 ports, beyond the generators' limit" },
+		{ "random:100000,100,99,100000,1", "10000000 nodes" },
 		{ "torus:4,4,hosts=3,ports=6", "need 7 ports" },
 		{ "torus:4,0", "dimension 1 size 0" },
 		{ "mesh:2,2,2,2,2,2,2,2,2", "1 to 8 dimension" },
@@ -376,17 +386,25 @@ TEST(specs_refused)
 	}
 }
 
+/*
+ * A net file keeps the family: written, read back, the spec is the one
+ * generated (so dor finds a torus's coordinates in a file as from the
+ * spec), and the cabling is the same.
+ */
 TEST(net_file_round_trip)
 {
 	static const char *const specs[] = { "torus:3,3,hosts=2", "kautz:2,2",
-					     "dragonfly:2,1,1", "deimos" };
+					     "dragonfly:2,1,1", "deimos",
+					     "mesh:3,4", "random:8,6,2,10,5",
+					     "torus:4,4" };
+	const unsigned n = sizeof(specs) / sizeof(specs[0]);
 	char path[] = "/tmp/ftsw-graphs-XXXXXX";
 	int fd = mkstemp(path);
 	unsigned i;
 
 	ASSERT_LE(0, fd);
 	close(fd);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < n; i++) {
 		struct ftsw_err err;
 		struct ftsw_topo *t = ut_gen(specs[i]), *u;
 		uint32_t a, b, diff = 0;
@@ -402,9 +420,64 @@ TEST(net_file_round_trip)
 			for (b = 0; b < t->nswitches; b++)
 				diff += cables(t, a, b) != cables(u, a, b);
 		EXPECT_EQ(0, diff);
+		EXPECT_STREQ(specs[i], u->spec);
+		EXPECT_FALSE(u->degraded);
 		ftsw_topo_free(t);
 		ftsw_topo_free(u);
 	}
+	unlink(path);
+}
+
+/*
+ * The 4x4 torus from a net file routes as from its spec: dor's dateline
+ * VLs, 2^2 = 4 (both rings of 4 wrap), an acyclic CDG on each. A mesh's
+ * file claiming to be that torus is not taken for it: no coordinates.
+ */
+TEST(torus_file_keeps_its_coordinates)
+{
+	char path[] = "/tmp/ftsw-graphs-XXXXXX", cmd[256];
+	struct ftsw_route_opts o = { 0 };
+	struct ftsw_check_result res;
+	struct ftsw_routing *r;
+	struct ftsw_topo *t = ut_gen("torus:4,4"), *u;
+	struct ftsw_err err;
+	int fd = mkstemp(path);
+
+	ASSERT_LE(0, fd);
+	close(fd);
+	ASSERT_NE(NULL, t);
+	ASSERT_EQ(0, ftsw_net_write(t, path, &err));
+	u = ftsw_net_read(path, &err);
+	ASSERT_NE(NULL, u) TH_LOG("%s", err.msg);
+	r = ut_route("dor", u, &o);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(4, r->nvls);
+	EXPECT_STREQ("", r->warning);
+	EXPECT_TRUE(ut_check(r, true, false, &res));
+	EXPECT_EQ(0, res.cdg_cyclic_vls);
+	ftsw_check_result_free(&res);
+	ftsw_routing_free(r);
+	ftsw_topo_free(u);
+	/* a 4x4 mesh's file whose line claims torus:4,4: same nodes, the
+	 * wrap-around cables missing, so not the torus (no coordinates) */
+	ftsw_topo_free(t);
+	t = ut_gen("mesh:4,4");
+	ASSERT_NE(NULL, t);
+	ASSERT_EQ(0, ftsw_net_write(t, path, &err));
+	snprintf(cmd, sizeof(cmd), "sed -i 's/^# ftsw-topology: mesh:4,4$/"
+		 "# ftsw-topology: torus:4,4/' %s && grep -q 'torus:4,4' %s",
+		 path, path);
+	ASSERT_EQ(0, system(cmd));
+	u = ftsw_net_read(path, &err);
+	ASSERT_NE(NULL, u) TH_LOG("%s", err.msg);
+	EXPECT_STREQ("", u->spec);
+	r = ut_route("dor", u, &o);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(1, r->nvls);
+	EXPECT_NE(NULL, strstr(r->warning, "no torus coordinates"));
+	ftsw_routing_free(r);
+	ftsw_topo_free(u);
+	ftsw_topo_free(t);
 	unlink(path);
 }
 

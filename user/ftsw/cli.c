@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "route/routing.h"
+#include "topo/topology.h"
 #include "util/parse.h"
 
 void cli_err(const char *fmt, ...)
@@ -78,6 +79,26 @@ static void words_list(char *buf, size_t sz, const char *const *words)
 		n += snprintf(buf + n, sz - n, "%s%s", i ? ", " : "", words[i]);
 }
 
+/*
+ * A topology spec is checked before the command runs (its grammar, its
+ * parameters, the size limit: nothing is generated), so a bad one is a
+ * usage error as a bad number is. word is the option ("-t"), or NULL for
+ * a positional argument. A net file is read by the command itself.
+ */
+static int check_topo(const char *title, const char *word, enum cli_kind k,
+		      const char *s)
+{
+	struct ftsw_err err;
+
+	if ((k != CLI_SPEC && k != CLI_TOPO) ||
+	    (k == CLI_TOPO && !ftsw_topo_is_spec(s)) ||
+	    !ftsw_topo_spec_check(s, &err))
+		return 0;
+	cli_err("%s: %s%s%s", title, word ? word : "", word ? ": " : "",
+		err.msg);
+	return -1;
+}
+
 /* Check and store one option's value. */
 static int take_value(const char *title, const struct cli_opt *o,
 		      const char *word, const char *s, struct cli_val *v)
@@ -116,6 +137,8 @@ static int take_value(const char *title, const struct cli_opt *o,
 				o->arg ? o->arg : "value");
 			return -1;
 		}
+		if (check_topo(title, word, o->kind, s))
+			return -1;
 		break;
 	}
 	if (o->repeat) {
@@ -166,6 +189,8 @@ int cli_parse(const struct cli_object *obj, const struct cli_cmd *cmd,
 		if (!o) {
 			if ((w[0] != '-' || !strcmp(w, "-")) &&
 			    a->npos < cmd->pos_max && a->npos < CLI_MAX_POS) {
+				if (check_topo(title, NULL, cmd->pos_kind, w))
+					return CLI_USAGE;
 				a->pos[a->npos++] = w;
 				continue;
 			}

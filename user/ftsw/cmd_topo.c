@@ -45,8 +45,14 @@ static const struct cli_opt degrade_opts[D_N + 1] = {
 };
 
 static const char gen_notes[] =
-"SPEC: pgft:H;M1,..;W1,..;P1,..  (or PGFT(H;...;...;...))\n"
+"SPEC, fat-trees: pgft:H;M1,..;W1,..;P1,..  (or PGFT(H;...;...;...))\n"
 "      xgft:H;M..;W..   rlft:H;M..;W..;P..   kary:K,N   ftmn:M,N\n"
+"      SPEC@E (a fat-tree as the switch topology of E endpoints)\n"
+"SPEC, other switch graphs: torus:K1,..,Kn[,hosts=H][,ports=P]\n"
+"      mesh:K1,..,Kn[,hosts=H][,ports=P]\n"
+"      kautz:B,N[,hosts=H|endpoints=E][,ports=P]\n"
+"      random:SWITCHES,PORTS,HOSTS,LINKS,SEED   dragonfly:A,P,H[,groups=G]\n"
+"      deimos   (Documentation/topology.md defines each)\n"
 "Without -o (or with -o -) the net file goes to standard output. -j prints\n"
 "a JSON summary of what was written (-v: text on stderr): on standard\n"
 "output, or on standard error when the net file is there.\n";
@@ -76,7 +82,7 @@ static int write_out(const struct ftsw_topo *t, const char *out)
 	ftsw_out_begin(cli.json && !to_stdout ? stdout : stderr, cli.json);
 	ftsw_out_open_object(NULL);
 	ftsw_out_str("file", "%s: ", to_stdout ? "-" : out);
-	if (t->is_pgft)
+	if (t->is_pgft || ftsw_graph_kind(t->spec))
 		ftsw_out_str("spec", NULL, t->spec);
 	ftsw_out_uint("switches", "%" PRIu64 " switches, ", t->nswitches);
 	ftsw_out_uint("hosts", "%" PRIu64 " hosts\n", t->nhosts);
@@ -104,32 +110,43 @@ static int topo_gen(const struct cli_args *a)
 static void print_topo(const char *name, const struct ftsw_topo *t,
 		       const struct ftsw_topo_stats *s, const char *infspec)
 {
-	const char *kind;
+	char desc[256];
+	const char *family = ftsw_topo_family(t, desc, sizeof(desc));
+	bool tree = t->is_pgft || infspec[0] || !family[0];
 	unsigned l;
 
-	kind = t->is_pgft ? (t->degraded ? "degraded" : "complete") :
-		"not recognised as a PGFT";
-	if (infspec[0])
-		kind = "structure of a complete";
 	ftsw_out_open_object(NULL);
 	ftsw_out_str("file", "%s: ", name);
-	ftsw_out_text("%s%s%s%s\n", kind, t->is_pgft || infspec[0] ? " " : "",
-		      t->is_pgft ? t->spec : infspec,
-		      infspec[0] ? " (inferred from the graph; no coordinates)" :
-		      "");
+	if (t->is_pgft)
+		ftsw_out_text("%s %s\n", t->degraded ? "degraded" : "complete",
+			      desc);
+	else if (family[0])
+		ftsw_out_text("%s\n", desc);
+	else if (infspec[0])
+		ftsw_out_text("structure of a complete %s (inferred from the "
+			      "graph; no coordinates)\n", infspec);
+	else
+		ftsw_out_text("not a family ftsw generates (no ftsw-topology "
+			      "line naming one) and not recognised as a PGFT\n");
+	ftsw_out_str("family", NULL, family[0] ? family : infspec[0] ?
+		     "pgft" : "unknown");
+	if (desc[0])
+		ftsw_out_str("description", NULL, desc);
 	ftsw_out_uint("switches", "  switches %" PRIu64, t->nswitches);
 	ftsw_out_uint("hosts", ", hosts %" PRIu64, t->nhosts);
 	ftsw_out_uint("links", ", links %" PRIu64, s->links);
 	ftsw_out_uint("switch_links", " (%" PRIu64 " switch-switch",
 		      s->switch_links);
 	ftsw_out_uint("host_links", ", %" PRIu64 " host)\n", s->host_links);
-	ftsw_out_uint("levels", "  levels %" PRIu64
-		      " (ranked from the leaves):", s->nlevels);
+	/* levels ranked from the leaves: a tree's, noise for other graphs */
+	ftsw_out_uint("levels", tree ? "  levels %" PRIu64
+		      " (ranked from the leaves):" : NULL, s->nlevels);
 	ftsw_out_open_array("per_level");
 	for (l = 0; l < s->nlevels && l < 16; l++)
-		ftsw_out_uint(NULL, " %" PRIu64, s->per_level[l]);
+		ftsw_out_uint(NULL, tree ? " %" PRIu64 : NULL, s->per_level[l]);
 	ftsw_out_close_array();
-	ftsw_out_uint("min_degree", "\n  switch degree %" PRIu64, s->min_deg);
+	ftsw_out_uint("min_degree", tree ? "\n  switch degree %" PRIu64 :
+		      "  switch degree %" PRIu64, s->min_deg);
 	ftsw_out_uint("max_degree", "..%" PRIu64 " (cabled ports)\n",
 		      s->max_deg);
 	ftsw_out_uint("unconnected_hosts", s->unconnected_hosts ?
@@ -137,7 +154,7 @@ static void print_topo(const char *name, const struct ftsw_topo *t,
 		      s->unconnected_hosts);
 	ftsw_out_bool("pgft", NULL, t->is_pgft);
 	ftsw_out_bool("degraded", NULL, t->degraded);
-	if (t->is_pgft)
+	if (t->is_pgft || family[0])
 		ftsw_out_str("spec", NULL, t->spec);
 	if (infspec[0])
 		ftsw_out_str("inferred_spec", NULL, infspec);
@@ -390,7 +407,8 @@ out:
 const struct cli_cmd cli_cmds_topo[] = {
 	{ "gen", "SPEC [-o FILE]", "generate a topology as a net file",
 	  CLI_SPEC, 1, 1, gen_opts, gen_notes, .run = topo_gen },
-	{ "show", "TOPO", "what a topology is: sizes, levels, PGFT spec",
+	{ "show", "TOPO", "what a topology is: its family and parameters, "
+	  "sizes, levels",
 	  CLI_TOPO, 1, 1, NULL, NULL, .run = topo_show },
 	{ "degrade", "TOPO [OPTIONS] [-o FILE]",
 	  "remove random or named switches, hosts and links", CLI_TOPO, 1, 1,

@@ -18,6 +18,8 @@ struct ftsw_gspec {
 	unsigned oval[FTSW_GSPEC_MAX], nopt;
 	unsigned taken;		/* options read by ftsw_gspec_opt */
 };
+/* A graph kind's grammar ("torus:K1,..,Kn[,hosts=H][,ports=P]"). */
+const char *ftsw_graph_usage(const char *kind);
 int ftsw_gspec_parse(const char *spec, struct ftsw_gspec *g,
 		     struct ftsw_err *err);
 unsigned ftsw_gspec_opt(struct ftsw_gspec *g, const char *key, unsigned dflt,

@@ -433,8 +433,10 @@ static int resolve_links(struct parser *p)
 
 /*
  * The "# ftsw-topology:" comment names the PGFT the file is (a degraded
- * copy of): matched only when that PGFT is not much larger than the file
- * (a comment must never make the reader build a huge fabric).
+ * copy of), or the switch graph (torus:, mesh:, ...) it is exactly:
+ * matched only when that fabric is not much larger than the file (a PGFT)
+ * or as large (a graph), so a comment never makes the reader build a
+ * huge fabric.
  */
 static void match_spec(struct parser *p)
 {
@@ -443,6 +445,10 @@ static void match_spec(struct parser *p)
 	uint64_t n = 0;
 	unsigned l;
 
+	if (p->spec && ftsw_graph_kind(p->spec)) {
+		ftsw_topo_match_graph(p->t, p->spec, &e2);
+		return;
+	}
 	if (!p->spec || ftsw_pgft_parse(p->spec, &g, NULL, 0, &e2))
 		return;
 	for (l = 0; l <= g.h; l++) {
@@ -544,11 +550,16 @@ struct ftsw_topo *ftsw_net_read(const char *path, struct ftsw_err *err)
 	return t;
 }
 
-struct ftsw_topo *ftsw_topo_open(const char *arg, struct ftsw_err *err)
+bool ftsw_topo_is_spec(const char *arg)
 {
 	struct stat st;
 
-	if (stat(arg, &st) && (strchr(arg, ':') || ftsw_graph_kind(arg)))
+	return stat(arg, &st) && (strchr(arg, ':') || ftsw_graph_kind(arg));
+}
+
+struct ftsw_topo *ftsw_topo_open(const char *arg, struct ftsw_err *err)
+{
+	if (ftsw_topo_is_spec(arg))
 		return ftsw_topo_gen(arg, err);
 	return ftsw_net_read(arg, err);
 }
@@ -587,7 +598,8 @@ int ftsw_net_write_file(const struct ftsw_topo *t, FILE *f)
 
 	fprintf(f, "# ftsw topology: %u switches, %u hosts, %" PRIu64 " links\n",
 		t->nswitches, t->nhosts, ftsw_topo_nlinks(t));
-	if (t->spec[0] && t->is_pgft)
+	if (t->spec[0] &&
+	    (t->is_pgft || (ftsw_graph_kind(t->spec) && !t->degraded)))
 		fprintf(f, "# ftsw-topology: %s\n", t->spec);
 	for (i = 0; i < t->nnodes; i++) {
 		const struct ftsw_node *n = &t->nodes[i];

@@ -28,14 +28,6 @@
 
 #include "topo/topology.h"
 
-/*
- * Largest generated fabric: 4 Mi nodes, 32 Mi ports (node and port records
- * about 0.5 GB, the names as much again). The largest fabric of the
- * papers, 65,536 hosts, is about 1/60 of it.
- */
-#define FTSW_GEN_MAX_NODES	(4u << 20)
-#define FTSW_GEN_MAX_PORTS	(32u << 20)
-
 uint64_t ftsw_pgft_level_size(const struct ftsw_pgft *g, unsigned l)
 {
 	uint64_t n = 1;
@@ -317,6 +309,13 @@ static int pgft_plan(struct pgft_gen *pg, struct ftsw_err *err)
 	return 0;
 }
 
+int ftsw_pgft_check_size(const struct ftsw_pgft *g, struct ftsw_err *err)
+{
+	struct pgft_gen pg = { .g = g };
+
+	return pgft_plan(&pg, err) ? -ERANGE : 0;
+}
+
 /* Node x of level l: its name, GUID and tuple digits (w-part low). */
 static int pgft_add_node(const struct pgft_gen *pg, struct ftsw_topo *t,
 			 unsigned l, uint64_t x, struct ftsw_err *err)
@@ -429,6 +428,21 @@ oom:
 fail:
 	ftsw_topo_free(t);
 	return NULL;
+}
+
+int ftsw_topo_spec_check(const char *spec, struct ftsw_err *err)
+{
+	struct ftsw_pgft g;
+	char kind[16];
+
+	if (ftsw_graph_kind(spec))
+		return ftsw_graph_check(spec, err);
+	if (strchr(spec, '@'))
+		return ftsw_endpoints_check(spec, err);
+	if (ftsw_pgft_parse(spec, &g, kind, sizeof(kind), err) ||
+	    (!strcmp(kind, "rlft") && ftsw_pgft_check_rlft(&g, err)))
+		return -EINVAL;
+	return ftsw_pgft_check_size(&g, err);
 }
 
 struct ftsw_topo *ftsw_topo_gen(const char *spec, struct ftsw_err *err)

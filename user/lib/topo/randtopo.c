@@ -41,11 +41,15 @@ struct ftsw_topo *ftsw_topo_gen_random(unsigned nsw, unsigned ports,
 			     hosts_per_sw, FTSW_TOPO_MAX_PORTS);
 		return NULL;
 	}
-	if ((uint64_t)nsw * ports > (32u << 20)) {
+	if ((uint64_t)nsw * (hosts_per_sw + 1) > FTSW_GEN_MAX_NODES ||
+	    (uint64_t)nsw * (ports + hosts_per_sw) > FTSW_GEN_MAX_PORTS) {
 		ftsw_err_errno(err, ERANGE,
-			       "random topology: %u switches of %u ports is "
-			       "beyond the generator's limit of %u ports", nsw,
-			       ports, 32u << 20);
+			       "random topology: %llu nodes and %llu ports, "
+			       "beyond the generators' limit of %u nodes and "
+			       "%u ports (about 1 GB)",
+			       (unsigned long long)nsw * (hosts_per_sw + 1),
+			       (unsigned long long)nsw * (ports + hosts_per_sw),
+			       FTSW_GEN_MAX_NODES, FTSW_GEN_MAX_PORTS);
 		return NULL;
 	}
 	free_ports = ports - hosts_per_sw;

@@ -112,6 +112,15 @@ static inline uint32_t ftsw_peer_switch(const struct ftsw_topo *t,
 #define FTSW_GEN_GUID_LEVEL(g)	((unsigned)(((g) >> 40) & 0xff))
 #define FTSW_GEN_GUID_INDEX(g)	(((g) & 0xffffffffffULL) >> 4)
 
+/*
+ * Largest generated fabric, for every generator: 4 Mi nodes, 32 Mi ports
+ * (node and port records about 0.5 GB, the names as much again), refused
+ * before anything is allocated. The largest fabric of the papers, 65,536
+ * hosts, is about 1/60 of it.
+ */
+#define FTSW_GEN_MAX_NODES	(4u << 20)
+#define FTSW_GEN_MAX_PORTS	(32u << 20)
+
 /* Builder. add_node returns the node id or FTSW_NONE (err set). */
 struct ftsw_topo *ftsw_topo_new(void);
 void ftsw_topo_free(struct ftsw_topo *t);
@@ -152,6 +161,16 @@ uint64_t ftsw_topo_nlinks(const struct ftsw_topo *t);
 struct ftsw_topo *ftsw_topo_gen(const char *spec, struct ftsw_err *err);
 struct ftsw_topo *ftsw_topo_gen_pgft(const struct ftsw_pgft *g,
 				     struct ftsw_err *err);
+/*
+ * What ftsw_topo_gen(spec) would refuse, found without generating: the
+ * spec's grammar, its parameters and the size limit. 0, -EINVAL (a bad
+ * spec) or -ERANGE (too large), err naming the spec and why.
+ */
+int ftsw_topo_spec_check(const char *spec, struct ftsw_err *err);
+/* The same for one kind: a PGFT's size, a switch graph, SPEC@E. */
+int ftsw_pgft_check_size(const struct ftsw_pgft *g, struct ftsw_err *err);
+int ftsw_graph_check(const char *spec, struct ftsw_err *err);
+int ftsw_endpoints_check(const char *spec, struct ftsw_err *err);
 /* 1 when spec is one of the graph kinds (torus .. deimos) above. */
 int ftsw_graph_kind(const char *spec);
 struct ftsw_topo *ftsw_topo_gen_graph(const char *spec, struct ftsw_err *err);
@@ -204,11 +223,33 @@ struct ftsw_topo *ftsw_net_read(const char *path, struct ftsw_err *err);
  * argument has a ':') a generator spec such as "ftmn:8,2" or "pgft:...".
  */
 struct ftsw_topo *ftsw_topo_open(const char *arg, struct ftsw_err *err);
+/* Whether ftsw_topo_open takes arg as a spec (no such file, a ':'...). */
+bool ftsw_topo_is_spec(const char *arg);
 struct ftsw_topo *ftsw_net_read_file(FILE *f, const char *name,
 				     struct ftsw_err *err);
 int ftsw_net_write(const struct ftsw_topo *t, const char *path,
 		   struct ftsw_err *err);
 int ftsw_net_write_file(const struct ftsw_topo *t, FILE *f);
+
+/*
+ * Recognise t as the switch graph the spec (torus:, mesh:, kautz:,
+ * random:, dragonfly:, deimos) generates: the same nodes in the same
+ * order, cabled alike, as a net file written from it holds. 0 and
+ * t->spec set (coordinates then come from it, as dor's), or -1 with err
+ * set. The spec's size is checked first: nothing larger than t is
+ * generated.
+ */
+int ftsw_topo_match_graph(struct ftsw_topo *t, const char *spec,
+			  struct ftsw_err *err);
+
+/*
+ * What t is, for `topo show`: its family ("pgft", "torus", "mesh",
+ * "kautz", "random", "dragonfly", "deimos"; "" when it is none ftsw
+ * generates or recognised) and, in desc, its parameters in words (a
+ * PGFT's other names: XGFT, k-ary n-tree, FT(m, n)).
+ */
+const char *ftsw_topo_family(const struct ftsw_topo *t, char *desc,
+			     size_t sz);
 
 /* Recognise t as a (degraded) PGFT of parameters g; sets is_pgft etc. */
 int ftsw_topo_match_pgft(struct ftsw_topo *t, const struct ftsw_pgft *g,
