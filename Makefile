@@ -34,6 +34,8 @@ endif
 
 CC	?= cc
 AR	?= ar
+LD	?= ld
+OBJCOPY	?= objcopy
 PKGS	:= libnl-genl-3.0 libnl-route-3.0
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -51,7 +53,16 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(B)/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
 
+# libftsw is built three times from the same objects: libftsw-all.a, every
+# object as it is (what the CLI and the unit tests link, internals
+# included), and the installed libftsw.a and libftsw.so, in which only the
+# API is global (below).
+LIBFTSW_ALL := $(B)/libftsw-all.a
 LIBFTSW	:= $(B)/libftsw.a
+# The shared libftsw: SONAME libftsw.so.$(SOVERSION), every symbol of the
+# API versioned FTSW_$(SOVERSION) (user/lib/libftsw.map).
+SOVERSION := 0
+LIBFTSW_SO := $(B)/libftsw.so.$(SOVERSION)
 FTSW	:= $(B)/ftsw
 UMAD_SHIM := $(B)/libftsw-umad.so
 
@@ -61,35 +72,67 @@ UMAD_SHIM := $(B)/libftsw-umad.so
 
 all: user kmod
 
-user: $(LIBFTSW) $(FTSW) $(UMAD_SHIM)
+user: $(LIBFTSW_ALL) $(LIBFTSW) $(LIBFTSW_SO) $(FTSW) $(UMAD_SHIM)
 
 # libftsw-umad.so: preloaded before libumad2sim.so under OpenSM and the
 # diags, it moves whole RMPP messages between a tool and the gateway
 # (user/umad/ftsw-umad.c, Documentation/sm.md "Long MADs").
-$(UMAD_SHIM): user/umad/ftsw-umad.c
+# It exports the four calls it interposes and nothing else
+# (user/umad/ftsw-umad.map).
+$(UMAD_SHIM): user/umad/ftsw-umad.c user/umad/ftsw-umad.map
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC \
-		-shared -o $@ $< -ldl -lpthread
+		-shared -Wl,--version-script=user/umad/ftsw-umad.map -o $@ $< \
+		-ldl -lpthread
 
 $(B)/user/%.o: user/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(USER_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
-$(LIBFTSW): $(LIB_OBJS)
+# libftsw's symbols are hidden unless a public header declares them: each
+# public header (PUB_HDRS) wraps its declarations in "#pragma GCC
+# visibility push(default)" (Documentation/libftsw.md, "Symbols").
+# Position-independent: the same objects make libftsw.so. They are built
+# again when these flags change ($(B)/lib.flags).
+LIB_CC = $(CC) $(CFLAGS) $(USER_CFLAGS) -fPIC -fvisibility=hidden $(PKG_CFLAGS)
+$(B)/user/lib/%.o: user/lib/%.c $(B)/lib.flags
+	@mkdir -p $(@D)
+	$(LIB_CC) -c -o $@ $<
+
+$(B)/lib.flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(LIB_CC)' | cmp -s - $@ || echo '$(LIB_CC)' >$@
+
+$(LIBFTSW_ALL): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(FTSW): $(CLI_OBJS) $(LIBFTSW)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(LIBFTSW) $(PKG_LIBS) $(LDLIBS)
+# The installed archive: the objects linked into one (ld -r), the hidden
+# symbols made local, so that a program linking libftsw sees only names of
+# its API (ftsw_...) and never collides with its internals.
+$(LIBFTSW): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ $(B)/libftsw.o
+	$(LD) -r -o $(B)/libftsw.o $^
+	$(OBJCOPY) --localize-hidden $(B)/libftsw.o
+	$(AR) rcs $@ $(B)/libftsw.o
+
+$(LIBFTSW_SO): $(LIB_OBJS) user/lib/libftsw.map
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libftsw.so.$(SOVERSION) \
+		-Wl,--version-script=user/lib/libftsw.map -Wl,--no-undefined \
+		-o $@ $(LIB_OBJS) $(PKG_LIBS) $(LDLIBS)
+
+$(FTSW): $(CLI_OBJS) $(LIBFTSW_ALL)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(LIBFTSW_ALL) $(PKG_LIBS) $(LDLIBS)
 
 # Unit tests use the kernel's kselftest harness in place, from the extracted
 # linux-source tree (never copied into the repository). Its macros define
 # functions with unused parameters, hence -Wno-unused-parameter here only.
-$(B)/tests/unit/%: tests/unit/%.c $(LIBFTSW)
+$(B)/tests/unit/%: tests/unit/%.c $(LIBFTSW_ALL)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(USER_CFLAGS) -std=gnu11 -Wno-unused-parameter $(PKG_CFLAGS) \
-		-I$(KSRC)/tools/testing/selftests -o $@ $< $(LIBFTSW) \
+		-I$(KSRC)/tools/testing/selftests -o $@ $< $(LIBFTSW_ALL) \
 		$(PKG_LIBS) $(LDLIBS)
 
 unit-bins: $(UNIT_BINS)
@@ -324,6 +367,8 @@ tap-user:
 	done
 	@echo "  UNIT    lib-example"
 	@$(TOP)/tests/lib-example >$(TAP)/unit-lib-example.tap 2>$(TAP)/unit-lib-example.err || true
+	@echo "  UNIT    lib-symbols"
+	@$(TOP)/tests/lib-symbols >$(TAP)/unit-lib-symbols.tap 2>$(TAP)/unit-lib-symbols.err || true
 
 tap-style:
 	@mkdir -p $(TAP)
@@ -379,7 +424,8 @@ fuzz-netlink: $(B)/kmod-debug/kmod/ftsw.ko user $(SELFTEST_BINS)
 # ---------------------------------------------------------------- install
 
 # make install / uninstall [PREFIX=/usr/local] [DESTDIR=]: the CLI, libftsw
-# (static) with its public headers and a pkg-config file, the UAPI header,
+# (static and shared) with its public headers and a pkg-config file,
+# libftsw-umad.so (private to ftsw), the UAPI header,
 # the man page, bash completion and the Wireshark dissector. install-dkms
 # puts the module's sources and dkms.conf under /usr/src/ftsw-VERSION for
 # `dkms add/build/install` (Documentation/install.md).
@@ -391,6 +437,9 @@ INCLUDEDIR ?= $(PREFIX)/include
 DATADIR	?= $(PREFIX)/share
 MANDIR	?= $(DATADIR)/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# libftsw-umad.so, private to ftsw: where ftsw_lab_umad_shim() looks, next
+# to the ftsw it runs (<bindir>/../lib/ftsw).
+PKGLIBDIR ?= $(PREFIX)/lib/ftsw
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 # Wireshark's global Lua plugin folder (`tshark -G folders`) for /usr;
 # elsewhere a folder given with -X lua_script: or copied to ~/.local.
@@ -401,7 +450,7 @@ INSTALL	?= install
 # Public headers (folder/header.h, as inside the tree); the rest is private.
 PUB_HDRS := libftsw.h util/util.h util/output.h util/parse.h util/rundir.h \
 	topo/topology.h route/routing.h analyze/analyze.h analyze/picture.h \
-	nl/nl.h nl/ns.h lab/lab.h lab/lab_tools.h fm/fm.h cc/cc.h
+	sim/sim.h nl/nl.h nl/ns.h lab/lab.h lab/lab_tools.h fm/fm.h cc/cc.h
 
 $(B)/ftsw.pc: contrib/ftsw.pc.in Makefile
 	@mkdir -p $(@D)
@@ -422,7 +471,9 @@ install: user $(B)/ftsw.pc $(B)/ftsw.bash-completion
 		$(DESTDIR)$(WIRESHARK_PLUGINDIR)
 	$(INSTALL) -m 755 $(FTSW) $(DESTDIR)$(BINDIR)/ftsw
 	$(INSTALL) -m 644 $(LIBFTSW) $(DESTDIR)$(LIBDIR)/libftsw.a
-	$(INSTALL) -D -m 644 $(UMAD_SHIM) $(DESTDIR)$(LIBDIR)/ftsw/libftsw-umad.so
+	$(INSTALL) -m 644 $(LIBFTSW_SO) $(DESTDIR)$(LIBDIR)/libftsw.so.$(SOVERSION)
+	ln -sf libftsw.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libftsw.so
+	$(INSTALL) -D -m 644 $(UMAD_SHIM) $(DESTDIR)$(PKGLIBDIR)/libftsw-umad.so
 	$(INSTALL) -m 644 $(B)/ftsw.pc $(DESTDIR)$(PKGCONFIGDIR)/ftsw.pc
 	for h in $(PUB_HDRS); do \
 		$(INSTALL) -D -m 644 user/lib/$$h $(DESTDIR)$(INCLUDEDIR)/ftsw/$$h || exit 1; \
@@ -434,7 +485,9 @@ install: user $(B)/ftsw.pc $(B)/ftsw.bash-completion
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ftsw $(DESTDIR)$(LIBDIR)/libftsw.a \
-		$(DESTDIR)$(LIBDIR)/ftsw/libftsw-umad.so \
+		$(DESTDIR)$(LIBDIR)/libftsw.so.$(SOVERSION) \
+		$(DESTDIR)$(LIBDIR)/libftsw.so \
+		$(DESTDIR)$(PKGLIBDIR)/libftsw-umad.so \
 		$(DESTDIR)$(PKGCONFIGDIR)/ftsw.pc \
 		$(DESTDIR)$(INCLUDEDIR)/linux/ftsw.h \
 		$(DESTDIR)$(MANDIR)/man8/ftsw.8 $(DESTDIR)$(BASHCOMPDIR)/ftsw \

@@ -46,7 +46,7 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-LIB=$(dirname "$FTSW")/libftsw.a
+LIB=$(dirname "$FTSW")/libftsw-all.a
 [ -x "$FTSW" ] && [ -f "$LIB" ] || { echo "routing2: $FTSW / $LIB not built (make user)" >&2; exit 1; }
 if [ $OSM = 1 ] && { ! command -v opensm >/dev/null || ! command -v ibsim >/dev/null; }; then
 	echo "routing2: opensm/ibsim missing (apt-get install -y opensm ibsim-utils)" >&2

@@ -16,8 +16,13 @@
 #ifndef LIBFTSW_H
 #define LIBFTSW_H
 
+/* What follows is libftsw's API: exported (Documentation/libftsw.md). */
+#pragma GCC visibility push(default)
+
 #define FTSW_VERSION "0.1"
 
 const char *ftsw_version(void);
+
+#pragma GCC visibility pop
 
 #endif

@@ -25,6 +25,9 @@
 
 #include "route/routing.h"
 
+/* What follows is libftsw's API: exported (Documentation/libftsw.md). */
+#pragma GCC visibility push(default)
+
 /* ------------------------------------------------------------ tracing */
 
 #define FTSW_HOP_LIMIT	64	/* the kernel's default fabric hop limit */
@@ -427,5 +430,7 @@ struct ftsw_table_stats {
 	uint32_t min_used, max_used;
 };
 void ftsw_table_stats(const struct ftsw_routing *r, struct ftsw_table_stats *s);
+
+#pragma GCC visibility pop
 
 #endif

@@ -26,6 +26,9 @@
 
 #include "topo/topology.h"
 
+/* What follows is libftsw's API: exported (Documentation/libftsw.md). */
+#pragma GCC visibility push(default)
+
 enum ftsw_layout_kind {
 	FTSW_LAYOUT_LEVELS,	/* a tree by levels */
 	FTSW_LAYOUT_GRID,	/* a torus or mesh of 2+ dimensions */
@@ -113,5 +116,7 @@ int ftsw_picture_dot(const struct ftsw_picture *p, FILE *f);
  */
 int ftsw_picture_write(const struct ftsw_picture *p, const char *dot_path,
 		       const char *picture, struct ftsw_err *err);
+
+#pragma GCC visibility pop
 
 #endif

@@ -25,6 +25,9 @@
 
 #include "util/util.h"
 
+/* What follows is libftsw's API: exported (Documentation/libftsw.md). */
+#pragma GCC visibility push(default)
+
 #define FTSW_CC_SLS		16	/* CACongestionSetting entries */
 #define FTSW_CC_MASK_BYTES	32	/* 256-bit port masks */
 #define FTSW_CC_CCT_MAX		128	/* CCT entries OpenSM configures */
@@ -274,5 +277,7 @@ static inline unsigned ftsw_ar_flowlet_slot(uint32_t slid, uint32_t dlid,
 }
 
 #define FTSW_AR_FLOWLET_BITS	8	/* 256 slots per switch */
+
+#pragma GCC visibility pop
 
 #endif

@@ -24,6 +24,9 @@
 
 #include "topo/topology.h"
 
+/* What follows is libftsw's API: exported (Documentation/libftsw.md). */
+#pragma GCC visibility push(default)
+
 struct ftsw_fm_report;
 
 struct ftsw_fm_opts {
@@ -113,5 +116,7 @@ int ftsw_fm_status_read(const char *path, struct ftsw_fm_status *st,
  * 0 when one was stopped, 1 when none runs, -1 with err.
  */
 int ftsw_fm_stop(const char *netns, unsigned wait_ms, struct ftsw_err *err);
+
+#pragma GCC visibility pop
 
 #endif

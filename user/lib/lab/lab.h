@@ -41,6 +41,9 @@
 #include "sim/sim.h"
 #include "util/rundir.h"
 
+/* What follows is libftsw's API: exported (Documentation/libftsw.md). */
+#pragma GCC visibility push(default)
+
 #define FTSW_LAB_DEFAULT	"ftsw"
 #define FTSW_LAB_NAME_MAX	24
 #define FTSW_LAB_LINK_MTU	9000
@@ -638,5 +641,7 @@ struct ftsw_lab_waits {
 int ftsw_lab_waits(struct ftsw_lab *lab, uint64_t min_wait_ns,
 		   struct ftsw_lab_waits *w, struct ftsw_err *err);
 void ftsw_lab_waits_free(struct ftsw_lab_waits *w);
+
+#pragma GCC visibility pop
 
 #endif

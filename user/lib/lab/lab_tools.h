@@ -27,6 +27,9 @@
 
 #include "lab/lab.h"
 
+/* What follows is libftsw's API: exported (Documentation/libftsw.md). */
+#pragma GCC visibility push(default)
+
 /* The MPI implementations lab mpirun launches. */
 enum ftsw_lab_mpi {
 	FTSW_MPI_OPENMPI,	/* Debian's openmpi-bin: mpirun.openmpi */
@@ -79,5 +82,7 @@ int ftsw_lab_capture_dev(const struct ftsw_lab *lab, const char *link,
  */
 int ftsw_lab_capture(struct ftsw_lab *lab, const char *link, const char *file,
 		     unsigned count, char **extra, struct ftsw_err *err);
+
+#pragma GCC visibility pop
 
 #endif

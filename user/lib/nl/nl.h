@@ -10,8 +10,12 @@
 #define FTSW_NL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/ftsw.h>
+
+/* What follows is libftsw's API: exported (Documentation/libftsw.md). */
+#pragma GCC visibility push(default)
 
 struct ftsw_nl;
 
@@ -242,5 +246,7 @@ uint64_t ftsw_life_ns(uint8_t life);
 const char *ftsw_drop_name(int reason);
 const char *ftsw_reason_name(int reason);
 const char *ftsw_kind_name(int kind);
+
+#pragma GCC visibility pop
 
 #endif

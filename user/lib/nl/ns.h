@@ -12,6 +12,9 @@
 #include "nl/nl.h"
 #include "util/util.h"
 
+/* What follows is libftsw's API: exported (Documentation/libftsw.md). */
+#pragma GCC visibility push(default)
+
 #define FTSW_NETNS_DIR		"/run/netns"
 
 /* Create /run/netns/NAME holding a new network namespace (EEXIST: error). */
@@ -35,5 +38,7 @@ int ftsw_netns_home(struct ftsw_err *err);
 int ftsw_netns_view(const char *name, struct ftsw_err *err);
 /* Open an ftsw genl client inside namespace NAME. */
 struct ftsw_nl *ftsw_nl_open_in(const char *netns, struct ftsw_err *err);
+
+#pragma GCC visibility pop
 
 #endif

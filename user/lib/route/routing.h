@@ -27,6 +27,9 @@
 
 #include "topo/topology.h"
 
+/* What follows is libftsw's API: exported (Documentation/libftsw.md). */
+#pragma GCC visibility push(default)
+
 #define FTSW_LID_MAX		0xBFFF	/* last unicast LID */
 #define FTSW_LID_EXT_MAX	0xFFFFFF
 #define FTSW_LMC_MAX		7
@@ -429,5 +432,7 @@ unsigned ftsw_lmp_select(const struct ftsw_pgft *g, enum ftsw_lmp_kind kind,
 /* d-mod-k path index of destination d at NCA level k (paper 000, §3.3). */
 uint64_t ftsw_dmodk_path_index(const struct ftsw_pgft *g, uint64_t d,
 			       unsigned k);
+
+#pragma GCC visibility pop
 
 #endif

@@ -35,6 +35,9 @@
 
 #include "analyze/analyze.h"
 
+/* What follows is libftsw's API: exported (Documentation/libftsw.md). */
+#pragma GCC visibility push(default)
+
 #define FTSW_SIM_MAX_VLS	15
 
 enum ftsw_sim_policy {
@@ -226,5 +229,7 @@ double ftsw_sim_lab_bits(const struct ftsw_sim_lab_map *m, double flits);
 int ftsw_sim_cycle_check(const struct ftsw_routing *r,
 			 const struct ftsw_sim_wait *c, unsigned n,
 			 unsigned vls, char *why, size_t sz);
+
+#pragma GCC visibility pop
 
 #endif

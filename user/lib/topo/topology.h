@@ -28,6 +28,9 @@
 
 #include "util/util.h"
 
+/* What follows is libftsw's API: exported (Documentation/libftsw.md). */
+#pragma GCC visibility push(default)
+
 #define FTSW_NONE	UINT32_MAX
 #define FTSW_PGFT_MAX_H	8	/* PGFT levels supported */
 #define FTSW_TOPO_MAX_PORTS 254	/* as FTSW_MAX_PORTS in the UAPI */
@@ -343,5 +346,7 @@ int ftsw_rank_from_roots(const struct ftsw_topo *t, const uint32_t *roots,
 struct ftsw_topo *ftsw_topo_gen_random(unsigned nsw, unsigned ports,
 				       unsigned hosts_per_sw, unsigned links,
 				       uint64_t seed, struct ftsw_err *err);
+
+#pragma GCC visibility pop
 
 #endif

@@ -26,6 +26,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* What follows is libftsw's API: exported (Documentation/libftsw.md). */
+#pragma GCC visibility push(default)
+
 /* Start a document on f, as JSON or text. */
 void ftsw_out_begin(FILE *f, bool json);
 /*
@@ -61,5 +64,7 @@ void ftsw_out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ftsw_json_write_str(FILE *f, const char *s);
 /* Write v as a JSON number on f, or null when it is not finite. */
 void ftsw_json_write_double(FILE *f, double v);
+
+#pragma GCC visibility pop
 
 #endif

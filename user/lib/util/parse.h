@@ -20,6 +20,9 @@
 
 #include "util/util.h"
 
+/* What follows is libftsw's API: exported (Documentation/libftsw.md). */
+#pragma GCC visibility push(default)
+
 int ftsw_parse_u64(const char *what, const char *s, uint64_t min,
 		   uint64_t max, uint64_t *out, struct ftsw_err *err);
 int ftsw_parse_uint(const char *what, const char *s, unsigned min,
@@ -58,5 +61,7 @@ int ftsw_parse_hex_prefix(const char *what, const char *s, uint64_t *out,
  * NULL) then points to, unsplit.
  */
 unsigned ftsw_split_words(char *s, char **w, unsigned max, char **rest);
+
+#pragma GCC visibility pop
 
 #endif

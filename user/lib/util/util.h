@@ -10,6 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* What follows is libftsw's API: exported (Documentation/libftsw.md). */
+#pragma GCC visibility push(default)
+
 /*
  * Error report: every failing libftsw call fills msg (what failed, with the
  * file:line, switch/port or option at fault) and code, a positive errno
@@ -74,5 +77,7 @@ uint64_t ftsw_now_us(void);
 
 /* Deterministic PRNG (splitmix64) for everything seeded. */
 uint64_t ftsw_rand_next(uint64_t *state);
+
+#pragma GCC visibility pop
 
 #endif
