@@ -445,6 +445,59 @@ TEST(topologies_in_words)
 	}
 }
 
+/*
+ * What a routing did, in text as in JSON (issue 40): the VLs it uses on
+ * the summary line (dor on a 4x4 torus: 2^2 dateline VLs; a ring of 3
+ * needs none), its warning on stderr (dor without a torus's coordinates
+ * falls back to one VL: the reason used to be in -j only), in grammar and
+ * naming the option to change.
+ */
+TEST(routing_says_what_it_did)
+{
+	static const struct {
+		const char *args;
+		int status;
+		const char *out, *err;
+	} c[] = {
+		{ "route -a dor -t torus:4,4", 0, ", 4 VLs, dor: a VL per set of "
+		  "datelines crossed (2 dimensions of 4 or more switches)", NULL },
+		{ "route -a dor -t torus:3,3", 0, ", 1 VL, dor: no ring of 4 or "
+		  "more switches, no dateline VL needed", NULL },
+		{ "route -a dor -t kautz:2,2", 0, ", 1 VL, ", "ftsw: warning: dor: "
+		  "no torus coordinates (not generated from a torus: or mesh: "
+		  "spec, nor a net file naming one): one VL" },
+		{ "analyze -a dor -t kautz:2,2 -p shift:1", 0, NULL,
+		  "ftsw: warning: dor: no torus coordinates" },
+		{ "sim -a dor -t kautz:2,2 --load 0.1 --warmup 10 --measure 100",
+		  0, NULL, "ftsw: warning: dor: no torus coordinates" },
+		{ "route -a lash -t ftmn:4,2", 0, ", 1 VL, lash: 1 virtual layer;",
+		  NULL },
+		{ "route -a dfsssp -t ftmn:4,2", 0, ", 8 VLs, dfsssp: 1 virtual "
+		  "layer needed (weakest edge, 0 cycles broken), balanced onto 8",
+		  NULL },
+		{ "route -a dfsssp -t torus:6 --max-vls 1", 1, NULL,
+		  "dfsssp: more than 1 virtual layer needed (the weakest-edge "
+		  "heuristic found a cycle in layer 1); allow more with "
+		  "--max-vls (up to 15)" },
+	};
+	char *out, *err;
+	unsigned i;
+	int st;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		out = run(c[i].args, &st, &err);
+		EXPECT_EQ(c[i].status, st) TH_LOG("%s", c[i].args);
+		if (c[i].out)
+			EXPECT_TRUE(out && strstr(out, c[i].out))
+				TH_LOG("%s: %s", c[i].args, out ? out : "");
+		if (c[i].err)
+			EXPECT_TRUE(err && strstr(err, c[i].err))
+				TH_LOG("%s: %s", c[i].args, err ? err : "");
+		free(out);
+		free(err);
+	}
+}
+
 /* How many times needle occurs in hay. */
 static unsigned count_of(const char *hay, const char *needle)
 {

@@ -199,7 +199,7 @@ TEST(dfsssp_ring_needs_layers)
 	/* one layer allowed: a clear failure */
 	o.max_vls = 1;
 	EXPECT_EQ(-1, ftsw_dfsssp_layers(t, r, &o, &st, &err));
-	EXPECT_NE(NULL, strstr(err.msg, "virtual layers"));
+	EXPECT_NE(NULL, strstr(err.msg, "more than 1 virtual layer needed"));
 	ftsw_routing_free(r);
 	ftsw_topo_free(t);
 }

@@ -24,6 +24,13 @@ void cli_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void cli_route_warning(const struct ftsw_routing *r)
+{
+	if (r->warning[0] && !cli.json)
+		cli_err("%s%s", r->unroutable_pairs ? "" : "warning: ",
+			r->warning);
+}
+
 void cli_progress(const char *what, uint64_t done, uint64_t total,
 		  void *arg)
 {

@@ -197,6 +197,7 @@ static inline int cli_parse_exit(int rc)
  */
 const struct cli_val *cli_val_of(const struct cli_args *a, const char *name);
 struct ftsw_route_req;
+struct ftsw_routing;
 /*
  * The routing a command asks for, from the options it has (-a ENGINE,
  * -r LFTS, CLI_OPT_LMC, _SEED, _PATHS, _THREADS, _MAX_VLS,
@@ -245,6 +246,13 @@ static inline double cli_seconds_since(uint64_t t0_us)
 {
 	return (double)(ftsw_now_us() - t0_us) / 1e6;
 }
+
+/*
+ * A routing's warning (dor without a torus's coordinates, unroutable
+ * pairs...) in text: once, on stderr ("ftsw: warning: ..."); with -j the
+ * command puts it in its document instead.
+ */
+void cli_route_warning(const struct ftsw_routing *r);
 
 /* Error helper: "ftsw: " prefix, message, newline, on stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

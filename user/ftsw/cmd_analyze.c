@@ -522,6 +522,8 @@ static struct ftsw_routing *analyze_routing(const struct ftsw_topo *t,
 	    !o->q.o.extended_lids && !cli.json)
 		fprintf(stderr, "ftsw: note: LMC %u needs LIDs past 0xBFFF "
 			"(extended LIDs, analysis only)\n", r->lmc);
+	if (r)
+		cli_route_warning(r);
 	return r;
 }
 

@@ -257,6 +257,7 @@ static void print_routing(const struct ftsw_routing *r, double secs,
 	ftsw_out_uint("hosts", "%" PRIu64 " hosts, ", r->nhosts);
 	ftsw_out_uint(NULL, "LMC %" PRIu64 ", ", r->lmc);
 	ftsw_out_uint("max_lid", "LIDs 1..%" PRIu64 ", ", r->max_lid);
+	ftsw_out_text("%u VL%s, ", r->nvls, r->nvls == 1 ? "" : "s");
 	ftsw_out_uint("unroutable_pairs", NULL, r->unroutable_pairs);
 	if (r->warning[0])
 		ftsw_out_str("warning", NULL, r->warning);
@@ -313,11 +314,9 @@ static int route_run(const struct cli_args *a, bool check_cmd)
 		return 1;
 	}
 	/* the warning once: in the JSON document with -j, else on stderr */
-	if (r->unroutable_pairs) {
-		if (!cli.json)
-			cli_err("%s", r->warning);
+	cli_route_warning(r);
+	if (r->unroutable_pairs)
 		rc = 1;
-	}
 	if (ro.out && ftsw_lfts_write(r, ro.out, &err)) {
 		cli_err("%s", err.msg);
 		rc = 1;

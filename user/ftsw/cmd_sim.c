@@ -719,6 +719,7 @@ static int sim_run(const struct cli_args *a)
 		cli_err("%s", err.msg);
 		rc = 1;
 	} else {
+		cli_route_warning(r);
 		rc = sim_routing(&o, r, loads, n);
 		ftsw_routing_free(r);
 	}

@@ -416,10 +416,11 @@ static int break_cycles(struct layering *ly, const struct ftsw_dfsssp_opts *o,
 				st->cycles_broken++;
 			if (found < 0) {
 				ftsw_err_set(err, "dfsssp: more than %u virtual "
-					     "layers needed (the %s-edge heuristic "
+					     "layer%s needed (the %s-edge heuristic "
 					     "found a cycle in layer %u); allow more "
-					     "with max VLs (up to 15) or use another "
-					     "engine", c->L,
+					     "with --max-vls (up to 15) or use "
+					     "another engine", c->L,
+					     c->L == 1 ? "" : "s",
 					     ftsw_heuristic_name(o->heuristic), c->L);
 				st->layers_needed = c->L + 1;
 				goto out;
@@ -591,11 +592,12 @@ static int dfsssp_run(const struct ftsw_topo *t, const struct ftsw_route_opts *o
 	if (ftsw_dfsssp_layers(t, r, &d, &st, err))
 		return -1;
 	snprintf(r->info, sizeof(r->info),
-		 "dfsssp: %u virtual layers needed (%s edge, %llu "
-		 "cycles broken), balanced onto %u; CDG %llu edges, "
+		 "dfsssp: %u virtual layer%s needed (%s edge, %llu "
+		 "cycle%s broken), balanced onto %u; CDG %llu edges, "
 		 "bookkeeping %.1f MiB", st.layers_needed,
-		 ftsw_heuristic_name(h),
-		 (unsigned long long)st.cycles_broken, st.layers_used,
+		 st.layers_needed == 1 ? "" : "s", ftsw_heuristic_name(h),
+		 (unsigned long long)st.cycles_broken,
+		 st.cycles_broken == 1 ? "" : "s", st.layers_used,
 		 (unsigned long long)st.dependencies,
 		 st.cdg_bytes / 1048576.0);
 	return 0;

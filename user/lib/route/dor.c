@@ -221,17 +221,29 @@ int ftsw_route_dor(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 	r->flags |= FTSW_RT_SWITCH_LIDS;
 	r->nvls = 1;
 	if (torus_of(t, &g)) {
-		if (strncmp(t->spec, "mesh:", 5))
+		if (!strncmp(t->spec, "mesh:", 5) && !t->degraded)
+			snprintf(r->info, sizeof(r->info), "dor: a mesh, "
+				 "dimension order alone is deadlock-free");
+		else
 			snprintf(r->warning, sizeof(r->warning), "dor: no torus "
-				 "coordinates (fabric not generated from a torus: "
-				 "or mesh: spec): one VL, as OpenSM's dor; "
+				 "coordinates (%s): one VL, as OpenSM's dor; "
 				 "deadlock-free only if the fabric is a mesh or "
-				 "hypercube cabled in dimension order");
+				 "hypercube cabled in dimension order",
+				 t->degraded ? "the fabric is degraded" :
+				 "not generated from a torus: or mesh: spec, "
+				 "nor a net file naming one");
 		rc = 0;
 		goto out;
 	}
 	for (d = 0; d < g.n; d++)
 		wrapped += g.k[d] >= 4;
+	if (wrapped)
+		snprintf(r->info, sizeof(r->info), "dor: a VL per set of "
+			 "datelines crossed (%u dimension%s of 4 or more "
+			 "switches)", wrapped, wrapped == 1 ? "" : "s");
+	else
+		snprintf(r->info, sizeof(r->info), "dor: no ring of 4 or more "
+			 "switches, no dateline VL needed");
 	if ((1u << wrapped) > maxvl) {
 		ftsw_err_set(err, "dor: a torus with %u wrapped dimensions needs "
 			     "%u VLs for its datelines, more than the %u allowed "

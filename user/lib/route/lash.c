@@ -304,8 +304,9 @@ static int place(struct lash *a, const struct ftsw_routing *r, uint32_t s,
 		}
 	}
 	ftsw_err_set(err, "lash: no deadlock-free layer within %u virtual "
-		     "layers for the path from switch %s to host %s (--max-vls, "
-		     "at most 15)", a->maxly,
+		     "layer%s for the path from switch %s to host %s (allow "
+		     "more with --max-vls, at most 15)", a->maxly,
+		     a->maxly == 1 ? "" : "s",
 		     t->nodes[t->switches[s]].desc ? t->nodes[t->switches[s]].desc : "?",
 		     t->nodes[t->hosts[h]].desc ? t->nodes[t->hosts[h]].desc : "?");
 	return -1;
@@ -420,8 +421,8 @@ int ftsw_route_lash(const struct ftsw_topo *t, const struct ftsw_route_opts *o,
 	}
 	if (lash_layers(&a, r, err))
 		goto out;
-	snprintf(r->info, sizeof(r->info), "lash: %u virtual layers",
-		 a.nly ? a.nly : 1);
+	snprintf(r->info, sizeof(r->info), "lash: %u virtual layer%s",
+		 a.nly ? a.nly : 1, a.nly > 1 ? "s" : "");
 	rc = 0;
 out:
 	lash_free(&a);
