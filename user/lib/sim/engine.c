@@ -452,6 +452,21 @@ static inline void xbar_to_out(struct sim *s, uint32_t in, uint32_t o,
 
 static void xbar_ev_voq(struct sim *s, uint32_t o);
 
+/*
+ * Output o granted nothing: if its buffer may be full only until the tail
+ * on its link has left, look again then. The link's own wake-up at that
+ * tail (link_ev) only covers inputs that requested o when the packet
+ * started; an input whose head came later, woken when the buffer was not
+ * yet full and finding it filled meanwhile by another input, would wait
+ * for the next packet's tail (found by verify with speedup > 1).
+ */
+static void xbar_retry(struct sim *s, uint32_t o)
+{
+	if (s->pt[o].link_free > s->now &&
+	    (!(s->pt[o].pflags & PF_MASK) || s->pt[o].reqmask))
+		push_ev(s, s->pt[o].link_free, EV(EV_XBAR, o));
+}
+
 static void xbar_ev(struct sim *s, uint32_t o)
 {
 	unsigned V = s->V, v;
@@ -464,8 +479,10 @@ static void xbar_ev(struct sim *s, uint32_t o)
 	}
 	idx = xbar_pick(s, o);
 
-	if (idx == SIZE_MAX)
+	if (idx == SIZE_MAX) {
+		xbar_retry(s, o);
 		return;
+	}
 	in = div_v(s, idx);
 	v = mod_v(s, idx);
 	base = s->pt[o].pbase;
@@ -615,8 +632,10 @@ static void xbar_ev_voq(struct sim *s, uint32_t o)
 	struct spv *x;
 	struct pkt *p;
 
-	if (idx == SIZE_MAX)
+	if (idx == SIZE_MAX) {
+		xbar_retry(s, o);
 		return;
+	}
 	in = div_v(s, idx);
 	v = mod_v(s, idx);
 	x = PV(s, idx);
