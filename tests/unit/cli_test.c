@@ -694,7 +694,8 @@ static const struct {
 	  "--vls --warmup --measure --drain --deadlock --seed "
 	  "--threads --links --plot --picture --dot --speedup --voq "
 	  "--interleave --phased --rate --frame-bytes --buffer-bytes "
-	  "--in-buffer-bytes --out-buffer-bytes\n" },
+	  "--in-buffer-bytes --out-buffer-bytes --adaptive --groups "
+	  "--flowlet-gap --cc --cc-timer-unit\n" },
 	{ "ftsw sim --pa", "--paths --pattern --path-policy --packet\n" },
 	{ "ftsw sim -t ftmn:4,2 -a osr", "osrm2 osrm3\n" },
 	{ "ftsw sim -p shi", "shift shift:\n" },

@@ -27,7 +27,8 @@ enum {
 	S_ROUTER_LAT, S_VLS, S_WARMUP, S_MEASURE, S_DRAIN, S_DEADLOCK,
 	S_SEED, S_THREADS, S_LINKS, S_PLOT, S_PICTURE, S_DOT,
 	S_SPEEDUP, S_VOQ, S_INTERLEAVE, S_PHASED, S_RATE, S_FRAME,
-	S_BUF_BYTES, S_IN_BYTES, S_OUT_BYTES, S_N
+	S_BUF_BYTES, S_IN_BYTES, S_OUT_BYTES, S_ADAPTIVE, S_GROUPS,
+	S_FLOWLET, S_CC, S_CC_UNIT, S_N
 };
 
 #define SIM_NUM(nm, a, lo, hi, h) { nm, NULL, CLI_NUM, a, lo, hi, .help = h }
@@ -117,6 +118,17 @@ static const struct cli_opt sim_opts[S_N + 1] = {
 			       "the lab's input buffer, bytes"),
 	[S_OUT_BYTES] = SIM_NUM("--out-buffer-bytes", "B", 64, 16777216,
 				"the lab's output queue, bytes"),
+	[S_ADAPTIVE] = CLI_OPT_ADAPTIVE,
+	[S_GROUPS] = CLI_OPT_GROUPS,
+	[S_FLOWLET] = SIM_NUM("--flowlet-gap", "C", 0, 1000000000,
+			      "adaptive routing per flowlet: a flow keeps its "
+			      "port while its packets come less than C cycles "
+			      "apart (0: per packet)"),
+	[S_CC] = { "--cc", NULL, CLI_FILE, "FILE",
+		   .help = "congestion control: the cc_* keys of an "
+			   "opensm.conf (with --rate)" },
+	[S_CC_UNIT] = SIM_NUM("--cc-timer-unit", "NS", 1, 1000000000,
+			      "CCTI_Timer's unit, ns (1024, IBA's)"),
 };
 
 #undef SIM_NUM
@@ -138,7 +150,8 @@ const struct cli_cmd cli_cmds_sim[] = {
 };
 
 struct sopts {
-	const char *topo, *pattern, *order, *load;
+	const char *topo, *pattern, *order, *load, *cc_file;
+	struct ftsw_cc_params cc;
 	const char *plot, *picture, *dot;
 	struct ftsw_route_req q;
 	struct ftsw_sim_opts so;
@@ -188,6 +201,35 @@ static int take_lab(const struct cli_args *a, struct sopts *o)
 		cli_err("sim: %s", err.msg);
 		return -1;
 	}
+	return 0;
+}
+
+/* --cc FILE, --cc-timer-unit: congestion control's parameters. */
+static int take_cc(const struct cli_args *a, struct sopts *o)
+{
+	struct ftsw_err err;
+
+	if (!a->v[S_CC].n) {
+		if (a->v[S_CC_UNIT].n) {
+			cli_err("sim: --cc-timer-unit needs --cc");
+			return -1;
+		}
+		return 0;
+	}
+	o->cc_file = a->v[S_CC].s;
+	ftsw_cc_params_default(&o->cc);
+	if (ftsw_cc_params_read(o->cc_file, &o->cc, &err)) {
+		cli_err("sim: --cc %s", err.msg);
+		return -1;
+	}
+	if (a->v[S_CC_UNIT].n)
+		o->cc.timer_unit_ns = (uint32_t)a->v[S_CC_UNIT].u;
+	if (o->cc.congestion_control && !o->lab.rate_bits) {
+		cli_err("sim: --cc needs the lab's --rate and --frame-bytes "
+			"(CCTI_Timer counts time)");
+		return -1;
+	}
+	o->so.cc = &o->cc;
 	return 0;
 }
 
@@ -241,7 +283,23 @@ static int take_opts(const struct cli_args *a, struct sopts *o)
 			"(ftsw sim help)");
 		return -1;
 	}
-	return take_lab(a, o);
+	if (o->q.o.adaptive && o->q.groups) {
+		cli_err("sim: --adaptive and --groups exclude each other");
+		return -1;
+	}
+	o->so.adaptive = o->q.o.adaptive || o->q.groups;
+	if (a->v[S_FLOWLET].n && !o->so.adaptive) {
+		cli_err("sim: --flowlet-gap needs adaptive routing (--adaptive "
+			"or --groups)");
+		return -1;
+	}
+	take_num(a, S_FLOWLET, &o->so.flowlet_gap);
+	if ((o->so.adaptive || a->v[S_CC].n) && (o->so.phased || o->so.voq)) {
+		cli_err("sim: --cc and adaptive routing run on the event engine "
+			"with FIFO inputs: not with --phased or --voq");
+		return -1;
+	}
+	return take_lab(a, o) || take_cc(a, o);
 }
 
 static const char *swname(const struct ftsw_topo *t, uint32_t sw, char *buf,
@@ -367,9 +425,48 @@ static void point_links(const struct ftsw_topo *t,
 	ftsw_out_close_array();
 }
 
+/* Congestion control and adaptive routing's counters of a point. */
+static void point_cm(const struct ftsw_topo *t, const struct ftsw_sim_opts *so,
+		     const struct ftsw_sim_result *x)
+{
+	uint32_t h;
+
+	if (so->cc && so->cc->congestion_control) {
+		ftsw_out_uint("cc_marked", "      congestion control: %" PRIu64
+			      " packets marked FECN", x->cc_marked);
+		ftsw_out_uint("cc_becns", ", %" PRIu64 " BECNs", x->cc_becns);
+		ftsw_out_uint("cc_max_ccti", ", CCTI up to %" PRIu64,
+			      x->cc_max_ccti);
+		ftsw_out_uint("cc_waits", ", %" PRIu64 " waits for the "
+			      "inter-packet delay", x->cc_waits);
+		ftsw_out_uint("cc_triggers", ", %" PRIu64 " trigger events\n",
+			      x->cc_triggers);
+	}
+	if (!so->adaptive)
+		return;
+	ftsw_out_uint("ar_choices", "      adaptive routing: %" PRIu64
+		      " choices", x->ar_choices);
+	ftsw_out_uint("ar_moved", ", %" PRIu64 " off the static port",
+		      x->ar_moved);
+	if (!x->ooo) {
+		ftsw_out_text(" (order not counted: more than 4096 hosts)\n");
+		return;
+	}
+	ftsw_out_uint("out_of_order", ", %" PRIu64 " packets out of order",
+		      x->ooo_total);
+	ftsw_out_float("reorder_rate", " (%.4f of those delivered)\n",
+		       x->pkts_delivered ? (double)x->ooo_total /
+		       (double)x->pkts_delivered : 0);
+	ftsw_out_open_array("out_of_order_by_host");
+	for (h = 0; h < t->nhosts; h++)
+		ftsw_out_uint(NULL, NULL, x->ooo[h]);
+	ftsw_out_close_array();
+}
+
 static void print_point(const struct ftsw_routing *r,
 			const struct ftsw_sim_result *x, bool links,
-			const struct ftsw_sim_lab_map *lab)
+			const struct ftsw_sim_lab_map *lab,
+			const struct ftsw_sim_opts *so)
 {
 	ftsw_out_open_object(NULL);
 	ftsw_out_float("load", "  %6.3f", x->load);
@@ -408,6 +505,7 @@ static void print_point(const struct ftsw_routing *r,
 			      "(ulimit -v?): the event engine ran this point "
 			      "on one thread, same numbers");
 	ftsw_out_text("\n");
+	point_cm(r->topo, so, x);
 	if (x->deadlock)
 		point_deadlock(r, x);
 	if (links)
@@ -543,6 +641,60 @@ static int sim_points(const struct ftsw_routing *r,
 	return 0;
 }
 
+/* The congestion control parameters that act (model.cc). */
+static void print_cc(const struct sopts *o)
+{
+	const struct ftsw_cc_params *p = &o->cc;
+	unsigned sl;
+
+	ftsw_out_open_object("cc");
+	ftsw_out_str("file", "  congestion control from %s", o->cc_file);
+	ftsw_out_bool("on", ": %s", p->congestion_control);
+	if (!p->congestion_control) {
+		ftsw_out_text(" (congestion_control FALSE: nothing marks)\n");
+		ftsw_out_close_object();
+		return;
+	}
+	ftsw_out_uint("threshold", ", threshold %" PRIu64,
+		      p->cc_sw_cong_setting_control_map & FTSW_CC_SW_THRESHOLD ?
+		      p->cc_sw_cong_setting_threshold : 0);
+	ftsw_out_uint("marking_rate", ", marking rate %" PRIu64,
+		      p->cc_sw_cong_setting_control_map &
+		      FTSW_CC_SW_MARKING_RATE ?
+		      p->cc_sw_cong_setting_marking_rate : 0);
+	ftsw_out_uint("packet_size", ", packet size %" PRIu64,
+		      p->cc_sw_cong_setting_packet_size);
+	ftsw_out_uint("queue_flits", ", queues of %" PRIu64 " flits",
+		      o->so.out_cap_flits ? o->so.out_cap_flits :
+		      (uint64_t)o->so.out_buf * o->so.packet_flits);
+	ftsw_out_str("units", ", %s", p->cc_ca_cong_setting_port_control &
+		     FTSW_CC_CA_SL_BASED ? "per SL" : "per flow");
+	ftsw_out_uint("cct_entries", ", CCT of %" PRIu64 " entries",
+		      p->cc_cct_len);
+	ftsw_out_uint("timer_unit_ns", ", CCTI_Timer unit %" PRIu64 " ns",
+		      p->timer_unit_ns);
+	ftsw_out_open_array("sls");
+	for (sl = 0; sl < FTSW_CC_SLS; sl++) {
+		if (!(p->cc_ca_cong_setting_control_map >> sl & 1))
+			continue;
+		ftsw_out_open_object(NULL);
+		ftsw_out_uint("sl", "; SL %" PRIu64, sl);
+		ftsw_out_uint("ccti_increase", ": increase %" PRIu64,
+			      p->cc_ca_cong_setting_ccti_increase[sl]);
+		ftsw_out_uint("ccti_timer", ", timer %" PRIu64,
+			      p->cc_ca_cong_setting_ccti_timer[sl]);
+		ftsw_out_float("ccti_timer_cycles", " (%.1f cycles)",
+			       p->cc_ca_cong_setting_ccti_timer[sl] *
+			       (double)p->timer_unit_ns / o->so.cycle_ns);
+		ftsw_out_uint("ccti_min", ", min %" PRIu64,
+			      p->cc_ca_cong_setting_ccti_min[sl]);
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	ftsw_out_text("\n");
+	ftsw_out_close_object();
+}
+
 static void print_header(const struct sopts *o, const struct ftsw_routing *r,
 			 const struct ftsw_sim_traffic *tr, unsigned vls)
 {
@@ -591,6 +743,16 @@ static void print_header(const struct sopts *o, const struct ftsw_routing *r,
 	ftsw_out_uint("count", so->count ? ", %" PRIu64 " messages per flow"
 		      : NULL, so->count);
 	ftsw_out_uint("seed", ", seed %" PRIu64 "\n", so->seed);
+	if (so->adaptive) {
+		ftsw_out_bool("adaptive", NULL, true);
+		ftsw_out_uint("adaptive_entries", "  adaptive routing over %"
+			      PRIu64 " group entries", r->ar ? r->ar->entries : 0);
+		ftsw_out_uint("flowlet_gap", so->flowlet_gap ?
+			      ", per flowlet (gap %" PRIu64 " cycles)\n" :
+			      ", per packet\n", so->flowlet_gap);
+	}
+	if (o->cc_file)
+		print_cc(o);
 	ftsw_out_close_object();
 	if (!o->lab.rate_bits)
 		return;
@@ -622,7 +784,7 @@ static bool print_report(const struct sopts *o, const struct ftsw_routing *r,
 		      "umax", "uavg", "VL util");
 	ftsw_out_open_array("points");
 	for (i = 0; i < n; i++) {
-		print_point(r, &res[i], o->links, &o->lab);
+		print_point(r, &res[i], o->links, &o->lab, &o->so);
 		deadlock |= res[i].deadlock;
 	}
 	ftsw_out_close_array();

@@ -109,6 +109,8 @@ static void deliver(struct sim *s, struct pkt *p, uint32_t pi, uint32_t tail)
 {
 	struct msg *m = &s->ms[p->msg];
 
+	if (s->cm)
+		sim_cm_deliver(s, p, tail);
 	s->pk_delivered++;
 	s->pk_in_net--;
 	if (in_window(s, tail))
@@ -210,6 +212,9 @@ void sim_arrive(struct sim *s, uint32_t pi, uint32_t pp,
 	if (PV(s, idx)->in_cnt++ == 0) {
 		uint32_t when = p->t + s->R - 1;
 
+		/* adaptive routing: the switch chooses at the head */
+		if (s->ar_on)
+			out = p->out = sim_ar_choose(s, pp, v, p);
 		/* the input port may still be feeding the crossbar */
 		if (s->pt[pp].xin_free > when)
 			when = s->pt[pp].xin_free;
@@ -265,7 +270,7 @@ void sim_transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 		 */
 		if (k < 8 && (p->known >> k & 1)) {
 			out = p->route[k];
-		} else if (k < 8 && !s->per_packet) {
+		} else if (k < 8 && !s->nomemo) {
 			/*
 			 * An earlier packet of the message may have looked
 			 * it up since this one was injected: the message is
@@ -320,13 +325,18 @@ static void link_ev(struct sim *s, uint32_t o)
 		for (w = 0; w < s->V; w++) {
 			idx = (size_t)o * s->V + w;
 			if (PV(s, idx)->out_cnt && PV(s, idx)->out_ht <= s->now &&
-			    !cred_avail(s, idx))
+			    !cred_avail(s, idx)) {
 				sim_cred_wait(s, idx, o);
+				PV(s, idx)->starved = 1;
+			}
 		}
 		return;
 	}
 	idx = (size_t)o * s->V + v;
 	pi = OUTQ(s, idx)[PV(s, idx)->out_head];
+	/* congestion control: FECN as it starts, counted in its queue */
+	if (s->cc_on)
+		sim_cc_link(s, o, (unsigned)v, pi);
 	PV(s, idx)->out_head = (uint8_t)wrap(PV(s, idx)->out_head + 1u, s->Bout);
 	if (--PV(s, idx)->out_cnt)
 		PV(s, idx)->out_ht = s->pk[OUTQ(s, idx)[PV(s, idx)->out_head]].t;
@@ -496,6 +506,8 @@ static void xbar_ev(struct sim *s, uint32_t o)
 	if (--PV(s, idx)->in_cnt) {
 		struct pkt *nx = &s->pk[INQ(s, idx)[PV(s, idx)->in_head]];
 
+		if (s->ar_on)
+			nx->out = sim_ar_choose(s, in, v, nx);
 		set_req(s, idx, nx->out);
 		PV(s, idx)->in_ht = nx->t;
 		uint32_t when = xfree > nx->t + s->R - 1 ?
@@ -683,14 +695,16 @@ static bool host_can(const struct sim *s, uint32_t o, uint32_t h)
 
 		for (i = 0; i < q->cnt && i < s->o.interleave; i++) {
 			m = &s->ms[q->id[(q->head + i) % q->cap]];
-			if (cred_avail(s, (size_t)o * s->V + m->vl))
+			if (cred_avail(s, (size_t)o * s->V + m->vl) &&
+			    (!s->cc_on || sim_cc_until(s, h, m) <= s->now))
 				return true;
 		}
 		return false;
 	}
 	m = &s->ms[q->id[q->head]];
 	return m->created <= s->now &&
-	       cred_avail(s, (size_t)o * s->V + m->vl);
+	       cred_avail(s, (size_t)o * s->V + m->vl) &&
+	       (!s->cc_on || sim_cc_until(s, h, m) <= s->now);
 }
 
 /*
@@ -782,6 +796,8 @@ void sim_run_cycle(struct sim *s)
 {
 	uint32_t i;
 
+	if (s->cc_on)
+		sim_cc_run_becns(s);
 	sim_run_arrivals(s);
 	sim_run_events(s, &s->wheel[s->now & s->wmask]);
 	for (i = 0; i < s->ndrop; i++)

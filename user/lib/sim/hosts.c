@@ -119,6 +119,7 @@ static void host_arrival(struct sim *s, uint32_t h)
 	m->created = when;
 	m->first = 0;
 	m->dst = dst;
+	m->src = h;
 	m->to_inject = m->to_deliver = (uint16_t)s->o.msg_packets;
 	m->offset = off;
 	m->known = 0;
@@ -195,14 +196,17 @@ static uint32_t host_pkt(struct sim *s, uint32_t h, uint32_t mi)
 		  (s->per_packet ? pkt_offset(s, h, m->dst) : m->offset);
 	p->vl = m->vl;
 	p->hops = 0;
+	p->fecn = 0;
+	if (s->cm)
+		sim_cm_inject(s, h, p);
 	if (!s->g) {
-		p->known = s->per_packet ? 0 : m->known;
+		p->known = s->nomemo ? 0 : m->known;
 		memcpy(p->route, m->route, sizeof(p->route));
 	} else {
 		unsigned k;
 
 		p->known = 0;
-		for (k = 0; k < 8 && !s->per_packet; k++)
+		for (k = 0; k < 8 && !s->nomemo; k++)
 			if (memo_get(s, m, k, &p->route[k]))
 				p->known |= (uint8_t)(1u << k);
 	}
@@ -212,6 +216,25 @@ static uint32_t host_pkt(struct sim *s, uint32_t h, uint32_t mi)
 	s->pk_injected++;
 	s->pk_in_net++;
 	return pi;
+}
+
+/*
+ * Congestion control: message m of host h must wait for its unit's
+ * inter-packet delay; the link wakes when it ends (or within the wheel's
+ * reach, to look again).
+ */
+static bool cc_wait(struct sim *s, uint32_t o, uint32_t h,
+		    const struct msg *m)
+{
+	uint32_t until = sim_cc_until(s, h, m);
+
+	if (until <= s->now)
+		return false;
+	sim_cc_waited(s);
+	if (until - s->now > s->wmask)
+		until = s->now + s->wmask;
+	push_ev(s, until, EV(EV_LINK, o));
+	return true;
 }
 
 void sim_host_link(struct sim *s, uint32_t o, uint32_t h)
@@ -230,6 +253,8 @@ void sim_host_link(struct sim *s, uint32_t o, uint32_t h)
 	m = &s->ms[mi];
 	if (m->created > s->now)
 		return;
+	if (s->cc_on && cc_wait(s, o, h, m))
+		return;
 	if (!cred_avail(s, (size_t)o * s->V + m->vl)) {
 		sim_cred_wait(s, (size_t)o * s->V + m->vl, o);
 		return;
@@ -237,6 +262,8 @@ void sim_host_link(struct sim *s, uint32_t o, uint32_t h)
 	pi = host_pkt(s, h, mi);
 	if (pi == NO_PKT)
 		return;
+	if (s->cc_on)
+		sim_cc_sent(s, h, m);
 	if (!m->to_inject) {
 		q->head = (q->head + 1) % q->cap;
 		q->cnt--;
@@ -265,6 +292,8 @@ static void host_link_mix(struct sim *s, uint32_t o, uint32_t h)
 		m = &s->ms[mi];
 		if (tried >> m->vl & 1)
 			continue;
+		if (s->cc_on && cc_wait(s, o, h, m))
+			continue;
 		if (!cred_avail(s, (size_t)o * s->V + m->vl)) {
 			sim_cred_wait(s, (size_t)o * s->V + m->vl, o);
 			tried |= 1u << m->vl;
@@ -273,6 +302,8 @@ static void host_link_mix(struct sim *s, uint32_t o, uint32_t h)
 		pi = host_pkt(s, h, mi);
 		if (pi == NO_PKT)
 			return;
+		if (s->cc_on)
+			sim_cc_sent(s, h, m);
 		if (m->to_inject) {
 			q->cur = k + 1;
 		} else {

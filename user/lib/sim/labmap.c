@@ -58,6 +58,11 @@ int ftsw_sim_lab_apply(const struct ftsw_sim_lab *l, struct ftsw_sim_opts *o,
 	m->in_buf = o->in_buf;
 	m->out_buf = o->out_buf;
 	m->cycle_s = FTSW_SIM_FLIT_BYTES * 8.0 / (double)l->rate_bits;
+	/* congestion control: the timer's cycles, the queue's blocks */
+	o->cycle_ns = m->cycle_s * 1e9;
+	if (l->out_buf_bytes)
+		o->out_cap_flits = l->out_buf_bytes / FTSW_SIM_FLIT_BYTES;
+	m->out_cap_flits = o->out_cap_flits;
 	m->frame_share = (double)l->frame_bytes / (P * FTSW_SIM_FLIT_BYTES);
 	m->rate_bits = l->rate_bits;
 	return 0;

@@ -509,7 +509,7 @@ static void ph_merge(struct phased *g)
 #define PH_AUTO_PORTS	16384
 bool sim_phased_auto(const struct sim *s)
 {
-	return s->V == 1 && !s->o.voq && s->nports >= PH_AUTO_PORTS;
+	return s->V == 1 && !s->o.voq && !s->cm && s->nports >= PH_AUTO_PORTS;
 }
 
 /*

@@ -122,6 +122,7 @@ void sim_free(struct sim *s)
 	free(s->visit);
 	free(s->dropq);
 	free(s->link_flits);
+	sim_cm_free(s);
 	sim_hist_free(&s->hmsg);
 	sim_hist_free(&s->hpkt);
 }
@@ -130,8 +131,10 @@ void ftsw_sim_result_free(struct ftsw_sim_result *res)
 {
 	free(res->link_flits);
 	free(res->cycle);
+	free(res->ooo);
 	res->link_flits = NULL;
 	res->cycle = NULL;
+	res->ooo = NULL;
 }
 
 /* The model's parameters from o, checked. */
@@ -164,6 +167,7 @@ static int setup_params(struct sim *s, const struct ftsw_routing *r,
 	}
 	s->per_packet = o->policy == FTSW_SIM_PACKET ||
 			o->policy == FTSW_SIM_SPREAD;
+	s->nomemo = s->per_packet;
 	s->V = o->vls ? o->vls : (r->nvls ? r->nvls : 1);
 	if (!s->o.deadlock_cycles)
 		s->o.deadlock_cycles = 2000;
@@ -329,6 +333,8 @@ int sim_setup(struct sim *s, const struct ftsw_routing *r,
 		return -1;
 	setup_ports(s);
 	setup_hosts(s, r, tr, o);
+	if (sim_cm_setup(s, err))
+		return -1;
 	if (o->count) {
 		s->win0 = 0;
 		s->win1 = UINT32_MAX;

@@ -177,6 +177,7 @@ static int run_results(struct sim *s, const struct ftsw_sim_opts *o,
 	res->pkts_injected = s->pk_injected;
 	res->pkts_delivered = s->pk_delivered;
 	res->pkts_dropped = s->pk_dropped;
+	sim_cm_results(s, res);
 	res->link_flits = malloc((size_t)s->nports * s->V * sizeof(uint64_t));
 	if (res->link_flits)
 		for (size_t i = 0; i < (size_t)s->nports * s->V; i++)

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "analyze/analyze.h"
+#include "cc/cc.h"
 
 /* What follows is libftsw's API: exported (Documentation/libftsw.md). */
 #pragma GCC visibility push(default)
@@ -93,6 +94,21 @@ struct ftsw_sim_opts {
 	void *progress_arg;
 	bool verify;		/* check every cycle that no resource able
 				 * to act was left asleep (slow; tests) */
+	/*
+	 * Congestion management (Documentation/congestion.md): congestion
+	 * control's parameters (NULL: off; on needs cycle_ns), the length
+	 * of a cycle in ns (the lab's rate: CCTI_Timer's unit in cycles),
+	 * an output queue's capacity for the marking threshold in flits
+	 * (0: out_buf * P; the lab's queue in 64-byte blocks otherwise);
+	 * adaptive routing over the routing's groups (r->ar) with flowlets
+	 * of flowlet_gap cycles (0: a choice per packet). Not with the
+	 * phased engine or --voq.
+	 */
+	const struct ftsw_cc_params *cc;
+	double cycle_ns;
+	unsigned out_cap_flits;
+	bool adaptive;
+	uint32_t flowlet_gap;
 };
 
 void ftsw_sim_opts_default(struct ftsw_sim_opts *o);
@@ -148,6 +164,21 @@ struct ftsw_sim_result {
 	/* flits per (link, VL) in the measured window: link * vls + vl */
 	uint64_t *link_flits;
 	uint32_t window;	/* cycles of the measured window */
+	/*
+	 * Congestion management, whole run: packets marked FECN, BECNs that
+	 * reached a source, CCTI trigger events, times a source's head
+	 * packet waited for its inter-packet delay, the highest CCTI; the
+	 * adaptive choices made and how many left the static port.
+	 * Packets delivered after a later packet of their (source,
+	 * destination) pair, in all and per destination host (ooo, malloc,
+	 * NULL when not counted: only with adaptive routing, at most 4096
+	 * hosts).
+	 */
+	uint64_t cc_marked, cc_becns, cc_triggers, cc_waits;
+	unsigned cc_max_ccti;
+	uint64_t ar_choices, ar_moved;
+	uint64_t ooo_total;
+	uint64_t *ooo;
 	bool deadlock;
 	uint64_t deadlock_at;	/* cycle it was found */
 	struct ftsw_sim_wait *cycle;	/* the wait-for cycle (malloc) */
@@ -205,6 +236,7 @@ struct ftsw_sim_lab {
 
 struct ftsw_sim_lab_map {
 	unsigned packet_flits, in_buf, out_buf;	/* what o got */
+	unsigned out_cap_flits;	/* the output queue's blocks (o too) */
 	double cycle_s;		/* seconds per cycle */
 	double frame_share;	/* F / (P * 64): frame bytes per flit byte */
 	uint64_t rate_bits;

@@ -55,6 +55,8 @@ struct spv {
 	uint8_t in_head, in_cnt, out_head, out_cnt;
 	uint8_t cr_head, cr_cnt;	/* credit returns on their way */
 	uint8_t cwait;		/* the link waits for a credit of this VL */
+	uint8_t starved;	/* CC: waited for credit since its last start */
+	uint16_t mark_skip;	/* CC: the marking rate's count */
 };
 
 struct pkt {
@@ -66,7 +68,9 @@ struct pkt {
 	uint8_t known;		/* route[] bits valid */
 	uint8_t route[8];	/* the message's LFT results, as known at
 				 * injection (saves reading the message) */
-	uint32_t pad;
+	uint8_t fecn;		/* CC: marked by a switch */
+	uint8_t pad[3];
+	uint32_t seq;		/* order within its (source, destination) */
 };
 
 struct msg {
@@ -74,7 +78,7 @@ struct msg {
 	uint32_t dst;
 	uint16_t to_inject, to_deliver;
 	uint8_t offset, vl, measured, known;	/* known: route[] bits */
-	uint32_t pad;
+	uint32_t src;
 	uint8_t route[8];	/* LFT result at the k-th switch, memoised */
 };
 
@@ -123,6 +127,9 @@ struct pool {
 struct phased;
 #define PH_NOMEM (-2)	/* sim_run_phased(): no memory for its set-up */
 
+/* Congestion management's state (cm.c): CC units, BECNs, flowlets. */
+struct cm;
+
 struct sim {
 	const struct ftsw_routing *r;
 	const struct ftsw_topo *t;
@@ -131,6 +138,10 @@ struct sim {
 	unsigned V, P, L, R, Bin, Bout;
 	unsigned Px;		/* crossbar time of a packet, ceil(P / S) */
 	bool per_packet;	/* the path is chosen per packet */
+	bool nomemo;		/* packets of a message may take other
+				 * switches: no route memo (per_packet, AR) */
+	struct cm *cm;		/* congestion management, NULL: off */
+	bool cc_on, ar_on;	/* congestion control, adaptive routing */
 	uint8_t *pair_rr;	/* spread: next offset index per (src, dst) */
 	uint32_t nports, now;
 	uint32_t win0, win1;	/* measured window [win0, win1) */
@@ -261,6 +272,21 @@ int sim_verify_idle(struct sim *s);
 /* check.c */
 int sim_conservation(struct sim *s);
 bool sim_find_deadlock(struct sim *s);
+
+/* cm.c: congestion control, adaptive routing, order */
+int sim_cm_setup(struct sim *s, struct ftsw_err *err);
+void sim_cm_free(struct sim *s);
+void sim_cm_results(struct sim *s, struct ftsw_sim_result *res);
+void sim_cc_link(struct sim *s, uint32_t o, unsigned v, uint32_t pi);
+void sim_cc_starved(struct sim *s, uint32_t o);
+void sim_cm_deliver(struct sim *s, struct pkt *p, uint32_t tail);
+void sim_cc_run_becns(struct sim *s);
+uint32_t sim_cc_until(const struct sim *s, uint32_t h, const struct msg *m);
+void sim_cc_waited(struct sim *s);
+void sim_cc_sent(struct sim *s, uint32_t h, const struct msg *m);
+uint8_t sim_ar_choose(struct sim *s, uint32_t pp, unsigned v,
+		      const struct pkt *p);
+void sim_cm_inject(struct sim *s, uint32_t h, struct pkt *p);
 
 /* hosts.c */
 void sim_heap_down(struct sim *s, uint32_t i);
