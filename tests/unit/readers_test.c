@@ -17,6 +17,7 @@
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #include "kselftest_harness.h"
 #include "analyze/analyze.h"
+#include "lab/lab.h"
 #include "route/routing.h"
 #include "util/parse.h"
 #include "util/text.h"
@@ -797,6 +798,106 @@ TEST(unroutable_note_once)
 	ftsw_routing_free(r);
 	ftsw_topo_free(d);
 	ftsw_topo_free(t);
+}
+
+/* Write text as FILE of the run directory dir. */
+static int run_file(const char *dir, const char *file, const char *text)
+{
+	char path[160];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+/*
+ * Files of a lab's run directory are read by the one line reader too: the
+ * path SLs' summary (path-sl) as ps_write() writes it is read back exactly;
+ * a line that is not KEY=VALUE, an unknown or repeated key, a bad number, a
+ * missing key is refused with FILE:LINE (or the file); no file at all is
+ * ENOENT (no path SLs). A gateway's pid file that holds no process id is
+ * refused before anything starts.
+ */
+TEST(run_directory_files_refused)
+{
+	static const char good[] = "on=1\nhost=3\nsweeps=2\nqueries=16\n"
+		"records=576\nconflicts=0\npairs=240\nmissing=0\nus=280000\n"
+		"sl0=192\nsl1=48\n";
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "on=1\nhost=3\nbogus=1\n", "path-sl:3: unknown key 'bogus'" },
+		{ "on=1\nhost\n", "path-sl:2: not KEY=VALUE" },
+		{ "on=1\non=0\n", "path-sl:2: repeated key 'on'" },
+		{ "on=2\n", "path-sl:1: on" },
+		{ "on=1\nhost=3\nsl3=x\n", "path-sl:3: sl3" },
+		{ "on=1\nhost=3\nsl16=1\n", "path-sl:3: unknown key 'sl16'" },
+		{ "on=1\nhost=3\nsl03=1\n", "path-sl:3: unknown key 'sl03'" },
+		{ "on=1\nhost=3\n", "path-sl: no 'sweeps=' line" },
+	};
+	char lab[32], dir[64], line[200];
+	struct ftsw_lab_path_sl r;
+	struct ftsw_err err;
+	unsigned i;
+
+	snprintf(lab, sizeof(lab), "ut-rundir-%d", (int)getpid());
+	snprintf(dir, sizeof(dir), FTSW_RUNDIR "/%s", lab);
+	mkdir(FTSW_RUNDIR, 0755);
+	ASSERT_EQ(0, mkdir(dir, 0755));
+
+	EXPECT_EQ(-1, ftsw_lab_path_sl_read(lab, &r, &err));
+	EXPECT_EQ(ENOENT, err.code);
+
+	ASSERT_EQ(0, run_file(dir, "path-sl", good));
+	ASSERT_EQ(0, ftsw_lab_path_sl_read(lab, &r, &err)) TH_LOG("%s", err.msg);
+	EXPECT_TRUE(r.on);
+	EXPECT_EQ(3, r.host);
+	EXPECT_EQ(2, r.sweeps);
+	EXPECT_EQ(16, r.queries);
+	EXPECT_EQ(576, r.records);
+	EXPECT_EQ(240, r.pairs);
+	EXPECT_EQ(280000, r.us);
+	EXPECT_EQ(192, r.per_sl[0]);
+	EXPECT_EQ(48, r.per_sl[1]);
+	EXPECT_EQ(0, r.per_sl[2]);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "%s", bad[i].text);
+		ASSERT_EQ(0, run_file(dir, "path-sl", line));
+		EXPECT_EQ(-1, ftsw_lab_path_sl_read(lab, &r, &err))
+			TH_LOG("accepted: %s", bad[i].text);
+		EXPECT_NE(NULL, strstr(err.msg, bad[i].msg))
+			TH_LOG("'%s': %s", bad[i].msg, err.msg);
+		EXPECT_EQ(0, r.on);
+	}
+	/* a line past the bound: refused, not split in two */
+	memset(line, '1', sizeof(line) - 2);
+	memcpy(line, "us=", 3);
+	line[sizeof(line) - 2] = '\n';
+	line[sizeof(line) - 1] = 0;
+	ASSERT_EQ(0, run_file(dir, "path-sl", line));
+	EXPECT_EQ(-1, ftsw_lab_path_sl_read(lab, &r, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "path-sl:1: line longer than"))
+		TH_LOG("%s", err.msg);
+
+	ASSERT_EQ(0, run_file(dir, "gw-h0.pid", "12ab\n"));
+	EXPECT_EQ(-1, ftsw_lab_gw_start(lab, 0, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "gw-h0.pid:1: process id"))
+		TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, run_file(dir, "gw-h0.pid", "1234\n5678\n"));
+	EXPECT_EQ(-1, ftsw_lab_gw_start(lab, 0, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "gw-h0.pid:2: more than a process id"))
+		TH_LOG("%s", err.msg);
+
+	snprintf(line, sizeof(line), "%s/path-sl", dir);
+	unlink(line);
+	snprintf(line, sizeof(line), "%s/gw-h0.pid", dir);
+	unlink(line);
+	EXPECT_EQ(0, rmdir(dir));
 }
 
 TEST_HARNESS_MAIN

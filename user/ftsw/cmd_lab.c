@@ -305,7 +305,8 @@ static int lab_down(const struct cli_args *a)
 }
 
 static void status_print(const struct ftsw_lab *lab,
-			 const struct ftsw_lab_status *st)
+			 const struct ftsw_lab_status *st,
+			 const struct ftsw_lab_path_sl *path_sl)
 {
 	ftsw_out_begin(stdout, cli.json);
 	ftsw_out_open_object(NULL);
@@ -335,7 +336,7 @@ static void status_print(const struct ftsw_lab *lab,
 	ftsw_out_uint("ports_down", "%" PRIu64 " down\n", st->ports_down);
 	ftsw_out_uint("generation", "  generation  %" PRIu64 "\n",
 		      st->fabric.generation);
-	lab_path_sl_print(lab->name);
+	lab_path_sl_print(path_sl);
 	ftsw_out_text("  drops       %" PRIu64, st->drops);
 	nlcli_print_drops("drops", st->fabric.drops, " %s=%" PRIu64, true);
 	ftsw_out_text("\n");
@@ -345,18 +346,22 @@ static void status_print(const struct ftsw_lab *lab,
 
 static int lab_status(const struct cli_args *a)
 {
+	struct ftsw_lab_path_sl path_sl;
 	struct ftsw_lab_status st;
 	struct ftsw_lab lab;
 	struct ftsw_err err;
-	int rc;
+	int rc, have;
 
 	if (open_lab(a, &lab))
 		return 1;
 	rc = ftsw_lab_status(&lab, &st, &err);
 	if (rc)
 		cli_err("lab status: %s", err.msg);
+	else if ((have = lab_path_sl_load(lab.name, &path_sl,
+					  "lab status")) < 0)
+		rc = -1;
 	else
-		status_print(&lab, &st);
+		status_print(&lab, &st, have ? &path_sl : NULL);
 	ftsw_lab_close(&lab);
 	return rc ? 1 : 0;
 }

@@ -53,8 +53,15 @@ int lab_sm(const struct cli_args *a);
  * or -1 after an error (cmd_lab_sm.c). */
 int lab_path_sl_mode(const struct cli_args *a, unsigned on, unsigned off,
 		     const char *cmd);
-/* The lab's path SLs (lab status, lab up, lab sm), if it has any. */
-void lab_path_sl_print(const char *lab);
+/*
+ * The lab's path SLs (lab status, lab up, lab sm), read before the output
+ * starts: 1 with *r, 0 when the lab has none, -1 after saying why (cmd:
+ * the file or line at fault).
+ */
+int lab_path_sl_load(const char *lab, struct ftsw_lab_path_sl *r,
+		     const char *cmd);
+/* ... and printed (text and JSON); NULL: nothing. */
+void lab_path_sl_print(const struct ftsw_lab_path_sl *r);
 
 /* How lab traffic's report is shown (presentation, not the library's). */
 struct lab_traffic_show {

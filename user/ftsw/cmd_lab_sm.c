@@ -4,6 +4,7 @@
  * its hosts' path SLs asked again or removed (user/lib/lab/lab_sm.c,
  * lab_pathsl.c; Documentation/sm.md).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,14 +46,27 @@ const struct cli_opt lab_sm_opts_table[S_N + 1] = {
 	[S_NO_PATH_SL] = OPT_NO_PATH_SL,
 };
 
-/* The path SLs in effect (lab status, lab sm): text and JSON. */
-void lab_path_sl_print(const char *lab)
+int lab_path_sl_load(const char *lab, struct ftsw_lab_path_sl *r,
+		     const char *cmd)
+{
+	struct ftsw_err err;
+
+	if (!ftsw_lab_path_sl_read(lab, r, &err))
+		return 1;
+	if (err.code == ENOENT)
+		return 0;
+	cli_err("%s: %s", cmd, err.msg);
+	return -1;
+}
+
+void lab_path_sl_print(const struct ftsw_lab_path_sl *path_sl)
 {
 	struct ftsw_lab_path_sl r;
 	unsigned i;
 
-	if (ftsw_lab_path_sl_read(lab, &r))
+	if (!path_sl)
 		return;
+	r = *path_sl;
 	ftsw_out_open_object("path_sl");
 	ftsw_out_bool("on", "  path SLs    %s", r.on);
 	if (r.on) {
@@ -92,7 +106,11 @@ static int lab_sm_path_sl(const struct cli_args *a, struct ftsw_lab *lab)
 	struct ftsw_lab_path_sl r;
 	struct ftsw_err err;
 	unsigned host = (unsigned)a->v[S_HOST].u;
-	if (!a->v[S_HOST].n && !ftsw_lab_path_sl_read(lab->name, &r))
+	int have = lab_path_sl_load(lab->name, &r, "lab sm path-sl");
+
+	if (have < 0)
+		return 1;
+	if (!a->v[S_HOST].n && have)
 		host = r.host;
 	if (strncmp(lab->engine, "opensm:", 7)) {
 		cli_err("lab sm path-sl: lab %s is not under OpenSM (%s)",
@@ -126,8 +144,9 @@ int lab_sm(const struct cli_args *a)
 	bool restart = !strcmp(a->pos[0], "restart");
 	size_t i;
 	struct ftsw_lab lab;
+	struct ftsw_lab_path_sl r;
 	struct ftsw_err err;
-	int ps = lab_path_sl_mode(a, S_PATH_SL, S_NO_PATH_SL, "lab sm");
+	int have, ps = lab_path_sl_mode(a, S_PATH_SL, S_NO_PATH_SL, "lab sm");
 
 	if (ps < 0)
 		return 2;
@@ -162,6 +181,8 @@ int lab_sm(const struct cli_args *a)
 			return 1;
 		}
 	}
+	have = lab_path_sl_load(lab.name, &r, restart ? "lab sm restart" :
+				"lab sm path-sl");
 	ftsw_out_begin(stdout, cli.json);
 	ftsw_out_open_object(NULL);
 	ftsw_out_str("name", "lab %s: ", lab.name);
@@ -169,9 +190,9 @@ int lab_sm(const struct cli_args *a)
 	ftsw_out_uint("lmc", "(LMC %" PRIu64 ")", lab.lmc);
 	ftsw_out_float("seconds", restart ? " SUBNET UP in %.3f s\n" :
 		       " path SLs in %.3f s\n", (ftsw_now_us() - t0) / 1e6);
-	lab_path_sl_print(lab.name);
+	lab_path_sl_print(have > 0 ? &r : NULL);
 	ftsw_out_close_object();
 	ftsw_out_end();
 	ftsw_lab_close(&lab);
-	return 0;
+	return have < 0;
 }

@@ -184,7 +184,8 @@ static int lab_up_opts(const struct cli_args *a, struct ftsw_lab_opts *o)
 	return lab_up_sm_opts(a, o);
 }
 
-static void lab_up_print(const char *name, const struct ftsw_lab_times *tm)
+static void lab_up_print(const char *name, const struct ftsw_lab_times *tm,
+			 const struct ftsw_lab_path_sl *path_sl)
 {
 	ftsw_out_begin(stdout, cli.json);
 	ftsw_out_open_object(NULL);
@@ -217,7 +218,7 @@ static void lab_up_print(const char *name, const struct ftsw_lab_times *tm)
 	ftsw_out_uint("shape", NULL, tm->shape);
 	ftsw_out_uint("total", NULL, tm->total);
 	ftsw_out_close_object();
-	lab_path_sl_print(name);
+	lab_path_sl_print(path_sl);
 	ftsw_out_close_object();
 	ftsw_out_end();
 }
@@ -225,9 +226,10 @@ static void lab_up_print(const char *name, const struct ftsw_lab_times *tm)
 int lab_up(const struct cli_args *a)
 {
 	struct ftsw_lab_opts o = { 0 };
+	struct ftsw_lab_path_sl path_sl;
 	struct ftsw_lab_times tm;
 	struct ftsw_err err;
-	int rc;
+	int rc, have;
 
 	rc = lab_up_opts(a, &o);
 	if (rc)
@@ -240,6 +242,7 @@ int lab_up(const struct cli_args *a)
 		cli_err("lab up: %s", err.msg);
 		return 1;
 	}
-	lab_up_print(o.name, &tm);
-	return 0;
+	have = lab_path_sl_load(o.name, &path_sl, "lab up");
+	lab_up_print(o.name, &tm, have > 0 ? &path_sl : NULL);
+	return have < 0;
 }

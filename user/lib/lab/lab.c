@@ -88,6 +88,14 @@ void lab_run_path(const char *name, const char *file, char *buf, size_t sz)
 	snprintf(buf, sz, FTSW_RUNDIR "/%s/%s", name, file);
 }
 
+int lab_run_open(const char *name, const char *file, char *path, size_t sz,
+		 struct ftsw_text *x, size_t max_line, uint64_t max_file,
+		 struct ftsw_err *err)
+{
+	lab_run_path(name, file, path, sz);
+	return ftsw_text_open(x, path, max_line, max_file, err);
+}
+
 /* ------------------------------------------------------------ open */
 
 /* A text value of lab.conf into buf: not empty, and it must fit. */
@@ -103,10 +111,6 @@ static int conf_str(const char *what, const char *v, char *buf, size_t sz,
 	memcpy(buf, v, n + 1);
 	return 0;
 }
-
-/* lab.conf's bounds: what write_conf() writes is far below them */
-#define LAB_CONF_MAX_LINE	512
-#define LAB_CONF_MAX_FILE	(64ULL << 10)
 
 /*
  * lab.conf, as write_conf() writes it: one KEY=VALUE a line. Anything else
@@ -229,7 +233,7 @@ static int conf_read(struct ftsw_text *t, struct ftsw_lab *lab,
 
 int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err)
 {
-	char dir[256], path[600];
+	char path[600];
 	struct ftsw_text t;
 	uint64_t counts[2] = { 0, 0 };
 	uint32_t n;
@@ -241,27 +245,26 @@ int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err)
 	if (lab_check_name(name, err))
 		return -1;
 	snprintf(lab->name, sizeof(lab->name), "%s", name);
-	lab_rundir(name, dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/lab.conf", dir);
-	if (access(path, F_OK) && errno == ENOENT) {
-		ftsw_err_set(err, "lab %s: no such lab (ftsw lab list)", name);
+	if (lab_run_open(name, "lab.conf", path, sizeof(path), &t,
+			 LAB_CONF_MAX_LINE, LAB_CONF_MAX_FILE, err)) {
+		if (err->code == ENOENT)
+			ftsw_err_errno(err, ENOENT, "lab %s: no such lab "
+				       "(ftsw lab list)", name);
 		return -1;
 	}
-	if (ftsw_text_open(&t, path, LAB_CONF_MAX_LINE, LAB_CONF_MAX_FILE, err))
-		return -1;
 	rc = conf_read(&t, lab, counts, err);
 	ftsw_text_close(&t);
 	if (rc)
 		return -1;
-	snprintf(path, sizeof(path), "%s/topo.net", dir);
+	lab_run_path(name, "topo.net", path, sizeof(path));
 	lab->topo = ftsw_net_read(path, err);
 	if (!lab->topo)
 		return -1;
 	if (counts[0] != lab->topo->nhosts ||
 	    counts[1] != lab->topo->nswitches) {
-		ftsw_err_set(err, "%s/lab.conf: %" PRIu64 " hosts and %" PRIu64
-			     " switches, but %s has %" PRIu32 " and %" PRIu32,
-			     dir, counts[0], counts[1], path,
+		ftsw_err_set(err, FTSW_RUNDIR "/%s/lab.conf: %" PRIu64 " hosts "
+			     "and %" PRIu64 " switches, but %s has %" PRIu32
+			     " and %" PRIu32, name, counts[0], counts[1], path,
 			     lab->topo->nhosts, lab->topo->nswitches);
 		ftsw_lab_close(lab);
 		return -1;

@@ -294,8 +294,13 @@ int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host,
 /* Turn path SLs off: every edge port's SL table removed, path-sl says
  * off. */
 int ftsw_lab_path_sl_off(struct ftsw_lab *lab, struct ftsw_err *err);
-/* The last fill's summary: 0, or -1 when path SLs were never set up. */
-int ftsw_lab_path_sl_read(const char *lab, struct ftsw_lab_path_sl *res);
+/*
+ * The last fill's summary, as the lab's run directory keeps it (path-sl):
+ * 0, or -1 with err: err->code ENOENT when path SLs were never set up,
+ * else the file or line at fault.
+ */
+int ftsw_lab_path_sl_read(const char *lab, struct ftsw_lab_path_sl *res,
+			  struct ftsw_err *err);
 /*
  * When path SLs are on and OpenSM finished a heavy sweep since the last
  * fill (its routes, so its SLs, may have changed: a trap, a cable), fill

@@ -16,6 +16,7 @@
 
 #include "topo/topology.h"
 #include "nl/nl.h"
+#include "util/text.h"
 #include "util/util.h"
 
 struct ftsw_lab_opts;
@@ -63,6 +64,19 @@ int lab_check_name(const char *name, struct ftsw_err *err);
 void lab_rundir(const char *name, char *buf, size_t sz);
 /* A file of it, FTSW_RUNDIR/name/file. */
 void lab_run_path(const char *name, const char *file, char *buf, size_t sz);
+/*
+ * Every file of the run directory is read through here, with the one line
+ * reader (util/text.h): lines of at most max_line bytes, the file at most
+ * max_file, each refusal naming FILE or FILE:LINE. path[sz] receives the
+ * file's name, which x's messages use (it must outlive x). 0, or -1 with
+ * err (err->code ENOENT: no such file).
+ */
+int lab_run_open(const char *name, const char *file, char *path, size_t sz,
+		 struct ftsw_text *x, size_t max_line, uint64_t max_file,
+		 struct ftsw_err *err);
+/* lab.conf's bounds: what the lab writes is far below them */
+#define LAB_CONF_MAX_LINE	512
+#define LAB_CONF_MAX_FILE	(64ULL << 10)
 
 /* lab up --lossless (lab_lossless.c): before the binds, and after. */
 int lab_lossless_fabric(struct ftsw_nl *nl, const struct ftsw_lab_opts *o,

@@ -10,12 +10,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sa/sa.h"
 #include "lab/lab.h"
 #include "lab/lab_int.h"
+#include "util/parse.h"
 
 /* The engines of OpenSM 3.3 whose PathRecords carry SLs of their own. */
 static const char *const sl_engines[] = {
@@ -96,33 +98,108 @@ static int ps_write(const char *lab, const struct ftsw_lab_path_sl *r,
 	return ftsw_atomic_commit(f, path, tmp, err);
 }
 
-int ftsw_lab_path_sl_read(const char *lab, struct ftsw_lab_path_sl *r)
+/* path-sl's bounds: what ps_write() writes is far below them */
+#define PS_MAX_LINE	64
+#define PS_MAX_FILE	4096
+#define PS_NKEYS	(sizeof(ps_keys) / sizeof(ps_keys[0]))
+
+/* The SL of a key slN (N 0..15, as ps_write() writes it), or -1. */
+static int ps_sl_key(const char *key)
 {
-	char path[320], line[128], key[32];
-	unsigned long long v;
-	unsigned sl, i;
-	FILE *f;
+	char name[8];
+	unsigned sl;
+
+	for (sl = 0; sl < FTSW_NUM_SL; sl++) {
+		snprintf(name, sizeof(name), "sl%u", sl);
+		if (!strcmp(key, name))
+			return (int)sl;
+	}
+	return -1;
+}
+
+/*
+ * One line of path-sl, as ps_write() writes it, into r: KEY=VALUE, the key
+ * on, host, one of ps_keys or slN (0..15), each at most once (seen[]: on,
+ * host, ps_keys, then the SLs). 0, or -1 with err naming FILE:LINE.
+ */
+static int ps_line(struct ftsw_text *x, struct ftsw_lab_path_sl *r,
+		   bool *seen, struct ftsw_err *err)
+{
+	char what[400], *key = x->line, *v = strchr(key, '=');
+	uint64_t max = UINT64_MAX, val;
+	unsigned k;
+	int sl = -1;
+
+	if (!v) {
+		ftsw_err_set(err, "%s:%u: not KEY=VALUE", x->path, x->ln);
+		return -1;
+	}
+	*v++ = 0;
+	if (!strcmp(key, "on")) {
+		k = 0;
+		max = 1;
+	} else if (!strcmp(key, "host")) {
+		k = 1;
+		max = UINT32_MAX;
+	} else if ((sl = ps_sl_key(key)) >= 0) {
+		k = 2 + PS_NKEYS + (unsigned)sl;
+	} else {
+		for (k = 0; k < PS_NKEYS && strcmp(key, ps_keys[k].key); k++)
+			;
+		if (k == PS_NKEYS) {
+			ftsw_err_set(err, "%s:%u: unknown key '%s'", x->path,
+				     x->ln, key);
+			return -1;
+		}
+		k += 2;
+	}
+	if (seen[k]) {
+		ftsw_err_set(err, "%s:%u: repeated key '%s'", x->path, x->ln,
+			     key);
+		return -1;
+	}
+	seen[k] = true;
+	snprintf(what, sizeof(what), "%s:%u: %s", x->path, x->ln, key);
+	if (ftsw_parse_u64(what, v, 0, max, &val, err))
+		return -1;
+	if (k == 0)
+		r->on = val;
+	else if (k == 1)
+		r->host = (unsigned)val;
+	else if (k < 2 + PS_NKEYS)
+		*(uint64_t *)((char *)r + ps_keys[k - 2].off) = val;
+	else
+		r->per_sl[sl] = val;
+	return 0;
+}
+
+int ftsw_lab_path_sl_read(const char *lab, struct ftsw_lab_path_sl *r,
+			  struct ftsw_err *err)
+{
+	bool seen[2 + PS_NKEYS + FTSW_NUM_SL] = { false };
+	struct ftsw_text x;
+	char path[320];
+	unsigned k;
+	int got;
 
 	memset(r, 0, sizeof(*r));
-	lab_run_path(lab, "path-sl", path, sizeof(path));
-	f = fopen(path, "re");
-	if (!f)
+	if (lab_run_open(lab, "path-sl", path, sizeof(path), &x, PS_MAX_LINE,
+			 PS_MAX_FILE, err))
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%31[a-z0-9]=%llu", key, &v) != 2)
-			continue;
-		if (!strcmp(key, "on"))
-			r->on = v != 0;
-		else if (!strcmp(key, "host"))
-			r->host = v > UINT32_MAX ? 0 : (unsigned)v;
-		else if (sscanf(key, "sl%u", &sl) == 1 && sl < FTSW_NUM_SL)
-			r->per_sl[sl] = v;
-		for (i = 0; i < sizeof(ps_keys) / sizeof(ps_keys[0]); i++)
-			if (!strcmp(key, ps_keys[i].key))
-				*(uint64_t *)((char *)r + ps_keys[i].off) = v;
-	}
-	fclose(f);
-	return 0;
+	while ((got = ftsw_text_line(&x, err)) > 0 && !ps_line(&x, r, seen, err))
+		;
+	ftsw_text_close(&x);
+	/* every key but the SLs is always written */
+	for (k = 0; !got && k < 2 + PS_NKEYS; k++)
+		if (!seen[k]) {
+			ftsw_err_set(err, "%s: no '%s=' line", path,
+				     k == 0 ? "on" : k == 1 ? "host" :
+				     ps_keys[k - 2].key);
+			got = -1;
+		}
+	if (got)
+		memset(r, 0, sizeof(*r));
+	return got ? -1 : 0;
 }
 
 static uint64_t ftsw_lab_sm_sweeps(const char *lab)
@@ -343,8 +420,9 @@ int ftsw_lab_path_sl_refresh(struct ftsw_lab *lab, struct ftsw_err *err)
 {
 	struct ftsw_lab_path_sl r;
 
-	if (ftsw_lab_path_sl_read(lab->name, &r) || !r.on ||
-	    ftsw_lab_sm_sweeps(lab->name) == r.sweeps)
+	if (ftsw_lab_path_sl_read(lab->name, &r, err))
+		return err->code == ENOENT ? 0 : -1;
+	if (!r.on || ftsw_lab_sm_sweeps(lab->name) == r.sweeps)
 		return 0;
 	return ftsw_lab_path_sl(lab, r.host, &r, err);
 }

@@ -33,6 +33,7 @@
 #include "gw/gw.h"
 #include "lab/lab.h"
 #include "lab/lab_int.h"
+#include "util/parse.h"
 #include "util/text.h"
 #include "nl/ns.h"
 #include "nl/rtnl.h"
@@ -106,24 +107,36 @@ uint64_t ftsw_lab_ca_port_guid(const struct ftsw_topo *t, uint32_t h)
 	return t->nodes[t->hosts[h]].guid + 1;
 }
 
-/* The pid in FILE of the run directory if that process lives and its
- * command is comm; else 0. */
-static pid_t pid_of(const char *lab, const char *file, const char *comm)
+/*
+ * The process FILE of the run directory names (one line, its pid, as
+ * write_pid() writes it), if it lives and its command is comm: 0 with
+ * *pid (0: no file, or that process is gone or another program's), or -1
+ * with err naming the file or line at fault.
+ */
+static int pid_of(const char *lab, const char *file, const char *comm,
+		  pid_t *pid, struct ftsw_err *err)
 {
-	char path[320], c[32] = "";
-	long pid = 0;
+	char path[320], what[400], c[32] = "";
+	struct ftsw_text x;
+	unsigned v = 0;
+	int got;
 	FILE *f;
 
-	lab_run_path(lab, file, path, sizeof(path));
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	if (fscanf(f, "%ld", &pid) != 1 || pid <= 1 || pid > INT32_MAX)
-		pid = 0;
-	fclose(f);
-	if (!pid)
-		return 0;
-	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	*pid = 0;
+	if (lab_run_open(lab, file, path, sizeof(path), &x, 16, 64, err))
+		return err->code == ENOENT ? 0 : -1;
+	got = ftsw_text_line(&x, err);
+	snprintf(what, sizeof(what), "%s:1: process id", path);
+	if (!got)
+		ftsw_err_set(err, "%s: empty (a process id expected)", path);
+	else if (got > 0 && !ftsw_parse_uint(what, x.line, 2, INT32_MAX, &v,
+					     err) &&
+		 (got = ftsw_text_line(&x, err)) > 0)
+		ftsw_err_set(err, "%s:2: more than a process id", path);
+	ftsw_text_close(&x);
+	if (!v || got)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%u/comm", v);
 	f = fopen(path, "re");
 	if (!f)
 		return 0;
@@ -131,7 +144,9 @@ static pid_t pid_of(const char *lab, const char *file, const char *comm)
 		c[0] = 0;
 	fclose(f);
 	c[strcspn(c, "\n")] = 0;
-	return strcmp(c, comm) ? 0 : (pid_t)pid;
+	if (!strcmp(c, comm))
+		*pid = (pid_t)v;
+	return 0;
 }
 
 static int write_pid(const char *lab, const char *file, pid_t pid,
@@ -191,7 +206,9 @@ int ftsw_lab_gw_start(const char *lab, uint32_t host, struct ftsw_err *err)
 	struct pollfd p;
 
 	snprintf(file, sizeof(file), "gw-h%" PRIu32 ".pid", host);
-	if (pid_of(lab, file, "ftsw"))
+	if (pid_of(lab, file, "ftsw", &pid, err))
+		return -1;
+	if (pid)
 		return 0;
 	snprintf(node, sizeof(node), "h%" PRIu32, host);
 	lab_run_path(lab, file, log, sizeof(log));
@@ -571,15 +588,20 @@ static void stop_pid(pid_t pid)
 		nanosleep(&ts, NULL);
 }
 
+/*
+ * Best effort: a pid file that names no process of ours stops nothing (a
+ * damaged one goes with the run directory in lab down; lab sm restart and
+ * the gateway's start refuse it).
+ */
 void ftsw_lab_sm_stop(const char *lab)
 {
 	char dir[256];
 	struct dirent *de;
+	struct ftsw_err err;
 	pid_t pid;
 	DIR *d;
 
-	pid = pid_of(lab, "opensm.pid", "opensm");
-	if (pid)
+	if (!pid_of(lab, "opensm.pid", "opensm", &pid, &err) && pid)
 		stop_pid(pid);
 	lab_rundir(lab, dir, sizeof(dir));
 	d = opendir(dir);
@@ -588,7 +610,7 @@ void ftsw_lab_sm_stop(const char *lab)
 	while ((de = readdir(d)))
 		if (!strncmp(de->d_name, "gw-h", 4) &&
 		    strstr(de->d_name, ".pid") &&
-		    (pid = pid_of(lab, de->d_name, "ftsw")))
+		    !pid_of(lab, de->d_name, "ftsw", &pid, &err) && pid)
 			stop_pid(pid);
 	closedir(d);
 }
@@ -600,29 +622,32 @@ void ftsw_lab_sm_stop(const char *lab)
 static int conf_set_sm(const struct ftsw_lab *lab, const char *engine,
 		       unsigned lmc, struct ftsw_err *err)
 {
-	char path[320], line[512], *tmp;
-	FILE *in, *out;
+	char path[320], *tmp;
+	struct ftsw_text in;
+	FILE *out;
+	int got;
 
-	lab_run_path(lab->name, "lab.conf", path, sizeof(path));
-	in = fopen(path, "re");
-	if (!in) {
-		ftsw_err_errno(err, errno, "%s: %s", path, strerror(errno));
+	if (lab_run_open(lab->name, "lab.conf", path, sizeof(path), &in,
+			 LAB_CONF_MAX_LINE, LAB_CONF_MAX_FILE, err))
 		return -1;
-	}
 	out = ftsw_atomic_open(path, &tmp, err);
 	if (!out) {
-		fclose(in);
+		ftsw_text_close(&in);
 		return -1;
 	}
-	while (fgets(line, sizeof(line), in)) {
-		if (!strncmp(line, "engine=", 7))
+	while ((got = ftsw_text_line(&in, err)) > 0) {
+		if (!strncmp(in.line, "engine=", 7))
 			fprintf(out, "engine=opensm:%s\n", engine);
-		else if (!strncmp(line, "lmc=", 4))
+		else if (!strncmp(in.line, "lmc=", 4))
 			fprintf(out, "lmc=%u\n", lmc);
 		else
-			fputs(line, out);
+			fprintf(out, "%s\n", in.line);
 	}
-	fclose(in);
+	ftsw_text_close(&in);
+	if (got < 0) {
+		ftsw_atomic_abort(out, tmp);
+		return -1;
+	}
 	return ftsw_atomic_commit(out, path, tmp, err);
 }
 
@@ -708,7 +733,8 @@ int ftsw_lab_sm_restart(struct ftsw_lab *lab, const struct ftsw_lab_sm *sm,
 	/* checked before the running OpenSM is stopped */
 	if (ftsw_lab_sm_conf_check(sm->conf, err))
 		return -1;
-	pid = pid_of(lab->name, "opensm.pid", "opensm");
+	if (pid_of(lab->name, "opensm.pid", "opensm", &pid, err))
+		return -1;
 	if (pid)
 		stop_pid(pid);
 	/* a reader never takes the last run's files for this one's */

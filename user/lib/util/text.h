@@ -2,7 +2,8 @@
 /*
  * The one line reader of libftsw and the CLI. Every text file ftsw reads
  * (net files, LFT dumps, order, traffic and LFT edit files, SL tables,
- * lab.conf) goes through here, so that every one is bounded and refused
+ * the files of a lab's run directory: lab.conf, path-sl, pid files, through
+ * lab_run_open()) goes through here, so that every one is bounded and refused
  * the same way, each message starting with the file (and line) at fault:
  *
  *  - only a regular file is opened: a character device (/dev/zero), a

@@ -307,6 +307,16 @@ int ftsw_atomic_commit(FILE *f, const char *path, char *tmp,
 	return rc;
 }
 
+void ftsw_atomic_abort(FILE *f, char *tmp)
+{
+	fclose(f);
+	if (!tmp)
+		return;
+	unlink(tmp);
+	tmp_unregister(tmp);
+	free(tmp);
+}
+
 int ftsw_write_path(const char *path, int (*write)(const void *obj, FILE *f),
 		    const void *obj, struct ftsw_err *err)
 {

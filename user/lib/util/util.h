@@ -58,6 +58,8 @@ typedef void (*ftsw_progress_fn)(const char *what, uint64_t done,
 FILE *ftsw_atomic_open(const char *path, char **tmp, struct ftsw_err *err);
 int ftsw_atomic_commit(FILE *f, const char *path, char *tmp,
 		       struct ftsw_err *err);
+/* Give an atomic write up: the temporary file removed, path untouched. */
+void ftsw_atomic_abort(FILE *f, char *tmp);
 /*
  * write(obj, f) into path atomically, or to standard output when path is
  * NULL or "-". 0, or -EIO with err set.
