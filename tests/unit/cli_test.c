@@ -695,7 +695,8 @@ static const struct {
 	  "--threads --links --plot --picture --dot --speedup --voq "
 	  "--interleave --phased --rate --frame-bytes --buffer-bytes "
 	  "--in-buffer-bytes --out-buffer-bytes --adaptive --groups "
-	  "--flowlet-gap --cc --cc-timer-unit\n" },
+	  "--flowlet-gap --cc --cc-timer-unit --switching "
+	  "--buffer-flits\n" },
 	{ "ftsw sim --pa", "--paths --pattern --path-policy --packet\n" },
 	{ "ftsw sim -t ftmn:4,2 -a osr", "osrm2 osrm3\n" },
 	{ "ftsw sim -p shi", "shift shift:\n" },

@@ -28,7 +28,7 @@ enum {
 	S_SEED, S_THREADS, S_LINKS, S_PLOT, S_PICTURE, S_DOT,
 	S_SPEEDUP, S_VOQ, S_INTERLEAVE, S_PHASED, S_RATE, S_FRAME,
 	S_BUF_BYTES, S_IN_BYTES, S_OUT_BYTES, S_ADAPTIVE, S_GROUPS,
-	S_FLOWLET, S_CC, S_CC_UNIT, S_N
+	S_FLOWLET, S_CC, S_CC_UNIT, S_SWITCHING, S_BUF_FLITS, S_N
 };
 
 #define SIM_NUM(nm, a, lo, hi, h) { nm, NULL, CLI_NUM, a, lo, hi, .help = h }
@@ -129,6 +129,12 @@ static const struct cli_opt sim_opts[S_N + 1] = {
 			   "opensm.conf (with --rate)" },
 	[S_CC_UNIT] = SIM_NUM("--cc-timer-unit", "NS", 1, 1000000000,
 			      "CCTI_Timer's unit, ns (1024, IBA's)"),
+	[S_SWITCHING] = { "--switching", NULL, CLI_STR, "S",
+			  .help = "vct (default), wormhole or vct-flits (the "
+				  "flit engine: small fabrics)" },
+	[S_BUF_FLITS] = SIM_NUM("--buffer-flits", "F", 1, 65535,
+				"flit engine: buffers of F flits per port per "
+				"VL (may be < a packet with wormhole)"),
 };
 
 #undef SIM_NUM
@@ -294,6 +300,18 @@ static int take_opts(const struct cli_args *a, struct sopts *o)
 		return -1;
 	}
 	take_num(a, S_FLOWLET, &o->so.flowlet_gap);
+	if (a->v[S_SWITCHING].n &&
+	    ftsw_sim_switching_parse(a->v[S_SWITCHING].s, &o->so.switching,
+				     &err)) {
+		cli_err("sim: %s", err.msg);
+		return -1;
+	}
+	if (a->v[S_BUF_FLITS].n && o->so.switching == FTSW_SIM_VCT) {
+		cli_err("sim: --buffer-flits needs --switching wormhole or "
+			"vct-flits");
+		return -1;
+	}
+	take_num(a, S_BUF_FLITS, &o->so.buf_flits);
 	if ((o->so.adaptive || a->v[S_CC].n) && (o->so.phased || o->so.voq)) {
 		cli_err("sim: --cc and adaptive routing run on the event engine "
 			"with FIFO inputs: not with --phased or --voq");
@@ -725,6 +743,11 @@ static void print_header(const struct sopts *o, const struct ftsw_routing *r,
 		      so->router_latency);
 	ftsw_out_uint("speedup", ", speedup %" PRIu64,
 		      so->speedup ? so->speedup : 1);
+	ftsw_out_str("switching", so->switching != FTSW_SIM_VCT ?
+		     ", %s switching (flit engine)" : NULL,
+		     ftsw_sim_switching_name(so->switching));
+	ftsw_out_uint("buffer_flits", so->buf_flits ?
+		      ", buffers of %" PRIu64 " flits" : NULL, so->buf_flits);
 	ftsw_out_bool("voq", so->voq ? ", VOQ inputs: %s" : NULL, so->voq);
 	if (so->phased)	/* absent: the event engine */
 		ftsw_out_bool("phased", ", phased engine: %s", true);

@@ -105,7 +105,7 @@ void sim_cred_return(struct sim *s, size_t idx, uint32_t when)
 	}
 }
 
-static void deliver(struct sim *s, struct pkt *p, uint32_t pi, uint32_t tail)
+void sim_deliver(struct sim *s, struct pkt *p, uint32_t pi, uint32_t tail)
 {
 	struct msg *m = &s->ms[p->msg];
 
@@ -247,7 +247,7 @@ void sim_transmit(struct sim *s, uint32_t o, unsigned v, uint32_t pi)
 	if (in_window(s, s->now))
 		PV(s, (size_t)o * V + v)->flits += P;
 	if (s->pt[o].pflags & PF_PEER_HOST) {
-		deliver(s, p, pi, s->now + s->L + P);
+		sim_deliver(s, p, pi, s->now + s->L + P);
 		return;
 	}
 	cred_take(s, (size_t)o * V + v);

@@ -182,7 +182,7 @@ static void host_link_mix(struct sim *s, uint32_t o, uint32_t h);
  * (LFT lookup from its DLID, the offset per packet or per message), one
  * fewer left to inject. NO_PKT when the pool is empty.
  */
-static uint32_t host_pkt(struct sim *s, uint32_t h, uint32_t mi)
+uint32_t sim_host_pkt(struct sim *s, uint32_t h, uint32_t mi)
 {
 	struct msg *m = &s->ms[mi];
 	uint32_t pi = pkt_alloc(s);
@@ -259,7 +259,7 @@ void sim_host_link(struct sim *s, uint32_t o, uint32_t h)
 		sim_cred_wait(s, (size_t)o * s->V + m->vl, o);
 		return;
 	}
-	pi = host_pkt(s, h, mi);
+	pi = sim_host_pkt(s, h, mi);
 	if (pi == NO_PKT)
 		return;
 	if (s->cc_on)
@@ -299,7 +299,7 @@ static void host_link_mix(struct sim *s, uint32_t o, uint32_t h)
 			tried |= 1u << m->vl;
 			continue;
 		}
-		pi = host_pkt(s, h, mi);
+		pi = sim_host_pkt(s, h, mi);
 		if (pi == NO_PKT)
 			return;
 		if (s->cc_on)

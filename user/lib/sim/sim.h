@@ -51,6 +51,21 @@ enum ftsw_sim_policy {
 				 * even split (not the kernel's) */
 };
 
+/*
+ * Switching. Virtual cut-through on the event engine (the default; a
+ * packet moves on only when the next buffer has room for all of it), or
+ * on the flit-level engine (sim/flit.c, every flit every cycle: small
+ * fabrics): wormhole (a flit moves on when the next buffer has room for
+ * it; buffers may be smaller than a packet, which then spans several
+ * switches), or virtual cut-through flit by flit (a cross-check of the
+ * two engines).
+ */
+enum ftsw_sim_switching {
+	FTSW_SIM_VCT = 0,
+	FTSW_SIM_WORMHOLE,
+	FTSW_SIM_VCT_FLITS,
+};
+
 struct ftsw_sim_opts {
 	unsigned packet_flits;	/* P (10) */
 	unsigned msg_packets;	/* M (10) */
@@ -109,7 +124,19 @@ struct ftsw_sim_opts {
 	unsigned out_cap_flits;
 	bool adaptive;
 	uint32_t flowlet_gap;
+	/*
+	 * The flit engine (switching not VCT): input and output buffers of
+	 * buf_flits flits per port per VL (0: in_buf, out_buf packets of P).
+	 * Not with congestion control, adaptive routing, --voq, --phased or
+	 * --interleave.
+	 */
+	enum ftsw_sim_switching switching;
+	unsigned buf_flits;
 };
+
+const char *ftsw_sim_switching_name(enum ftsw_sim_switching w);
+int ftsw_sim_switching_parse(const char *s, enum ftsw_sim_switching *w,
+			     struct ftsw_err *err);
 
 void ftsw_sim_opts_default(struct ftsw_sim_opts *o);
 const char *ftsw_sim_policy_name(enum ftsw_sim_policy p);

@@ -257,6 +257,7 @@ struct phased {
 };
 
 /* engine.c */
+void sim_deliver(struct sim *s, struct pkt *p, uint32_t pi, uint32_t tail);
 void sim_arrive(struct sim *s, uint32_t pi, uint32_t pp, unsigned v);
 int sim_bucket_grow(struct sim *s, struct bucket *b);
 void sim_cred_return(struct sim *s, size_t idx, uint32_t when);
@@ -288,7 +289,12 @@ uint8_t sim_ar_choose(struct sim *s, uint32_t pp, unsigned v,
 		      const struct pkt *p);
 void sim_cm_inject(struct sim *s, uint32_t h, struct pkt *p);
 
+/* flit.c: the flit-level engine (wormhole, and VCT flit by flit) */
+int sim_run_flit(struct sim *s, const struct ftsw_sim_opts *o, double load,
+		 struct ftsw_err *err);
+
 /* hosts.c */
+uint32_t sim_host_pkt(struct sim *s, uint32_t h, uint32_t mi);
 void sim_heap_down(struct sim *s, uint32_t i);
 void sim_host_link(struct sim *s, uint32_t o, uint32_t h);
 void sim_run_arrivals(struct sim *s);
