@@ -230,10 +230,11 @@ static int ftsw_pma_method(const struct ib_pma_mad *pm)
 
 /*
  * A switch's PMA: port select 0..nports (0 and unbound ports read 0).
- * ClassPortInfo has no PortSelect (its byte 1 is the capability mask's), so
- * no port is looked up for it; every other attribute's PortSelect is
- * checked against the switch's ports before it indexes them (0xFF, all
- * ports, is refused too: ClassPortInfo does not announce AllPortSelect).
+ * ClassPortInfo has no PortSelect (its byte 1 is ClassVersion), so no port
+ * is looked up for it; every other attribute's PortSelect is checked
+ * against the switch's ports before it indexes them, and one past them is
+ * answered 0x1C, invalid field (0xFF, all ports, too: ClassPortInfo does
+ * not announce AllPortSelect).
  */
 int ftsw_pma_switch(struct ftsw_switch *sw, void *mad)
 {
@@ -251,7 +252,11 @@ int ftsw_pma_switch(struct ftsw_switch *sw, void *mad)
 			    NULL, false, pm);
 }
 
-/* The PMA of the CA behind edge port @p: port select 0 or 1. */
+/*
+ * The PMA of the CA behind edge port @p: port select 1, its one port, or
+ * 0, the port the MAD came by (as PortInfo's modifier 0 on a CA); any
+ * other is answered 0x1C. ClassPortInfo names no port.
+ */
 int ftsw_pma_ca(struct ftsw_port *p, void *mad)
 {
 	struct ib_pma_mad *pm = mad;
