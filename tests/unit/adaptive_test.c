@@ -6,11 +6,13 @@
  * the text format, and the refusal where groups would break an engine's
  * deadlock freedom.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common.h"
+#include "analyze/analyze.h"
 
 static struct ftsw_routing *adaptive(const char *spec, const char *eng,
 				     struct ftsw_topo **tp)
@@ -297,6 +299,61 @@ TEST(check_catches_bad_groups)
 	EXPECT_LT(0, res.ar_bad);
 	EXPECT_NE(NULL, strstr(res.report, "adaptive: switch"));
 	ftsw_check_result_free(&res);
+	ftsw_routing_free(r);
+	ftsw_topo_free(t);
+}
+
+/*
+ * The analyzer's static part (adaptive_split): host 0 to host 15 of
+ * FT(4,3) may take either up-port of its leaf and of the middle switch:
+ * 4 paths, half the flow on each of the leaf's up-links, a quarter on
+ * each of the 4 middle-to-top links and on each of the 4 top-to-middle
+ * links, half on each middle-to-leaf link of the far pod, all of it into
+ * host 15. Links carrying it: 1 + 2 + 4 + 4 + 2 + 1 = 14, load summed
+ * 1 + 1 + 1 + 1 + 1 + 1 = 6 (one unit per hop).
+ */
+TEST(analyzer_splits_over_the_groups)
+{
+	struct ftsw_topo *t;
+	struct ftsw_routing *r = adaptive("ftmn:4,3", "dmodk", &t);
+	struct ftsw_load_opts lo = { .adaptive_split = true };
+	struct ftsw_load_result res;
+	struct ftsw_err err;
+	struct ftsw_tm tm;
+	double *load, sum = 0, max = 0;
+	unsigned used = 0, halves = 0, quarters = 0;
+	uint32_t l;
+
+	ASSERT_NE(NULL, r);
+	load = calloc(t->nports, sizeof(*load));
+	ftsw_tm_init(&tm, t->nhosts);
+	ftsw_tm_add(&tm, 0, 15, 1.0);
+	ASSERT_EQ(0, ftsw_link_loads(r, &tm, &lo, load, NULL, &res, &err));
+	EXPECT_EQ(4, res.ar_paths);
+	EXPECT_EQ(4, res.ar_paths_max);
+	for (l = 0; l < t->nports; l++) {
+		if (load[l] <= 0)
+			continue;
+		used++;
+		sum += load[l];
+		halves += fabs(load[l] - 0.5) < 1e-12;
+		quarters += fabs(load[l] - 0.25) < 1e-12;
+		if (load[l] > max)
+			max = load[l];
+	}
+	EXPECT_EQ(14, used);
+	EXPECT_LT(fabs(sum - 6), 1e-9);
+	EXPECT_EQ(4, halves);
+	EXPECT_EQ(8, quarters);
+	EXPECT_EQ(1.0, max);
+	/* without the split: the static path, 6 links of 1 */
+	lo.adaptive_split = false;
+	ASSERT_EQ(0, ftsw_link_loads(r, &tm, &lo, load, NULL, &res, &err));
+	for (used = 0, l = 0; l < t->nports; l++)
+		used += load[l] > 0;
+	EXPECT_EQ(6, used);
+	ftsw_tm_free(&tm);
+	free(load);
 	ftsw_routing_free(r);
 	ftsw_topo_free(t);
 }

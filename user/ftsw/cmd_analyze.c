@@ -25,7 +25,7 @@ enum {
 	A_TOPO, A_ENGINE, A_LFTS, A_LMC, A_SEED, A_EXT_LIDS, A_PATHS,
 	A_THREADS, A_MAX_VLS, A_PATTERN, A_ORDER, A_RANKS, A_SAMPLES,
 	A_ORDERS, A_OBLIVIOUS, A_TRACE, A_BUNDLE, A_STAGES, A_DOT, A_PICTURE,
-	A_NO_HOSTS, A_N
+	A_NO_HOSTS, A_ADAPTIVE, A_GROUPS, A_N
 };
 
 static const struct cli_opt analyze_opts[A_N + 1] = {
@@ -60,6 +60,8 @@ static const struct cli_opt analyze_opts[A_N + 1] = {
 			.help = "render it with dot(1) (.svg, .png, .pdf)" },
 	[A_NO_HOSTS] = { "--no-hosts", NULL, CLI_FLAG,
 			 .help = "leave hosts out of the picture" },
+	[A_ADAPTIVE] = CLI_OPT_ADAPTIVE,
+	[A_GROUPS] = CLI_OPT_GROUPS,
 };
 
 static const char analyze_notes[] =
@@ -152,6 +154,25 @@ static int run_random(const struct ftsw_routing *r, const struct aopts *o,
 		ftsw_out_text(" (%s)", rm.oload_exact ? "ML(TM), exact" :
 			      "baseload, lower bound");
 		ftsw_out_float("avg_perf", ", avg PERF %.4f\n", rm.avg_perf);
+	}
+	if (r->ar && !rm.ebb) {
+		/* the static part of adaptive routing: even splits */
+		ro.adaptive_split = true;
+		ro.samples = sm.samples;
+		rc = ftsw_analyze_random(r, &ro, &rm, &err);
+		if (rc) {
+			cli_err("analyze: %s", err.msg);
+			return 1;
+		}
+		ftsw_out_open_object("adaptive");
+		ftsw_out_uint("entries", "  adaptive groups (%" PRIu64
+			      " entries), each path split evenly over its "
+			      "allowed ports: ", r->ar->entries);
+		ftsw_out_float("mean", "max link load mean %.4f", rm.s.mean);
+		ftsw_out_float("ci99", " ± %.4f", rm.s.half);
+		ftsw_out_float("max", ", max %.4f", rm.s.max);
+		ftsw_out_float("avg_perf", ", avg PERF %.4f\n", rm.avg_perf);
+		ftsw_out_close_object();
 	}
 	ftsw_out_close_object();
 	return ftsw_out_end() ? 1 : 0;
@@ -367,6 +388,45 @@ static void print_pattern_metrics(const struct ftsw_routing *r,
 	ftsw_out_float("seconds", " (%.2f s)\n", seconds);
 }
 
+/*
+ * Adaptive groups, the static part: every path split evenly over its
+ * allowed ports at each switch (what an adaptive fabric can spread at
+ * best without feedback), and the group paths per path.
+ */
+static int print_adaptive(const struct ftsw_routing *r, const struct aopts *o,
+			  uint32_t ranks, const uint32_t *order)
+{
+	struct ftsw_load_opts lo = { .adaptive_split = true };
+	struct ftsw_analyze_opts ao = { .bundle = o->bundle, .load = &lo };
+	struct ftsw_pattern_metrics m;
+	struct ftsw_pattern p;
+	struct ftsw_err err;
+
+	if (ftsw_pattern_make(o->pattern, ranks, r->topo, &p, &err) ||
+	    ftsw_analyze_pattern(r, &p, order, &ao, &m, &err)) {
+		cli_err("%s", err.msg);
+		return 1;
+	}
+	ftsw_out_open_object("adaptive");
+	ftsw_out_uint("entries", "  adaptive groups (%" PRIu64 " entries), "
+		      "each path split evenly over its allowed ports:",
+		      r->ar->entries);
+	ftsw_out_float("hot_spot_degree", " hot-spot degree %.4f",
+		       m.hot_spot_degree);
+	ftsw_out_float("max_mload", ", max MLOAD %.4g", m.max_mload);
+	ftsw_out_float("avg_perf", ", PERF avg %.4f", m.avg_perf);
+	ftsw_out_float("max_perf", ", max %.4f", m.max_perf);
+	ftsw_out_float("paths_per_path", "; group paths per path: avg %.2f",
+		       m.total.delivered ? (double)m.total.ar_paths /
+		       (double)m.total.delivered : 0);
+	ftsw_out_uint("paths_per_path_max", ", max %" PRIu64 "\n",
+		      m.total.ar_paths_max);
+	ftsw_out_close_object();
+	ftsw_pattern_metrics_free(&m);
+	ftsw_pattern_free(&p);
+	return 0;
+}
+
 static int write_picture(const struct ftsw_routing *r, const struct aopts *o,
 			 const struct ftsw_pattern *p,
 			 const struct ftsw_pattern_metrics *m)
@@ -431,6 +491,8 @@ static int run_stages(const struct ftsw_routing *r, const struct aopts *o,
 			print_stage(&m.stages[s]);
 	ftsw_out_close_array();
 	print_pattern_metrics(r, &p, &m, cli_seconds_since(t0));
+	if (r->ar && print_adaptive(r, o, ranks, order))
+		rc = 1;
 	ftsw_out_close_object();
 	if (ftsw_out_end())
 		rc = 1;

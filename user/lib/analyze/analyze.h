@@ -207,6 +207,13 @@ struct ftsw_load_opts {
 	bool count_flows;	/* also fill flows[] (flows per link) */
 	/* per source host: the kernel's offset lists instead of r->policy */
 	const struct ftsw_offset_list *lists;
+	/*
+	 * With adaptive groups (r->ar): every path's amount split evenly over
+	 * the allowed ports at every switch from the source's leaf on (what
+	 * an adaptive fabric spreads without congestion: the static part of
+	 * adaptive routing), counting the paths the groups allow.
+	 */
+	bool adaptive_split;
 };
 
 struct ftsw_load_result {
@@ -215,6 +222,9 @@ struct ftsw_load_result {
 	uint64_t path_hist[FTSW_HOP_LIMIT + 2];	/* switches per path */
 	double failed_amount;
 	char first_failure[160];
+	/* adaptive_split: delivered (src, dst, offset) paths and the group
+	 * paths they allow, in all and at most per path */
+	uint64_t ar_paths, ar_paths_max;
 };
 
 /*
@@ -409,6 +419,7 @@ struct ftsw_random_opts {
 	uint64_t samples;	/* exactly; 0: 1000 doubled to a 1% 99% CI */
 	ftsw_progress_fn progress;	/* samples done (NULL: quiet) */
 	void *progress_arg;
+	bool adaptive_split;	/* ftsw_load_opts.adaptive_split */
 };
 
 struct ftsw_random_metrics {

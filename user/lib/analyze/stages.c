@@ -30,6 +30,9 @@ static void add_result(struct ftsw_load_result *tot,
 		tot->fail_status[k] += res->fail_status[k];
 	for (k = 0; k < FTSW_HOP_LIMIT + 2; k++)
 		tot->path_hist[k] += res->path_hist[k];
+	tot->ar_paths += res->ar_paths;
+	if (res->ar_paths_max > tot->ar_paths_max)
+		tot->ar_paths_max = res->ar_paths_max;
 }
 
 /* The metrics of one stage whose loads are in load. */
@@ -208,7 +211,9 @@ static double one_sample(uint64_t i, void *arg)
 		ftsw_tm_apply_order(&p.stages[0], order, t->nhosts);
 		if (c->ebb) {
 			m = ftsw_ebb(c->r, &p.stages[0], c->flows);
-		} else if (!ftsw_link_loads(c->r, &p.stages[0], NULL, c->load,
+		} else if (!ftsw_link_loads(c->r, &p.stages[0], &(struct
+					    ftsw_load_opts){ .adaptive_split =
+					    c->o->adaptive_split }, c->load,
 					    NULL, &res, &c->err)) {
 			m = ftsw_max_load(t, c->load, false, NULL);
 			ml = ftsw_ml_bound(t, &p.stages[0], &exact);

@@ -163,6 +163,46 @@ static int trace_impl(const struct ftsw_routing *r, uint32_t src, uint32_t dst,
 	return p->status;
 }
 
+/*
+ * Adaptive groups: amount a (flows fl) from switch s towards lid, split
+ * evenly over its allowed ports at every switch. Returns the number of
+ * paths the groups allow from s (a walk that fails or passes the hop
+ * limit adds no path).
+ */
+static uint64_t split_flow(const struct ftsw_routing *r, uint32_t s,
+			   uint32_t lid, double a, double fl, unsigned depth,
+			   unsigned limit, double *load, double *flows)
+{
+	const struct ftsw_topo *t = r->topo;
+	const struct ftsw_node *n = &t->nodes[t->switches[s]];
+	uint8_t ports[255];
+	unsigned np = ftsw_ar_ports(r, s, lid, ports), i;
+	uint64_t paths = 0;
+
+	if (!np || depth > limit)
+		return 0;
+	for (i = 0; i < np; i++) {
+		uint32_t l, peer;
+
+		if (ports[i] > n->nports)
+			continue;
+		l = ftsw_link_id(t, t->switches[s], ports[i]);
+		peer = t->ports[l].peer;
+		if (peer == FTSW_NONE)
+			continue;
+		load[l] += a / np;
+		if (flows)
+			flows[l] += fl / np;
+		if (t->nodes[peer].kind == FTSW_HOST)
+			paths++;
+		else
+			paths += split_flow(r, t->nodes[peer].index, lid, a / np,
+					    fl / np, depth + 1, limit, load,
+					    flows);
+	}
+	return paths;
+}
+
 /* Add one flow's amount along all its paths. */
 static void load_flow(const struct ftsw_routing *r, uint32_t s, uint32_t d,
 		      double amount, const struct ftsw_load_opts *o,
@@ -209,6 +249,17 @@ static void load_flow(const struct ftsw_routing *r, uint32_t s, uint32_t d,
 		load[ftsw_link_id(t, hn, ftsw_host_port(t, hn))] += a;
 		if (flows)
 			flows[ftsw_link_id(t, hn, ftsw_host_port(t, hn))] += w[k];
+		if (o->adaptive_split && r->ar && p->nhops) {
+			uint64_t np = split_flow(r, p->hops[0].sw, p->dlid, a,
+						 w[k], 1, o->hop_limit ?
+						 o->hop_limit : FTSW_HOP_LIMIT,
+						 load, flows);
+
+			res->ar_paths += np;
+			if (np > res->ar_paths_max)
+				res->ar_paths_max = np;
+			continue;
+		}
 		for (i = 0; i < p->nhops; i++) {
 			uint32_t l = ftsw_link_id(t, t->switches[p->hops[i].sw],
 						  p->hops[i].port);
