@@ -450,7 +450,8 @@ TEST(topologies_in_words)
  * the summary line (dor on a 4x4 torus: 2^2 dateline VLs; a ring of 3
  * needs none), its warning on stderr (dor without a torus's coordinates
  * falls back to one VL: the reason used to be in -j only), in grammar and
- * naming the option to change.
+ * naming the option to change; route check's pairs, host pairs apart
+ * from host-to-switch ones, and its CDG cycle named whole.
  */
 TEST(routing_says_what_it_did)
 {
@@ -475,6 +476,15 @@ TEST(routing_says_what_it_did)
 		{ "route -a dfsssp -t ftmn:4,2", 0, ", 8 VLs, dfsssp: 1 virtual "
 		  "layer needed (weakest edge, 0 cycles broken), balanced onto 8",
 		  NULL },
+		/* by hand: 16 x 15 host pairs, 16 hosts x 20 switch LIDs */
+		{ "route -a dmodk -t ftmn:4,3 --check", 0, "check ok: 240/240 "
+		  "host pairs and 320/320 host-to-switch pairs delivered", NULL },
+		/* MinHop on a ring of 6: i -> i + 2 the + way (port 2), the
+		 * whole ring one cycle, named channel by channel */
+		{ "route check -a minhop -t torus:6", 1, "VL 0: channel "
+		  "dependency graph has a cycle of 6 channels: T0 port 2 -> T1 "
+		  "port 2 -> T2 port 2 -> T3 port 2 -> T4 port 2 -> T5 port 2 -> "
+		  "T0 port 2\n", NULL },
 		{ "route -a dfsssp -t torus:6 --max-vls 1", 1, NULL,
 		  "dfsssp: more than 1 virtual layer needed (the weakest-edge "
 		  "heuristic found a cycle in layer 1); allow more with "
@@ -496,6 +506,123 @@ TEST(routing_says_what_it_did)
 		free(out);
 		free(err);
 	}
+}
+
+/* Whitespace-separated words of a line. */
+static unsigned words_of(const char *l)
+{
+	unsigned n = 0;
+
+	while (*l && *l != '\n') {
+		while (*l == ' ')
+			l++;
+		if (!*l || *l == '\n')
+			break;
+		n++;
+		while (*l && *l != ' ' && *l != '\n')
+			l++;
+	}
+	return n;
+}
+
+/*
+ * The simulator's report, consistent and complete (issue 40):
+ * - DFSSSP's 8 layers folded onto one VL (--vls 1) deadlock on a ring of
+ *   6, and the route check beside the deadlock checks the same VLs: one
+ *   cyclic CDG, its whole cycle of 6 channels named (it said "0 VL(s)"
+ *   under "CDG cross-check: yes", and named 2 channels); no message was
+ *   delivered, so no latency: "-" in text, null in JSON (was nan);
+ * - with --rate every row has as many columns as the header (the bit/s
+ *   figure was squeezed into the accepted column);
+ * - every column's unit is said under the table;
+ * - --flows: each flow's throughput in text. By hand, on FT(4,2) with
+ *   D-Mod-K (leaf up-port = destination mod 2): h0 -> h2 and h1 -> h4
+ *   leave leaf 0 on the same up-link, half of it each; h4 -> h6 and
+ *   h6 -> h3 are alone on their paths, the whole link.
+ */
+TEST(sim_reports_consistent)
+{
+	char *out, *err, *l;
+	int st;
+
+	ASSERT_NE(0, tmpdir[0]);
+	out = run("sim -t torus:6 -a dfsssp --vls 1 --load 1", &st, &err);
+	EXPECT_EQ(3, st) TH_LOG("%s", err ? err : "");
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, "CDG cross-check: yes"));
+	EXPECT_NE(NULL, strstr(out, "ftsw route check, VL = SL mod 1: 1 VL "
+			       "with a cyclic CDG:\n    VL 0: channel dependency "
+			       "graph has a cycle of 6 channels: ")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "nan")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "deadlocked before any measured message "
+			       "was delivered"));
+	EXPECT_NE(NULL, strstr(out, "units: load, offered, accepted in flits "
+			       "per sending host per cycle"));
+	free(out);
+	free(err);
+	out = run("-j sim -t torus:6 -a dfsssp --vls 1 --load 1", &st, NULL);
+	EXPECT_EQ(3, st);
+	EXPECT_TRUE(ut_json_valid(out));
+	EXPECT_NE(NULL, strstr(out, "\"msg_latency_avg\":null"));
+	EXPECT_NE(NULL, strstr(out, "\"cdg_cyclic_vls\":1"));
+	EXPECT_NE(NULL, strstr(out, "\"routing_vls\":8"));
+	free(out);
+	/* --rate: the header's columns and each row's numbers line up */
+	out = run("sim -t ftmn:4,2 -a dmodk -p perm:3 --rate 1M --frame-bytes "
+		  "1472 --message 1 --load 0.5:1:0.5 --warmup 1000 --measure "
+		  "2000", &st, NULL);
+	EXPECT_EQ(0, st);
+	l = out ? strstr(out, "\n    load ") : NULL;
+	ASSERT_NE(NULL, l);
+	/* header words: "VL util" is two, one VL one number */
+	EXPECT_EQ(words_of(l + 1) - 1, words_of(strchr(l + 1, '\n') + 1))
+		TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "acc-bit/s: accepted, in bit/s"));
+	free(out);
+	/* --flows on four hand-picked flows */
+	{
+		char path[PATH_MAX];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/f4", tmpdir);
+		f = fopen(path, "w");
+		ASSERT_NE(NULL, f);
+		fputs("0 2\n1 4\n4 6\n6 3\n", f);
+		fclose(f);
+	}
+	out = run("-j sim -t ftmn:4,2 -a dmodk -p file:$T/f4 --load 1 --flows "
+		  "--warmup 2000 --measure 5000", &st, NULL);
+	EXPECT_EQ(0, st);
+	ASSERT_NE(NULL, out);
+	{
+		static const struct { unsigned s, d; double lo, hi; } f[] = {
+			{ 0, 2, 0.45, 0.55 }, { 1, 4, 0.45, 0.55 },
+			{ 4, 6, 0.9, 1.01 }, { 6, 3, 0.9, 1.01 },
+		};
+		unsigned i;
+
+		for (i = 0; i < 4; i++) {
+			char key[64];
+			const char *p;
+			double v = -1;
+
+			snprintf(key, sizeof(key), "{\"src\":%u,\"dst\":%u,"
+				 "\"sources\":1,\"accepted\":", f[i].s, f[i].d);
+			p = strstr(out, key);
+			EXPECT_NE(NULL, p) TH_LOG("%s not in %s", key, out);
+			if (p)
+				v = strtod(p + strlen(key), NULL);
+			EXPECT_TRUE(v >= f[i].lo && v <= f[i].hi)
+				TH_LOG("h%u -> h%u: %f", f[i].s, f[i].d, v);
+		}
+	}
+	free(out);
+	out = run("sim -t ftmn:4,2 -a dmodk -p file:$T/f4 --load 1 --flows "
+		  "--warmup 2000 --measure 5000", &st, NULL);
+	EXPECT_TRUE(out && strstr(out, "flows (accepted into the destination, "
+				  "flits per cycle):\n        h0 -> h2 "))
+		TH_LOG("%s", out ? out : "");
+	free(out);
 }
 
 /* How many times needle occurs in hay. */
@@ -696,7 +823,7 @@ static const struct {
 	  "--interleave --phased --rate --frame-bytes --buffer-bytes "
 	  "--in-buffer-bytes --out-buffer-bytes --adaptive --groups "
 	  "--flowlet-gap --cc --cc-timer-unit --switching "
-	  "--buffer-flits\n" },
+	  "--buffer-flits --flows\n" },
 	{ "ftsw sim --pa", "--paths --pattern --path-policy --packet\n" },
 	{ "ftsw sim -t ftmn:4,2 -a osr", "osrm2 osrm3\n" },
 	{ "ftsw sim -p shi", "shift shift:\n" },

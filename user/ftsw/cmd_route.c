@@ -132,8 +132,16 @@ static void print_check(const struct ftsw_check_result *res,
 	ftsw_out_bool("ok", NULL, res->ok);
 	ftsw_out_text("check %s", res->ok ? "ok" : "FAILED");
 	ftsw_out_uint("pairs", NULL, res->pairs);
-	ftsw_out_uint("delivered", ": %" PRIu64, res->delivered);
-	ftsw_out_uint(NULL, "/%" PRIu64 " pairs delivered", res->pairs);
+	ftsw_out_uint("delivered", NULL, res->delivered);
+	ftsw_out_uint("host_delivered", ": %" PRIu64, res->host_delivered);
+	ftsw_out_uint("host_pairs", "/%" PRIu64 " host pairs", res->host_pairs);
+	if (res->pairs > res->host_pairs) {
+		ftsw_out_uint(NULL, " and %" PRIu64,
+			      res->delivered - res->host_delivered);
+		ftsw_out_uint(NULL, "/%" PRIu64 " host-to-switch pairs",
+			      res->pairs - res->host_pairs);
+	}
+	ftsw_out_text(" delivered");
 	ftsw_out_uint("max_hops", ", max %" PRIu64 " hops", res->max_hops);
 	ftsw_out_uint("no_route", "; no route %" PRIu64, res->no_route);
 	ftsw_out_uint("loops", ", loops %" PRIu64, res->loops);

@@ -28,7 +28,7 @@ enum {
 	S_SEED, S_THREADS, S_LINKS, S_PLOT, S_PICTURE, S_DOT,
 	S_SPEEDUP, S_VOQ, S_INTERLEAVE, S_PHASED, S_RATE, S_FRAME,
 	S_BUF_BYTES, S_IN_BYTES, S_OUT_BYTES, S_ADAPTIVE, S_GROUPS,
-	S_FLOWLET, S_CC, S_CC_UNIT, S_SWITCHING, S_BUF_FLITS, S_N
+	S_FLOWLET, S_CC, S_CC_UNIT, S_SWITCHING, S_BUF_FLITS, S_FLOWS, S_N
 };
 
 #define SIM_NUM(nm, a, lo, hi, h) { nm, NULL, CLI_NUM, a, lo, hi, .help = h }
@@ -135,6 +135,9 @@ static const struct cli_opt sim_opts[S_N + 1] = {
 	[S_BUF_FLITS] = SIM_NUM("--buffer-flits", "F", 1, 65535,
 				"flit engine: buffers of F flits per port per "
 				"VL (may be < a packet with wormhole)"),
+	[S_FLOWS] = { "--flows", NULL, CLI_FLAG,
+		      .help = "per-flow throughput of every point (what each "
+			      "destination received)" },
 };
 
 #undef SIM_NUM
@@ -163,7 +166,7 @@ struct sopts {
 	struct ftsw_sim_opts so;
 	struct ftsw_sim_lab_map lab;	/* rate_bits 0: no lab mapping */
 	uint32_t ranks;
-	bool links;
+	bool links, flows;
 };
 
 /* A number option, if given, into *dst. */
@@ -255,6 +258,7 @@ static int take_opts(const struct cli_args *a, struct sopts *o)
 	o->picture = a->v[S_PICTURE].s;
 	o->dot = a->v[S_DOT].s;
 	o->links = a->v[S_LINKS].n;
+	o->flows = a->v[S_FLOWS].n;
 	o->ranks = (uint32_t)a->v[S_RANKS].u;
 	take_num(a, S_THREADS, &o->so.threads);
 	take_num(a, S_PACKET, &o->so.packet_flits);
@@ -481,27 +485,85 @@ static void point_cm(const struct ftsw_topo *t, const struct ftsw_sim_opts *so,
 	ftsw_out_close_array();
 }
 
-static void print_point(const struct ftsw_routing *r,
-			const struct ftsw_sim_result *x, bool links,
-			const struct ftsw_sim_lab_map *lab,
-			const struct ftsw_sim_opts *so)
+/*
+ * A latency column: the number, or "-" when there is none (no measured
+ * message delivered; null in JSON).
+ */
+static void latency(const char *key, int width, const char *fmt, double v)
 {
+	if (isfinite(v)) {
+		ftsw_out_float(key, fmt, v);
+		return;
+	}
+	ftsw_out_float(key, NULL, v);
+	ftsw_out_text(" %*s", width, "-");
+}
+
+/* --flows: what each destination received in the point's window. */
+static void point_flows(const struct ftsw_topo *t,
+			const struct ftsw_sim_traffic *tr,
+			const struct ftsw_sim_result *x,
+			const struct ftsw_sim_lab_map *lab)
+{
+	struct ftsw_sim_flow *f;
+	struct ftsw_err err;
+	char who[48];
+	size_t n, i;
+
+	if (ftsw_sim_flows(t, tr, x, &f, &n, &err)) {
+		cli_err("%s", err.msg);
+		return;
+	}
+	ftsw_out_text("      flows (accepted into the destination, flits per "
+		      "cycle%s):\n", lab->rate_bits ? "; bit/s of frames" : "");
+	ftsw_out_open_array("flows");
+	for (i = 0; i < n; i++) {
+		ftsw_out_open_object(NULL);
+		if (f[i].src != FTSW_NONE) {
+			snprintf(who, sizeof(who), "h%u -> h%u", f[i].src,
+				 f[i].dst);
+			ftsw_out_uint("src", NULL, f[i].src);
+		} else {
+			snprintf(who, sizeof(who), "%u sources -> h%u",
+				 f[i].sources, f[i].dst);
+			ftsw_out_null("src", NULL);
+		}
+		ftsw_out_text("        %-22s", who);
+		ftsw_out_uint("dst", NULL, f[i].dst);
+		ftsw_out_uint("sources", NULL, f[i].sources);
+		ftsw_out_float("accepted", " %8.4f", f[i].accepted);
+		if (lab->rate_bits)
+			ftsw_out_float("accepted_bits", " %10.4g",
+				       ftsw_sim_lab_bits(lab, f[i].accepted));
+		ftsw_out_text("\n");
+		ftsw_out_close_object();
+	}
+	ftsw_out_close_array();
+	free(f);
+}
+
+static void print_point(const struct ftsw_routing *r,
+			const struct ftsw_sim_traffic *tr,
+			const struct ftsw_sim_result *x, const struct sopts *o)
+{
+	const struct ftsw_sim_lab_map *lab = &o->lab;
+
 	ftsw_out_open_object(NULL);
 	ftsw_out_float("load", "  %6.3f", x->load);
 	ftsw_out_float("offered", " %8.4f", x->offered);
 	ftsw_out_float("accepted", " %8.4f", x->accepted);
-	if (lab && lab->rate_bits) {
+	if (lab->rate_bits) {
 		ftsw_out_float("offered_bits", NULL,
 			       ftsw_sim_lab_bits(lab, x->offered));
-		ftsw_out_float("accepted_bits", " (%.4g bit/s)",
+		ftsw_out_float("accepted_bits", " %10.4g",
 			       ftsw_sim_lab_bits(lab, x->accepted));
 	}
-	ftsw_out_float("msg_latency_avg", " %9.1f", x->msg_lat_avg);
-	ftsw_out_float("msg_latency_p50", " %8.0f", x->msg_lat_p50);
-	ftsw_out_float("msg_latency_p99", " %8.0f", x->msg_lat_p99);
-	ftsw_out_float("pkt_latency_avg", " %9.1f", x->pkt_lat_avg);
-	ftsw_out_float("pkt_latency_p50", " %8.0f", x->pkt_lat_p50);
-	ftsw_out_float("pkt_latency_p99", " %8.0f", x->pkt_lat_p99);
+	latency("msg_latency_avg", 9, " %9.1f", x->msg_lat_avg);
+	latency("msg_latency_p50", 8, " %8.0f", x->msg_lat_p50);
+	latency("msg_latency_p99", 8, " %8.0f", x->msg_lat_p99);
+	latency("pkt_latency_avg", 9, " %9.1f", x->pkt_lat_avg);
+	latency("pkt_latency_p50", 8, " %8.0f", x->pkt_lat_p50);
+	latency("pkt_latency_p99", 8, " %8.0f", x->pkt_lat_p99);
 	ftsw_out_float("net_latency_avg", NULL, x->net_lat_avg);
 	ftsw_out_uint("messages_measured", NULL, x->msgs_measured);
 	ftsw_out_uint("messages_delivered", NULL, x->msgs_done);
@@ -523,11 +585,13 @@ static void print_point(const struct ftsw_routing *r,
 			      "(ulimit -v?): the event engine ran this point "
 			      "on one thread, same numbers");
 	ftsw_out_text("\n");
-	point_cm(r->topo, so, x);
+	point_cm(r->topo, &o->so, x);
 	if (x->deadlock)
 		point_deadlock(r, x);
-	if (links)
+	if (o->links)
 		point_links(r->topo, x);
+	if (o->flows)
+		point_flows(r->topo, tr, x, lab);
 	ftsw_out_close_object();
 }
 
@@ -725,7 +789,12 @@ static void print_header(const struct sopts *o, const struct ftsw_routing *r,
 	ftsw_out_uint("switches", ", %" PRIu64 " switches)", t->nswitches);
 	ftsw_out_uint("lmc", ", LMC %" PRIu64, r->lmc);
 	ftsw_out_str("path_policy", " (%s)", ftsw_sim_policy_name(so->policy));
-	ftsw_out_uint("vls", ", %" PRIu64 " VLs", vls);
+	ftsw_out_uint("vls", NULL, vls);
+	ftsw_out_text(", %u VL%s", vls, vls == 1 ? "" : "s");
+	if (vls != r->nvls) {
+		ftsw_out_uint("routing_vls", " (the routing's %" PRIu64, r->nvls);
+		ftsw_out_text(" folded onto %u: VL = SL mod %u)", vls, vls);
+	}
 	ftsw_out_str("pattern", ", traffic %s", tr->name);
 	ftsw_out_str("order", NULL, o->order);
 	ftsw_out_text("\n");
@@ -789,28 +858,50 @@ static void print_header(const struct sopts *o, const struct ftsw_routing *r,
 	ftsw_out_close_object();
 }
 
+/* A multi-line report: in JSON as it is, in text each line indented. */
+static void print_indented(const char *key, const char *text)
+{
+	const char *l = text, *e;
+
+	ftsw_out_str(key, NULL, text);
+	for (; *l; l = *e ? e + 1 : e) {
+		e = strchrnul(l, '\n');
+		ftsw_out_text("    %.*s\n", (int)(e - l), l);
+	}
+}
+
+/* What the columns are, under the table (text only). */
+static const char columns[] =
+"  units: load, offered, accepted in flits per sending host per cycle; msg-,\n"
+"  pkt- latencies in cycles from creation to the last flit received (average,\n"
+"  median, 99th percentile; - if none); umax, uavg, VL util: utilisation of\n"
+"  the busiest link, the average link, per VL (1 = a flit every cycle)%s.\n"
+"  Documentation/sim.md, \"Measurement\"\n";
+
 /* The whole report; true when a point deadlocked. */
 static bool print_report(const struct sopts *o, const struct ftsw_routing *r,
 			 const struct ftsw_sim_traffic *tr,
 			 const struct ftsw_sim_result *res, size_t n,
 			 size_t best)
 {
-	bool deadlock = false;
+	bool deadlock = false, bits = o->lab.rate_bits;
 	struct ftsw_err err;
 	size_t i;
 
 	ftsw_out_open_object(NULL);
 	print_header(o, r, tr, res[0].vls);
-	ftsw_out_text("  %6s %8s %8s %9s %8s %8s %9s %8s %8s %7s %6s %6s %s\n",
-		      "load", "offered", "accepted", "msg-avg", "msg-p50",
-		      "msg-p99", "pkt-avg", "pkt-p50", "pkt-p99", "wall-s",
-		      "umax", "uavg", "VL util");
+	ftsw_out_text("  %6s %8s %8s%s %9s %8s %8s %9s %8s %8s %7s %6s %6s %s\n",
+		      "load", "offered", "accepted", bits ? "  acc-bit/s" : "",
+		      "msg-avg", "msg-p50", "msg-p99", "pkt-avg", "pkt-p50",
+		      "pkt-p99", "wall-s", "umax", "uavg", "VL util");
 	ftsw_out_open_array("points");
 	for (i = 0; i < n; i++) {
-		print_point(r, &res[i], o->links, &o->lab, &o->so);
+		print_point(r, tr, &res[i], o);
 		deadlock |= res[i].deadlock;
 	}
 	ftsw_out_close_array();
+	ftsw_out_text(columns, bits ? ";\n  acc-bit/s: accepted, in bit/s of the "
+		      "lab's frames" : "");
 	if (!deadlock) {
 		ftsw_out_float("max_throughput",
 			       "  maximum accepted throughput %.4f",
@@ -818,14 +909,21 @@ static bool print_report(const struct sopts *o, const struct ftsw_routing *r,
 		ftsw_out_float("max_throughput_load", " at load %.3f\n",
 			       res[best].load);
 	} else {
-		struct ftsw_check_opts co = { .cdg = true, .threads = 0 };
+		/* the same VLs as the simulation: SL mod --vls */
+		struct ftsw_check_opts co = { .cdg = true, .max_report = 2,
+					      .vls = res[0].vls };
 		struct ftsw_check_result cr;
 
 		if (!ftsw_routing_check(r, &co, &cr, &err)) {
 			ftsw_out_uint("cdg_cyclic_vls",
-				      "  ftsw route check: %" PRIu64
-				      " VL(s) with a cyclic CDG\n",
-				      cr.cdg_cyclic_vls);
+				      "  ftsw route check, VL = SL mod %" PRIu64,
+				      res[0].vls);
+			ftsw_out_text(": %u VL%s with a cyclic CDG%s\n",
+				      cr.cdg_cyclic_vls,
+				      cr.cdg_cyclic_vls == 1 ? "" : "s",
+				      cr.cdg_cyclic_vls ? ":" : "");
+			if (cr.report && cr.cdg_cyclic_vls)
+				print_indented("cdg_report", cr.report);
 			ftsw_check_result_free(&cr);
 		}
 	}

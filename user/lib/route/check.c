@@ -88,6 +88,7 @@ struct ck {
 	uint64_t *dep;		/* per channel: 4 x 64 bits of next ports */
 	/* results */
 	uint64_t pairs, delivered, no_route, loops, mis, dead, nonmin, updown;
+	uint64_t host_pairs, host_delivered;
 	uint64_t bad_entries;
 	uint64_t ar_entries, ar_bad;
 	uint64_t max_hops;
@@ -96,6 +97,13 @@ struct ck {
 	unsigned nrep, maxrep;
 	bool oom;
 };
+
+/* The VLs the CDG is checked on: the routing's, or o->vls (SL mod vls). */
+static uint32_t ck_nvl(const struct ftsw_routing *r,
+		       const struct ftsw_check_opts *o)
+{
+	return o->vls ? o->vls : r->nvls ? r->nvls : 1;
+}
 
 static void report(struct ck *c, const char *fmt, ...)
 {
@@ -240,6 +248,43 @@ static void dep_add(struct ck *c, uint64_t *dep, uint32_t s, uint8_t p,
 				 1ULL << (q & 63), memory_order_relaxed);
 }
 
+/*
+ * The cycle the DFS closed, in words: the channels on the stack from nx
+ * to its top, each a switch's output port, and back to the first
+ * ("cycle of 6 channels: T0 port 3 -> T1 port 3 -> ... -> T0 port 3");
+ * the first 16 named, then how many in all.
+ */
+static char *cycle_words(const struct ftsw_topo *t, const uint32_t *owner,
+			 const uint32_t *stk, uint32_t sp, uint32_t nx)
+{
+	uint32_t j = sp, k, len;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	while (j > 0 && stk[j - 1] != nx)
+		j--;
+	j = j ? j - 1 : 0;
+	len = sp - j;
+	f = open_memstream(&buf, &n);
+	if (!f)
+		return NULL;
+	fprintf(f, "cycle of %u channel%s: ", len, len == 1 ? "" : "s");
+	for (k = j; k < sp && k < j + 16; k++) {
+		uint32_t ch = stk[k], o = owner[ch];
+
+		fprintf(f, "%s port %u -> ", t->nodes[o].desc ?
+			t->nodes[o].desc : "?", ch - t->nodes[o].first_port + 1);
+	}
+	if (len > 16)
+		fprintf(f, "... (%u more) -> ", len - 16);
+	fprintf(f, "%s port %u", t->nodes[owner[nx]].desc ?
+		t->nodes[owner[nx]].desc : "?",
+		nx - t->nodes[owner[nx]].first_port + 1);
+	fclose(f);
+	return buf;
+}
+
 /* DFS for a cycle in the channel dependency graph (one VL). */
 static int cdg_cyclic(struct ck *c, char **cycle_desc)
 {
@@ -282,14 +327,8 @@ static int cdg_cyclic(struct ck *c, char **cycle_desc)
 					continue;
 				nx = t->nodes[x->peer].first_port + q - 1;
 				if (color[nx] == 1) {
-					char buf[256];
-
-					snprintf(buf, sizeof(buf), "cycle through "
-						 "%s port %u and %s port %u",
-						 t->nodes[owner[ch]].desc,
-						 ch - t->nodes[owner[ch]].first_port + 1,
-						 t->nodes[x->peer].desc, q);
-					*cycle_desc = strdup(buf);
+					*cycle_desc = cycle_words(t, owner, stk,
+								  sp, nx);
 					cyc = 1;
 					break;
 				}
@@ -363,6 +402,8 @@ static void check_outcome(struct ck *c, uint8_t rs, uint32_t lid, int kind,
 	switch (rs) {
 	case ST_OK:
 		c->delivered += w;
+		if (kind == FTSW_HOST)
+			c->host_delivered += w;
 		if ((uint64_t)x->hops[l] + 1 > c->max_hops)
 			c->max_hops = (uint64_t)x->hops[l] + 1;
 		if (o->minimal && kind == FTSW_HOST && dleaf != FTSW_NONE &&
@@ -405,7 +446,7 @@ static void check_mark_used(struct ck *c, uint32_t lid, uint32_t l,
 {
 	const struct ftsw_routing *r = c->r;
 	const struct ftsw_topo *t = c->t;
-	uint32_t ns = t->nswitches, nvl = r->nvls ? r->nvls : 1, cur = l;
+	uint32_t ns = t->nswitches, nvl = ck_nvl(r, c->o), cur = l;
 	unsigned v = 0;
 
 	if (r->sl)
@@ -426,7 +467,7 @@ static void check_deps(struct ck *c, uint32_t lid, int kind, uint32_t idx,
 {
 	const struct ftsw_routing *r = c->r;
 	const struct ftsw_topo *t = c->t;
-	uint32_t ns = t->nswitches, nvl = r->nvls ? r->nvls : 1, vl, s;
+	uint32_t ns = t->nswitches, nvl = ck_nvl(r, c->o), vl, s;
 
 	for (vl = 0; vl < nvl; vl++)
 		for (s = 0; s < ns; s++) {
@@ -517,7 +558,7 @@ static void check_ar(struct ck *c, uint32_t lid, uint32_t idx,
 {
 	const struct ftsw_routing *r = c->r;
 	const struct ftsw_topo *t = c->t;
-	uint32_t ns = t->nswitches, nvl = r->nvls ? r->nvls : 1, vl, s;
+	uint32_t ns = t->nswitches, nvl = ck_nvl(r, c->o), vl, s;
 	bool ud = c->o->updown && r->rank;
 	uint8_t ports[256], next[256];
 
@@ -641,7 +682,7 @@ static void check_block(size_t b, void *arg)
 	const struct ftsw_routing *r = sh->r;
 	const struct ftsw_check_opts *o = sh->o;
 	const struct ftsw_topo *t = r->topo;
-	uint32_t ns = t->nswitches, nvl = r->nvls ? r->nvls : 1;
+	uint32_t ns = t->nswitches, nvl = ck_nvl(r, o);
 	uint32_t span = (r->max_lid + sh->nblocks) / sh->nblocks;
 	uint32_t lo = 1 + (uint32_t)b * span, hi = lo + span, lid, k;
 	struct ckscratch x = {
@@ -705,6 +746,8 @@ static void check_block(size_t b, void *arg)
 			if (!w)
 				continue;
 			c->pairs += w;
+			if (kind == FTSW_HOST)
+				c->host_pairs += w;
 			if (l == FTSW_NONE) {
 				c->dead += w;
 				report(c, "host %s is not cabled",
@@ -780,6 +823,8 @@ static int check_run_blocks(struct ck *cp, const uint32_t *hostleaf,
 		c.oom |= x->oom;
 		c.pairs += x->pairs;
 		c.delivered += x->delivered;
+		c.host_pairs += x->host_pairs;
+		c.host_delivered += x->host_delivered;
 		c.no_route += x->no_route;
 		c.loops += x->loops;
 		c.mis += x->mis;
@@ -908,6 +953,8 @@ static void check_result(struct ck *c, struct ftsw_check_result *res)
 {
 	res->pairs = c->pairs;
 	res->delivered = c->delivered;
+	res->host_pairs = c->host_pairs;
+	res->host_delivered = c->host_delivered;
 	res->no_route = c->no_route;
 	res->loops = c->loops;
 	res->misdelivered = c->mis;
@@ -930,7 +977,7 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 {
 	const struct ftsw_topo *t = r->topo;
 	struct ck c = { .r = r, .o = o, .t = t };
-	uint32_t ns = t->nswitches, nh = t->nhosts, nvl = r->nvls ? r->nvls : 1;
+	uint32_t ns = t->nswitches, nh = t->nhosts, nvl = ck_nvl(r, o);
 	uint32_t *stack = malloc((ns + 2) * sizeof(uint32_t));
 	uint32_t *hostleaf = malloc((nh + 1) * sizeof(uint32_t));
 	uint32_t nsrc = 0;

@@ -323,10 +323,17 @@ struct ftsw_check_opts {
 	 * path or not: each must deliver (route check -i on a dump).
 	 */
 	bool all_entries;
+	/*
+	 * Data VLs the SLs are folded onto for the CDG, VL = SL mod vls, as
+	 * a fabric with fewer VLs than the routing's layers maps them (ftsw
+	 * sim --vls); 0: the routing's own, r->nvls.
+	 */
+	unsigned vls;
 };
 
 struct ftsw_check_result {
-	uint64_t pairs, delivered;
+	uint64_t pairs, delivered;	/* (source host, destination LID) */
+	uint64_t host_pairs, host_delivered;	/* of them: to a host */
 	uint64_t no_route, loops, misdelivered, dead_port;
 	uint64_t non_minimal, updown_violations;
 	uint64_t max_hops;

@@ -214,6 +214,11 @@ static int run_results(struct sim *s, const struct ftsw_sim_opts *o,
 		ftsw_err_errno(err, ENOMEM, "out of memory");
 		rc = -1;
 	}
+	if (!res->note[0] && res->deadlock && !s->hmsg.n)
+		snprintf(res->note, sizeof(res->note),
+			 "deadlocked before any measured message was delivered "
+			 "(measured from cycle %llu): no latency to report",
+			 (unsigned long long)s->win0);
 	if (!res->note[0] && s->msgs_done < s->msgs_measured && !res->deadlock)
 		snprintf(res->note, sizeof(res->note),
 			 "%llu of %llu measured messages undelivered after "

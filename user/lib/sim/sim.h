@@ -289,6 +289,24 @@ int ftsw_sim_cycle_check(const struct ftsw_routing *r,
 			 const struct ftsw_sim_wait *c, unsigned n,
 			 unsigned vls, char *why, size_t sz);
 
+/*
+ * Per-flow throughput of a point (sim/flows.c), one entry per destination
+ * host of the traffic: the flits per cycle the link into it carried in
+ * the measured window. With one source (src) it is that flow's
+ * throughput; with several (src FTSW_NONE) their sum. Flows of one
+ * source come first, by source, then the destinations of several.
+ */
+struct ftsw_sim_flow {
+	uint32_t src;		/* the one source, or FTSW_NONE */
+	uint32_t dst;
+	uint32_t sources;	/* hosts sending to dst */
+	double accepted;	/* flits per cycle into dst */
+};
+int ftsw_sim_flows(const struct ftsw_topo *t,
+		   const struct ftsw_sim_traffic *tr,
+		   const struct ftsw_sim_result *x, struct ftsw_sim_flow **flows,
+		   size_t *n, struct ftsw_err *err);
+
 #pragma GCC visibility pop
 
 #endif
