@@ -355,6 +355,25 @@ TEST(errors_name_the_option)
 		  "hosts) and 25165824 ports, beyond the generators' limit" },
 		{ "lab up -t torus:0", "lab up: -t: topology spec 'torus:0': "
 		  "dimension 0 size 0" },
+		/* so are a pattern and an order, for every command (an
+		 * unknown pattern was 1 for sim and analyze, an unknown sim
+		 * --order was taken silently) */
+		{ "sim -t ftmn:4,2 -p bogus", "sim: -p: unknown pattern 'bogus'" },
+		{ "analyze -t ftmn:4,2 -p bogus",
+		  "analyze: -p: unknown pattern 'bogus'" },
+		{ "lab traffic -p bogus", "lab traffic: -p: unknown pattern" },
+		{ "sim -t ftmn:4,2 --order bogus --load 0.1",
+		  "sim: --order: unknown order 'bogus'" },
+		{ "analyze -t ftmn:4,2 -p shift --order bogus",
+		  "--order: unknown order 'bogus'" },
+		{ "lab traffic -p a2a --order random:x", "order 'random:x': bad "
+		  "seed" },
+		/* and a range that depends on the hosts: 8 hosts, shift < 8 */
+		{ "analyze -t ftmn:4,2 -p shift:99", "pattern 'shift:99': bad "
+		  "argument" },
+		{ "sim -t ftmn:4,2 -p shift:99 --load 0.1", "pattern 'shift:99'" },
+		{ "analyze -t ftmn:4,3 -a dmodk --trace H0:H16", "--trace "
+		  "'H0:H16': host 'H16': the hosts are 0..15" },
 	};
 	unsigned i;
 
@@ -485,6 +504,20 @@ TEST(routing_says_what_it_did)
 		  "dependency graph has a cycle of 6 channels: T0 port 2 -> T1 "
 		  "port 2 -> T2 port 2 -> T3 port 2 -> T4 port 2 -> T5 port 2 -> "
 		  "T0 port 2\n", NULL },
+		/* --trace takes the hosts as ftsw prints them (H0), as h0 and
+		 * by number: D-Mod-K up H0's leaf's port 2 (15 mod 2 + 1) */
+		{ "analyze -t ftmn:4,3 -a dmodk --trace H0:H15", 0,
+		  "host 0 -> host 15 (H0 -> H15): DLID 16 (offset 0), SL 0: "
+		  "delivered\n   0  switch 0 (S1-0) port 2\n", NULL },
+		{ "analyze -t ftmn:4,3 -a dmodk --trace h0:15", 0,
+		  "host 0 -> host 15 (H0 -> H15)", NULL },
+		/* the metrics' units under the report */
+		{ "analyze -t ftmn:4,3 -a dmodk -p shift:1", 0, "(16 ranks, 1 "
+		  "stage)", NULL },
+		{ "analyze -t ftmn:4,3 -a dmodk -p shift:1", 0, "\n  units: a flow "
+		  "of amount 1 fills a link", NULL },
+		{ "analyze -t ftmn:4,3 -a dmodk", 0, "MLOAD: the busiest directed "
+		  "link's load; OLOAD: the least MLOAD any routing", NULL },
 		{ "route -a dfsssp -t torus:6 --max-vls 1", 1, NULL,
 		  "dfsssp: more than 1 virtual layer needed (the weakest-edge "
 		  "heuristic found a cycle in layer 1); allow more with "

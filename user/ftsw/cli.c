@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "analyze/analyze.h"
 #include "route/routing.h"
 #include "topo/topology.h"
 #include "util/parse.h"
@@ -146,6 +147,12 @@ static int take_value(const char *title, const struct cli_opt *o,
 		}
 		if (check_topo(title, word, o->kind, s))
 			return -1;
+		/* a pattern or order refused as such: a usage error too */
+		if ((o->kind == CLI_PATTERN && ftsw_pattern_check(s, &err)) ||
+		    (o->kind == CLI_ORDER && ftsw_order_check(s, &err))) {
+			cli_err("%s: %s: %s", title, word, err.msg);
+			return -1;
+		}
 		break;
 	}
 	if (o->repeat) {

@@ -109,6 +109,27 @@ static void take_opts(const struct cli_args *a, struct aopts *o)
 
 /* ---------------------------------------------------------- random runs */
 
+/* What the metrics are, under the report (text only). */
+static void metrics_legend(bool ebb)
+{
+	if (ebb) {
+		ftsw_out_text("  effective bisection bandwidth: the mean over "
+			      "flows of 1 / (most flows on a link of its\n  "
+			      "path), 1 = every flow at full rate (Domke et al. "
+			      "2011); Documentation/analysis.md, \"Metrics\"\n");
+		return;
+	}
+	ftsw_out_text("  units: a flow of amount 1 fills a link (each host of a "
+		      "permutation sends 1).\n  MLOAD: the busiest directed "
+		      "link's load; OLOAD: the least MLOAD any routing\n  can "
+		      "reach for the traffic (ML(TM), Mahapatra et al. 2012 "
+		      "§4.1; baseload,\n  the busiest host link, where "
+		      "not exact); PERF = MLOAD / OLOAD, 1 = optimal\n  (Yuan "
+		      "et al. 2007 §4); hot-spot degree: the most flows "
+		      "on a link (Zahavi 2011).\n  Documentation/analysis.md, "
+		      "\"Metrics\"\n");
+}
+
 static int run_random(const struct ftsw_routing *r, const struct aopts *o,
 		      uint32_t ranks)
 {
@@ -174,6 +195,7 @@ static int run_random(const struct ftsw_routing *r, const struct aopts *o,
 		ftsw_out_float("avg_perf", ", avg PERF %.4f\n", rm.avg_perf);
 		ftsw_out_close_object();
 	}
+	metrics_legend(rm.ebb);
 	ftsw_out_close_object();
 	return ftsw_out_end() ? 1 : 0;
 }
@@ -183,10 +205,11 @@ static int run_random(const struct ftsw_routing *r, const struct aopts *o,
 static int run_trace(const struct ftsw_routing *r, const char *spec)
 {
 	const struct ftsw_topo *t = r->topo;
-	uint64_t s, d, off = FTSW_OFFSET_ANY;
+	uint64_t off = FTSW_OFFSET_ANY;
+	uint32_t s, d;
 	struct ftsw_err err;
 	struct ftsw_path p;
-	char buf[64], *c1, *c2;
+	char buf[256], *c1, *c2;
 	unsigned i;
 
 	snprintf(buf, sizeof(buf), "%s", spec);
@@ -196,13 +219,18 @@ static int run_trace(const struct ftsw_routing *r, const char *spec)
 		*c1 = 0;
 	if (c2)
 		*c2 = 0;
-	if (!c1 || strlen(spec) >= sizeof(buf) ||
-	    ftsw_parse_u64("--trace SRC", buf, 0, t->nhosts - 1, &s, &err) ||
-	    ftsw_parse_u64("--trace DST", c1 + 1, 0, t->nhosts - 1, &d, &err) ||
-	    (c2 && ftsw_parse_u64("--trace OFFSET", c2 + 1, 0,
-				  (1u << r->lmc) - 1, &off, &err))) {
-		cli_err("analyze: --trace '%s': expected SRC:DST[:OFFSET] with "
-			"hosts in 0..%u", spec, t->nhosts - 1);
+	if (!c1 || strlen(spec) >= sizeof(buf)) {
+		cli_err("analyze: --trace '%s': expected SRC:DST[:OFFSET] (hosts "
+			"as h0..h%u, numbers or node names)", spec,
+			t->nhosts - 1);
+		return 2;
+	}
+	/* hosts as ftsw prints them (H0, h0), numbers or node names */
+	if (ftsw_topo_find_host(t, buf, &s, &err) ||
+	    ftsw_topo_find_host(t, c1 + 1, &d, &err) ||
+	    (c2 && ftsw_parse_u64("OFFSET", c2 + 1, 0, (1u << r->lmc) - 1,
+				  &off, &err))) {
+		cli_err("analyze: --trace '%s': %s", spec, err.msg);
 		return 2;
 	}
 	ftsw_trace_path(r, (uint32_t)s, (uint32_t)d, (unsigned)off, 0, &p);
@@ -210,6 +238,10 @@ static int run_trace(const struct ftsw_routing *r, const char *spec)
 	ftsw_out_open_object(NULL);
 	ftsw_out_uint("src", "host %" PRIu64, s);
 	ftsw_out_uint("dst", " -> host %" PRIu64, d);
+	ftsw_out_str("src_name", " (%s", t->nodes[t->hosts[s]].desc ?
+		     t->nodes[t->hosts[s]].desc : "?");
+	ftsw_out_str("dst_name", " -> %s)", t->nodes[t->hosts[d]].desc ?
+		     t->nodes[t->hosts[d]].desc : "?");
 	ftsw_out_uint("dlid", ": DLID %" PRIu64, p.dlid);
 	ftsw_out_uint("offset", " (offset %" PRIu64 ")", p.offset);
 	ftsw_out_uint("sl", ", SL %" PRIu64, p.sl);
@@ -353,7 +385,7 @@ static void print_pattern_metrics(const struct ftsw_routing *r,
 		       "of max flows per link): %.4f", m->hot_spot_degree);
 	ftsw_out_str("worst_stage", ", worst stage %s", m->nstages ? worst :
 		     "-");
-	ftsw_out_float("max_mload", " with %.4g\n", m->max_mload);
+	ftsw_out_float("max_mload", " with MLOAD %.4g\n", m->max_mload);
 	ftsw_out_float("avg_perf", "  PERF = MLOAD / OLOAD: avg %.4f",
 		       m->avg_perf);
 	ftsw_out_float("max_perf", ", max %.4f", m->max_perf);
@@ -386,6 +418,7 @@ static void print_pattern_metrics(const struct ftsw_routing *r,
 	ftsw_out_uint("max_used", "..%" PRIu64, ts.max_used);
 	ftsw_out_close_object();
 	ftsw_out_float("seconds", " (%.2f s)\n", seconds);
+	metrics_legend(false);
 }
 
 /*
@@ -401,11 +434,14 @@ static int print_adaptive(const struct ftsw_routing *r, const struct aopts *o,
 	struct ftsw_pattern_metrics m;
 	struct ftsw_pattern p;
 	struct ftsw_err err;
+	int rc;
 
-	if (ftsw_pattern_make(o->pattern, ranks, r->topo, &p, &err) ||
-	    ftsw_analyze_pattern(r, &p, order, &ao, &m, &err)) {
+	rc = ftsw_pattern_make(o->pattern, ranks, r->topo, &p, &err);
+	if (rc || ftsw_analyze_pattern(r, &p, order, &ao, &m, &err)) {
 		cli_err("%s", err.msg);
-		return 1;
+		if (!rc)
+			ftsw_pattern_free(&p);
+		return rc == -EINVAL ? 2 : 1;
 	}
 	ftsw_out_open_object("adaptive");
 	ftsw_out_uint("entries", "  adaptive groups (%" PRIu64 " entries), "
@@ -462,9 +498,10 @@ static int run_stages(const struct ftsw_routing *r, const struct aopts *o,
 	unsigned s, nstages;
 	int rc = 0;
 
-	if (ftsw_pattern_make(o->pattern, ranks, t, &p, &err)) {
+	rc = ftsw_pattern_make(o->pattern, ranks, t, &p, &err);
+	if (rc) {
 		cli_err("%s", err.msg);
-		return 1;
+		return rc == -EINVAL ? 2 : 1;
 	}
 	nstages = p.nstages;
 	if (ftsw_analyze_pattern(r, &p, order, &ao, &m, &err)) {
@@ -480,7 +517,8 @@ static int run_stages(const struct ftsw_routing *r, const struct aopts *o,
 	ftsw_out_uint("lmc", NULL, r->lmc);
 	ftsw_out_str("pattern", ", pattern %s", o->pattern);
 	ftsw_out_uint(NULL, " (%" PRIu64 " ranks", ranks);
-	ftsw_out_uint(NULL, ", %" PRIu64 " stages)", nstages);
+	ftsw_out_uint(NULL, ", %" PRIu64, nstages);
+	ftsw_out_text(" stage%s)", nstages == 1 ? "" : "s");
 	ftsw_out_str("order", ", order %s\n", o->order);
 	if (o->stages)
 		ftsw_out_text("  %-10s %8s %10s %10s %10s %8s\n", "stage",
@@ -524,10 +562,12 @@ static int run_orders(const struct ftsw_routing *r, const struct aopts *o,
 		free(order);
 		return 2;
 	}
-	if (!order || ftsw_pattern_make(o->pattern, ranks, t, &p, &err)) {
+	rc = order ? ftsw_pattern_make(o->pattern, ranks, t, &p, &err) :
+		     -ENOMEM;
+	if (rc) {
 		cli_err("%s", order ? err.msg : "out of memory");
 		free(order);
-		return 1;
+		return rc == -EINVAL ? 2 : 1;
 	}
 	for (k = 0; k < o->orders; k++) {
 		struct ftsw_hsd h;
@@ -560,7 +600,8 @@ static int run_orders(const struct ftsw_routing *r, const struct aopts *o,
 	ftsw_out_uint("hosts", "%" PRIu64 " hosts, ", t->nhosts);
 	ftsw_out_str("pattern", "%s", o->pattern);
 	ftsw_out_uint("ranks", " (%" PRIu64 " ranks", ranks);
-	ftsw_out_uint(NULL, ", %" PRIu64 " stages): ", p.nstages);
+	ftsw_out_uint(NULL, ", %" PRIu64, p.nstages);
+	ftsw_out_text(" stage%s): ", p.nstages == 1 ? "" : "s");
 	ftsw_out_uint("orders", "hot-spot degree over %" PRIu64
 		      " random orders: ", o->orders);
 	ftsw_out_float("avg_hsd", "avg %.4f", sum / o->orders);

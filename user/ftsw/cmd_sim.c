@@ -942,10 +942,11 @@ static int sim_routing(struct sopts *o, struct ftsw_routing *r,
 	bool deadlock;
 	int rc = 0;
 
-	if (ftsw_sim_traffic_make(r->topo, o->pattern, o->order, o->ranks, &tr,
-				  &err)) {
+	rc = ftsw_sim_traffic_make(r->topo, o->pattern, o->order, o->ranks,
+				   &tr, &err);
+	if (rc) {
 		cli_err("sim: %s", err.msg);
-		return 1;
+		return rc == -EINVAL ? 2 : 1;
 	}
 	if (sim_points(r, &tr, o, loads, &res, &n, &best, &err)) {
 		cli_err("sim: %s", err.msg);

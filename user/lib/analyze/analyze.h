@@ -132,15 +132,28 @@ void ftsw_pattern_free(struct ftsw_pattern *p);
  *   shift:S                   one shift stage i -> i + S mod N
  *   topo-recdbl               paper 003 §VI eqs. (3)-(7) (needs a PGFT)
  *   a2a | all-to-all          every ordered pair
+ *   all2all | cps             shift (every shift stage: lab traffic's names)
  *   uniform:P[:SEED]          each entry 1 with probability P (002 §5)
  *   cluster:G[:SEED]          random groups of G, all-to-all inside (002 §5)
  *   bisect[:SEED]             random bisection matching, both directions
  *                             (001 §V, ORCS)
  *   file:PATH                 "src dst [amount]" lines, # comments
  * n is the number of ranks; t (may be NULL) is needed by topo-recdbl.
+ * 0, or with err set: -EINVAL for a spec refused as such (unknown, a bad
+ * argument, out of range for n ranks), -EIO when its file cannot be read
+ * or topo-recdbl's topology does not fit, -ENOMEM.
  */
 int ftsw_pattern_make(const char *spec, uint32_t n, const struct ftsw_topo *t,
 		      struct ftsw_pattern *p, struct ftsw_err *err);
+/*
+ * What ftsw_pattern_make(spec) would refuse whatever the ranks: an unknown
+ * kind, an argument where none is taken, a number that is no number. Also
+ * accepted: "uniform" alone (ftsw sim's: each message to a random other
+ * host) and "all2all", "cps" (lab traffic's names of shift). 0, or -EINVAL
+ * with err. Ranges that depend on the ranks (shift:S, cluster:G) are
+ * ftsw_pattern_make's, a file's content ftsw_tm_read's.
+ */
+int ftsw_pattern_check(const char *spec, struct ftsw_err *err);
 /* Pattern is random (resampled per sample) and its seed-free spec kind. */
 bool ftsw_pattern_is_random(const char *spec);
 /* A traffic file: a regular file, bounded (Documentation/topology.md). */
@@ -171,6 +184,8 @@ double ftsw_rand_unit(uint64_t *state);
 #define FTSW_ORDER_MAX_FILE	(256ULL << 20)
 int ftsw_order_make(const char *spec, const struct ftsw_topo *t,
 		    uint32_t nranks, uint32_t *order, struct ftsw_err *err);
+/* The same grammar, checked without a topology: 0, or -EINVAL with err. */
+int ftsw_order_check(const char *spec, struct ftsw_err *err);
 /* Number of hosts for `i` congestion-free units, i * prod(w) (003 §V.B). */
 uint64_t ftsw_order_cf_unit(const struct ftsw_topo *t);
 

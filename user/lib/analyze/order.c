@@ -205,6 +205,33 @@ out:
 	return rc;
 }
 
+int ftsw_order_check(const char *spec, struct ftsw_err *err)
+{
+	const char *arg = strchr(spec, ':');
+	size_t kl = arg ? (size_t)(arg - spec) : strlen(spec);
+	uint64_t seed;
+
+	if (arg)
+		arg++;
+	if (((kl == 4 && !strncmp(spec, "topo", 4)) ||
+	     (kl == 8 && !strncmp(spec, "topology", 8))) && !arg)
+		return 0;
+	if (kl == 4 && !strncmp(spec, "file", 4) && arg && *arg)
+		return 0;
+	if ((kl == 6 && !strncmp(spec, "random", 6)) ||
+	    (kl == 7 && !strncmp(spec, "shuffle", 7)) ||
+	    (kl == 13 && !strncmp(spec, "contig-random", 13))) {
+		if (!arg || !ftsw_parse_u64("seed", arg, 0, UINT64_MAX, &seed,
+					    NULL))
+			return 0;
+		ftsw_err_set(err, "order '%.200s': bad seed", spec);
+		return -EINVAL;
+	}
+	ftsw_err_set(err, "unknown order '%.200s' (topo, random[:SEED], "
+		     "shuffle[:SEED], contig-random[:SEED], file:PATH)", spec);
+	return -EINVAL;
+}
+
 int ftsw_order_make(const char *spec, const struct ftsw_topo *t,
 		    uint32_t nranks, uint32_t *order, struct ftsw_err *err)
 {

@@ -524,6 +524,14 @@ static const char *const pattern_kinds =
 	"binomial-gather, recdbl, rechalv, topo-recdbl, a2a, uniform:P, "
 	"cluster:G, bisect, file:PATH";
 
+/* EINVAL after naming the pattern whose argument is wrong. */
+static int bad_arg(const char *spec, struct ftsw_err *err)
+{
+	ftsw_err_set(err, "pattern '%.200s': bad argument (%s)", spec,
+		     pattern_kinds);
+	return EINVAL;
+}
+
 static int pat_dispatch(struct ftsw_pattern *p, const char *spec,
 			const char *kind, const char *arg, const char *arg2,
 			const struct ftsw_topo *t, struct ftsw_err *err)
@@ -533,6 +541,8 @@ static int pat_dispatch(struct ftsw_pattern *p, const char *spec,
 
 	if (!strcmp(kind, "perm") || !strcmp(kind, "bisect"))
 		return has2 ? -EINVAL : pat_perm(p, kind, arg);
+	if (!strcmp(kind, "all2all") || !strcmp(kind, "cps"))
+		return has2 || arg ? -EINVAL : pat_stages(p, "shift", NULL);
 	if (!strcmp(kind, "shift") || !strcmp(kind, "ring") ||
 	    !strcmp(kind, "dissemination") || !strcmp(kind, "tournament") ||
 	    !strcmp(kind, "binomial") || !strcmp(kind, "binomial-gather"))
@@ -570,7 +580,77 @@ static int pat_dispatch(struct ftsw_pattern *p, const char *spec,
 		return 0;
 	}
 	ftsw_err_set(err, "unknown pattern '%.200s' (%s)", spec, pattern_kinds);
-	return -EIO;
+	return -ENOENT;
+}
+
+int ftsw_pattern_check(const char *spec, struct ftsw_err *err)
+{
+	static const char *const plain[] = {
+		"ring", "dissemination", "tournament", "binomial",
+		"binomial-gather", "recdbl", "rechalv", "topo-recdbl", "a2a",
+		"all-to-all", "all2all", "cps", NULL,
+	};
+	const char *arg = strchr(spec, ':'), *arg2;
+	size_t kl = arg ? (size_t)(arg - spec) : strlen(spec);
+	char kind[24], a1[64];
+	uint64_t u;
+	double d;
+	unsigned i;
+
+	if (kl >= sizeof(kind))
+		goto unknown;
+	memcpy(kind, spec, kl);
+	kind[kl] = 0;
+	if (arg)
+		arg++;
+	if (!strcmp(kind, "file")) {
+		if (arg && *arg)
+			return 0;
+		ftsw_err_set(err, "pattern '%.200s': file:PATH needs a path",
+			     spec);
+		return -EINVAL;
+	}
+	arg2 = arg ? strchr(arg, ':') : NULL;
+	a1[0] = 0;
+	if (arg)
+		snprintf(a1, sizeof(a1), "%.*s", (int)(arg2 ? (size_t)(arg2 - arg)
+						      : strlen(arg)), arg);
+	if (arg2)
+		arg2++;
+	for (i = 0; plain[i]; i++)
+		if (!strcmp(kind, plain[i]))
+			return arg ? -(bad_arg(spec, err)) : 0;
+	if (!strcmp(kind, "perm") || !strcmp(kind, "bisect") ||
+	    !strcmp(kind, "shift")) {
+		if (arg2)
+			goto bad;
+		if (arg && ftsw_parse_u64(kind[0] == 's' ? "shift" :
+					  "pattern seed", a1, 0, UINT64_MAX,
+					  &u, err))
+			return -EINVAL;
+		return 0;
+	}
+	if (!strcmp(kind, "uniform") || !strcmp(kind, "cluster")) {
+		if (!arg)	/* the simulator's uniform; cluster needs G */
+			return kind[0] == 'u' ? 0 : -(bad_arg(spec, err));
+		if (!(kind[0] == 'u' ? ftsw_parse_double(kind, a1, 0, 1, &d, NULL)
+		      : ftsw_parse_u64(kind, a1, 1, UINT32_MAX, &u, NULL)) &&
+		    !(arg2 && ftsw_parse_u64("seed", arg2, 0, UINT64_MAX, &u,
+					     NULL)))
+			return 0;
+		if (kind[0] == 'u')
+			ftsw_err_set(err, "pattern '%.200s': expected uniform:P"
+				     "[:SEED], P a probability in 0..1", spec);
+		else
+			ftsw_err_set(err, "pattern '%.200s': expected cluster:G"
+				     "[:SEED], G at least 1", spec);
+		return -EINVAL;
+	}
+unknown:
+	ftsw_err_set(err, "unknown pattern '%.200s' (%s)", spec, pattern_kinds);
+	return -EINVAL;
+bad:
+	return -(bad_arg(spec, err));
 }
 
 int ftsw_pattern_make(const char *spec, uint32_t n, const struct ftsw_topo *t,
@@ -615,5 +695,5 @@ int ftsw_pattern_make(const char *spec, uint32_t n, const struct ftsw_topo *t,
 	else if (rc == -EINVAL)
 		ftsw_err_set(err, "pattern '%.200s': bad argument (%s)", spec,
 			     pattern_kinds);
-	return rc == -EIO ? -EINVAL : rc;
+	return rc == -ENOENT ? -EINVAL : rc;
 }

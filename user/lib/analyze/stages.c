@@ -262,6 +262,7 @@ int ftsw_analyze_random(const struct ftsw_routing *r,
 	struct sample_ctx c = { .r = r, .o = o };
 	struct ftsw_sample_opts so = { .rel = 0.01, .progress = o->progress,
 				      .progress_arg = o->progress_arg };
+	int rc;
 
 	memset(m, 0, sizeof(*m));
 	if (split_seed(o->pattern, m->kind, sizeof(m->kind), &c.seed0, err))
@@ -293,8 +294,9 @@ int ftsw_analyze_random(const struct ftsw_routing *r,
 		 * as such is reported in the user's words
 		 */
 		*err = c.err;
-		if (ftsw_pattern_make(o->pattern, o->ranks, t, &p, err))
-			return -EINVAL;
+		rc = ftsw_pattern_make(o->pattern, o->ranks, t, &p, err);
+		if (rc)
+			return rc == -EINVAL ? -EINVAL : -1;
 		ftsw_pattern_free(&p);
 		*err = c.err;
 		return -1;

@@ -159,6 +159,11 @@ struct ftsw_sim_traffic {
 	char name[96];
 };
 
+/*
+ * The traffic of pattern (analyze's patterns, or "uniform") in order:
+ * 0, -EINVAL for a pattern, order or rank count refused as such (a usage
+ * error), -1 for anything else (a file, memory), err set.
+ */
 int ftsw_sim_traffic_make(const struct ftsw_topo *t, const char *pattern,
 			  const char *order, uint32_t ranks,
 			  struct ftsw_sim_traffic *tr, struct ftsw_err *err);

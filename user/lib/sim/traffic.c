@@ -154,7 +154,7 @@ int ftsw_sim_traffic_make(const struct ftsw_topo *t, const char *pattern,
 	if (ranks < 2 || ranks > t->nhosts) {
 		ftsw_err_set(err, "--ranks %u: must be 2..%u", ranks,
 			     t->nhosts);
-		return -1;
+		return -EINVAL;
 	}
 	ord = malloc(t->nhosts * sizeof(*ord));
 	cnt = calloc(t->nhosts + 1, sizeof(*cnt));
@@ -164,11 +164,13 @@ int ftsw_sim_traffic_make(const struct ftsw_topo *t, const char *pattern,
 		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
-	if (ftsw_order_make(order, t, ranks, ord, err) ||
-	    ftsw_pattern_make(pattern, ranks, t, &p, err)) {
+	rc = ftsw_order_make(order, t, ranks, ord, err);
+	if (!rc)
+		rc = ftsw_pattern_make(pattern, ranks, t, &p, err);
+	if (rc) {
 		free(ord);
 		free(cnt);
-		return -1;
+		return rc == -EINVAL ? -EINVAL : -1;
 	}
 	rc = traffic_fill(tr, &p, ord, t->nhosts, cnt, err);
 	ftsw_pattern_free(&p);

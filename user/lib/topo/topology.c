@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "topo/topology.h"
+#include "util/parse.h"
 
 struct ftsw_topo *ftsw_topo_new(void)
 {
@@ -628,6 +629,37 @@ uint32_t ftsw_topo_find(const struct ftsw_topo *t, const char *name)
 		    (t->nodes[i].desc && !strcmp(t->nodes[i].desc, name)))
 			return i;
 	return FTSW_NONE;
+}
+
+int ftsw_topo_find_host(const struct ftsw_topo *t, const char *name,
+			uint32_t *host, struct ftsw_err *err)
+{
+	const char *d = name + ((name[0] == 'h' || name[0] == 'H') &&
+				name[1] >= '0' && name[1] <= '9');
+	uint64_t x;
+	uint32_t n;
+
+	if (*d >= '0' && *d <= '9') {
+		if (ftsw_parse_u64("host", d, 0, UINT32_MAX, &x, NULL) ||
+		    x >= t->nhosts) {
+			ftsw_err_set(err, "host '%s': the hosts are 0..%u (h0.."
+				     "h%u, a number or a node name)", name,
+				     t->nhosts ? t->nhosts - 1 : 0,
+				     t->nhosts ? t->nhosts - 1 : 0);
+			return -EINVAL;
+		}
+		*host = (uint32_t)x;
+		return 0;
+	}
+	n = ftsw_topo_find(t, name);
+	if (n == FTSW_NONE || t->nodes[n].kind != FTSW_HOST) {
+		ftsw_err_set(err, "host '%s': no such host (h0..h%u, a number "
+			     "or a node name)", name,
+			     t->nhosts ? t->nhosts - 1 : 0);
+		return -EINVAL;
+	}
+	*host = t->nodes[n].index;
+	return 0;
 }
 
 /*

@@ -272,6 +272,13 @@ int ftsw_topo_infer_pgft(const struct ftsw_topo *t, struct ftsw_pgft *g);
  * description; FTSW_NONE when absent.
  */
 uint32_t ftsw_topo_find(const struct ftsw_topo *t, const char *name);
+/*
+ * A host by index ("3", "h3", "H3": the names ftsw prints) or by node
+ * name, GUID or net-file id, as above: 0 and *host its index, or -EINVAL
+ * with err naming it and the range.
+ */
+int ftsw_topo_find_host(const struct ftsw_topo *t, const char *name,
+			uint32_t *host, struct ftsw_err *err);
 
 /*
  * Two descriptions of one fabric compared node by node, by node GUID (as
