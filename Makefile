@@ -324,7 +324,11 @@ deps:
 # them with prove and prints the closing "N passed, N failed" line.
 check: deps
 	@rm -rf $(TAP); mkdir -p $(TAP)
-	-@$(MAKE) -k --no-print-directory tap-user tap-fuzz tap-style tap-vm
+	-@for p in user fuzz style vm; do \
+		s=$$(date +%s); \
+		$(MAKE) -k --no-print-directory tap-$$p; \
+		echo "$$p $$(( $$(date +%s) - s ))" >>$(TAP)/part-seconds.txt; \
+	done
 	@$(TOP)/tests/tap-summary $(TAP)
 
 check-user:

@@ -23,9 +23,11 @@ tap_fail() { _tap_n=$((_tap_n + 1)); _tap_fail=1; echo "not ok $_tap_n $*"; }
 tap_diag() { sed 's/^/# /'; }
 
 # tap_check DESC CMD...: run CMD, ok if it succeeds; its output becomes
-# diagnostics when it fails.
+# diagnostics when it fails. With FTSW_CHECK_SECONDS set (the VM runner
+# sets it), each check's wall time is appended there as
+# "SECONDS<tab>SCRIPT<tab>N<tab>DESC": where a selftest's time goes.
 tap_check() {
-	local desc=$1 out
+	local desc=$1 out t0=$EPOCHREALTIME
 	shift
 	if out=$("$@" 2>&1); then
 		tap_ok "$desc"
@@ -33,6 +35,10 @@ tap_check() {
 		tap_fail "$desc"
 		printf '%s\n' "$out" | tap_diag
 	fi
+	[ -z "${FTSW_CHECK_SECONDS:-}" ] ||
+		printf '%.1f\t%s\t%d\t%s\n' \
+			"$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')" \
+			"$(basename "$0" .sh)" "$_tap_n" "$desc" >>"$FTSW_CHECK_SECONDS"
 }
 
 # Background processes a check starts: tap_check runs each check in a
