@@ -2,8 +2,10 @@
 # (lab 1b) every -j of the fabric, lab and fm commands is JSON: on a small
 # lab (FT(4,2) read from a net file whose node names hold a backslash, a
 # tab and a non-ASCII letter), each command's -j output parses as one JSON
-# document (streams: one per line), never with NaN or Infinity, and the
-# escaped names read back exactly as the net file spells them.
+# document (streams: one per line), never with NaN or Infinity, every
+# document that is an object says which ftsw made it ("ftsw_version", as
+# ftsw -j version has it), and the escaped names read back exactly as the
+# net file spells them.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lab-lib.sh"
 
@@ -24,7 +26,9 @@ open(sys.argv[1], "w", encoding="utf-8").write(t)
 PYEOF
 
 # jcheck [--lines] [EXPR]: stdin is one JSON document d (--lines: every
-# line is one, d the list of them) with no NaN/Infinity, satisfying EXPR.
+# line is one, d the list of them) with no NaN/Infinity, every object
+# document stamped with ftsw's version, satisfying EXPR.
+VER=$("$FTSW" -j version | "$PY" -c 'import json, sys; print(json.load(sys.stdin)["version"])')
 jcheck() {
 	local lines=0
 	[ "${1:-}" = --lines ] && { lines=1; shift; }
@@ -38,10 +42,14 @@ if sys.argv[1] == "1":
     assert d, "no JSON lines"
 else:
     d = json.loads(t, parse_constant=bad)
+for x in d if sys.argv[1] == "1" else [d]:
+    if isinstance(x, dict) and x.get("ftsw_version") != sys.argv[4]:
+        print("JSON without ftsw_version", sys.argv[4], ":", t)
+        sys.exit(1)
 ok = eval("(" + sys.argv[2] + ")", {"d": d, "SW": sys.argv[3]})
 if not ok:
     print("JSON fails", sys.argv[2], ":", t)
-sys.exit(0 if ok else 1)' "$lines" "${1:-True}" "$SW_NAME"
+sys.exit(0 if ok else 1)' "$lines" "${1:-True}" "$SW_NAME" "$VER"
 }
 
 # j CMD...: the CLI's -j output of CMD, checked by jcheck (EXPR in $EXPR).
@@ -141,7 +149,7 @@ fm_log() {
 		tail -n 1 "$NET.log" | grep -q stopped && break
 		sleep 0.2
 	done
-	jcheck --lines 'len([e for e in d if "sweep" in e]) >= 2 and d[-1] == {"stopped": True}' <"$NET.log"
+	jcheck --lines 'len([e for e in d if "sweep" in e]) >= 2 and d[-1].get("stopped") is True' <"$NET.log"
 }
 tap_check "fm -j log: every line JSON, the sweeps and the stop" fm_log
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "libftsw.h"
 
 static char ftsw[PATH_MAX];
 static char tmpdir[] = "/tmp/ftsw-cli-XXXXXX";
@@ -124,6 +125,7 @@ TEST(every_json_output_parses)
 		{ "lab list", 0 },
 	};
 	const unsigned n = sizeof(c) / sizeof(c[0]);
+	const char *stamp = "{\"ftsw_version\":\"" FTSW_VERSION "\",";
 	char setup[PATH_MAX * 2 + 64], full[2048], *o, *out[32], *err[32];
 	bool ok[32];
 	int st[32];
@@ -146,6 +148,10 @@ TEST(every_json_output_parses)
 	for (i = 0; i < n; i++) {
 		EXPECT_EQ(c[i].status, st[i]);
 		EXPECT_TRUE(ok[i]);
+		/* every object says which ftsw made it (issue 40) */
+		if (out[i] && out[i][0] == '{' && strcmp(c[i].args, "version"))
+			EXPECT_EQ(0, strncmp(out[i], stamp, strlen(stamp)))
+				TH_LOG("ftsw -j %s: %.80s", c[i].args, out[i]);
 		if (!ok[i] || st[i] != c[i].status)
 			fprintf(stderr, "# ftsw -j %s: status %d\n# stdout: "
 				"%.300s\n# stderr: %.300s\n", c[i].args,

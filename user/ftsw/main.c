@@ -111,6 +111,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	obj = cli_find_object(argv[0]);
+	/* every JSON object says which ftsw made it (version: it is one) */
+	if (obj && strcmp(obj->name, "version"))
+		ftsw_out_stamp("ftsw_version", ftsw_version());
 	if (obj)
 		return cli_dispatch(obj->name, argc, argv);
 	cli_err("unknown object '%s' (try ftsw --help)", argv[0]);

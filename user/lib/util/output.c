@@ -17,7 +17,14 @@ static struct {
 	unsigned depth;
 	bool first[OUT_MAX_DEPTH];	/* nothing written yet at this level */
 	char close[OUT_MAX_DEPTH];	/* '}' or ']' */
+	const char *stamp_key, *stamp_val;	/* first field of a document */
 } out = { .first = { true } };
+
+void ftsw_out_stamp(const char *key, const char *value)
+{
+	out.stamp_key = key;
+	out.stamp_val = value;
+}
 
 /* Length of the valid UTF-8 sequence at p, or 0 when it is not one. */
 static size_t utf8_len(const unsigned char *p)
@@ -122,6 +129,12 @@ static void open_container(const char *key, char open, char close)
 	out.depth++;
 	out.first[out.depth] = true;
 	out.close[out.depth] = close;
+	if (out.depth == 1 && close == '}' && out.stamp_key) {
+		ftsw_json_write_str(out.f, out.stamp_key);
+		fputc(':', out.f);
+		ftsw_json_write_str(out.f, out.stamp_val);
+		out.first[1] = false;
+	}
 }
 
 static void close_container(void)

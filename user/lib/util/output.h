@@ -29,6 +29,12 @@
 /* What follows is libftsw's API: exported (Documentation/libftsw.md). */
 #pragma GCC visibility push(default)
 
+/*
+ * A field every JSON document that is an object starts with, from now on
+ * (key NULL: none). ftsw sets "ftsw_version" to its version, so every
+ * object it prints or writes says which ftsw made it.
+ */
+void ftsw_out_stamp(const char *key, const char *value);
 /* Start a document on f, as JSON or text. */
 void ftsw_out_begin(FILE *f, bool json);
 /*
