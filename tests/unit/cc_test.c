@@ -411,4 +411,30 @@ TEST(flowlet_slot)
 	EXPECT_EQ(0, ftsw_ar_flowlet_slot(0x10, 0x25, 0));
 }
 
+/*
+ * Flowlets with a gap of 100: flow A (SLID 1, DLID 2) chooses port 3 at
+ * 0; its packets at 50 and 149 keep it (49 and 99 after the previous:
+ * each moves the slot's time); at 249 (100 after 149) it chooses anew. A
+ * flow B taking the slot (a collision) makes A choose anew at once.
+ */
+TEST(flowlet_decision)
+{
+	struct ftsw_ar_flowlet f = { 0 };
+	uint32_t a = ftsw_ar_flowlet_key(1, 2), b = ftsw_ar_flowlet_key(3, 2);
+
+	EXPECT_EQ(0x10002, a);
+	EXPECT_EQ(0, ftsw_ar_flowlet_keep(&f, a, 0, 100));	/* empty */
+	ftsw_ar_flowlet_take(&f, a, 3, 0);
+	EXPECT_EQ(3, ftsw_ar_flowlet_keep(&f, a, 50, 100));
+	EXPECT_EQ(3, ftsw_ar_flowlet_keep(&f, a, 149, 100));
+	EXPECT_EQ(149, f.last);
+	EXPECT_EQ(0, ftsw_ar_flowlet_keep(&f, a, 249, 100));	/* a gap */
+	ftsw_ar_flowlet_take(&f, a, 4, 249);
+	EXPECT_EQ(4, ftsw_ar_flowlet_keep(&f, a, 250, 100));
+	EXPECT_EQ(0, ftsw_ar_flowlet_keep(&f, b, 251, 100));	/* not B's */
+	ftsw_ar_flowlet_take(&f, b, 2, 251);
+	EXPECT_EQ(0, ftsw_ar_flowlet_keep(&f, a, 252, 100));	/* B has it */
+	EXPECT_EQ(0, ftsw_ar_flowlet_keep(&f, b, 252, 0));	/* gap 0 */
+}
+
 TEST_HARNESS_MAIN

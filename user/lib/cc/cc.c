@@ -156,3 +156,20 @@ unsigned ftsw_ar_pick(const struct ftsw_ar_cand *c, unsigned n,
 	}
 	return best;
 }
+
+unsigned ftsw_ar_flowlet_keep(struct ftsw_ar_flowlet *f, uint32_t key,
+			      uint64_t now, uint64_t gap)
+{
+	if (!gap || !f->port || f->key != key || now - f->last >= gap)
+		return 0;
+	f->last = now;
+	return f->port;
+}
+
+void ftsw_ar_flowlet_take(struct ftsw_ar_flowlet *f, uint32_t key,
+			  unsigned port, uint64_t now)
+{
+	f->key = key;
+	f->port = (uint8_t)port;
+	f->last = now;
+}

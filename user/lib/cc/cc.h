@@ -271,12 +271,36 @@ unsigned ftsw_ar_pick(const struct ftsw_ar_cand *c, unsigned n,
 static inline unsigned ftsw_ar_flowlet_slot(uint32_t slid, uint32_t dlid,
 					    unsigned bits)
 {
-	uint32_t k = (slid << 16) ^ dlid;
+	uint32_t k = (slid << 16) ^ dlid;	/* ftsw_ar_flowlet_key */
 
 	return bits ? (unsigned)((k * 0x9e3779b1u) >> (32 - bits)) : 0;
 }
 
 #define FTSW_AR_FLOWLET_BITS	8	/* 256 slots per switch */
+
+/* A flowlet slot: the flow that holds it, its port, its last choice. */
+struct ftsw_ar_flowlet {
+	uint32_t key;		/* (SLID << 16) ^ DLID of the holder */
+	uint8_t port;		/* 0: empty */
+	uint64_t last;		/* when its last packet was switched */
+};
+
+static inline uint32_t ftsw_ar_flowlet_key(uint32_t slid, uint32_t dlid)
+{
+	return (slid << 16) ^ dlid;
+}
+
+/*
+ * The flowlet rule for a packet of flow key switched at now: the port
+ * its flowlet keeps (the slot holds this flow and its last packet was
+ * switched less than gap ago; the slot's time moves to now), or 0 when
+ * the switch chooses anew (then ftsw_ar_flowlet_take with the choice).
+ * gap 0: always anew.
+ */
+unsigned ftsw_ar_flowlet_keep(struct ftsw_ar_flowlet *f, uint32_t key,
+			      uint64_t now, uint64_t gap);
+void ftsw_ar_flowlet_take(struct ftsw_ar_flowlet *f, uint32_t key,
+			  unsigned port, uint64_t now);
 
 #pragma GCC visibility pop
 

@@ -45,11 +45,6 @@ struct becn {			/* a BECN on its way to host h's unit */
 	uint8_t sl;
 };
 
-struct flowlet {
-	uint32_t key, last;
-	uint8_t port;
-};
-
 struct cm {
 	const struct ftsw_cc_params *cc;	/* NULL: CC off */
 	struct ftsw_cc_sl sl[FTSW_CC_SLS];
@@ -61,7 +56,7 @@ struct cm {
 	uint32_t nheap, capheap;
 	/* adaptive routing */
 	bool ar;
-	struct flowlet *fl;	/* per switch, 2^FTSW_AR_FLOWLET_BITS */
+	struct ftsw_ar_flowlet *fl;	/* per switch, 2^FTSW_AR_FLOWLET_BITS */
 	/* order */
 	uint32_t *seq_tx, *seq_rx;	/* per (src, dst) pair */
 	uint64_t *ooo;			/* per destination */
@@ -439,22 +434,20 @@ uint8_t sim_ar_choose(struct sim *s, uint32_t pp, unsigned v,
 	struct ftsw_ar_cand c[255];
 	uint8_t ports[255];
 	unsigned n, i, k = 0, pick;
-	struct flowlet *f = NULL;
+	struct ftsw_ar_flowlet *f = NULL;
 	uint32_t slid, key;
 
 	if (!ftsw_ar_has(s->r, sw, p->dlid))
 		return p->out;
 	slid = ftsw_host_lid(s->r, g->src);
-	key = (slid << 16) ^ p->dlid;
+	key = ftsw_ar_flowlet_key(slid, p->dlid);
 	if (s->o.flowlet_gap) {
 		f = &m->fl[((size_t)sw << FTSW_AR_FLOWLET_BITS) +
 			   ftsw_ar_flowlet_slot(slid, p->dlid,
 						FTSW_AR_FLOWLET_BITS)];
-		if (f->port && f->key == key &&
-		    s->now - f->last < s->o.flowlet_gap) {
-			f->last = s->now;
-			return f->port;
-		}
+		pick = ftsw_ar_flowlet_keep(f, key, s->now, s->o.flowlet_gap);
+		if (pick)
+			return (uint8_t)pick;
 	}
 	n = ftsw_ar_ports(s->r, sw, p->dlid, ports);
 	for (i = 0; i < n; i++) {
@@ -471,10 +464,7 @@ uint8_t sim_ar_choose(struct sim *s, uint32_t pp, unsigned v,
 	pick = ftsw_ar_pick(c, k, p->out);
 	m->ar_choices++;
 	m->ar_moved += pick != p->out;
-	if (f) {
-		f->key = key;
-		f->port = (uint8_t)pick;
-		f->last = s->now;
-	}
+	if (f)
+		ftsw_ar_flowlet_take(f, key, pick, s->now);
 	return (uint8_t)pick;
 }
