@@ -217,6 +217,331 @@ static void group_of(const struct ftsw_routing *r, uint32_t s, uint32_t lid,
 	}
 }
 
+/* ------------------------------------- layered engines: a greedy filter */
+
+static const char *t_name(const struct ftsw_topo *t, uint32_t s)
+{
+	const char *d = t->nodes[t->switches[s]].desc;
+
+	return d ? d : "?";
+}
+
+/*
+ * For an engine whose deadlock freedom is its virtual layers (sssp,
+ * dfsssp, lash, dor, minhop on one VL...), a group port joins only when
+ * every channel dependency it adds keeps its VL's channel dependency
+ * graph acyclic. The graph starts as the static tables' (every source's
+ * path to every host LID on its pair's VL); per LID the switches are
+ * taken upstream first (longest static path first: every switch feeding
+ * another is one hop longer), so a switch's in-channels (the allowed ports
+ * of the reached switches that lead to it) are known when its candidates
+ * are tried. A candidate q at s adds, on each VL reaching s, in-channel ->
+ * (s, q) and (s, q) -> the static port of the switch behind q; an edge
+ * a -> b closes a cycle when a is reachable from b.
+ */
+struct arf {
+	const struct ftsw_routing *r;
+	const struct ftsw_topo *t;
+	unsigned nvl;
+	uint64_t *dep;		/* [v][channel][4]: next ports on the peer */
+	uint32_t *stamp, cur, *stk;
+	uint8_t *reach;		/* [v][switch] for the LID at hand */
+	uint64_t kept, refused;
+	char first[160];
+};
+
+static inline uint64_t *arf_dep(struct arf *f, unsigned v, uint32_t ch)
+{
+	return f->dep + ((size_t)v * f->t->nports + ch) * 4;
+}
+
+/* The channel out of switch s by port p (its global port id). */
+static inline uint32_t arf_ch(const struct arf *f, uint32_t s, unsigned p)
+{
+	return f->t->nodes[f->t->switches[s]].first_port + p - 1;
+}
+
+/* The switch a channel leads to, or FTSW_NONE (a host, no cable). */
+static uint32_t arf_to(const struct arf *f, uint32_t ch)
+{
+	uint32_t peer = f->t->ports[ch].peer;
+
+	return peer != FTSW_NONE && f->t->nodes[peer].kind == FTSW_SWITCH ?
+	       f->t->nodes[peer].index : FTSW_NONE;
+}
+
+/* Is channel `to` reachable from channel `from` on VL v? */
+static bool arf_reaches(struct arf *f, unsigned v, uint32_t from, uint32_t to)
+{
+	uint32_t sp = 0;
+
+	f->cur++;
+	f->stk[sp++] = from;
+	f->stamp[from] = f->cur;
+	while (sp) {
+		uint32_t ch = f->stk[--sp], peer = f->t->ports[ch].peer;
+		const uint64_t *d = arf_dep(f, v, ch);
+		unsigned w, q;
+
+		if (ch == to)
+			return true;
+		for (w = 0; w < 4; w++) {
+			uint64_t b = d[w];
+
+			while (b) {
+				uint32_t nx;
+
+				q = w * 64 + (unsigned)__builtin_ctzll(b);
+				b &= b - 1;
+				nx = f->t->nodes[peer].first_port + q - 1;
+				if (f->stamp[nx] != f->cur) {
+					f->stamp[nx] = f->cur;
+					f->stk[sp++] = nx;
+				}
+			}
+		}
+	}
+	return false;
+}
+
+static inline void arf_set(struct arf *f, unsigned v, uint32_t ch, unsigned q)
+{
+	arf_dep(f, v, ch)[q / 64] |= 1ULL << (q % 64);
+}
+
+static inline bool arf_has(struct arf *f, unsigned v, uint32_t ch, unsigned q)
+{
+	return arf_dep(f, v, ch)[q / 64] >> (q % 64) & 1;
+}
+
+/* Add edge ch -> port q of its peer unless it closes a cycle. */
+static bool arf_try(struct arf *f, unsigned v, uint32_t ch, unsigned q,
+		    uint32_t *undo, unsigned *nundo)
+{
+	uint32_t peer = f->t->ports[ch].peer;
+
+	if (arf_has(f, v, ch, q))
+		return true;
+	if (arf_reaches(f, v, f->t->nodes[peer].first_port + q - 1, ch))
+		return false;
+	arf_set(f, v, ch, q);
+	undo[(*nundo)++] = (uint32_t)v << 24 | q << 16;
+	undo[(*nundo)++] = ch;
+	return true;
+}
+
+static unsigned pair_vl(const struct arf *f, uint32_t src, uint32_t dst)
+{
+	return f->r->sl ? f->r->sl[(size_t)src * f->r->nhosts + dst] % f->nvl : 0;
+}
+
+/* The static tables' dependencies for host LID lid (host d). */
+static void arf_static(struct arf *f, uint32_t lid, uint32_t d)
+{
+	const struct ftsw_routing *r = f->r;
+	const struct ftsw_topo *t = f->t;
+	uint32_t ns = r->nswitches, n, s;
+	unsigned v;
+
+	memset(f->reach, 0, (size_t)f->nvl * ns);
+	for (n = 0; n < t->nhosts; n++) {
+		uint32_t leaf = ftsw_host_switch(t, t->hosts[n]);
+
+		if (n == d || leaf == FTSW_NONE)
+			continue;
+		s = t->nodes[leaf].index;
+		v = pair_vl(f, n, d);
+		/* the static path from the leaf, until it joins a known one */
+		while (s != FTSW_NONE && !f->reach[(size_t)v * ns + s]) {
+			uint8_t p = ftsw_lft(r, s)[lid];
+			uint32_t u;
+
+			f->reach[(size_t)v * ns + s] = 1;
+			if (p == FTSW_PORT_NONE || !p ||
+			    p > t->nodes[t->switches[s]].nports)
+				break;
+			u = arf_to(f, arf_ch(f, s, p));
+			if (u != FTSW_NONE) {
+				uint8_t q = ftsw_lft(r, u)[lid];
+
+				if (q != FTSW_PORT_NONE && q &&
+				    q <= t->nodes[t->switches[u]].nports &&
+				    arf_to(f, arf_ch(f, u, q)) != FTSW_NONE)
+					arf_set(f, v, arf_ch(f, s, p), q);
+			}
+			s = u;
+		}
+	}
+}
+
+/*
+ * The static path of lid from switch x on, on VL v, to the first switch
+ * already reached on v (whose path's dependencies are in): its
+ * dependencies, unless one closes a cycle.
+ */
+static bool arf_chain(struct arf *f, unsigned v, uint32_t x, uint32_t lid,
+		      uint32_t *undo, unsigned *nundo)
+{
+	uint32_t ns = f->r->nswitches, hops = 0;
+
+	while (x != FTSW_NONE && hops++ < ns) {
+		uint8_t p = ftsw_lft(f->r, x)[lid], q;
+		uint32_t y;
+
+		if (p == FTSW_PORT_NONE || !p ||
+		    p > f->t->nodes[f->t->switches[x]].nports)
+			return true;
+		y = arf_to(f, arf_ch(f, x, p));
+		if (y == FTSW_NONE)
+			return true;
+		q = ftsw_lft(f->r, y)[lid];
+		if (q != FTSW_PORT_NONE && q &&
+		    q <= f->t->nodes[f->t->switches[y]].nports &&
+		    arf_to(f, arf_ch(f, y, q)) != FTSW_NONE &&
+		    !arf_try(f, v, arf_ch(f, x, p), q, undo, nundo))
+			return false;
+		if (f->reach[(size_t)v * ns + y])
+			return true;
+		x = y;
+	}
+	return true;
+}
+
+/* Candidate q of switch s for lid: added, or refused and undone. */
+static bool arf_candidate(struct arf *f, uint32_t s, uint32_t lid, unsigned q,
+			  uint32_t *undo)
+{
+	const struct ftsw_topo *t = f->t;
+	const struct ftsw_node *n = &t->nodes[t->switches[s]];
+	uint32_t ns = f->r->nswitches, out = arf_ch(f, s, q);
+	uint32_t u = arf_to(f, out);
+	unsigned nundo = 0, v, i, k;
+	uint8_t st_u = u != FTSW_NONE ? ftsw_lft(f->r, u)[lid] : 0;
+	bool ok = true;
+
+	for (v = 0; v < f->nvl && ok; v++) {
+		if (!f->reach[(size_t)v * ns + s])
+			continue;
+		/* in-channels: allowed ports of reached switches into s */
+		for (i = 1; i <= n->nports && ok; i++) {
+			uint32_t w = ftsw_peer_switch(t, n, i), back;
+			uint8_t ports[255];
+			unsigned np;
+
+			if (w == FTSW_NONE || !f->reach[(size_t)v * ns + w])
+				continue;
+			back = t->ports[n->first_port + i - 1].peer_port;
+			np = ftsw_ar_ports(f->r, w, lid, ports);
+			for (k = 0; k < np && ports[k] != back; k++)
+				;
+			if (k < np)
+				ok = arf_try(f, v, arf_ch(f, w, back), q, undo,
+					     &nundo);
+		}
+		if (ok && u != FTSW_NONE && st_u != FTSW_PORT_NONE && st_u &&
+		    arf_to(f, arf_ch(f, u, st_u)) != FTSW_NONE)
+			ok = arf_try(f, v, out, st_u, undo, &nundo);
+		/* u newly reached on v: its static path's dependencies too */
+		if (ok && u != FTSW_NONE && !f->reach[(size_t)v * ns + u])
+			ok = arf_chain(f, v, u, lid, undo, &nundo);
+	}
+	if (ok)
+		return true;
+	while (nundo) {
+		uint32_t ch = undo[--nundo], w = undo[--nundo];
+
+		arf_dep(f, w >> 24, ch)[(w >> 16 & 0xff) / 64] &=
+			~(1ULL << ((w >> 16 & 0xff) % 64));
+	}
+	return false;
+}
+
+/* Reach on from s over its allowed ports, for every VL reaching s. */
+static void arf_spread(struct arf *f, uint32_t s, uint32_t lid)
+{
+	uint32_t ns = f->r->nswitches;
+	uint8_t ports[255];
+	unsigned np = ftsw_ar_ports(f->r, s, lid, ports), v, i;
+
+	for (v = 0; v < f->nvl; v++) {
+		if (!f->reach[(size_t)v * ns + s])
+			continue;
+		for (i = 0; i < np; i++) {
+			uint32_t u = arf_to(f, arf_ch(f, s, ports[i]));
+
+			if (u != FTSW_NONE)
+				f->reach[(size_t)v * ns + u] = 1;
+		}
+	}
+}
+
+/* The leaves of host d's sources, on their pairs' VLs. */
+static void arf_starts(struct arf *f, uint32_t d)
+{
+	const struct ftsw_topo *t = f->t;
+	uint32_t ns = f->r->nswitches, n;
+
+	memset(f->reach, 0, (size_t)f->nvl * ns);
+	for (n = 0; n < t->nhosts; n++) {
+		uint32_t leaf = ftsw_host_switch(t, t->hosts[n]);
+
+		if (n != d && leaf != FTSW_NONE)
+			f->reach[(size_t)pair_vl(f, n, d) * ns +
+				 t->nodes[leaf].index] = 1;
+	}
+}
+
+/* The groups of host LID lid, filtered; 0 or -1 (too many sets). */
+static int arf_lid(struct arf *f, struct ftsw_routing *r, uint32_t lid,
+		   uint32_t d, const uint16_t *len, uint32_t *order,
+		   uint32_t *undo, struct ftsw_err *err)
+{
+	uint32_t ns = r->nswitches, s, i, n = 0;
+
+	arf_starts(f, d);
+	for (s = 0; s < ns; s++)
+		if (len[s] < LEN_BUSY)
+			order[n++] = s;
+	/* upstream first: longest static path first (insertion, small n) */
+	for (i = 1; i < n; i++) {
+		uint32_t x = order[i], j = i;
+
+		while (j && len[order[j - 1]] < len[x]) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = x;
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t cand[4], keep[4] = { 0 };
+		uint8_t st;
+		unsigned q;
+
+		s = order[i];
+		st = ftsw_lft(r, s)[lid];
+		if (len[s] > 1) {
+			group_of(r, s, lid, len, cand);
+			for (q = 1; q < 255; q++) {
+				if (!(cand[q / 64] >> (q % 64) & 1) || q == st)
+					continue;
+				if (arf_candidate(f, s, lid, q, undo)) {
+					keep[q / 64] |= 1ULL << (q % 64);
+					f->kept++;
+					continue;
+				}
+				if (!f->refused++)
+					snprintf(f->first, sizeof(f->first),
+						 "switch %s, LID %u, port %u",
+						 t_name(r->topo, s), lid, q);
+			}
+			if (set_count(keep) && ftsw_ar_set(r, s, lid, keep, err))
+				return -1;
+		}
+		arf_spread(f, s, lid);
+	}
+	return 0;
+}
+
 /* The check's first complaint, for the refusal. */
 static const char *first_line(const char *rep, char *buf, size_t sz)
 {
@@ -272,11 +597,82 @@ static int ar_prove(struct ftsw_routing *r, unsigned threads,
 	return -1;
 }
 
+/*
+ * Layered engines: the static tables must be deadlock-free already; then
+ * every candidate is kept or refused by the greedy filter.
+ */
+static int ar_layered(struct ftsw_routing *r, uint16_t *len, uint32_t *stack,
+		      unsigned threads, struct ftsw_err *err)
+{
+	const struct ftsw_topo *t = r->topo;
+	struct ftsw_check_opts co = { .cdg = true, .threads = threads };
+	struct ftsw_check_result res;
+	struct arf f = { .r = r, .t = t, .nvl = r->nvls ? r->nvls : 1 };
+	uint32_t ns = r->nswitches, lid, *order, *undo;
+	char line[256];
+	int rc = -1;
+
+	if (ftsw_routing_check(r, &co, &res, err))
+		return -1;
+	if (res.cdg_cyclic_vls) {
+		ftsw_err_set(err, "--adaptive: %s's tables are not deadlock-"
+			     "free without groups already (%s): adaptive "
+			     "routing is refused", r->engine,
+			     first_line(res.report, line, sizeof(line)));
+		ftsw_check_result_free(&res);
+		return -1;
+	}
+	ftsw_check_result_free(&res);
+	f.dep = calloc((size_t)f.nvl * t->nports * 4 + 1, sizeof(uint64_t));
+	f.stamp = calloc(t->nports + 1, sizeof(uint32_t));
+	f.stk = malloc((t->nports + 1) * sizeof(uint32_t));
+	f.reach = malloc((size_t)f.nvl * ns + 1);
+	order = malloc((ns + 1) * sizeof(*order));
+	undo = malloc(((size_t)f.nvl * 256 * 2 + 8) * sizeof(*undo));
+	if (!f.dep || !f.stamp || !f.stk || !f.reach || !order || !undo) {
+		ftsw_err_errno(err, ENOMEM, "--adaptive: out of memory");
+		goto out;
+	}
+	for (lid = 1; lid <= r->max_lid; lid++) {
+		uint32_t idx;
+
+		if (ftsw_lid_owner(r, lid, &idx, NULL) == FTSW_HOST)
+			arf_static(&f, lid, idx);
+	}
+	for (lid = 1; lid <= r->max_lid; lid++) {
+		uint32_t idx;
+
+		if (ftsw_lid_owner(r, lid, &idx, NULL) != FTSW_HOST)
+			continue;
+		static_lengths(r, lid, t->hosts[idx], len, stack);
+		if (arf_lid(&f, r, lid, idx, len, order, undo, err))
+			goto out;
+	}
+	if (f.refused) {
+		size_t l = strlen(r->info);
+
+		snprintf(r->info + l, sizeof(r->info) - l, "%sadaptive: %llu "
+			 "group ports kept, %llu refused (each would close a "
+			 "cycle in its VL's CDG; first: %s)", l ? "; " : "",
+			 (unsigned long long)f.kept,
+			 (unsigned long long)f.refused, f.first);
+	}
+	rc = 0;
+out:
+	free(f.dep);
+	free(f.stamp);
+	free(f.stk);
+	free(f.reach);
+	free(order);
+	free(undo);
+	return rc;
+}
+
 int ftsw_route_adaptive(struct ftsw_routing *r, unsigned threads,
 			struct ftsw_err *err)
 {
 	const struct ftsw_topo *t = r->topo;
-	uint32_t ns = r->nswitches, lid, s;
+	uint32_t ns = r->nswitches, lid = 0, s;
 	uint16_t *len = malloc((ns + 1) * sizeof(*len));
 	uint32_t *stack = malloc((ns + 1) * sizeof(*stack));
 	int rc = -1;
@@ -293,7 +689,13 @@ int ftsw_route_adaptive(struct ftsw_routing *r, unsigned threads,
 	}
 	if (ftsw_ar_alloc(r, err))
 		goto out;
-	for (lid = 1; lid <= r->max_lid; lid++) {
+	/* engines whose deadlock freedom is up*down*: every candidate */
+	if (!(r->flags & FTSW_RT_UPDOWN) || !r->rank) {
+		if (ar_layered(r, len, stack, threads, err))
+			goto fail;
+		lid = r->max_lid + 1;
+	}
+	for (lid = lid ? lid : 1; lid <= r->max_lid; lid++) {
 		uint32_t idx;
 
 		if (ftsw_lid_owner(r, lid, &idx, NULL) != FTSW_HOST)

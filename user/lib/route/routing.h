@@ -236,12 +236,12 @@ const char *ftsw_engine_default(const struct ftsw_topo *t);
  * LID is as long as the static next switch's and that go the same way
  * (up or down, by the engine's ranks) as the static port; for engines
  * that route up*down* (dmodk, dmodc, updn, the multipath ones) that is
- * every minimal up-port of a fat-tree. Then every VL's channel
- * dependency graph over all the paths the groups allow must stay
- * acyclic: where it does not (an engine whose virtual layers the groups
- * would break: minhop or lash on a torus), refused with the cycle named
- * and r left without groups. Extended LIDs are refused (16-bit set ids
- * per entry, like the kernel's). 0 or -1.
+ * every minimal up-port of a fat-tree. For the other engines a port
+ * joins only when the channel dependencies it adds keep its VL's graph
+ * acyclic (a greedy filter, upstream first; r->info counts those kept
+ * and refused); tables that are not deadlock-free already are refused.
+ * The checker then proves every path the groups allow. Extended LIDs are
+ * refused (16-bit set ids per entry, like the kernel's). 0 or -1.
  */
 int ftsw_route_adaptive(struct ftsw_routing *r, unsigned threads,
 			struct ftsw_err *err);
