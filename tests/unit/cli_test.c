@@ -380,6 +380,9 @@ TEST(errors_name_the_option)
 		{ "sim -t ftmn:4,2 -p shift:99 --load 0.1", "pattern 'shift:99'" },
 		{ "analyze -t ftmn:4,3 -a dmodk --trace H0:H16", "--trace "
 		  "'H0:H16': host 'H16': the hosts are 0..15" },
+		/* ftsw's own options after the object: say where they go */
+		{ "route -a dmodk -t ftmn:4,2 -j", "route: -j is an option of "
+		  "ftsw itself: it goes before the object (ftsw -j route ...)" },
 	};
 	unsigned i;
 
@@ -517,6 +520,8 @@ TEST(routing_says_what_it_did)
 		  "delivered\n   0  switch 0 (S1-0) port 2\n", NULL },
 		{ "analyze -t ftmn:4,3 -a dmodk --trace h0:15", 0,
 		  "host 0 -> host 15 (H0 -> H15)", NULL },
+		/* what a new user types first */
+		{ "help", 0, "Objects:\n", NULL },
 		/* the metrics' units under the report */
 		{ "analyze -t ftmn:4,3 -a dmodk -p shift:1", 0, "(16 ranks, 1 "
 		  "stage)", NULL },

@@ -208,6 +208,13 @@ int cli_parse(const struct cli_object *obj, const struct cli_cmd *cmd,
 				a->pos[a->npos++] = w;
 				continue;
 			}
+			if (!strcmp(w, "-j") || !strcmp(w, "-s") ||
+			    !strcmp(w, "-v") || !strcmp(w, "--json")) {
+				cli_err("%s: %s is an option of ftsw itself: it "
+					"goes before the object (ftsw %s %s ...)",
+					title, w, w, obj->name);
+				return CLI_USAGE;
+			}
 			cli_err("%s: unknown %s '%s' (ftsw %s help)", title,
 				w[0] == '-' ? "option" : "argument", w, title);
 			return CLI_USAGE;

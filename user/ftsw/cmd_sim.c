@@ -788,7 +788,8 @@ static void print_header(const struct sopts *o, const struct ftsw_routing *r,
 	ftsw_out_uint("hosts", " (%" PRIu64 " hosts", t->nhosts);
 	ftsw_out_uint("switches", ", %" PRIu64 " switches)", t->nswitches);
 	ftsw_out_uint("lmc", ", LMC %" PRIu64, r->lmc);
-	ftsw_out_str("path_policy", " (%s)", ftsw_sim_policy_name(so->policy));
+	ftsw_out_str("path_policy", ", path choice %s",
+		     ftsw_sim_policy_name(so->policy));
 	ftsw_out_uint("vls", NULL, vls);
 	ftsw_out_text(", %u VL%s", vls, vls == 1 ? "" : "s");
 	if (vls != r->nvls) {

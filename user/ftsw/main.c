@@ -82,7 +82,9 @@ static void usage(FILE *f)
 		   "Objects:\n");
 	for (o = cli_objects; o->name; o++)
 		fprintf(f, "  %-10s %s\n", o->name, o->summary);
-	fprintf(f, "\nftsw OBJECT help shows an object's commands.\n");
+	fprintf(f, "\nftsw OBJECT help shows an object's commands; man -l "
+		   "Documentation/ftsw.8 has them all,\nDocumentation/tutorial/"
+		   " three lessons to learn them by.\n");
 }
 
 int main(int argc, char **argv)
@@ -109,6 +111,10 @@ int main(int argc, char **argv)
 	if (argc == 0) {
 		usage(stderr);
 		return 2;
+	}
+	if (!strcmp(argv[0], "help")) {	/* what a new user types first */
+		usage(stdout);
+		return 0;
 	}
 	obj = cli_find_object(argv[0]);
 	/* every JSON object says which ftsw made it (version: it is one) */
