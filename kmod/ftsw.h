@@ -139,7 +139,7 @@ struct ftsw_ca {
 	struct ftsw_stats pma_base;	/* counters at the last PMA reset */
 };
 
-/* Lossless mode (lossless.c): a port's VL arbitration table, as the SMA's. */
+/* Lossless mode (ll_queue.c): a port's VL arbitration table, as the SMA's. */
 struct ftsw_arb_cfg {
 	u8 ent[2][FTSW_VLARB_CAP][2];	/* low, high: VL, weight */
 	u8 limit;			/* VLHighLimit */
@@ -223,7 +223,7 @@ struct ftsw_port {
 	struct ftsw_ibport ib;
 	struct ftsw_stats pma_base;	/* counters at the last PMA reset */
 	struct ftsw_ca ca;		/* edge ports: the host's CA */
-	/* Lossless mode (lossless.c): settings under fn->lock, READ_ONCE. */
+	/* Lossless mode (ll_queue.c): settings under fn->lock, READ_ONCE. */
 	u64 rate;		/* link rate, bit/s */
 	u32 in_buf;		/* input buffer per VL, bytes */
 	u32 out_buf;		/* output queue per VL, bytes */
@@ -259,7 +259,7 @@ struct ftsw_switch {
 	u16 (*mft)[FTSW_MFT_GROUPS];	/* FTSW_MFT_CAP entries, or NULL */
 	u64 trap_tid;
 	/*
-	 * Trap 128 repeated until the SM represses it (agent.c): the TID
+	 * Trap 128 repeated until the SM represses it (sma_ctl.c): the TID
 	 * waiting (0: none), the port it came from, sends so far.
 	 */
 	u64 trap_wait;
@@ -304,7 +304,7 @@ struct ftsw_net {
 	struct llist_head retired_pol;
 	struct llist_head retired_plan;
 	struct work_struct retire_work;
-	/* Applies PortPhysicalState Sets (main.c): RTNL, then fn->lock. */
+	/* Applies PortPhysicalState Sets (fabric.c): RTNL, then fn->lock. */
 	struct work_struct phys_work;
 	/* KUnit: takes the MAD frames the edge ports deliver to hosts. */
 	void (*mad_tap)(struct ftsw_port *p, struct sk_buff *skb);
@@ -363,7 +363,7 @@ bool ftsw_lid_in_range(const struct ftsw_policy *pol, u16 dlid);
 int ftsw_policy_check(u16 base_lid, u8 lmc, const u8 *offsets, u32 n_offsets,
 		      const u8 *sl, u32 sl_len, const char **msg);
 
-/* datapath.c */
+/* rx.c */
 rx_handler_result_t ftsw_handle_frame(struct sk_buff **pskb);
 struct ftsw_port *ftsw_forward(struct ftsw_port *in, struct sk_buff *skb);
 struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb);
@@ -386,7 +386,7 @@ struct ftsw_port *ftsw_patch_rx(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_offload_register(void);
 void ftsw_offload_unregister(void);
 
-/* lossless.c: lossless mode (Documentation/datapath.md) */
+/* ll_queue.c: lossless mode (Documentation/datapath.md) */
 u32 ftsw_ll_blocks(unsigned int len);
 u64 ftsw_ll_life_ns(u8 v);
 u64 ftsw_ll_age(u64 now, u64 t);
@@ -430,7 +430,7 @@ int ftsw_resolve_frame(struct ftsw_port *in, struct sk_buff *skb,
 		       struct sk_buff **reply);
 bool ftsw_resolve(struct ftsw_port *in, struct sk_buff *skb);
 
-/* resolve_nl.c */
+/* nl_plan.c */
 int ftsw_nl_plan_set(struct sk_buff *skb, struct genl_info *info);
 int ftsw_nl_plan_get(struct sk_buff *skb, struct genl_info *info);
 
@@ -486,7 +486,7 @@ u8 ftsw_sma_phys_take(struct ftsw_port *p);
 int ftsw_pma_switch(struct ftsw_switch *sw, void *mad);
 int ftsw_pma_ca(struct ftsw_port *p, void *mad);
 
-/* main.c: objects, under rtnl (bind, unbind, delete) and fn->lock. */
+/* fabric.c: objects, under rtnl (bind, unbind, delete) and fn->lock. */
 extern unsigned int ftsw_net_id;
 struct ftsw_net *ftsw_net(const struct net *net);
 struct ftsw_switch *ftsw_switch_find(struct ftsw_net *fn, u32 id);
@@ -509,7 +509,7 @@ void ftsw_port_stats(const struct ftsw_port *p, struct ftsw_stats *s);
 void ftsw_port_clear(struct ftsw_port *p);
 void ftsw_port_rename(struct ftsw_port *p);
 
-/* policy.c: one policy per command, sized to its maxattr. */
+/* nl_policy.c: one policy per command, sized to its maxattr. */
 extern const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_LOSSLESS + 1];
 extern const struct nla_policy ftsw_switch_set_policy[FTSW_ATTR_SWITCH_INBAND_SM + 1];
 extern const struct nla_policy ftsw_switch_new_policy[FTSW_ATTR_SWITCH_INBAND_SM + 1];

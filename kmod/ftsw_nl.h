@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ftsw: what the generic netlink files share (netlink.c, switch_nl.c,
- * lft_nl.c): request helpers and the command handlers of the operations
+ * ftsw: what the generic netlink files share (netlink.c, nl_port.c,
+ * nl_lft.c): request helpers and the command handlers of the operations
  * table.
  */
 #ifndef _FTSW_NL_H
@@ -33,7 +33,7 @@ bool ftsw_dump_switches(struct netlink_callback *cb, const struct nlattr *attr,
 			unsigned long *last);
 int ftsw_put_stats(struct sk_buff *msg, const struct ftsw_port *p);
 
-/* switch_nl.c */
+/* nl_port.c */
 int ftsw_nl_switch_new(struct sk_buff *skb, struct genl_info *info);
 int ftsw_nl_switch_del(struct sk_buff *skb, struct genl_info *info);
 int ftsw_nl_switch_get(struct sk_buff *skb, struct genl_info *info);
@@ -54,7 +54,7 @@ void ftsw_nl_port_ll_apply(struct ftsw_port *p, struct genl_info *info);
 int ftsw_nl_put_port_ll(struct sk_buff *msg, struct ftsw_port *p);
 int ftsw_ll_put_vl_stats(struct sk_buff *msg, struct ftsw_port *p);
 
-/* lft_nl.c */
+/* nl_lft.c */
 int ftsw_nl_lft_set(struct sk_buff *skb, struct genl_info *info);
 int ftsw_nl_lft_discard(struct sk_buff *skb, struct genl_info *info);
 int ftsw_nl_lft_dump(struct sk_buff *skb, struct netlink_callback *cb);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite of lossless mode (lossless.c): the VL arbitration by
+ * KUnit suite of lossless mode (ll_queue.c): the VL arbitration by
  * hand-computed service orders, lifetimes and wire times, the credit-update
  * frame's checks, and credits, head-of-line blocking and both lifetimes on
  * two switches joined by a patch cable, at times the test chooses (the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite of the management agents (mad.c, sma.c, pma.c, agent.c): a
+ * KUnit suite of the management agents (mad.c, sma.c, pma.c, sma_ctl.c): a
  * fabric of three switches joined by patch cables, with a host CA at each
  * end, driven with MAD frames as hosts send them; what the hosts get back
  * is taken by fn->mad_tap. Expected values are worked out by hand from the

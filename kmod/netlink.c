@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftsw: the "ftsw" generic netlink family. Every command has its own
- * attribute policy (policy.c), so the core refuses what a command does not
+ * attribute policy (nl_policy.c), so the core refuses what a command does not
  * take; handlers check what policies cannot express and change nothing
  * before every check has passed. Mutations need CAP_NET_ADMIN in the
  * namespace's user namespace, reads and dumps are unprivileged.
  *
  * This file holds the family, its operations table, the fabric commands
- * and the events; switch_nl.c the switch and port commands, lft_nl.c the
+ * and the events; nl_port.c the switch and port commands, nl_lft.c the
  * LFT, SL2VL and commit commands; ftsw_nl.h what they share.
  */
 #include <linux/if_arp.h>
@@ -342,7 +342,7 @@ void ftsw_nl_commit_event(struct ftsw_net *fn)
 }
 
 /*
- * One entry per command, each with its own policy (policy.c): strict
+ * One entry per command, each with its own policy (nl_policy.c): strict
  * validation against it refuses attributes the command does not take, in
  * doit and dump requests alike. A command without a policy takes no
  * attributes at all (the core refuses any).

@@ -292,7 +292,7 @@ struct ftsw_port *ftsw_forward(struct ftsw_port *in, struct sk_buff *skb)
 		return NULL;
 	}
 	vl = READ_ONCE(sw->sl2vl[h->sl & FTSW_SL_MASK]);
-	/* Lossless mode: into the input buffer (lossless.c). */
+	/* Lossless mode: into the input buffer (ll_queue.c). */
 	if (unlikely(in->ll) && out->ll && vl < FTSW_NUM_DATA_VL &&
 	    h->proto != htons(FTSW_ETH_P_MAD)) {
 		ftsw_ll_input(in, out, skb, vl);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftsw: the address plan over netlink (FTSW_CMD_PLAN_SET, FTSW_CMD_PLAN_GET),
- * each with its own policy in policy.c. The plan is staged like an LFT and
+ * each with its own policy in nl_policy.c. The plan is staged like an LFT and
  * published by FTSW_CMD_COMMIT. See Documentation/netlink.md.
  */
 #include <linux/slab.h>

@@ -4,8 +4,8 @@
  *
  * One fabric per network namespace. This file holds the object life cycle
  * (switches, ports, tables), the netdevice notifier and module init; the
- * netlink family is in netlink.c (its commands in switch_nl.c, lft_nl.c and
- * resolve_nl.c), the data path in datapath.c.
+ * netlink family is in netlink.c (its commands in nl_port.c, nl_lft.c and
+ * nl_plan.c), the data path in rx.c.
  *
  * Locking: the control path takes the per-netns fn->lock; operations that
  * (un)register rx handlers take rtnl_lock() first. The data path only reads
@@ -467,7 +467,7 @@ static void ftsw_phys_dev(struct ftsw_port *p, u8 phys)
 }
 
 /*
- * Apply the PortPhysicalState Sets SMPs left (agent.c): Disabled takes
+ * Apply the PortPhysicalState Sets SMPs left (sma_ctl.c): Disabled takes
  * the port administratively down (a patch cable's far end loses its link
  * with it), Polling brings it up, each with its port event and trap as
  * for `ftsw port set`; then the devices follow (ftsw_phys_dev). RTNL keeps

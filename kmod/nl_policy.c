@@ -157,7 +157,7 @@ const struct nla_policy ftsw_lft_get_policy[FTSW_ATTR_LFT_STAGED + 1] = {
 	[FTSW_ATTR_LFT_STAGED]		= { .type = NLA_FLAG },
 };
 
-/* PLAN_SET: the plan's rule (resolve_nl.c) */
+/* PLAN_SET: the plan's rule (nl_plan.c) */
 const struct nla_policy ftsw_plan_set_policy[FTSW_ATTR_PLAN_LMC + 1] = {
 	[FTSW_ATTR_PLAN_HOSTS]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&ftsw_lid0_range),

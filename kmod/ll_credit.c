@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftsw: the credit-update frames of lossless mode (lossless.c), between a
+ * ftsw: the credit-update frames of lossless mode (ll_queue.c), between a
  * port and a far end that is not an ftsw port of this machine: checked,
  * sent, taken in. Layout in include/uapi/linux/ftsw.h.
  */
