@@ -1,57 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftsw: an emulated InfiniBand-style fat-tree switch fabric.
- *
- * One fabric per network namespace. This file holds the object life cycle
- * (switches, ports, tables), the netdevice notifier and module init; the
- * netlink family is in netlink.c (its commands in nl_port.c, nl_lft.c and
- * nl_plan.c), the data path in rx.c.
+ * ftsw: the fabric of a network namespace and its objects over their life:
+ * switches made, added and deleted; ports bound to a device or joined in
+ * pairs by a patch cable, their state as the device and the admin say,
+ * unbound; the commit that publishes every staged table at once; the
+ * PortPhysicalState Sets an SMP left, applied in process context; the
+ * netdevice notifier. The data path is rx.c's, the netlink commands
+ * nl_*.c's; module init (main.c) registers what is here.
  *
  * Locking: the control path takes the per-netns fn->lock; operations that
  * (un)register rx handlers take rtnl_lock() first. The data path only reads
  * RCU-published state.
  */
-#include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/if_arp.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
-#include "ftsw.h"
+#include "lft.h"
+#include "lossless.h"
+#include "nl.h"
+#include "resolve.h"
+#include "sma.h"
+#include "sma_ctl.h"
+#include "stats.h"
+#include "trap.h"
+#include "fabric.h"
 
 unsigned int ftsw_net_id __read_mostly;
-
-struct ftsw_net *ftsw_net(const struct net *net)
-{
-	return net_generic(net, ftsw_net_id);
-}
-
-/*
- * Something a dump shows changed: dumps in progress get NLM_F_DUMP_INTR on
- * their next message. Never 0, the value the netlink core treats as unset.
- */
-void ftsw_changed(struct ftsw_net *fn)
-{
-	lockdep_assert_held(&fn->lock);
-	fn->seq++;
-	if (!fn->seq)
-		fn->seq = 1;
-}
-
-struct ftsw_switch *ftsw_switch_find(struct ftsw_net *fn, u32 id)
-{
-	lockdep_assert_held(&fn->lock);
-	return xa_load(&fn->switches, id);
-}
-
-struct ftsw_port *ftsw_port_get(struct ftsw_switch *sw, u8 num)
-{
-	if (!num || num > sw->nports)
-		return NULL;
-	return rcu_dereference_protected(sw->ports[num],
-					 lockdep_is_held(&sw->fn->lock));
-}
 
 struct ftsw_switch *ftsw_switch_alloc(u32 id, u8 nports, bool inband)
 {
@@ -68,6 +45,7 @@ struct ftsw_switch *ftsw_switch_alloc(u32 id, u8 nports, bool inband)
 	spin_lock_init(&sw->ll_lock);
 	sw->inband = inband;
 	ftsw_sma_switch_init(sw);
+	ftsw_trap_init(sw);
 	return sw;
 }
 
@@ -134,53 +112,6 @@ void ftsw_port_rename(struct ftsw_port *p)
 	lockdep_assert_held(&p->sw->fn->lock);
 	strscpy(p->ifname, p->dev->name, sizeof(p->ifname));
 	ftsw_changed(p->sw->fn);
-}
-
-/* A port's counters since it was bound or last cleared. */
-void ftsw_port_stats(const struct ftsw_port *p, struct ftsw_stats *s)
-{
-	const struct ftsw_stats *c = &p->cleared;
-	int i;
-
-	lockdep_assert_held(&p->sw->fn->lock);
-	ftsw_port_stats_read(p, s);
-	s->rx_packets -= c->rx_packets;
-	s->rx_bytes -= c->rx_bytes;
-	s->tx_packets -= c->tx_packets;
-	s->tx_bytes -= c->tx_bytes;
-	for (i = 0; i < FTSW_NUM_VL; i++)
-		s->tx_vl[i] -= c->tx_vl[i];
-	for (i = 0; i <= FTSW_DROP_MAX; i++)
-		s->drops[i] -= c->drops[i];
-}
-
-/*
- * Zero a port's counters (PORT_CLEAR). The per-CPU counters keep running
- * (the data path never waits for the control path): the port remembers
- * where they stood. Its drops until now stay in the fabric's total.
- */
-void ftsw_port_clear(struct ftsw_port *p)
-{
-	struct ftsw_net *fn = p->sw->fn;
-	struct ftsw_stats now;
-	int i;
-
-	lockdep_assert_held(&fn->lock);
-	ftsw_port_stats(p, &now);
-	for (i = 0; i <= FTSW_DROP_MAX; i++)
-		fn->dead_drops[i] += now.drops[i];
-	ftsw_port_stats_read(p, &p->cleared);
-	ftsw_changed(fn);
-}
-
-struct ftsw_policy *ftsw_policy_alloc(u32 sl_len)
-{
-	struct ftsw_policy *pol;
-
-	pol = kvzalloc(struct_size(pol, sl, sl_len), GFP_KERNEL_ACCOUNT);
-	if (pol)
-		pol->sl_len = sl_len;
-	return pol;
 }
 
 static void ftsw_port_free(struct ftsw_port *p)
@@ -510,8 +441,8 @@ static void ftsw_phys_work(struct work_struct *work)
 	rtnl_unlock();
 }
 
-static int ftsw_netdev_event(struct notifier_block *nb, unsigned long event,
-			     void *ptr)
+int ftsw_netdev_event(struct notifier_block *nb, unsigned long event,
+		      void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct ftsw_port *p;
@@ -543,11 +474,7 @@ static int ftsw_netdev_event(struct notifier_block *nb, unsigned long event,
 	return NOTIFY_DONE;
 }
 
-static struct notifier_block ftsw_netdev_notifier = {
-	.notifier_call = ftsw_netdev_event,
-};
-
-static int __net_init ftsw_net_init(struct net *net)
+int __net_init ftsw_net_init(struct net *net)
 {
 	struct ftsw_net *fn = ftsw_net(net);
 
@@ -562,7 +489,7 @@ static int __net_init ftsw_net_init(struct net *net)
 	return 0;
 }
 
-static void __net_exit ftsw_net_exit(struct net *net)
+void __net_exit ftsw_net_exit(struct net *net)
 {
 	struct ftsw_net *fn = ftsw_net(net);
 
@@ -579,52 +506,3 @@ static void __net_exit ftsw_net_exit(struct net *net)
 	xa_destroy(&fn->hosts);
 	mutex_destroy(&fn->lock);
 }
-
-static struct pernet_operations ftsw_net_ops = {
-	.init = ftsw_net_init,
-	.exit = ftsw_net_exit,
-	.id = &ftsw_net_id,
-	.size = sizeof(struct ftsw_net),
-};
-
-static int __init ftsw_init(void)
-{
-	int err;
-
-	ftsw_offload_register();
-	err = register_pernet_subsys(&ftsw_net_ops);
-	if (err)
-		goto err_offload;
-	err = register_netdevice_notifier(&ftsw_netdev_notifier);
-	if (err)
-		goto err_pernet;
-	err = ftsw_nl_init();
-	if (err)
-		goto err_notifier;
-	return 0;
-
-err_notifier:
-	unregister_netdevice_notifier(&ftsw_netdev_notifier);
-err_pernet:
-	unregister_pernet_subsys(&ftsw_net_ops);
-err_offload:
-	ftsw_offload_unregister();
-	return err;
-}
-
-static void __exit ftsw_exit(void)
-{
-	ftsw_nl_exit();
-	/* Unbinds every port of every fabric: no rx handler is left. */
-	unregister_pernet_subsys(&ftsw_net_ops);
-	unregister_netdevice_notifier(&ftsw_netdev_notifier);
-	ftsw_offload_unregister();
-	/* Wait for the call_rcu() callbacks freeing tables (module code). */
-	rcu_barrier();
-}
-
-module_init(ftsw_init);
-module_exit(ftsw_exit);
-MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("ftsw: emulated fat-tree switch fabric");
-MODULE_ALIAS_GENL_FAMILY(FTSW_GENL_NAME);

@@ -17,7 +17,13 @@
 #include <net/tcp.h>
 /* skb_gso_segment(): <linux/netdevice.h> up to 6.4, <net/gso.h> since. */
 #include <net/udp.h>
-#include "ftsw.h"
+#include "hdr.h"
+#include "lft.h"
+#include "nl_policy.h"
+#include "path.h"
+#include "rx.h"
+#include "stats.h"
+#include "tx.h"
 #include "test_util.h"
 
 /* ---------------------------------------------------------------- LFT */

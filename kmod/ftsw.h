@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ftsw: internal definitions shared by the module's files and its KUnit
- * suites.
+ * ftsw: the module's model, which every file and the KUnit suites share:
+ * the fabric of a namespace, its switches and ports, the tables and
+ * policies they publish, the agents' registers and lossless mode's
+ * queues; and the accessors the control path reads them with. Each file's
+ * functions are declared in its own header (fabric.h, rx.h, ...), which
+ * includes this one. Documentation/design.md maps the files.
  */
 #ifndef _FTSW_KMOD_H
 #define _FTSW_KMOD_H
@@ -18,6 +22,7 @@
 #include <linux/hrtimer.h>
 #include <linux/skbuff.h>
 #include <net/genetlink.h>
+#include <net/netns/generic.h>
 #include <linux/ftsw.h>
 
 /*
@@ -330,208 +335,49 @@ static inline bool ftsw_ps_takes(const struct ftsw_ibport *ib)
 	return st == FTSW_PS_ARMED || st == FTSW_PS_ACTIVE;
 }
 
-/* lft.c: pure table logic. */
-struct ftsw_lft *ftsw_lft_alloc(u32 size, const struct ftsw_lft *from);
-struct ftsw_lft *ftsw_lft_alloc_atomic(u32 size, const struct ftsw_lft *from);
-void ftsw_lft_free(struct ftsw_lft *lft);
-void ftsw_lft_free_deferred(struct ftsw_lft *lft);
-size_t ftsw_lft_bytes(const struct ftsw_lft *lft);
-int ftsw_lft_check_block(u32 first, const u8 *data, u32 len, u8 nports,
-			 const char **msg);
-int ftsw_lft_stage(struct ftsw_lft **staged, const struct ftsw_lft *active,
-		   u32 first, const u8 *data, u32 len);
-struct ftsw_lft *ftsw_lft_grow(const struct ftsw_lft *cur,
-			       const struct ftsw_lft *active, u32 size);
-bool ftsw_lft_merge(struct ftsw_lft *st, const struct ftsw_lft *live,
-		    bool prefix);
+/* The fabric of @net (fabric.c registers the per-namespace state). */
+extern unsigned int ftsw_net_id;
 
-static inline u8 ftsw_lft_lookup(const struct ftsw_lft *lft, u16 lid)
+static inline struct ftsw_net *ftsw_net(const struct net *net)
 {
-	if (!lft || lid >= lft->size)
-		return FTSW_NO_ROUTE;
-	return lft->port[lid];
+	return net_generic(net, ftsw_net_id);
 }
 
-/* hdr.c: fabric header, addressing and path policy. */
-struct sk_buff;
-int ftsw_hdr_check(const struct ftsw_hdr *h, const char **why);
-int ftsw_encap(struct sk_buff *skb, u16 dlid, u16 slid, u8 sl);
-int ftsw_decap(struct sk_buff *skb);
-u8 ftsw_pick_offset(const struct ftsw_policy *pol, u32 hash);
-u8 ftsw_pick_sl(const struct ftsw_policy *pol, u16 dlid);
-bool ftsw_lid_in_range(const struct ftsw_policy *pol, u16 dlid);
-int ftsw_policy_check(u16 base_lid, u8 lmc, const u8 *offsets, u32 n_offsets,
-		      const u8 *sl, u32 sl_len, const char **msg);
+/*
+ * Something a dump shows changed: dumps in progress get NLM_F_DUMP_INTR on
+ * their next message. Never 0, the value the netlink core treats as unset.
+ */
+static inline void ftsw_changed(struct ftsw_net *fn)
+{
+	lockdep_assert_held(&fn->lock);
+	fn->seq++;
+	if (!fn->seq)
+		fn->seq = 1;
+}
 
-/* rx.c */
+static inline struct ftsw_switch *ftsw_switch_find(struct ftsw_net *fn, u32 id)
+{
+	lockdep_assert_held(&fn->lock);
+	return xa_load(&fn->switches, id);
+}
+
+/* A bound port of @sw, under fn->lock; NULL if none. */
+static inline struct ftsw_port *ftsw_port_get(struct ftsw_switch *sw, u8 num)
+{
+	if (!num || num > sw->nports)
+		return NULL;
+	return rcu_dereference_protected(sw->ports[num],
+					 lockdep_is_held(&sw->fn->lock));
+}
+
+/*
+ * The rx handler of every bound device (rx.c): a device whose rx_handler
+ * it is belongs to a port of ftsw's, found in rx_handler_data. Declared
+ * here, not in rx.h, for the files below rx.c that tell a far end of
+ * ftsw's from another (lossless mode's peer, the SMA's link partner):
+ * they compare the address, they never call it.
+ */
 rx_handler_result_t ftsw_handle_frame(struct sk_buff **pskb);
-struct ftsw_port *ftsw_forward(struct ftsw_port *in, struct sk_buff *skb);
-struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb);
-struct ftsw_port *ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb);
-void ftsw_rx(struct ftsw_port *in, struct sk_buff *skb);
-void ftsw_port_stats_read(const struct ftsw_port *p, struct ftsw_stats *s);
-void ftsw_port_drop(struct ftsw_port *p, enum ftsw_drop reason);
-void ftsw_count_rx(struct ftsw_port *p, unsigned int len, unsigned int pkts);
-void ftsw_count_tx(struct ftsw_port *p, unsigned int len, unsigned int pkts,
-		   u8 vl);
-void ftsw_originate(struct ftsw_port *in, struct sk_buff *skb);
-void ftsw_drop(struct ftsw_port *p, struct sk_buff *skb, enum ftsw_drop reason);
-struct ftsw_port *ftsw_xmit(struct ftsw_port *in, struct ftsw_port *out,
-			   struct sk_buff *skb, u8 vl);
-bool ftsw_xmit_dev(struct ftsw_port *in, struct ftsw_port *out,
-		   struct sk_buff *skb, u8 vl);
-struct ftsw_port *ftsw_forward_out(struct ftsw_port *in, struct ftsw_port *out,
-				   struct sk_buff *skb, u8 vl);
-struct ftsw_port *ftsw_patch_rx(struct ftsw_port *in, struct sk_buff *skb);
-void ftsw_offload_register(void);
-void ftsw_offload_unregister(void);
-
-/* ll_queue.c: lossless mode (Documentation/datapath.md) */
-u32 ftsw_ll_blocks(unsigned int len);
-u64 ftsw_ll_life_ns(u8 v);
-u64 ftsw_ll_age(u64 now, u64 t);
-bool ftsw_ll_host_room(u32 bytes, u32 frame, u32 cap);
-u64 ftsw_ll_wire_ns(u32 blocks, u64 rate);
-int ftsw_arb_pick(const struct ftsw_arb_cfg *cfg, struct ftsw_arb *st,
-		  u16 ready, const u16 *blocks);
-int ftsw_credit_parse(const u8 *data, unsigned int len, const char **why);
-void ftsw_ll_arm(struct ftsw_port *p, u64 at);
-struct ftsw_port *ftsw_ll_peer(struct ftsw_port *p);
-u32 ftsw_ll_credits(struct ftsw_port *p, struct ftsw_port *peer, u8 vl);
-void ftsw_ll_kick(struct ftsw_port *p);
-void ftsw_ll_kick_switch(struct ftsw_switch *sw);
-void ftsw_ll_input(struct ftsw_port *in, struct ftsw_port *out,
-		   struct sk_buff *skb, u8 vl);
-void ftsw_ll_link_rx(struct ftsw_port *in, struct sk_buff *skb);
-void ftsw_ll_credit_rx(struct ftsw_port *in, struct sk_buff *skb);
-struct sk_buff *ftsw_ll_credit_frame(struct ftsw_port *p);
-u64 ftsw_ll_service(struct ftsw_port *p, u64 now, struct sk_buff_head *tx,
-		    struct sk_buff **credit);
-void ftsw_ll_deliver(struct ftsw_port *p, struct sk_buff *skb);
-int ftsw_ll_alloc(struct ftsw_port *p);
-void ftsw_ll_start(struct ftsw_port *p);
-void ftsw_ll_stop(struct ftsw_port *p);
-void ftsw_ll_free(struct ftsw_port *p);
-
-/* resolve.c: the address plan and the edge port's ARP/ND responder. */
-int ftsw_plan_check(const struct ftsw_plan *plan, const char **msg);
-bool ftsw_plan_ip4(const struct ftsw_plan *plan, __be32 addr, u32 *host);
-bool ftsw_plan_ip6(const struct ftsw_plan *plan, const struct in6_addr *addr,
-		   u32 *host);
-void ftsw_plan_commit(struct ftsw_net *fn);
-void ftsw_plan_discard(struct ftsw_net *fn);
-void ftsw_plan_flush(struct ftsw_net *fn);
-int ftsw_plan_host_reserve(struct ftsw_net *fn, u16 lid);
-void ftsw_plan_host_add(struct ftsw_port *p, u16 lid);
-void ftsw_plan_host_del(struct ftsw_port *p);
-u16 ftsw_plan_host_lid(struct ftsw_net *fn, const struct ftsw_plan *plan,
-		       u32 host);
-int ftsw_resolve_frame(struct ftsw_port *in, struct sk_buff *skb,
-		       struct sk_buff **reply);
-bool ftsw_resolve(struct ftsw_port *in, struct sk_buff *skb);
-
-/* nl_plan.c */
-int ftsw_nl_plan_set(struct sk_buff *skb, struct genl_info *info);
-int ftsw_nl_plan_get(struct sk_buff *skb, struct genl_info *info);
-
-/* mad.c: the management datagram frames and directed routes */
-struct ib_smp;
-enum ftsw_dr_act {
-	FTSW_DR_DROP,		/* invalid where it is */
-	FTSW_DR_LOCAL,		/* to this node's agent */
-	FTSW_DR_OUT,		/* out the port returned */
-	FTSW_DR_LID,		/* LID-routed to DrDLID (D=0) or DrSLID (D=1) */
-	FTSW_DR_HOST,		/* CA: to the host's software */
-};
-enum ftsw_dr_act ftsw_dr_switch(struct ib_smp *smp, u8 nports, u8 inp,
-				bool lid_routed, u8 *outp);
-enum ftsw_dr_act ftsw_dr_ca_recv(struct ib_smp *smp, bool lid_routed);
-enum ftsw_dr_act ftsw_dr_ca_send(struct ib_smp *smp);
-struct ftsw_port *ftsw_mad_edge_rx(struct ftsw_port *in, struct sk_buff *skb);
-struct ftsw_port *ftsw_mad_link_rx(struct ftsw_port *in, struct sk_buff *skb);
-struct ftsw_port *ftsw_mad_ca_rx(struct ftsw_port *p, struct sk_buff *skb);
-struct ftsw_port *ftsw_mad_switch_rx(struct ftsw_port *in,
-				     struct sk_buff *skb);
-void ftsw_mad_send(struct ftsw_port *in, struct sk_buff *skb);
-
-/* sma.c: the agents */
-struct ib_mad_hdr;
-int ftsw_sma_switch(struct ftsw_switch *sw, u8 inp, struct ib_smp *smp);
-int ftsw_sma_ca(struct ftsw_port *p, struct ib_smp *smp);
-bool ftsw_sma_ca_takes(const struct ib_smp *smp);
-u64 ftsw_ca_guid(const struct ftsw_port *p);
-u64 ftsw_switch_guid(const struct ftsw_switch *sw);
-struct sk_buff *ftsw_mad_alloc(u16 dlid, u16 slid, u8 sl, gfp_t gfp);
-void ftsw_sma_net_init(struct ftsw_net *fn);
-void ftsw_sma_net_exit(struct ftsw_net *fn);
-void ftsw_sma_switch_init(struct ftsw_switch *sw);
-void ftsw_sma_switch_del(struct ftsw_switch *sw);
-void ftsw_sma_port_init(struct ftsw_port *p);
-void ftsw_sma_port_changed(struct ftsw_port *p);
-void ftsw_sma_set_inband(struct ftsw_switch *sw, bool inband);
-int ftsw_sma_link_state_set(struct ftsw_port *p, u8 state);
-bool ftsw_sma_trap_repress(struct ftsw_switch *sw, u64 tid);
-bool ftsw_sma_trap_resend(struct ftsw_switch *sw);
-bool ftsw_mad_is_smp(const struct sk_buff *skb);
-/* ftsw_sma_switch(): a MAD the agent took that has no answer (TrapRepress) */
-#define FTSW_SMA_TAKEN		(-EALREADY)
-void ftsw_sma_lft_publish(struct ftsw_switch *sw, struct ftsw_lft *lft);
-void ftsw_sma_policy_publish(struct ftsw_port *p, struct ftsw_policy *pol);
-u8 ftsw_ib_port_state(const struct ftsw_port *p, const struct ftsw_ibport *ib);
-bool ftsw_sma_phys_ok(const struct ftsw_port *p, u8 phys);
-void ftsw_sma_phys_set(struct ftsw_port *p, u8 phys);
-u8 ftsw_sma_phys_take(struct ftsw_port *p);
-
-/* pma.c: the performance management agents */
-int ftsw_pma_switch(struct ftsw_switch *sw, void *mad);
-int ftsw_pma_ca(struct ftsw_port *p, void *mad);
-
-/* fabric.c: objects, under rtnl (bind, unbind, delete) and fn->lock. */
-extern unsigned int ftsw_net_id;
-struct ftsw_net *ftsw_net(const struct net *net);
-struct ftsw_switch *ftsw_switch_find(struct ftsw_net *fn, u32 id);
-struct ftsw_port *ftsw_port_get(struct ftsw_switch *sw, u8 num);
-struct ftsw_switch *ftsw_switch_alloc(u32 id, u8 nports, bool inband);
-int ftsw_switch_add(struct ftsw_net *fn, struct ftsw_switch *sw);
-void ftsw_switch_del(struct ftsw_switch *sw, u8 reason, bool notify);
-void ftsw_fabric_flush(struct ftsw_net *fn, bool notify);
-int ftsw_port_bind(struct ftsw_switch *sw, u8 num, struct net_device *dev,
-		   u8 kind, struct ftsw_policy *pol, bool admin_up,
-		   struct netlink_ext_ack *extack);
-int ftsw_patch_bind(struct ftsw_switch *a, u8 na, struct ftsw_switch *b, u8 nb,
-		    bool admin_up);
-void ftsw_port_unbind(struct ftsw_port *p, u8 reason, bool notify);
-void ftsw_port_set_admin(struct ftsw_port *p, bool up);
-struct ftsw_policy *ftsw_policy_alloc(u32 sl_len);
-u64 ftsw_commit(struct ftsw_net *fn);
-void ftsw_changed(struct ftsw_net *fn);
-void ftsw_port_stats(const struct ftsw_port *p, struct ftsw_stats *s);
-void ftsw_port_clear(struct ftsw_port *p);
-void ftsw_port_rename(struct ftsw_port *p);
-
-/* nl_policy.c: one policy per command, sized to its maxattr. */
-extern const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_LOSSLESS + 1];
-extern const struct nla_policy ftsw_switch_set_policy[FTSW_ATTR_SWITCH_INBAND_SM + 1];
-extern const struct nla_policy ftsw_switch_new_policy[FTSW_ATTR_SWITCH_INBAND_SM + 1];
-extern const struct nla_policy ftsw_switch_policy[FTSW_ATTR_SWITCH_ID + 1];
-extern const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_CA_GUID + 1];
-extern const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_STATE + 1];
-extern const struct nla_policy ftsw_port_policy[FTSW_ATTR_PORT_NUM + 1];
-extern const struct nla_policy ftsw_lft_set_policy[FTSW_ATTR_LFT_DATA + 1];
-extern const struct nla_policy ftsw_lft_get_policy[FTSW_ATTR_LFT_STAGED + 1];
-extern const struct nla_policy ftsw_sl2vl_set_policy[FTSW_ATTR_SL2VL + 1];
-extern const struct nla_policy ftsw_plan_set_policy[FTSW_ATTR_PLAN_LMC + 1];
-extern const struct nla_policy ftsw_plan_get_policy[FTSW_ATTR_PLAN_STAGED + 1];
-
-/* netlink.c */
-extern struct genl_family ftsw_genl_family;
-typedef int (*ftsw_nl_fill_fn)(struct sk_buff *msg, void *hdr,
-			       struct ftsw_net *fn, struct genl_info *info);
-int ftsw_nl_reply(struct genl_info *info, u8 cmd, ftsw_nl_fill_fn fill);
-void ftsw_nl_port_event(struct ftsw_port *p, u8 reason);
-void ftsw_nl_commit_event(struct ftsw_net *fn);
-int ftsw_nl_init(void);
-void ftsw_nl_exit(void);
 
 static inline struct ftsw_port *ftsw_port_rcu(const struct net_device *dev)
 {

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftsw: the fabric header, LID addressing and the edge path policy. Pure
- * logic, compiled into both ftsw.ko and the KUnit module.
+ * ftsw: the fabric header (Documentation/datapath.md): checked on a
+ * neighbour's frame, pushed onto a host's, popped for delivery. Pure
+ * logic.
  */
 #include <linux/etherdevice.h>
 #include <linux/if_ether.h>
 #include <linux/kernel.h>
 #include <linux/skbuff.h>
-#include "ftsw.h"
+#include "hdr.h"
 
 static_assert(sizeof(struct ftsw_hdr) == FTSW_HLEN);
 
@@ -87,76 +88,5 @@ int ftsw_decap(struct sk_buff *skb)
 	skb->mac_len = ETH_HLEN;
 	if (skb->ip_summed == CHECKSUM_COMPLETE)
 		skb->ip_summed = CHECKSUM_NONE;
-	return 0;
-}
-
-/* The LMC offset of a flow: its hash scaled over the allowed offsets. */
-u8 ftsw_pick_offset(const struct ftsw_policy *pol, u32 hash)
-{
-	if (pol->n_offsets <= 1)
-		return pol->n_offsets ? pol->offsets[0] : 0;
-	return pol->offsets[reciprocal_scale(hash, pol->n_offsets)];
-}
-
-/* The SL of a packet to @dlid: the per-DLID table, else the default. */
-u8 ftsw_pick_sl(const struct ftsw_policy *pol, u16 dlid)
-{
-	if (dlid < pol->sl_len)
-		return pol->sl[dlid];
-	return pol->default_sl;
-}
-
-/* Is @dlid one of the host's 2^LMC LIDs? */
-bool ftsw_lid_in_range(const struct ftsw_policy *pol, u16 dlid)
-{
-	return dlid >= pol->base_lid &&
-	       dlid - pol->base_lid < (1U << pol->lmc);
-}
-
-/*
- * Check an edge port's endpoint and path policy as a whole. Offsets may
- * repeat (a repeated offset takes a larger share of the flows).
- */
-int ftsw_policy_check(u16 base_lid, u8 lmc, const u8 *offsets, u32 n_offsets,
-		      const u8 *sl, u32 sl_len, const char **msg)
-{
-	u32 i;
-
-	if (lmc > FTSW_MAX_LMC) {
-		*msg = "LMC must be 0..7";
-		return -EINVAL;
-	}
-	if (!base_lid || base_lid > FTSW_MAX_LID) {
-		*msg = "base LID must be 1..0xBFFF";
-		return -EINVAL;
-	}
-	if (base_lid & ((1U << lmc) - 1)) {
-		*msg = "base LID must be a multiple of 2^LMC";
-		return -EINVAL;
-	}
-	if (base_lid + (1U << lmc) - 1 > FTSW_MAX_LID) {
-		*msg = "LID range of the host runs past 0xBFFF";
-		return -ERANGE;
-	}
-	if (!n_offsets || n_offsets > FTSW_MAX_OFFSETS) {
-		*msg = "between 1 and 128 offsets";
-		return -EINVAL;
-	}
-	for (i = 0; i < n_offsets; i++) {
-		if (offsets[i] >= (1U << lmc)) {
-			*msg = "offset not below 2^LMC";
-			return -EINVAL;
-		}
-	}
-	if (sl_len > FTSW_LFT_SIZE) {
-		*msg = "SL table longer than the LID space";
-		return -EINVAL;
-	}
-	for (i = 0; i < sl_len; i++) {
-		if (sl[i] >= FTSW_NUM_SL) {
-			*msg = "SL table entry not below 16";
-			return -EINVAL;
-		}
-	}
 	return 0;
 }

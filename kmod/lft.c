@@ -10,7 +10,7 @@
 #include <linux/overflow.h>
 #include <linux/string.h>
 #include <linux/bitmap.h>
-#include "ftsw.h"
+#include "lft.h"
 
 /* Tables grow in steps of at least this many LIDs. */
 #define FTSW_LFT_GRAIN	64

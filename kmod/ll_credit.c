@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftsw: the credit-update frames of lossless mode (ll_queue.c), between a
- * port and a far end that is not an ftsw port of this machine: checked,
- * sent, taken in. Layout in include/uapi/linux/ftsw.h.
+ * ftsw: the credit-update frames of lossless mode, between a port and a far
+ * end that is not an ftsw port of this machine: checked and built here,
+ * applied by ll_queue.c. Layout in include/uapi/linux/ftsw.h.
  */
 #include <linux/kernel.h>
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
-#include "ftsw.h"
+#include "ll_credit.h"
 
 /*
  * Check a credit-update frame (skb->data at the Ethernet header, @len bytes
@@ -86,40 +86,4 @@ struct sk_buff *ftsw_ll_credit_frame(struct ftsw_port *p)
 	skb->protocol = htons(FTSW_ETH_P);
 	skb->dev = p->dev;
 	return skb;
-}
-
-/* A credit-update frame received on link port @in (lossless mode). */
-void ftsw_ll_credit_rx(struct ftsw_port *in, struct sk_buff *skb)
-{
-	const struct ftsw_credit_vl *e;
-	const char *why;
-	int n, i;
-
-	if (skb_linearize(skb)) {
-		ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
-		return;
-	}
-	n = ftsw_credit_parse(skb->data, skb->len, &why);
-	if (n < 0) {
-		ftsw_drop(in, skb, FTSW_DROP_BAD_CREDIT);
-		return;
-	}
-	e = (const void *)(skb->data + ETH_HLEN + FTSW_HLEN +
-			   sizeof(struct ftsw_credit_hdr));
-	spin_lock_bh(&in->sw->ll_lock);
-	for (i = 0; i < n; i++, e++) {
-		struct ftsw_ll_vl *v = &in->ll->vl[e->vl];
-		s32 lost = (s32)(ntohl(e->fctbs) - v->rcv);
-
-		v->fccl = ntohl(e->fccl);
-		v->fccl_valid = true;
-		/* Frames the far end sent that never arrived (IBA: ABR). */
-		if (lost > 0) {
-			v->rcv += lost;
-			v->freed += lost;
-		}
-	}
-	spin_unlock_bh(&in->sw->ll_lock);
-	consume_skb(skb);
-	ftsw_ll_arm(in, ktime_get_ns());
 }

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftsw: lossless mode. Per port and data VL an input buffer and an output
- * queue; credit flow control between the two ends of every link; output
- * queues drained at the link rate by the port's VL arbitration; HOQ and
- * switch lifetimes. See Documentation/datapath.md, "Lossless mode".
+ * ftsw: lossless mode's buffers and queues. Per port and data VL an input
+ * buffer and an output queue; credit flow control between the two ends of
+ * every link (credit updates in frames, ll_credit.c, when the far end is on
+ * another machine); input heads moved to their output queues FIFO per VL
+ * (head-of-line blocking) and round robin among the inputs; output queues
+ * drained at the link rate by the port's VL arbitration (ll_arb.c); HOQ
+ * and switch lifetimes. The port's timer (lossless.c) runs what is due.
+ * See Documentation/datapath.md, "Lossless mode".
  *
  * Locking: a switch's sw->ll_lock guards the queues and counters of all its
  * ports (a packet moves from an input buffer to an output queue of the same
@@ -20,11 +24,14 @@
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
-#include <net/netlink.h>
 #include <net/sch_generic.h>
 /* skb_gso_segment(): <linux/netdevice.h> up to 6.4, <net/gso.h> since. */
 #include <net/udp.h>
-#include "ftsw.h"
+#include "ll_arb.h"
+#include "ll_credit.h"
+#include "rx.h"
+#include "stats.h"
+#include "ll_queue.h"
 
 /* Credit keepalive towards a far end on another machine. */
 #define FTSW_LL_KEEPALIVE_NS	(100 * NSEC_PER_MSEC)
@@ -37,25 +44,7 @@
  */
 #define FTSW_LL_EDGE_SLACK	(2 << 20)
 
-/* What a packet carries in skb->cb while it is in lossless queues. */
-struct ftsw_ll_cb {
-	u64 arrived;		/* ns: entered the switch (0: not yet) */
-	u64 head;		/* ns: became the head of its queue */
-	u32 bytes;		/* charged to the input buffer / output queue */
-	u16 blocks;		/* input charge, 64-byte blocks */
-	u8 out;			/* output port */
-	u8 vl;			/* VL in this switch */
-	u8 rvl;			/* sent: the far end's VL it was charged to */
-};
-
-static struct ftsw_ll_cb *ftsw_ll_cb(struct sk_buff *skb)
-{
-	BUILD_BUG_ON(sizeof(struct ftsw_ll_cb) > sizeof(skb->cb));
-	return (struct ftsw_ll_cb *)skb->cb;
-}
-
 static DEFINE_PER_CPU(bool, ftsw_ll_taken);
-static atomic64_t ftsw_ll_ids = ATOMIC64_INIT(0);
 
 u32 ftsw_ll_blocks(unsigned int len)
 {
@@ -74,108 +63,6 @@ u64 ftsw_ll_wire_ns(u32 blocks, u64 rate)
 {
 	return div64_u64((u64)blocks * FTSW_CREDIT_BYTES * 8 * NSEC_PER_SEC,
 			 rate ?: FTSW_RATE_DEFAULT);
-}
-
-/* ---------------------------------------------------------- arbitration */
-
-static bool ftsw_arb_weighted(const struct ftsw_arb_cfg *cfg, int t)
-{
-	int i;
-
-	for (i = 0; i < FTSW_VLARB_CAP; i++)
-		if (cfg->ent[t][i][1] && cfg->ent[t][i][0] < FTSW_NUM_DATA_VL)
-			return true;
-	return false;
-}
-
-static bool ftsw_arb_table_ready(const struct ftsw_arb_cfg *cfg, int t,
-				 u16 ready)
-{
-	int i;
-
-	for (i = 0; i < FTSW_VLARB_CAP; i++)
-		if (cfg->ent[t][i][1] && cfg->ent[t][i][0] < FTSW_NUM_DATA_VL &&
-		    (ready & BIT(cfg->ent[t][i][0])))
-			return true;
-	return false;
-}
-
-/* The next VL of table @t: its current entry until the weight is used. */
-static int ftsw_arb_table_pick(const struct ftsw_arb_cfg *cfg,
-			       struct ftsw_arb *st, int t, u16 ready,
-			       const u16 *blocks)
-{
-	int n;
-
-	for (n = 0; n <= FTSW_VLARB_CAP; n++) {
-		const u8 *e = cfg->ent[t][st->idx[t]];
-
-		if (e[1] && e[0] < FTSW_NUM_DATA_VL && (ready & BIT(e[0])) &&
-		    st->used[t] < e[1]) {
-			st->used[t] += blocks[e[0]];
-			if (st->used[t] >= e[1]) {
-				st->idx[t] = (st->idx[t] + 1) % FTSW_VLARB_CAP;
-				st->used[t] = 0;
-			}
-			return e[0];
-		}
-		st->idx[t] = (st->idx[t] + 1) % FTSW_VLARB_CAP;
-		st->used[t] = 0;
-	}
-	return -1;
-}
-
-/*
- * Pick the VL to send next among @ready (bit per VL whose head may go now;
- * @blocks: the size of each head), by the VL arbitration table @cfg, and
- * account for it in @st as sent. -1: none. Pure, for KUnit.
- *
- * Both tables without a weighted entry: round robin, one packet per VL.
- * Else the high table while it has a ready VL, except that once the high
- * VLs sent more than the limit (VLHighLimit * 4096 bytes; 0: one packet;
- * 255: no limit) since the last low packet, a ready low VL sends one.
- * Within a table each entry sends packets until their blocks reach its
- * weight (a packet is never split), then the next entry; an entry whose
- * VL has nothing ready is passed over.
- */
-int ftsw_arb_pick(const struct ftsw_arb_cfg *cfg, struct ftsw_arb *st,
-		  u16 ready, const u16 *blocks)
-{
-	bool hi, lo, over;
-	int v, i;
-
-	ready &= BIT(FTSW_NUM_DATA_VL) - 1;
-	if (!ready)
-		return -1;
-	if (!ftsw_arb_weighted(cfg, 0) && !ftsw_arb_weighted(cfg, 1)) {
-		for (i = 1; i <= FTSW_NUM_DATA_VL; i++) {
-			v = (st->rr + i) % FTSW_NUM_DATA_VL;
-			if (ready & BIT(v)) {
-				st->rr = v;
-				return v;
-			}
-		}
-		return -1;
-	}
-	hi = ftsw_arb_table_ready(cfg, 1, ready);
-	lo = ftsw_arb_table_ready(cfg, 0, ready);
-	if (!hi && !lo)
-		return -1;
-	if (cfg->limit == 255)
-		over = false;
-	else if (!cfg->limit)
-		over = st->high_bytes > 0;
-	else
-		over = st->high_bytes >= (u32)cfg->limit * 4096;
-	if (hi && !(lo && over)) {
-		v = ftsw_arb_table_pick(cfg, st, 1, ready, blocks);
-		if (v >= 0)
-			st->high_bytes += blocks[v] * FTSW_CREDIT_BYTES;
-		return v;
-	}
-	v = ftsw_arb_table_pick(cfg, st, 0, ready, blocks);
-	st->high_bytes = 0;
-	return v;
 }
 
 /* ---------------------------------------------------------- helpers */
@@ -207,7 +94,7 @@ struct ftsw_port *ftsw_ll_peer(struct ftsw_port *p)
 }
 
 /* The host device behind an edge port (its veth peer), or NULL. */
-static struct net_device *ftsw_ll_host(struct ftsw_port *p)
+struct net_device *ftsw_ll_host(struct ftsw_port *p)
 {
 	const struct net_device_ops *ops = p->dev ? p->dev->netdev_ops : NULL;
 
@@ -697,39 +584,6 @@ static u64 ftsw_ll_drain(struct ftsw_port *p, u64 now, struct sk_buff_head *tx)
 	return next;
 }
 
-/* ---------------------------------------------------------- the timer */
-
-/*
- * A frame @p charged to the far end's buffer of @rvl never left: its
- * device refused it (a veth whose peer's backlog is full or that is down,
- * a frame too big for it). Its blocks are credit again; else they would
- * be lost for good on a local far end, which never resyncs.
- */
-static void ftsw_ll_unsend(struct ftsw_port *p, u8 rvl, u32 blocks)
-{
-	spin_lock_bh(&p->sw->ll_lock);
-	p->ll->vl[rvl].sent -= blocks;
-	spin_unlock_bh(&p->sw->ll_lock);
-	ftsw_ll_arm(p, ktime_get_ns());
-}
-
-void ftsw_ll_deliver(struct ftsw_port *p, struct sk_buff *skb)
-{
-	u8 vl = ftsw_ll_cb(skb)->vl, rvl = ftsw_ll_cb(skb)->rvl;
-	u32 b = ftsw_ll_blocks(skb->len);
-	struct ftsw_port *next;
-
-	memset(skb->cb, 0, sizeof(skb->cb));
-	if (p->kind == FTSW_PORT_LINK && p->dev) {
-		if (!ftsw_xmit_dev(p, p, skb, vl) && rvl < FTSW_NUM_DATA_VL)
-			ftsw_ll_unsend(p, rvl, b);
-		return;
-	}
-	next = ftsw_forward_out(p, p, skb, vl);
-	while (next)
-		next = ftsw_patch_rx(next, skb);
-}
-
 /*
  * What @p's timer does at @now: move what waits in its input buffers,
  * send onto @tx what its output queues may send, and a credit update in
@@ -762,30 +616,43 @@ u64 ftsw_ll_service(struct ftsw_port *p, u64 now, struct sk_buff_head *tx,
 	return next;
 }
 
-static enum hrtimer_restart ftsw_ll_timer(struct hrtimer *t)
-{
-	struct ftsw_ll *ll = container_of(t, struct ftsw_ll, timer);
-	struct ftsw_port *p = ll->port;
-	struct sk_buff *credit = NULL, *skb;
-	struct sk_buff_head tx;
-	u64 next;
-
-	if (READ_ONCE(ll->dead))
-		return HRTIMER_NORESTART;
-	__skb_queue_head_init(&tx);
-	rcu_read_lock();
-	next = ftsw_ll_service(p, ktime_get_ns(), &tx, &credit);
-	while ((skb = __skb_dequeue(&tx)))
-		ftsw_ll_deliver(p, skb);
-	if (credit && dev_queue_xmit(credit) != NET_XMIT_SUCCESS)
-		ftsw_port_drop(p, FTSW_DROP_TX_ERROR);
-	rcu_read_unlock();
-	if (next != U64_MAX)
-		ftsw_ll_arm(p, next);
-	return HRTIMER_NORESTART;
-}
-
 /* ---------------------------------------------------------- input */
+
+/* A credit-update frame received on link port @in (lossless mode). */
+void ftsw_ll_credit_rx(struct ftsw_port *in, struct sk_buff *skb)
+{
+	const struct ftsw_credit_vl *e;
+	const char *why;
+	int n, i;
+
+	if (skb_linearize(skb)) {
+		ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
+		return;
+	}
+	n = ftsw_credit_parse(skb->data, skb->len, &why);
+	if (n < 0) {
+		ftsw_drop(in, skb, FTSW_DROP_BAD_CREDIT);
+		return;
+	}
+	e = (const void *)(skb->data + ETH_HLEN + FTSW_HLEN +
+			   sizeof(struct ftsw_credit_hdr));
+	spin_lock_bh(&in->sw->ll_lock);
+	for (i = 0; i < n; i++, e++) {
+		struct ftsw_ll_vl *v = &in->ll->vl[e->vl];
+		s32 lost = (s32)(ntohl(e->fctbs) - v->rcv);
+
+		v->fccl = ntohl(e->fccl);
+		v->fccl_valid = true;
+		/* Frames the far end sent that never arrived (IBA: ABR). */
+		if (lost > 0) {
+			v->rcv += lost;
+			v->freed += lost;
+		}
+	}
+	spin_unlock_bh(&in->sw->ll_lock);
+	consume_skb(skb);
+	ftsw_ll_arm(in, ktime_get_ns());
+}
 
 static void ftsw_ll_input_one(struct ftsw_port *in, struct ftsw_port *out,
 			      struct sk_buff *skb, u8 vl)
@@ -902,87 +769,4 @@ void ftsw_ll_link_rx(struct ftsw_port *in, struct sk_buff *skb)
 	in->ll->vl[vl].rcv += b;
 	ftsw_ll_freed(in, vl, b, ktime_get_ns());
 	spin_unlock_bh(&in->sw->ll_lock);
-}
-
-/* ---------------------------------------------------------- life cycle */
-
-int ftsw_ll_alloc(struct ftsw_port *p)
-{
-	struct ftsw_ll *ll;
-	int i;
-
-	ll = kzalloc(sizeof(*ll), GFP_KERNEL_ACCOUNT);
-	if (!ll)
-		return -ENOMEM;
-	ll->port = p;
-	ll->id = atomic64_inc_return(&ftsw_ll_ids);
-	ll->cfg_gen = -1;
-	ll->life_ns = U64_MAX;
-	ll->hoq_ns = U64_MAX;
-	spin_lock_init(&ll->arm_lock);
-	hrtimer_init(&ll->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	ll->timer.function = ftsw_ll_timer;
-	for (i = 0; i < FTSW_NUM_DATA_VL; i++) {
-		__skb_queue_head_init(&ll->vl[i].in);
-		__skb_queue_head_init(&ll->vl[i].out);
-	}
-	p->ll = ll;
-	return 0;
-}
-
-/* The port is published: start its timer (credit keepalives). */
-void ftsw_ll_start(struct ftsw_port *p)
-{
-	if (p->ll)
-		ftsw_ll_arm(p, ktime_get_ns());
-}
-
-/*
- * The port is out of every reader's sight (after a grace period): stop its
- * timer, let a held-back host go, and have the other ports of the switch
- * look again at what waited for this one.
- */
-void ftsw_ll_stop(struct ftsw_port *p)
-{
-	struct ftsw_ll *ll = p->ll;
-	struct ftsw_switch *sw = p->sw;
-	u64 now = ktime_get_ns();
-	int i;
-
-	if (!ll)
-		return;
-	spin_lock_bh(&ll->arm_lock);
-	WRITE_ONCE(ll->dead, true);
-	spin_unlock_bh(&ll->arm_lock);
-	hrtimer_cancel(&ll->timer);
-	rcu_read_lock();
-	if (ll->host_stopped) {
-		struct net_device *host = ftsw_ll_host(p);
-
-		if (host)
-			netif_tx_wake_all_queues(host);
-	}
-	for (i = 1; i <= sw->nports; i++) {
-		struct ftsw_port *q = rcu_dereference(sw->ports[i]);
-
-		if (q && q != p)
-			ftsw_ll_arm(q, now);
-	}
-	rcu_read_unlock();
-}
-
-void ftsw_ll_free(struct ftsw_port *p)
-{
-	struct ftsw_ll *ll = p->ll;
-	int i;
-
-	if (!ll)
-		return;
-	hrtimer_cancel(&ll->timer);
-	for (i = 0; i < FTSW_NUM_DATA_VL; i++) {
-		__skb_queue_purge(&ll->vl[i].in);
-		__skb_queue_purge(&ll->vl[i].out);
-	}
-	kfree(ll);
-	p->ll = NULL;
 }

@@ -11,7 +11,14 @@
 #include <linux/if_ether.h>
 #include <linux/percpu.h>
 #include <linux/skbuff.h>
-#include "ftsw.h"
+#include "hdr.h"
+#include "lft.h"
+#include "ll_arb.h"
+#include "ll_credit.h"
+#include "ll_queue.h"
+#include "lossless.h"
+#include "rx.h"
+#include "stats.h"
 #include "test_util.h"
 
 /* ---------------------------------------------------------- arbitration */

@@ -20,7 +20,15 @@
 #include <linux/skbuff.h>
 #include <rdma/ib_smi.h>
 #include <rdma/ib_mad.h>
-#include "ftsw.h"
+#include "forward.h"
+#include "hdr.h"
+#include "lft.h"
+#include "path.h"
+#include "pma.h"
+#include "sma.h"
+#include "stats.h"
+#include "tx.h"
+#include "mad.h"
 
 static_assert(sizeof(struct ftsw_mad_hdr) == FTSW_MAD_HLEN);
 static_assert(sizeof(struct ib_smp) == FTSW_MAD_SIZE);
@@ -609,24 +617,6 @@ struct ftsw_port *ftsw_mad_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 	}
 	ftsw_mad_route_to(skb, dlid, slid);
 	return ftsw_mad_switch_rx(in, skb);
-}
-
-/*
- * Send a MAD the switch @sw originates (a trap; a fabric frame whose LIDs
- * are set), from process context: routed by the LFT, with the drops
- * counted on @in, a port of the switch.
- */
-void ftsw_mad_send(struct ftsw_port *in, struct sk_buff *skb)
-{
-	local_bh_disable();
-	rcu_read_lock();
-	if (ftsw_lft_lookup(rcu_dereference(in->sw->lft),
-			    ntohs(ftsw_mad_fh(skb)->dlid)))
-		ftsw_originate(in, skb);
-	else
-		ftsw_drop(in, skb, FTSW_DROP_NO_ROUTE);
-	rcu_read_unlock();
-	local_bh_enable();
 }
 
 /*

@@ -17,7 +17,11 @@
 #include <rdma/ib_smi.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_pma.h>
-#include "ftsw.h"
+#include "mad.h"
+#include "pma.h"
+#include "sma.h"
+#include "sma_ctl.h"
+#include "trap.h"
 #include "test_util.h"
 
 #define OK	0x00
@@ -44,6 +48,7 @@ static struct t_bnd *t_bnd_new(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, f->mad);
 	f->sw = ftsw_t_switch_new(test, &f->fn, 1);
 	ftsw_sma_switch_init(f->sw);
+	ftsw_trap_init(f->sw);
 	for (i = 1; i <= 4; i++) {
 		if (i == 3)
 			continue;

@@ -14,7 +14,17 @@
 #include <rdma/ib_smi.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_pma.h>
-#include "ftsw.h"
+#include "forward.h"
+#include "hdr.h"
+#include "lft.h"
+#include "mad.h"
+#include "path.h"
+#include "resolve.h"
+#include "rx.h"
+#include "sma.h"
+#include "sma_ctl.h"
+#include "stats.h"
+#include "trap.h"
 #include "test_util.h"
 
 /*
@@ -49,6 +59,7 @@ static struct ftsw_switch *t_sw(struct kunit *test, struct t_fab *f, int i)
 	snprintf(sw->name, sizeof(sw->name), "s%d", i);
 	sw->inband = true;	/* managed by an SM: links come up in Init */
 	ftsw_sma_switch_init(sw);
+	ftsw_trap_init(sw);
 	rcu_access_pointer(sw->lft)->port[i + 1] = 0;
 	return sw;
 }

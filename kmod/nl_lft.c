@@ -9,8 +9,12 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
-#include "ftsw.h"
-#include "ftsw_nl.h"
+#include "fabric.h"
+#include "lft.h"
+#include "nl.h"
+#include "nl_policy.h"
+#include "resolve.h"
+#include "nl_lft.h"
 
 int ftsw_nl_lft_set(struct sk_buff *skb, struct genl_info *info)
 {

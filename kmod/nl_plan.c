@@ -8,7 +8,9 @@
 #include <net/genetlink.h>
 #include <net/ipv6.h>
 #include <net/netlink.h>
-#include "ftsw.h"
+#include "nl.h"
+#include "resolve.h"
+#include "nl_plan.h"
 
 /*
  * Stage a plan: PLAN_HOSTS (required); with hosts > 0 also PLAN_LID

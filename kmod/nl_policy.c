@@ -12,7 +12,7 @@
  */
 #include <linux/kernel.h>
 #include <net/netlink.h>
-#include "ftsw.h"
+#include "nl_policy.h"
 
 static struct netlink_range_validation ftsw_lid_range = {
 	.min = 1,

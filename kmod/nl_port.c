@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftsw: the switch and port commands of the "ftsw" generic netlink family
- * (netlink.c has the family and its operations table).
+ * ftsw: the port commands of the "ftsw" generic netlink family:
+ * PORT_BIND (to a device, or a patch cable between two ports), PORT_UNBIND,
+ * PORT_SET (admin state, an edge port's path policy and CA, lossless
+ * settings, PortState), PORT_GET and its dump, PORT_CLEAR.
  */
 #include <linux/if_arp.h>
 #include <linux/netdevice.h>
@@ -9,140 +11,17 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
-#include "ftsw.h"
-#include "ftsw_nl.h"
-
-static int ftsw_fill_switch(struct sk_buff *msg, struct ftsw_switch *sw,
-			    void *hdr)
-{
-	struct ftsw_lft *lft;
-
-	if (!hdr)
-		return -EMSGSIZE;
-	lft = rcu_dereference_protected(sw->lft, lockdep_is_held(&sw->fn->lock));
-	if (nla_put_u32(msg, FTSW_ATTR_SWITCH_ID, sw->id) ||
-	    nla_put_u64_64bit(msg, FTSW_ATTR_SWITCH_GUID, sw->guid,
-			      FTSW_ATTR_PAD) ||
-	    nla_put_string(msg, FTSW_ATTR_SWITCH_NAME, sw->name) ||
-	    nla_put_u8(msg, FTSW_ATTR_SWITCH_NPORTS, sw->nports) ||
-	    nla_put_u32(msg, FTSW_ATTR_PORT_COUNT, sw->nbound) ||
-	    nla_put_u32(msg, FTSW_ATTR_LFT_SIZE, lft ? lft->size : 0) ||
-	    nla_put(msg, FTSW_ATTR_SL2VL, FTSW_NUM_SL, sw->sl2vl) ||
-	    nla_put_u8(msg, FTSW_ATTR_SWITCH_LIFE, READ_ONCE(sw->life)) ||
-	    nla_put_u8(msg, FTSW_ATTR_SWITCH_INBAND_SM, sw->inband) ||
-	    (sw->lid && nla_put_u16(msg, FTSW_ATTR_SWITCH_LID, sw->lid)) ||
-	    (sw->staged && nla_put_flag(msg, FTSW_ATTR_SWITCH_STAGED)))
-		goto nla_fail;
-	genlmsg_end(msg, hdr);
-	return 0;
-nla_fail:
-	genlmsg_cancel(msg, hdr);
-	return -EMSGSIZE;
-}
-
-int ftsw_nl_switch_new(struct sk_buff *skb, struct genl_info *info)
-{
-	struct ftsw_net *fn = ftsw_info_fn(info);
-	struct nlattr **a = info->attrs;
-	struct ftsw_switch *sw;
-	u32 id;
-	int err;
-
-	if (ftsw_req(info, FTSW_ATTR_SWITCH_ID) ||
-	    ftsw_req(info, FTSW_ATTR_SWITCH_NPORTS))
-		return -EINVAL;
-	id = nla_get_u32(a[FTSW_ATTR_SWITCH_ID]);
-	sw = ftsw_switch_alloc(id, nla_get_u8(a[FTSW_ATTR_SWITCH_NPORTS]),
-			       a[FTSW_ATTR_SWITCH_INBAND_SM] &&
-			       nla_get_u8(a[FTSW_ATTR_SWITCH_INBAND_SM]));
-	if (!sw)
-		return -ENOMEM;
-	sw->guid = a[FTSW_ATTR_SWITCH_GUID] ?
-		   nla_get_u64(a[FTSW_ATTR_SWITCH_GUID]) : id;
-	if (a[FTSW_ATTR_SWITCH_NAME])
-		nla_strscpy(sw->name, a[FTSW_ATTR_SWITCH_NAME], sizeof(sw->name));
-	if (a[FTSW_ATTR_SWITCH_LID])
-		sw->lid = nla_get_u16(a[FTSW_ATTR_SWITCH_LID]);
-
-	mutex_lock(&fn->lock);
-	err = ftsw_switch_add(fn, sw);
-	mutex_unlock(&fn->lock);
-	if (err) {
-		kfree(sw);
-		if (err == -EBUSY) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a[FTSW_ATTR_SWITCH_ID],
-					    "switch id already exists");
-			return -EEXIST;
-		}
-		if (err == -ENOSPC)
-			NL_SET_ERR_MSG(info->extack,
-				       "too many switches in this fabric");
-		return err;
-	}
-	return 0;
-}
-
-int ftsw_nl_switch_del(struct sk_buff *skb, struct genl_info *info)
-{
-	struct ftsw_net *fn = ftsw_info_fn(info);
-	struct ftsw_switch *sw;
-	int err = 0;
-
-	rtnl_lock();
-	mutex_lock(&fn->lock);
-	sw = ftsw_nl_switch(fn, info);
-	if (IS_ERR(sw))
-		err = PTR_ERR(sw);
-	else
-		ftsw_switch_del(sw, FTSW_REASON_RESET, true);
-	mutex_unlock(&fn->lock);
-	rtnl_unlock();
-	return err;
-}
-
-static int ftsw_fill_switch_req(struct sk_buff *msg, void *hdr,
-				struct ftsw_net *fn, struct genl_info *info)
-{
-	struct ftsw_switch *sw = ftsw_nl_switch(fn, info);
-
-	return IS_ERR(sw) ? PTR_ERR(sw) : ftsw_fill_switch(msg, sw, hdr);
-}
-
-/* SWITCH_GET and SL2VL_GET: the reply carries the request's command. */
-int ftsw_nl_switch_get(struct sk_buff *skb, struct genl_info *info)
-{
-	return ftsw_nl_reply(info, info->genlhdr->cmd, ftsw_fill_switch_req);
-}
-
-/*
- * Dump switches (SWITCH_GET and SL2VL_GET), optionally only SWITCH_ID.
- * args[0]: the next switch id to send, so a dump resumes correctly
- * whatever was added or deleted in between.
- */
-int ftsw_nl_switch_dump(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	struct ftsw_net *fn = ftsw_net(sock_net(skb->sk));
-	struct nlattr *tb[ARRAY_SIZE(ftsw_switch_policy)];
-	unsigned long id, last;
-	struct ftsw_switch *sw;
-	int err;
-
-	err = ftsw_dump_parse(cb, tb, ftsw_switch_policy);
-	if (err)
-		return err;
-	if (!ftsw_dump_switches(cb, tb[FTSW_ATTR_SWITCH_ID], &last))
-		return 0;
-	mutex_lock(&fn->lock);
-	cb->seq = fn->seq;
-	xa_for_each_range(&fn->switches, id, sw, cb->args[0], last) {
-		err = ftsw_fill_switch(skb, sw, ftsw_dump_put(skb, cb));
-		if (err)
-			break;
-		cb->args[0] = id + 1;
-	}
-	mutex_unlock(&fn->lock);
-	return ftsw_dump_ret(skb, err);
-}
+#include "fabric.h"
+#include "ll_queue.h"
+#include "nl.h"
+#include "nl_fill.h"
+#include "nl_policy.h"
+#include "path.h"
+#include "resolve.h"
+#include "sma.h"
+#include "sma_ctl.h"
+#include "stats.h"
+#include "nl_port.h"
 
 static void ftsw_policy_defaults(struct ftsw_policy *pol, u8 lmc)
 {
@@ -271,18 +150,6 @@ static void ftsw_nl_ca_attrs(struct ftsw_port *p, struct genl_info *info)
 		p->ca.guid = nla_get_u64(guid);
 	spin_unlock_bh(&fn->sma_lock);
 	ftsw_changed(fn);
-}
-
-/* An edge port's CA in a port reply or event (fn->lock held). */
-static int ftsw_nl_put_ca(struct sk_buff *msg, const struct ftsw_port *p)
-{
-	if (p->kind != FTSW_PORT_EDGE)
-		return 0;
-	if (p->ca.desc[0] &&
-	    nla_put_string(msg, FTSW_ATTR_PORT_NODE_DESC, p->ca.desc))
-		return -EMSGSIZE;
-	return nla_put_u64_64bit(msg, FTSW_ATTR_PORT_CA_GUID, ftsw_ca_guid(p),
-				 FTSW_ATTR_PAD);
 }
 
 /* Find the bound port named by SWITCH_ID and PORT_NUM (both required). */
@@ -547,6 +414,77 @@ static int ftsw_nl_port_state(struct ftsw_port *p, struct genl_info *info)
 	return err;
 }
 
+/* A VL arbitration table: (VL, weight) pairs, VLs 0..14. */
+static int ftsw_nl_vlarb_check(struct genl_info *info, int type)
+{
+	struct nlattr *a = info->attrs[type];
+	const u8 *d;
+	int i;
+
+	if (!a)
+		return 0;
+	if (nla_len(a) % 2) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "VL arbitration table: (VL, weight) byte pairs");
+		return -EINVAL;
+	}
+	d = nla_data(a);
+	for (i = 0; i < nla_len(a); i += 2) {
+		if (d[i] >= FTSW_NUM_DATA_VL) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "VL arbitration entry names a VL above 14");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* What PORT_SET's lossless attributes need beyond their policy. */
+static int ftsw_nl_port_ll_check(struct genl_info *info)
+{
+	return ftsw_nl_vlarb_check(info, FTSW_ATTR_PORT_VLARB_HIGH) ?:
+	       ftsw_nl_vlarb_check(info, FTSW_ATTR_PORT_VLARB_LOW);
+}
+
+static void ftsw_nl_vlarb_set(u8 (*t)[2], const struct nlattr *a)
+{
+	const u8 *d = nla_data(a);
+	int i, n = nla_len(a) / 2;
+
+	for (i = 0; i < FTSW_VLARB_CAP; i++) {
+		t[i][0] = i < n ? d[2 * i] : 0;
+		t[i][1] = i < n ? d[2 * i + 1] : 0;
+	}
+}
+
+/* Apply PORT_SET's lossless attributes (checked; fn->lock held). */
+static void ftsw_nl_port_ll_apply(struct ftsw_port *p, struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	struct ftsw_net *fn = p->sw->fn;
+
+	lockdep_assert_held(&fn->lock);
+	if (a[FTSW_ATTR_PORT_RATE])
+		WRITE_ONCE(p->rate, nla_get_u64(a[FTSW_ATTR_PORT_RATE]));
+	if (a[FTSW_ATTR_PORT_IN_BUF])
+		WRITE_ONCE(p->in_buf, nla_get_u32(a[FTSW_ATTR_PORT_IN_BUF]));
+	if (a[FTSW_ATTR_PORT_OUT_BUF])
+		WRITE_ONCE(p->out_buf, nla_get_u32(a[FTSW_ATTR_PORT_OUT_BUF]));
+	spin_lock_bh(&fn->sma_lock);
+	if (a[FTSW_ATTR_PORT_HOQ_LIFE])
+		p->ib.hoq = (p->ib.hoq & ~0x1f) |
+			    nla_get_u8(a[FTSW_ATTR_PORT_HOQ_LIFE]);
+	if (a[FTSW_ATTR_PORT_VL_HIGH_LIMIT])
+		p->ib.vl_high_limit = nla_get_u8(a[FTSW_ATTR_PORT_VL_HIGH_LIMIT]);
+	if (a[FTSW_ATTR_PORT_VLARB_HIGH])
+		ftsw_nl_vlarb_set(p->ib.vlarb[1], a[FTSW_ATTR_PORT_VLARB_HIGH]);
+	if (a[FTSW_ATTR_PORT_VLARB_LOW])
+		ftsw_nl_vlarb_set(p->ib.vlarb[0], a[FTSW_ATTR_PORT_VLARB_LOW]);
+	spin_unlock_bh(&fn->sma_lock);
+	ftsw_ll_kick(p);
+	ftsw_changed(fn);
+}
+
 int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ftsw_net *fn = ftsw_info_fn(info);
@@ -599,77 +537,6 @@ int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 out:
 	mutex_unlock(&fn->lock);
 	return err;
-}
-
-/*
- * An edge port's SL table in a reply: its length and, when they are at
- * most FTSW_SL_TABLE_ECHO, its entries up to the last one that differs
- * from the default SL (past the end the default applies: the same).
- */
-static int ftsw_nl_put_sl_table(struct sk_buff *msg,
-				const struct ftsw_policy *pol)
-{
-	u32 n = pol->sl_len;
-
-	if (!n)
-		return 0;
-	while (n && pol->sl[n - 1] == pol->default_sl)
-		n--;
-	if (nla_put_u32(msg, FTSW_ATTR_PORT_SL_TABLE_LEN, pol->sl_len))
-		return -EMSGSIZE;
-	if (n > FTSW_SL_TABLE_ECHO)
-		return 0;
-	return nla_put(msg, FTSW_ATTR_PORT_SL_TABLE, n, pol->sl);
-}
-
-/* A port's attributes in the message begun at @hdr (NULL: no room). */
-int ftsw_fill_port(struct sk_buff *msg, struct ftsw_port *p,
-			  void *hdr, u8 reason)
-{
-	struct ftsw_policy *pol;
-	bool gone;
-
-	if (!hdr)
-		return -EMSGSIZE;
-	gone = reason == FTSW_REASON_UNBIND ||
-	       reason == FTSW_REASON_UNREGISTER || reason == FTSW_REASON_RESET;
-	pol = rcu_dereference_protected(p->policy,
-					lockdep_is_held(&p->sw->fn->lock));
-	if (nla_put_u32(msg, FTSW_ATTR_SWITCH_ID, p->sw->id) ||
-	    nla_put_u8(msg, FTSW_ATTR_PORT_NUM, p->num))
-		goto nla_fail;
-	if (p->dev ?
-	    nla_put_u32(msg, FTSW_ATTR_PORT_IFINDEX, p->dev->ifindex) ||
-	    nla_put_string(msg, FTSW_ATTR_PORT_IFNAME, p->ifname) :
-	    nla_put_u32(msg, FTSW_ATTR_PORT_PEER_SWITCH, p->peer->sw->id) ||
-	    nla_put_u8(msg, FTSW_ATTR_PORT_PEER_NUM, p->peer->num))
-		goto nla_fail;
-	if (nla_put_u8(msg, FTSW_ATTR_PORT_KIND, p->kind) ||
-	    nla_put_u8(msg, FTSW_ATTR_PORT_ADMIN_UP, p->admin_up) ||
-	    nla_put_u8(msg, FTSW_ATTR_PORT_OPER_UP, p->oper_up && !gone))
-		goto nla_fail;
-	if (reason && nla_put_u8(msg, FTSW_ATTR_PORT_REASON, reason))
-		goto nla_fail;
-	if (pol &&
-	    (nla_put_u16(msg, FTSW_ATTR_PORT_BASE_LID, pol->base_lid) ||
-	     nla_put_u8(msg, FTSW_ATTR_PORT_LMC, pol->lmc) ||
-	     nla_put(msg, FTSW_ATTR_PORT_OFFSETS, pol->n_offsets,
-		     pol->offsets) ||
-	     nla_put_u8(msg, FTSW_ATTR_PORT_SL, pol->default_sl) ||
-	     ftsw_nl_put_sl_table(msg, pol)))
-		goto nla_fail;
-	if (ftsw_nl_put_ca(msg, p))
-		goto nla_fail;
-	if (!reason &&
-	    (nla_put_u8(msg, FTSW_ATTR_PORT_STATE,
-			ftsw_ib_port_state(p, &p->ib)) ||
-	     ftsw_put_stats(msg, p) || ftsw_nl_put_port_ll(msg, p)))
-		goto nla_fail;
-	genlmsg_end(msg, hdr);
-	return 0;
-nla_fail:
-	genlmsg_cancel(msg, hdr);
-	return -EMSGSIZE;
 }
 
 static int ftsw_fill_port_req(struct sk_buff *msg, void *hdr,

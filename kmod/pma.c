@@ -11,7 +11,8 @@
 #include <linux/kernel.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_pma.h>
-#include "ftsw.h"
+#include "stats.h"
+#include "pma.h"
 
 #define ST_OK		IB_MGMT_MAD_STATUS_SUCCESS
 #define ST_METHOD	IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD

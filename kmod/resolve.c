@@ -19,7 +19,8 @@
 #include <net/ip6_checksum.h>
 #include <net/ipv6.h>
 #include <net/ndisc.h>
-#include "ftsw.h"
+#include "stats.h"
+#include "resolve.h"
 
 /* ---------------------------------------------------------------- plan */
 

@@ -18,7 +18,9 @@
 #include <net/addrconf.h>
 #include <net/ip6_checksum.h>
 #include <net/ndisc.h>
-#include "ftsw.h"
+#include "path.h"
+#include "resolve.h"
+#include "stats.h"
 
 #define T_OWN	3		/* the host behind the port */
 

@@ -17,7 +17,10 @@
 #include <linux/string.h>
 #include <rdma/ib_smi.h>
 #include <rdma/ib_mad.h>
-#include "ftsw.h"
+#include "lft.h"
+#include "ll_queue.h"
+#include "path.h"
+#include "sma.h"
 
 #define ST_OK		IB_MGMT_MAD_STATUS_SUCCESS
 #define ST_BUSY		IB_MGMT_MAD_STATUS_BUSY
@@ -525,6 +528,49 @@ static int ftsw_ca_set_lid(struct ftsw_port *p, u16 lid, u8 lmc)
 	return ST_OK;
 }
 
+/*
+ * PortPhysicalState in a PortInfo Set (IBA vol. 1, 14.2.5.6): 0 changes
+ * nothing; Disabled (3) and Polling (2, enable) are what a switch port or
+ * a CA port takes, as hardware does; Sleep (1) is optional and, like the
+ * values a Set may not name (4..15), refused. Switch port 0 has no
+ * physical link: @p is NULL there and only 0 passes.
+ */
+static bool ftsw_sma_phys_ok(const struct ftsw_port *p, u8 phys)
+{
+	if (!phys)
+		return true;
+	return p && (phys == FTSW_PHYS_POLLING || phys == FTSW_PHYS_DISABLED);
+}
+
+/*
+ * Record a checked PortPhysicalState Set (fn->sma_lock, softirq): taking a
+ * link down or up takes RTNL and fn->lock, so fn->phys_work does it.
+ */
+static void ftsw_sma_phys_set(struct ftsw_port *p, u8 phys)
+{
+	struct ftsw_net *fn = p->sw->fn;
+
+	lockdep_assert_held(&fn->sma_lock);
+	if (!phys)
+		return;
+	p->phys_req = phys;
+	if (fn->phys_work.func)
+		schedule_work(&fn->phys_work);
+}
+
+/* The Set waiting on @p, if any, taken (process context). */
+u8 ftsw_sma_phys_take(struct ftsw_port *p)
+{
+	struct ftsw_net *fn = p->sw->fn;
+	u8 phys;
+
+	spin_lock_bh(&fn->sma_lock);
+	phys = p->phys_req;
+	p->phys_req = 0;
+	spin_unlock_bh(&fn->sma_lock);
+	return phys;
+}
+
 /* Check a PortInfo Set as a whole before anything is applied. */
 static int ftsw_pi_check(struct ftsw_sma_req *r, const struct ftsw_pi_at *at)
 {
@@ -875,6 +921,24 @@ static int ftsw_sma_run(struct ftsw_sma_req *r, struct ib_smp *smp)
 	i = a->get(r);
 	spin_unlock_bh(&fn->sma_lock);
 	return st ? st : i;
+}
+
+/*
+ * A TrapRepress come to the switch's agent (softirq): the trap it names
+ * is not sent again. The TID is matched on its low 32 bits, the MAD layer
+ * of the SM's host owning the high ones (as Linux's ib_mad does).
+ */
+static bool ftsw_sma_trap_repress(struct ftsw_switch *sw, u64 tid)
+{
+	struct ftsw_net *fn = sw->fn;
+	bool hit;
+
+	spin_lock_bh(&fn->sma_lock);
+	hit = sw->trap_wait && (u32)sw->trap_wait == (u32)tid;
+	if (hit)
+		sw->trap_wait = 0;
+	spin_unlock_bh(&fn->sma_lock);
+	return hit;
 }
 
 /* A switch's SMA: an SMP come in by port @inp (0: its own). */

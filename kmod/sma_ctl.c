@@ -1,24 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ftsw: the management agents' state over its life: defaults, what the
- * control path publishes under fn->sma_lock, the retirement of what an SMP
- * replaced, and the traps a switch sends when a port changes state. See
- * Documentation/sm.md.
+ * ftsw: the subnet management agents on the control path: their
+ * registers' defaults when a fabric, switch or port is made, what the
+ * control path publishes into the agents' view under fn->sma_lock (a
+ * committed LFT, merged with the blocks SMPs wrote since it was staged;
+ * an edge port's path policy; who drives the port states), and the
+ * retirement of what an SMP's Set replaced. See Documentation/sm.md.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/bitmap.h>
-#include <linux/skbuff.h>
-#include <rdma/ib_smi.h>
-#include <rdma/ib_mad.h>
-#include "ftsw.h"
+#include <linux/llist.h>
+#include <linux/workqueue.h>
+#include "lft.h"
+#include "sma_ctl.h"
 
 #define FTSW_SUBNET_PREFIX	0xfe80000000000000ULL
 #define FTSW_RESP_TIME		18	/* 4.096 us * 2^18: about 1 s */
-#define FTSW_TRAP_PORT_CHANGE	128
-#define FTSW_TRAP_SENDS		16	/* a trap is sent at most this often */
-#define FTSW_TRAP_TO_MIN	16	/* SubnetTimeOut bounds of its repeats */
-#define FTSW_TRAP_TO_MAX	22
 
 static void ftsw_mgmt_init(struct ftsw_mgmt *mg)
 {
@@ -27,15 +25,12 @@ static void ftsw_mgmt_init(struct ftsw_mgmt *mg)
 	mg->pkey[0] = 0xffff;
 }
 
-static void ftsw_trap_work(struct work_struct *work);
-
 /* A new switch: its ports' links come up as ftsw_ps_linkup() says. */
 void ftsw_sma_switch_init(struct ftsw_switch *sw)
 {
 	sw->ib0.state = ftsw_ps_linkup(sw);
 	ftsw_mgmt_init(&sw->mgmt);
 	sw->life = FTSW_LIFE_DEFAULT;
-	INIT_DELAYED_WORK(&sw->trap_work, ftsw_trap_work);
 }
 
 void ftsw_sma_port_init(struct ftsw_port *p)
@@ -172,41 +167,6 @@ void ftsw_sma_policy_publish(struct ftsw_port *p, struct ftsw_policy *pol)
 }
 
 /*
- * Trap 128 (link state change, IBA vol. 1, 14.2.5.1): a Notice from the
- * switch's LID to the master SM's, LID-routed.
- */
-static void ftsw_trap128(struct ftsw_port *in, u16 sm_lid, u16 lid, u8 sl,
-			 u64 tid, gfp_t gfp)
-{
-	struct ib_mad_notice_attr *n;
-	struct ib_smp *smp;
-	struct sk_buff *skb;
-
-	skb = ftsw_mad_alloc(sm_lid, lid, sl, gfp);
-	if (!skb) {
-		ftsw_port_drop(in, FTSW_DROP_TX_ERROR);
-		return;
-	}
-	smp = (struct ib_smp *)(skb->data + ETH_HLEN + FTSW_HLEN +
-				FTSW_MAD_HLEN);
-	smp->base_version = IB_MGMT_BASE_VERSION;
-	smp->mgmt_class = IB_MGMT_CLASS_SUBN_LID_ROUTED;
-	smp->class_version = 1;
-	smp->method = IB_MGMT_METHOD_TRAP;
-	smp->tid = cpu_to_be64(tid);
-	smp->attr_id = IB_SMP_ATTR_NOTICE;
-	n = (struct ib_mad_notice_attr *)smp->data;
-	n->generic_type = 0x80 | IB_NOTICE_TYPE_URGENT;
-	n->prod_type_lsb = IB_NOTICE_PROD_SWITCH;
-	n->trap_num = cpu_to_be16(FTSW_TRAP_PORT_CHANGE);
-	n->issuer_lid = cpu_to_be16(lid);
-	/* DataDetails of trap 128: the switch's LID first. */
-	n->details.raw_data.details[0] = lid >> 8;
-	n->details.raw_data.details[1] = lid & 0xff;
-	ftsw_mad_send(in, skb);
-}
-
-/*
  * Who drives the port states of @sw (fn->lock held): an in-band subnet
  * manager from now on (links come up in Init), or ftsw's control plane,
  * which at once activates every port of the switch and its hosts' CA
@@ -230,174 +190,4 @@ void ftsw_sma_set_inband(struct ftsw_switch *sw, bool inband)
 		WRITE_ONCE(p->ca.ib.state, FTSW_PS_ACTIVE);
 	}
 	spin_unlock_bh(&fn->sma_lock);
-}
-
-static bool ftsw_trap_lids_ok(u16 sm_lid, u16 lid)
-{
-	return sm_lid && sm_lid <= FTSW_MAX_LID && lid && lid <= FTSW_MAX_LID;
-}
-
-/*
- * Time between two sends of an unrepressed trap: the subnet's timeout,
- * 4.096 us * 2^SubnetTimeOut (port 0's, as the SM set it), kept within
- * about 0.27 s .. 17 s.
- */
-static unsigned long ftsw_trap_interval(const struct ftsw_switch *sw)
-{
-	u8 to = clamp_t(u8, READ_ONCE(sw->mgmt.subnet_to), FTSW_TRAP_TO_MIN,
-			FTSW_TRAP_TO_MAX);
-
-	return nsecs_to_jiffies(4096ULL << to);
-}
-
-/*
- * A port of a switch changed its link state (fn->lock held, process
- * context): both its InfiniBand ports (the switch's and, for an edge port,
- * the CA's) start over in the state a link comes up in, PortStateChange is
- * set and the master SM, if one has said where it is, gets trap 128, sent
- * again until the SM represses it (ftsw_sma_trap_resend).
- */
-void ftsw_sma_port_changed(struct ftsw_port *p)
-{
-	struct ftsw_switch *sw = p->sw;
-	struct ftsw_net *fn = sw->fn;
-	u8 sl, st = ftsw_ps_linkup(sw);
-	u16 sm_lid, lid;
-	bool send;
-	u64 tid;
-
-	lockdep_assert_held(&fn->lock);
-	spin_lock_bh(&fn->sma_lock);
-	WRITE_ONCE(p->ib.state, st);
-	WRITE_ONCE(p->ca.ib.state, st);
-	sw->psc = true;
-	sm_lid = sw->mgmt.sm_lid;
-	sl = sw->mgmt.sm_sl;
-	lid = sw->lid;
-	tid = ++sw->trap_tid;
-	send = ftsw_trap_lids_ok(sm_lid, lid) && !sw->dead;
-	if (send) {
-		sw->trap_wait = tid;
-		sw->trap_port = p->num;
-		sw->trap_sends = 1;
-	}
-	spin_unlock_bh(&fn->sma_lock);
-	if (!send)
-		return;
-	ftsw_trap128(p, sm_lid, lid, sl, tid, GFP_KERNEL);
-	if (sw->trap_work.work.func)
-		mod_delayed_work(system_wq, &sw->trap_work,
-				 ftsw_trap_interval(sw));
-}
-
-/*
- * Send the trap waiting for a TrapRepress once more (process context, no
- * lock held). False when there is none to send any more: repressed, sent
- * FTSW_TRAP_SENDS times, the SM or switch LID gone, the port it came from
- * unbound, or the switch deleted.
- */
-bool ftsw_sma_trap_resend(struct ftsw_switch *sw)
-{
-	struct ftsw_net *fn = sw->fn;
-	struct ftsw_port *p;
-	u16 sm_lid, lid;
-	u64 tid;
-	u8 sl, num;
-
-	spin_lock_bh(&fn->sma_lock);
-	tid = sw->trap_wait;
-	sm_lid = sw->mgmt.sm_lid;
-	sl = sw->mgmt.sm_sl;
-	lid = sw->lid;
-	num = sw->trap_port;
-	if (!tid || sw->dead || sw->trap_sends >= FTSW_TRAP_SENDS ||
-	    !ftsw_trap_lids_ok(sm_lid, lid)) {
-		sw->trap_wait = 0;
-		spin_unlock_bh(&fn->sma_lock);
-		return false;
-	}
-	sw->trap_sends++;
-	spin_unlock_bh(&fn->sma_lock);
-	rcu_read_lock();
-	p = num <= sw->nports ? rcu_dereference(sw->ports[num]) : NULL;
-	if (p)
-		ftsw_trap128(p, sm_lid, lid, sl, tid, GFP_ATOMIC);
-	rcu_read_unlock();
-	if (!p) {
-		spin_lock_bh(&fn->sma_lock);
-		if (sw->trap_wait == tid)
-			sw->trap_wait = 0;
-		spin_unlock_bh(&fn->sma_lock);
-	}
-	return p;
-}
-
-static void ftsw_trap_work(struct work_struct *work)
-{
-	struct ftsw_switch *sw = container_of(to_delayed_work(work),
-					      struct ftsw_switch, trap_work);
-
-	if (ftsw_sma_trap_resend(sw))
-		schedule_delayed_work(&sw->trap_work, ftsw_trap_interval(sw));
-}
-
-/*
- * A TrapRepress come to the switch's agent (softirq): the trap it names
- * is not sent again. The TID is matched on its low 32 bits, the MAD layer
- * of the SM's host owning the high ones (as Linux's ib_mad does).
- */
-bool ftsw_sma_trap_repress(struct ftsw_switch *sw, u64 tid)
-{
-	struct ftsw_net *fn = sw->fn;
-	bool hit;
-
-	spin_lock_bh(&fn->sma_lock);
-	hit = sw->trap_wait && (u32)sw->trap_wait == (u32)tid;
-	if (hit)
-		sw->trap_wait = 0;
-	spin_unlock_bh(&fn->sma_lock);
-	return hit;
-}
-
-/*
- * PortPhysicalState in a PortInfo Set (IBA vol. 1, 14.2.5.6): 0 changes
- * nothing; Disabled (3) and Polling (2, enable) are what a switch port or
- * a CA port takes, as hardware does; Sleep (1) is optional and, like the
- * values a Set may not name (4..15), refused. Switch port 0 has no
- * physical link: @p is NULL there and only 0 passes.
- */
-bool ftsw_sma_phys_ok(const struct ftsw_port *p, u8 phys)
-{
-	if (!phys)
-		return true;
-	return p && (phys == FTSW_PHYS_POLLING || phys == FTSW_PHYS_DISABLED);
-}
-
-/*
- * Record a checked PortPhysicalState Set (fn->sma_lock, softirq): taking a
- * link down or up takes RTNL and fn->lock, so fn->phys_work does it.
- */
-void ftsw_sma_phys_set(struct ftsw_port *p, u8 phys)
-{
-	struct ftsw_net *fn = p->sw->fn;
-
-	lockdep_assert_held(&fn->sma_lock);
-	if (!phys)
-		return;
-	p->phys_req = phys;
-	if (fn->phys_work.func)
-		schedule_work(&fn->phys_work);
-}
-
-/* The Set waiting on @p, if any, taken (process context). */
-u8 ftsw_sma_phys_take(struct ftsw_port *p)
-{
-	struct ftsw_net *fn = p->sw->fn;
-	u8 phys;
-
-	spin_lock_bh(&fn->sma_lock);
-	phys = p->phys_req;
-	p->phys_req = 0;
-	spin_unlock_bh(&fn->sma_lock);
-	return phys;
 }

@@ -2,6 +2,7 @@
 /* Builders shared by the KUnit suites; see test_util.h. */
 #include <linux/percpu.h>
 #include <linux/slab.h>
+#include "lft.h"
 #include "test_util.h"
 
 /*

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsw: forwarding by the LFT. A fabric frame at a switch goes out the
+ * port its LFT names for the DLID, if that port is up and the port states
+ * let the frame pass (IBA vol. 1, 7.2); in lossless mode a data frame
+ * waits in the input buffer first (ll_queue.c). Out of an edge port the
+ * frame is the host's: its DLID checked against the host's LID range, the
+ * fabric header popped, or, a MAD, handed to the host's channel adapter.
+ * Runs in the rx handler (RCU, softirq).
+ */
+#include <linux/etherdevice.h>
+#include <linux/skbuff.h>
+#include "hdr.h"
+#include "lft.h"
+#include "ll_queue.h"
+#include "mad.h"
+#include "path.h"
+#include "stats.h"
+#include "tx.h"
+#include "forward.h"
+
+/*
+ * The host's MAC names the base LID netlink gave its port (its place in
+ * the address plan). A subnet manager may have given the port another LID
+ * since, which is what ARP answered the sender: a frame delivered to the
+ * host then gets the host's own MAC back as destination, else the host
+ * would take it for another's. The header is writable after ftsw_decap().
+ */
+static void ftsw_host_mac(const struct ftsw_port *out,
+			  const struct ftsw_policy *pol, struct sk_buff *skb)
+{
+	u16 lid = READ_ONCE(out->plan_lid);
+
+	if (unlikely(lid && lid != pol->base_lid))
+		ftsw_lid_to_mac(lid, eth_hdr(skb)->h_dest);
+}
+
+/*
+ * Port states (IBA vol. 1, 7.2): a packet other than an SMP enters only by
+ * a port in Armed or Active and leaves only by one in Active; on an edge
+ * port the host's CA is the link's other end (it sends only when Active,
+ * takes when Armed or Active). SMPs pass in every state but Down.
+ */
+static bool ftsw_state_passes(const struct ftsw_port *in,
+			      const struct ftsw_port *out,
+			      const struct sk_buff *skb)
+{
+	if (likely(ftsw_ps_takes(&in->ib) && ftsw_ps_sends(&out->ib) &&
+		   (in->kind != FTSW_PORT_EDGE || ftsw_ps_sends(&in->ca.ib)) &&
+		   (out->kind != FTSW_PORT_EDGE ||
+		    ftsw_ps_takes(&out->ca.ib))))
+		return true;
+	return ftsw_hdr(skb)->proto == htons(FTSW_ETH_P_MAD) &&
+	       ftsw_mad_is_smp(skb);
+}
+
+/*
+ * Forward a fabric frame (skb->data at the Ethernet header, a complete,
+ * checked and writable fabric header after it) by @in's switch LFT.
+ * Returns the far end of a patch cable the frame was sent on, for the
+ * caller to take it up there, or NULL: the frame was sent or dropped.
+ */
+struct ftsw_port *ftsw_forward(struct ftsw_port *in, struct sk_buff *skb)
+{
+	struct ftsw_switch *sw = in->sw;
+	struct ftsw_hdr *h = ftsw_hdr(skb);
+	u16 dlid = ntohs(h->dlid);
+	struct ftsw_port *out;
+	u8 num, vl;
+
+	num = ftsw_lft_lookup(rcu_dereference(sw->lft), dlid);
+	if (unlikely(!num || num > sw->nports)) {
+		ftsw_drop(in, skb, FTSW_DROP_NO_ROUTE);
+		return NULL;
+	}
+	out = rcu_dereference(sw->ports[num]);
+	if (unlikely(!out || !READ_ONCE(out->up))) {
+		ftsw_drop(in, skb, FTSW_DROP_PORT_DOWN);
+		return NULL;
+	}
+	if (unlikely(!ftsw_state_passes(in, out, skb))) {
+		ftsw_drop(in, skb, FTSW_DROP_NOT_ACTIVE);
+		return NULL;
+	}
+	vl = READ_ONCE(sw->sl2vl[h->sl & FTSW_SL_MASK]);
+	/* Lossless mode: into the input buffer (ll_queue.c). */
+	if (unlikely(in->ll) && out->ll && vl < FTSW_NUM_DATA_VL &&
+	    h->proto != htons(FTSW_ETH_P_MAD)) {
+		ftsw_ll_input(in, out, skb, vl);
+		return NULL;
+	}
+	return ftsw_forward_out(in, out, skb, vl);
+}
+
+/*
+ * Send a frame the LFT sent to @out: to a host (decapsulated), across a
+ * patch cable (returned, as ftsw_forward() does) or on a device.
+ */
+struct ftsw_port *ftsw_forward_out(struct ftsw_port *in, struct ftsw_port *out,
+				   struct sk_buff *skb, u8 vl)
+{
+	struct ftsw_hdr *h = ftsw_hdr(skb);
+	struct ftsw_policy *pol;
+
+	if (out->kind == FTSW_PORT_EDGE) {
+		pol = rcu_dereference(out->policy);
+		if (unlikely(!pol || !ftsw_lid_in_range(pol, ntohs(h->dlid)))) {
+			ftsw_drop(in, skb, FTSW_DROP_MISDELIVERED);
+			return NULL;
+		}
+		/* A MAD for the host's channel adapter (mad.c). */
+		if (unlikely(h->proto == htons(FTSW_ETH_P_MAD))) {
+			ftsw_count_tx(out, skb->len, 1, vl);
+			return ftsw_mad_ca_rx(out, skb);
+		}
+		if (unlikely(ftsw_decap(skb))) {
+			ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
+			return NULL;
+		}
+		ftsw_host_mac(out, pol, skb);
+	}
+	return ftsw_xmit(in, out, skb, vl);
+}

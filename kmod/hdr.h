@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ftsw: the fabric header (hdr.c). Pure logic.
+ */
+#ifndef _FTSW_HDR_H
+#define _FTSW_HDR_H
+
+#include <linux/if_ether.h>
+#include "ftsw.h"
+
+/* The fabric header of a fabric frame, skb->data at its Ethernet header. */
+static inline struct ftsw_hdr *ftsw_hdr(const struct sk_buff *skb)
+{
+	return (struct ftsw_hdr *)(skb->data + ETH_HLEN);
+}
+
+int ftsw_hdr_check(const struct ftsw_hdr *h, const char **why);
+int ftsw_encap(struct sk_buff *skb, u16 dlid, u16 slid, u8 sl);
+int ftsw_decap(struct sk_buff *skb);
+
+#endif /* _FTSW_HDR_H */

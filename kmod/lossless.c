@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsw: a port in lossless mode over its life, and its timer. The port's
+ * buffers and queues are made with the port and freed with it; its
+ * hrtimer (softirq) runs when ll_queue.c arms it: it moves what waits in
+ * the input buffers, sends what the link rate, the credits and the VL
+ * arbitration let go (out the device, to a host, or across a patch cable,
+ * taken up at the far end by rx.c), and a credit update when the far end
+ * is on another machine. See Documentation/datapath.md, "Lossless mode".
+ */
+#include <linux/kernel.h>
+#include <linux/hrtimer.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include "forward.h"
+#include "ll_queue.h"
+#include "rx.h"
+#include "stats.h"
+#include "tx.h"
+#include "lossless.h"
+
+static atomic64_t ftsw_ll_ids = ATOMIC64_INIT(0);
+
+/*
+ * A frame @p charged to the far end's buffer of @rvl never left: its
+ * device refused it (a veth whose peer's backlog is full or that is down,
+ * a frame too big for it). Its blocks are credit again; else they would
+ * be lost for good on a local far end, which never resyncs.
+ */
+static void ftsw_ll_unsend(struct ftsw_port *p, u8 rvl, u32 blocks)
+{
+	spin_lock_bh(&p->sw->ll_lock);
+	p->ll->vl[rvl].sent -= blocks;
+	spin_unlock_bh(&p->sw->ll_lock);
+	ftsw_ll_arm(p, ktime_get_ns());
+}
+
+void ftsw_ll_deliver(struct ftsw_port *p, struct sk_buff *skb)
+{
+	u8 vl = ftsw_ll_cb(skb)->vl, rvl = ftsw_ll_cb(skb)->rvl;
+	u32 b = ftsw_ll_blocks(skb->len);
+	struct ftsw_port *next;
+
+	memset(skb->cb, 0, sizeof(skb->cb));
+	if (p->kind == FTSW_PORT_LINK && p->dev) {
+		if (!ftsw_xmit_dev(p, p, skb, vl) && rvl < FTSW_NUM_DATA_VL)
+			ftsw_ll_unsend(p, rvl, b);
+		return;
+	}
+	next = ftsw_forward_out(p, p, skb, vl);
+	while (next)
+		next = ftsw_patch_rx(next, skb);
+}
+
+static enum hrtimer_restart ftsw_ll_timer(struct hrtimer *t)
+{
+	struct ftsw_ll *ll = container_of(t, struct ftsw_ll, timer);
+	struct ftsw_port *p = ll->port;
+	struct sk_buff *credit = NULL, *skb;
+	struct sk_buff_head tx;
+	u64 next;
+
+	if (READ_ONCE(ll->dead))
+		return HRTIMER_NORESTART;
+	__skb_queue_head_init(&tx);
+	rcu_read_lock();
+	next = ftsw_ll_service(p, ktime_get_ns(), &tx, &credit);
+	while ((skb = __skb_dequeue(&tx)))
+		ftsw_ll_deliver(p, skb);
+	if (credit && dev_queue_xmit(credit) != NET_XMIT_SUCCESS)
+		ftsw_port_drop(p, FTSW_DROP_TX_ERROR);
+	rcu_read_unlock();
+	if (next != U64_MAX)
+		ftsw_ll_arm(p, next);
+	return HRTIMER_NORESTART;
+}
+
+int ftsw_ll_alloc(struct ftsw_port *p)
+{
+	struct ftsw_ll *ll;
+	int i;
+
+	ll = kzalloc(sizeof(*ll), GFP_KERNEL_ACCOUNT);
+	if (!ll)
+		return -ENOMEM;
+	ll->port = p;
+	ll->id = atomic64_inc_return(&ftsw_ll_ids);
+	ll->cfg_gen = -1;
+	ll->life_ns = U64_MAX;
+	ll->hoq_ns = U64_MAX;
+	spin_lock_init(&ll->arm_lock);
+	hrtimer_init(&ll->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	ll->timer.function = ftsw_ll_timer;
+	for (i = 0; i < FTSW_NUM_DATA_VL; i++) {
+		__skb_queue_head_init(&ll->vl[i].in);
+		__skb_queue_head_init(&ll->vl[i].out);
+	}
+	p->ll = ll;
+	return 0;
+}
+
+/* The port is published: start its timer (credit keepalives). */
+void ftsw_ll_start(struct ftsw_port *p)
+{
+	if (p->ll)
+		ftsw_ll_arm(p, ktime_get_ns());
+}
+
+/*
+ * The port is out of every reader's sight (after a grace period): stop its
+ * timer, let a held-back host go, and have the other ports of the switch
+ * look again at what waited for this one.
+ */
+void ftsw_ll_stop(struct ftsw_port *p)
+{
+	struct ftsw_ll *ll = p->ll;
+	struct ftsw_switch *sw = p->sw;
+	u64 now = ktime_get_ns();
+	int i;
+
+	if (!ll)
+		return;
+	spin_lock_bh(&ll->arm_lock);
+	WRITE_ONCE(ll->dead, true);
+	spin_unlock_bh(&ll->arm_lock);
+	hrtimer_cancel(&ll->timer);
+	rcu_read_lock();
+	if (ll->host_stopped) {
+		struct net_device *host = ftsw_ll_host(p);
+
+		if (host)
+			netif_tx_wake_all_queues(host);
+	}
+	for (i = 1; i <= sw->nports; i++) {
+		struct ftsw_port *q = rcu_dereference(sw->ports[i]);
+
+		if (q && q != p)
+			ftsw_ll_arm(q, now);
+	}
+	rcu_read_unlock();
+}
+
+void ftsw_ll_free(struct ftsw_port *p)
+{
+	struct ftsw_ll *ll = p->ll;
+	int i;
+
+	if (!ll)
+		return;
+	hrtimer_cancel(&ll->timer);
+	for (i = 0; i < FTSW_NUM_DATA_VL; i++) {
+		__skb_queue_purge(&ll->vl[i].in);
+		__skb_queue_purge(&ll->vl[i].out);
+	}
+	kfree(ll);
+	p->ll = NULL;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ftsw: receive (rx.c). ftsw_handle_frame(), the rx handler, is
+ * declared in ftsw.h.
+ */
+#ifndef _FTSW_RX_H
+#define _FTSW_RX_H
+
+#include "ftsw.h"
+
+void ftsw_rx(struct ftsw_port *in, struct sk_buff *skb);
+struct ftsw_port *ftsw_patch_rx(struct ftsw_port *in, struct sk_buff *skb);
+struct ftsw_port *ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb);
+struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb);
+void ftsw_originate(struct ftsw_port *in, struct sk_buff *skb);
+
+#endif /* _FTSW_RX_H */

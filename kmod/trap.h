@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ftsw: the traps a switch sends (trap.c).
+ */
+#ifndef _FTSW_TRAP_H
+#define _FTSW_TRAP_H
+
+#include "ftsw.h"
+
+void ftsw_trap_init(struct ftsw_switch *sw);
+void ftsw_sma_port_changed(struct ftsw_port *p);
+bool ftsw_sma_trap_resend(struct ftsw_switch *sw);
+
+#endif /* _FTSW_TRAP_H */
