@@ -406,10 +406,7 @@ static void ftsw_t_expect_drop(struct kunit *test, struct ftsw_port *in,
 		before[r] = ftsw_t_drops(in, r);
 	local_bh_disable();
 	rcu_read_lock();
-	if (in->kind == FTSW_PORT_LINK)
-		ftsw_link_rx(in, skb);
-	else
-		ftsw_edge_rx(in, skb);
+	ftsw_rx(in, skb);
 	rcu_read_unlock();
 	local_bh_enable();
 	for (r = 0; r <= FTSW_DROP_MAX; r++)

@@ -5,15 +5,14 @@
  * let the frame pass (IBA vol. 1, 7.2); in lossless mode a data frame
  * waits in the input buffer first (ll_queue.c). Out of an edge port the
  * frame is the host's: its DLID checked against the host's LID range, the
- * fabric header popped, or, a MAD, handed to the host's channel adapter.
- * Runs in the rx handler (RCU, softirq).
+ * fabric header popped, or, a MAD, left for the host's channel adapter,
+ * which rx.c hands it to. Runs in the rx handler (RCU, softirq).
  */
 #include <linux/etherdevice.h>
 #include <linux/skbuff.h>
 #include "hdr.h"
 #include "lft.h"
 #include "ll_queue.h"
-#include "mad.h"
 #include "path.h"
 #include "stats.h"
 #include "tx.h"
@@ -57,8 +56,9 @@ static bool ftsw_state_passes(const struct ftsw_port *in,
 /*
  * Forward a fabric frame (skb->data at the Ethernet header, a complete,
  * checked and writable fabric header after it) by @in's switch LFT.
- * Returns the far end of a patch cable the frame was sent on, for the
- * caller to take it up there, or NULL: the frame was sent or dropped.
+ * Returns where the frame goes on, for the caller to take it up there
+ * (ftsw_rx_follow()): the far end of a patch cable it was sent on, or the
+ * edge port whose CA it is for (a MAD); NULL: it was sent or dropped.
  */
 struct ftsw_port *ftsw_forward(struct ftsw_port *in, struct sk_buff *skb)
 {
@@ -93,8 +93,9 @@ struct ftsw_port *ftsw_forward(struct ftsw_port *in, struct sk_buff *skb)
 }
 
 /*
- * Send a frame the LFT sent to @out: to a host (decapsulated), across a
- * patch cable (returned, as ftsw_forward() does) or on a device.
+ * Send a frame the LFT sent to @out: to a host (decapsulated) or its CA
+ * (a MAD: @out returned), across a patch cable (its far end returned) or
+ * on a device; returns as ftsw_forward() does.
  */
 struct ftsw_port *ftsw_forward_out(struct ftsw_port *in, struct ftsw_port *out,
 				   struct sk_buff *skb, u8 vl)
@@ -108,10 +109,10 @@ struct ftsw_port *ftsw_forward_out(struct ftsw_port *in, struct ftsw_port *out,
 			ftsw_drop(in, skb, FTSW_DROP_MISDELIVERED);
 			return NULL;
 		}
-		/* A MAD for the host's channel adapter (mad.c). */
+		/* A MAD for the host's channel adapter: rx.c gives it. */
 		if (unlikely(h->proto == htons(FTSW_ETH_P_MAD))) {
 			ftsw_count_tx(out, skb->len, 1, vl);
-			return ftsw_mad_ca_rx(out, skb);
+			return out;
 		}
 		if (unlikely(ftsw_decap(skb))) {
 			ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ftsw: the fabric header (Documentation/datapath.md): checked on a
- * neighbour's frame, pushed onto a host's, popped for delivery. Pure
- * logic.
+ * neighbour's frame, pushed onto a host's, popped for delivery; and the
+ * one thing the data path reads past it, whether a MAD frame is an SMP.
+ * Pure logic.
  */
 #include <linux/etherdevice.h>
 #include <linux/if_ether.h>
@@ -89,4 +90,18 @@ int ftsw_decap(struct sk_buff *skb)
 	if (skb->ip_summed == CHECKSUM_COMPLETE)
 		skb->ip_summed = CHECKSUM_NONE;
 	return 0;
+}
+
+/*
+ * Is this fabric frame (a MAD frame whose headers are in the linear area,
+ * as mad.c leaves them) a subnet management packet, which ports pass in
+ * every state but Down? Its QP0 says so (mad.c checked that SMPs, and only
+ * they, go to QP0).
+ */
+bool ftsw_mad_is_smp(const struct sk_buff *skb)
+{
+	const struct ftsw_mad_hdr *mh = (const void *)(ftsw_hdr(skb) + 1);
+
+	return skb_headlen(skb) >= ETH_HLEN + FTSW_HLEN + FTSW_MAD_HLEN &&
+	       mh->dqpn == htonl(FTSW_MAD_QP_SMI);
 }

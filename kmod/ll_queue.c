@@ -29,7 +29,6 @@
 #include <net/udp.h>
 #include "ll_arb.h"
 #include "ll_credit.h"
-#include "rx.h"
 #include "stats.h"
 #include "ll_queue.h"
 
@@ -736,37 +735,50 @@ void ftsw_ll_input(struct ftsw_port *in, struct ftsw_port *out,
 }
 
 /*
- * A frame received on link port @in in lossless mode. Its sender charged
- * its credits; if it does not reach the input buffer (a drop on the way, a
- * management datagram), they go back at once.
+ * A frame received on link port @in in lossless mode, before rx.c takes it
+ * up: a credit update is applied here and consumed (true). Else @rx notes
+ * what its sender charged for it: the blocks, and the VL (-1: none, a
+ * management datagram or not a fabric frame).
  */
-void ftsw_ll_link_rx(struct ftsw_port *in, struct sk_buff *skb)
+bool ftsw_ll_rx(struct ftsw_port *in, struct sk_buff *skb,
+		struct ftsw_ll_rx *rx)
 {
-	u32 b = ftsw_ll_blocks(skb->len);
 	const struct ftsw_hdr *h;
-	struct ftsw_port *next;
-	int vl = -1;
-	bool taken;
 
+	rx->blocks = ftsw_ll_blocks(skb->len);
+	rx->vl = -1;
 	if (skb->protocol == htons(FTSW_ETH_P) &&
 	    pskb_may_pull(skb, ETH_HLEN + FTSW_HLEN)) {
 		h = (const void *)(skb->data + ETH_HLEN);
 		if (h->proto == htons(FTSW_PROTO_CREDIT)) {
 			ftsw_ll_credit_rx(in, skb);
-			return;
+			return true;
 		}
 		if (h->proto != htons(FTSW_ETH_P_MAD))
-			vl = READ_ONCE(in->sw->sl2vl[h->sl & FTSW_SL_MASK]);
+			rx->vl = READ_ONCE(in->sw->sl2vl[h->sl & FTSW_SL_MASK]);
 	}
 	this_cpu_write(ftsw_ll_taken, false);
-	next = ftsw_link_rx(in, skb);
-	taken = this_cpu_read(ftsw_ll_taken);
-	while (next)
-		next = ftsw_patch_rx(next, skb);
-	if (taken || vl < 0 || vl >= FTSW_NUM_DATA_VL)
+	return false;
+}
+
+/* Whether an input buffer took the frame since ftsw_ll_rx() on this CPU. */
+bool ftsw_ll_rx_taken(void)
+{
+	return this_cpu_read(ftsw_ll_taken);
+}
+
+/*
+ * The frame of ftsw_ll_rx() went wherever it goes: if it did not reach
+ * the input buffer (@taken: a drop on the way, a management datagram), its
+ * sender has its credits back at once.
+ */
+void ftsw_ll_rx_done(struct ftsw_port *in, const struct ftsw_ll_rx *rx,
+		     bool taken)
+{
+	if (taken || rx->vl < 0 || rx->vl >= FTSW_NUM_DATA_VL)
 		return;
 	spin_lock_bh(&in->sw->ll_lock);
-	in->ll->vl[vl].rcv += b;
-	ftsw_ll_freed(in, vl, b, ktime_get_ns());
+	in->ll->vl[rx->vl].rcv += rx->blocks;
+	ftsw_ll_freed(in, rx->vl, rx->blocks, ktime_get_ns());
 	spin_unlock_bh(&in->sw->ll_lock);
 }

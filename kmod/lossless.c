@@ -49,8 +49,7 @@ void ftsw_ll_deliver(struct ftsw_port *p, struct sk_buff *skb)
 		return;
 	}
 	next = ftsw_forward_out(p, p, skb, vl);
-	while (next)
-		next = ftsw_patch_rx(next, skb);
+	ftsw_rx_follow(next, skb);
 }
 
 static enum hrtimer_restart ftsw_ll_timer(struct hrtimer *t)

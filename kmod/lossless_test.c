@@ -432,7 +432,7 @@ static void ftsw_ll_refund(struct kunit *test)
 	local_bh_disable();
 	rcu_read_lock();
 	f->a->ll->vl[0].sent += 3;	/* as if A had sent it */
-	ftsw_patch_rx(f->b, skb);
+	ftsw_rx_follow(f->b, skb);
 	rcu_read_unlock();
 	local_bh_enable();
 	KUNIT_EXPECT_EQ(test, ftsw_t_ll_drops(f->b, FTSW_DROP_NO_ROUTE), 1ULL);

@@ -235,18 +235,6 @@ static bool ftsw_mad_lid_ok(u16 lid)
 }
 
 /*
- * Is this fabric frame (a MAD frame whose headers are in the linear area,
- * as ftsw_mad_pull() leaves them) a subnet management packet, which ports
- * pass in every state but Down? Its QP0 says so (ftsw_mad_ok checked that
- * SMPs, and only they, go to QP0).
- */
-bool ftsw_mad_is_smp(const struct sk_buff *skb)
-{
-	return skb_headlen(skb) >= ETH_HLEN + FTSW_HLEN + FTSW_MAD_HLEN &&
-	       ftsw_mad_mh(skb)->dqpn == htonl(FTSW_MAD_QP_SMI);
-}
-
-/*
  * Make the whole fabric frame writable in the linear area, drop what
  * follows it, and check it. False: dropped and counted on @in.
  */

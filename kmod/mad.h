@@ -21,7 +21,6 @@ enum ftsw_dr_act ftsw_dr_switch(struct ib_smp *smp, u8 nports, u8 inp,
 				bool lid_routed, u8 *outp);
 enum ftsw_dr_act ftsw_dr_ca_recv(struct ib_smp *smp, bool lid_routed);
 enum ftsw_dr_act ftsw_dr_ca_send(struct ib_smp *smp);
-bool ftsw_mad_is_smp(const struct sk_buff *skb);
 struct ftsw_port *ftsw_mad_edge_rx(struct ftsw_port *in, struct sk_buff *skb);
 struct ftsw_port *ftsw_mad_link_rx(struct ftsw_port *in, struct sk_buff *skb);
 struct ftsw_port *ftsw_mad_ca_rx(struct ftsw_port *p, struct sk_buff *skb);

@@ -9,7 +9,10 @@
  * ARP and ND answered, data encapsulated by the path policy), a
  * neighbour's at a link port (MADs to the management path, data checked
  * and counted a hop; credit updates in lossless mode), then forwarded
- * (forward.c). See Documentation/datapath.md.
+ * (forward.c). Where a switch sends a frame on without a device, across a
+ * patch cable or to an edge port's CA, the frame is followed here
+ * (ftsw_rx_follow()): the layers below return where it goes on, and never
+ * call back up. See Documentation/datapath.md.
  */
 #include <linux/etherdevice.h>
 #include <linux/if_ether.h>
@@ -25,7 +28,7 @@
 #include "rx.h"
 
 /* A frame from a neighbour switch; returns as ftsw_forward() does. */
-struct ftsw_port *ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb)
+static struct ftsw_port *ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb)
 {
 	struct ftsw_hdr *h;
 	const char *why;
@@ -74,7 +77,8 @@ static struct ftsw_port *ftsw_edge_send(struct ftsw_port *in,
  * header): pick the DLID and SL by the path policy, push the fabric header
  * and forward. A GSO packet keeps one path for all its segments.
  */
-struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
+static struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in,
+				      struct sk_buff *skb)
 {
 	struct ftsw_policy *pol;
 	u16 dbase, dlid, slid;
@@ -116,8 +120,11 @@ struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 	return ftsw_edge_send(in, skb, dlid, slid, sl);
 }
 
+static void ftsw_rx_ll(struct ftsw_port *in, struct sk_buff *skb);
+
 /* A frame that crossed a patch cable, taken up at its far end @in. */
-struct ftsw_port *ftsw_patch_rx(struct ftsw_port *in, struct sk_buff *skb)
+static struct ftsw_port *ftsw_patch_rx(struct ftsw_port *in,
+				       struct sk_buff *skb)
 {
 	ftsw_count_rx(in, skb->len, ftsw_pkts(skb));
 	if (unlikely(!READ_ONCE(in->up))) {
@@ -125,43 +132,74 @@ struct ftsw_port *ftsw_patch_rx(struct ftsw_port *in, struct sk_buff *skb)
 		return NULL;
 	}
 	if (unlikely(in->ll)) {
-		ftsw_ll_link_rx(in, skb);
+		ftsw_rx_ll(in, skb);
 		return NULL;
 	}
 	return ftsw_link_rx(in, skb);
 }
 
 /*
- * A frame the switch of @in originates (a trap), routed by its LFT as if it
- * came in by @in (which counts its drops), across every patch cable.
+ * Follow a frame a switch sent on without a device: across a patch cable
+ * to its far end, a link port that takes it up as received, or to the
+ * channel adapter behind an edge port (a MAD, ftsw_forward_out()); and on
+ * from there, until it leaves on a device or ends. A loop: every patch hop
+ * is a link hop, so the hop limit ends it.
  */
-void ftsw_originate(struct ftsw_port *in, struct sk_buff *skb)
+void ftsw_rx_follow(struct ftsw_port *next, struct sk_buff *skb)
 {
-	struct ftsw_port *next = ftsw_forward(in, skb);
-
-	while (next)
-		next = ftsw_patch_rx(next, skb);
+	while (next) {
+		if (next->kind == FTSW_PORT_EDGE)
+			next = ftsw_mad_ca_rx(next, skb);
+		else
+			next = ftsw_patch_rx(next, skb);
+	}
 }
 
 /*
- * A frame received on @in, counted and found up: forward it, and take it
- * up at the far end of every patch cable it crosses. A loop, not a
- * recursion: every patch hop is a link hop, so the hop limit ends it.
+ * A frame received on link port @in in lossless mode. Its sender charged
+ * its credits; if it does not reach the input buffer (a drop on the way, a
+ * management datagram), they go back at once (ll_queue.c).
+ */
+static void ftsw_rx_ll(struct ftsw_port *in, struct sk_buff *skb)
+{
+	struct ftsw_port *next;
+	struct ftsw_ll_rx rx;
+	bool taken;
+
+	if (ftsw_ll_rx(in, skb, &rx))
+		return;		/* a credit update */
+	next = ftsw_link_rx(in, skb);
+	taken = ftsw_ll_rx_taken();
+	ftsw_rx_follow(next, skb);
+	ftsw_ll_rx_done(in, &rx, taken);
+}
+
+/*
+ * A frame the switch of @in originates (a trap), routed by its LFT as if it
+ * came in by @in (which counts its drops), and followed on.
+ */
+void ftsw_originate(struct ftsw_port *in, struct sk_buff *skb)
+{
+	ftsw_rx_follow(ftsw_forward(in, skb), skb);
+}
+
+/*
+ * A frame received on @in, counted and found up: dispatched by the port's
+ * kind, forwarded, and followed on (ftsw_rx_follow()).
  */
 void ftsw_rx(struct ftsw_port *in, struct sk_buff *skb)
 {
 	struct ftsw_port *next;
 
 	if (unlikely(in->ll) && in->kind == FTSW_PORT_LINK) {
-		ftsw_ll_link_rx(in, skb);
+		ftsw_rx_ll(in, skb);
 		return;
 	}
 	if (in->kind == FTSW_PORT_EDGE)
 		next = ftsw_edge_rx(in, skb);
 	else
 		next = ftsw_link_rx(in, skb);
-	while (next)
-		next = ftsw_patch_rx(next, skb);
+	ftsw_rx_follow(next, skb);
 }
 
 rx_handler_result_t ftsw_handle_frame(struct sk_buff **pskb)

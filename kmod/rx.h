@@ -9,9 +9,7 @@
 #include "ftsw.h"
 
 void ftsw_rx(struct ftsw_port *in, struct sk_buff *skb);
-struct ftsw_port *ftsw_patch_rx(struct ftsw_port *in, struct sk_buff *skb);
-struct ftsw_port *ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb);
-struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in, struct sk_buff *skb);
+void ftsw_rx_follow(struct ftsw_port *next, struct sk_buff *skb);
 void ftsw_originate(struct ftsw_port *in, struct sk_buff *skb);
 
 #endif /* _FTSW_RX_H */
