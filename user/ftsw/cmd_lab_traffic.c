@@ -37,28 +37,24 @@ static int traffic_svg(const struct ftsw_lab *lab,
 				    .unit = "packets", .hosts = -1,
 				    .labels = -1 };
 	double *load = calloc(t->nports + 1, sizeof(*load));
+	struct ftsw_sw_port it;
 	char title[256];
-	uint32_t i;
-	unsigned p;
 	int rc;
 
 	if (!load) {
 		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
-	for (i = 0; i < t->nswitches; i++) {
-		uint32_t v = t->switches[i];
+	ftsw_for_each_switch_port(t, &it, 0) {
+		size_t k = (size_t)it.sw * (res->maxports + 1) + it.port;
+		const struct ftsw_port *x = it.x;
 
-		for (p = 1; p <= t->nodes[v].nports && p <= res->maxports; p++) {
-			size_t k = (size_t)i * (res->maxports + 1) + p;
-			const struct ftsw_port *x = ftsw_port(t, v, p);
-
-			load[ftsw_link_id(t, v, p)] = (double)res->tx[k];
-			if (x->peer != FTSW_NONE &&
-			    t->nodes[x->peer].kind == FTSW_HOST)
-				load[ftsw_link_id(t, x->peer, x->peer_port)] =
-					(double)res->rx[k];
-		}
+		if (it.port > res->maxports)
+			continue;
+		load[ftsw_link_id(t, it.node, it.port)] = (double)res->tx[k];
+		if (x->peer != FTSW_NONE && t->nodes[x->peer].kind == FTSW_HOST)
+			load[ftsw_link_id(t, x->peer, x->peer_port)] =
+				(double)res->rx[k];
 	}
 	snprintf(title, sizeof(title), "lab %.30s: %.50s, %.50s order, "
 		 "packets sent on each link", lab->name, o->pattern,

@@ -380,6 +380,7 @@ int ftsw_lab_chaos(struct ftsw_lab *lab, unsigned count, uint64_t seed,
 {
 	const struct ftsw_topo *t = lab->topo;
 	uint32_t *cand, *cnode, nc = 0, i;
+	struct ftsw_sw_port it;
 	uint8_t *cport;
 	uint64_t st = seed;
 	bool *up;
@@ -404,22 +405,14 @@ int ftsw_lab_chaos(struct ftsw_lab *lab, unsigned count, uint64_t seed,
 		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return -1;
 	}
-	for (i = 0; i < t->nswitches; i++) {
-		uint32_t node = t->switches[i];
-		unsigned p;
+	ftsw_for_each_switch_port(t, &it, FTSW_SWP_ONCE) {
+		uint32_t id = t->nodes[it.node].first_port + it.port - 1;
 
-		for (p = 1; p <= t->nodes[node].nports; p++) {
-			const struct ftsw_port *x = ftsw_port(t, node, p);
-
-			if (x->peer == FTSW_NONE || x->peer < node ||
-			    t->nodes[x->peer].kind != FTSW_SWITCH ||
-			    (x->peer == node && x->peer_port < p) ||
-			    !up[t->nodes[node].first_port + p - 1])
-				continue;
-			cnode[t->nodes[node].first_port + p - 1] = node;
-			cport[t->nodes[node].first_port + p - 1] = p;
-			cand[nc++] = t->nodes[node].first_port + p - 1;
-		}
+		if (!up[id])
+			continue;
+		cnode[id] = it.node;
+		cport[id] = (uint8_t)it.port;
+		cand[nc++] = id;
 	}
 	if (count > nc) {
 		ftsw_err_set(err, "chaos: %u failures asked, %" PRIu32

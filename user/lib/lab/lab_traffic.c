@@ -207,26 +207,23 @@ static int stage_predict(struct trun *x, const double *flows,
 {
 	const struct ftsw_topo *t = x->lab->topo;
 	struct ftsw_load_result res;
-	uint32_t i;
+	struct ftsw_sw_port it;
 
 	*max_flows = 0;
 	if (!x->rate_mode &&
 	    ftsw_link_loads(x->r, &x->dg, lo, x->dload, NULL, &res, err))
 		return -1;
-	for (i = 0; i < t->nswitches; i++) {
-		uint32_t node = t->switches[i];
-		unsigned p;
+	ftsw_for_each_switch_port(t, &it, 0) {
+		uint32_t l = ftsw_link_id(t, it.node, it.port);
+		size_t slot = (size_t)it.sw * (x->maxp + 1) + it.port;
 
-		for (p = 1; p <= t->nodes[node].nports && p <= x->maxp; p++) {
-			uint32_t l = ftsw_link_id(t, node, p);
-			size_t slot = (size_t)i * (x->maxp + 1) + p;
-
-			if (!x->rate_mode)
-				x->pred[slot] += x->dload[l];
-			x->pflows[slot] += flows[l];
-			if (flows[l] > *max_flows)
-				*max_flows = flows[l];
-		}
+		if (it.port > x->maxp)
+			continue;
+		if (!x->rate_mode)
+			x->pred[slot] += x->dload[l];
+		x->pflows[slot] += flows[l];
+		if (flows[l] > *max_flows)
+			*max_flows = flows[l];
 	}
 	if (*max_flows > x->max_flows_all)
 		x->max_flows_all = *max_flows;

@@ -267,44 +267,34 @@ static int make_links(struct lab_build *b, struct ftsw_rt *rt,
 {
 	const struct ftsw_topo *t = b->t;
 	uint64_t t0 = ftsw_now_us(), done = 0;
-	uint32_t i;
+	struct ftsw_sw_port it;
 
 	if (ftsw_rt_link_up(rt, 1, true, "lo", err))
 		return -1;
-	for (i = 0; i < t->nswitches; i++) {
-		uint32_t node = t->switches[i];
-		unsigned p;
+	/* each cable between switches once; patch cables are the module's */
+	ftsw_for_each_switch_port(t, &it, FTSW_SWP_ONCE) {
+		const struct ftsw_port *x = it.x;
+		char a[16], c[16];
+		struct ftsw_veth v = {
+			.name = a, .peer = c, .peer_netns_fd = -1, .up = true,
+			.ifindex = lab_port_ifindex(t, it.node, it.port),
+			.mtu = FTSW_LAB_LINK_MTU,
+			.peer_mtu = FTSW_LAB_LINK_MTU,
+		};
 
-		for (p = 1; p <= t->nodes[node].nports; p++) {
-			const struct ftsw_port *x = ftsw_port(t, node, p);
-			char a[16], c[16];
-			struct ftsw_veth v = {
-				.name = a, .ifindex = lab_port_ifindex(t, node, p),
-				.peer = c, .peer_netns_fd = -1, .up = true,
-				.mtu = FTSW_LAB_LINK_MTU,
-				.peer_mtu = FTSW_LAB_LINK_MTU,
-			};
-
-			if (x->peer == FTSW_NONE)
-				continue;
-			ftsw_lab_port_dev(i, p, a, sizeof(a));
-			if (t->nodes[x->peer].kind != FTSW_SWITCH ||
-			    x->peer < node ||
-			    (x->peer == node && x->peer_port < p))
-				continue;	/* a host's, or the other end */
-			if (b->o->patch)
-				continue;	/* joined in the module */
-			ftsw_lab_port_dev(t->nodes[x->peer].index,
-					  x->peer_port, c, sizeof(c));
-			v.peer_ifindex = lab_port_ifindex(t, x->peer, x->peer_port);
-			v.group = v.peer_group = host_group(t->nhosts - 1) + 1 +
-						 (uint32_t)(done / LAB_GROUP_CABLES);
-			if (ftsw_rt_veth(rt, &v, err))
-				return -1;
-			done++;
-			progress(b, "fabric cables", done,
-				 ftsw_topo_nlinks(t) - t->nhosts);
-		}
+		if (b->o->patch)
+			break;
+		ftsw_lab_port_dev(it.sw, it.port, a, sizeof(a));
+		ftsw_lab_port_dev(t->nodes[x->peer].index, x->peer_port, c,
+				  sizeof(c));
+		v.peer_ifindex = lab_port_ifindex(t, x->peer, x->peer_port);
+		v.group = v.peer_group = host_group(t->nhosts - 1) + 1 +
+					 (uint32_t)(done / LAB_GROUP_CABLES);
+		if (ftsw_rt_veth(rt, &v, err))
+			return -1;
+		done++;
+		progress(b, "fabric cables", done,
+			 ftsw_topo_nlinks(t) - t->nhosts);
 	}
 	if (ftsw_rt_flush(rt, err))
 		return -1;
@@ -459,6 +449,7 @@ static int make_switches(struct lab_build *b, struct ftsw_nl *nl,
 	const struct ftsw_topo *t = b->t;
 	const struct ftsw_routing *r = b->r;
 	uint64_t t0 = ftsw_now_us();
+	struct ftsw_sw_port it;
 	uint8_t *slt = NULL;
 	uint32_t i;
 
@@ -531,29 +522,20 @@ static int make_switches(struct lab_build *b, struct ftsw_nl *nl,
 	}
 	free(slt);
 	/* Patch cables, once every switch exists: from the lower end. */
-	for (i = 0; b->o->patch && i < t->nswitches; i++) {
-		uint32_t node = t->switches[i];
-		unsigned p;
+	ftsw_for_each_switch_port(t, &it, FTSW_SWP_ONCE) {
+		struct ftsw_port_cfg c;
 
-		for (p = 1; p <= t->nodes[node].nports; p++) {
-			const struct ftsw_port *x = ftsw_port(t, node, p);
-			struct ftsw_port_cfg c;
-
-			if (x->peer == FTSW_NONE ||
-			    t->nodes[x->peer].kind != FTSW_SWITCH ||
-			    x->peer < node ||
-			    (x->peer == node && x->peer_port < p))
-				continue;
-			ftsw_port_cfg_init(&c);
-			c.switch_id = i;
-			c.port = p;
-			c.kind = FTSW_PORT_LINK;
-			c.peer_switch = t->nodes[x->peer].index;
-			c.peer_port = x->peer_port;
-			if (ftsw_nl_port_bind(nl, &c))
-				return nlerr(nl, err, "switch %" PRIu32 " port %u",
-					     i, p);
-		}
+		if (!b->o->patch)
+			break;
+		ftsw_port_cfg_init(&c);
+		c.switch_id = it.sw;
+		c.port = it.port;
+		c.kind = FTSW_PORT_LINK;
+		c.peer_switch = t->nodes[it.x->peer].index;
+		c.peer_port = it.x->peer_port;
+		if (ftsw_nl_port_bind(nl, &c))
+			return nlerr(nl, err, "switch %" PRIu32 " port %u",
+				     it.sw, it.port);
 	}
 	b->tm->switches = ftsw_now_us() - t0;
 	t0 = ftsw_now_us();
@@ -575,25 +557,16 @@ static int shape_links(struct lab_build *b, struct ftsw_rt *rt,
 {
 	const struct ftsw_topo *t = b->t;
 	uint64_t t0 = ftsw_now_us();
-	uint32_t i;
+	struct ftsw_sw_port it;
 
-	for (i = 0; i < t->nswitches; i++) {
-		uint32_t node = t->switches[i];
-		unsigned p;
+	ftsw_for_each_switch_port(t, &it, FTSW_SWP_TO_SWITCH) {
+		char what[48];
 
-		for (p = 1; p <= t->nodes[node].nports; p++) {
-			const struct ftsw_port *x = ftsw_port(t, node, p);
-			char what[48];
-
-			if (x->peer == FTSW_NONE ||
-			    t->nodes[x->peer].kind != FTSW_SWITCH)
-				continue;
-			snprintf(what, sizeof(what), "switch %" PRIu32
-				 " port %u qdisc", i, p);
-			if (ftsw_rt_tbf(rt, lab_port_ifindex(t, node, p),
-				       b->o->rate_bytes, what, err))
-				return -1;
-		}
+		snprintf(what, sizeof(what), "switch %" PRIu32 " port %u qdisc",
+			 it.sw, it.port);
+		if (ftsw_rt_tbf(rt, lab_port_ifindex(t, it.node, it.port),
+			       b->o->rate_bytes, what, err))
+			return -1;
 	}
 	if (ftsw_rt_flush(rt, err))
 		return -1;

@@ -22,8 +22,9 @@ int ftsw_xgft_init(struct ftsw_xgft *x, const struct ftsw_topo *t,
 		   const char *engine, struct ftsw_err *err)
 {
 	const struct ftsw_pgft *g = &t->pgft;
+	struct ftsw_sw_port it;
 	unsigned l, i;
-	uint32_t s, n;
+	uint32_t n;
 
 	memset(x, 0, sizeof(*x));
 	if (!t->is_pgft || !t->digits) {
@@ -81,26 +82,17 @@ int ftsw_xgft_init(struct ftsw_xgft *x, const struct ftsw_topo *t,
 		x->hostnum[n] = j;
 		x->byhostnum[j] = n;
 	}
-	for (s = 0; s < t->nswitches; s++) {
-		uint32_t id = t->switches[s];
-		const struct ftsw_node *nd = &t->nodes[id];
-		int lv = nd->level;
-		unsigned p;
+	ftsw_for_each_switch_port(t, &it, FTSW_SWP_CABLED) {
+		int lv = t->nodes[it.node].level, pl = t->nodes[it.x->peer].level;
 
-		for (p = 1; p <= nd->nports; p++) {
-			const struct ftsw_port *q = ftsw_port(t, id, p);
-			int pl;
-
-			if (q->peer == FTSW_NONE)
-				continue;
-			pl = t->nodes[q->peer].level;
-			if (pl == lv + 1)
-				x->up[(size_t)s * x->maxw +
-				      ftsw_xgft_digit(x, q->peer, lv + 1)] = (uint8_t)p;
-			else if (pl == lv - 1)
-				x->down[(size_t)s * x->maxm +
-					ftsw_xgft_digit(x, q->peer, lv)] = (uint8_t)p;
-		}
+		if (pl == lv + 1)
+			x->up[(size_t)it.sw * x->maxw +
+			      ftsw_xgft_digit(x, it.x->peer, lv + 1)] =
+				(uint8_t)it.port;
+		else if (pl == lv - 1)
+			x->down[(size_t)it.sw * x->maxm +
+				ftsw_xgft_digit(x, it.x->peer, lv)] =
+				(uint8_t)it.port;
 	}
 	return 0;
 }

@@ -526,26 +526,15 @@ static struct ftsw_topo *subset_without_links(const struct ftsw_topo *t,
  */
 static uint64_t switch_links(const struct ftsw_topo *o, uint32_t (*ends)[2])
 {
+	struct ftsw_sw_port it;
 	uint64_t nl = 0;
-	uint32_t i;
 
-	for (i = 0; i < o->nswitches; i++) {
-		uint32_t s = o->switches[i];
-		unsigned p;
-
-		for (p = 1; p <= o->nodes[s].nports; p++) {
-			const struct ftsw_port *x = ftsw_port(o, s, p);
-
-			if (x->peer == FTSW_NONE ||
-			    o->nodes[x->peer].kind != FTSW_SWITCH ||
-			    !(x->peer > s || (x->peer == s && x->peer_port > p)))
-				continue;
-			if (ends) {
-				ends[nl][0] = s;
-				ends[nl][1] = p;
-			}
-			nl++;
+	ftsw_for_each_switch_port(o, &it, FTSW_SWP_ONCE) {
+		if (ends) {
+			ends[nl][0] = it.node;
+			ends[nl][1] = it.port;
 		}
+		nl++;
 	}
 	return nl;
 }

@@ -107,6 +107,60 @@ static inline uint32_t ftsw_peer_switch(const struct ftsw_topo *t,
 	       t->nodes[peer].index : FTSW_NONE;
 }
 
+/*
+ * Every port of every switch, in switch then port order, those flags keep:
+ *
+ *	struct ftsw_sw_port it;
+ *
+ *	ftsw_for_each_switch_port(t, &it, FTSW_SWP_CABLED)
+ *		... it.sw (index in switches[]), it.node, it.port, it.x ...
+ *
+ * FTSW_SWP_CABLED: ports with a cable; FTSW_SWP_TO_SWITCH: cables to a
+ * switch; FTSW_SWP_ONCE: each cable between switches once, from its lower
+ * end (lower node, or on one node the lower port). break leaves the loop.
+ */
+enum {
+	FTSW_SWP_CABLED		= 1 << 0,
+	FTSW_SWP_TO_SWITCH	= 1 << 1 | FTSW_SWP_CABLED,
+	FTSW_SWP_ONCE		= 1 << 2 | FTSW_SWP_TO_SWITCH,
+};
+
+struct ftsw_sw_port {
+	uint32_t sw;			/* the switch's index */
+	uint32_t node;			/* its node */
+	unsigned port;			/* 1..nports */
+	const struct ftsw_port *x;	/* the port's cable */
+};
+
+/* The next port after it's (it->port 0: the first): true, or false past
+ * the last switch. */
+static inline bool ftsw_sw_port_next(const struct ftsw_topo *t,
+				     struct ftsw_sw_port *it, unsigned flags)
+{
+	for (; it->sw < t->nswitches; it->sw++, it->port = 0) {
+		it->node = t->switches[it->sw];
+		while (++it->port <= t->nodes[it->node].nports) {
+			it->x = ftsw_port(t, it->node, it->port);
+			if ((flags & FTSW_SWP_CABLED) && it->x->peer == FTSW_NONE)
+				continue;
+			if ((flags & FTSW_SWP_TO_SWITCH & ~FTSW_SWP_CABLED) &&
+			    t->nodes[it->x->peer].kind != FTSW_SWITCH)
+				continue;
+			if ((flags & FTSW_SWP_ONCE & ~FTSW_SWP_TO_SWITCH) &&
+			    (it->x->peer < it->node ||
+			     (it->x->peer == it->node &&
+			      it->x->peer_port < it->port)))
+				continue;
+			return true;
+		}
+	}
+	return false;
+}
+
+#define ftsw_for_each_switch_port(t, it, flags)				\
+	for ((it)->sw = 0, (it)->port = 0;				\
+	     ftsw_sw_port_next((t), (it), (flags)); )
+
 /* GUIDs of generated nodes: "ft" tag, level, index; CA port p: guid | p. */
 #define FTSW_GEN_GUID(level, index) \
 	(0x6674000000000000ULL | ((uint64_t)(level) << 40) | \
