@@ -198,27 +198,38 @@ static int del_job_run(struct del_job *j, struct ftsw_err *err)
  * ftsw), or one this process may not enter, is left whole to the kernel's
  * clean-up as before.
  */
+struct del_cables_job {
+	ftsw_lab_progress_fn progress;
+	void *arg;
+};
+
+static int del_cables_in(struct ftsw_rt *rt, void *arg, struct ftsw_err *err)
+{
+	const struct del_cables_job *j = arg;
+	uint32_t g, max;
+
+	if (ftsw_rt_max_group(rt, &max, err))
+		return -1;
+	for (g = 1; g <= max; g++) {
+		if (ftsw_rt_del_group(rt, g, err) < 0)
+			return -1;
+		if (j->progress)
+			j->progress("cable groups deleted", g, max, j->arg);
+	}
+	return 0;
+}
+
 static void del_cables(const char *name, ftsw_lab_progress_fn progress,
 		       void *arg)
 {
-	struct ftsw_rt rt;
+	struct del_cables_job j = { .progress = progress, .arg = arg };
 	struct ftsw_err e;
-	uint32_t g, max;
+	int fd = ftsw_netns_open(name, &e);
 
-	if (ftsw_netns_enter(name, &e))
+	if (fd < 0)
 		return;
-	if (!ftsw_rt_open(&rt, &e)) {
-		if (!ftsw_rt_max_group(&rt, &max, &e))
-			for (g = 1; g <= max; g++) {
-				if (ftsw_rt_del_group(&rt, g, &e) < 0)
-					break;
-				if (progress)
-					progress("cable groups deleted", g,
-						 max, arg);
-			}
-		ftsw_rt_close(&rt);
-	}
-	ftsw_netns_home(NULL);
+	ftsw_rt_run(fd, name, del_cables_in, &j, NULL, &e);
+	close(fd);
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag,

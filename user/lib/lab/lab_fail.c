@@ -50,75 +50,78 @@ void ftsw_lab_changes_free(struct ftsw_lab_changes *ch)
 	memset(ch, 0, sizeof(*ch));
 }
 
+/* A switch port's device, or a host's eth0, up or down: */
+struct link_job {
+	const struct ftsw_topo *t;
+	uint32_t node;		/* switch ends: node's port, its peer's too */
+	unsigned port;
+	bool both, up;
+	uint32_t host;		/* eth0 of host */
+};
+
 /*
  * A host's eth0, in its namespace, down or up. Down, it loses its
  * neighbour entries; it keeps its IPv4 address and (keep_addr_on_down) its
  * IPv6 one, and once up again the prefix routes come back: the host
  * resolves its peers afresh through the fabric, as it did at first.
  */
+static int host_eth0_in(struct ftsw_rt *rt, void *arg, struct ftsw_err *err)
+{
+	const struct link_job *j = arg;
+	char what[64];
+
+	/* eth0 keeps its IPv6 address while down (IPv4 always does). */
+	if (!j->up &&
+	    ftsw_sysctl("net/ipv6/conf/eth0/keep_addr_on_down", "1", err))
+		return -1;
+	snprintf(what, sizeof(what), "host h%" PRIu32 " eth0 %s", j->host,
+		 j->up ? "up" : "down");
+	return ftsw_rt_link_up(rt, LAB_HOST_IFINDEX, j->up, what, err);
+}
+
 static int host_eth0(struct ftsw_lab *lab, uint32_t h, bool up,
 		     struct ftsw_err *err)
 {
-	struct ftsw_rt rt;
+	struct link_job j = { .host = h, .up = up };
 	char what[64];
-	int fd, rc;
+	int fd;
 
 	fd = ftsw_lab_host_fd(lab, h, err);
 	if (fd < 0)
 		return -1;
 	snprintf(what, sizeof(what), "host h%" PRIu32, h);
-	if (ftsw_netns_enter_fd(fd, what, err))
-		return -1;
-	/* eth0 keeps its IPv6 address while down (IPv4 always does). */
-	rc = up ? 0 : ftsw_sysctl("net/ipv6/conf/eth0/keep_addr_on_down", "1",
-				 err);
-	if (!rc)
-		rc = ftsw_rt_open(&rt, err);
-	if (rc)
-		goto home;
-	snprintf(what, sizeof(what), "host h%" PRIu32 " eth0 %s", h,
-		 up ? "up" : "down");
-	rc = ftsw_rt_link_up(&rt, LAB_HOST_IFINDEX, up, what, err);
-	if (!rc)
-		rc = ftsw_rt_flush(&rt, err);
-	ftsw_rt_close(&rt);
-home:
-	if (ftsw_netns_home(rc ? NULL : err))
-		rc = -1;
-	return rc;
+	return ftsw_rt_run(fd, what, host_eth0_in, &j, NULL, err);
 }
 
 /* The fabric-namespace end(s) of a cable. */
+static int fabric_ends_in(struct ftsw_rt *rt, void *arg, struct ftsw_err *err)
+{
+	const struct link_job *j = arg;
+	const struct ftsw_topo *t = j->t;
+	const struct ftsw_port *x = ftsw_port(t, j->node, j->port);
+	char what[64];
+
+	snprintf(what, sizeof(what), "switch s%" PRIu32 ":%u",
+		 t->nodes[j->node].index, j->port);
+	if (ftsw_rt_link_up(rt, lab_port_ifindex(t, j->node, j->port), j->up,
+			    what, err))
+		return -1;
+	if (!j->both)
+		return 0;
+	snprintf(what, sizeof(what), "switch s%" PRIu32 ":%u",
+		 t->nodes[x->peer].index, x->peer_port);
+	return ftsw_rt_link_up(rt, lab_port_ifindex(t, x->peer, x->peer_port),
+			       j->up, what, err);
+}
+
 static int fabric_ends(struct ftsw_lab *lab, uint32_t node, unsigned port,
 		       bool both, bool up, struct ftsw_err *err)
 {
-	const struct ftsw_topo *t = lab->topo;
-	const struct ftsw_port *x = ftsw_port(t, node, port);
-	struct ftsw_rt rt;
-	char what[64];
-	int rc;
+	struct link_job j = { .t = lab->topo, .node = node, .port = port,
+			      .both = both, .up = up };
 
-	if (ftsw_netns_enter_fd(lab->fabric_fd, lab->name, err))
-		return -1;
-	rc = ftsw_rt_open(&rt, err);
-	if (rc)
-		goto home;
-	snprintf(what, sizeof(what), "switch s%" PRIu32 ":%u",
-		 t->nodes[node].index, port);
-	rc = ftsw_rt_link_up(&rt, lab_port_ifindex(t, node, port), up, what, err);
-	if (!rc && both) {
-		snprintf(what, sizeof(what), "switch s%" PRIu32 ":%u",
-			 t->nodes[x->peer].index, x->peer_port);
-		rc = ftsw_rt_link_up(&rt, lab_port_ifindex(t, x->peer, x->peer_port),
-				    up, what, err);
-	}
-	if (!rc)
-		rc = ftsw_rt_flush(&rt, err);
-	ftsw_rt_close(&rt);
-home:
-	if (ftsw_netns_home(rc ? NULL : err))
-		rc = -1;
-	return rc;
+	return ftsw_rt_run(lab->fabric_fd, lab->name, fabric_ends_in, &j, NULL,
+			   err);
 }
 
 /* Both ends of a patch cable, administratively up or down. */
@@ -249,6 +252,11 @@ static int patch_state_cb(const struct ftsw_port_info *pi, void *arg)
 	return 0;
 }
 
+static int dev_states_in(struct ftsw_rt *rt, void *arg, struct ftsw_err *err)
+{
+	return ftsw_rt_dump_links(rt, dev_state_cb, arg, err);
+}
+
 /*
  * State of every switch port, by port record: a device's admin state, or
  * for a patch cable's end, the cable's (both ends admin up).
@@ -256,23 +264,17 @@ static int patch_state_cb(const struct ftsw_port_info *pi, void *arg)
 static bool *port_states(struct ftsw_lab *lab, struct ftsw_err *err)
 {
 	struct dev_state d = { .t = lab->topo };
-	struct ftsw_rt rt;
-	int rc;
 
 	d.up = calloc(lab->topo->nports + 1, sizeof(bool));
 	if (!d.up) {
 		ftsw_err_errno(err, ENOMEM, "out of memory");
 		return NULL;
 	}
-	if (ftsw_netns_enter_fd(lab->fabric_fd, lab->name, err))
-		goto fail;
-	rc = ftsw_rt_open(&rt, err);
-	if (!rc) {
-		rc = ftsw_rt_dump_links(&rt, dev_state_cb, &d, err);
-		ftsw_rt_close(&rt);
+	if (ftsw_rt_run(lab->fabric_fd, lab->name, dev_states_in, &d, NULL,
+			err)) {
+		free(d.up);
+		return NULL;
 	}
-	if (ftsw_netns_home(err) || rc)
-		goto fail;
 	if (lab->patch && ftsw_nl_port_dump(lab->nl, -1, patch_state_cb, &d)) {
 		ftsw_err_errno(err, ftsw_nl_errno(lab->nl),
 			       "lab %s: port dump: %s", lab->name,
@@ -281,10 +283,6 @@ static bool *port_states(struct ftsw_lab *lab, struct ftsw_err *err)
 		return NULL;
 	}
 	return d.up;
-fail:
-	ftsw_netns_home(NULL);
-	free(d.up);
-	return NULL;
 }
 
 static bool port_up(const struct ftsw_topo *t, const bool *st, uint32_t node,

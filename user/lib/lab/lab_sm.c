@@ -657,45 +657,54 @@ static int conf_set_sm(const struct ftsw_lab *lab, const char *engine,
  * after the SM moved the hosts' LIDs, the MACs the hosts learnt name the
  * old ones, and asking again gets the new.
  */
+struct flush_job {
+	uint32_t h, n;		/* the host, of n */
+};
+
+static int flush_neighbours_in(struct ftsw_rt *rt, void *arg,
+			       struct ftsw_err *err)
+{
+	const struct flush_job *j = arg;
+	uint32_t g, a4;
+	uint8_t a6[16];
+	int ifx = ftsw_rt_ifindex(rt, "eth0", err);
+
+	if (ifx < 0)
+		return -1;
+	for (g = 0; g < j->n; g++) {
+		if (g == j->h)
+			continue;
+		a4 = ftsw_lab_host_ip(g);
+		ftsw_lab_host_ip6(g, a6);
+		if (ftsw_rt_neigh_del(rt, ifx, AF_INET, &a4, "neighbour", err) ||
+		    ftsw_rt_neigh_del(rt, ifx, AF_INET6, a6, "neighbour", err))
+			return -1;
+	}
+	return 0;
+}
+
 static int flush_neighbours(struct ftsw_lab *lab, struct ftsw_err *err)
 {
-	uint32_t h, g, n = lab->topo->nhosts, a4;
-	struct ftsw_rt rt;
-	uint8_t a6[16];
-	char ns[64];
-	int ifx, rc = 0;
+	struct flush_job j = { .n = lab->topo->nhosts };
+	char what[32], ns[64];
+	int fd, rc = 0;
 
-	for (h = 0; h < n && !rc; h++) {
-		ftsw_lab_host_ns(lab->name, h, ns, sizeof(ns));
-		if (ftsw_netns_enter(ns, err))
-			return -1;
-		rc = ftsw_rt_open(&rt, err);
-		if (rc)
-			break;
-		ifx = ftsw_rt_ifindex(&rt, "eth0", err);
-		rc = ifx < 0;
-		for (g = 0; g < n && !rc; g++) {
-			if (g == h)
-				continue;
-			a4 = ftsw_lab_host_ip(g);
-			ftsw_lab_host_ip6(g, a6);
-			rc = ftsw_rt_neigh_del(&rt, ifx, AF_INET, &a4,
-					       "neighbour", err) ||
-			     ftsw_rt_neigh_del(&rt, ifx, AF_INET6, a6,
-					       "neighbour", err);
-		}
-		if (!rc)
-			rc = ftsw_rt_flush(&rt, err);
-		ftsw_rt_close(&rt);
+	/* each namespace opened and closed: no fd kept per host */
+	for (j.h = 0; j.h < j.n && !rc; j.h++) {
+		snprintf(what, sizeof(what), "h%" PRIu32, j.h);
+		ftsw_lab_host_ns(lab->name, j.h, ns, sizeof(ns));
+		fd = ftsw_netns_open(ns, err);
+		rc = fd < 0 ||
+		     ftsw_rt_run(fd, what, flush_neighbours_in, &j, NULL, err);
+		if (fd >= 0)
+			close(fd);
 		if (rc) {
 			char m[sizeof(err->msg)];
 
 			snprintf(m, sizeof(m), "%.400s", err->msg);
-			ftsw_err_set(err, "h%" PRIu32 ": %s", h, m);
+			ftsw_err_set(err, "%s: %s", what, m);
 		}
 	}
-	if (ftsw_netns_home(rc ? NULL : err))
-		return -1;
 	return rc ? -1 : 0;
 }
 

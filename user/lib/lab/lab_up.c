@@ -262,9 +262,9 @@ static unsigned lab_threads(uint32_t nhosts)
 
 /* The fabric's cables between switches (the host cables are made, up, with
  * their hosts). */
-static int make_links(struct lab_build *b, struct ftsw_rt *rt,
-		      struct ftsw_err *err)
+static int make_links(struct ftsw_rt *rt, void *arg, struct ftsw_err *err)
 {
+	struct lab_build *b = arg;
 	const struct ftsw_topo *t = b->t;
 	uint64_t t0 = ftsw_now_us(), done = 0;
 	struct ftsw_sw_port it;
@@ -552,9 +552,9 @@ static int make_switches(struct lab_build *b, struct ftsw_nl *nl,
 	return 0;
 }
 
-static int shape_links(struct lab_build *b, struct ftsw_rt *rt,
-		       struct ftsw_err *err)
+static int shape_links(struct ftsw_rt *rt, void *arg, struct ftsw_err *err)
 {
+	struct lab_build *b = arg;
 	const struct ftsw_topo *t = b->t;
 	uint64_t t0 = ftsw_now_us();
 	struct ftsw_sw_port it;
@@ -639,8 +639,8 @@ static void fb_tunnels_restore(struct lab_build *b)
 }
 
 /* Namespaces, cables, hosts, switches and shaping of a routed lab. */
-static int lab_build(struct lab_build *b, struct ftsw_rt *rt,
-		     struct ftsw_nl **nl, struct ftsw_err *err)
+static int lab_build(struct lab_build *b, struct ftsw_nl **nl,
+		     struct ftsw_err *err)
 {
 	neigh_room(b->t->nhosts);
 	fb_tunnels_off(b);
@@ -649,13 +649,8 @@ static int lab_build(struct lab_build *b, struct ftsw_rt *rt,
 	if (make_namespaces(b, err))
 		return -1;
 	fb_tunnels_restore(b);	/* at home: the setting is the first namespace's */
-	if (ftsw_netns_enter_fd(b->fabric_fd, b->name, err) ||
-	    ftsw_rt_open(rt, err))
-		return -1;
-	if (make_links(b, rt, err))
-		return -1;
-	b->tm->nmsgs += rt->nmsgs;
-	if (ftsw_netns_home(err))
+	if (ftsw_rt_run(b->fabric_fd, b->name, make_links, b, &b->tm->nmsgs,
+			err))
 		return -1;
 	*nl = ftsw_nl_open_in(b->name, err);
 	if (!*nl || lab_lossless_fabric(*nl, b->o, err) ||
@@ -663,8 +658,7 @@ static int lab_build(struct lab_build *b, struct ftsw_rt *rt,
 	    lab_lossless_ports(*nl, b->t, b->o, err))
 		return -1;
 	if (b->o->rate_bytes &&
-	    (ftsw_netns_enter_fd(b->fabric_fd, b->name, err) ||
-	     shape_links(b, rt, err)))
+	    ftsw_rt_run(b->fabric_fd, b->name, shape_links, b, NULL, err))
 		return -1;
 	return 0;
 }
@@ -696,7 +690,6 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 	struct ftsw_lab_times tm0;
 	struct lab_build b = { .o = o, .fabric_fd = -1 };
 	struct ftsw_nl *nl = NULL;
-	struct ftsw_rt rt = { 0 };
 	uint64_t t0 = ftsw_now_us();
 	uint32_t n;
 	int rc = -1;
@@ -736,7 +729,7 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 	if (make_rundir(&b, err))
 		goto out;
 	made = true;
-	if (lab_build(&b, &rt, &nl, err))
+	if (lab_build(&b, &nl, err))
 		goto out;
 	if (o->sm) {
 		ftsw_netns_home(NULL);
@@ -758,7 +751,6 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 out:
 	ftsw_netns_home(NULL);
 	fb_tunnels_restore(&b);
-	ftsw_rt_close(&rt);
 	ftsw_nl_close(nl);
 	if (b.host_fd)
 		for (n = 0; n < b.t->nhosts; n++)

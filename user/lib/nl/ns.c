@@ -166,6 +166,20 @@ int ftsw_netns_enter_fd(int fd, const char *name, struct ftsw_err *err)
 	return 0;
 }
 
+int ftsw_netns_run(int fd, const char *name,
+		   int (*fn)(void *arg, struct ftsw_err *err), void *arg,
+		   struct ftsw_err *err)
+{
+	int rc;
+
+	if (ftsw_netns_enter_fd(fd, name, err))
+		return -1;
+	rc = fn(arg, err);
+	if (ftsw_netns_home(rc ? NULL : err))
+		rc = -1;
+	return rc;
+}
+
 int ftsw_netns_enter(const char *name, struct ftsw_err *err)
 {
 	int fd = ftsw_netns_open(name, err), rc;

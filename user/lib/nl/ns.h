@@ -29,6 +29,14 @@ int ftsw_netns_enter(const char *name, struct ftsw_err *err);
 /* The caller's original namespace, saved at first use; back to it. */
 int ftsw_netns_home(struct ftsw_err *err);
 /*
+ * Run fn(arg, err) in the namespace fd (name: in messages) and come back:
+ * fn's result, or -1 with err when the namespace could not be entered or
+ * left (fn's own message kept when both failed).
+ */
+int ftsw_netns_run(int fd, const char *name,
+		   int (*fn)(void *arg, struct ftsw_err *err), void *arg,
+		   struct ftsw_err *err);
+/*
  * For a process about to exec a program in network namespace NAME (it is
  * in it already), what `ip netns exec NAME` adds: a mount namespace of its
  * own (mounts propagate into it, never out), /sys remounted so that it

@@ -27,6 +27,7 @@
 #include <netlink/route/qdisc/fifo.h>
 #include <netlink/route/qdisc/tbf.h>
 
+#include "nl/ns.h"
 #include "nl/rtnl.h"
 
 #ifndef SOL_NETLINK
@@ -134,6 +135,39 @@ static int drain(struct ftsw_rt *rt, unsigned keep, struct ftsw_err *err)
 int ftsw_rt_flush(struct ftsw_rt *rt, struct ftsw_err *err)
 {
 	return drain(rt, 0, err);
+}
+
+struct rt_job {
+	int (*fn)(struct ftsw_rt *rt, void *arg, struct ftsw_err *err);
+	void *arg;
+	uint64_t *nmsgs;
+};
+
+/* In the namespace: the socket, fn, the flush. */
+static int rt_job_run(void *arg, struct ftsw_err *err)
+{
+	struct rt_job *j = arg;
+	struct ftsw_rt rt;
+	int rc;
+
+	if (ftsw_rt_open(&rt, err))
+		return -1;
+	rc = j->fn(&rt, j->arg, err);
+	if (!rc)
+		rc = ftsw_rt_flush(&rt, err);
+	if (j->nmsgs)
+		*j->nmsgs += rt.nmsgs;
+	ftsw_rt_close(&rt);
+	return rc ? -1 : 0;
+}
+
+int ftsw_rt_run(int fd, const char *name,
+		int (*fn)(struct ftsw_rt *rt, void *arg, struct ftsw_err *err),
+		void *arg, uint64_t *nmsgs, struct ftsw_err *err)
+{
+	struct rt_job j = { .fn = fn, .arg = arg, .nmsgs = nmsgs };
+
+	return ftsw_netns_run(fd, name, rt_job_run, &j, err);
 }
 
 /* Send msg and free it; *seq is its sequence number. */

@@ -33,6 +33,15 @@ int ftsw_rt_open(struct ftsw_rt *rt, struct ftsw_err *err);
 void ftsw_rt_close(struct ftsw_rt *rt);
 /* Wait for every outstanding ack; 0 or -1 with err. */
 int ftsw_rt_flush(struct ftsw_rt *rt, struct ftsw_err *err);
+/*
+ * Run fn(rt, arg, err) in the namespace fd (name: in messages) with a
+ * socket of that namespace, flush what fn queued, close it and come back
+ * (ftsw_netns_run): 0, or -1 with err. *nmsgs, unless NULL, counts the
+ * messages sent.
+ */
+int ftsw_rt_run(int fd, const char *name,
+		int (*fn)(struct ftsw_rt *rt, void *arg, struct ftsw_err *err),
+		void *arg, uint64_t *nmsgs, struct ftsw_err *err);
 
 struct ftsw_veth {
 	const char *name;	/* device in this namespace or netns_fd's */
