@@ -331,4 +331,62 @@ TEST(topo_diff_by_hand)
 	ftsw_topo_free(b);
 }
 
+/* How many ports ftsw_for_each_switch_port() visits with flags. */
+static unsigned swp_count(const struct ftsw_topo *t, unsigned flags)
+{
+	struct ftsw_sw_port it;
+	unsigned n = 0;
+
+	ftsw_for_each_switch_port(t, &it, flags)
+		n++;
+	return n;
+}
+
+/*
+ * The switch-port iterator, by hand on FT(4,2): 4 leaves (2 hosts down, 2
+ * spines up) and 2 spines (4 leaves down), every port cabled: 24 switch
+ * ports, 16 of them on the 8 switch cables, 8 on host cables; each switch
+ * cable once from its lower end. With one switch cable cut: 22, 14, 7,
+ * still 24 ports in all.
+ */
+TEST(switch_port_iterator)
+{
+	struct ftsw_err err;
+	struct ftsw_topo *t = ftsw_topo_gen("ftmn:4,2", &err);
+	struct ftsw_degrade d = { .rand_links = 1, .seed = 3 };
+	struct ftsw_topo *c;
+	struct ftsw_sw_port it;
+	uint32_t last = 0;
+	unsigned n = 0;
+
+	ASSERT_NE(NULL, t);
+	EXPECT_EQ(24, swp_count(t, 0));
+	EXPECT_EQ(24, swp_count(t, FTSW_SWP_CABLED));
+	EXPECT_EQ(16, swp_count(t, FTSW_SWP_TO_SWITCH));
+	EXPECT_EQ(8, swp_count(t, FTSW_SWP_ONCE));
+	ftsw_for_each_switch_port(t, &it, FTSW_SWP_ONCE) {
+		EXPECT_EQ(t->switches[it.sw], it.node);
+		EXPECT_EQ(FTSW_SWITCH, t->nodes[it.x->peer].kind);
+		EXPECT_LT(it.node, it.x->peer);
+		EXPECT_LE(last, it.sw);
+		last = it.sw;
+	}
+	/* break leaves the loop */
+	ftsw_for_each_switch_port(t, &it, 0)
+		if (++n == 5)
+			break;
+	EXPECT_EQ(5, n);
+	EXPECT_EQ(1, it.sw);	/* 4 ports on switch 0, the 5th is s1's first */
+	EXPECT_EQ(1, it.port);
+
+	c = ftsw_topo_degrade(t, &d, &err);
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ(24, swp_count(c, 0));
+	EXPECT_EQ(22, swp_count(c, FTSW_SWP_CABLED));
+	EXPECT_EQ(14, swp_count(c, FTSW_SWP_TO_SWITCH));
+	EXPECT_EQ(7, swp_count(c, FTSW_SWP_ONCE));
+	ftsw_topo_free(c);
+	ftsw_topo_free(t);
+}
+
 TEST_HARNESS_MAIN
