@@ -383,20 +383,14 @@ tap-style:
 	@$(TOP)/tests/style $(TAP)
 
 VM_WHAT ?= all
-# After the boots of tests/vm/check, three tests of the VM as a user meets
-# it, from the host (selected as vm-harness, vm-tour and vm-tutorial by
-# FTSW_SELFTESTS): the harness and make demo (tests/vm/harness-test), the
-# README's tour as written (tests/tour: typed into tests/vm/run --shell),
-# and the tutorial's lab (tests/tutorial lab: its one lab, in the VM).
+# tests/vm/check deals the selftests and three tests of the VM as a user
+# meets it, each booting its own VM from the host (selected as vm-harness,
+# vm-tour and vm-tutorial by FTSW_SELFTESTS: the harness and make demo,
+# tests/vm/harness-test; the README's tour as written, tests/tour typed into
+# tests/vm/run --shell; the tutorial's lab, tests/tutorial lab), to two
+# lanes by their recorded seconds.
 tap-vm: $(B)/kmod-debug/kmod/ftsw.ko user $(SELFTEST_BINS)
 	@FTSW_YNL_SRC=$$($(TOP)/scripts/ynl-src) $(TOP)/tests/vm/check $(VM_WHAT) $(TAP)
-	@[ "$(VM_WHAT)" = kunit ] || { . $(VM)/select.sh; \
-	  if selftest_selected vm-harness; then echo "  VM      harness (from the host)"; \
-	    $(VM)/harness-test >$(TAP)/vm-harness.tap 2>&1; fi; \
-	  if selftest_selected vm-tour; then echo "  VM      README tour (tests/vm/run --shell)"; \
-	    $(TOP)/tests/tour vm >$(TAP)/vm-tour.tap 2>&1; fi; \
-	  if selftest_selected vm-tutorial; then echo "  VM      the tutorial's lab (tests/tutorial lab vm)"; \
-	    $(TOP)/tests/tutorial lab vm >$(TAP)/vm-tutorial.tap 2>&1; fi; }
 
 # scripts/demo says how the tour runs and how long it takes, then builds
 # ftsw and the module (natively, or against Debian's kernel for the VM:
