@@ -193,9 +193,16 @@ static void lab_up_print(const char *name, const struct ftsw_lab_times *tm,
 	ftsw_out_uint("namespaces", "%" PRIu64 " namespaces, ", tm->nnetns);
 	ftsw_out_uint("links", "%" PRIu64 " links, ", tm->nlinks);
 	ftsw_out_str("engine", "routed by %s ", tm->engine);
-	ftsw_out_uint("lmc", "(LMC %" PRIu64 ") ", tm->lmc);
+	ftsw_out_uint("lmc", "(LMC %" PRIu64, tm->lmc);
+	ftsw_out_uint("vls", NULL, tm->vls ? tm->vls : 1);
+	ftsw_out_text(", %u VL%s) ", tm->vls ? tm->vls : 1,
+		      tm->vls > 1 ? "s" : "");
+	if (tm->warning[0])
+		ftsw_out_str("warning", NULL, tm->warning);
 	ftsw_out_uint("messages", NULL, tm->nmsgs);
 	ftsw_out_float(NULL, "in %.3f s\n", tm->total / 1e6);
+	if (tm->warning[0] && !cli.json)
+		cli_err("warning: %s", tm->warning);
 	if (cli.verbose)
 		ftsw_out_text("  route %.3f s, hosts (namespaces, cables, "
 			      "addresses) %.3f s, fabric cables %.3f s, "

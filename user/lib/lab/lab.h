@@ -114,7 +114,9 @@ struct ftsw_lab_times {
 	uint64_t nnetns, nlinks, nneigh, nmsgs;
 	unsigned threads;
 	unsigned lmc;		/* the LMC used */
+	unsigned vls;		/* the routing's VLs (1 under OpenSM) */
 	char engine[32];	/* the engine used */
+	char warning[384];	/* the routing's warning, "" when none */
 };
 
 int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,

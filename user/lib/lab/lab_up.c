@@ -609,7 +609,9 @@ static int lab_route(struct lab_build *b, struct ftsw_err *err)
 	}
 	b->tm->route = ftsw_now_us() - t1;
 	b->tm->lmc = b->r->lmc;
+	b->tm->vls = b->r->nvls ? b->r->nvls : 1;
 	snprintf(b->tm->engine, sizeof(b->tm->engine), "%s", b->r->engine);
+	snprintf(b->tm->warning, sizeof(b->tm->warning), "%s", b->r->warning);
 	return 0;
 }
 
