@@ -51,17 +51,29 @@ static void __attribute__((destructor)) cleanup(void)
  */
 static const char *run_pre = "";	/* shell words before ftsw's */
 
+/* The same for any shell command line (with $T and $FTSW, no run_pre). */
+static char *run_sh(const char *sh, int *status, char **errout);
+static unsigned count_of(const char *hay, const char *needle);
+
 static char *run(const char *args, int *status, char **errout)
 {
-	char cmd[3 * PATH_MAX + 2048], errf[PATH_MAX + 8];
+	char cmd[PATH_MAX + 2100];
+
+	snprintf(cmd, sizeof(cmd), "%s\"$FTSW\" %.2000s", run_pre, args);
+	return run_sh(cmd, status, errout);
+}
+
+static char *run_sh(const char *sh, int *status, char **errout)
+{
+	char cmd[3 * PATH_MAX + 2300], errf[PATH_MAX + 8];
 	char *out = NULL, *e = NULL;
 	size_t n = 0, en = 0;
 	FILE *p, *f;
 	int st;
 
 	snprintf(errf, sizeof(errf), "%s/stderr", tmpdir);
-	snprintf(cmd, sizeof(cmd), "%sT='%s'; '%s' %.2000s 2>'%s'", run_pre,
-		 tmpdir, ftsw, args, errf);
+	snprintf(cmd, sizeof(cmd), "T='%s'; FTSW='%s'; { %.2200s; } 2>'%s'",
+		 tmpdir, ftsw, sh, errf);
 	p = popen(cmd, "r");
 	if (!p)
 		return NULL;
@@ -258,6 +270,85 @@ TEST(sm_conf_refused_before_building)
 	}
 	unlink(path);
 	EXPECT_NE(0, access("/run/ftsw/cli-t", F_OK));
+}
+
+/* How many lines of /proc/self/mountinfo mount something on /run/netns. */
+static int netns_mounts(void)
+{
+	char line[4096];
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, " /run/netns ") != NULL;
+	fclose(f);
+	return n;
+}
+
+/*
+ * Lab names are never paths: '.' and '..' named the run directory's own
+ * parent ('lab down --name ..' removed what it held: /run for root). And
+ * a lab up that fails leaves nothing behind: without the module (this
+ * build machine cannot load it) it stops before it makes a directory, a
+ * mount or a holder, for root and for a user without root, whose run
+ * directory is in $XDG_RUNTIME_DIR (a scratch one here, with a file that
+ * must stay).
+ */
+TEST(lab_names_and_lab_up_that_fails)
+{
+	static const char *const bad[] = {
+		"lab down --name ..", "lab down --name .", "lab status --name ..",
+		"lab up --name .x -t ftmn:4,2", "lab up --name .. -t ftmn:4,2",
+	};
+	char args[512], as[160], *out, *err;
+	int st, before;
+	unsigned i;
+
+	ASSERT_NE(0, tmpdir[0]);
+	ASSERT_NE(0, access("/sys/module/ftsw", F_OK))
+		TH_LOG("this test expects a build machine without ftsw.ko loaded");
+	/* a user's: nobody when we are root, else whoever we are */
+	snprintf(as, sizeof(as), "%s env -i XDG_RUNTIME_DIR=$T/xdg HOME=$T/home",
+		 geteuid() ? "" : "setpriv --reuid=65534 --regid=65534 "
+		 "--clear-groups");
+	out = run_sh(geteuid() ? "mkdir -m 700 $T/xdg $T/home && touch $T/xdg/keep" :
+		     "mkdir -m 700 $T/xdg $T/home && touch $T/xdg/keep && "
+		     "chown -R 65534:65534 $T/xdg $T/home && chmod 755 $T",
+		     &st, NULL);
+	free(out);
+	ASSERT_EQ(0, st);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(args, sizeof(args), "%s \"$FTSW\" %s", as, bad[i]);
+		out = run_sh(args, &st, &err);
+		EXPECT_NE(0, st) TH_LOG("%s", bad[i]);
+		EXPECT_EQ(1, count_of(err, "letters, digits, '_', '.', '-' "
+				      "only, '.' and '-' not first"))
+			TH_LOG("%s: %s", bad[i], err);
+		free(out);
+		free(err);
+	}
+
+	before = netns_mounts();
+	out = run("lab up --name cli-nomod -t ftmn:4,2", &st, &err);
+	EXPECT_EQ(1, st);
+	EXPECT_EQ(1, count_of(err, "lab cli-nomod: ftsw netlink: family not "
+			      "found (is ftsw.ko loaded?)")) TH_LOG("%s", err);
+	EXPECT_NE(0, access("/run/ftsw/cli-nomod", F_OK));
+	EXPECT_EQ(before, netns_mounts());
+	free(out);
+	free(err);
+	snprintf(args, sizeof(args), "%s \"$FTSW\" lab up -t ftmn:4,2", as);
+	out = run_sh(args, &st, &err);
+	EXPECT_EQ(1, st);
+	EXPECT_EQ(1, count_of(err, "is ftsw.ko loaded?")) TH_LOG("%s", err);
+	free(out);
+	free(err);
+	/* the user's runtime directory as it was: its one file, no ftsw/ */
+	out = run_sh("ls -A $T/xdg", &st, NULL);
+	EXPECT_STREQ("keep\n", out);
+	free(out);
 }
 
 /* Every bad value is refused, with the option named, exit status 2. */

@@ -392,7 +392,9 @@ static int fm_run(const struct cli_args *a)
 	FILE *log = stdout;
 
 	fm_args(a, &fa);
-	mkdir(FTSW_RUNDIR, 0755);
+	/* a lab's fabric manager keeps its files in the lab's directory */
+	if (!fa.lab)
+		ftsw_rundir_make(NULL);
 	fa.o.netns = fa.lab;
 	fa.o.stop = &fm_stop;
 	memset(&sa, 0, sizeof(sa));
@@ -405,11 +407,11 @@ static int fm_run(const struct cli_args *a)
 
 		if (!fa.logpath) {
 			if (fa.lab)
-				snprintf(deflog, sizeof(deflog), FTSW_RUNDIR
-					 "/%s/fm.log", fa.lab);
+				snprintf(deflog, sizeof(deflog), "%s/%s/fm.log",
+					 ftsw_rundir(), fa.lab);
 			else
-				snprintf(deflog, sizeof(deflog), FTSW_RUNDIR
-					 "/fm.log");
+				snprintf(deflog, sizeof(deflog), "%s/fm.log",
+					 ftsw_rundir());
 			fa.logpath = deflog;
 		}
 		rc = fm_daemonize(&fa, &ready_fd, &parent_rc);

@@ -231,18 +231,22 @@ int cmd_lab_mpi_agent(const struct cli_object *obj,
 int cmd_lab_capture(const struct cli_object *obj, const struct cli_cmd *cmd,
 		    int argc, char **argv)
 {
-	const char *link = NULL, *file = NULL;
+	const char *link = NULL, *file = NULL, *name;
 	struct ftsw_lab lab;
 	struct ftsw_err err;
-	char **extra = NULL;
+	char **extra = NULL, hint[320];
 	unsigned long count = 0;
-	int i;
+	pid_t reader = 0;
+	int i, fd = -1, rc;
 
 	(void)obj;
 	(void)cmd;
-	i = open_named(&argc, argv, capture_usage, &lab);
-	if (i <= 0)
-		return -i;
+	for (i = 0; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			capture_usage(stdout);
+			return 0;
+		}
+	name = take_name(&argc, argv);
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i], *n = i + 1 < argc ? argv[i + 1] : NULL;
 
@@ -254,27 +258,47 @@ int cmd_lab_capture(const struct cli_object *obj, const struct cli_cmd *cmd,
 			i++;
 		} else if (!strcmp(a, "-c")) {
 			if (parse_count(a, n, 1000000000, &count))
-				goto bad;
+				return 2;
 			i++;
 		} else if (!link && a[0] != '-') {
 			link = a;
 		} else {
 			cli_err("lab capture: unknown argument '%s'", a);
 			capture_usage(stderr);
-			goto bad;
+			return 2;
 		}
 	}
 	if (!link) {
 		cli_err("lab capture: LINK expected (SWITCH:PORT or HOST)");
-		goto bad;
+		return 2;
 	}
 	if (extra && !extra[0])
 		extra = NULL;
+	/* without root, tcpdump runs outside the lab: before it is opened */
+	if (!ftsw_privileged()) {
+		reader = ftsw_lab_capture_reader(file, (unsigned)count, extra,
+						 &fd, &err);
+		if (reader < 0) {
+			cli_err("lab capture: %s", err.msg);
+			return 1;
+		}
+	}
+	if (ftsw_lab_open(name, &lab, &err)) {
+		if (reader)
+			ftsw_lab_capture_abort(reader, fd);
+		ftsw_lab_hint(name, hint, sizeof(hint));
+		cli_err("%s%s", err.msg, hint);
+		return 1;
+	}
+	if (reader) {
+		rc = ftsw_lab_capture_pcap(&lab, link, fd, reader, &err);
+		if (rc < 0)
+			cli_err("lab capture: %s", err.msg);
+		ftsw_lab_close(&lab);
+		return rc < 0 ? 1 : rc;
+	}
 	ftsw_lab_capture(&lab, link, file, (unsigned)count, extra, &err);
 	cli_err("lab capture: %s", err.msg);
 	ftsw_lab_close(&lab);
 	return 1;
-bad:
-	ftsw_lab_close(&lab);
-	return 2;
 }

@@ -25,9 +25,9 @@
 void ftsw_fm_status_path(const char *netns, char *buf, size_t sz)
 {
 	if (netns)
-		snprintf(buf, sz, FTSW_RUNDIR "/%s/fm.status", netns);
+		snprintf(buf, sz, "%s/%s/fm.status", ftsw_rundir(), netns);
 	else
-		snprintf(buf, sz, FTSW_RUNDIR "/fm.status");
+		snprintf(buf, sz, "%s/fm.status", ftsw_rundir());
 }
 
 /*

@@ -67,25 +67,25 @@ int lab_check_name(const char *name, struct ftsw_err *err)
 		char c = name[i];
 
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-		      (c == '-' && i)))
+		      (c >= '0' && c <= '9') || c == '_' ||
+		      ((c == '.' || c == '-') && i)))
 			goto bad;
 	}
 	return 0;
 bad:
-	ftsw_err_set(err, "lab name '%s': letters, digits, '_', '.', '-' only",
-		     name);
+	ftsw_err_set(err, "lab name '%s': letters, digits, '_', '.', '-' only, "
+		     "'.' and '-' not first", name);
 	return -1;
 }
 
 void lab_rundir(const char *name, char *buf, size_t sz)
 {
-	snprintf(buf, sz, FTSW_RUNDIR "/%s", name);
+	snprintf(buf, sz, "%s/%s", ftsw_rundir(), name);
 }
 
 void lab_run_path(const char *name, const char *file, char *buf, size_t sz)
 {
-	snprintf(buf, sz, FTSW_RUNDIR "/%s/%s", name, file);
+	snprintf(buf, sz, "%s/%s/%s", ftsw_rundir(), name, file);
 }
 
 int lab_run_open(const char *name, const char *file, char *path, size_t sz,
@@ -256,15 +256,24 @@ int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err)
 	ftsw_text_close(&t);
 	if (rc)
 		return -1;
+	/* without root: the lab's namespaces are in the user's holder */
+	rc = ftsw_rootless_join(false, err);
+	if (rc > 0)
+		ftsw_err_set(err, "lab %s: its namespaces are gone (their holder "
+			     "process ended: a reboot, or it was killed); ftsw "
+			     "lab down %s removes what is left", name, name);
+	if (rc)
+		return -1;
 	lab_run_path(name, "topo.net", path, sizeof(path));
 	lab->topo = ftsw_net_read(path, err);
 	if (!lab->topo)
 		return -1;
 	if (counts[0] != lab->topo->nhosts ||
 	    counts[1] != lab->topo->nswitches) {
-		ftsw_err_set(err, FTSW_RUNDIR "/%s/lab.conf: %" PRIu64 " hosts "
+		ftsw_err_set(err, "%s/%s/lab.conf: %" PRIu64 " hosts "
 			     "and %" PRIu64 " switches, but %s has %" PRIu32
-			     " and %" PRIu32, name, counts[0], counts[1], path,
+			     " and %" PRIu32, ftsw_rundir(), name, counts[0],
+			     counts[1], path,
 			     lab->topo->nhosts, lab->topo->nswitches);
 		ftsw_lab_close(lab);
 		return -1;
@@ -311,7 +320,7 @@ void ftsw_lab_close(struct ftsw_lab *lab)
 
 int ftsw_lab_list(int (*cb)(const char *name, void *arg), void *arg)
 {
-	DIR *d = opendir(FTSW_RUNDIR);
+	DIR *d = opendir(ftsw_rundir());
 	struct dirent *de;
 	int rc = 0;
 

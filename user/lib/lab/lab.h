@@ -2,7 +2,8 @@
 /*
  * libftsw lab: a fat-tree of network namespaces with real packets.
  *
- * A lab NAME is one fabric namespace NAME (bound at /run/netns/NAME) that
+ * A lab NAME is one fabric namespace NAME (bound at NSDIR/NAME: /run/netns
+ * for root, inside the user's holder for anyone else, nl/ns.h) that
  * holds every switch port device, and one namespace NAME-hN per host, each
  * with one device eth0 (the other end of a veth pair whose fabric end is an
  * edge port). Switch i of the topology is kernel switch id i; its port p is
@@ -18,7 +19,8 @@
  * created with unshare(2) and bind mounts (as ip-netns does), devices,
  * addresses and qdiscs through rtnetlink, the switches through
  * the "ftsw" generic netlink family. The lab's description (topology, LMC,
- * engine) is kept in /run/ftsw/NAME/ so later commands find it.
+ * engine) is kept in RUNDIR/NAME/ (/run/ftsw/NAME for root, util/rundir.h)
+ * so later commands find it.
  *
  * Every function returns 0 or -1 with err naming the object at fault.
  *
@@ -147,7 +149,7 @@ int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err);
 void ftsw_lab_close(struct ftsw_lab *lab);
 /* Names of existing labs, one callback each. */
 int ftsw_lab_list(int (*cb)(const char *name, void *arg), void *arg);
-/* Whether FTSW_RUNDIR/NAME holds a lab (its lab.conf). */
+/* Whether RUNDIR/NAME holds a lab (its lab.conf; util/rundir.h). */
 bool ftsw_lab_exists(const char *name);
 /*
  * How many labs there are; their names, ", "-separated, into buf (may be

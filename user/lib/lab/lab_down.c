@@ -5,6 +5,7 @@
 #include <ftw.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,9 +157,9 @@ static int del_job_run(struct del_job *j, struct ftsw_err *err)
 	for (j->first = 0; j->first < j->n && !j->error; j->first = j->end) {
 		/* Hold what can be held (at least one more each chunk). */
 		for (j->end = j->first; j->end < j->n; j->end++) {
-			char path[300];
+			char path[PATH_MAX];
 
-			snprintf(path, sizeof(path), FTSW_NETNS_DIR "/%s",
+			snprintf(path, sizeof(path), "%s/%s", ftsw_netns_dir(),
 				 j->names[j->end]);
 			j->fds[j->end] = open(path, O_RDONLY | O_CLOEXEC);
 			if (j->fds[j->end] < 0 &&
@@ -261,6 +262,9 @@ int ftsw_lab_down_progress(const char *name, ftsw_lab_progress_fn progress,
 
 	if (lab_check_name(name, err))
 		return -1;
+	/* without root: in the holder, if one runs (else only files remain) */
+	if (ftsw_rootless_join(false, err) < 0)
+		return -1;
 	/* A subnet manager and gateways first: they live in the namespaces. */
 	ftsw_lab_sm_stop(name);
 	/*
@@ -275,7 +279,7 @@ int ftsw_lab_down_progress(const char *name, ftsw_lab_progress_fn progress,
 	 * namespace id from one small table instead of scanning the fabric's
 	 * (unhash_nsid), which made the clean-up quadratic in the hosts.
 	 */
-	snprintf(path, sizeof(path), FTSW_NETNS_DIR "/%s", name);
+	snprintf(path, sizeof(path), "%s/%s", ftsw_netns_dir(), name);
 	if (access(path, F_OK) == 0) {
 		found = true;
 		del_cables(name, progress, arg);
@@ -284,7 +288,7 @@ int ftsw_lab_down_progress(const char *name, ftsw_lab_progress_fn progress,
 	}
 	snprintf(pre, sizeof(pre), "%s-h", name);
 	pl = strlen(pre);
-	d = opendir(FTSW_NETNS_DIR);
+	d = opendir(ftsw_netns_dir());
 	if (d) {
 		while ((de = readdir(d))) {
 			const char *s = de->d_name + pl;
@@ -316,6 +320,8 @@ int ftsw_lab_down_progress(const char *name, ftsw_lab_progress_fn progress,
 			return -1;
 		}
 	}
+	/* the last lab: what labs share goes too */
+	ftsw_netns_release_idle();
 	if (!found) {
 		ftsw_err_set(err, "lab %s: no such lab", name);
 		return -1;

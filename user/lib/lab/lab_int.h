@@ -60,9 +60,9 @@ int lab_sm_path_sl_start(const char *name, const struct ftsw_lab_sm *sm,
 
 /* A lab's name: letters, digits, '_', '.', '-' (not first); 0 or -1. */
 int lab_check_name(const char *name, struct ftsw_err *err);
-/* The lab's run directory, FTSW_RUNDIR/name. */
+/* The lab's run directory, RUNDIR/name (util/rundir.h). */
 void lab_rundir(const char *name, char *buf, size_t sz);
-/* A file of it, FTSW_RUNDIR/name/file. */
+/* A file of it, RUNDIR/name/file. */
 void lab_run_path(const char *name, const char *file, char *buf, size_t sz);
 /*
  * Every file of the run directory is read through here, with the one line

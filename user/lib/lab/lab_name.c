@@ -4,7 +4,7 @@
  *
  * One rule for every command that takes --lab (lab and fm alike): the
  * name given, else $FTSW_LAB, else the only lab of this machine when there
- * is exactly one, else "ftsw". A lab is a directory of FTSW_RUNDIR
+ * is exactly one, else "ftsw". A lab is a directory of the run directory
  * holding a lab.conf; anything else there (a stray log) is not one.
  */
 #include <dirent.h>
@@ -23,13 +23,13 @@ bool ftsw_lab_exists(const char *name)
 
 	if (!name || !*name || name[0] == '.' || strchr(name, '/'))
 		return false;
-	snprintf(path, sizeof(path), FTSW_RUNDIR "/%s/lab.conf", name);
+	snprintf(path, sizeof(path), "%s/%s/lab.conf", ftsw_rundir(), name);
 	return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
 unsigned ftsw_lab_names(char *buf, size_t sz, char *first, size_t first_sz)
 {
-	DIR *d = opendir(FTSW_RUNDIR);
+	DIR *d = opendir(ftsw_rundir());
 	struct dirent *de;
 	unsigned n = 0;
 	size_t len = 0;

@@ -460,7 +460,7 @@ static int wait_subnet_up(const char *lab, pid_t pid, const char *log,
 /*
  * A bring-up that failed: OpenSM and the gateways stopped, their logs
  * (opensm.log, opensm.out, gw-hN.log) moved out of the run directory,
- * which the rollback removes, into FTSW_RUNDIR/LAB.sm-failed (never a lab:
+ * which the rollback removes, into RUNDIR/LAB.sm-failed (never a lab:
  * it has no lab.conf), whose path goes into the error.
  */
 static void keep_logs(const char *lab, struct ftsw_err *err)

@@ -17,13 +17,15 @@
  * Capture. A cable is named by one of its ends: SWITCH:PORT (s0:1, a node
  * name:PORT) or a host (h3, H3: its edge cable). tcpdump runs in the fabric
  * namespace on that end's device, so a switch-to-switch cable shows the
- * fabric header (ethertype 0x88B5) in both directions.
+ * fabric header (ethertype 0x88B5) in both directions; without root it
+ * runs outside and reads what ftsw captures there (see below).
  */
 #ifndef LIBFTSW_LAB_TOOLS_H
 #define LIBFTSW_LAB_TOOLS_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "lab/lab.h"
 
@@ -82,6 +84,24 @@ int ftsw_lab_capture_dev(const struct ftsw_lab *lab, const char *link,
  */
 int ftsw_lab_capture(struct ftsw_lab *lab, const char *link, const char *file,
 		     unsigned count, char **extra, struct ftsw_err *err);
+
+/*
+ * Capture without root (capture.c): tcpdump cannot run inside a rootless
+ * lab, so ftsw_lab_capture_reader starts it first, before the lab is
+ * opened (outside the user's holder), as tcpdump -r - with the same
+ * options as ftsw_lab_capture gives it; fd gets the socket to its input.
+ * Its pid, or -1 + err. ftsw_lab_capture_pcap then writes the cable's
+ * frames to fd in pcap's format, captured in the fabric namespace with a
+ * packet socket, until tcpdump ends (-c COUNT, or a signal: ^C stops
+ * both); it closes fd and returns tcpdump's exit status, or -1 + err.
+ * ftsw_lab_capture_abort stops a reader that will get nothing (the lab
+ * could not be opened).
+ */
+pid_t ftsw_lab_capture_reader(const char *file, unsigned count, char **extra,
+			      int *fd, struct ftsw_err *err);
+int ftsw_lab_capture_pcap(struct ftsw_lab *lab, const char *link, int fd,
+			  pid_t reader, struct ftsw_err *err);
+void ftsw_lab_capture_abort(pid_t reader, int fd);
 
 #pragma GCC visibility pop
 

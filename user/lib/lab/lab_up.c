@@ -665,16 +665,30 @@ static int lab_build(struct lab_build *b, struct ftsw_nl **nl,
 	return 0;
 }
 
+/*
+ * Before anything is made: the module must be there (a lab that cannot
+ * have a fabric would be built and rolled back for nothing).
+ */
+static int module_check(const char *name, struct ftsw_err *err)
+{
+	struct ftsw_err e;
+	struct ftsw_nl *nl = ftsw_nl_open_in(NULL, &e);
+
+	if (!nl) {
+		ftsw_err_errno(err, e.code, "lab %s: %s", name, e.msg);
+		return -1;
+	}
+	ftsw_nl_close(nl);
+	return 0;
+}
+
 /* The run directory marks the lab as ours from here on. */
 static int make_rundir(const struct lab_build *b, struct ftsw_err *err)
 {
 	char dir[256];
 
-	if (mkdir(FTSW_RUNDIR, 0755) < 0 && errno != EEXIST) {
-		ftsw_err_errno(err, errno, "%s: %s", FTSW_RUNDIR,
-			       strerror(errno));
+	if (ftsw_rundir_make(err))
 		return -1;
-	}
 	lab_rundir(b->name, dir, sizeof(dir));
 	if (mkdir(dir, 0755) < 0) {
 		ftsw_err_errno(err, errno, "lab %s: %s", b->name,
@@ -695,7 +709,7 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 	uint64_t t0 = ftsw_now_us();
 	uint32_t n;
 	int rc = -1;
-	bool made = false;
+	bool made = false, locked = false;
 
 	memset(tm ? tm : &tm0, 0, sizeof(tm0));
 	b.tm = tm ? tm : &tm0;
@@ -719,7 +733,17 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 	/* a bad --sm-conf is refused before anything is built */
 	if (o->sm && ftsw_lab_sm_conf_check(o->sm->conf, err))
 		return -1;
-	if (lab_route(&b, err))
+	if (module_check(b.name, err))
+		return -1;
+	/*
+	 * Until this lab's run directory exists, no lab down may take away
+	 * what labs share (nl/ns.h); a user without root joins (or first
+	 * starts) their holder, before any thread or large allocation.
+	 */
+	if (ftsw_rundir_lock(err))
+		return -1;
+	locked = true;
+	if (ftsw_rootless_join(true, err) < 0 || lab_route(&b, err))
 		goto out;
 	b.host_fd = malloc(sizeof(int) * b.t->nhosts);
 	if (!b.host_fd) {
@@ -731,6 +755,8 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 	if (make_rundir(&b, err))
 		goto out;
 	made = true;
+	ftsw_rundir_unlock();
+	locked = false;
 	if (lab_build(&b, &nl, err))
 		goto out;
 	if (o->sm) {
@@ -761,6 +787,8 @@ out:
 	if (b.fabric_fd >= 0)
 		close(b.fabric_fd);
 	free(b.host_fd);
+	if (locked)
+		ftsw_rundir_unlock();
 	if (rc && made) {
 		struct ftsw_err e2;
 
@@ -768,6 +796,9 @@ out:
 			o->progress("failed, rolling back", 0, 0,
 				    o->progress_arg);
 		ftsw_lab_down(b.name, &e2);
+	} else if (rc) {
+		/* a holder just started, the run directory just made */
+		ftsw_netns_release_idle();
 	}
 	if (!rc)
 		ftsw_evlog(b.name, "up", "lab up: %s, %u hosts, %u switches, %s%s",

@@ -486,8 +486,8 @@ int ftsw_lab_mpirun(struct ftsw_lab *lab, const struct ftsw_lab_mpirun_opts *o,
 		goto out;
 	rankfile[0] = 0;
 	if (!mpich) {
-		snprintf(rankfile, sizeof(rankfile), FTSW_RUNDIR
-			 "/%s/mpi-%d.rankfile", lab->name, (int)getpid());
+		snprintf(rankfile, sizeof(rankfile), "%s/%s/mpi-%d.rankfile",
+			 ftsw_rundir(), lab->name, (int)getpid());
 		if (ftsw_order_write(lab->topo, order, n,
 				     FTSW_ORDER_OMPI_RANKFILE, rankfile, err))
 			goto out;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the files of nl/ share (private to the folder): a request of the
- * "ftsw" family built by nl.c and sent there, and the lossless-mode
- * attributes of port requests and replies (nl_lossless.c).
+ * "ftsw" family built by nl.c and sent there, the lossless-mode
+ * attributes of port requests and replies (nl_lossless.c), and where the
+ * rootless holder binds namespaces (rootless.c, for ns.c).
  */
 #ifndef LIBFTSW_NL_INT_H
 #define LIBFTSW_NL_INT_H
@@ -21,5 +22,12 @@ int ftsw_nl_request(struct ftsw_nl *nl, struct nl_msg *msg);
 void ftsw_nl_put_port_ll(struct nl_msg *msg, const struct ftsw_port_cfg *c);
 /* A port reply's lossless settings and per-VL state into ll. */
 void ftsw_nl_port_ll_from(struct nlattr **tb, struct ftsw_port_ll *ll);
+
+/* RUNDIR/.netns: the rootless holder's tmpfs of named namespaces. */
+const char *ftsw_rootless_nsdir(void);
+/* Stop the holder, remove its files (the run directory's lock held). */
+void ftsw_rootless_stop(void);
+/* Forget the saved original network namespace (joined the holder's). */
+void ftsw_netns_home_reset(void);
 
 #endif

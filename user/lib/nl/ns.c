@@ -27,6 +27,8 @@
 #include <unistd.h>
 
 #include "nl/ns.h"
+#include "nl/nl_int.h"
+#include "util/rundir.h"
 
 static int home_fd = -1;
 
@@ -43,6 +45,13 @@ static int save_home(struct ftsw_err *err)
 	return 0;
 }
 
+void ftsw_netns_home_reset(void)
+{
+	if (home_fd >= 0)
+		close(home_fd);
+	home_fd = -1;
+}
+
 int ftsw_netns_home(struct ftsw_err *err)
 {
 	if (home_fd < 0)
@@ -56,46 +65,100 @@ int ftsw_netns_home(struct ftsw_err *err)
 	return 0;
 }
 
+const char *ftsw_netns_dir(void)
+{
+	static char dir[PATH_MAX];
+
+	if (!dir[0])
+		snprintf(dir, sizeof(dir), "%s", ftsw_privileged() ?
+			 FTSW_NETNS_DIR : ftsw_rootless_nsdir());
+	return dir;
+}
+
+/* NSDIR/name into buf; -1 + err when it does not fit. */
+static int ns_path(const char *name, char *buf, size_t sz,
+		   struct ftsw_err *err)
+{
+	if ((size_t)snprintf(buf, sz, "%s/%s", ftsw_netns_dir(), name) < sz)
+		return 0;
+	ftsw_err_set(err, "namespace %s: path too long", name);
+	return -1;
+}
+
 static int netns_dir(struct ftsw_err *err)
 {
-	if (mkdir(FTSW_NETNS_DIR, 0755) < 0 && errno != EEXIST) {
-		ftsw_err_errno(err, errno, "%s: %s", FTSW_NETNS_DIR,
-			       strerror(errno));
+	const char *dir = ftsw_netns_dir();
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		ftsw_err_errno(err, errno, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
 	/* Shared, so that bind mounts below propagate; bind it onto itself
 	 * first when it is not a mount point yet. */
-	if (mount("", FTSW_NETNS_DIR, "none", MS_SHARED | MS_REC, NULL) == 0)
+	if (mount("", dir, "none", MS_SHARED | MS_REC, NULL) == 0)
 		return 0;
 	if (errno != EINVAL) {
-		ftsw_err_errno(err, errno, "%s: make shared: %s",
-			       FTSW_NETNS_DIR, strerror(errno));
+		ftsw_err_errno(err, errno, "%s: make shared: %s", dir,
+			       strerror(errno));
 		return -1;
 	}
-	if (mount(FTSW_NETNS_DIR, FTSW_NETNS_DIR, "none", MS_BIND | MS_REC,
-		  NULL) < 0 ||
-	    mount("", FTSW_NETNS_DIR, "none", MS_SHARED | MS_REC, NULL) < 0) {
-		ftsw_err_errno(err, errno, "%s: bind mount: %s", FTSW_NETNS_DIR,
+	if (mount(dir, dir, "none", MS_BIND | MS_REC, NULL) < 0 ||
+	    mount("", dir, "none", MS_SHARED | MS_REC, NULL) < 0) {
+		ftsw_err_errno(err, errno, "%s: bind mount: %s", dir,
 			       strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
+static void netns_dir_prune(void)
+{
+	const char *dir = ftsw_netns_dir();
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			closedir(d);
+			return;		/* a namespace of someone else's */
+		}
+	closedir(d);
+	/* Not a mount point: EINVAL, and the directory goes all the same. */
+	umount2(dir, MNT_DETACH);
+	rmdir(dir);
+}
+
+void ftsw_netns_release_idle(void)
+{
+	if (!*ftsw_rundir() || access(ftsw_rundir(), F_OK) ||
+	    ftsw_rundir_lock(NULL))
+		return;
+	if (!ftsw_rundir_busy()) {
+		if (ftsw_privileged())
+			netns_dir_prune();
+		else
+			ftsw_rootless_stop();
+		ftsw_rundir_prune();
+	}
+	ftsw_rundir_unlock();
+}
+
 int ftsw_netns_add(const char *name, struct ftsw_err *err)
 {
 	static bool dir_ready;
-	char path[256];
+	char path[PATH_MAX];
 	int fd;
 
-	if (save_home(err))
+	if (ftsw_rootless_join(false, err) < 0 || save_home(err) ||
+	    ns_path(name, path, sizeof(path), err))
 		return -1;
 	if (!dir_ready) {
 		if (netns_dir(err))
 			return -1;
 		dir_ready = true;
 	}
-	snprintf(path, sizeof(path), FTSW_NETNS_DIR "/%s", name);
 	fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
 	if (fd < 0) {
 		ftsw_err_errno(err, errno, "namespace %s: %s", name,
@@ -105,8 +168,10 @@ int ftsw_netns_add(const char *name, struct ftsw_err *err)
 	}
 	close(fd);
 	if (unshare(CLONE_NEWNET) < 0) {
-		ftsw_err_errno(err, errno, "namespace %s: unshare: %s", name,
-			       strerror(errno));
+		/* ENOSPC: past a limit on namespaces, the user's or all's */
+		ftsw_err_errno(err, errno, "namespace %s: unshare: %s%s", name,
+			       strerror(errno), errno == ENOSPC ?
+			       " (sysctl user.max_net_namespaces)" : "");
 		unlink(path);
 		return -1;
 	}
@@ -123,9 +188,10 @@ int ftsw_netns_add(const char *name, struct ftsw_err *err)
 
 int ftsw_netns_del(const char *name, struct ftsw_err *err)
 {
-	char path[256];
+	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), FTSW_NETNS_DIR "/%s", name);
+	if (ns_path(name, path, sizeof(path), err))
+		return -1;
 	if (umount2(path, MNT_DETACH) < 0 && errno != EINVAL &&
 	    errno != ENOENT) {
 		ftsw_err_errno(err, errno, "namespace %s: umount: %s", name,
@@ -142,10 +208,12 @@ int ftsw_netns_del(const char *name, struct ftsw_err *err)
 
 int ftsw_netns_open(const char *name, struct ftsw_err *err)
 {
-	char path[256];
+	char path[PATH_MAX];
 	int fd;
 
-	snprintf(path, sizeof(path), FTSW_NETNS_DIR "/%s", name);
+	if (ftsw_rootless_join(false, err) < 0 ||
+	    ns_path(name, path, sizeof(path), err))
+		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		ftsw_err_errno(err, errno, "namespace %s: %s", name,
@@ -242,7 +310,11 @@ static void bind_etc(const char *name)
 
 int ftsw_netns_view(const char *name, struct ftsw_err *err)
 {
-	unsigned long flags = 0;
+	/*
+	 * nosuid, nodev, noexec as the sysfs it covers has them on most
+	 * systems: a rootless lab may mount one only as restricted as that.
+	 */
+	unsigned long flags = MS_NOSUID | MS_NODEV | MS_NOEXEC;
 	struct statvfs vfs;
 
 	if (unshare(CLONE_NEWNS) < 0) {
@@ -262,7 +334,7 @@ int ftsw_netns_view(const char *name, struct ftsw_err *err)
 	 */
 	if (umount2("/sys", MNT_DETACH) < 0 && !statvfs("/sys", &vfs) &&
 	    (vfs.f_flag & ST_RDONLY))
-		flags = MS_RDONLY;
+		flags |= MS_RDONLY;
 	if (mount(name, "/sys", "sysfs", flags, NULL) < 0) {
 		ftsw_err_set(err, "namespace %s: mount sysfs on /sys: %s", name,
 			     strerror(errno));

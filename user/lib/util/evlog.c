@@ -46,10 +46,11 @@ void ftsw_evlog(const char *lab, const char *kind, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	snprintf(path, sizeof(path), FTSW_RUNDIR "/%s", lab);
+	snprintf(path, sizeof(path), "%s/%s", ftsw_rundir(), lab);
 	if (stat(path, &st) || !S_ISDIR(st.st_mode))
 		return;
-	snprintf(path, sizeof(path), FTSW_RUNDIR "/%s/" FTSW_EVLOG_FILE, lab);
+	snprintf(path, sizeof(path), "%s/%s/" FTSW_EVLOG_FILE, ftsw_rundir(),
+		 lab);
 	if (!lstat(path, &st) && S_ISREG(st.st_mode) &&
 	    st.st_size > FTSW_EVLOG_MAX) {
 		snprintf(old, sizeof(old), "%s.1", path);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A lab's events file, FTSW_RUNDIR/LAB/events (Documentation/lab.md,
+ * A lab's events file, RUNDIR/LAB/events (util/rundir.h) (Documentation/lab.md,
  * "Watching the fabric"): what the kernel does not announce (a cable
  * failed or healed by `lab fail`, a fabric manager's sweep, `lab up`, a
  * traffic run), one JSON object per line:
