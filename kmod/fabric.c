@@ -75,7 +75,7 @@ static void ftsw_port_update(struct ftsw_port *p, u8 reason, bool notify)
 	ftsw_changed(p->sw->fn);
 	if (notify)
 		ftsw_nl_port_event(p, reason);
-	ftsw_sma_port_changed(p);
+	ftsw_trap_port_changed(p);
 }
 
 /*
@@ -398,7 +398,7 @@ static void ftsw_phys_dev(struct ftsw_port *p, u8 phys)
 }
 
 /*
- * Apply the PortPhysicalState Sets SMPs left (sma_ctl.c): Disabled takes
+ * Apply the PortPhysicalState Sets SMPs left (sma.c): Disabled takes
  * the port administratively down (a patch cable's far end loses its link
  * with it), Polling brings it up, each with its port event and trap as
  * for `ftsw port set`; then the devices follow (ftsw_phys_dev). RTNL keeps

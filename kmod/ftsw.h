@@ -23,6 +23,12 @@
 #include <linux/skbuff.h>
 #include <net/genetlink.h>
 #include <net/netns/generic.h>
+/* get_unaligned_be16() and friends: <linux/unaligned.h> since 6.12. */
+#if __has_include("linux/unaligned.h")
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
 #include <linux/ftsw.h>
 
 /*
@@ -144,7 +150,7 @@ struct ftsw_ca {
 	struct ftsw_stats pma_base;	/* counters at the last PMA reset */
 };
 
-/* Lossless mode (ll_queue.c): a port's VL arbitration table, as the SMA's. */
+/* Lossless mode (ll_arb.c): a port's VL arbitration table, as the SMA's. */
 struct ftsw_arb_cfg {
 	u8 ent[2][FTSW_VLARB_CAP][2];	/* low, high: VL, weight */
 	u8 limit;			/* VLHighLimit */
@@ -264,7 +270,7 @@ struct ftsw_switch {
 	u16 (*mft)[FTSW_MFT_GROUPS];	/* FTSW_MFT_CAP entries, or NULL */
 	u64 trap_tid;
 	/*
-	 * Trap 128 repeated until the SM represses it (sma_ctl.c): the TID
+	 * Trap 128 repeated until the SM represses it (trap.c): the TID
 	 * waiting (0: none), the port it came from, sends so far.
 	 */
 	u64 trap_wait;
@@ -299,10 +305,10 @@ struct ftsw_net {
 	struct ftsw_plan *plan_staged;	/* under lock; see plan_pending */
 	bool plan_pending;	/* commit publishes plan_staged (NULL: none) */
 	/*
-	 * In-band management (sma.c): the agents' registers, and what an
-	 * SMP's Set replaced (LFTs, policies, plans), freed by @retire_work
-	 * under @lock then after a grace period: netlink reads these under
-	 * @lock alone.
+	 * In-band management (sma.c, sma_ctl.c): the agents' registers, and
+	 * what an SMP's Set replaced (LFTs, policies, plans), freed by
+	 * @retire_work under @lock then after a grace period: netlink reads
+	 * these under @lock alone.
 	 */
 	spinlock_t sma_lock;
 	struct llist_head retired_lft;

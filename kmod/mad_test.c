@@ -834,7 +834,7 @@ static void t_trap128(struct kunit *test)
 	pi->clientrereg_resv_subnetto = 22;	/* no repeat within the case */
 	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
 	mutex_lock(&f->fn.lock);
-	ftsw_sma_port_changed(f->h2);
+	ftsw_trap_port_changed(f->h2);
 	mutex_unlock(&f->fn.lock);
 	KUNIT_ASSERT_TRUE(test, t_recv(test, f, &m));
 	KUNIT_EXPECT_EQ(test, m.smp.mgmt_class, IB_MGMT_CLASS_SUBN_LID_ROUTED);
@@ -890,7 +890,7 @@ static void t_trap_repress_send(struct kunit *test, struct t_fab *f, u64 tid)
 static void t_changed(struct t_fab *f, struct ftsw_port *p)
 {
 	mutex_lock(&f->fn.lock);
-	ftsw_sma_port_changed(p);
+	ftsw_trap_port_changed(p);
 	mutex_unlock(&f->fn.lock);
 }
 
@@ -914,17 +914,17 @@ static void t_trap_repeat(struct kunit *test)
 	tid = t_trap_get(test, f);
 	KUNIT_EXPECT_NE(test, tid, 0);
 	/* Unanswered: the same trap, same TID, again. */
-	KUNIT_EXPECT_TRUE(test, ftsw_sma_trap_resend(s1));
+	KUNIT_EXPECT_TRUE(test, ftsw_trap_resend(s1));
 	KUNIT_EXPECT_EQ(test, t_trap_get(test, f), tid);
 	/* A TrapRepress for another TID changes nothing... */
 	sink = t_drops(f->h0, FTSW_DROP_MAD_SINK) +
 	       t_drops(f->s1p1, FTSW_DROP_MAD_SINK);
 	t_trap_repress_send(test, f, tid + 1);
-	KUNIT_EXPECT_TRUE(test, ftsw_sma_trap_resend(s1));
+	KUNIT_EXPECT_TRUE(test, ftsw_trap_resend(s1));
 	KUNIT_EXPECT_EQ(test, t_trap_get(test, f), tid);
 	/* ... its own (high 32 bits the SM's MAD layer's) ends the repeats. */
 	t_trap_repress_send(test, f, tid | 0xabcd00000000ULL);
-	KUNIT_EXPECT_FALSE(test, ftsw_sma_trap_resend(s1));
+	KUNIT_EXPECT_FALSE(test, ftsw_trap_resend(s1));
 	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&f->got));
 	/* Taken by the agent, not dropped as a MAD no one takes. */
 	KUNIT_EXPECT_EQ(test, t_drops(f->h0, FTSW_DROP_MAD_SINK) +
@@ -932,7 +932,7 @@ static void t_trap_repeat(struct kunit *test)
 	/* Never repressed: 16 sends in all, then no more. */
 	t_changed(f, f->h2);
 	KUNIT_EXPECT_EQ(test, t_trap_get(test, f), tid + 1);
-	for (n = 1; ftsw_sma_trap_resend(s1) && n < 100; n++)
+	for (n = 1; ftsw_trap_resend(s1) && n < 100; n++)
 		KUNIT_EXPECT_EQ(test, t_trap_get(test, f), tid + 1);
 	KUNIT_EXPECT_EQ(test, n, 16);
 	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&f->got));
@@ -940,7 +940,7 @@ static void t_trap_repeat(struct kunit *test)
 	t_changed(f, f->h2);
 	KUNIT_EXPECT_EQ(test, t_trap_get(test, f), tid + 2);
 	ftsw_sma_switch_del(s1);
-	KUNIT_EXPECT_FALSE(test, ftsw_sma_trap_resend(s1));
+	KUNIT_EXPECT_FALSE(test, ftsw_trap_resend(s1));
 	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&f->got));
 	t_fab_free(f);
 }

@@ -23,16 +23,6 @@
 #include "stats.h"
 #include "nl_port.h"
 
-static void ftsw_policy_defaults(struct ftsw_policy *pol, u8 lmc)
-{
-	int i;
-
-	pol->lmc = lmc;
-	pol->n_offsets = 1U << lmc;
-	for (i = 0; i < pol->n_offsets; i++)
-		pol->offsets[i] = i;
-}
-
 /*
  * Build an edge port's policy from the request, starting from @old for
  * what the request leaves out. Returns a new, checked policy.

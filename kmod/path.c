@@ -90,3 +90,14 @@ struct ftsw_policy *ftsw_policy_alloc(u32 sl_len)
 		pol->sl_len = sl_len;
 	return pol;
 }
+
+/* An LMC and all its 2^@lmc offsets, as a new edge port has them. */
+void ftsw_policy_defaults(struct ftsw_policy *pol, u8 lmc)
+{
+	int i;
+
+	pol->lmc = lmc;
+	pol->n_offsets = 1U << lmc;
+	for (i = 0; i < pol->n_offsets; i++)
+		pol->offsets[i] = i;
+}

@@ -13,5 +13,6 @@ bool ftsw_lid_in_range(const struct ftsw_policy *pol, u16 dlid);
 int ftsw_policy_check(u16 base_lid, u8 lmc, const u8 *offsets, u32 n_offsets,
 		      const u8 *sl, u32 sl_len, const char **msg);
 struct ftsw_policy *ftsw_policy_alloc(u32 sl_len);
+void ftsw_policy_defaults(struct ftsw_policy *pol, u8 lmc);
 
 #endif /* _FTSW_PATH_H */

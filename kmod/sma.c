@@ -60,26 +60,6 @@ struct ftsw_sma_attr {
 	int (*set)(struct ftsw_sma_req *r);
 };
 
-/* Big-endian fields of the SMP data, at any alignment. */
-static void ftsw_put_be16(u8 *p, u16 v)
-{
-	p[0] = v >> 8;
-	p[1] = v & 0xff;
-}
-
-static u16 ftsw_get_be16(const u8 *p)
-{
-	return p[0] << 8 | p[1];
-}
-
-static void ftsw_put_be64(u8 *p, u64 v)
-{
-	int i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = v >> (56 - 8 * i);
-}
-
 u64 ftsw_switch_guid(const struct ftsw_switch *sw)
 {
 	return sw->guid ? sw->guid : FTSW_GUID_PREFIX | BIT_ULL(32) | sw->id;
@@ -180,7 +160,7 @@ static int ftsw_guid_info_get(struct ftsw_sma_req *r)
 
 	if (r->mod)
 		return ST_VALUE;
-	ftsw_put_be64(r->data, guid);
+	put_unaligned_be64(guid, r->data);
 	return ST_OK;
 }
 
@@ -219,20 +199,20 @@ static int ftsw_switch_info_get(struct ftsw_sma_req *r)
 
 	if (r->ca)
 		return ST_ATTR;
-	ftsw_put_be16(d + SI_LIN_CAP, FTSW_LFT_SIZE);
-	ftsw_put_be16(d + SI_MCAST_CAP, FTSW_MFT_CAP);
-	ftsw_put_be16(d + SI_LIN_TOP, ftsw_lft_top(sw));
+	put_unaligned_be16(FTSW_LFT_SIZE, d + SI_LIN_CAP);
+	put_unaligned_be16(FTSW_MFT_CAP, d + SI_MCAST_CAP);
+	put_unaligned_be16(ftsw_lft_top(sw), d + SI_LIN_TOP);
 	memcpy(d + SI_DEF_PORT, sw->def_port, sizeof(sw->def_port));
 	d[SI_LIFE_STATE] = sw->life << 3 | (sw->psc ? 1 << 2 : 0);
-	ftsw_put_be16(d + SI_MCAST_TOP, sw->mft_top);
+	put_unaligned_be16(sw->mft_top, d + SI_MCAST_TOP);
 	return ST_OK;
 }
 
 static int ftsw_switch_info_set(struct ftsw_sma_req *r)
 {
 	struct ftsw_switch *sw = r->sw;
-	u16 top = ftsw_get_be16(r->data + SI_LIN_TOP);
-	u16 mtop = ftsw_get_be16(r->data + SI_MCAST_TOP);
+	u16 top = get_unaligned_be16(r->data + SI_LIN_TOP);
+	u16 mtop = get_unaligned_be16(r->data + SI_MCAST_TOP);
 	u8 *d = r->data;
 
 	if (r->ca)
@@ -494,7 +474,6 @@ static int ftsw_ca_set_lid(struct ftsw_port *p, u16 lid, u8 lmc)
 	struct ftsw_net *fn = p->sw->fn;
 	struct ftsw_policy *old, *pol;
 	const char *msg;
-	int i;
 
 	old = rcu_dereference_protected(p->policy,
 					lockdep_is_held(&fn->sma_lock));
@@ -510,11 +489,8 @@ static int ftsw_ca_set_lid(struct ftsw_port *p, u16 lid, u8 lmc)
 		pol->n_offsets = old->n_offsets;
 		memcpy(pol->offsets, old->offsets, sizeof(pol->offsets));
 	}
-	if (!old || old->lmc != lmc) {
-		pol->n_offsets = 1U << lmc;
-		for (i = 0; i < pol->n_offsets; i++)
-			pol->offsets[i] = i;
-	}
+	if (!old || old->lmc != lmc)
+		ftsw_policy_defaults(pol, lmc);
 	pol->base_lid = lid;
 	pol->lmc = lmc;
 	if (ftsw_policy_check(lid, lmc, pol->offsets, pol->n_offsets, pol->sl,
@@ -680,7 +656,7 @@ static int ftsw_pkey_get(struct ftsw_sma_req *r)
 	if (st)
 		return st;
 	for (i = 0; i < FTSW_PKEY_CAP; i++)
-		ftsw_put_be16(r->data + 2 * i, t ? t[i] : (i ? 0 : 0xffff));
+		put_unaligned_be16(t ? t[i] : (i ? 0 : 0xffff), r->data + 2 * i);
 	return ST_OK;
 }
 
@@ -694,7 +670,7 @@ static int ftsw_pkey_set(struct ftsw_sma_req *r)
 	if (!t)
 		return ST_VALUE;	/* no partition enforcement on ports */
 	for (i = 0; i < FTSW_PKEY_CAP; i++)
-		t[i] = ftsw_get_be16(r->data + 2 * i);
+		t[i] = get_unaligned_be16(r->data + 2 * i);
 	return ST_OK;
 }
 
@@ -855,9 +831,9 @@ static int ftsw_mft(struct ftsw_sma_req *r, bool set)
 			 NULL;
 
 		if (set)
-			*e = ftsw_get_be16(r->data + 2 * i);
+			*e = get_unaligned_be16(r->data + 2 * i);
 		else
-			ftsw_put_be16(r->data + 2 * i, e ? *e : 0);
+			put_unaligned_be16(e ? *e : 0, r->data + 2 * i);
 	}
 	return ST_OK;
 }

@@ -74,8 +74,7 @@ static void ftsw_trap128(struct ftsw_port *in, u16 sm_lid, u16 lid, u8 sl,
 	n->trap_num = cpu_to_be16(FTSW_TRAP_PORT_CHANGE);
 	n->issuer_lid = cpu_to_be16(lid);
 	/* DataDetails of trap 128: the switch's LID first. */
-	n->details.raw_data.details[0] = lid >> 8;
-	n->details.raw_data.details[1] = lid & 0xff;
+	put_unaligned_be16(lid, n->details.raw_data.details);
 	ftsw_mad_send(in, skb);
 }
 
@@ -102,9 +101,9 @@ static unsigned long ftsw_trap_interval(const struct ftsw_switch *sw)
  * context): both its InfiniBand ports (the switch's and, for an edge port,
  * the CA's) start over in the state a link comes up in, PortStateChange is
  * set and the master SM, if one has said where it is, gets trap 128, sent
- * again until the SM represses it (ftsw_sma_trap_resend).
+ * again until the SM represses it (ftsw_trap_resend).
  */
-void ftsw_sma_port_changed(struct ftsw_port *p)
+void ftsw_trap_port_changed(struct ftsw_port *p)
 {
 	struct ftsw_switch *sw = p->sw;
 	struct ftsw_net *fn = sw->fn;
@@ -143,7 +142,7 @@ void ftsw_sma_port_changed(struct ftsw_port *p)
  * FTSW_TRAP_SENDS times, the SM or switch LID gone, the port it came from
  * unbound, or the switch deleted.
  */
-bool ftsw_sma_trap_resend(struct ftsw_switch *sw)
+bool ftsw_trap_resend(struct ftsw_switch *sw)
 {
 	struct ftsw_net *fn = sw->fn;
 	struct ftsw_port *p;
@@ -184,7 +183,7 @@ static void ftsw_trap_work(struct work_struct *work)
 	struct ftsw_switch *sw = container_of(to_delayed_work(work),
 					      struct ftsw_switch, trap_work);
 
-	if (ftsw_sma_trap_resend(sw))
+	if (ftsw_trap_resend(sw))
 		schedule_delayed_work(&sw->trap_work, ftsw_trap_interval(sw));
 }
 

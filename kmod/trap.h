@@ -8,7 +8,7 @@
 #include "ftsw.h"
 
 void ftsw_trap_init(struct ftsw_switch *sw);
-void ftsw_sma_port_changed(struct ftsw_port *p);
-bool ftsw_sma_trap_resend(struct ftsw_switch *sw);
+void ftsw_trap_port_changed(struct ftsw_port *p);
+bool ftsw_trap_resend(struct ftsw_switch *sw);
 
 #endif /* _FTSW_TRAP_H */
