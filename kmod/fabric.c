@@ -114,7 +114,8 @@ void ftsw_port_rename(struct ftsw_port *p)
 	ftsw_changed(p->sw->fn);
 }
 
-static void ftsw_port_free(struct ftsw_port *p)
+/* Free a port no reader holds: its lossless state, path policy, counters. */
+void ftsw_port_free(struct ftsw_port *p)
 {
 	ftsw_ll_free(p);
 	kvfree(rcu_access_pointer(p->policy));
@@ -122,8 +123,14 @@ static void ftsw_port_free(struct ftsw_port *p)
 	kfree(p);
 }
 
-static struct ftsw_port *ftsw_port_alloc(struct ftsw_switch *sw, u8 num,
-					 u8 kind, bool admin_up)
+/*
+ * A new port @num of @sw, of @kind, bound to nothing yet: counters, the
+ * defaults of lossless mode and of the agents' registers, and in a lossless
+ * fabric its buffers. The binding sets its device or far end, then
+ * publishes it.
+ */
+struct ftsw_port *ftsw_port_alloc(struct ftsw_switch *sw, u8 num, u8 kind,
+				  bool admin_up)
 {
 	struct ftsw_port *p;
 	int cpu;
@@ -156,7 +163,7 @@ static struct ftsw_port *ftsw_port_alloc(struct ftsw_switch *sw, u8 num,
 }
 
 /* Make a bound port visible to the data path, dumps and listeners. */
-static void ftsw_port_publish(struct ftsw_port *p)
+void ftsw_port_publish(struct ftsw_port *p)
 {
 	struct ftsw_switch *sw = p->sw;
 
@@ -269,7 +276,7 @@ static void ftsw_fold_drops(struct ftsw_net *fn, const struct ftsw_port *p)
 }
 
 /* Take a port from the data path's view; it may still be in use. */
-static void ftsw_port_hide(struct ftsw_port *p)
+void ftsw_port_hide(struct ftsw_port *p)
 {
 	ftsw_plan_host_del(p);
 	RCU_INIT_POINTER(p->sw->ports[p->num], NULL);
@@ -277,7 +284,7 @@ static void ftsw_port_hide(struct ftsw_port *p)
 }
 
 /* Account for and free a port no reader can hold any more. */
-static void ftsw_port_retire(struct ftsw_port *p, u8 reason, bool notify)
+void ftsw_port_retire(struct ftsw_port *p, u8 reason, bool notify)
 {
 	struct ftsw_switch *sw = p->sw;
 	struct ftsw_net *fn = sw->fn;
@@ -321,10 +328,26 @@ void ftsw_port_unbind(struct ftsw_port *p, u8 reason, bool notify)
 	ftsw_port_retire(p, reason, notify);
 }
 
+/*
+ * Free a switch out of the fabric's view (deleted, every port unbound):
+ * its agents stop, its tables and itself go after a grace period.
+ * fn->lock held.
+ */
+void ftsw_switch_free(struct ftsw_switch *sw)
+{
+	struct ftsw_lft *lft;
+
+	ftsw_sma_switch_del(sw);
+	lft = rcu_replace_pointer(sw->lft, NULL,
+				  lockdep_is_held(&sw->fn->lock));
+	ftsw_lft_free_deferred(lft);
+	ftsw_lft_free(sw->staged);
+	kfree_rcu(sw, rcu);
+}
+
 void ftsw_switch_del(struct ftsw_switch *sw, u8 reason, bool notify)
 {
 	struct ftsw_net *fn = sw->fn;
-	struct ftsw_lft *lft;
 	int i;
 
 	ASSERT_RTNL();
@@ -339,11 +362,7 @@ void ftsw_switch_del(struct ftsw_switch *sw, u8 reason, bool notify)
 	xa_erase(&fn->switches, sw->id);
 	fn->nswitches--;
 	ftsw_changed(fn);
-	ftsw_sma_switch_del(sw);
-	lft = rcu_replace_pointer(sw->lft, NULL, lockdep_is_held(&fn->lock));
-	ftsw_lft_free_deferred(lft);
-	ftsw_lft_free(sw->staged);
-	kfree_rcu(sw, rcu);
+	ftsw_switch_free(sw);
 }
 
 void ftsw_fabric_flush(struct ftsw_net *fn, bool notify)
@@ -474,11 +493,9 @@ int ftsw_netdev_event(struct notifier_block *nb, unsigned long event,
 	return NOTIFY_DONE;
 }
 
-int __net_init ftsw_net_init(struct net *net)
+/* A fabric, empty: a namespace's (ftsw_net_init()) or a KUnit suite's. */
+void ftsw_fabric_init(struct ftsw_net *fn)
 {
-	struct ftsw_net *fn = ftsw_net(net);
-
-	fn->net = net;
 	mutex_init(&fn->lock);
 	xa_init(&fn->switches);
 	xa_init(&fn->hosts);
@@ -486,14 +503,14 @@ int __net_init ftsw_net_init(struct net *net)
 	fn->seq = 1;
 	fn->hop_limit = FTSW_HOP_LIMIT_DEFAULT;
 	ftsw_sma_net_init(fn);
-	return 0;
 }
 
-void __net_exit ftsw_net_exit(struct net *net)
+/*
+ * A fabric's end: its switches deleted (their ports unbound), its plans
+ * and what SMPs replaced freed, its work done.
+ */
+void ftsw_fabric_exit(struct ftsw_net *fn)
 {
-	struct ftsw_net *fn = ftsw_net(net);
-
-	/* Devices of the namespace are gone already (notifier); the rest. */
 	rtnl_lock();
 	mutex_lock(&fn->lock);
 	ftsw_fabric_flush(fn, false);
@@ -505,4 +522,19 @@ void __net_exit ftsw_net_exit(struct net *net)
 	xa_destroy(&fn->switches);
 	xa_destroy(&fn->hosts);
 	mutex_destroy(&fn->lock);
+}
+
+int __net_init ftsw_net_init(struct net *net)
+{
+	struct ftsw_net *fn = ftsw_net(net);
+
+	fn->net = net;
+	ftsw_fabric_init(fn);
+	return 0;
+}
+
+void __net_exit ftsw_net_exit(struct net *net)
+{
+	/* Devices of the namespace are gone already (notifier); the rest. */
+	ftsw_fabric_exit(ftsw_net(net));
 }

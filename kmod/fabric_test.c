@@ -342,13 +342,10 @@ static void ftsw_t_fabric_free(struct ftsw_t_fabric *f)
 {
 	int i;
 
-	for (i = 1; i < 3; i++) {
-		if (!f->ports[i])
-			continue;
-		kvfree(rcu_access_pointer(f->ports[i]->policy));
+	for (i = 1; i < 3; i++)
 		ftsw_t_port_free(f->ports[i]);
-	}
 	ftsw_t_switch_free(f->sw);
+	ftsw_t_fabric_exit(&f->fn);
 }
 
 /*
@@ -360,24 +357,16 @@ static void ftsw_t_fabric_free(struct ftsw_t_fabric *f)
 static struct ftsw_t_fabric *ftsw_t_fabric_new(struct kunit *test)
 {
 	struct ftsw_t_fabric *f;
-	struct ftsw_policy *pol;
 	struct ftsw_lft *lft;
-	int i;
 
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
+	ftsw_t_fabric_init(&f->fn);
 	f->fn.hop_limit = 4;
-	f->sw = ftsw_t_switch_new(test, &f->fn, 0);
+	f->sw = ftsw_t_switch_new(test, &f->fn, 0, false);
 	f->ports[1] = ftsw_t_port_new(test, f->sw, 1, FTSW_PORT_LINK);
 	f->ports[2] = ftsw_t_port_new(test, f->sw, 2, FTSW_PORT_EDGE);
-	pol = kvzalloc(struct_size(pol, sl, 0), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, pol);
-	pol->base_lid = 8;
-	pol->lmc = 2;
-	pol->n_offsets = 4;
-	for (i = 0; i < 4; i++)
-		pol->offsets[i] = i;
-	RCU_INIT_POINTER(f->ports[2]->policy, pol);
+	ftsw_t_edge_policy(test, f->ports[2], 8, 2, 4);
 	lft = rcu_access_pointer(f->sw->lft);
 	lft->port[8] = 2;
 	lft->port[20] = 2;
@@ -951,6 +940,7 @@ static void ftsw_t_patch_free(struct ftsw_t_patch *f)
 		ftsw_t_port_free(ports[i]);
 	for (i = 0; i < 2; i++)
 		ftsw_t_switch_free(f->sw[i]);
+	ftsw_t_fabric_exit(&f->fn);
 }
 
 static struct ftsw_t_patch *ftsw_t_patch_new(struct kunit *test)
@@ -961,9 +951,10 @@ static struct ftsw_t_patch *ftsw_t_patch_new(struct kunit *test)
 
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
+	ftsw_t_fabric_init(&f->fn);
 	f->fn.hop_limit = 4;
 	for (i = 0; i < 2; i++) {
-		f->sw[i] = ftsw_t_switch_new(test, &f->fn, i);
+		f->sw[i] = ftsw_t_switch_new(test, &f->fn, i, false);
 		lft = rcu_access_pointer(f->sw[i]->lft);
 		lft->port[40] = 3;
 		lft->port[41] = i ? 2 : 3;
@@ -971,8 +962,7 @@ static struct ftsw_t_patch *ftsw_t_patch_new(struct kunit *test)
 	f->in = ftsw_t_port_new(test, f->sw[0], 1, FTSW_PORT_LINK);
 	f->a = ftsw_t_port_new(test, f->sw[0], 3, FTSW_PORT_LINK);
 	f->b = ftsw_t_port_new(test, f->sw[1], 3, FTSW_PORT_LINK);
-	f->a->peer = f->b;
-	f->b->peer = f->a;
+	ftsw_t_cable(f->a, f->b);
 	return f;
 }
 
@@ -1062,14 +1052,10 @@ static void ftsw_dp_port_states(struct kunit *test)
 	struct ftsw_t_patch *f = ftsw_t_patch_new(test);
 	struct ftsw_port *b2 = ftsw_t_port_new(test, f->sw[1], 2,
 					       FTSW_PORT_EDGE);
-	struct ftsw_policy *pol = kvzalloc(struct_size(pol, sl, 0), GFP_KERNEL);
 	const enum ftsw_drop na = FTSW_DROP_NOT_ACTIVE;
 	struct ftsw_stats st;
 
-	KUNIT_ASSERT_NOT_NULL(test, pol);
-	pol->base_lid = 8;
-	pol->n_offsets = 1;
-	RCU_INIT_POINTER(b2->policy, pol);
+	ftsw_t_edge_policy(test, b2, 8, 0, 1);
 	/* A:3 Armed: takes, but sends nothing; A:1 counts the drop. */
 	WRITE_ONCE(f->a->ib.state, FTSW_PS_ARMED);
 	ftsw_t_patch_send(test, f, 41);
@@ -1110,7 +1096,6 @@ static void ftsw_dp_port_states(struct kunit *test)
 	ftsw_port_stats_read(f->b, &st);
 	KUNIT_EXPECT_EQ(test, st.drops[na], 3);
 	KUNIT_EXPECT_EQ(test, st.drops[FTSW_DROP_MISDELIVERED], 2);
-	kvfree(pol);
 	ftsw_t_port_free(b2);
 	ftsw_t_patch_free(f);
 }

@@ -217,12 +217,9 @@ static struct ftsw_port *ftsw_t_ll_port(struct kunit *test,
 {
 	struct ftsw_port *p = ftsw_t_port_new(test, sw, num, FTSW_PORT_LINK);
 
-	p->rate = FTSW_RATE_DEFAULT;
-	p->in_buf = FTSW_BUF_DEFAULT;
-	p->out_buf = FTSW_BUF_DEFAULT;
+	/* A lossless fabric's port has its buffers from its constructor. */
+	KUNIT_ASSERT_NOT_NULL(test, p->ll);
 	p->ib.hoq = FTSW_LIFE_INFINITE;
-	KUNIT_ASSERT_EQ(test, ftsw_ll_alloc(p), 0);
-	p->ll->dead = true;
 	return p;
 }
 
@@ -231,14 +228,11 @@ static void ftsw_t_ll_free(struct ftsw_t_ll *f)
 	struct ftsw_port *ports[] = { f->in, f->a, f->b, f->b2, f->in2 };
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(ports); i++) {
-		if (!ports[i])
-			continue;
-		ftsw_ll_free(ports[i]);
+	for (i = 0; i < ARRAY_SIZE(ports); i++)
 		ftsw_t_port_free(ports[i]);
-	}
 	for (i = 0; i < 2; i++)
 		ftsw_t_switch_free(f->sw[i]);
+	ftsw_t_fabric_exit(&f->fn);
 }
 
 static struct ftsw_t_ll *ftsw_t_ll_new(struct kunit *test)
@@ -249,13 +243,12 @@ static struct ftsw_t_ll *ftsw_t_ll_new(struct kunit *test)
 
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
+	ftsw_t_fabric_init(&f->fn);
 	f->fn.hop_limit = 8;
 	f->fn.lossless = true;
-	spin_lock_init(&f->fn.sma_lock);
 	for (i = 0; i < 2; i++) {
-		f->sw[i] = ftsw_t_switch_new(test, &f->fn, i);
+		f->sw[i] = ftsw_t_switch_new(test, &f->fn, i, false);
 		f->sw[i]->life = FTSW_LIFE_INFINITE;
-		spin_lock_init(&f->sw[i]->ll_lock);
 		lft = rcu_access_pointer(f->sw[i]->lft);
 		lft->port[41] = i ? 2 : 3;
 	}
@@ -263,8 +256,7 @@ static struct ftsw_t_ll *ftsw_t_ll_new(struct kunit *test)
 	f->a = ftsw_t_ll_port(test, f->sw[0], 3);
 	f->b = ftsw_t_ll_port(test, f->sw[1], 3);
 	f->b2 = ftsw_t_ll_port(test, f->sw[1], 2);
-	f->a->peer = f->b;
-	f->b->peer = f->a;
+	ftsw_t_cable(f->a, f->b);
 	return f;
 }
 

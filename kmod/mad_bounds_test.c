@@ -20,8 +20,6 @@
 #include "mad.h"
 #include "pma.h"
 #include "sma.h"
-#include "sma_ctl.h"
-#include "trap.h"
 #include "test_util.h"
 
 #define OK	0x00
@@ -38,47 +36,28 @@ struct t_bnd {
 static struct t_bnd *t_bnd_new(struct kunit *test)
 {
 	struct t_bnd *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
-	struct ftsw_policy *pol;
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, f);
-	mutex_init(&f->fn.lock);
-	ftsw_sma_net_init(&f->fn);
+	ftsw_t_fabric_init(&f->fn);
 	f->mad = kunit_kzalloc(test, sizeof(*f->mad), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f->mad);
-	f->sw = ftsw_t_switch_new(test, &f->fn, 1);
-	ftsw_sma_switch_init(f->sw);
-	ftsw_trap_init(f->sw);
+	f->sw = ftsw_t_switch_new(test, &f->fn, 1, false);
 	for (i = 1; i <= 4; i++) {
 		if (i == 3)
 			continue;
 		f->p[i] = ftsw_t_port_new(test, f->sw, i, i == 2 ?
 					  FTSW_PORT_EDGE : FTSW_PORT_LINK);
-		ftsw_sma_port_init(f->p[i]);
 	}
-	pol = kvzalloc(sizeof(*pol), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, pol);
-	pol->base_lid = 8;
-	pol->n_offsets = 1;
-	RCU_INIT_POINTER(f->p[2]->policy, pol);
+	ftsw_t_edge_policy(test, f->p[2], 8, 0, 1);
 	return f;
 }
 
 static void t_bnd_free(struct t_bnd *f)
 {
-	int i;
-
-	ftsw_sma_net_exit(&f->fn);
-	cancel_delayed_work_sync(&f->sw->trap_work);
-	kfree(f->sw->mft);
-	for (i = 1; i <= 4; i++) {
-		if (!f->p[i])
-			continue;
-		kvfree(rcu_access_pointer(f->p[i]->policy));
-		ftsw_t_port_free(f->p[i]);
-	}
+	ftsw_t_ports_free(f->p, ARRAY_SIZE(f->p));
 	ftsw_t_switch_free(f->sw);
-	rcu_barrier();
+	ftsw_t_fabric_exit(&f->fn);
 }
 
 enum t_at { T_SW, T_CA };

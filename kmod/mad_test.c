@@ -52,14 +52,12 @@ static void t_tap(struct ftsw_port *p, struct sk_buff *skb)
 
 static struct ftsw_switch *t_sw(struct kunit *test, struct t_fab *f, int i)
 {
-	struct ftsw_switch *sw = ftsw_t_switch_new(test, &f->fn, i);
+	/* Managed by an SM: links come up in Init. */
+	struct ftsw_switch *sw = ftsw_t_switch_new(test, &f->fn, i, true);
 
 	f->sw[i] = sw;
 	sw->lid = i + 1;
 	snprintf(sw->name, sizeof(sw->name), "s%d", i);
-	sw->inband = true;	/* managed by an SM: links come up in Init */
-	ftsw_sma_switch_init(sw);
-	ftsw_trap_init(sw);
 	rcu_access_pointer(sw->lft)->port[i + 1] = 0;
 	return sw;
 }
@@ -70,7 +68,6 @@ static struct ftsw_port *t_port(struct kunit *test, struct t_fab *f,
 	struct ftsw_port *p = ftsw_t_port_new(test, sw, num, kind);
 
 	f->port[f->nport++] = p;
-	ftsw_sma_port_init(p);
 	return p;
 }
 
@@ -78,12 +75,8 @@ static struct ftsw_port *t_edge(struct kunit *test, struct t_fab *f,
 				struct ftsw_switch *sw, u8 num, u16 lid)
 {
 	struct ftsw_port *p = t_port(test, f, sw, num, FTSW_PORT_EDGE);
-	struct ftsw_policy *pol = kvzalloc(sizeof(*pol), GFP_KERNEL);
 
-	KUNIT_ASSERT_NOT_NULL(test, pol);
-	pol->base_lid = lid;
-	pol->n_offsets = 1;
-	RCU_INIT_POINTER(p->policy, pol);
+	ftsw_t_edge_policy(test, p, lid, 0, 1);
 	return p;
 }
 
@@ -93,8 +86,7 @@ static void t_cable(struct kunit *test, struct t_fab *f, int a, u8 na, int b,
 	struct ftsw_port *pa = t_port(test, f, f->sw[a], na, FTSW_PORT_LINK);
 	struct ftsw_port *pb = t_port(test, f, f->sw[b], nb, FTSW_PORT_LINK);
 
-	pa->peer = pb;
-	pb->peer = pa;
+	ftsw_t_cable(pa, pb);
 }
 
 static void t_route(struct t_fab *f, int s, u16 lid, u8 port)
@@ -108,11 +100,8 @@ static struct t_fab *t_fab_new(struct kunit *test)
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, f);
-	mutex_init(&f->fn.lock);
-	ftsw_sma_net_init(&f->fn);
-	f->fn.hop_limit = FTSW_HOP_LIMIT_DEFAULT;
+	ftsw_t_fabric_init(&f->fn);
 	f->fn.mad_tap = t_tap;
-	xa_init(&f->fn.hosts);
 	skb_queue_head_init(&f->got);
 	for (i = 0; i < 3; i++)
 		t_sw(test, f, i);
@@ -139,21 +128,10 @@ static void t_fab_free(struct t_fab *f)
 	int i;
 
 	skb_queue_purge(&f->got);
-	if (f->fn.phys_work.func)
-		cancel_work_sync(&f->fn.phys_work);
-	ftsw_sma_net_exit(&f->fn);
-	xa_destroy(&f->fn.hosts);
-	kfree(rcu_access_pointer(f->fn.plan));
-	for (i = 0; i < f->nport; i++) {
-		kvfree(rcu_access_pointer(f->port[i]->policy));
-		ftsw_t_port_free(f->port[i]);
-	}
-	for (i = 0; i < 3; i++) {
-		cancel_delayed_work_sync(&f->sw[i]->trap_work);
-		kfree(f->sw[i]->mft);
+	ftsw_t_ports_free(f->port, f->nport);
+	for (i = 0; i < 3; i++)
 		ftsw_t_switch_free(f->sw[i]);
-	}
-	rcu_barrier();
+	ftsw_t_fabric_exit(&f->fn);
 }
 
 /* A host's MAD frame: Ethernet | ftsw_mad_hdr | MAD (an SMP). */

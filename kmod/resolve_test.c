@@ -21,6 +21,7 @@
 #include "path.h"
 #include "resolve.h"
 #include "stats.h"
+#include "test_util.h"
 
 #define T_OWN	3		/* the host behind the port */
 
@@ -31,6 +32,8 @@ struct t_fab {
 	struct ftsw_net fn;
 	struct ftsw_switch *sw;
 	struct ftsw_port *p;
+	struct ftsw_port *other[2];	/* t_other()'s */
+	int nother;
 };
 
 static struct ftsw_plan *t_plan(struct kunit *test)
@@ -46,47 +49,29 @@ static struct ftsw_plan *t_plan(struct kunit *test)
 	return plan;
 }
 
+/* Frees the fixture: its ports, switch, then the fabric (its plans too). */
 static void t_fab_free(struct t_fab *f)
 {
-	xa_destroy(&f->fn.hosts);
-	kvfree(rcu_access_pointer(f->p->policy));
-	free_percpu(f->p->stats);
-	kfree(f->p);
-	kfree(f->sw);
-	kfree(rcu_access_pointer(f->fn.plan));
-	kfree(f->fn.plan_staged);
+	ftsw_t_ports_free(f->other, f->nother);
+	ftsw_t_port_free(f->p);
+	ftsw_t_switch_free(f->sw);
+	ftsw_t_fabric_exit(&f->fn);
 }
 
+/*
+ * A switch whose port 1 is the edge port of host T_OWN (plan LID 8, LMC 1),
+ * with the address plan of t_plan() published if @with_plan.
+ */
 static struct t_fab *t_fab_new(struct kunit *test, bool with_plan)
 {
-	struct ftsw_policy *pol;
 	struct t_fab *f;
-	int cpu;
 
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
-	mutex_init(&f->fn.lock);
-	f->sw = kzalloc(struct_size(f->sw, ports, 2), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, f->sw);
-	f->sw->fn = &f->fn;
-	f->sw->nports = 1;
-	f->p = kzalloc(sizeof(*f->p), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, f->p);
-	f->p->stats = alloc_percpu(struct ftsw_pcpu_stats);
-	KUNIT_ASSERT_TRUE(test, !!f->p->stats);
-	for_each_possible_cpu(cpu)
-		u64_stats_init(&per_cpu_ptr(f->p->stats, cpu)->syncp);
-	f->p->sw = f->sw;
-	f->p->num = 1;
-	f->p->kind = FTSW_PORT_EDGE;
-	f->p->admin_up = f->p->oper_up = f->p->up = true;
-	pol = kvzalloc(struct_size(pol, sl, 0), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, pol);
-	pol->base_lid = 8;
-	pol->lmc = 1;
-	pol->n_offsets = 1;
-	RCU_INIT_POINTER(f->p->policy, pol);
-	xa_init(&f->fn.hosts);
+	ftsw_t_fabric_init(&f->fn);
+	f->sw = ftsw_t_switch_new(test, &f->fn, 0, false);
+	f->p = ftsw_t_port_new(test, f->sw, 1, FTSW_PORT_EDGE);
+	ftsw_t_edge_policy(test, f->p, 8, 1, 1);
 	mutex_lock(&f->fn.lock);
 	KUNIT_ASSERT_EQ(test, ftsw_plan_host_reserve(&f->fn, 8), 0);
 	ftsw_plan_host_add(f->p, 8);
@@ -718,16 +703,11 @@ static void ftsw_resolve_others(struct kunit *test)
 static struct ftsw_port *t_other(struct kunit *test, struct t_fab *f, u16 lid,
 				 u16 now)
 {
-	struct ftsw_port *q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
-	struct ftsw_policy *pol = kunit_kzalloc(test, sizeof(*pol), GFP_KERNEL);
+	struct ftsw_port *q = ftsw_t_port_new(test, f->sw, 2 + f->nother,
+					      FTSW_PORT_EDGE);
+	struct ftsw_policy *pol = ftsw_t_edge_policy(test, q, lid, 0, 1);
 
-	KUNIT_ASSERT_NOT_NULL(test, q);
-	KUNIT_ASSERT_NOT_NULL(test, pol);
-	q->sw = f->sw;
-	q->kind = FTSW_PORT_EDGE;
-	pol->base_lid = lid;
-	pol->n_offsets = 1;
-	RCU_INIT_POINTER(q->policy, pol);
+	f->other[f->nother++] = q;
 	mutex_lock(&f->fn.lock);
 	KUNIT_ASSERT_EQ(test, ftsw_plan_host_reserve(&f->fn, lid), 0);
 	ftsw_plan_host_add(q, lid);
