@@ -202,7 +202,7 @@ int ftsw_lab_path_sl_read(const char *lab, struct ftsw_lab_path_sl *r,
 	return got ? -1 : 0;
 }
 
-static uint64_t ftsw_lab_sm_sweeps(const char *lab)
+static uint64_t sm_sweeps(const char *lab)
 {
 	char path[320], line[512];
 	uint64_t n = 0;
@@ -374,7 +374,7 @@ int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host,
 	}
 	res->on = true;
 	res->host = host;
-	res->sweeps = ftsw_lab_sm_sweeps(lab->name);
+	res->sweeps = sm_sweeps(lab->name);
 	hs = ps_hosts(lab, err);
 	if (!hs)
 		return -1;
@@ -422,7 +422,7 @@ int ftsw_lab_path_sl_refresh(struct ftsw_lab *lab, struct ftsw_err *err)
 
 	if (ftsw_lab_path_sl_read(lab->name, &r, err))
 		return err->code == ENOENT ? 0 : -1;
-	if (!r.on || ftsw_lab_sm_sweeps(lab->name) == r.sweeps)
+	if (!r.on || sm_sweeps(lab->name) == r.sweeps)
 		return 0;
 	return ftsw_lab_path_sl(lab, r.host, &r, err);
 }
