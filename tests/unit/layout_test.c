@@ -4,6 +4,7 @@
  * and exactly as the map in Documentation/design.md says ("lab -> analyze
  * nl route topo util"). Read from the sources, not from the build.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -218,6 +219,121 @@ TEST(cycle_detector_finds_one)
 	memset(state, 0, sizeof(state));
 	g.dep[2][0] = true;
 	EXPECT_TRUE(cyclic(&g, 0, state, cyc, sizeof(cyc)));
+}
+
+/* design.md whole, NUL-terminated (malloc), or NULL. */
+static char *design_md(void)
+{
+	char path[PATH_MAX + 64];
+	struct stat st;
+	char *buf;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/Documentation/design.md", top);
+	f = fopen(path, "r");
+	if (!f || fstat(fileno(f), &st) || !(buf = malloc(st.st_size + 1))) {
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	buf[fread(buf, 1, st.st_size, f)] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* Whether text names word as a word of its own: "fabric.c" in "`fabric.c`"
+ * or "fabric.c,", never inside "nl_fabric.c" or "fabric.c.orig". */
+static bool names(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = strstr(text, word); p; p = strstr(p + 1, word)) {
+		char b = p == text ? ' ' : p[-1], a = p[n];
+
+		if (b == '/' && (p - text < 5 || strncmp(p - 5, "kmod/", 5)))
+			continue;
+		if (isalnum((unsigned char)b) || b == '_' ||
+		    isalnum((unsigned char)a) || a == '_' ||
+		    (a == '.' && isalnum((unsigned char)p[n + 1])))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * design.md describes the code as it is: it names every source file of
+ * kmod/ (each .c; each .h too, except that x.h, the header of x.c by the
+ * module's rule of one header per file, is named with x.c) and describes
+ * every folder of user/lib in "libftsw's folders" (a line "- `name/`:").
+ */
+TEST(design_md_names_every_kmod_file_and_lib_folder)
+{
+	char path[PATH_MAX + 64], item[64];
+	char *text = design_md();
+	struct dirent *e;
+	struct stat st;
+	unsigned nk = 0, nf = 0;
+	DIR *d;
+
+	ASSERT_NE(NULL, text);
+	snprintf(path, sizeof(path), "%s/kmod", top);
+	d = opendir(path);
+	ASSERT_NE(NULL, d);
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+
+		if (l < 3 || (strcmp(e->d_name + l - 2, ".c") &&
+			      strcmp(e->d_name + l - 2, ".h")))
+			continue;
+		snprintf(item, sizeof(item), "%.60s", e->d_name);
+		if (e->d_name[l - 1] == 'h') {
+			char c[PATH_MAX * 2];
+
+			item[l - 1] = 'c';
+			snprintf(c, sizeof(c), "%s/%s", path, item);
+			if (!stat(c, &st))
+				continue;	/* x.h goes with x.c */
+		}
+		nk++;
+		EXPECT_TRUE(names(text, e->d_name))
+			TH_LOG("Documentation/design.md does not name kmod/%s",
+			       e->d_name);
+	}
+	closedir(d);
+	snprintf(path, sizeof(path), "%s/user/lib", top);
+	d = opendir(path);
+	ASSERT_NE(NULL, d);
+	while ((e = readdir(d))) {
+		char sub[PATH_MAX * 2];
+
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		if (e->d_name[0] == '.' || stat(sub, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		nf++;
+		snprintf(item, sizeof(item), "\n- `%.40s/`: ", e->d_name);
+		EXPECT_NE(NULL, strstr(text, item))
+			TH_LOG("Documentation/design.md has no \"- `%s/`: \" "
+			       "describing user/lib/%s", e->d_name, e->d_name);
+	}
+	closedir(d);
+	EXPECT_LE(10, nk);
+	EXPECT_LE(8, nf);
+	free(text);
+}
+
+/* The word test itself. */
+TEST(names_finds_whole_words_only)
+{
+	EXPECT_TRUE(names("`fabric.c`, ", "fabric.c"));
+	EXPECT_TRUE(names("fabric.c", "fabric.c"));
+	EXPECT_TRUE(names("(rx.c) and", "rx.c"));
+	EXPECT_TRUE(names("in kmod/rx.c.", "rx.c"));
+	EXPECT_FALSE(names("nl_fabric.c", "fabric.c"));
+	EXPECT_FALSE(names("kmod/xfabric.c", "fabric.c"));
+	EXPECT_FALSE(names("fabric.c.orig", "fabric.c"));
+	EXPECT_FALSE(names("user/lib/lab/lab.c", "lab.c"));
 }
 
 TEST_HARNESS_MAIN
