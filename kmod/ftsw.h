@@ -23,12 +23,12 @@
 #include <linux/skbuff.h>
 #include <net/genetlink.h>
 #include <net/netns/generic.h>
-/* get_unaligned_be16() and friends: <linux/unaligned.h> since 6.12. */
-#if __has_include("linux/unaligned.h")
-#include <linux/unaligned.h>
-#else
-#include <asm/unaligned.h>
-#endif
+/*
+ * get_unaligned_be16() and friends: <asm/unaligned.h> up to 6.11,
+ * <linux/unaligned.h> since; <linux/etherdevice.h> includes the one its
+ * kernel has (sparse knows no __has_include).
+ */
+#include <linux/etherdevice.h>
 #include <linux/ftsw.h>
 
 /*
