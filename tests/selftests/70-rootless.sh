@@ -43,8 +43,8 @@ set -e
 F=$1
 [ "$($F switch show)" = "" ] || { echo "sees a foreign fabric"; exit 1; }
 ip link set lo up
-unshare -n sleep 60 & P0=$!
-unshare -n sleep 60 & P1=$!
+unshare -n sleep 3600 & P0=$!
+unshare -n sleep 3600 & P1=$!
 sleep 0.5
 ip link add h0 type veth peer name e0
 ip link add h1 type veth peer name e1
@@ -80,14 +80,16 @@ rm -f "$LAB"
 #
 # Users 2001..2003, each with a runtime directory of their own (as
 # pam_systemd gives one) and a topology of their own, all labs named
-# "ftsw". Bound ports by hand: FT(4,2) 8 hosts, 4 leaves and 2 spines,
-# 8 + 8 cables, 8 edge + 16 link ends = 24; the 2-ary 2-tree 4 hosts,
-# 4 + 4 cables, 4 + 8 = 12; the 2-ary 3-tree 8 hosts, 12 switches,
-# 8 + 8 + 8 cables, 8 + 32 = 40. Ordered pairs: 56, 12, 56.
+# "ftsw". Bound ports by hand (an edge port per host, two link ends per
+# cable between switches): the 2-ary 2-tree, 4 hosts on 2 leaves each
+# cabled to 2 spines, 4 + 2 x 4 = 12; XGFT(2;2,2;1,1), 4 hosts on 2 leaves
+# under 1 spine, 4 + 2 x 2 = 8; XGFT(2;2,3;1,1), 6 hosts on 3 leaves under
+# 1 spine, 6 + 2 x 3 = 12. Ordered pairs: 12, 12, 30. Switches s0.. are
+# the leaves, then the spines.
 USERS=(2001 2002 2003)
-declare -A TOPO=([2001]=ftmn:4,2 [2002]=kary:2,2 [2003]=kary:2,3)
-declare -A HOSTS=([2001]=8 [2002]=4 [2003]=8)
-declare -A PORTS=([2001]=24 [2002]=12 [2003]=40)
+declare -A TOPO=([2001]=kary:2,2 [2002]='xgft:2;2,2;1,1' [2003]='xgft:2;2,3;1,1')
+declare -A HOSTS=([2001]=4 [2002]=4 [2003]=6)
+declare -A PORTS=([2001]=12 [2002]=8 [2003]=12)
 W=$(mktemp -d "${TMPDIR:-/tmp}/ftsw-70.XXXXXX")
 chmod 755 "$W"
 for u in "${USERS[@]}" 2004; do
@@ -156,16 +158,17 @@ tap_check "each sees only their own lab (lab list; lab status: hosts, ports boun
 
 fail_cable() {
 	local rc=0 got n
-	# 2001 under the fabric manager: the cable fails, it reroutes
+	# 2001 under the fabric manager: a leaf's cable to one of its two
+	# spines fails, it reroutes through the other
 	as 2001 "$FTSW" fm -d || return 1
-	as 2001 "$FTSW" lab fail link s0 s4 || rc=1
+	as 2001 "$FTSW" lab fail link s0 s2 || rc=1
 	for n in $(seq 100); do
 		[ "$(grep -c 'committed generation' "$W/run-2001/ftsw/ftsw/fm.log")" -ge 2 ] && break
 		sleep 0.1
 	done
 	got=$(jval 2001 'd["ok"], d["failed"]' lab ping --all)
 	echo "user 2001 after the failure, under fm: ok, failed $got"
-	[ "$got" = "(56, 0)" ] || rc=1
+	[ "$got" = "(12, 0)" ] || rc=1
 	as 2001 "$FTSW" fm stop || rc=1
 	# 2002 without one: one cable down in 2002's lab, in nobody else's
 	as 2002 "$FTSW" lab fail link s0 s2 || rc=1
@@ -234,17 +237,18 @@ tap_check "lab down: no holder, nothing in the runtime directories" three_down
 
 # A lab up that fails midway: past the per-user limit on network
 # namespaces (the initial user namespace's user.max_net_namespaces counts
-# each user's, at every level): holder 1 + fabric 1 + 3 of 8 hosts. User
+# each user's, at every level): the 2-ary 2-tree's 4 hosts need 5 (root)
+# or 6 (the holder's too); 4 are allowed. User
 # 2004 has made none before (the kernel frees namespaces asynchronously:
 # another user's count may not be down yet).
 limited_up() {
 	local who=$1 rc=0 out old
 	old=$(sysctl -n user.max_net_namespaces)
-	sysctl -qw user.max_net_namespaces=5
+	sysctl -qw user.max_net_namespaces=4
 	if [ "$who" = root ]; then
-		out=$("$FTSW" lab up --name lim -t ftmn:4,2 2>&1) && rc=1
+		out=$("$FTSW" lab up --name lim -t kary:2,2 2>&1) && rc=1
 	else
-		out=$(as 2004 "$FTSW" lab up -t ftmn:4,2 2>&1) && rc=1
+		out=$(as 2004 "$FTSW" lab up -t kary:2,2 2>&1) && rc=1
 	fi
 	sysctl -qw user.max_net_namespaces="$old"
 	echo "$out"
@@ -269,10 +273,10 @@ tap_check "rmmod ftsw" ftsw_unload
 
 no_module() {
 	local rc=0 out
-	out=$("$FTSW" lab up --name nomod -t ftmn:4,2 2>&1) && rc=1
+	out=$("$FTSW" lab up --name nomod -t kary:2,2 2>&1) && rc=1
 	echo "root: $out"
 	echo "$out" | grep -q 'is ftsw.ko loaded' || rc=1
-	out=$(as 2001 "$FTSW" lab up -t ftmn:4,2 2>&1) && rc=1
+	out=$(as 2001 "$FTSW" lab up -t kary:2,2 2>&1) && rc=1
 	echo "user 2001: $out"
 	echo "$out" | grep -q 'is ftsw.ko loaded' || rc=1
 	[ ! -e /run/ftsw ] || { echo "/run/ftsw left"; rc=1; }
