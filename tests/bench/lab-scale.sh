@@ -140,7 +140,7 @@ for TOPO in "$@"; do
 	cut -c1-300 /run/ftsw/big/fm.log | sed 's/^/  /'
 	# Default: switch 0's first link port (a leaf's up-link).
 	fp=${FAIL_PORT:-s0:$(ip netns exec big "$FTSW" -j port show switch 0 |
-		python3 -c 'import json,sys; print(min(p["port"] for p in json.load(sys.stdin) if p["kind"] == "link"))')}
+		python3 -c 'import json,sys; print(min(p["port"] for p in json.load(sys.stdin)["ports"] if p["kind"] == "link"))')}
 	# Each end of the cable is an event: print every line the change
 	# logged (the reroute, and "no change" for the second end).
 	for act in fail heal; do

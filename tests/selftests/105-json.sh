@@ -65,7 +65,7 @@ tap_check "lab up -j (FT(4,2) from a net file)" up
 
 lab_show() {
 	EXPR='d["hosts"] == 8 and d["switches"] == 6 and d["ports"] == 24' j lab status &&
-		EXPR='"'"$LAB"'" in d' j lab list
+		EXPR='"'"$LAB"'" in d["labs"]' j lab list
 }
 tap_check "lab status -j, lab list -j" lab_show
 
@@ -78,13 +78,13 @@ tap_check "lab ping -j (all, one pair), lab trace -j" lab_ping_trace
 
 fabric_cmds() {
 	EXPR='d["switches"] == 6 and "drops" in d' fj fabric show &&
-		EXPR='len(d) == 6 and d[0]["name"] == SW' fj switch show &&
-		EXPR='len(d) == 1' fj switch show id 0 &&
-		EXPR='len(d) == 24' fj port show &&
-		EXPR='all("stats" in p for p in d)' fj -s port show switch 0 &&
+		EXPR='len(d["switches"]) == 6 and d["switches"][0]["name"] == SW' fj switch show &&
+		EXPR='len(d["switches"]) == 1' fj switch show id 0 &&
+		EXPR='len(d["ports"]) == 24' fj port show &&
+		EXPR='all("stats" in p for p in d["ports"])' fj -s port show switch 0 &&
 		EXPR='d["switch"] == 0 and len(d["lft"]) > 0' fj lft show switch 0 &&
 		EXPR='d["view"] == "staged"' fj lft show switch 0 staged &&
-		EXPR='len(d) == 6 and len(d[0]["sl2vl"]) == 16' fj sl2vl show &&
+		EXPR='len(d["switches"]) == 6 and len(d["switches"][0]["sl2vl"]) == 16' fj sl2vl show &&
 		EXPR='d["generation"] > 0' fj commit
 }
 tap_check "fabric, switch, port (-s), lft, sl2vl show -j, commit -j" fabric_cmds

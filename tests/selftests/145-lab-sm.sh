@@ -60,12 +60,12 @@ tables() {
 	mkdir -p "$d" && cp "$RUN/opensm-lfts.dump" "$d/" || return 1
 	fab -j switch show >"$d/switches.json" || return 1
 	for id in $("$PY" -c 'import json,sys
-print(" ".join(str(s["id"]) for s in json.load(open(sys.argv[1]))))' "$d/switches.json"); do
+print(" ".join(str(s["id"]) for s in json.load(open(sys.argv[1]))["switches"]))' "$d/switches.json"); do
 		fab -j lft show switch "$id" >"$d/lft$id.json" || return 1
 	done
 	if [ "${2:-}" = ibroute ]; then
 		for lid in $("$PY" -c 'import json,sys
-print(" ".join(str(s["lid"]) for s in json.load(open(sys.argv[1]))))' "$d/switches.json"); do
+print(" ".join(str(s["lid"]) for s in json.load(open(sys.argv[1]))["switches"]))' "$d/switches.json"); do
 			timeout 120 "$FTSW" lab ib --name "$LAB" h0 -- ibroute "$lid" \
 				>"$d/ibroute-$lid.txt" 2>&1 || { cat "$d/ibroute-$lid.txt"; return 1; }
 		done

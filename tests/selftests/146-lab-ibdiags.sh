@@ -84,8 +84,7 @@ pma() {
 	"$PY" - "$W/nl1" "$W/nl2" "$W/pq" "$W/pqx" <<'EOF'
 import json, re, sys
 def stats(f):
-    d = json.load(open(f))
-    return (d[0] if isinstance(d, list) else d)["stats"]
+    return json.load(open(f))["ports"][0]["stats"]
 a, b = stats(sys.argv[1]), stats(sys.argv[2])
 assert a == b, ("port moved during the queries", a, b)
 assert a["tx_packets"] and a["rx_packets"], "no traffic on this port"
@@ -106,7 +105,7 @@ tap_check "lab traffic; perfquery (-x) = kernel counters on 4 ports" \
 # vl15: every port's VL15 packets, summed (netlink)
 vl15() {
 	fab -j -s port show | "$PY" -c 'import json, sys
-print(sum(p["stats"]["tx_vl"][15] for p in json.load(sys.stdin) if "stats" in p))'
+print(sum(p["stats"]["tx_vl"][15] for p in json.load(sys.stdin)["ports"] if "stats" in p))'
 }
 # lab traffic counts data only: ibnetdiscover from h5, over and over
 # while it runs, sends DR SMPs (VL15) through the switches' ports, and the

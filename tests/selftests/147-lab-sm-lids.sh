@@ -65,7 +65,7 @@ tap_check "lab up --sm opensm --sm-args '-r -s 0' --sm-conf QOS on FT(4,2): SUBN
 lids() {
 	fab -j port show | "$PY" -c '
 import json, sys
-for p in json.load(sys.stdin):
+for p in json.load(sys.stdin)["ports"]:
     if p.get("kind") == "edge":
         print(int(p["desc"][1:]), p["lid"])' | sort -n
 }
@@ -119,11 +119,11 @@ w, sl2vl, high, low = sys.argv[1:]
 want_sl2vl = [int(v) for v in sl2vl.split()]
 pairs = lambda s: [[int(x) for x in p.split(":")] for p in s.split()]
 bad = []
-tables = json.load(open(w + "/sl2vl"))
+tables = json.load(open(w + "/sl2vl"))["switches"]
 for t in tables:
     if t["sl2vl"] != want_sl2vl:
         bad.append("switch %d sl2vl %s" % (t["switch"], t["sl2vl"]))
-ports = [p for p in json.load(open(w + "/ports")) if p.get("state")]
+ports = [p for p in json.load(open(w + "/ports"))["ports"] if p.get("state")]
 for p in ports:
     ll = p["lossless"]
     got = ([[e["vl"], e["weight"]] for e in ll["vlarb_high"]],
@@ -133,7 +133,7 @@ for p in ports:
     if got != want:
         bad.append("switch %d port %d (%s): %s, not %s" %
                    (p["switch"], p["port"], p["kind"], got, want))
-sws = json.load(open(w + "/switches"))
+sws = json.load(open(w + "/switches"))["switches"]
 for s in sws:
     if s["life"] != 19:
         bad.append("switch %d life %d, not 19" % (s["id"], s["life"]))
@@ -169,7 +169,7 @@ part() { awk -v k="@@ $1" '$0 == k { on = 1; next } /^@@ / { on = 0 } on' "$W/in
 qos_inband() {
 	local cas sws c s l got
 	cas=$(lids | awk '$1 == 6 { print $2 }')
-	sws=$(fab -j switch show | "$PY" -c 'import json,sys; print(" ".join(str(s["lid"]) for s in json.load(sys.stdin) if s["id"] == 5))')
+	sws=$(fab -j switch show | "$PY" -c 'import json,sys; print(" ".join(str(s["lid"]) for s in json.load(sys.stdin)["switches"] if s["id"] == 5))')
 	[ "$(echo "$cas $sws" | wc -w)" = 2 ] || { echo "LIDs: CA '$cas', switch '$sws'"; return 1; }
 	timeout 300 "$FTSW" lab ib --name "$LAB" h0 -- sh -c '
 		for c in '"$cas"'; do
@@ -205,7 +205,7 @@ tap_check "QoS in band (smpquery via h0's gateway): h6's CA's sl2vl, vlarb, VLHi
 tx_vl() {
 	fab -j -s port show | "$PY" -c '
 import json, sys
-for p in json.load(sys.stdin):
+for p in json.load(sys.stdin)["ports"]:
     print(p["switch"], p["port"], " ".join(str(c) for c in p["stats"]["tx_vl"]))'
 }
 
@@ -213,7 +213,7 @@ qos_datapath() {
 	local at sw port
 	at=$(fab -j port show | "$PY" -c '
 import json, sys
-for p in json.load(sys.stdin):
+for p in json.load(sys.stdin)["ports"]:
     if p.get("desc") == "H0":
         print(p["switch"], p["port"])') || return 1
 	[ -n "$at" ] || { echo "no edge port named H0"; return 1; }

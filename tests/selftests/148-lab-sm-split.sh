@@ -114,7 +114,7 @@ got = json.load(sys.stdin)["lft"]
 want = json.loads(sys.argv[1])
 got = {k: v for k, v in got.items() if k != "0"}
 assert got == want, (got, want)' "$want" &&
-		[ "$(fb -j switch show | "$PY" -c 'import json,sys; print([s["lid"] for s in json.load(sys.stdin) if s["id"] == 2][0])')" = 6 ]
+		[ "$(fb -j switch show | "$PY" -c 'import json,sys; print([s["lid"] for s in json.load(sys.stdin)["switches"] if s["id"] == 2][0])')" = 6 ]
 }
 tap_check "machine B's switch: LID 6 and the table OpenSM wrote across VXLAN" tables
 

@@ -75,10 +75,10 @@ gather() {
 	ip netns exec "$LAB" sh -c 'f=$1 d=$2; shift 2
 for id; do "$f" -j lft show switch "$id" >"$d/lft$id.json" || exit 1; done' \
 		sh "$FTSW" "$d" $("$PY" -c 'import json,sys
-print(" ".join(str(s["id"]) for s in json.load(open(sys.argv[1]))))' "$d/switches.json") ||
+print(" ".join(str(s["id"]) for s in json.load(open(sys.argv[1]))["switches"]))' "$d/switches.json") ||
 		return 1
 	for lid in $("$PY" -c 'import json,sys
-s = json.load(open(sys.argv[1]))
+s = json.load(open(sys.argv[1]))["switches"]
 print(" ".join(str(x["lid"]) for x in s[int(sys.argv[2]):int(sys.argv[2]) + 2]))' \
 		"$d/switches.json" "$k"); do
 		timeout 120 "$FTSW" lab ib --name "$LAB" h0 -- ibroute "$lid" \

@@ -35,7 +35,7 @@ setup() {
 tap_check "two machines, one VXLAN cable, a switch on each side" setup
 
 tx() { ip netns exec "$1" "$FTSW" -j -s port show switch "$2" port 2 |
-	"$PY" -c 'import json,sys; print(json.load(sys.stdin)[0]["stats"]["tx_packets"])'; }
+	"$PY" -c 'import json,sys; print(json.load(sys.stdin)["ports"][0]["stats"]["tx_packets"])'; }
 ping_cross() {
 	local a0 b0 a1 b1
 	sleep 1	# carrier of the new ports
@@ -49,7 +49,7 @@ ping_cross() {
 		ip -n "$HB" neigh show 198.18.0.1 | grep -q 'lladdr 02:66:74:00:00:01' &&
 		! ip -n "$HA" neigh show nud permanent | grep -q . || return 1
 	[ "$(ip netns exec "$A" "$FTSW" -j -s port show switch 1 port 1 |
-		"$PY" -c 'import json,sys; print(json.load(sys.stdin)[0]["stats"]["resolved"])')" -ge 1 ]
+		"$PY" -c 'import json,sys; print(json.load(sys.stdin)["ports"][0]["stats"]["resolved"])')" -ge 1 ]
 }
 tap_check "h0 (machine A) pings h1 (machine B) across the VXLAN cable, both ports count; ARP answered on each side" ping_cross
 udp_underlay() {

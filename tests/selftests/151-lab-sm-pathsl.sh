@@ -58,7 +58,7 @@ recs = [dict(re.findall(r'^\s*(\w+)\.+(\S+)$', r, re.M))
 sa = {(int(r["slid"], 0), int(r["dlid"], 0)): int(r["sl"], 0) for r in recs}
 print(len(recs), "PathRecords from saquery")
 assert len(recs) == 36 * 36, len(recs)
-edge = [p for p in json.load(open(sys.argv[2])) if p["kind"] == "edge"]
+edge = [p for p in json.load(open(sys.argv[2]))["ports"] if p["kind"] == "edge"]
 assert len(edge) == 16, len(edge)
 lanes = int(re.search(r"Lanes needed: (\d+)", open(sys.argv[3]).read()).group(1))
 bad, by_sl, pair = [], {}, None
@@ -91,7 +91,7 @@ tap_check "every host's edge SL table = saquery PR's SLs for its 15 destinations
 # vl SWITCH PORT VL: the port's packets sent on VL.
 vl() {
 	fab -j -s port show switch "$1" port "$2" |
-		"$PY" -c 'import json,sys; print(json.load(sys.stdin)[0]["stats"]["tx_vl"][int(sys.argv[1])])' "$3"
+		"$PY" -c 'import json,sys; print(json.load(sys.stdin)["ports"][0]["stats"]["tx_vl"][int(sys.argv[1])])' "$3"
 }
 
 # pings SRC DST SW PORT VL: N echoes SRC -> DST; the packets DST's edge
@@ -121,7 +121,7 @@ off_vl() {
 	lab lab sm --name "$LAB" path-sl --no-path-sl || return 1
 	fab -j port show >"$W/ports-off.json" || return 1
 	"$PY" -c 'import json,sys
-e = [p for p in json.load(open(sys.argv[1])) if p["kind"] == "edge"]
+e = [p for p in json.load(open(sys.argv[1]))["ports"] if p["kind"] == "edge"]
 sys.exit("SL tables left" if any(p.get("sl_table_len") for p in e) else 0)' "$W/ports-off.json" || return 1
 	n=$(pings "h$((sl - 1))" "h$((dl - 1))" "$sw" "$port" "$s") || return 1
 	m=$(pings "h$((sl - 1))" "h$((dl - 1))" "$sw" "$port" "$d") || return 1

@@ -24,7 +24,7 @@ fabric_drop() {
 resolved() {
 	fx -j -s port show | "$PY" -c '
 import json, sys
-print(sum(p["stats"]["resolved"] for p in json.load(sys.stdin)))'
+print(sum(p["stats"]["resolved"] for p in json.load(sys.stdin)["ports"]))'
 }
 
 up_empty() {

@@ -52,8 +52,7 @@ rx_bytes() {
 fabric_fwd() { # packets the switches transmitted, all ports
 	ip netns exec "$LAB" "$FTSW" -j -s port show | "$PY" -c '
 import json, sys
-d = json.load(sys.stdin)
-ports = d if isinstance(d, list) else d.get("ports", [])
+ports = json.load(sys.stdin)["ports"]
 print(sum(p.get("stats", p).get("tx_packets", 0) for p in ports))'
 }
 

@@ -42,7 +42,7 @@ wait_st() {
 cable816() {
 	ip netns exec "$LAB" "$FTSW" -j port show switch 8 | "$PY" -c '
 import json, sys
-p = [x for x in json.load(sys.stdin) if x.get("peer_switch") == 16]
+p = [x for x in json.load(sys.stdin)["ports"] if x.get("peer_switch") == 16]
 print(p[0]["port"], p[0]["peer_port"])'
 }
 up() {
@@ -59,7 +59,7 @@ up() {
 	fi
 	# every port of s8 is a patch cable's end, with no device
 	ip netns exec "$LAB" "$FTSW" -j port show switch 8 |
-		jcheck 'len(d) == 4 and all("peer_switch" in x and x["kind"] == "link" and x["oper_up"] and "dev" not in x for x in d)' || return 1
+		jcheck 'len(d["ports"]) == 4 and all("peer_switch" in x and x["kind"] == "link" and x["oper_up"] and "dev" not in x for x in d["ports"])' || return 1
 	# s8 reaches s16; both ends name each other
 	read -r p8 p16 <<<"$(cable816)" || return 1
 	ip netns exec "$LAB" "$FTSW" port show switch 16 port "$p16" |
@@ -143,12 +143,12 @@ fail_heal() {
 		  for c in d["changed"]] == [("s8", "s16", "switch", "down", False)]' link s8 s16 || return 1
 	[ "$(st cables_usable unreachable_pairs)" = "47 0" ] || return 1
 	# both ends down: the kernel's view
-	ip netns exec "$LAB" "$FTSW" -j port show switch 16 port "$P16" | jcheck 'not d[0]["admin_up"] and not d[0]["oper_up"]' || return 1
+	ip netns exec "$LAB" "$FTSW" -j port show switch 16 port "$P16" | jcheck 'not d["ports"][0]["admin_up"] and not d["ports"][0]["oper_up"]' || return 1
 	# healed from the far end
 	once heal 'd["count"] == 1 and d["changed"][0]["a"]["node"] == "s16" and d["changed"][0]["state"] == "up"' \
 		link s16 s8 || return 1
 	[ "$(st cables_usable unreachable_pairs)" = "48 0" ] &&
-		ip netns exec "$LAB" "$FTSW" -j port show switch 8 port "$P8" | jcheck 'd[0]["admin_up"] and d[0]["oper_up"]'
+		ip netns exec "$LAB" "$FTSW" -j port show switch 8 port "$P8" | jcheck 'd["ports"][0]["admin_up"] and d["ports"][0]["oper_up"]'
 }
 tap_check "fail s8 - s16 from s8 (one sweep, both ends down), heal it from s16 (one sweep)" fail_heal
 

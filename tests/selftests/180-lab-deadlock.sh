@@ -128,7 +128,7 @@ EOF
 cycle_tx() {
 	fab -j -s port show | "$PY" -c '
 import json, sys
-ports = {(p["switch"], p["port"]): p["stats"]["tx_packets"] for p in json.load(sys.stdin)}
+ports = {(p["switch"], p["port"]): p["stats"]["tx_packets"] for p in json.load(sys.stdin)["ports"]}
 c = json.load(open(sys.argv[1]))["cycles"][0]["cycle"]
 for b in c:
     print("%d:%d %d" % (b["switch"], b["out_port"], ports[(b["switch"], b["out_port"])]))
@@ -146,7 +146,7 @@ no_progress() {
 # set_life V: the switch lifetime of every switch of the lab
 set_life() {
 	local n i
-	n=$(fab -j switch show | "$PY" -c 'import json,sys; print(len(json.load(sys.stdin)))')
+	n=$(fab -j switch show | "$PY" -c 'import json,sys; print(len(json.load(sys.stdin)["switches"]))')
 	for ((i = 0; i < n; i++)); do fab switch set id "$i" life "$1" || return 1; done
 }
 
@@ -177,7 +177,7 @@ EOF
 buffered_tx() {
 	fab -j -s port show | "$PY" -c '
 import json, sys
-ps = json.load(sys.stdin)
+ps = json.load(sys.stdin)["ports"]
 empty = not any(v["in_bytes"] or v["out_bytes"] for p in ps
                 for v in p.get("lossless", {}).get("vls", []))
 print(int(empty), sum(p["stats"]["tx_packets"] for p in ps))'

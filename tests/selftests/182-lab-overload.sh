@@ -57,7 +57,7 @@ empty() {
 		fab -j -s port show >"$OUT/p.json" || return 1
 		"$PY" -c '
 import json, sys
-d = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[1]))["ports"]
 b = sum(v["in_bytes"] + v["out_bytes"] for p in d
         for v in p.get("lossless", {}).get("vls", []))
 sys.exit(b != 0)' "$OUT/p.json" && return 0
@@ -80,8 +80,8 @@ check() {
 	"$PY" - "$OUT" "$1" >"$OUT/check-$1" 2>&1 <<'EOF'
 import json, sys
 out, what = sys.argv[1:]
-p0 = json.load(open(out + "/p0.json"))
-p1 = json.load(open(out + "/p1.json"))
+p0 = json.load(open(out + "/p0.json"))["ports"]
+p1 = json.load(open(out + "/p1.json"))["ports"]
 tr = json.load(open(out + "/tr.json"))
 q = int(open(out + "/q1").read()) - int(open(out + "/q0").read())
 key = lambda p: (p["switch"], p["port"])
@@ -142,7 +142,7 @@ rmmod_full() {
 	fab -j -s port show >"$OUT/pf.json" || return 1
 	n=$("$PY" -c '
 import json, sys
-d = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[1]))["ports"]
 print(sum(1 for p in d for v in p.get("lossless", {}).get("vls", [])
           if v["in_bytes"] + v["out_bytes"] > 0))' "$OUT/pf.json")
 	echo "$n VL buffers and queues hold frames; rmmod"

@@ -105,7 +105,7 @@ check() {
 import json, sys
 out, what = sys.argv[1:]
 def port(name):
-    return json.load(open("%s/%s.json" % (out, name)))[0]
+    return json.load(open("%s/%s.json" % (out, name)))["ports"][0]
 def vl0(name):
     return port(name)["lossless"]["vls"][0]
 def drops(name):

@@ -13,7 +13,7 @@ tap_plan 9
 tap_check "insmod ftsw.ko" ftsw_load
 
 state() { fsw -j port show switch 1 port "$1" | "$PY" -c '
-import json, sys; print(json.load(sys.stdin)[0].get("state", "-"))'; }
+import json, sys; print(json.load(sys.stdin)["ports"][0].get("state", "-"))'; }
 states() { [ "$(state 1) $(state 2)" = "$1 $2" ] ||
 	{ echo "states: $(state 1) $(state 2), want $1 $2"; return 1; }; }
 na() { port_stat 1 "$1" drops.not_active; }
@@ -79,7 +79,7 @@ inband() {
 		fsw commit >/dev/null || return 1
 	fsw switch show id 2 | grep -q inband-sm || return 1
 	[ "$(fsw -j port show switch 2 | "$PY" -c '
-import json, sys; print(" ".join(p["state"] for p in json.load(sys.stdin)))')" = \
+import json, sys; print(" ".join(p["state"] for p in json.load(sys.stdin)["ports"]))')" = \
 		"init init" ] || { fsw port show switch 2; return 1; }
 	! ping_ok 0 "$(host_ip 1)" 2 || { echo "pings through Init"; return 1; }
 	fsw switch set id 2 inband-sm off &&

@@ -19,8 +19,8 @@ patch() {	# patch SW PORT PEER_SW PEER_PORT [MORE WORDS]
 	shift 4
 	fsw port bind switch "$sw" port "$port" peer "$psw:$pport" "$@"
 }
-# port_json SW PORT: one port, as JSON (port show gives an array).
-port_json() { fsw -j port show switch "$1" port "$2" | "$PY" -c 'import json,sys; print(json.dumps(json.load(sys.stdin)[0]))'; }
+# port_json SW PORT: one port, as JSON (port show gives a list of ports).
+port_json() { fsw -j port show switch "$1" port "$2" | "$PY" -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["ports"][0]))'; }
 
 tap_check "insmod ftsw.ko" ftsw_load
 # h0 (LID 1) on switch 1 port 1, h1 (LID 2) on switch 2 port 1; switch 1
@@ -92,7 +92,7 @@ unbind() {
 	local out
 	fsw port unbind switch 2 port 3 || return 1
 	out=$(fsw -j port show) || return 1
-	echo "$out" | py 'sorted((p["switch"], p["port"]) for p in J) == [(1, 1), (2, 1)]' &&
+	echo "$out" | py 'sorted((p["switch"], p["port"]) for p in J["ports"]) == [(1, 1), (2, 1)]' &&
 		! ping_ok 0 "$(host_ip 1)" 1
 }
 tap_check "unbinding one end unbinds both" unbind
@@ -100,7 +100,7 @@ swdel() {
 	local out
 	patch 2 3 1 3 && fsw switch del id 2 || return 1
 	out=$(fsw -j port show) || return 1
-	echo "$out" | py 'sorted((p["switch"], p["port"]) for p in J) == [(1, 1)]'
+	echo "$out" | py 'sorted((p["switch"], p["port"]) for p in J["ports"]) == [(1, 1)]'
 }
 tap_check "deleting the far switch unbinds the near end" swdel
 gone() {

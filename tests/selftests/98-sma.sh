@@ -91,7 +91,7 @@ setlid() {
 	ask 'be(16, 2) == 6' dr 1,3,2,1 2 0x15 1 "$pi" &&
 		[ "$(fsw -j port show switch 2 port 1 | "$PY" -c '
 import json, sys
-print(json.load(sys.stdin)[0]["lid"])')" = 6 ]
+print(json.load(sys.stdin)["ports"][0]["lid"])')" = 6 ]
 }
 tap_check "PortInfo Set LID 6 on h1's CA: edge port 2:1 has base LID 6" setlid
 
@@ -126,7 +126,7 @@ tap_check "COMMIT after an SMP block: netlink's entry and the SMP's block" merge
 port_ud() {
 	fsw -j port show switch "$1" port "$2" | "$PY" -c '
 import json, sys
-p = json.load(sys.stdin)[0]
+p = json.load(sys.stdin)["ports"][0]
 print(int(p["admin_up"]), int(p["oper_up"]))'
 }
 wait_ud() {

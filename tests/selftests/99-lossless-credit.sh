@@ -18,7 +18,7 @@ tap_plan 8
 vl_stat() {
 	fsw -j -s port show switch "$1" port "$2" | "$PY" -c '
 import json, sys
-p = json.load(sys.stdin)[0]["lossless"]
+p = json.load(sys.stdin)["ports"][0]["lossless"]
 print([v for v in p["vls"] if v["vl"] == int(sys.argv[1])][0][sys.argv[2]])' "$3" "$4"
 }
 

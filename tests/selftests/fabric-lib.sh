@@ -85,7 +85,7 @@ fabric_cleanup() {
 port_stat() {
 	fsw -j -s port show switch "$1" port "$2" | "$PY" -c '
 import json, sys
-p = json.load(sys.stdin)[0]["stats"]
+p = json.load(sys.stdin)["ports"][0]["stats"]
 for k in sys.argv[1].split("."):
     p = p[int(k)] if isinstance(p, list) else p[k]
 print(p)' "$3"
@@ -168,6 +168,6 @@ one_switch_setup() {
 all_tx() {
 	fsw -j -s port show | "$PY" -c '
 import json, sys
-for p in json.load(sys.stdin):
+for p in json.load(sys.stdin)["ports"]:
     print(p["switch"], p["port"], p["stats"]["tx_packets"])'
 }

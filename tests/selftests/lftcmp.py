@@ -45,7 +45,7 @@ def main():
     d = sys.argv[1]
     dump = read_sections(os.path.join(d, "opensm-lfts.dump"))
     with open(os.path.join(d, "switches.json")) as f:
-        switches = json.load(f)
+        switches = json.load(f)["switches"]
     bad, lids, nroute = [], 0, 0
     if not switches:
         bad.append("no switch in the kernel")

@@ -377,9 +377,11 @@ static int lab_list(const struct cli_args *a)
 {
 	(void)a;
 	ftsw_out_begin(stdout, cli.json);
-	ftsw_out_open_array(NULL);
+	ftsw_out_open_object(NULL);
+	ftsw_out_open_array("labs");
 	ftsw_lab_list(list_cb, NULL);
 	ftsw_out_close_array();
+	ftsw_out_close_object();
 	ftsw_out_end();
 	return 0;
 }

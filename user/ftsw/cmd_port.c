@@ -527,7 +527,8 @@ static int port_show(const struct cli_args *args)
 	if (!nl)
 		return 1;
 	ftsw_out_begin(stdout, cli.json);
-	ftsw_out_open_array(NULL);
+	ftsw_out_open_object(NULL);
+	ftsw_out_open_array("ports");
 	if (a->have_sw && a->have_port) {
 		struct ftsw_port_info pi;
 
@@ -540,6 +541,7 @@ static int port_show(const struct cli_args *args)
 					show_cb, NULL);
 	}
 	ftsw_out_close_array();
+	ftsw_out_close_object();
 	ftsw_out_end();
 	if (err)
 		return nlcli_fail(nl, "port show");

@@ -365,7 +365,8 @@ static int route_list(const struct cli_args *a)
 
 	(void)a;
 	ftsw_out_begin(stdout, cli.json);
-	ftsw_out_open_array(NULL);
+	ftsw_out_open_object(NULL);
+	ftsw_out_open_array("engines");
 	for (i = 0; i < n; i++) {
 		ftsw_out_open_object(NULL);
 		ftsw_out_str("name", "%-8s ", e[i].name);
@@ -374,6 +375,7 @@ static int route_list(const struct cli_args *a)
 		ftsw_out_close_object();
 	}
 	ftsw_out_close_array();
+	ftsw_out_close_object();
 	return ftsw_out_end() ? 1 : 0;
 }
 

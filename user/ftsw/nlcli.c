@@ -143,7 +143,8 @@ int nlcli_switch_show(struct ftsw_nl *nl, bool have_id, uint32_t id,
 	int err;
 
 	ftsw_out_begin(stdout, cli.json);
-	ftsw_out_open_array(NULL);
+	ftsw_out_open_object(NULL);
+	ftsw_out_open_array("switches");
 	if (have_id) {
 		err = ftsw_nl_switch_get(nl, id, &si);
 		if (!err)
@@ -152,6 +153,7 @@ int nlcli_switch_show(struct ftsw_nl *nl, bool have_id, uint32_t id,
 		err = ftsw_nl_switch_dump(nl, print, NULL);
 	}
 	ftsw_out_close_array();
+	ftsw_out_close_object();
 	ftsw_out_end();
 	return err;
 }
