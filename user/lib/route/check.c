@@ -24,14 +24,8 @@
 
 #include "route/routing.h"
 #include "route/hopsel.h"
+#include "route/check_int.h"
 
-enum { ST_UNK = 0, ST_BUSY, ST_OK, ST_NOROUTE, ST_LOOP, ST_DEAD, ST_MIS };
-
-struct src {
-	uint32_t host, host2;	/* a host of the group and another one */
-	uint32_t leaf;		/* FTSW_NONE: uncabled host */
-	uint32_t cnt;
-};
 
 int ftsw_trace(const struct ftsw_routing *r, uint32_t src_host, uint32_t dlid,
 	       uint32_t *sw_path, uint8_t *port_path, unsigned max)
@@ -78,34 +72,15 @@ int ftsw_trace(const struct ftsw_routing *r, uint32_t src_host, uint32_t dlid,
 	return (int)hops;
 }
 
-struct ck {
-	const struct ftsw_routing *r;
-	const struct ftsw_check_opts *o;
-	const struct ftsw_topo *t;
-	uint8_t *dist;		/* [leaf * ns + sw] BFS hops, for minimality */
-	uint32_t *leaf_of_sw, nl;
-	uint32_t nch;		/* channels: switch port records */
-	uint64_t *dep;		/* per channel: 4 x 64 bits of next ports */
-	/* results */
-	uint64_t pairs, delivered, no_route, loops, mis, dead, nonmin, updown;
-	uint64_t host_pairs, host_delivered;
-	uint64_t bad_entries;
-	uint64_t ar_entries, ar_bad;
-	uint64_t max_hops;
-	char *rep;
-	size_t replen, repcap;
-	unsigned nrep, maxrep;
-	bool oom;
-};
 
 /* The VLs the CDG is checked on: the routing's, or o->vls (SL mod vls). */
-static uint32_t ck_nvl(const struct ftsw_routing *r,
+uint32_t ftsw_ck_nvl(const struct ftsw_routing *r,
 		       const struct ftsw_check_opts *o)
 {
 	return o->vls ? o->vls : r->nvls ? r->nvls : 1;
 }
 
-static void report(struct ck *c, const char *fmt, ...)
+void ftsw_ck_report(struct ck *c, const char *fmt, ...)
 {
 	va_list ap;
 	char buf[512];
@@ -133,7 +108,7 @@ static void report(struct ck *c, const char *fmt, ...)
 	c->rep[c->replen] = 0;
 }
 
-static inline int hop_is_up(const struct ftsw_routing *r, uint32_t u, uint32_t v)
+int ftsw_ck_hop_is_up(const struct ftsw_routing *r, uint32_t u, uint32_t v)
 {
 	int hu = r->rank_from_top ? -r->rank[u] : r->rank[u];
 	int hv = r->rank_from_top ? -r->rank[v] : r->rank[v];
@@ -141,7 +116,7 @@ static inline int hop_is_up(const struct ftsw_routing *r, uint32_t u, uint32_t v
 	return hv > hu || (hv == hu && v > u);
 }
 
-static const char *swname(const struct ftsw_topo *t, uint32_t s)
+const char *ftsw_ck_swname(const struct ftsw_topo *t, uint32_t s)
 {
 	const char *d = t->nodes[t->switches[s]].desc;
 
@@ -206,7 +181,7 @@ static uint8_t walk(struct ck *c, uint32_t lid, uint32_t s, uint8_t *st,
 		    lid - ftsw_switch_lid(r, 0) == cur) {
 			/* delivered to the destination switch */
 			uint32_t prev = stack[sp - 1];
-			int up = r->rank ? hop_is_up(r, prev, cur) : 1;
+			int up = r->rank ? ftsw_ck_hop_is_up(r, prev, cur) : 1;
 
 			st[prev] = ST_OK;
 			hops[prev] = 1;
@@ -223,7 +198,7 @@ static uint8_t walk(struct ck *c, uint32_t lid, uint32_t s, uint8_t *st,
 		if (res == ST_OK) {
 			uint32_t nx = t->nodes[ftsw_port(t, t->switches[v],
 				ftsw_lft(r, v)[lid])->peer].index;
-			int up = r->rank ? hop_is_up(r, v, nx) : 1;
+			int up = r->rank ? ftsw_ck_hop_is_up(r, v, nx) : 1;
 			uint8_t f = flags[nx];
 
 			hops[v] = hops[nx] + 1;
@@ -238,7 +213,7 @@ static uint8_t walk(struct ck *c, uint32_t lid, uint32_t s, uint8_t *st,
 	return res;
 }
 
-static void dep_add(struct ck *c, uint64_t *dep, uint32_t s, uint8_t p,
+void ftsw_ck_dep_add(struct ck *c, uint64_t *dep, uint32_t s, uint8_t p,
 		    uint8_t q)
 {
 	const struct ftsw_topo *t = c->t;
@@ -378,16 +353,6 @@ static void check_progress(struct ckshared *sh)
 	atomic_flag_clear(&sh->busy);
 }
 
-/* Scratch of one block's walks. */
-struct ckscratch {
-	uint8_t *st, *flags, *used;
-	uint16_t *hops;
-	uint32_t *stack;
-	/* adaptive groups: source leaves per VL, reach, DFS colours */
-	uint8_t *start, *reach, *color;
-	uint32_t *queue, *dfs_s;
-	uint16_t *dfs_i;
-};
 
 /* Count (and report) the outcome of the walk of source sr to lid. */
 static void check_outcome(struct ck *c, uint8_t rs, uint32_t lid, int kind,
@@ -409,33 +374,33 @@ static void check_outcome(struct ck *c, uint8_t rs, uint32_t lid, int kind,
 		if (o->minimal && kind == FTSW_HOST && dleaf != FTSW_NONE &&
 		    x->hops[l] - 1 != c->dist[(size_t)c->leaf_of_sw[dleaf] * ns + l]) {
 			if (!c->nonmin)
-				report(c, "non-minimal: %s -> LID %u: %u switch "
+				ftsw_ck_report(c, "non-minimal: %s -> LID %u: %u switch "
 				       "hops, shortest %u", hn, lid, x->hops[l] - 1,
 				       c->dist[(size_t)c->leaf_of_sw[dleaf] * ns + l]);
 			c->nonmin += w;
 		}
 		if (o->updown && kind == FTSW_HOST && !(x->flags[l] & 1)) {
 			if (!c->updown)
-				report(c, "up*down* violated: %s -> LID %u (from "
-				       "switch %s)", hn, lid, swname(t, l));
+				ftsw_ck_report(c, "up*down* violated: %s -> LID %u (from "
+				       "switch %s)", hn, lid, ftsw_ck_swname(t, l));
 			c->updown += w;
 		}
 		break;
 	case ST_NOROUTE:
 		c->no_route += w;
-		report(c, "no route: %s -> LID %u (leaf %s)", hn, lid,
-		       swname(t, l));
+		ftsw_ck_report(c, "no route: %s -> LID %u (leaf %s)", hn, lid,
+		       ftsw_ck_swname(t, l));
 		break;
 	case ST_LOOP:
 	case ST_DEAD:
 		*(rs == ST_LOOP ? &c->loops : &c->dead) += w;
-		report(c, "%s: %s -> LID %u (leaf %s)",
+		ftsw_ck_report(c, "%s: %s -> LID %u (leaf %s)",
 		       rs == ST_LOOP ? "loop" : "dead port", hn, lid,
-		       swname(t, l));
+		       ftsw_ck_swname(t, l));
 		break;
 	default:
 		c->mis += w;
-		report(c, "misdelivered: %s -> LID %u", hn, lid);
+		ftsw_ck_report(c, "misdelivered: %s -> LID %u", hn, lid);
 		break;
 	}
 }
@@ -446,7 +411,7 @@ static void check_mark_used(struct ck *c, uint32_t lid, uint32_t l,
 {
 	const struct ftsw_routing *r = c->r;
 	const struct ftsw_topo *t = c->t;
-	uint32_t ns = t->nswitches, nvl = ck_nvl(r, c->o), cur = l;
+	uint32_t ns = t->nswitches, nvl = ftsw_ck_nvl(r, c->o), cur = l;
 	unsigned v = 0;
 
 	if (r->sl)
@@ -467,7 +432,7 @@ static void check_deps(struct ck *c, uint32_t lid, int kind, uint32_t idx,
 {
 	const struct ftsw_routing *r = c->r;
 	const struct ftsw_topo *t = c->t;
-	uint32_t ns = t->nswitches, nvl = ck_nvl(r, c->o), vl, s;
+	uint32_t ns = t->nswitches, nvl = ftsw_ck_nvl(r, c->o), vl, s;
 
 	for (vl = 0; vl < nvl; vl++)
 		for (s = 0; s < ns; s++) {
@@ -490,149 +455,8 @@ static void check_deps(struct ck *c, uint32_t lid, int kind, uint32_t idx,
 			    t->nodes[ftsw_port(t, pp->peer, q)->peer].kind
 			    != FTSW_SWITCH)
 				continue;
-			dep_add(c, c->dep + (size_t)vl * t->nports * 4, s, p, q);
+			ftsw_ck_dep_add(c, c->dep + (size_t)vl * t->nports * 4, s, p, q);
 		}
-}
-
-/* One group port that fails, counted and (the first) reported. */
-static void ar_fault(struct ck *c, uint32_t s, uint32_t lid, unsigned q,
-		     const char *why)
-{
-	if (!c->ar_bad)
-		report(c, "adaptive: switch %s, LID %u, port %u %s",
-		       swname(c->t, s), lid, q, why);
-	c->ar_bad++;
-}
-
-/* A loop among the allowed ports of the reached switches (DFS). */
-static void ar_loops(struct ck *c, uint32_t lid, struct ckscratch *x)
-{
-	const struct ftsw_topo *t = c->t;
-	uint32_t ns = t->nswitches, s0;
-	uint8_t ports[256];
-
-	memset(x->color, 0, ns);
-	for (s0 = 0; s0 < ns; s0++) {
-		uint32_t sp = 0;
-
-		if (!x->reach[s0] || x->color[s0])
-			continue;
-		x->dfs_s[sp] = s0;
-		x->dfs_i[sp++] = 0;
-		x->color[s0] = 1;
-		while (sp) {
-			uint32_t s = x->dfs_s[sp - 1], v;
-			unsigned np = ftsw_ar_ports(c->r, s, lid, ports);
-			const struct ftsw_node *n = &t->nodes[t->switches[s]];
-
-			if (x->dfs_i[sp - 1] >= np) {
-				x->color[s] = 2;
-				sp--;
-				continue;
-			}
-			v = ftsw_peer_switch(t, n, ports[x->dfs_i[sp - 1]++]);
-			if (v == FTSW_NONE || x->color[v] == 2)
-				continue;
-			if (x->color[v] == 1) {
-				ar_fault(c, s, lid, ports[x->dfs_i[sp - 1] - 1],
-					 "closes a loop");
-				return;
-			}
-			x->color[v] = 1;
-			x->dfs_s[sp] = v;
-			x->dfs_i[sp++] = 0;
-		}
-	}
-}
-
-/*
- * Host LID lid with adaptive groups: from the leaves of the sources on
- * each VL, every switch a packet may reach over the allowed ports (static
- * and group). Each allowed port of those must lead to a switch or deliver
- * to the LID's host, shortest (minimal) and never up after a down hop
- * (updown) when checked; each pair of consecutive allowed switch-to-switch
- * channels is a dependency of the VL's CDG; no loop.
- */
-static void check_ar(struct ck *c, uint32_t lid, uint32_t idx,
-		     uint32_t dleaf, struct ckscratch *x)
-{
-	const struct ftsw_routing *r = c->r;
-	const struct ftsw_topo *t = c->t;
-	uint32_t ns = t->nswitches, nvl = ck_nvl(r, c->o), vl, s;
-	bool ud = c->o->updown && r->rank;
-	uint8_t ports[256], next[256];
-
-	memset(x->reach, 0, ns);
-	for (vl = 0; vl < nvl; vl++) {
-		uint64_t *dep = c->dep ? c->dep + (size_t)vl * t->nports * 4 : NULL;
-		uint32_t qh = 0, qt = 0;
-		uint8_t *st = x->color;	/* per switch: 1 up only, 2 after down */
-
-		memset(st, 0, ns);
-		for (s = 0; s < ns; s++)
-			if (x->start[(size_t)vl * ns + s]) {
-				st[s] = 1;
-				x->queue[qt++] = s;
-			}
-		while (qh < qt) {
-			const struct ftsw_node *n;
-			unsigned np, i, j, nn;
-
-			s = x->queue[qh++];
-			n = &t->nodes[t->switches[s]];
-			np = ftsw_ar_ports(r, s, lid, ports);
-			if (!x->reach[s] && ftsw_ar_has(r, s, lid))
-				c->ar_entries++;
-			x->reach[s] = 1;
-			for (i = 0; i < np; i++) {
-				unsigned q = ports[i];
-				uint32_t peer = q <= n->nports ?
-					ftsw_port(t, t->switches[s], q)->peer :
-					FTSW_NONE;
-				uint32_t v;
-				uint8_t ns_st;
-
-				if (peer == FTSW_NONE) {
-					ar_fault(c, s, lid, q, "is dead");
-					continue;
-				}
-				if (t->nodes[peer].kind == FTSW_HOST) {
-					if (peer != t->hosts[idx])
-						ar_fault(c, s, lid, q, "delivers "
-							 "to the wrong host");
-					continue;
-				}
-				v = t->nodes[peer].index;
-				if (c->dist && dleaf != FTSW_NONE &&
-				    c->dist[(size_t)c->leaf_of_sw[dleaf] * ns + v] + 1 !=
-				    c->dist[(size_t)c->leaf_of_sw[dleaf] * ns + s])
-					ar_fault(c, s, lid, q, "is not on a "
-						 "shortest path");
-				ns_st = 2;
-				if (ud && hop_is_up(r, s, v)) {
-					if (!(st[s] & 1))
-						ar_fault(c, s, lid, q, "goes up "
-							 "after a down hop");
-					ns_st = 1;
-				}
-				if (dep) {
-					nn = ftsw_ar_ports(r, v, lid, next);
-					for (j = 0; j < nn; j++)
-						if (ftsw_peer_switch(t,
-							&t->nodes[peer],
-							next[j]) != FTSW_NONE)
-							dep_add(c, dep, s, (uint8_t)q,
-								next[j]);
-				}
-				/* a switch is queued at most once per state */
-				if ((st[v] | ns_st) != st[v]) {
-					x->queue[qt++] = v;
-					st[v] |= ns_st;
-				}
-			}
-		}
-	}
-	ar_loops(c, lid, x);
 }
 
 /*
@@ -662,8 +486,8 @@ static void check_entries(struct ck *c, uint32_t lid, int kind, uint32_t idx,
 		if (rs == ST_OK)
 			continue;
 		if (!c->bad_entries)
-			report(c, "entry: switch %s, LID %u, port %u %s",
-			       swname(c->t, s), lid, p,
+			ftsw_ck_report(c, "entry: switch %s, LID %u, port %u %s",
+			       ftsw_ck_swname(c->t, s), lid, p,
 			       rs < sizeof(what) / sizeof(what[0]) && what[rs] ?
 			       what[rs] : "fails");
 		c->bad_entries++;
@@ -682,7 +506,7 @@ static void check_block(size_t b, void *arg)
 	const struct ftsw_routing *r = sh->r;
 	const struct ftsw_check_opts *o = sh->o;
 	const struct ftsw_topo *t = r->topo;
-	uint32_t ns = t->nswitches, nvl = ck_nvl(r, o);
+	uint32_t ns = t->nswitches, nvl = ftsw_ck_nvl(r, o);
 	uint32_t span = (r->max_lid + sh->nblocks) / sh->nblocks;
 	uint32_t lo = 1 + (uint32_t)b * span, hi = lo + span, lid, k;
 	struct ckscratch x = {
@@ -750,7 +574,7 @@ static void check_block(size_t b, void *arg)
 				c->host_pairs += w;
 			if (l == FTSW_NONE) {
 				c->dead += w;
-				report(c, "host %s is not cabled",
+				ftsw_ck_report(c, "host %s is not cabled",
 				       t->nodes[t->hosts[n]].desc);
 				continue;
 			}
@@ -767,7 +591,7 @@ static void check_block(size_t b, void *arg)
 					t->nhosts + idx] % nvl : 0) * ns + l] = 1;
 		}
 		if (r->ar && kind == FTSW_HOST)
-			check_ar(c, lid, idx, dleaf, &x);
+			ftsw_ck_ar(c, lid, idx, dleaf, &x);
 		else if (c->dep)
 			check_deps(c, lid, kind, idx, &x);
 		if (o->all_entries)
@@ -840,7 +664,7 @@ static int check_run_blocks(struct ck *cp, const uint32_t *hostleaf,
 			const char *nl = strchr(line, '\n');
 			int len = nl ? (int)(nl - line) : (int)strlen(line);
 
-			report(&c, "%.*s", len, line);
+			ftsw_ck_report(&c, "%.*s", len, line);
 			line += len + (nl ? 1 : 0);
 		}
 		free(x->rep);
@@ -940,7 +764,7 @@ static void check_cdg_vls(struct ck *c, uint32_t nvl,
 		c->dep += (size_t)vl * c->t->nports * 4;
 		if (cdg_cyclic(c, &desc)) {
 			res->cdg_cyclic_vls++;
-			report(c, "VL %u: channel dependency graph has a %s",
+			ftsw_ck_report(c, "VL %u: channel dependency graph has a %s",
 			       vl, desc ? desc : "cycle");
 		}
 		free(desc);
@@ -977,7 +801,7 @@ int ftsw_routing_check(const struct ftsw_routing *r,
 {
 	const struct ftsw_topo *t = r->topo;
 	struct ck c = { .r = r, .o = o, .t = t };
-	uint32_t ns = t->nswitches, nh = t->nhosts, nvl = ck_nvl(r, o);
+	uint32_t ns = t->nswitches, nh = t->nhosts, nvl = ftsw_ck_nvl(r, o);
 	uint32_t *stack = malloc((ns + 2) * sizeof(uint32_t));
 	uint32_t *hostleaf = malloc((nh + 1) * sizeof(uint32_t));
 	uint32_t nsrc = 0;

@@ -33,6 +33,13 @@ struct ftsw_gbuild {
 	uint32_t *sw;		/* switch index -> node id */
 	uint32_t nsw, nhosts;
 };
+/*
+ * 0, or -ERANGE with err set when nsw switches, nhosts hosts and nports
+ * ports pass the generators' limits (FTSW_GEN_MAX_NODES/PORTS): checked
+ * before anything is allocated; what names the spec.
+ */
+int ftsw_gen_limits(const char *what, uint64_t nsw, uint64_t nhosts,
+		    uint64_t nports, struct ftsw_err *err);
 int ftsw_gbuild_begin(struct ftsw_gbuild *b, uint64_t nsw, unsigned ports,
 		      uint64_t nhosts, const char *what, struct ftsw_err *err);
 int ftsw_gbuild_switch(struct ftsw_gbuild *b, uint32_t i, unsigned level,
