@@ -614,6 +614,20 @@ TEST(routing_says_what_it_did)
 		  "delivered\n   0  switch 0 (S1-0) port 2\n", NULL },
 		{ "analyze -t ftmn:4,3 -a dmodk --trace h0:15", 0,
 		  "host 0 -> host 15 (H0 -> H15)", NULL },
+		/* adaptive groups beside the table: on FT(4,2) leaf S1-0
+		 * (hosts LIDs 1-2 on ports 3-4) may send the six other hosts
+		 * up either up-port (1, 2); D-Mod-K's static port is LID mod
+		 * 2 + 1; switch LIDs get no group, roots none at all */
+		{ "-j route -t ftmn:4,2 -a dmodk --adaptive --lfts", 0,
+		  "\"name\":\"S1-0\",\"routes\":{\"1\":3,\"2\":4,\"3\":1,"
+		  "\"4\":2,\"5\":1,\"6\":2,\"7\":1,\"8\":2,\"10\":1,\"11\":1,"
+		  "\"12\":1,\"13\":1,\"14\":2},\"groups\":{\"3\":[1,2],\"4\":"
+		  "[1,2],\"5\":[1,2],\"6\":[1,2],\"7\":[1,2],\"8\":[1,2]}}",
+		  NULL },
+		{ "-j route -t ftmn:4,2 -a dmodk --adaptive --lfts", 0,
+		  "\"name\":\"S2-1\",\"routes\":{\"1\":1,\"2\":1,\"3\":2,"
+		  "\"4\":2,\"5\":3,\"6\":3,\"7\":4,\"8\":4,\"9\":1,\"10\":2,"
+		  "\"11\":3,\"12\":4,\"13\":1},\"groups\":{}}", NULL },
 		/* what a new user types first */
 		{ "help", 0, "Objects:\n", NULL },
 		/* the metrics' units under the report */

@@ -47,7 +47,7 @@ enum {
 	[R_MAX_VLS] = CLI_OPT_MAX_VLS,					\
 	[R_CHECK] = { "--check", NULL, CLI_FLAG, .help = check_help },	\
 	[R_LFTS] = { "--lfts", NULL, CLI_FLAG,				\
-		     .help = "with -j: include the tables" },		\
+		     .help = "with -j: include the tables (and groups)" },\
 	[R_ADAPTIVE] = CLI_OPT_ADAPTIVE,				\
 	[R_GROUPS] = CLI_OPT_GROUPS,					\
 	[R_WGROUPS] = { "--write-groups", NULL, CLI_FILE, "FILE",	\
@@ -200,6 +200,28 @@ static int do_check(const struct ftsw_routing *r, const struct ropts *ro,
 	return rc;
 }
 
+/* A switch's adaptive groups: LID -> its allowed ports. */
+static void print_groups(const struct ftsw_routing *r, uint32_t s)
+{
+	uint8_t ports[255];
+	char key[16];
+	uint32_t lid;
+	unsigned i, n;
+
+	ftsw_out_open_object("groups");
+	for (lid = 1; lid <= r->max_lid; lid++) {
+		if (!ftsw_ar_has(r, s, lid))
+			continue;
+		snprintf(key, sizeof(key), "%u", lid);
+		n = ftsw_ar_ports(r, s, lid, ports);
+		ftsw_out_open_array(key);
+		for (i = 0; i < n; i++)
+			ftsw_out_uint(NULL, NULL, ports[i]);
+		ftsw_out_close_array();
+	}
+	ftsw_out_close_object();
+}
+
 static void print_lfts(const struct ftsw_routing *r)
 {
 	const struct ftsw_topo *t = r->topo;
@@ -224,6 +246,8 @@ static void print_lfts(const struct ftsw_routing *r)
 			ftsw_out_uint(key, NULL, l[lid]);
 		}
 		ftsw_out_close_object();
+		if (r->ar)
+			print_groups(r, s);
 		ftsw_out_close_object();
 	}
 	ftsw_out_close_array();
