@@ -5,11 +5,12 @@
 # flow once per round), OUT/lab-uniform.json (a2a --random-dst: each
 # datagram to a random other host, as ftsw sim's uniform traffic).
 set -euo pipefail
-out=$1 topo=$2 rate=$3 buf=$4 seed=$5 dur=$6 pps=$7
+out=$1 topo=$2 rate=$3 buf=$4 seed=$5 dur=$6 pps=$7 life=${8:-18}
 insmod "$FTSW_KMOD/ftsw.ko"
 export FTSW_LAB=labsim
 "$FTSW" lab up -t "$topo" -a dmodk --lossless --rate "$rate" \
-	--in-buffer "$buf" --out-buffer "$buf"
+	--in-buffer "$buf" --out-buffer "$buf" --hoq-life "$life" \
+	--switch-life "$life"
 "$FTSW" -j lab traffic -p "perm:$seed" --size 1422 --duration "$dur" \
 	>"$out/lab-perm.json" || true
 "$FTSW" -j lab traffic -p a2a --size 1422 --pps "$pps" --duration "$dur" \
