@@ -46,6 +46,28 @@ def disc(j):
     return j.get("hoq_discards", 0) + j.get("life_discards", 0)
 
 
+def drop_reasons(d):
+    """Fabric drops by reason over each run, from the guest's `lab status
+    -j` before and after the runs (lab-status-{0,perm,a2a,uniform}.json);
+    None without them (runs before they were recorded)."""
+    snaps = []
+    for name in ("0", "perm", "a2a", "uniform"):
+        try:
+            with open(os.path.join(d, "lab-status-%s.json" % name)) as f:
+                snaps.append(json.load(f).get("drops", {}))
+        except (OSError, ValueError):
+            return None
+    runs = dict(zip(("perm", "rounds", "uniform"), range(1, 4)))
+    out = []
+    for run in ("perm", "uniform", "rounds"):
+        i = runs[run]
+        why = ["%s=%d" % (k, snaps[i][k] - snaps[i - 1].get(k, 0))
+               for k in sorted(snaps[i])
+               if snaps[i][k] - snaps[i - 1].get(k, 0)]
+        out.append("%s: %s" % (run, " ".join(why) if why else "none"))
+    return "; ".join(out)
+
+
 def main():
     d = sys.argv[1]
     lp, la = load(d, "lab-perm.json"), load(d, "lab-a2a.json")
@@ -93,6 +115,9 @@ def main():
               "(perm, uniform, rounds): %d, %d, %d; lab drops: %d, %d, %d"
               % (100 * worst, disc(lp), disc(lu), disc(la),
                  lp.get("drops", 0), lu.get("drops", 0), la.get("drops", 0))]
+    why = drop_reasons(d)
+    if why is not None:
+        lines += ["", "lab drops by reason: " + why]
     # A diagnostic, not the comparison: the lab's flows that have a link
     # to themselves in the simulator measure the rate its links reach
     # (a loaded VM's late port timers leave links idle); the flows
