@@ -8,7 +8,8 @@
 # pairs, see only their own (lab list, lab status from the kernel: counts
 # by hand from the topologies), fail a cable (one of them under the fabric
 # manager, which reroutes), capture on a cable; none can enter, list or
-# take down another's; a lab up that fails (past a limit on namespaces,
+# take down another's; a lab whose holder was killed says so and goes
+# with lab down; a lab up that fails (past a limit on namespaces,
 # without the module) leaves nothing behind, with root or without.
 . "$(dirname "$0")/lib.sh"
 export HOST_NO_V6=1
@@ -224,7 +225,18 @@ untouchable() {
 tap_check "no user can enter, kill, list or take down another's lab" untouchable
 
 three_down() {
-	local u rc=0 left
+	local u rc=0 left p3 out n
+	# 2003's holder ends (killed by 2003, as a reboot would end it): the
+	# lab's namespaces go with it, its files stay; commands say so
+	p3=$(holder 2003)
+	as 2003 kill "$p3" || rc=1
+	for n in $(seq 100); do
+		grep -qv ') Z ' "/proc/$p3/stat" 2>/dev/null || break
+		sleep 0.1
+	done
+	out=$(as 2003 "$FTSW" lab status 2>&1) && rc=1
+	echo "user 2003, holder killed: $out"
+	echo "$out" | grep -q "lab ftsw: its namespaces are gone (its holder process ended" || rc=1
 	for u in "${USERS[@]}"; do
 		as "$u" "$FTSW" lab down || rc=1
 		left=$(ls -A "$W/run-$u")
@@ -233,7 +245,7 @@ three_down() {
 	! pgrep -a -x ftsw-holder || rc=1
 	return $rc
 }
-tap_check "lab down: no holder, nothing in the runtime directories" three_down
+tap_check "lab down: no holder, nothing in the runtime directories (one holder killed first: its lab says so)" three_down
 
 # A lab up that fails midway: past the per-user limit on network
 # namespaces (the initial user namespace's user.max_net_namespaces counts

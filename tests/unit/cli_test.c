@@ -354,6 +354,61 @@ TEST(lab_names_and_lab_up_that_fails)
 	free(out);
 }
 
+/*
+ * A user's lab whose holder is gone (the machine rebooted with the run
+ * directory in ~/.cache, or the holder was killed): its files are left,
+ * its namespaces are not. Commands say so and name the way out; lab down
+ * removes the files, the holder's too, and the run directory. The
+ * directory is made by hand as lab up leaves it (lab.conf as write_conf()
+ * writes it, .holder naming a process that is not the user's: pid 1).
+ */
+TEST(lab_whose_holder_is_gone)
+{
+	char args[512], as[160], *out, *err;
+	int st;
+
+	ASSERT_NE(0, tmpdir[0]);
+	snprintf(as, sizeof(as), "%s env -i XDG_RUNTIME_DIR=$T/xdg-gone "
+		 "HOME=$T/home-gone", geteuid() ? "" :
+		 "setpriv --reuid=65534 --regid=65534 --clear-groups");
+	snprintf(args, sizeof(args), "mkdir -m 700 -p $T/xdg-gone/ftsw/old "
+		 "$T/xdg-gone/ftsw/.netns $T/home-gone && touch "
+		 "$T/xdg-gone/keep $T/xdg-gone/ftsw/.lock && echo '1 1' > "
+		 "$T/xdg-gone/ftsw/.holder && printf 'spec=ftmn:4,2\n"
+		 "engine=dmodk\nlmc=0\nrate=0\nhosts=8\nswitches=6\n"
+		 "cables=veth\n' > $T/xdg-gone/ftsw/old/lab.conf%s",
+		 geteuid() ? "" : " && chown -R 65534:65534 $T/xdg-gone "
+		 "$T/home-gone && chmod 755 $T");
+	out = run_sh(args, &st, NULL);
+	free(out);
+	ASSERT_EQ(0, st);
+
+	snprintf(args, sizeof(args), "%s \"$FTSW\" lab status --name old", as);
+	out = run_sh(args, &st, &err);
+	EXPECT_EQ(1, st);
+	EXPECT_EQ(1, count_of(err, "lab old: its namespaces are gone (its "
+			      "holder process ended: a reboot, or it was "
+			      "killed); ftsw lab down --name old removes what "
+			      "is left")) TH_LOG("%s", err);
+	free(out);
+	free(err);
+	/* the lab is still listed: its files are there */
+	snprintf(args, sizeof(args), "%s \"$FTSW\" lab list", as);
+	out = run_sh(args, &st, NULL);
+	EXPECT_EQ(0, st);
+	EXPECT_STREQ("old\n", out);
+	free(out);
+	snprintf(args, sizeof(args), "%s \"$FTSW\" lab down --name old", as);
+	out = run_sh(args, &st, &err);
+	EXPECT_EQ(0, st) TH_LOG("%s", err);
+	free(out);
+	free(err);
+	/* the runtime directory as it was before ftsw: its one file */
+	out = run_sh("ls -A $T/xdg-gone", &st, NULL);
+	EXPECT_STREQ("keep\n", out);
+	free(out);
+}
+
 /* Every bad value is refused, with the option named, exit status 2. */
 TEST(errors_name_the_option)
 {

@@ -231,6 +231,22 @@ static int conf_read(struct ftsw_text *t, struct ftsw_lab *lab,
 	return 0;
 }
 
+/*
+ * A lab whose files are there but whose namespaces are not: its holder
+ * ended (rootless: a reboot with the run directory in ~/.cache, or it was
+ * killed), or someone removed the fabric's namespace (ip netns del).
+ */
+static int lab_gone(const char *name, struct ftsw_err *err)
+{
+	ftsw_err_errno(err, ENOENT, "lab %s: its namespaces are gone (%s); "
+		       "ftsw lab down%s%s removes what is left", name,
+		       ftsw_privileged() ? "removed by hand" :
+		       "its holder process ended: a reboot, or it was killed",
+		       strcmp(name, FTSW_LAB_DEFAULT) ? " --name " : "",
+		       strcmp(name, FTSW_LAB_DEFAULT) ? name : "");
+	return -1;
+}
+
 int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err)
 {
 	char path[600];
@@ -259,9 +275,7 @@ int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err)
 	/* without root: the lab's namespaces are in the user's holder */
 	rc = ftsw_rootless_join(false, err);
 	if (rc > 0)
-		ftsw_err_set(err, "lab %s: its namespaces are gone (their holder "
-			     "process ended: a reboot, or it was killed); ftsw "
-			     "lab down %s removes what is left", name, name);
+		return lab_gone(name, err);
 	if (rc)
 		return -1;
 	lab_run_path(name, "topo.net", path, sizeof(path));
@@ -289,7 +303,7 @@ int ftsw_lab_open(const char *name, struct ftsw_lab *lab, struct ftsw_err *err)
 	lab->fabric_fd = ftsw_netns_open(name, err);
 	if (lab->fabric_fd < 0) {
 		ftsw_lab_close(lab);
-		return -1;
+		return err->code == ENOENT ? lab_gone(name, err) : -1;
 	}
 	lab->nl = ftsw_nl_open_in(name, err);
 	if (!lab->nl) {

@@ -78,7 +78,10 @@ bool ftsw_rootless_joined(void)
 	return joined;
 }
 
-/* PID's start time in clock ticks since boot (stat field 22); 0: gone. */
+/*
+ * PID's start time in clock ticks since boot (stat field 22); 0: gone,
+ * or dead and not yet reaped (a zombie's namespaces are gone).
+ */
 static unsigned long long start_time(pid_t pid)
 {
 	char path[64], buf[1024], *p;
@@ -98,6 +101,8 @@ static unsigned long long start_time(pid_t pid)
 	buf[n] = 0;
 	/* the command may hold spaces and parentheses: after the last ')' */
 	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
+		return 0;
 	for (field = 2; p && field < 21; field++)
 		p = strchr(p + 1, ' ');
 	if (p && sscanf(p + 1, "%llu", &t) != 1)
