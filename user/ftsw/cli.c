@@ -3,10 +3,12 @@
  * The command-line tables at work: parsing a command's words, its help,
  * and the bash completion generated from the same tables (see cli.h).
  */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "analyze/analyze.h"
@@ -669,4 +671,23 @@ void cli_completion_bash(FILE *f)
 	bash_cases(f, "_ftsw_opts()\n{\n\tcase \"$1:$2\" in\n", bash_opts);
 	bash_cases(f, "_ftsw_kind()\n{\n\tcase \"$1:$2:$3\" in\n", bash_kinds);
 	fputs(bash_main, f);
+}
+
+void cli_detach(const char *log)
+{
+	int fd;
+
+	setsid();
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(fd);
+	}
+	fd = open("/dev/null", O_RDONLY);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		close(fd);
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
 }

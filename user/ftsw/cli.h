@@ -254,6 +254,12 @@ static inline double cli_seconds_since(uint64_t t0_us)
  */
 void cli_route_warning(const struct ftsw_routing *r);
 
+/*
+ * A daemon's child leaves its terminal: a session of its own, standard
+ * output and error appended to log, standard input /dev/null.
+ */
+void cli_detach(const char *log);
+
 /* Error helper: "ftsw: " prefix, message, newline, on stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

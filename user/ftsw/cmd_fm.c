@@ -7,7 +7,6 @@
  *   ftsw fm stop [--lab NAME]
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -331,7 +330,7 @@ static int fm_daemonize(struct fm_args *fa, int *ready_fd, int *parent_rc)
 	struct stat sb;
 	bool created = stat(fa->logpath, &sb) < 0;
 	off_t from = created ? 0 : sb.st_size;
-	int pfd[2], fd, st;
+	int pfd[2], st;
 	pid_t pid;
 	char c;
 
@@ -363,19 +362,7 @@ static int fm_daemonize(struct fm_args *fa, int *ready_fd, int *parent_rc)
 		return 1;
 	}
 	close(pfd[0]);
-	setsid();
-	fd = open(fa->logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd >= 0) {
-		dup2(fd, 1);
-		dup2(fd, 2);
-		close(fd);
-	}
-	fd = open("/dev/null", O_RDONLY);
-	if (fd >= 0) {
-		dup2(fd, 0);
-		close(fd);
-	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	cli_detach(fa->logpath);
 	*ready_fd = pfd[1];
 	fa->o.ready = daemon_ready;
 	fa->o.ready_arg = ready_fd;

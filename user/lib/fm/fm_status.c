@@ -264,28 +264,6 @@ int ftsw_fm_status_read(const char *path, struct ftsw_fm_status *st,
 	return status_pairs(buf, path, st, err);
 }
 
-/*
- * Whether the manager a status file names still runs: its pid alive and
- * its command ftsw (a stale file's pid may be another process's by now).
- */
-static bool fm_alive(long pid)
-{
-	char path[64], comm[32] = "";
-	FILE *f;
-
-	if (pid <= 0 || kill((pid_t)pid, 0) < 0)
-		return false;
-	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (!fgets(comm, sizeof(comm), f))
-		comm[0] = 0;
-	fclose(f);
-	comm[strcspn(comm, "\n")] = 0;
-	return !strcmp(comm, "ftsw");
-}
-
 int ftsw_fm_stop(const char *netns, unsigned wait_ms, struct ftsw_err *err)
 {
 	struct ftsw_fm_status st;
@@ -297,7 +275,7 @@ int ftsw_fm_stop(const char *netns, unsigned wait_ms, struct ftsw_err *err)
 		return 1;
 	if (ftsw_fm_status_read(path, &st, err))
 		return -1;
-	if (!fm_alive(st.pid))
+	if (!ftsw_pid_live(st.pid, "ftsw"))
 		return 1;
 	if (kill((pid_t)st.pid, SIGTERM) < 0) {
 		ftsw_err_errno(err, errno, "fabric manager (pid %ld): %s",

@@ -622,6 +622,12 @@ struct ftsw_lab_cycles {
 int ftsw_lab_wait_cycles(const struct ftsw_topo *t, struct ftsw_lab_buf *v,
 			 size_t n, struct ftsw_lab_cycles *cs,
 			 struct ftsw_err *err);
+/*
+ * Input buffer (pi's port, VL vl) as the kernel reported it (pi->ll.vl[vl]):
+ * what its head waits for and how long, its occupancy, whether it is full.
+ */
+void ftsw_lab_buf_of(const struct ftsw_port_info *pi, unsigned vl,
+		     struct ftsw_lab_buf *b);
 /* Check every cycle against the routing's CDG on `vls` VLs (0: nvls). */
 void ftsw_lab_cycles_check(const struct ftsw_routing *r,
 			   struct ftsw_lab_cycles *cs, unsigned vls);

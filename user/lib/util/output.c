@@ -54,33 +54,57 @@ static size_t utf8_len(const unsigned char *p)
 	return n;
 }
 
-void ftsw_json_write_str(FILE *f, const char *s)
+void ftsw_json_str_put(const char *s,
+		       void (*put)(void *arg, const char *p, size_t n),
+		       void *arg)
 {
 	/* the characters JSON escapes by name, and their names */
 	static const char named[] = "\"\\\n\t\r", name[] = "\"\\ntr";
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	const char *e;
+	char esc[8];
 	size_t n;
 
-	fputc('"', f);
+	put(arg, "\"", 1);
 	while (*p) {
+		/* the longest run that needs no escape, in one call */
+		for (n = 0; p[n] >= 0x20 && p[n] < 0x80 && p[n] != '"' &&
+		     p[n] != '\\'; n++)
+			;
+		if (n) {
+			put(arg, (const char *)p, n);
+			p += n;
+			continue;
+		}
 		e = strchr(named, *p);
 		if (e) {
-			fputc('\\', f);
-			fputc(name[e - named], f);
+			esc[0] = '\\';
+			esc[1] = name[e - named];
+			put(arg, esc, 2);
 			p++;
 		} else if (*p < 0x20) {
-			fprintf(f, "\\u%04x", *p);
+			snprintf(esc, sizeof(esc), "\\u%04x", *p);
+			put(arg, esc, 6);
 			p++;
 		} else if (!(n = utf8_len(p))) {
-			fputs("\\ufffd", f);
+			put(arg, "\\ufffd", 6);
 			p++;
 		} else {
-			fwrite(p, 1, n, f);
+			put(arg, (const char *)p, n);
 			p += n;
 		}
 	}
-	fputc('"', f);
+	put(arg, "\"", 1);
+}
+
+static void put_file(void *arg, const char *p, size_t n)
+{
+	fwrite(p, 1, n, arg);
+}
+
+void ftsw_json_write_str(FILE *f, const char *s)
+{
+	ftsw_json_str_put(s, put_file, f);
 }
 
 void ftsw_json_write_double(FILE *f, double v)

@@ -23,6 +23,7 @@
 #define LIBFTSW_UTIL_OUTPUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -68,6 +69,10 @@ void ftsw_out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Write s as a JSON string literal (quotes included) on f. */
 void ftsw_json_write_str(FILE *f, const char *s);
+/* The same, handed over in pieces to put(arg, bytes, n). */
+void ftsw_json_str_put(const char *s,
+		       void (*put)(void *arg, const char *p, size_t n),
+		       void *arg);
 /* Write v as a JSON number on f, or null when it is not finite. */
 void ftsw_json_write_double(FILE *f, double v);
 

@@ -348,3 +348,26 @@ void *ftsw_grow(void *v, size_t n, size_t *cap, size_t size, size_t add)
 		*cap = nc;
 	return v;
 }
+
+bool ftsw_pid_live(long pid, const char *comm)
+{
+	char path[64], line[256], *open, *close;
+	FILE *f;
+
+	if (pid <= 1)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	fclose(f);
+	/* "PID (COMM) STATE ...": COMM may hold spaces and parentheses */
+	open = strchr(line, '(');
+	close = strrchr(line, ')');
+	if (!open || !close || close < open || close[1] != ' ')
+		return false;
+	*close = 0;
+	return !strcmp(open + 1, comm) && close[2] != 'Z' && close[2] != 'X';
+}

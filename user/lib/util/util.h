@@ -7,6 +7,7 @@
 #ifndef LIBFTSW_UTIL_H
 #define LIBFTSW_UTIL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -73,6 +74,12 @@ int ftsw_write_path(const char *path, int (*write)(const void *obj, FILE *f),
  * updated). NULL when out of memory (v is then unchanged).
  */
 void *ftsw_grow(void *v, size_t n, size_t *cap, size_t size, size_t add);
+
+/*
+ * Whether pid is a process that lives (not a zombie) and is named comm
+ * (/proc/PID/stat): a pid file's pid may be another process's by now.
+ */
+bool ftsw_pid_live(long pid, const char *comm);
 
 /* Monotonic clock in microseconds. */
 uint64_t ftsw_now_us(void);
