@@ -36,7 +36,7 @@ CC	?= cc
 AR	?= ar
 LD	?= ld
 OBJCOPY	?= objcopy
-PKGS	:= libnl-genl-3.0 libnl-route-3.0
+PKGS	:= libnl-genl-3.0 libnl-route-3.0 libmicrohttpd
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -46,7 +46,11 @@ USER_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
 LDLIBS	:= -lpthread -lm
 
 LIB_SRCS := $(wildcard user/lib/*.c user/lib/*/*.c)
-LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+# lab view's page (user/lib/view/page/), compiled into the library as
+# arrays of bytes: every asset is served by ftsw itself.
+VIEW_PAGE := $(wildcard user/lib/view/page/*)
+VIEW_PAGE_C := $(B)/gen/view_page.c
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o) $(B)/gen/view_page.o
 CLI_SRCS := $(wildcard user/ftsw/*.c)
 CLI_OBJS := $(CLI_SRCS:%.c=$(B)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -123,8 +127,29 @@ $(LIBFTSW_SO): $(LIB_OBJS) user/lib/libftsw.map
 		-Wl,--version-script=user/lib/libftsw.map -Wl,--no-undefined \
 		-o $@ $(LIB_OBJS) $(PKG_LIBS) $(LDLIBS)
 
+# The page's files as C arrays: ftsw_view_page_NAME[] and _len, NAME the
+# file's extension (html, js, css).
+$(VIEW_PAGE_C): $(VIEW_PAGE) Makefile
+	@mkdir -p $(@D)
+	@{ echo '/* generated from user/lib/view/page/ by the Makefile */'; \
+	  for f in $(VIEW_PAGE); do \
+		n=$${f##*.}; \
+		echo "const unsigned char ftsw_view_page_$$n[] = {"; \
+		od -An -v -tx1 $$f | sed 's/\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+		echo '0x00 };'; \
+		echo "const unsigned int ftsw_view_page_$${n}_len = $$(wc -c <$$f);"; \
+	  done; } >$@.tmp && mv $@.tmp $@
+
+$(B)/gen/view_page.o: $(VIEW_PAGE_C) $(B)/lib.flags
+	$(LIB_CC) -c -o $@ $<
+
+# lab top's terminal (ncurses): the CLI only, the logic is libftsw's.
+CURSES_CFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null)
+CURSES_LIBS = $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
+$(B)/user/ftsw/cmd_lab_top.o: CFLAGS += $(CURSES_CFLAGS)
+
 $(FTSW): $(CLI_OBJS) $(LIBFTSW_ALL)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(LIBFTSW_ALL) $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(LIBFTSW_ALL) $(PKG_LIBS) $(CURSES_LIBS) $(LDLIBS)
 
 # Unit tests use the kernel's kselftest harness in place, from the extracted
 # linux-source tree (never copied into the repository). Its macros define
@@ -165,9 +190,15 @@ FUZZ_CC		?= clang
 FUZZ_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 		   -fno-omit-frame-pointer
 FUZZ_CFLAGS	:= -O1 -g $(FUZZ_SAN) -std=c11 -D_GNU_SOURCE -Wall -Wextra \
-		   -Werror -I$(TOP)/include/uapi -I$(TOP)/user/lib
-FUZZ_LIB_SRCS	:= $(filter-out user/lib/lab/% user/lib/nl/% user/lib/fm/%,$(LIB_SRCS))
-FUZZ_LIB_OBJS	:= $(FUZZ_LIB_SRCS:%.c=$(B)/fuzz/obj/%.o)
+		   -Werror -I$(TOP)/include/uapi -I$(TOP)/user/lib -MMD -MP
+# Everything that does no I/O with the kernel; of lab/ the cycle finder, of
+# nl/ the names of the UAPI's enums,
+# of view/ all but the sampler, the server and its pid file.
+FUZZ_LIB_SRCS	:= $(filter-out user/lib/lab/% user/lib/nl/% user/lib/fm/% \
+			user/lib/view/sample.c user/lib/view/server.c \
+			user/lib/view/running.c,$(LIB_SRCS)) user/lib/lab/lab_cycles.c \
+			user/lib/nl/names.c
+FUZZ_LIB_OBJS	:= $(FUZZ_LIB_SRCS:%.c=$(B)/fuzz/obj/%.o) $(B)/fuzz/obj/view_page.o
 FUZZ_TARGETS	:= $(basename $(notdir $(FUZZ_SRCS)))
 FUZZ_BINS	:= $(FUZZ_TARGETS:%=$(B)/fuzz/%)
 FUZZ_SECONDS	?= 600
@@ -177,6 +208,13 @@ FUZZ_OPTS	:= -rss_limit_mb=2048 -timeout=20 -max_len=65536
 $(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+# a header changed: the objects that include it are rebuilt
+-include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_BINS:=.d)
+
+$(B)/fuzz/obj/view_page.o: $(VIEW_PAGE_C)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -c -o $@ $<
 
 $(B)/fuzz/libftsw-fuzz.a: $(FUZZ_LIB_OBJS)
 	rm -f $@
@@ -453,13 +491,14 @@ INSTALL	?= install
 # Public headers (folder/header.h, as inside the tree); the rest is private.
 PUB_HDRS := libftsw.h util/util.h util/output.h util/parse.h util/rundir.h \
 	topo/topology.h route/routing.h analyze/analyze.h analyze/picture.h \
-	sim/sim.h nl/nl.h nl/ns.h lab/lab.h lab/lab_tools.h fm/fm.h cc/cc.h
+	sim/sim.h nl/nl.h nl/ns.h lab/lab.h lab/lab_tools.h fm/fm.h cc/cc.h \
+	view/view.h
 
 $(B)/ftsw.pc: contrib/ftsw.pc.in Makefile
 	@mkdir -p $(@D)
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' \
-	    -e 's|@PKGS@|$(PKGS)|' $< >$@
+	    -e 's|@PKGS@|$(filter-out libmicrohttpd,$(PKGS))|' $< >$@
 
 # The completion script comes from the CLI itself (ftsw completion bash).
 $(B)/ftsw.bash-completion: $(FTSW)

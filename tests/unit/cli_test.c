@@ -1013,7 +1013,7 @@ static const struct {
 	{ "ftsw completion \"\"", "bash help\n" },
 	{ "ftsw lab \"\"",
 	  "up down status show list exec ib sm ping trace fail heal "
-	  "chaos traffic mpirun waits capture help\n" },
+	  "chaos traffic mpirun waits view top capture help\n" },
 	{ "ftsw lab up --no", "--no-neigh --no-path-sl\n" },
 	{ "ftsw lab up --pa", "--paths --patch --path-sl\n" },
 	{ "ftsw fm -a dmod", "dmodk dmodc\n" },

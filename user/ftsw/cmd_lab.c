@@ -19,6 +19,7 @@
 #include "nlcli.h"
 #include "util/output.h"
 #include "util/parse.h"
+#include "view/view.h"
 
 enum { N_NAME, N_N };
 static const struct cli_opt name_opts[N_N + 1] = {
@@ -238,6 +239,14 @@ const struct cli_cmd cli_cmds_lab[] = {
 	{ "waits", "[--name LAB] [--min-wait MS]",
 	  "lossless: buffers waiting on each other, their cycles against "
 	  "the CDG", .opts = lab_waits_opts, .run = lab_waits },
+	{ "view", "[--name LAB] [--listen ADDR:PORT] [--interval MS] "
+	  "[--hosts auto|yes|no] [-d] | --stop",
+	  "watch the lab live in a browser: its page, a push stream, "
+	  "/metrics for Prometheus", .opts = lab_view_opts, .run = lab_view },
+	{ "top", "[--name LAB] [-b] [-n N] [-d MS] [--sort KEY] [--switch S] "
+	  "[--trace SRC DST] [--lines N]",
+	  "watch the lab live in a terminal: busiest links, waits, events",
+	  CLI_STR, 0, 1, .opts = lab_top_opts, .run = lab_top },
 	{ "capture", "[--name LAB] LINK [-w FILE] [-c COUNT] "
 	  "[-- TCPDUMP-ARGS]", "tcpdump on a cable of the lab", CLI_STR, 1, 1,
 	  .opts = capture_opts, .raw = cmd_lab_capture },
@@ -292,6 +301,12 @@ static int lab_down(const struct cli_args *a)
 	 * away, and its sockets would keep the fabric's namespace alive.
 	 */
 	if (ftsw_fm_stop(name, 5000, &err) < 0) {
+		cli_err("lab down: %s; tearing the lab down all the same",
+			err.msg);
+		rc = 1;
+	}
+	/* its view too: its sockets would keep the namespace alive */
+	if (ftsw_view_stop(name, 5000, &err) < 0) {
 		cli_err("lab down: %s; tearing the lab down all the same",
 			err.msg);
 		rc = 1;

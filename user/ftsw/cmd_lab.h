@@ -40,6 +40,10 @@ const char *lab_name(const char *given, bool create);
 void lab_progress(const char *what, uint64_t done, uint64_t total, void *arg);
 /* Open the lab the command names (its first option is LAB_OPT_NAME). */
 int open_lab(const struct cli_args *a, struct ftsw_lab *lab);
+/* lab view and lab top (cmd_lab_view.c, cmd_lab_top.c). */
+extern const struct cli_opt lab_view_opts[], lab_top_opts[];
+int lab_view(const struct cli_args *a);
+int lab_top(const struct cli_args *a);
 /* lab waits (cmd_lab_waits.c). */
 extern const struct cli_opt lab_waits_opts[];
 int lab_waits(const struct cli_args *a);
