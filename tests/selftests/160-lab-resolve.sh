@@ -216,6 +216,9 @@ plan_cli() {
 		'$FTSW' -j plan show && '$FTSW' -j plan show staged && '$FTSW' commit >/dev/null &&
 		'$FTSW' -j plan show") || { echo "$out"; return 1; }
 	echo "$out"
+	# Each document is stamped with the version (105 checks its value).
+	[ "$(echo "$out" | grep -c '^{"ftsw_version":"[^"]*",')" = 3 ] || return 1
+	out=$(echo "$out" | sed 's/^{"ftsw_version":"[^"]*",/{/')
 	[ "$(echo "$out" | sed -n 1p)" = '{"hosts":0,"lid":0,"lmc":0,"ipv4":"","ipv6":"","staged":false}' ] &&
 		[ "$(echo "$out" | sed -n 2p)" = '{"hosts":4,"lid":8,"lmc":2,"ipv4":"10.0.0.1","ipv6":"","staged":true}' ] &&
 		[ "$(echo "$out" | sed -n 3p)" = '{"hosts":4,"lid":8,"lmc":2,"ipv4":"10.0.0.1","ipv6":"","staged":false}' ] || return 1
