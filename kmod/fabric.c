@@ -218,7 +218,7 @@ int ftsw_port_bind(struct ftsw_switch *sw, u8 num, struct net_device *dev,
 	 */
 	if (kind == FTSW_PORT_EDGE)
 		netdev_set_rx_headroom(dev, FTSW_HLEN);
-	/* The policy belongs to the port from here on. */
+	/* The path policy belongs to the port from here on. */
 	rcu_assign_pointer(p->policy, pol);
 	if (pol)
 		ftsw_plan_host_add(p, pol->base_lid);

@@ -24,11 +24,11 @@
 #include "nl_port.h"
 
 /*
- * Build an edge port's policy from the request, starting from @old for
- * what the request leaves out. Returns a new, checked policy.
+ * Build an edge port's path policy from the request, starting from @old
+ * for what the request leaves out. Returns a new, checked path policy.
  */
-static struct ftsw_policy *ftsw_nl_policy_build(struct genl_info *info,
-						const struct ftsw_policy *old)
+static struct ftsw_policy *ftsw_nl_path_policy(struct genl_info *info,
+					       const struct ftsw_policy *old)
 {
 	struct nlattr **a = info->attrs;
 	struct nlattr *sla = a[FTSW_ATTR_PORT_SL_TABLE];
@@ -94,7 +94,7 @@ static const int ftsw_edge_attrs[] = {
 	FTSW_ATTR_PORT_SL, FTSW_ATTR_PORT_SL_TABLE,
 };
 
-/* The edge port's policy attributes, and its CA's (sm.md). */
+/* The edge port's path policy attributes, and its CA's (sm.md). */
 static const int ftsw_edge_ca_attrs[] = {
 	FTSW_ATTR_PORT_BASE_LID, FTSW_ATTR_PORT_LMC, FTSW_ATTR_PORT_OFFSETS,
 	FTSW_ATTR_PORT_SL, FTSW_ATTR_PORT_SL_TABLE, FTSW_ATTR_PORT_NODE_DESC,
@@ -282,7 +282,7 @@ int ftsw_nl_port_bind(struct sk_buff *skb, struct genl_info *info)
 		if (err)
 			return err;
 	} else {
-		pol = ftsw_nl_policy_build(info, NULL);
+		pol = ftsw_nl_path_policy(info, NULL);
 		if (IS_ERR(pol))
 			return PTR_ERR(pol);
 	}
@@ -503,7 +503,7 @@ int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 	} else if (edge_attrs) {
 		old = rcu_dereference_protected(p->policy,
 						lockdep_is_held(&fn->lock));
-		pol = ftsw_nl_policy_build(info, old);
+		pol = ftsw_nl_path_policy(info, old);
 		if (IS_ERR(pol)) {
 			err = PTR_ERR(pol);
 			goto out;
