@@ -133,13 +133,16 @@ static void t_rows(struct kunit *test, const struct t_row *rows, int n)
 #define CPI	0x0001
 #define PC	0x0012
 #define PCX	0x001d
+#define PSC	0x0010	/* PortSamplesControl */
 
 /*
  * PortSelect (byte 1 of every PMA attribute but ClassPortInfo): 0..4 on
  * the switch, 0 (the port the MAD came by) and 1 on a CA; 0xFF (all ports)
  * is refused, as ClassPortInfo does not announce AllPortSelect. Byte 1 of
  * ClassPortInfo is its ClassVersion: no port is looked up, whatever it is
- * (572353e looked up sw->ports[byte 1] there: KASAN, issue 41).
+ * (572353e looked up sw->ports[byte 1] there: KASAN, issue 41). An
+ * attribute the PMA does not serve is 0x0C whatever its byte 1 (it was
+ * 0x1C past the ports: found by madfuzz's status check).
  */
 static void t_pma_port_select(struct kunit *test)
 {
@@ -171,6 +174,12 @@ static void t_pma_port_select(struct kunit *test)
 		{ T_CA, PMA, GET, PC, 0, 1, 1, 0xff, VALUE },
 		{ T_CA, PMA, SET, PCX, 0, 1, 3, 0x02ffff, VALUE },
 		{ T_CA, PMA, SET, PCX, 0, 1, 3, 0xffffff, VALUE },
+		/* PortSamplesControl: not served, whatever its PortSelect. */
+		{ T_SW, PMA, GET, PSC, 0, 1, 1, 0, ATTR },
+		{ T_SW, PMA, GET, PSC, 0, 1, 1, 5, ATTR },
+		{ T_SW, PMA, SET, PSC, 0, 1, 1, 0xff, ATTR },
+		{ T_CA, PMA, GET, PSC, 0, 1, 1, 1, ATTR },
+		{ T_CA, PMA, GET, PSC, 0, 1, 1, 2, ATTR },
 	};
 
 	t_rows(test, rows, ARRAY_SIZE(rows));

@@ -174,6 +174,13 @@ static void ftsw_cpi_fill(struct ib_class_port_info *cpi)
 	cpi->cap_mask2_resp_time = cpu_to_be32(FTSW_PMA_RESP_TIME);
 }
 
+/* The attributes with a PortSelect that the PMAs answer. */
+static bool ftsw_pma_counters(const struct ib_pma_mad *pm)
+{
+	return pm->mad_hdr.attr_id == IB_PMA_PORT_COUNTERS ||
+	       pm->mad_hdr.attr_id == IB_PMA_PORT_COUNTERS_EXT;
+}
+
 /*
  * One PMA request at port @p (NULL: a switch's port 0 or an unbound one,
  * all zero) of a switch, or of the CA behind @p (@ca).
@@ -195,7 +202,7 @@ static int ftsw_pma_run(struct ftsw_net *fn, struct ftsw_port *p, bool ca,
 		ftsw_cpi_fill((struct ib_class_port_info *)pm->data);
 		return ST_OK;
 	}
-	if (id != IB_PMA_PORT_COUNTERS && id != IB_PMA_PORT_COUNTERS_EXT)
+	if (!ftsw_pma_counters(pm))
 		return ST_ATTR;
 	sel = be16_to_cpu(pc->counter_select);
 	if (id == IB_PMA_PORT_COUNTERS_EXT)
@@ -232,10 +239,11 @@ static int ftsw_pma_method(const struct ib_pma_mad *pm)
 /*
  * A switch's PMA: port select 0..nports (0 and unbound ports read 0).
  * ClassPortInfo has no PortSelect (its byte 1 is ClassVersion), so no port
- * is looked up for it; every other attribute's PortSelect is checked
- * against the switch's ports before it indexes them, and one past them is
- * answered 0x1C, invalid field (0xFF, all ports, too: ClassPortInfo does
- * not announce AllPortSelect).
+ * is looked up for it; an attribute the PMA does not have is answered
+ * 0x0C whatever its byte 1 holds; PortCounters' and PortCountersExtended's
+ * PortSelect is checked against the switch's ports before it indexes them,
+ * and one past them is answered 0x1C, invalid field (0xFF, all ports, too:
+ * ClassPortInfo does not announce AllPortSelect).
  */
 int ftsw_pma_switch(struct ftsw_switch *sw, void *mad)
 {
@@ -247,6 +255,8 @@ int ftsw_pma_switch(struct ftsw_switch *sw, void *mad)
 		return st;
 	if (pm->mad_hdr.attr_id == IB_PMA_CLASS_PORT_INFO)
 		return ftsw_pma_run(sw->fn, NULL, false, pm);
+	if (!ftsw_pma_counters(pm))
+		return ST_ATTR;
 	if (port > sw->nports)
 		return ST_VALUE;
 	return ftsw_pma_run(sw->fn, port ? rcu_dereference(sw->ports[port]) :
@@ -256,7 +266,8 @@ int ftsw_pma_switch(struct ftsw_switch *sw, void *mad)
 /*
  * The PMA of the CA behind edge port @p: port select 1, its one port, or
  * 0, the port the MAD came by (as PortInfo's modifier 0 on a CA); any
- * other is answered 0x1C. ClassPortInfo names no port.
+ * other is answered 0x1C. ClassPortInfo names no port; an attribute the
+ * PMA does not have is answered 0x0C.
  */
 int ftsw_pma_ca(struct ftsw_port *p, void *mad)
 {
@@ -266,7 +277,11 @@ int ftsw_pma_ca(struct ftsw_port *p, void *mad)
 
 	if (st)
 		return st;
-	if (pm->mad_hdr.attr_id != IB_PMA_CLASS_PORT_INFO && port > 1)
-		return ST_VALUE;
+	if (pm->mad_hdr.attr_id != IB_PMA_CLASS_PORT_INFO) {
+		if (!ftsw_pma_counters(pm))
+			return ST_ATTR;
+		if (port > 1)
+			return ST_VALUE;
+	}
 	return ftsw_pma_run(p->sw->fn, p, true, pm);
 }
