@@ -163,9 +163,9 @@ $(B)/tests/unit/%: tests/unit/%.c $(LIBFTSW_ALL)
 unit-bins: $(UNIT_BINS)
 
 # Selftest helpers in C (run in the VM): the netlink campaign of selftest
-# 95 and make fuzz-netlink.
-SELFTEST_BINS := $(B)/tests/nlfuzz
-$(B)/tests/nlfuzz: tests/selftests/nlfuzz.c include/uapi/linux/ftsw.h
+# 95 and make fuzz-netlink, the MAD campaign of 96 and make fuzz-mad.
+SELFTEST_BINS := $(B)/tests/nlfuzz $(B)/tests/madfuzz
+$(B)/tests/%: tests/selftests/%.c tests/selftests/fuzzrng.h include/uapi/linux/ftsw.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
 		-I$(TOP)/include/uapi -o $@ $<
@@ -253,6 +253,11 @@ FUZZ_DIRS = dirs=; for d in $(TOP)/tests/fuzz/corpus/$$t $(B)/fuzz/seeds/$$t; do
 		[ -d $$d ] && dirs="$$dirs $$d"; done
 
 fuzz: fuzz-bins
+	@$(MAKE) --no-print-directory fuzz-lib
+	@$(MAKE) --no-print-directory fuzz-mad
+
+.PHONY: fuzz-lib
+fuzz-lib: fuzz-bins
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(B)/fuzz/corpus/$$t $(B)/fuzz/crashes/$$t; \
 		echo "  FUZZ    $$t ($(FUZZ_SECONDS) s)"; $(FUZZ_DIRS); \
@@ -462,6 +467,23 @@ fuzz-netlink: $(B)/kmod-debug/kmod/ftsw.ko user $(SELFTEST_BINS)
 		--console $(B)/fuzz-netlink-console.log \
 		-- $(TOP)/tests/selftests/95-nl-fuzz.sh | tee $(B)/fuzz-netlink.tap; \
 	rc=$$?; ! grep -q '^not ok' $(B)/fuzz-netlink.tap && exit $$rc
+
+# make fuzz-mad: selftest 96's MAD campaign (build/tests/madfuzz from a lab
+# host, seed FTSW_MADFUZZ_SEED) for FUZZ_SECONDS (default 600) in one debug
+# VM; fails on any failed check or kernel report (build/fuzz-mad.tap,
+# build/fuzz-mad-console.log). make fuzz runs it after the libFuzzer
+# targets. Documentation/testing.md.
+FTSW_MADFUZZ_SEED ?= 1
+.PHONY: fuzz-mad
+fuzz-mad: $(B)/kmod-debug/kmod/ftsw.ko user $(SELFTEST_BINS)
+	@echo "  FUZZ    mad ($(FUZZ_SECONDS) s, debug VM)"
+	FTSW_MADFUZZ_SECONDS=$(FUZZ_SECONDS) FTSW_MADFUZZ_SEED=$(FTSW_MADFUZZ_SEED) \
+		FTSW_MADFUZZ_CHUNK=$${FTSW_MADFUZZ_CHUNK:-20000} \
+		$(VM)/run --debug --timeout $$(($(FUZZ_SECONDS) + 900)) \
+		--env FTSW_MADFUZZ_SECONDS --env FTSW_MADFUZZ_SEED --env FTSW_MADFUZZ_CHUNK \
+		--console $(B)/fuzz-mad-console.log \
+		-- $(TOP)/tests/selftests/96-mad-fuzz.sh | tee $(B)/fuzz-mad.tap; \
+	rc=$$?; ! grep -q '^not ok' $(B)/fuzz-mad.tap && exit $$rc
 # ---------------------------------------------------------------- install
 
 # make install / uninstall [PREFIX=/usr/local] [DESTDIR=]: the CLI, libftsw

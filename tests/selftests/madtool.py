@@ -6,7 +6,6 @@ says (Documentation/sm.md): Ethernet | 0x88B6 | ftsw_mad_hdr (16) | MAD
   madtool.py dr PATH METHOD ATTR MOD [DATA_HEX]   directed route, PATH
                           "1,3,2" (initial path 1..n), "-" for hop count 0
   madtool.py lid DLID CLASS METHOD ATTR MOD [DATA_HEX]  LID-routed
-  madtool.py fuzz COUNT SEED                     random and mutated frames
   madtool.py activate FIRST-LAST                 every port of the nodes
                           of LIDs FIRST..LAST Armed, then Active (PortInfo
                           Get, Set), as a subnet manager's last step
@@ -17,7 +16,6 @@ Exit 1 if nothing comes back within a second.
 """
 import json
 import os
-import random
 import select
 import socket
 import struct
@@ -98,57 +96,6 @@ def num(s):
     return int(s, 0)
 
 
-def fuzz(count, seed):
-    """Random and mutated frames: nothing may come back malformed, the
-    kernel must stay up. Prints how many answers came back."""
-    rnd = random.Random(seed)
-    s = open_sock()
-    s.setblocking(False)
-    answers = 0
-    base = [dr_smp([1, 3], 1, 0x11, 0, b"", 1),
-            lid_mad(0x04, 1, 0x12, 0, b"\0\x01", 2),
-            lid_mad(0x01, 1, 0x15, 1, b"", 3)]
-    for i in range(count):
-        kind = rnd.randrange(4)
-        if kind == 0:
-            mh = bytes(rnd.randrange(256) for _ in range(16))
-            mad = bytes(rnd.randrange(256) for _ in range(256))
-        else:
-            mad = bytearray(rnd.choice(base))
-            for _ in range(rnd.randrange(1, 8)):
-                mad[rnd.randrange(256)] = rnd.randrange(256)
-            if rnd.randrange(2):
-                mad[7] = rnd.randrange(70)       # hop count
-                mad[6] = rnd.randrange(3)        # hop pointer
-                for j in range(1, 64):
-                    mad[128 + j] = rnd.randrange(6)
-            qp = 0 if mad[1] in (0x01, 0x81) else 1
-            mh = mad_hdr(rnd.choice([0, 1, 2, 3, 4, 0xFFFF, 0xC000,
-                                     rnd.randrange(65536)]), qp)
-            mad = bytes(mad)
-        frame = mad_frame(mh, mad)
-        cut = rnd.randrange(10)
-        if cut == 0:
-            frame = frame[:rnd.randrange(14, len(frame))]
-        elif cut == 1:
-            frame += bytes(rnd.randrange(256) for _ in range(rnd.randrange(64)))
-        try:
-            s.send(frame)
-        except OSError:
-            pass
-        if i % 64 == 0:
-            time.sleep(0.001)
-        while True:
-            try:
-                pkt = s.recv(2048)
-            except BlockingIOError:
-                break
-            if len(pkt) >= 286:
-                answers += 1
-    print(json.dumps({"sent": count, "answers": answers}))
-    return 0
-
-
 def lid_smp(dlid, method, attr, mod, data, tid):
     mad = lid_mad(0x01, method, attr, mod, data, tid)
     mad = mad[:24] + b"\0" * 8 + b"\xff\xff\xff\xff" + b"\0" * 28 + \
@@ -208,8 +155,6 @@ def main(argv):
             frame = mad_frame(mad_hdr(num(argv[1]), 1),
                               lid_mad(cls, num(argv[3]), num(argv[4]),
                                       num(argv[5]), data, tid))
-    elif argv[0] == "fuzz":
-        return fuzz(num(argv[1]), num(argv[2]))
     elif argv[0] == "activate":
         first, last = argv[1].split("-")
         return activate(num(first), num(last))
