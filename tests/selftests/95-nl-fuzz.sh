@@ -54,16 +54,6 @@ for d in h1 h2; do
 done
 z() { ip netns exec "$ZNS" "$@"; }
 
-# fuzz_run DESC CMD...: like tap_check, but the campaign's summaries are
-# always shown, as TAP diagnostics streamed while it runs (a long run
-# shows each chunk as it ends), before the ok / not ok line.
-fuzz_run() {
-	local desc=$1 rc
-	shift
-	"$@" 2>&1 | sed -u 's/^# //; s/^/# /'
-	rc=${PIPESTATUS[0]}
-	if [ "$rc" = 0 ]; then tap_ok "$desc"; else tap_fail "$desc"; fi
-}
 # As root, in CHUNKS runs of consecutive units (the same messages as one
 # run: every unit has its own random stream), the forwarding fabric
 # pinged after each.
@@ -79,12 +69,12 @@ root() {
 		first=$((first + n))
 	done
 }
-fuzz_run "root: $N units, seed $SEED, the other fabric forwarding after each of $CHUNKS chunks" root
+tap_stream "root: $N units, seed $SEED, the other fabric forwarding after each of $CHUNKS chunks" root
 nobody() {
 	z setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$FUZZ" --seed "$((SEED + 1))" --count "$((N / 4))" --no-admin "${devs[@]}"
 }
-fuzz_run "unprivileged in the fuzzed namespace: $((N / 4)) units, every mutation refused with EPERM" nobody
+tap_stream "unprivileged in the fuzzed namespace: $((N / 4)) units, every mutation refused with EPERM" nobody
 userns() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Urn sh -c '
 		ip link set lo up &&
@@ -93,7 +83,7 @@ userns() {
 		exec "$0" --seed "$1" --count "$2" --churn --dev u1 --dev u2 --dev u3 --dev u4' \
 		"$FUZZ" "$((SEED + 2))" "$((N / 4))"
 }
-fuzz_run "unprivileged user namespace, its own fabric: $((N / 4)) units" userns
+tap_stream "unprivileged user namespace, its own fabric: $((N / 4)) units" userns
 tap_check "the forwarding fabric still forwards (ping both ways)" pings
 clean() {
 	z "$FTSW" fabric reset && z "$FTSW" switch add id 1 ports 4 &&

@@ -25,7 +25,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fabric-lib.sh"
 export HOST_NO_V6=1 NHOSTS=2
-MAD="$PY $(dirname "$0")/madtool.py"
 FUZZ=${FTSW_MADFUZZ:-$FTSW_TOP/build/tests/madfuzz}
 N=${FTSW_MADFUZZ_COUNT:-3000}
 SEED=${FTSW_MADFUZZ_SEED:-1}
@@ -54,7 +53,6 @@ found() {
 		grep -q '^# node 1: switch .* 4 ports, LID 0x200, 1 hop$' "$W/sweep"
 }
 tap_check "madfuzz's sweep: 4 switches, 2 CAs; leaf 1 LID 0x200" found
-
 
 bad0=$(fabric_stat drops.bad_mad)
 # What the units changed that only the operator can undo, undone over
@@ -87,15 +85,6 @@ restore() {
 show() {
 	fsw port show
 	fab ip -br link
-}
-# fuzz_run DESC CMD...: like tap_check, the campaign's summaries shown as
-# TAP diagnostics while it runs.
-fuzz_run() {
-	local desc=$1 rc
-	shift
-	"$@" 2>&1 | sed -u 's/^# //; s/^/# /'
-	rc=${PIPESTATUS[0]}
-	if [ "$rc" = 0 ]; then tap_ok "$desc"; else tap_fail "$desc"; fi
 }
 # Chunks of consecutive units (the same frames as one run: every unit has
 # its own random stream), each followed by a restore and a ping.
@@ -131,31 +120,18 @@ campaign() {
 	done
 }
 if [ "$SECS" -gt 0 ]; then
-	fuzz_run "seed $SEED for $SECS s: every answer as IBA says, no kernel report" campaign
+	tap_stream "seed $SEED for $SECS s: every answer as IBA says, no kernel report" campaign
 else
-	fuzz_run "seed $SEED, $N units: every answer as IBA says, no kernel report" campaign
+	tap_stream "seed $SEED, $N units: every answer as IBA says, no kernel report" campaign
 fi
-# ask EXPR ARGS...: madtool from host 0, then a Python expression over
-# the answer `a` and its data bytes `d` (be(offset, n): big endian).
-ask() {
-	local expr=$1 out
-	shift
-	out=$(hx 0 $MAD "$@") || { echo "no answer to $*"; return 1; }
-	echo "$out"
-	"$PY" -c '
-import json, sys
-a = json.loads(sys.argv[1]); d = bytes.fromhex(a["data"])
-be = lambda o, n: int.from_bytes(d[o:o + n], "big")
-assert eval(" ".join(sys.argv[2].split())), sys.argv[2]' "$out" "$expr"
-}
 # Issue 41: PortCounters (0x12) Get, PortSelect 200 (leaf 1 has 4 ports),
 # CounterSelect 0xFFFF: invalid field, 0x1C. ClassPortInfo (0x01) with the
 # same bytes: its byte 1 is ClassVersion, nothing is looked up: status 0,
 # BaseVersion 1, ClassVersion 1, CapabilityMask IsExtendedWidthSupported.
 # On 572353e the second read past leaf 1's port array (KASAN).
 issue41() {
-	ask 'a["status"] == 0x1c and d[1] == 200' lid 0x200 0x04 1 0x12 0 00c8ffff &&
-		ask 'a["status"] == 0 and d[0] == 1 and d[1] == 1 and be(2, 2) == 0x200' \
+	mad_ask 'a["status"] == 0x1c and d[1] == 200' lid 0x200 0x04 1 0x12 0 00c8ffff &&
+		mad_ask 'a["status"] == 0 and d[0] == 1 and d[1] == 1 and be(2, 2) == 0x200' \
 			lid 0x200 0x04 1 0x01 0 00c8ffff
 }
 tap_check "issue 41: PMA PortSelect past the ports: 0x1C; ClassPortInfo with it: answered" issue41

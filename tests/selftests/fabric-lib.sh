@@ -171,3 +171,19 @@ import json, sys
 for p in json.load(sys.stdin)["ports"]:
     print(p["switch"], p["port"], p["stats"]["tx_packets"])'
 }
+
+# mad_ask EXPR ARGS...: madtool.py from host 0 with ARGS (a MAD and its
+# answer, tests/selftests/madtool.py), then a Python expression over the
+# answer `a` and its data bytes `d` (be(offset, n): big endian) must hold.
+mad_ask() {
+	local expr=$1 out
+	shift
+	out=$(hx 0 "$PY" "$FTSW_TOP/tests/selftests/madtool.py" "$@") ||
+		{ echo "no answer to $*"; return 1; }
+	echo "$out"
+	"$PY" -c '
+import json, sys
+a = json.loads(sys.argv[1]); d = bytes.fromhex(a["data"])
+be = lambda o, n: int.from_bytes(d[o:o + n], "big")
+assert eval(" ".join(sys.argv[2].split())), sys.argv[2]' "$out" "$expr"
+}

@@ -78,6 +78,16 @@ bg_stop() {
 }
 
 # tap_done: exit status of the script (non-zero if anything failed).
+# tap_stream DESC CMD...: like tap_check, but CMD's output is always
+# shown, as TAP diagnostics streamed while it runs (a long campaign shows
+# each chunk as it ends), before the ok / not ok line.
+tap_stream() {
+	local desc=$1 rc
+	shift
+	"$@" 2>&1 | sed -u 's/^# //; s/^/# /'
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" = 0 ]; then tap_ok "$desc"; else tap_fail "$desc"; fi
+}
 tap_done() { exit $_tap_fail; }
 
 ftsw_loaded() { [ -d /sys/module/ftsw ]; }
