@@ -7,7 +7,8 @@
 # each at once (the same lab name, each in their own holder), ping all
 # pairs, see only their own (lab list, lab status from the kernel: counts
 # by hand from the topologies), fail a cable (one of them under the fabric
-# manager, which reroutes), capture on a cable; none can enter, list or
+# manager, which reroutes), run a lab view each (reached from the initial
+# namespace), capture on a cable; none can enter, list or
 # take down another's; a lab whose holder was killed says so and goes
 # with lab down; a lab up that fails (past a limit on namespaces,
 # without the module) leaves nothing behind, with root or without.
@@ -20,7 +21,7 @@ asuser() { setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups "$@"; }
 # Debian kernels gate unprivileged user namespaces behind a sysctl.
 sysctl -qw kernel.unprivileged_userns_clone=1 2>/dev/null || true
 
-tap_plan 16
+tap_plan 17
 tap_check "insmod ftsw.ko" ftsw_load
 tap_check "init namespace: root creates switch 99" "$FTSW" switch add id 99 ports 2 name initsw
 
@@ -184,6 +185,37 @@ fail_cable() {
 	return $rc
 }
 tap_check "a cable fails in one lab only; the fabric manager reroutes it (all pairs again)" fail_cable
+
+# Each user's lab view, on any free port (--listen 127.0.0.1:0, as
+# teaching.md advises: the loopback's ports are shared), reached from the
+# initial network namespace (where the user's browser is: lab view listens
+# before it joins the holder's): its /metrics has that user's switch ports
+# (bound by hand above), the failed cable's two ends down in 2001's and
+# 2002's lab.
+views() {
+	local u url rc=0 m up down n
+	declare -A DOWN=([2001]=2 [2002]=2 [2003]=0)
+	for u in "${USERS[@]}"; do
+		url=$(as "$u" "$FTSW" lab view -d --listen 127.0.0.1:0) || { rc=1; continue; }
+		url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' <<<"$url")
+		# the first sample comes after the daemon listens
+		for n in $(seq 100); do
+			m=$(curl -sf "${url}metrics") &&
+				[ "$(grep -c '^ftsw_port_up{' <<<"$m")" -ge "${PORTS[$u]}" ] && break
+			sleep 0.2
+		done
+		up=$(grep -c '^ftsw_port_up{.*} 1$' <<<"$m")
+		down=$(grep -c '^ftsw_port_up{.*} 0$' <<<"$m")
+		echo "user $u's view at $url: ports up $up, down $down (want $((PORTS[$u] - DOWN[$u])), ${DOWN[$u]})"
+		[ "$up" = $((PORTS[$u] - DOWN[$u])) ] && [ "$down" = "${DOWN[$u]}" ] || rc=1
+		curl -sf -o /dev/null "$url" || { echo "user $u: no page"; rc=1; }
+	done
+	for u in "${USERS[@]}"; do
+		as "$u" "$FTSW" lab view --stop || rc=1
+	done
+	return $rc
+}
+tap_check "each runs their own lab view, reached from the initial namespace, showing only their lab" views
 
 capture() {
 	local rc=0
