@@ -200,6 +200,7 @@ struct ftsw_ll {
 	bool host_stopped;	/* edge: the host's queues are stopped */
 	bool credit_dirty;	/* far end on another machine: send credits */
 	u16 credit_wait;	/* VLs of the far end we wait credit from */
+	u16 out_mask;		/* VLs whose output queue holds packets */
 	int cfg_gen;
 	u64 hoq_ns;
 	u64 life_ns;

@@ -6,8 +6,11 @@
  * another machine); input heads moved to their output queues FIFO per VL
  * (head-of-line blocking) and round robin among the inputs; output queues
  * drained at the link rate by the port's VL arbitration (ll_arb.c); HOQ
- * and switch lifetimes. The port's timer (lossless.c) runs what is due.
- * See Documentation/datapath.md, "Lossless mode".
+ * and switch lifetimes. A packet that finds its output's link free and
+ * credit in hand is sent at once, in the receive that brought it (rx.c
+ * delivers it once the switch's lock is dropped: ftsw_ll_sent_pop());
+ * the port's timer (lossless.c) runs what has to wait: a busy link,
+ * credit, lifetimes. See Documentation/datapath.md, "Lossless mode".
  *
  * Locking: a switch's sw->ll_lock guards the queues and counters of all its
  * ports (a packet moves from an input buffer to an output queue of the same
@@ -45,73 +48,23 @@
 
 static DEFINE_PER_CPU(bool, ftsw_ll_taken);
 
-u32 ftsw_ll_blocks(unsigned int len)
-{
-	return DIV_ROUND_UP(len, FTSW_CREDIT_BYTES);
-}
+/*
+ * Frames output queues let go at once, while their switch's lock was held
+ * (ftsw_ll_send_soon()), in the order they left: rx.c delivers them when
+ * the lock is dropped (ftsw_ll_sent_pop()). Everything here runs with
+ * bottom halves off, so each CPU has its own list. ftsw_ll_depth: a drain
+ * is running on this CPU (a drain's wake-ups move packets into other
+ * output queues of the switch: those are left to their ports' timers
+ * rather than drained within the drain, which would nest without bound).
+ */
+struct ftsw_ll_sent {
+	struct sk_buff *head, *tail;
+};
 
-/* An InfiniBand lifetime value in ns; U64_MAX: infinite. */
-u64 ftsw_ll_life_ns(u8 v)
-{
-	v &= 0x1f;
-	return v >= FTSW_LIFE_INFINITE ? U64_MAX : 4096ULL << v;
-}
-
-/* ns the link is busy with a frame of @blocks at @rate bit/s. */
-u64 ftsw_ll_wire_ns(u32 blocks, u64 rate)
-{
-	return div64_u64((u64)blocks * FTSW_CREDIT_BYTES * 8 * NSEC_PER_SEC,
-			 rate ?: FTSW_RATE_DEFAULT);
-}
+static DEFINE_PER_CPU(struct ftsw_ll_sent, ftsw_ll_sent);
+static DEFINE_PER_CPU(unsigned int, ftsw_ll_depth);
 
 /* ---------------------------------------------------------- helpers */
-
-static struct ftsw_port *ftsw_ll_port(struct ftsw_switch *sw, u8 num)
-{
-	if (!num || num > sw->nports)
-		return NULL;
-	return rcu_dereference(sw->ports[num]);
-}
-
-/* The far end of @p's cable when it is an ftsw port of this machine. */
-struct ftsw_port *ftsw_ll_peer(struct ftsw_port *p)
-{
-	const struct net_device_ops *ops;
-	struct net_device *pd;
-	struct ftsw_port *q;
-
-	if (!p->dev)
-		return p->peer;
-	ops = p->dev->netdev_ops;
-	if (!ops->ndo_get_peer_dev)
-		return NULL;
-	pd = ops->ndo_get_peer_dev(p->dev);
-	if (!pd || rcu_access_pointer(pd->rx_handler) != ftsw_handle_frame)
-		return NULL;
-	q = rcu_dereference(pd->rx_handler_data);
-	return q && q->ll ? q : NULL;
-}
-
-/* The host device behind an edge port (its veth peer), or NULL. */
-struct net_device *ftsw_ll_host(struct ftsw_port *p)
-{
-	const struct net_device_ops *ops = p->dev ? p->dev->netdev_ops : NULL;
-
-	if (!ops || !ops->ndo_get_peer_dev)
-		return NULL;
-	return ops->ndo_get_peer_dev(p->dev);
-}
-
-/* The host can be held back: it has a qdisc that queues. */
-static bool ftsw_ll_host_queues(struct net_device *host)
-{
-	struct Qdisc *q;
-
-	if (!host || !host->real_num_tx_queues)
-		return false;
-	q = rcu_dereference(netdev_get_tx_queue(host, 0)->qdisc);
-	return q && q->enqueue;
-}
 
 /* Have @p's timer run at @at (ns, CLOCK_MONOTONIC) or earlier; never at
  * an infinite time (a lifetime of 20..31 never ends).
@@ -124,6 +77,16 @@ void ftsw_ll_arm(struct ftsw_port *p, u64 at)
 	if (!ll || at >= (u64)KTIME_MAX)
 		return;
 	t = ns_to_ktime(at);
+	/*
+	 * Queued to run at @at or earlier already: nothing to do. A timer
+	 * that fires meanwhile takes the switch's lock after our caller put
+	 * what it wants seen, so it sees it; one running now is not queued.
+	 */
+	if (IS_ENABLED(CONFIG_64BIT) &&
+	    /* a lockless look: the expiry is one word on 64-bit machines */
+	    data_race(hrtimer_is_queued(&ll->timer) &&
+		      !ktime_before(t, hrtimer_get_expires(&ll->timer))))
+		return;
 	spin_lock_bh(&ll->arm_lock);
 	if (!ll->dead && (!hrtimer_is_queued(&ll->timer) ||
 			  ktime_before(t, hrtimer_get_expires(&ll->timer))))
@@ -185,34 +148,6 @@ bool ftsw_ll_host_room(u32 bytes, u32 frame, u32 cap)
 	if (!bytes)
 		return true;
 	return (u64)bytes + min(frame, cap) <= cap;
-}
-
-/* Blocks the far end's input buffer of @vl takes now (U32_MAX: no limit). */
-u32 ftsw_ll_credits(struct ftsw_port *p, struct ftsw_port *peer, u8 vl)
-{
-	struct ftsw_ll_vl *v = &p->ll->vl[vl];
-	struct ftsw_ll *ql;
-	s32 c;
-
-	if (p->kind == FTSW_PORT_EDGE)
-		return U32_MAX;
-	if (!peer) {
-		if (!v->fccl_valid)
-			return U32_MAX;
-		c = (s32)(v->fccl - v->sent);
-		return c > 0 ? c : 0;
-	}
-	ql = peer->ll;
-	if (p->ll->synced != ql->id) {
-		int i;
-
-		for (i = 0; i < FTSW_NUM_DATA_VL; i++)
-			p->ll->vl[i].sent = READ_ONCE(ql->vl[i].rcv);
-		p->ll->synced = ql->id;
-	}
-	c = (s32)(READ_ONCE(peer->in_buf) / FTSW_CREDIT_BYTES +
-		  READ_ONCE(ql->vl[vl].freed) - v->sent);
-	return c > 0 ? c : 0;
 }
 
 /* Reload the arbitration table and HOQLife the SMA or netlink wrote. */
@@ -316,19 +251,12 @@ static struct sk_buff *ftsw_ll_in_pop(struct ftsw_port *p, u8 vl, u64 now)
 	return skb;
 }
 
-/*
- * ns from @t to @now, 0 if @t is later: times are read on several CPUs
- * and stored under the lock in an order that need not be theirs.
- */
-u64 ftsw_ll_age(u64 now, u64 t)
-{
-	return now > t ? now - t : 0;
-}
-
 static u64 ftsw_ll_add(u64 t, u64 d)
 {
 	return d > U64_MAX - t ? U64_MAX : t + d;
 }
+
+static void ftsw_ll_send_soon(struct ftsw_port *p, u64 now);
 
 /* @p's input head of @vl waits for room in @out's output queue @o. */
 static void ftsw_ll_block(struct ftsw_port *p, struct ftsw_ll_vl *v,
@@ -387,9 +315,10 @@ static bool ftsw_ll_switch_vl(struct ftsw_port *p, u8 vl, u64 now,
 			cb->head = now;
 		__skb_queue_tail(&o->out, skb);
 		o->out_bytes += cb->bytes;
+		out->ll->out_mask |= BIT(cb->vl);
 		o->last_in = p->num;
 		served |= o == turn;
-		ftsw_ll_arm_send(out, now);
+		ftsw_ll_send_soon(out, now);
 	}
 	return served;
 }
@@ -429,13 +358,30 @@ static bool ftsw_ll_wake_in(struct ftsw_port *p, u8 vl, unsigned long n,
  */
 static void ftsw_ll_wake(struct ftsw_port *p, u8 vl, u64 now)
 {
+	const unsigned int all = FTSW_MAX_PORTS + 1;
 	struct ftsw_ll_vl *o = &p->ll->vl[vl];
-	unsigned int k, n;
+	unsigned int base = o->last_in, k = 1, n, m;
 
-	for (k = 1; k <= FTSW_MAX_PORTS + 1; k++) {
-		n = (o->last_in + k) % (FTSW_MAX_PORTS + 1);
-		if (test_bit(n, o->waiters) && ftsw_ll_wake_in(p, vl, n, now))
-			k = 0;	/* o->last_in moved: scan again past it */
+	/* k: how far past @base the scan is, 1..all (all: @base itself) */
+	while (k <= all) {
+		n = (base + k) % all;
+		m = find_next_bit(o->waiters, all, n);
+		if (m >= all) {
+			m = find_first_bit(o->waiters, all);
+			if (m >= all)
+				return;		/* nobody waits */
+			k += all - n + m;
+		} else {
+			k += m - n;
+		}
+		if (k > all)
+			return;
+		if (ftsw_ll_wake_in(p, vl, m, now)) {
+			base = o->last_in;	/* moved: scan again past it */
+			k = 1;
+		} else {
+			k++;
+		}
 	}
 }
 
@@ -447,6 +393,8 @@ static struct sk_buff *ftsw_ll_out_pop(struct ftsw_port *p, u8 vl, u64 now)
 	struct sk_buff *next;
 
 	o->out_bytes -= ftsw_ll_cb(skb)->bytes;
+	if (skb_queue_empty(&o->out))
+		p->ll->out_mask &= ~BIT(vl);
 	if (o->credit_since) {
 		o->out_wait_ns += ftsw_ll_age(now, o->credit_since);
 		o->credit_since = 0;
@@ -458,17 +406,6 @@ static struct sk_buff *ftsw_ll_out_pop(struct ftsw_port *p, u8 vl, u64 now)
 	return skb;
 }
 
-/* The receiver's VL of a packet: the far switch's SL2VL of its SL. */
-static u8 ftsw_ll_rvl(struct ftsw_port *peer, struct sk_buff *skb, u8 vl)
-{
-	const struct ftsw_hdr *h = (void *)(skb->data + ETH_HLEN);
-
-	if (!peer)
-		return vl;
-	return READ_ONCE(peer->sw->sl2vl[h->sl & FTSW_SL_MASK]) &
-	       (FTSW_NUM_VL - 1);
-}
-
 /*
  * The heads of @p's output queues: discard those past their lifetimes,
  * find those the far end has credit for. Returns the VLs ready, their
@@ -478,11 +415,12 @@ static u16 ftsw_ll_heads(struct ftsw_port *p, struct ftsw_port *peer,
 			 u64 now, u16 *blocks, u64 *next)
 {
 	struct ftsw_ll *ll = p->ll;
+	unsigned long mask = ll->out_mask;
 	u16 ready = 0, wait = 0;
 	struct sk_buff *skb;
 	int vl;
 
-	for (vl = 0; vl < FTSW_NUM_DATA_VL; vl++) {
+	for_each_set_bit(vl, &mask, FTSW_NUM_DATA_VL) {
 		struct ftsw_ll_vl *o = &ll->vl[vl];
 
 		while ((skb = skb_peek(&o->out))) {
@@ -578,9 +516,73 @@ static u64 ftsw_ll_drain(struct ftsw_port *p, u64 now, struct sk_buff_head *tx)
 		}
 		WRITE_ONCE(ll->busy_until, max(ll->busy_until, now) +
 			   ftsw_ll_wire_ns(blocks[vl], READ_ONCE(p->rate)));
+		ftsw_ll_cb(skb)->port = p;
 		__skb_queue_tail(tx, skb);
 	}
 	return next;
+}
+
+static void ftsw_ll_sent_push(struct sk_buff *skb)
+{
+	struct ftsw_ll_sent *l = this_cpu_ptr(&ftsw_ll_sent);
+
+	skb->next = NULL;
+	if (l->tail)
+		l->tail->next = skb;
+	else
+		l->head = skb;
+	l->tail = skb;
+}
+
+/*
+ * The next frame an output queue let go at once on this CPU, its port in
+ * its cb (ftsw_ll_cb()->port), for rx.c to deliver; NULL: none. The port
+ * stays valid as long as the caller's RCU read section (the one it was
+ * sent in) lasts.
+ */
+struct sk_buff *ftsw_ll_sent_pop(void)
+{
+	struct ftsw_ll_sent *l = this_cpu_ptr(&ftsw_ll_sent);
+	struct sk_buff *skb = l->head;
+
+	if (!skb)
+		return NULL;
+	l->head = skb->next;
+	if (!l->head)
+		l->tail = NULL;
+	skb_mark_not_on_list(skb);
+	return skb;
+}
+
+/*
+ * Something went into @p's output queues at @now: with the link free (or
+ * within the batch) and no drain running on this CPU, send what may go
+ * now, at once, and have the timer run for what must wait; else the timer
+ * runs when the link is free. A port whose timer is dead (being torn down,
+ * or a KUnit suite's, which services its ports itself) sends nothing
+ * here either. sw->ll_lock held.
+ */
+static void ftsw_ll_send_soon(struct ftsw_port *p, u64 now)
+{
+	struct ftsw_ll *ll = p->ll;
+	struct sk_buff_head tx;
+	struct sk_buff *skb;
+	u64 next;
+
+	if (ll->busy_until > now + FTSW_LL_BATCH_NS ||
+	    this_cpu_read(ftsw_ll_depth) || READ_ONCE(ll->dead)) {
+		ftsw_ll_arm_send(p, now);
+		return;
+	}
+	__skb_queue_head_init(&tx);
+	this_cpu_inc(ftsw_ll_depth);
+	ftsw_ll_cfg(p);
+	next = ftsw_ll_drain(p, now, &tx);
+	this_cpu_dec(ftsw_ll_depth);
+	while ((skb = __skb_dequeue(&tx)))
+		ftsw_ll_sent_push(skb);
+	if (next != U64_MAX)
+		ftsw_ll_arm(p, next);
 }
 
 /*
@@ -601,7 +603,9 @@ u64 ftsw_ll_service(struct ftsw_port *p, u64 now, struct sk_buff_head *tx,
 	for (vl = 0; vl < FTSW_NUM_DATA_VL; vl++)
 		if (!skb_queue_empty(&ll->vl[vl].in))
 			ftsw_ll_switch_vl(p, vl, now, NULL);
+	this_cpu_inc(ftsw_ll_depth);
 	next = ftsw_ll_drain(p, now, tx);
+	this_cpu_dec(ftsw_ll_depth);
 	if (p->kind == FTSW_PORT_LINK && p->dev && !ftsw_ll_peer(p)) {
 		if (ll->credit_dirty ||
 		    ftsw_ll_age(now, ll->credit_at) >= FTSW_LL_KEEPALIVE_NS) {
@@ -613,6 +617,20 @@ u64 ftsw_ll_service(struct ftsw_port *p, u64 now, struct sk_buff_head *tx,
 	}
 	spin_unlock_bh(&p->sw->ll_lock);
 	return next;
+}
+
+/*
+ * A frame @p charged to the far end's buffer of @rvl never left: its
+ * device refused it (a veth whose peer's backlog is full or that is down,
+ * a frame too big for it). Its blocks are credit again; else they would
+ * be lost for good on a local far end, which never resyncs.
+ */
+void ftsw_ll_unsend(struct ftsw_port *p, u8 rvl, u32 blocks)
+{
+	spin_lock_bh(&p->sw->ll_lock);
+	p->ll->vl[rvl].sent -= blocks;
+	spin_unlock_bh(&p->sw->ll_lock);
+	ftsw_ll_arm(p, ktime_get_ns());
 }
 
 /* ---------------------------------------------------------- input */

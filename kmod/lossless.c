@@ -13,44 +13,12 @@
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
-#include "forward.h"
 #include "ll_queue.h"
 #include "rx.h"
 #include "stats.h"
-#include "tx.h"
 #include "lossless.h"
 
 static atomic64_t ftsw_ll_ids = ATOMIC64_INIT(0);
-
-/*
- * A frame @p charged to the far end's buffer of @rvl never left: its
- * device refused it (a veth whose peer's backlog is full or that is down,
- * a frame too big for it). Its blocks are credit again; else they would
- * be lost for good on a local far end, which never resyncs.
- */
-static void ftsw_ll_unsend(struct ftsw_port *p, u8 rvl, u32 blocks)
-{
-	spin_lock_bh(&p->sw->ll_lock);
-	p->ll->vl[rvl].sent -= blocks;
-	spin_unlock_bh(&p->sw->ll_lock);
-	ftsw_ll_arm(p, ktime_get_ns());
-}
-
-void ftsw_ll_deliver(struct ftsw_port *p, struct sk_buff *skb)
-{
-	u8 vl = ftsw_ll_cb(skb)->vl, rvl = ftsw_ll_cb(skb)->rvl;
-	u32 b = ftsw_ll_blocks(skb->len);
-	struct ftsw_port *next;
-
-	memset(skb->cb, 0, sizeof(skb->cb));
-	if (p->kind == FTSW_PORT_LINK && p->dev) {
-		if (!ftsw_xmit_dev(p, p, skb, vl) && rvl < FTSW_NUM_DATA_VL)
-			ftsw_ll_unsend(p, rvl, b);
-		return;
-	}
-	next = ftsw_forward_out(p, p, skb, vl);
-	ftsw_rx_follow(next, skb);
-}
 
 static enum hrtimer_restart ftsw_ll_timer(struct hrtimer *t)
 {
@@ -66,7 +34,8 @@ static enum hrtimer_restart ftsw_ll_timer(struct hrtimer *t)
 	rcu_read_lock();
 	next = ftsw_ll_service(p, ktime_get_ns(), &tx, &credit);
 	while ((skb = __skb_dequeue(&tx)))
-		ftsw_ll_deliver(p, skb);
+		ftsw_rx_ll_send(p, skb);
+	ftsw_rx_flush();
 	if (credit && dev_queue_xmit(credit) != NET_XMIT_SUCCESS)
 		ftsw_port_drop(p, FTSW_DROP_TX_ERROR);
 	rcu_read_unlock();

@@ -12,6 +12,5 @@ int ftsw_ll_alloc(struct ftsw_port *p);
 void ftsw_ll_start(struct ftsw_port *p);
 void ftsw_ll_stop(struct ftsw_port *p);
 void ftsw_ll_free(struct ftsw_port *p);
-void ftsw_ll_deliver(struct ftsw_port *p, struct sk_buff *skb);
 
 #endif /* _FTSW_LOSSLESS_H */

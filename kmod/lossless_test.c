@@ -303,7 +303,7 @@ static int ftsw_t_ll_service(struct ftsw_port *p, u64 now)
 	ftsw_ll_service(p, now, &tx, &credit);
 	while ((skb = __skb_dequeue(&tx))) {
 		n++;
-		ftsw_ll_deliver(p, skb);
+		ftsw_rx_ll_send(p, skb);
 	}
 	rcu_read_unlock();
 	local_bh_enable();
@@ -500,7 +500,7 @@ static const struct net_device_ops ftsw_t_noop_ops;
  * sent: the far end never got them. Without the refund, A:3 would keep 3
  * blocks charged (a local far end never resyncs) and lose that credit.
  */
-static void ftsw_ll_unsend(struct kunit *test)
+static void ftsw_ll_unsend_case(struct kunit *test)
 {
 	struct ftsw_t_ll *f = ftsw_t_ll_new(test);
 	struct net_device *dev;
@@ -631,7 +631,7 @@ static struct kunit_case ftsw_ll_cases[] = {
 	KUNIT_CASE(ftsw_credit_frame_checks),
 	KUNIT_CASE(ftsw_ll_credits_hol_lifetimes),
 	KUNIT_CASE(ftsw_ll_refund),
-	KUNIT_CASE(ftsw_ll_unsend),
+	KUNIT_CASE(ftsw_ll_unsend_case),
 	KUNIT_CASE(ftsw_ll_edge_slack_life),
 	KUNIT_CASE(ftsw_ll_host_room_cases),
 	KUNIT_CASE(ftsw_ll_fair_inputs),

@@ -25,7 +25,11 @@
 #include "path.h"
 #include "resolve.h"
 #include "stats.h"
+#include "tx.h"
 #include "rx.h"
+
+/* This CPU is delivering what lossless output queues let go. */
+static DEFINE_PER_CPU(bool, ftsw_rx_sending);
 
 /* A frame from a neighbour switch; returns as ftsw_forward() does. */
 static struct ftsw_port *ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb)
@@ -145,7 +149,7 @@ static struct ftsw_port *ftsw_patch_rx(struct ftsw_port *in,
  * from there, until it leaves on a device or ends. A loop: every patch hop
  * is a link hop, so the hop limit ends it.
  */
-void ftsw_rx_follow(struct ftsw_port *next, struct sk_buff *skb)
+static void ftsw_rx_walk(struct ftsw_port *next, struct sk_buff *skb)
 {
 	while (next) {
 		if (next->kind == FTSW_PORT_EDGE)
@@ -153,6 +157,49 @@ void ftsw_rx_follow(struct ftsw_port *next, struct sk_buff *skb)
 		else
 			next = ftsw_patch_rx(next, skb);
 	}
+}
+
+void ftsw_rx_follow(struct ftsw_port *next, struct sk_buff *skb)
+{
+	ftsw_rx_walk(next, skb);
+	ftsw_rx_flush();
+}
+
+/*
+ * A frame lossless port @p's output queue let go (its timer, or at once:
+ * ll_queue.c): out its device, to its host, across its patch cable (taken
+ * up at the far end here) or to its CA. Bottom halves off, RCU held.
+ */
+void ftsw_rx_ll_send(struct ftsw_port *p, struct sk_buff *skb)
+{
+	u8 vl = ftsw_ll_cb(skb)->vl, rvl = ftsw_ll_cb(skb)->rvl;
+	u32 b = ftsw_ll_blocks(skb->len);
+
+	memset(skb->cb, 0, sizeof(skb->cb));
+	if (p->kind == FTSW_PORT_LINK && p->dev) {
+		if (!ftsw_xmit_dev(p, p, skb, vl) && rvl < FTSW_NUM_DATA_VL)
+			ftsw_ll_unsend(p, rvl, b);
+		return;
+	}
+	ftsw_rx_walk(ftsw_forward_out(p, p, skb, vl), skb);
+}
+
+/*
+ * Deliver what lossless output queues let go at once on this CPU while a
+ * switch's lock was held (ll_queue.c), in order, including what those
+ * frames make go in turn. A loop, not a recursion: a delivery that sends
+ * more only adds to the list this loop runs through.
+ */
+void ftsw_rx_flush(void)
+{
+	struct sk_buff *skb;
+
+	if (this_cpu_read(ftsw_rx_sending))
+		return;
+	this_cpu_write(ftsw_rx_sending, true);
+	while ((skb = ftsw_ll_sent_pop()))
+		ftsw_rx_ll_send(ftsw_ll_cb(skb)->port, skb);
+	this_cpu_write(ftsw_rx_sending, false);
 }
 
 /*

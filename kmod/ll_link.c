@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsw: lossless mode's link, as a port's queues see it: the units
+ * (blocks, lifetimes, wire times), the far end of a port's cable (an
+ * ftsw port of this machine, found through the device's peer, or a
+ * host), the VL a packet takes there and the credit it gives. Read by
+ * ll_queue.c (switching, draining) and ll_ar.c (adaptive routing's
+ * choice). See Documentation/datapath.md, "Lossless mode".
+ */
+#include <linux/kernel.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <net/sch_generic.h>
+#include "ll_link.h"
+
+u32 ftsw_ll_blocks(unsigned int len)
+{
+	return DIV_ROUND_UP(len, FTSW_CREDIT_BYTES);
+}
+
+/* An InfiniBand lifetime value in ns; U64_MAX: infinite. */
+u64 ftsw_ll_life_ns(u8 v)
+{
+	v &= 0x1f;
+	return v >= FTSW_LIFE_INFINITE ? U64_MAX : 4096ULL << v;
+}
+
+/* ns the link is busy with a frame of @blocks at @rate bit/s. */
+u64 ftsw_ll_wire_ns(u32 blocks, u64 rate)
+{
+	return div64_u64((u64)blocks * FTSW_CREDIT_BYTES * 8 * NSEC_PER_SEC,
+			 rate ?: FTSW_RATE_DEFAULT);
+}
+
+/*
+ * ns from @t to @now, 0 if @t is later: times are read on several CPUs
+ * and stored under the lock in an order that need not be theirs.
+ */
+u64 ftsw_ll_age(u64 now, u64 t)
+{
+	return now > t ? now - t : 0;
+}
+
+/* Port @num of @sw, RCU. */
+struct ftsw_port *ftsw_ll_port(struct ftsw_switch *sw, u8 num)
+{
+	if (!num || num > sw->nports)
+		return NULL;
+	return rcu_dereference(sw->ports[num]);
+}
+
+/* The far end of @p's cable when it is an ftsw port of this machine. */
+struct ftsw_port *ftsw_ll_peer(struct ftsw_port *p)
+{
+	const struct net_device_ops *ops;
+	struct net_device *pd;
+	struct ftsw_port *q;
+
+	if (!p->dev)
+		return p->peer;
+	ops = p->dev->netdev_ops;
+	if (!ops->ndo_get_peer_dev)
+		return NULL;
+	pd = ops->ndo_get_peer_dev(p->dev);
+	if (!pd || rcu_access_pointer(pd->rx_handler) != ftsw_handle_frame)
+		return NULL;
+	q = rcu_dereference(pd->rx_handler_data);
+	return q && q->ll ? q : NULL;
+}
+
+/* The host device behind an edge port (its veth peer), or NULL. */
+struct net_device *ftsw_ll_host(struct ftsw_port *p)
+{
+	const struct net_device_ops *ops = p->dev ? p->dev->netdev_ops : NULL;
+
+	if (!ops || !ops->ndo_get_peer_dev)
+		return NULL;
+	return ops->ndo_get_peer_dev(p->dev);
+}
+
+/* The host can be held back: it has a qdisc that queues. */
+bool ftsw_ll_host_queues(struct net_device *host)
+{
+	struct Qdisc *q;
+
+	if (!host || !host->real_num_tx_queues)
+		return false;
+	q = rcu_dereference(netdev_get_tx_queue(host, 0)->qdisc);
+	return q && q->enqueue;
+}
+
+/* Blocks the far end's input buffer of @vl takes now (U32_MAX: no limit). */
+u32 ftsw_ll_credits(struct ftsw_port *p, struct ftsw_port *peer, u8 vl)
+{
+	struct ftsw_ll_vl *v = &p->ll->vl[vl];
+	struct ftsw_ll *ql;
+	s32 c;
+
+	if (p->kind == FTSW_PORT_EDGE)
+		return U32_MAX;
+	if (!peer) {
+		if (!v->fccl_valid)
+			return U32_MAX;
+		c = (s32)(v->fccl - v->sent);
+		return c > 0 ? c : 0;
+	}
+	ql = peer->ll;
+	if (p->ll->synced != ql->id) {
+		int i;
+
+		for (i = 0; i < FTSW_NUM_DATA_VL; i++)
+			p->ll->vl[i].sent = READ_ONCE(ql->vl[i].rcv);
+		p->ll->synced = ql->id;
+	}
+	c = (s32)(READ_ONCE(peer->in_buf) / FTSW_CREDIT_BYTES +
+		  READ_ONCE(ql->vl[vl].freed) - v->sent);
+	return c > 0 ? c : 0;
+}
+
+/* The receiver's VL of a packet: the far switch's SL2VL of its SL. */
+u8 ftsw_ll_rvl(struct ftsw_port *peer, struct sk_buff *skb, u8 vl)
+{
+	const struct ftsw_hdr *h = (void *)(skb->data + ETH_HLEN);
+
+	if (!peer)
+		return vl;
+	return READ_ONCE(peer->sw->sl2vl[h->sl & FTSW_SL_MASK]) &
+	       (FTSW_NUM_VL - 1);
+}
