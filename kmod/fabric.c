@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
+#include "ar.h"
 #include "lft.h"
 #include "lossless.h"
 #include "nl.h"
@@ -342,6 +343,9 @@ void ftsw_switch_free(struct ftsw_switch *sw)
 				  lockdep_is_held(&sw->fn->lock));
 	ftsw_lft_free_deferred(lft);
 	ftsw_lft_free(sw->staged);
+	ftsw_ar_free_deferred(rcu_replace_pointer(sw->ar, NULL,
+						  lockdep_is_held(&sw->fn->lock)));
+	ftsw_ar_free(sw->ar_staged);
 	kfree_rcu(sw, rcu);
 }
 
@@ -374,19 +378,41 @@ void ftsw_fabric_flush(struct ftsw_net *fn, bool notify)
 		ftsw_switch_del(sw, FTSW_REASON_RESET, notify);
 }
 
+/*
+ * Publish @sw's staged groups (a table without a set is none at all); the
+ * table they replace goes after a grace period. fn->lock held.
+ */
+static void ftsw_ar_publish(struct ftsw_switch *sw)
+{
+	struct ftsw_ar *st = sw->ar_staged, *old;
+
+	sw->ar_staged = NULL;
+	if (!st->nsets) {
+		ftsw_ar_free(st);
+		st = NULL;
+	}
+	old = rcu_replace_pointer(sw->ar, st, lockdep_is_held(&sw->fn->lock));
+	ftsw_ar_free_deferred(old);
+}
+
 /* Publish every staged table at once; returns the new generation. */
 u64 ftsw_commit(struct ftsw_net *fn)
 {
 	struct ftsw_switch *sw;
+	bool ar_on = false;
 	unsigned long id;
 
 	lockdep_assert_held(&fn->lock);
 	xa_for_each(&fn->switches, id, sw) {
+		if (sw->ar_staged)
+			ftsw_ar_publish(sw);
+		ar_on |= !!rcu_access_pointer(sw->ar);
 		if (!sw->staged)
 			continue;
 		ftsw_sma_lft_publish(sw, sw->staged);
 		sw->staged = NULL;
 	}
+	WRITE_ONCE(fn->ar_on, ar_on);
 	ftsw_plan_commit(fn);
 	fn->generation++;
 	ftsw_changed(fn);

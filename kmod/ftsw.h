@@ -44,6 +44,13 @@ struct ftsw_lft {
 	unsigned long *set;	/* staged: the entries netlink wrote */
 };
 
+/* Events a port counts beside its traffic and drops (stats.c). */
+enum ftsw_ev {
+	FTSW_EV_AR_DIVERTED,	/* sent by adaptive routing, not the LFT */
+	FTSW_EV_OUT_OF_ORDER,	/* edge: after a later packet of its source */
+	FTSW_EV_MAX,
+};
+
 /* The counters of one port. */
 struct ftsw_stats {
 	u64 rx_packets;
@@ -53,6 +60,7 @@ struct ftsw_stats {
 	u64 tx_vl[FTSW_NUM_VL];
 	u64 drops[FTSW_DROP_MAX + 1];
 	u64 resolved;		/* ARP/ND replies sent (resolve.c) */
+	u64 ev[FTSW_EV_MAX];
 };
 
 /* One CPU's share of them. */
@@ -92,6 +100,30 @@ struct ftsw_plan {
 	u16 lid;
 	u8 lmc;
 };
+
+/*
+ * A switch's adaptive routing groups (ar.c; Documentation/congestion.md):
+ * per LID 0 (the LFT's port alone) or the number of one of its port sets,
+ * 1..nsets. Published with RCU at commit beside the LFT, never written
+ * once published.
+ */
+struct ftsw_ar {
+	struct rcu_head rcu;
+	u32 size;		/* LIDs held: past it, no group */
+	u16 nsets;
+	u8 *grp;		/* size entries */
+	unsigned long (*sets)[BITS_TO_LONGS(256)];	/* [0] unused */
+	struct ftsw_flowlet *flow;	/* FTSW_FLOWLET_SLOTS, sw->ll_lock */
+};
+
+/* Flowlets (ar.c): a switch's last choice per flow. */
+struct ftsw_flowlet {
+	u64 last;		/* ns: its last packet was switched */
+	u32 key;		/* SLID << 16 ^ DLID of the flow holding it */
+	u8 port;		/* 0: empty */
+};
+
+#define FTSW_FLOWLET_SLOTS	256
 
 struct ftsw_switch;
 
@@ -170,6 +202,7 @@ struct ftsw_ll_vl {
 	struct sk_buff_head out;	/* output queue (FIFO) */
 	u32 in_bytes;
 	u32 out_bytes;
+	u32 out_blocks;		/* the output queue's, in 64-byte blocks */
 	u32 rcv;		/* blocks received into the input buffer */
 	u32 freed;		/* blocks that left it (read by the sender) */
 	u32 sent;		/* blocks sent to the far end's buffer of this VL */
@@ -208,7 +241,21 @@ struct ftsw_ll {
 	u64 credit_at;		/* ns: last credit frame sent */
 	struct ftsw_arb_cfg arb_cfg;
 	struct ftsw_arb arb;
+	/*
+	 * Arrival order under adaptive routing (ll_queue.c): an edge port
+	 * numbers what its host sends (in skb->mark, across the fabric), and
+	 * remembers per source the highest number it delivered.
+	 */
+	u32 seq;
+	struct ftsw_ll_order *order;
 	struct ftsw_ll_vl vl[FTSW_NUM_DATA_VL];
+};
+
+#define FTSW_ORDER_SLOTS	256	/* sources, by SLID modulo */
+
+struct ftsw_ll_order {
+	u16 slid[FTSW_ORDER_SLOTS];
+	u32 seq[FTSW_ORDER_SLOTS];
 };
 
 /*
@@ -259,6 +306,8 @@ struct ftsw_switch {
 	u8 sl2vl[FTSW_NUM_SL];
 	struct ftsw_lft __rcu *lft;
 	struct ftsw_lft *staged;	/* under fn->lock */
+	struct ftsw_ar __rcu *ar;	/* adaptive routing groups */
+	struct ftsw_ar *ar_staged;	/* under fn->lock */
 	/* The SMA's registers (sma.c), under fn->sma_lock. */
 	struct ftsw_ibport ib0;		/* port 0 */
 	struct ftsw_mgmt mgmt;		/* port 0 */
@@ -300,6 +349,8 @@ struct ftsw_net {
 	u8 hop_limit;
 	bool lossless;		/* set while no port is bound */
 	atomic_t ll_gen;	/* bumped when lossless settings change */
+	u64 flowlet_ns;		/* adaptive routing's flowlet gap, 0: per packet */
+	bool ar_on;		/* a switch has groups: count arrival order */
 	u64 dead_drops[FTSW_DROP_MAX + 1];	/* of unbound ports */
 	struct ftsw_plan __rcu *plan;	/* active address plan */
 	struct xarray hosts;	/* plan_lid -> edge port (resolve.c) */

@@ -30,6 +30,7 @@
 #include <net/sch_generic.h>
 /* skb_gso_segment(): <linux/netdevice.h> up to 6.4, <net/gso.h> since. */
 #include <net/udp.h>
+#include "ll_ar.h"
 #include "ll_arb.h"
 #include "ll_credit.h"
 #include "stats.h"
@@ -246,7 +247,7 @@ static struct sk_buff *ftsw_ll_in_pop(struct ftsw_port *p, u8 vl, u64 now)
 	}
 	next = skb_peek(&v->in);
 	if (next)
-		ftsw_ll_cb(next)->head = now;
+		ftsw_ll_new_head(p, next, now);
 	ftsw_ll_freed(p, vl, cb->blocks, now);
 	return skb;
 }
@@ -315,6 +316,7 @@ static bool ftsw_ll_switch_vl(struct ftsw_port *p, u8 vl, u64 now,
 			cb->head = now;
 		__skb_queue_tail(&o->out, skb);
 		o->out_bytes += cb->bytes;
+		o->out_blocks += cb->blocks;
 		out->ll->out_mask |= BIT(cb->vl);
 		o->last_in = p->num;
 		served |= o == turn;
@@ -393,6 +395,7 @@ static struct sk_buff *ftsw_ll_out_pop(struct ftsw_port *p, u8 vl, u64 now)
 	struct sk_buff *next;
 
 	o->out_bytes -= ftsw_ll_cb(skb)->bytes;
+	o->out_blocks -= ftsw_ll_cb(skb)->blocks;
 	if (skb_queue_empty(&o->out))
 		p->ll->out_mask &= ~BIT(vl);
 	if (o->credit_since) {
@@ -516,6 +519,8 @@ static u64 ftsw_ll_drain(struct ftsw_port *p, u64 now, struct sk_buff_head *tx)
 		}
 		WRITE_ONCE(ll->busy_until, max(ll->busy_until, now) +
 			   ftsw_ll_wire_ns(blocks[vl], READ_ONCE(p->rate)));
+		if (p->kind == FTSW_PORT_EDGE && READ_ONCE(p->sw->fn->ar_on))
+			ftsw_ll_order(p, skb);
 		ftsw_ll_cb(skb)->port = p;
 		__skb_queue_tail(tx, skb);
 	}
@@ -698,6 +703,12 @@ static void ftsw_ll_input_one(struct ftsw_port *in, struct ftsw_port *out,
 	cb->blocks = b;
 	cb->out = out->num;
 	cb->vl = vl;
+	/* Under adaptive routing, the host's packets in the order it sent. */
+	if (in->kind == FTSW_PORT_EDGE && READ_ONCE(in->sw->fn->ar_on)) {
+		if (!++in->ll->seq)
+			in->ll->seq = 1;
+		skb->mark = in->ll->seq;
+	}
 	__skb_queue_tail(&v->in, skb);
 	v->in_bytes += skb->len;
 	/* No room for another frame of the host: hold the host back. */
@@ -710,8 +721,10 @@ static void ftsw_ll_input_one(struct ftsw_port *in, struct ftsw_port *out,
 			netif_tx_stop_all_queues(host);
 		}
 	}
-	if (skb_queue_len(&v->in) == 1)
+	if (skb_queue_len(&v->in) == 1) {
+		ftsw_ll_new_head(in, skb, now);
 		ftsw_ll_switch_vl(in, vl, now, NULL);
+	}
 	spin_unlock_bh(&in->sw->ll_lock);
 	return;
 refuse:

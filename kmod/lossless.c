@@ -121,6 +121,7 @@ void ftsw_ll_free(struct ftsw_port *p)
 		__skb_queue_purge(&ll->vl[i].in);
 		__skb_queue_purge(&ll->vl[i].out);
 	}
+	kfree(ll->order);
 	kfree(ll);
 	p->ll = NULL;
 }

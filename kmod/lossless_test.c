@@ -11,6 +11,7 @@
 #include <linux/if_ether.h>
 #include <linux/percpu.h>
 #include <linux/skbuff.h>
+#include "ar.h"
 #include "hdr.h"
 #include "lft.h"
 #include "ll_arb.h"
@@ -571,6 +572,49 @@ static void ftsw_ll_fair_inputs(struct kunit *test)
 	ftsw_t_ll_free(f);
 }
 
+/*
+ * Adaptive routing at the head of A:1's input buffer: A sends LID 41 by
+ * its LFT to A:3, its group allows A:3 and A:4 (a second cable to B).
+ * Each frame becomes the head as it arrives (the one before has moved to
+ * an output queue; the queues are never serviced here) and goes where
+ * queued - credit is smallest (cc_test.c's adaptive_choice_rule): both
+ * empty, 96 blocks of credit each: a tie, the LFT's A:3 (-96 each); then
+ * A:3 holds 3 blocks (-93) against A:4's -96: A:4, counted as diverted
+ * there; then -93 both: A:3 again.
+ */
+static void ftsw_ll_adaptive_head(struct kunit *test)
+{
+	struct ftsw_t_ll *f = ftsw_t_ll_new(test);
+	struct ftsw_port *a4, *b4;
+	struct ftsw_stats st;
+	struct ftsw_ar *ar;
+	int i;
+
+	a4 = ftsw_t_ll_port(test, f->sw[0], 4);
+	b4 = ftsw_t_ll_port(test, f->sw[1], 4);
+	ftsw_t_cable(a4, b4);
+	ar = ftsw_ar_alloc(64, 1, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, ar);
+	__set_bit(3, ar->sets[1]);
+	__set_bit(4, ar->sets[1]);
+	ar->grp[41] = 1;
+	rcu_assign_pointer(f->sw[0]->ar, ar);
+	for (i = 0; i < 3; i++)
+		ftsw_t_ll_rx(f->in, ftsw_t_ll_frame(test));
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->a->ll->vl[0].out), 2U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&a4->ll->vl[0].out), 1U);
+	KUNIT_EXPECT_EQ(test, f->a->ll->vl[0].out_blocks, 6U);
+	KUNIT_EXPECT_EQ(test, a4->ll->vl[0].out_blocks, 3U);
+	ftsw_port_stats_read(a4, &st);
+	KUNIT_EXPECT_EQ(test, st.ev[FTSW_EV_AR_DIVERTED], 1ULL);
+	ftsw_port_stats_read(f->a, &st);
+	KUNIT_EXPECT_EQ(test, st.ev[FTSW_EV_AR_DIVERTED], 0ULL);
+	/* Without the group, all three would have gone to A:3. */
+	ftsw_t_port_free(a4);
+	ftsw_t_port_free(b4);
+	ftsw_t_ll_free(f);
+}
+
 /* A credit frame on A:1 (no local far end) sets its credit limit. */
 static void ftsw_ll_credit_frame_rx(struct kunit *test)
 {
@@ -635,6 +679,7 @@ static struct kunit_case ftsw_ll_cases[] = {
 	KUNIT_CASE(ftsw_ll_edge_slack_life),
 	KUNIT_CASE(ftsw_ll_host_room_cases),
 	KUNIT_CASE(ftsw_ll_fair_inputs),
+	KUNIT_CASE(ftsw_ll_adaptive_head),
 	KUNIT_CASE(ftsw_ll_credit_frame_rx),
 	{}
 };

@@ -17,6 +17,7 @@
 #include "fabric.h"
 #include "lft.h"
 #include "nl.h"
+#include "nl_ar.h"
 #include "nl_fill.h"
 #include "nl_lft.h"
 #include "nl_plan.h"
@@ -61,6 +62,8 @@ static int ftsw_fill_fabric(struct sk_buff *msg, void *hdr,
 	    nla_put_u8(msg, FTSW_ATTR_MAX_PORTS, FTSW_MAX_PORTS) ||
 	    nla_put_u8(msg, FTSW_ATTR_HOP_LIMIT, fn->hop_limit) ||
 	    nla_put_u8(msg, FTSW_ATTR_LOSSLESS, fn->lossless) ||
+	    nla_put_u64_64bit(msg, FTSW_ATTR_AR_FLOWLET_NS, fn->flowlet_ns,
+			      FTSW_ATTR_PAD) ||
 	    nla_put_u64_64bit(msg, FTSW_ATTR_LFT_BYTES, lft_bytes,
 			      FTSW_ATTR_PAD) ||
 	    ftsw_put_drops(msg, FTSW_ATTR_DROPS, drops))
@@ -79,7 +82,8 @@ static int ftsw_nl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 	struct ftsw_net *fn = ftsw_info_fn(info);
 	int err = 0;
 
-	if (!ll && ftsw_req(info, FTSW_ATTR_HOP_LIMIT))
+	if (!ll && !info->attrs[FTSW_ATTR_AR_FLOWLET_NS] &&
+	    ftsw_req(info, FTSW_ATTR_HOP_LIMIT))
 		return -EINVAL;
 	mutex_lock(&fn->lock);
 	if (ll && nla_get_u8(ll) != fn->lossless && fn->nports) {
@@ -93,6 +97,9 @@ static int ftsw_nl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 	if (info->attrs[FTSW_ATTR_HOP_LIMIT])
 		WRITE_ONCE(fn->hop_limit,
 			   nla_get_u8(info->attrs[FTSW_ATTR_HOP_LIMIT]));
+	if (info->attrs[FTSW_ATTR_AR_FLOWLET_NS])
+		WRITE_ONCE(fn->flowlet_ns,
+			   nla_get_u64(info->attrs[FTSW_ATTR_AR_FLOWLET_NS]));
 	ftsw_changed(fn);
 out:
 	mutex_unlock(&fn->lock);
@@ -109,6 +116,7 @@ static int ftsw_nl_fabric_reset(struct sk_buff *skb, struct genl_info *info)
 	ftsw_plan_flush(fn);
 	/* The data path reads it locklessly (READ_ONCE). */
 	WRITE_ONCE(fn->hop_limit, FTSW_HOP_LIMIT_DEFAULT);
+	WRITE_ONCE(fn->flowlet_ns, 0);
 	fn->lossless = false;
 	ftsw_commit(fn);
 	mutex_unlock(&fn->lock);
@@ -195,6 +203,12 @@ static const struct genl_ops ftsw_ops[] = {
 	},
 	FTSW_ADMIN_OP(FTSW_CMD_SWITCH_SET, ftsw_nl_switch_set,
 		      ftsw_switch_set_policy),
+	FTSW_ADMIN_OP(FTSW_CMD_AR_SET, ftsw_nl_ar_set, ftsw_ar_set_policy),
+	{
+		.cmd = FTSW_CMD_AR_GET,
+		.dumpit = ftsw_nl_ar_dump,
+		FTSW_POLICY(ftsw_lft_get_policy),
+	},
 };
 
 static const struct genl_multicast_group ftsw_mcgrps[] = {

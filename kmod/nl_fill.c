@@ -53,7 +53,11 @@ int ftsw_put_stats(struct sk_buff *msg, const struct ftsw_port *p)
 	    nla_put_u64_64bit(msg, FTSW_STATS_TX_BYTES, st.tx_bytes,
 			      FTSW_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FTSW_STATS_RESOLVED, st.resolved,
-			      FTSW_STATS_PAD))
+			      FTSW_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTSW_STATS_AR_DIVERTED,
+			      st.ev[FTSW_EV_AR_DIVERTED], FTSW_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTSW_STATS_OUT_OF_ORDER,
+			      st.ev[FTSW_EV_OUT_OF_ORDER], FTSW_STATS_PAD))
 		goto err;
 	vl = nla_nest_start(msg, FTSW_STATS_TX_VL);
 	if (!vl)

@@ -9,6 +9,7 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
+#include "ar.h"
 #include "fabric.h"
 #include "lft.h"
 #include "nl.h"
@@ -70,11 +71,15 @@ int ftsw_nl_lft_discard(struct sk_buff *skb, struct genl_info *info)
 		} else {
 			ftsw_lft_free(sw->staged);
 			sw->staged = NULL;
+			ftsw_ar_free(sw->ar_staged);
+			sw->ar_staged = NULL;
 		}
 	} else {
 		xa_for_each(&fn->switches, id, sw) {
 			ftsw_lft_free(sw->staged);
 			sw->staged = NULL;
+			ftsw_ar_free(sw->ar_staged);
+			sw->ar_staged = NULL;
 		}
 		ftsw_plan_discard(fn);
 	}

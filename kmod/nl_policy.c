@@ -66,9 +66,10 @@ static struct netlink_range_validation ftsw_buf_range = {
 	[FTSW_ATTR_SWITCH_INBAND_SM]	= NLA_POLICY_MAX(NLA_U8, 1)
 
 /* FABRIC_SET */
-const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_LOSSLESS + 1] = {
+const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_AR_FLOWLET_NS + 1] = {
 	[FTSW_ATTR_HOP_LIMIT]		= NLA_POLICY_MIN(NLA_U8, 1),
 	[FTSW_ATTR_LOSSLESS]		= NLA_POLICY_MAX(NLA_U8, 1),
+	[FTSW_ATTR_AR_FLOWLET_NS]	= { .type = NLA_U64 },
 };
 
 /* SWITCH_SET */
@@ -155,6 +156,19 @@ const struct nla_policy ftsw_lft_set_policy[FTSW_ATTR_LFT_DATA + 1] = {
 const struct nla_policy ftsw_lft_get_policy[FTSW_ATTR_LFT_STAGED + 1] = {
 	FTSW_P_SWITCH_ID,
 	[FTSW_ATTR_LFT_STAGED]		= { .type = NLA_FLAG },
+};
+
+/* AR_SET */
+const struct nla_policy ftsw_ar_set_policy[FTSW_ATTR_AR_DATA + 1] = {
+	FTSW_P_SWITCH_ID,
+	[FTSW_ATTR_LFT_FIRST_LID]	= NLA_POLICY_FULL_RANGE(NLA_U16,
+							&ftsw_lid0_range),
+	[FTSW_ATTR_AR_SETS]		= { .type = NLA_BINARY,
+					    .len = FTSW_AR_SETS_MAX *
+						   FTSW_AR_SET_BYTES },
+	/* not NLA_POLICY_RANGE: its s16 bounds cannot hold 49152 */
+	[FTSW_ATTR_AR_DATA]		= { .type = NLA_BINARY,
+					    .len = FTSW_LFT_SIZE },
 };
 
 /* PLAN_SET: the plan's rule (nl_plan.c) */

@@ -41,6 +41,15 @@ void ftsw_port_drop(struct ftsw_port *p, enum ftsw_drop reason)
 	u64_stats_update_end(&s->syncp);
 }
 
+void ftsw_count_ev(struct ftsw_port *p, enum ftsw_ev ev)
+{
+	struct ftsw_pcpu_stats *s = this_cpu_ptr(p->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	s->c.ev[ev]++;
+	u64_stats_update_end(&s->syncp);
+}
+
 void ftsw_drop(struct ftsw_port *p, struct sk_buff *skb, enum ftsw_drop reason)
 {
 	ftsw_port_drop(p, reason);
@@ -70,6 +79,8 @@ void ftsw_port_stats_read(const struct ftsw_port *p, struct ftsw_stats *s)
 		for (i = 0; i <= FTSW_DROP_MAX; i++)
 			s->drops[i] += t.drops[i];
 		s->resolved += t.resolved;
+		for (i = 0; i < FTSW_EV_MAX; i++)
+			s->ev[i] += t.ev[i];
 	}
 }
 
@@ -89,6 +100,8 @@ void ftsw_port_stats(const struct ftsw_port *p, struct ftsw_stats *s)
 		s->tx_vl[i] -= c->tx_vl[i];
 	for (i = 0; i <= FTSW_DROP_MAX; i++)
 		s->drops[i] -= c->drops[i];
+	for (i = 0; i < FTSW_EV_MAX; i++)
+		s->ev[i] -= c->ev[i];
 }
 
 /*

@@ -17,6 +17,7 @@ void ftsw_count_rx(struct ftsw_port *p, unsigned int len, unsigned int pkts);
 void ftsw_count_tx(struct ftsw_port *p, unsigned int len, unsigned int pkts,
 		   u8 vl);
 void ftsw_port_drop(struct ftsw_port *p, enum ftsw_drop reason);
+void ftsw_count_ev(struct ftsw_port *p, enum ftsw_ev ev);
 void ftsw_drop(struct ftsw_port *p, struct sk_buff *skb, enum ftsw_drop reason);
 void ftsw_port_stats_read(const struct ftsw_port *p, struct ftsw_stats *s);
 void ftsw_port_stats(const struct ftsw_port *p, struct ftsw_stats *s);

@@ -17,7 +17,7 @@ enum { U_TOPO, U_ENGINE, U_LFT, U_LMC, U_PATHS, U_NAME, U_RATE, U_SEED,
        U_NO_NEIGH, U_PATCH, U_SM, U_SM_ENGINE, U_SM_ROOT, U_SM_CN, U_SM_QOS,
        U_SM_CONF, U_SM_ARGS, U_SM_HOST, U_SM_TIMEOUT, U_PATH_SL, U_NO_PATH_SL,
        U_LOSSLESS, U_IN_BUF, U_OUT_BUF,
-       U_HOQ_LIFE, U_SW_LIFE, U_N };
+       U_HOQ_LIFE, U_SW_LIFE, U_ADAPTIVE, U_GROUPS, U_FLOWLET, U_N };
 static const char *const sm_words[] = { "opensm", NULL };
 const struct cli_opt lab_up_opts_table[U_N + 1] = {
 	[U_TOPO] = { "-t", "--topo", CLI_TOPO, "TOPO", .required = true,
@@ -68,6 +68,17 @@ const struct cli_opt lab_up_opts_table[U_N + 1] = {
 	[U_SW_LIFE] = { "--switch-life", NULL, CLI_NUM, "V", 0, FTSW_LIFE_MAX,
 			.help = "lossless: switch lifetime, 4.096 us * 2^V "
 				"(default 18)" },
+	[U_ADAPTIVE] = { "--adaptive", NULL, CLI_FLAG,
+			 .help = "lossless: adaptive routing, the engine's "
+				 "groups (Documentation/congestion.md)" },
+	[U_GROUPS] = { "--groups", NULL, CLI_FILE, "FILE",
+		       .help = "lossless: adaptive groups from a file (route "
+			       "--write-groups), with --lft" },
+	[U_FLOWLET] = { "--flowlet-gap", NULL, CLI_NUM, "NS", 0,
+			1000000000000ULL,
+			.help = "adaptive routing per flowlet: a flow keeps its "
+				"port while its packets come less than NS ns "
+				"apart (default 0: per packet)" },
 };
 
 /* "100M" bit/s (util/parse.h's rates) -> bytes/s */
@@ -131,7 +142,7 @@ static int lab_up_lossless(const struct cli_args *a, struct ftsw_lab_opts *o)
 
 	o->lossless = a->v[U_LOSSLESS].n;
 	if (!o->lossless) {
-		for (i = U_IN_BUF; i <= U_SW_LIFE; i++)
+		for (i = U_IN_BUF; i <= U_FLOWLET; i++)
 			if (a->v[i].n) {
 				cli_err("lab up: %s needs --lossless",
 					lab_up_opts_table[i].name);
@@ -151,6 +162,23 @@ static int lab_up_lossless(const struct cli_args *a, struct ftsw_lab_opts *o)
 	o->hoq_life = (uint8_t)a->v[U_HOQ_LIFE].u;
 	o->switch_life_set = a->v[U_SW_LIFE].n;
 	o->switch_life = (uint8_t)a->v[U_SW_LIFE].u;
+	o->adaptive = a->v[U_ADAPTIVE].n;
+	o->groups_file = a->v[U_GROUPS].s;
+	o->flowlet_ns = a->v[U_FLOWLET].u;
+	if (o->adaptive && o->groups_file) {
+		cli_err("lab up: --adaptive and --groups exclude each other");
+		return -1;
+	}
+	if (o->groups_file && !o->lft_file) {
+		cli_err("lab up: --groups goes with --lft (an engine makes its "
+			"own with --adaptive)");
+		return -1;
+	}
+	if (a->v[U_FLOWLET].n && !o->adaptive && !o->groups_file) {
+		cli_err("lab up: --flowlet-gap needs adaptive routing "
+			"(--adaptive or --groups)");
+		return -1;
+	}
 	return 0;
 }
 

@@ -3,7 +3,7 @@
  * ftsw lft set switch ID lid LID[-LID] port P [lid ... port ...]...
  * ftsw lft set switch ID block FIRST P,P,...
  * ftsw lft set switch ID file PATH          (lines "LID PORT", # comments)
- * ftsw lft show switch ID [staged]
+ * ftsw lft show switch ID [staged]     (with its adaptive routing groups)
  * ftsw lft discard [switch ID]
  *
  * Writes go to the staged table; `ftsw commit` publishes them.
@@ -276,11 +276,31 @@ static int lft_set(const struct cli_object *obj, const struct cli_cmd *cmd,
 	return r;
 }
 
-static void lft_print(uint32_t sw, bool staged, bool pending, uint32_t size,
-		      const uint8_t *t)
+/* A LID's adaptive group, "P,P,..." (its ports), into buf; false: none. */
+static bool group_str(const struct ftsw_ar_table *ar, uint32_t lid,
+		      char *buf, size_t sz)
 {
-	char lid[16];
+	uint8_t ports[255];
+	unsigned n, i;
+	size_t at = 0;
+
+	if (!ar || lid >= FTSW_LFT_SIZE || !ar->grp[lid])
+		return false;
+	n = ftsw_ar_table_ports(ar, ar->grp[lid], ports);
+	buf[0] = 0;
+	for (i = 0; i < n && at < sz; i++)
+		at += (size_t)snprintf(buf + at, sz - at, "%s%u", i ? "," : "",
+				       ports[i]);
+	return n > 0;
+}
+
+static void lft_print(uint32_t sw, bool staged, bool pending, uint32_t size,
+		      const uint8_t *t, const struct ftsw_ar_table *ar)
+{
+	char lid[16], grp[1024];
+	uint8_t ports[255];
 	uint32_t l;
+	unsigned i, n;
 
 	ftsw_out_begin(stdout, cli.json);
 	ftsw_out_open_object(NULL);
@@ -295,9 +315,27 @@ static void lft_print(uint32_t sw, bool staged, bool pending, uint32_t size,
 			continue;
 		snprintf(lid, sizeof(lid), "%" PRIu32, l);
 		ftsw_out_uint(lid, NULL, t[l]);
-		ftsw_out_text("  lid %" PRIu32 " port %u\n", l, t[l]);
+		ftsw_out_text("  lid %" PRIu32 " port %u", l, t[l]);
+		if (group_str(ar, l, grp, sizeof(grp)))
+			ftsw_out_text(" adaptive %s", grp);
+		ftsw_out_text("\n");
 	}
 	ftsw_out_close_object();
+	/* -j: the adaptive groups, LID -> ports, when the switch has any */
+	if (ar && ar->nsets) {
+		ftsw_out_open_object("adaptive");
+		for (l = 0; l < FTSW_LFT_SIZE; l++) {
+			if (!ar->grp[l])
+				continue;
+			snprintf(lid, sizeof(lid), "%" PRIu32, l);
+			n = ftsw_ar_table_ports(ar, ar->grp[l], ports);
+			ftsw_out_open_array(lid);
+			for (i = 0; i < n; i++)
+				ftsw_out_uint(NULL, NULL, ports[i]);
+			ftsw_out_close_array();
+		}
+		ftsw_out_close_object();
+	}
 	ftsw_out_close_object();
 	ftsw_out_end();
 }
@@ -306,23 +344,32 @@ static int lft_show(const struct cli_args *a)
 {
 	uint32_t sw = (uint32_t)a->v[S_SWITCH].u, size = 0;
 	bool staged = a->v[S_STAGED].n, pending = false;
+	struct ftsw_ar_table *ar;
 	struct ftsw_nl *nl;
 	uint8_t *t;
 
 	t = malloc(FTSW_LFT_SIZE);
-	if (!t)
+	ar = malloc(sizeof(*ar));
+	if (!t || !ar) {
+		free(t);
+		free(ar);
 		return 1;
+	}
 	nl = nlcli_open();
 	if (!nl) {
 		free(t);
+		free(ar);
 		return 1;
 	}
-	if (ftsw_nl_lft_get(nl, sw, staged, t, &size, &pending)) {
+	if (ftsw_nl_lft_get(nl, sw, staged, t, &size, &pending) ||
+	    ftsw_nl_ar_get(nl, sw, staged, ar)) {
 		free(t);
+		free(ar);
 		return nlcli_fail(nl, "lft show");
 	}
-	lft_print(sw, staged, pending, size, t);
+	lft_print(sw, staged, pending, size, t, ar);
 	free(t);
+	free(ar);
 	ftsw_nl_close(nl);
 	return 0;
 }

@@ -169,6 +169,13 @@ static void print_stats(const struct ftsw_port_info *p)
 	ftsw_out_text("\n");
 	ftsw_out_uint("resolved", "    resolved %" PRIu64 " (ARP/ND replies)\n",
 		      s->resolved);
+	/* congestion management (Documentation/congestion.md) */
+	if (s->ar_diverted || s->out_of_order)
+		ftsw_out_text("    adaptive");
+	ftsw_out_uint("ar_diverted", s->ar_diverted || s->out_of_order ?
+		      " diverted %" PRIu64 : NULL, s->ar_diverted);
+	ftsw_out_uint("out_of_order", s->ar_diverted || s->out_of_order ?
+		      " out_of_order %" PRIu64 "\n" : NULL, s->out_of_order);
 	ftsw_out_close_object();
 }
 

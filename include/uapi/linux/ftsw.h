@@ -172,6 +172,8 @@ enum ftsw_cmd {
 	FTSW_CMD_PLAN_SET,	/* stage the address plan */
 	FTSW_CMD_PLAN_GET,	/* the active or staged address plan */
 	FTSW_CMD_SWITCH_SET,	/* switch lifetime */
+	FTSW_CMD_AR_SET,	/* stage adaptive routing groups */
+	FTSW_CMD_AR_GET,	/* dump the active or staged groups */
 	__FTSW_CMD_MAX,
 };
 #define FTSW_CMD_MAX (__FTSW_CMD_MAX - 1)
@@ -237,6 +239,11 @@ enum ftsw_attr {
 	FTSW_ATTR_SWITCH_INBAND_SM,	/* u8 0/1: an in-band SM drives port states */
 	FTSW_ATTR_PORT_STATE,		/* u8 1..4: PortState Down..Active */
 	FTSW_ATTR_PORT_SL_TABLE_LEN,	/* u32, out: entries of the SL table */
+	/* Adaptive routing (Documentation/congestion.md). */
+	FTSW_ATTR_AR_SETS,		/* binary: port sets, FTSW_AR_SET_BYTES each */
+	FTSW_ATTR_AR_DATA,		/* binary u8[]: set per LID from LFT_FIRST_LID */
+	FTSW_ATTR_AR_SIZE,		/* u32, out: LIDs the group table holds */
+	FTSW_ATTR_AR_FLOWLET_NS,	/* u64: flowlet gap, 0 = per packet */
 	__FTSW_ATTR_MAX,
 };
 #define FTSW_ATTR_MAX (__FTSW_ATTR_MAX - 1)
@@ -252,6 +259,8 @@ enum ftsw_stats_attr {
 	FTSW_STATS_TX_VL,		/* nest: attr type VL + 1 -> u64 packets */
 	FTSW_STATS_DROPS,		/* nest: enum ftsw_drop -> u64 */
 	FTSW_STATS_RESOLVED,		/* u64: ARP/ND replies the port sent */
+	FTSW_STATS_AR_DIVERTED,		/* u64: sent here by adaptive routing, not the LFT */
+	FTSW_STATS_OUT_OF_ORDER,	/* u64: edge: delivered after a later packet of its source */
 	__FTSW_STATS_MAX,
 };
 #define FTSW_STATS_MAX (__FTSW_STATS_MAX - 1)
@@ -333,6 +342,17 @@ enum ftsw_drop {
 #define FTSW_LIFE_INFINITE	20	/* 20..31: no lifetime */
 #define FTSW_LIFE_DEFAULT	18	/* 4.096 us << 18: 1.07 s */
 #define FTSW_VLARB_CAP		8	/* entries of each VL arbitration table */
+
+/*
+ * Adaptive routing (FTSW_CMD_AR_SET/GET; Documentation/congestion.md): a
+ * switch's port sets, each FTSW_AR_SET_BYTES bytes where bit p % 8 of byte
+ * p / 8 is port p (1..nports), numbered 1..n in the order given; per LID,
+ * 0 (no group: the LFT's port alone) or the number of the set of ports the
+ * switch may also send that LID's packets to (the LFT's port is always
+ * allowed). Staged, and published with the LFTs at commit.
+ */
+#define FTSW_AR_SET_BYTES	32
+#define FTSW_AR_SETS_MAX	255
 
 /* FTSW_ATTR_PORT_VL_STATS: attribute type VL + 1 -> nest of these. */
 enum ftsw_vlstat_attr {

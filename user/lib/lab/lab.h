@@ -98,6 +98,15 @@ struct ftsw_lab_opts {
 	uint32_t in_buf, out_buf;
 	bool hoq_life_set, switch_life_set;
 	uint8_t hoq_life, switch_life;
+	/*
+	 * Adaptive routing (Documentation/congestion.md): the engine's groups
+	 * (route --adaptive), or with lft_file the groups file given, staged
+	 * with the LFTs; lossless mode only. flowlet_ns: the switches' gap
+	 * (0: per packet).
+	 */
+	bool adaptive;
+	const char *groups_file;
+	uint64_t flowlet_ns;
 	ftsw_lab_progress_fn progress;	/* NULL: quiet */
 	void *progress_arg;
 };

@@ -83,5 +83,9 @@ int lab_lossless_fabric(struct ftsw_nl *nl, const struct ftsw_lab_opts *o,
 			struct ftsw_err *err);
 int lab_lossless_ports(struct ftsw_nl *nl, const struct ftsw_topo *t,
 		       const struct ftsw_lab_opts *o, struct ftsw_err *err);
+/* lab up --adaptive: every switch's groups of @r, staged (and its gap). */
+struct ftsw_routing;
+int lab_upload_groups(struct ftsw_nl *nl, const struct ftsw_routing *r,
+		      const struct ftsw_lab_opts *o, struct ftsw_err *err);
 
 #endif

@@ -539,7 +539,8 @@ static int make_switches(struct lab_build *b, struct ftsw_nl *nl,
 	}
 	b->tm->switches = ftsw_now_us() - t0;
 	t0 = ftsw_now_us();
-	if (!b->o->sm && upload_lfts(nl, r, err))
+	if (!b->o->sm && (upload_lfts(nl, r, err) ||
+			  lab_upload_groups(nl, r, b->o, err)))
 		return -1;
 	if (!b->o->no_neigh && upload_plan(nl, t->nhosts, r->lmc, err))
 		return -1;
@@ -583,9 +584,11 @@ static int lab_route(struct lab_build *b, struct ftsw_err *err)
 {
 	const struct ftsw_lab_opts *o = b->o;
 	struct ftsw_route_req q = { .engine = o->engine, .lfts = o->lft_file,
+				    .groups = o->groups_file,
 				    .lmc_given = !o->lmc_auto,
 				    .o = { .lmc = o->lmc, .seed = o->seed,
-					   .paths = o->paths } };
+					   .paths = o->paths,
+					   .adaptive = o->adaptive } };
 	uint64_t t1;
 
 	b->t = ftsw_topo_open(o->topo, err);
@@ -700,6 +703,29 @@ static int make_rundir(const struct lab_build *b, struct ftsw_err *err)
 	return 0;
 }
 
+/* Options that exclude each other, before anything is made. */
+static int lab_opts_check(const struct ftsw_lab_opts *o, const char *name,
+			  struct ftsw_err *err)
+{
+	if ((o->adaptive || o->groups_file) && !o->lossless) {
+		ftsw_err_set(err, "lab %s: adaptive routing needs lossless "
+			     "mode (--lossless): without queues a switch has "
+			     "nothing to choose by", name);
+		return -1;
+	}
+	if ((o->adaptive || o->groups_file) && o->sm) {
+		ftsw_err_set(err, "lab %s: adaptive groups come with ftsw's "
+			     "routing, not a subnet manager's", name);
+		return -1;
+	}
+	if (o->lossless && o->rate_bytes) {
+		ftsw_err_set(err, "lab %s: lossless mode paces its links "
+			     "itself: no tbf (rate_bytes) with it", name);
+		return -1;
+	}
+	return 0;
+}
+
 int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 		struct ftsw_err *err)
 {
@@ -720,11 +746,8 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 		ftsw_err_set(err, "lab %s: no topology (-t)", b.name);
 		return -1;
 	}
-	if (o->lossless && o->rate_bytes) {
-		ftsw_err_set(err, "lab %s: lossless mode paces its links "
-			     "itself: no tbf (rate_bytes) with it", b.name);
+	if (lab_opts_check(o, b.name, err))
 		return -1;
-	}
 	if (o->patch && o->rate_bytes) {
 		ftsw_err_set(err, "lab %s: a patch cable has no device to "
 			     "shape: --rate needs veth cables", b.name);

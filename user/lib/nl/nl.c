@@ -86,6 +86,9 @@ static const char *const ftsw_attr_names[FTSW_ATTR_MAX + 1] = {
 	[FTSW_ATTR_PORT_VLARB_LOW] = "VL arbitration low",
 	[FTSW_ATTR_SWITCH_INBAND_SM] = "in-band SM",
 	[FTSW_ATTR_PORT_STATE] = "port state",
+	[FTSW_ATTR_AR_SETS] = "adaptive port sets",
+	[FTSW_ATTR_AR_DATA] = "adaptive groups",
+	[FTSW_ATTR_AR_FLOWLET_NS] = "flowlet gap",
 };
 
 static const char *attr_name(int type)
@@ -334,6 +337,7 @@ static int parse_fabric(struct nlattr **tb, void *arg)
 	fi->hop_limit = get_u8(tb[FTSW_ATTR_HOP_LIMIT]);
 	fi->lft_bytes = get_u64(tb[FTSW_ATTR_LFT_BYTES]);
 	fi->lossless = get_u8(tb[FTSW_ATTR_LOSSLESS]);
+	fi->flowlet_ns = get_u64(tb[FTSW_ATTR_AR_FLOWLET_NS]);
 	if (tb[FTSW_ATTR_DROPS])
 		parse_drops(tb[FTSW_ATTR_DROPS], fi->drops);
 	return 0;
@@ -632,6 +636,12 @@ static void port_from(struct nlattr **tb, struct ftsw_port_info *pi)
 				break;
 			case FTSW_STATS_RESOLVED:
 				pi->stats.resolved = nla_get_u64(a);
+				break;
+			case FTSW_STATS_AR_DIVERTED:
+				pi->stats.ar_diverted = nla_get_u64(a);
+				break;
+			case FTSW_STATS_OUT_OF_ORDER:
+				pi->stats.out_of_order = nla_get_u64(a);
 				break;
 			}
 		}
@@ -935,4 +945,16 @@ struct nl_msg *ftsw_nl_msg(struct ftsw_nl *nl, uint8_t cmd, int flags)
 int ftsw_nl_request(struct ftsw_nl *nl, struct nl_msg *msg)
 {
 	return simple(nl, msg);
+}
+
+struct nl_msg *ftsw_nl_msg_size(struct ftsw_nl *nl, uint8_t cmd, int flags,
+				size_t size)
+{
+	return new_msg(nl, cmd, flags, size);
+}
+
+int ftsw_nl_transact(struct ftsw_nl *nl, struct nl_msg *msg,
+		     int (*parse)(struct nlattr **tb, void *arg), void *arg)
+{
+	return transact(nl, msg, parse, arg);
 }

@@ -40,6 +40,7 @@ struct ftsw_fabric_info {
 	uint64_t lft_bytes;
 	uint64_t drops[FTSW_DROP_MAX + 1];
 	bool lossless;		/* lossless mode (nl_lossless.c) */
+	uint64_t flowlet_ns;	/* adaptive routing's flowlet gap (nl_cm.c) */
 };
 
 int ftsw_nl_fabric_get(struct ftsw_nl *nl, struct ftsw_fabric_info *fi);
@@ -79,6 +80,9 @@ struct ftsw_port_stats {
 	uint64_t tx_vl[FTSW_NUM_VL];
 	uint64_t drops[FTSW_DROP_MAX + 1];
 	uint64_t resolved;	/* ARP/ND replies the edge port sent */
+	uint64_t ar_diverted;	/* sent here by adaptive routing, not the LFT */
+	uint64_t out_of_order;	/* edge: delivered after a later packet of
+				 * the same source */
 };
 
 /*
@@ -242,6 +246,40 @@ int ftsw_nl_fabric_set_lossless(struct ftsw_nl *nl, bool on);
 int ftsw_nl_switch_set_life(struct ftsw_nl *nl, uint32_t sw, uint8_t life);
 /* InfiniBand's lifetime encoding in ns (0 for 20..31: infinite). */
 uint64_t ftsw_life_ns(uint8_t life);
+
+/*
+ * Adaptive routing (nl_cm.c; Documentation/congestion.md, netlink.md): a
+ * switch's groups as the kernel holds them. sets[k - 1] is port set k
+ * (1..nsets; bit p % 8 of byte p / 8 is port p); grp[lid] the set of
+ * lid's group, 0 for none (the LFT's port alone). About 57 KiB.
+ */
+struct ftsw_ar_table {
+	uint16_t nsets;
+	uint8_t sets[FTSW_AR_SETS_MAX][FTSW_AR_SET_BYTES];
+	uint32_t size;		/* get: LIDs the kernel's table holds */
+	bool staged;		/* get: the staged view was a staged table */
+	uint8_t grp[FTSW_LFT_SIZE];
+};
+
+/*
+ * Stage groups of switch @sw: its port sets (when @nsets >= 0: all of
+ * them replaced by @sets[0..nsets)) and @len groups from LID @first (when
+ * @grp). ftsw_nl_commit() publishes them with the LFTs.
+ */
+int ftsw_nl_ar_set(struct ftsw_nl *nl, uint32_t sw,
+		   const uint8_t (*sets)[FTSW_AR_SET_BYTES], int nsets,
+		   uint16_t first, const uint8_t *grp, uint32_t len);
+/* Stage @t's sets, then its groups of LIDs [0, @end), block by block. */
+int ftsw_nl_ar_upload(struct ftsw_nl *nl, uint32_t sw,
+		      const struct ftsw_ar_table *t, size_t end, size_t *at);
+/* A switch's groups: the active table, or with @staged the staged view. */
+int ftsw_nl_ar_get(struct ftsw_nl *nl, uint32_t sw, bool staged,
+		   struct ftsw_ar_table *t);
+/* The ports of set @set of @t, ascending, into ports[255]; their count. */
+unsigned ftsw_ar_table_ports(const struct ftsw_ar_table *t, uint16_t set,
+			     uint8_t *ports);
+/* The fabric's flowlet gap (0: adaptive routing chooses per packet). */
+int ftsw_nl_fabric_set_flowlet(struct ftsw_nl *nl, uint64_t gap_ns);
 
 const char *ftsw_drop_name(int reason);
 const char *ftsw_reason_name(int reason);

@@ -15,8 +15,14 @@
 
 /* A request cmd of the family (NULL when out of memory). */
 struct nl_msg *ftsw_nl_msg(struct ftsw_nl *nl, uint8_t cmd, int flags);
+/* The same with room for @size bytes (0: the default). */
+struct nl_msg *ftsw_nl_msg_size(struct ftsw_nl *nl, uint8_t cmd, int flags,
+				size_t size);
 /* Send it (consumed), wait for the ack: 0 or a negative errno. */
 int ftsw_nl_request(struct ftsw_nl *nl, struct nl_msg *msg);
+/* Send it (consumed), give each reply's attributes to @parse until done. */
+int ftsw_nl_transact(struct ftsw_nl *nl, struct nl_msg *msg,
+		     int (*parse)(struct nlattr **tb, void *arg), void *arg);
 
 /* PORT_SET: the lossless settings of c that are not -1. */
 void ftsw_nl_put_port_ll(struct nl_msg *msg, const struct ftsw_port_cfg *c);
