@@ -143,7 +143,8 @@ static struct sk_buff *ftsw_t_fabric(struct kunit *test, u16 dlid, u8 sl,
 	struct sk_buff *skb = ftsw_t_frame(test, htons(ETH_P_IP), plen);
 	struct ftsw_hdr *h;
 
-	KUNIT_ASSERT_EQ(test, ftsw_encap(skb, dlid, 4, sl), 0);
+	KUNIT_ASSERT_EQ(test, ftsw_encap(skb, dlid, 4, sl, FTSW_PKEY_DEFAULT),
+			0);
 	h = (struct ftsw_hdr *)(skb->data + ETH_HLEN);
 	h->hops = hops;
 	return skb;
@@ -157,8 +158,10 @@ static void ftsw_hdr_push_pop(struct kunit *test)
 	u8 copy[ETH_HLEN + 40];
 
 	memcpy(copy, skb->data, sizeof(copy));
-	KUNIT_ASSERT_EQ(test, ftsw_encap(skb, 9, 4, 3), 0);
-	KUNIT_EXPECT_EQ(test, skb->len, (unsigned int)(ETH_HLEN + FTSW_HLEN + 40));
+	KUNIT_ASSERT_EQ(test, ftsw_encap(skb, 9, 4, 3, 0x8001), 0);
+	/* 10 bytes: dlid, slid, sl, hops, pkey, proto (include/uapi) */
+	KUNIT_EXPECT_EQ(test, FTSW_HLEN, 10);
+	KUNIT_EXPECT_EQ(test, skb->len, (unsigned int)(ETH_HLEN + 10 + 40));
 	eth = (struct ethhdr *)skb->data;
 	KUNIT_EXPECT_EQ(test, ntohs(eth->h_proto), FTSW_ETH_P);
 	KUNIT_EXPECT_EQ(test, ntohs(skb->protocol), FTSW_ETH_P);
@@ -169,7 +172,13 @@ static void ftsw_hdr_push_pop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ntohs(h->slid), 4);
 	KUNIT_EXPECT_EQ(test, h->sl, 3);
 	KUNIT_EXPECT_EQ(test, h->hops, 0);
+	KUNIT_EXPECT_EQ(test, ntohs(h->pkey), 0x8001);
 	KUNIT_EXPECT_EQ(test, ntohs(h->proto), ETH_P_IPV6);
+	/* the bytes on the wire, big endian, in their order */
+	KUNIT_EXPECT_EQ(test, skb->data[ETH_HLEN + 6], 0x80);
+	KUNIT_EXPECT_EQ(test, skb->data[ETH_HLEN + 7], 0x01);
+	KUNIT_EXPECT_EQ(test, skb->data[ETH_HLEN + 8], 0x86);
+	KUNIT_EXPECT_EQ(test, skb->data[ETH_HLEN + 9], 0xdd);
 	/* The payload did not move: checksum offsets stay valid. */
 	KUNIT_EXPECT_EQ(test, skb_network_header(skb)[0], 0);
 	KUNIT_EXPECT_EQ(test, skb->data[ETH_HLEN + FTSW_HLEN + 39], 39);
@@ -187,7 +196,7 @@ static void ftsw_hdr_push_short(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	skb_put(skb, 6);	/* not even an Ethernet header */
-	KUNIT_EXPECT_NE(test, ftsw_encap(skb, 1, 1, 0), 0);
+	KUNIT_EXPECT_NE(test, ftsw_encap(skb, 1, 1, 0, FTSW_PKEY_DEFAULT), 0);
 	kfree_skb(skb);
 }
 
@@ -200,7 +209,7 @@ static void ftsw_hdr_push_clone(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, clone);
 	memcpy(copy, clone->data, sizeof(copy));
-	KUNIT_ASSERT_EQ(test, ftsw_encap(skb, 2, 1, 0), 0);
+	KUNIT_ASSERT_EQ(test, ftsw_encap(skb, 2, 1, 0, FTSW_PKEY_DEFAULT), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(clone->data, copy, sizeof(copy)), 0);
 	kfree_skb(clone);
 	kfree_skb(skb);
@@ -221,7 +230,12 @@ static void ftsw_hdr_check_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), -EINVAL);
 	h.dlid = htons(0xBFFF);
 	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), 0);
-	h.sl = 0x10;
+	/* FECN and BECN may be set; bits 7..6 are reserved */
+	h.sl = FTSW_HDR_FECN | FTSW_HDR_BECN | 15;
+	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), 0);
+	h.sl = 0x40;
+	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), -EINVAL);
+	h.sl = 0x80;
 	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), -EINVAL);
 	h.sl = 0;
 	h.proto = htons(100);
@@ -413,7 +427,7 @@ static void ftsw_dp_link_drops(struct kunit *test)
 	/* Not a fabric frame. */
 	skb = ftsw_t_frame(test, htons(ETH_P_IP), 40);
 	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_NOT_FABRIC);
-	/* Truncated header: 4 of its 8 bytes. */
+	/* Truncated header: 4 of its 10 bytes. */
 	skb = ftsw_t_frame(test, htons(FTSW_ETH_P), 4);
 	ftsw_t_expect_drop(test, in, skb, FTSW_DROP_MALFORMED);
 	/* Ethernet header only. */
@@ -810,13 +824,13 @@ static struct kunit_suite ftsw_policy_suite = {
 
 /*
  * GSO of a fabric frame the egress device cannot take whole: a 300-byte
- * TCP payload with MSS 100 becomes 3 frames of 14 + 8 + 20 + 20 + 100 =
- * 162 bytes, each with the same Ethernet and fabric header, IP length 140,
+ * TCP payload with MSS 100 becomes 3 frames of 14 + 10 + 20 + 20 + 100 =
+ * 164 bytes, each with the same Ethernet and fabric header, IP length 140,
  * IP ids 1000..1002, sequence numbers seq, seq + 100, seq + 200, and both
  * checksums right (computed here over the segment, independently of the
  * kernel's GSO code). Three layouts: the core meets the frame with the
  * network header at the fabric header (mac_len 14), at the inner packet
- * (22, as the data path sets it), and behind an in-band VLAN tag (26).
+ * (24, as the data path sets it), and behind an in-band VLAN tag (28).
  */
 static void ftsw_dp_gso_case(struct kunit *test, unsigned int nh, bool vlan)
 {
@@ -833,7 +847,7 @@ static void ftsw_dp_gso_case(struct kunit *test, unsigned int nh, bool vlan)
 
 	skb = ftsw_t_frame(test, htons(vlan ? ETH_P_8021Q : ETH_P_IP),
 			   tag + 40 + pay);
-	KUNIT_ASSERT_EQ(test, ftsw_encap(skb, 8, 4, 3), 0);
+	KUNIT_ASSERT_EQ(test, ftsw_encap(skb, 8, 4, 3, FTSW_PKEY_DEFAULT), 0);
 	d = skb->data;
 	((struct ftsw_hdr *)(d + ETH_HLEN))->hops = 2;
 	if (vlan) {

@@ -22,8 +22,8 @@ int ftsw_hdr_check(const struct ftsw_hdr *h, const char **why)
 		*why = "DLID outside 1..0xBFFF";
 		return -EINVAL;
 	}
-	if (h->sl & ~FTSW_SL_MASK) {
-		*why = "reserved SL bits set";
+	if (h->sl & FTSW_HDR_RSVD) {
+		*why = "reserved bits of the SL byte set";
 		return -EINVAL;
 	}
 	if (ntohs(h->proto) < ETH_P_802_3_MIN) {
@@ -38,7 +38,7 @@ int ftsw_hdr_check(const struct ftsw_hdr *h, const char **why)
  * Ethernet header; the payload does not move in memory, so checksum offsets
  * stay valid.
  */
-int ftsw_encap(struct sk_buff *skb, u16 dlid, u16 slid, u8 sl)
+int ftsw_encap(struct sk_buff *skb, u16 dlid, u16 slid, u8 sl, u16 pkey)
 {
 	struct ftsw_hdr *h;
 	__be16 proto;
@@ -59,6 +59,7 @@ int ftsw_encap(struct sk_buff *skb, u16 dlid, u16 slid, u8 sl)
 	h->slid = htons(slid);
 	h->sl = sl & FTSW_SL_MASK;
 	h->hops = 0;
+	h->pkey = htons(pkey);
 	h->proto = proto;
 	skb->protocol = htons(FTSW_ETH_P);
 	skb->mac_len = ETH_HLEN;

@@ -15,7 +15,7 @@ static inline struct ftsw_hdr *ftsw_hdr(const struct sk_buff *skb)
 }
 
 int ftsw_hdr_check(const struct ftsw_hdr *h, const char **why);
-int ftsw_encap(struct sk_buff *skb, u16 dlid, u16 slid, u8 sl);
+int ftsw_encap(struct sk_buff *skb, u16 dlid, u16 slid, u8 sl, u16 pkey);
 int ftsw_decap(struct sk_buff *skb);
 bool ftsw_mad_is_smp(const struct sk_buff *skb);
 

@@ -72,6 +72,7 @@ struct sk_buff *ftsw_ll_credit_frame(struct ftsw_port *p)
 	eth->h_proto = htons(FTSW_ETH_P);
 	h = skb_put_zero(skb, FTSW_HLEN);
 	h->dlid = htons(FTSW_LID_PERMISSIVE);
+	h->pkey = htons(FTSW_PKEY_DEFAULT);
 	h->proto = htons(FTSW_PROTO_CREDIT);
 	ch = skb_put_zero(skb, sizeof(*ch));
 	ch->version = FTSW_CREDIT_VERSION;

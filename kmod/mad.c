@@ -247,7 +247,7 @@ static bool ftsw_mad_pull(struct ftsw_port *in, struct sk_buff *skb)
 	    pskb_trim(skb, FTSW_MAD_FLEN))
 		goto bad;
 	dlid = ntohs(ftsw_mad_fh(skb)->dlid);
-	if (ftsw_mad_fh(skb)->sl & ~FTSW_SL_MASK || !ftsw_mad_lid_ok(dlid) ||
+	if (ftsw_mad_fh(skb)->sl & FTSW_HDR_RSVD || !ftsw_mad_lid_ok(dlid) ||
 	    !ftsw_mad_ok(ftsw_mad_mh(skb), ftsw_mad_smp(skb)))
 		goto bad;
 	return true;
@@ -561,7 +561,8 @@ struct ftsw_port *ftsw_mad_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 		ftsw_drop(in, skb, FTSW_DROP_BAD_MAD);
 		return NULL;
 	}
-	if (ftsw_encap(skb, FTSW_LID_PERMISSIVE, FTSW_LID_PERMISSIVE, 0)) {
+	if (ftsw_encap(skb, FTSW_LID_PERMISSIVE, FTSW_LID_PERMISSIVE, 0,
+		       FTSW_PKEY_DEFAULT)) {
 		ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
 		return NULL;
 	}
@@ -573,6 +574,7 @@ struct ftsw_port *ftsw_mad_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 	dlid = ntohs(mh->dlid);
 	mh->slid = htons(slid);
 	ftsw_mad_fh(skb)->sl = mh->sl;
+	ftsw_mad_fh(skb)->pkey = mh->pkey;
 	if (smp->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
 		switch (ftsw_dr_ca_send(smp)) {
 		case FTSW_DR_LOCAL:
@@ -633,6 +635,7 @@ struct sk_buff *ftsw_mad_alloc(u16 dlid, u16 slid, u8 sl, gfp_t gfp)
 	h->dlid = htons(dlid);
 	h->slid = htons(slid);
 	h->sl = sl & FTSW_SL_MASK;
+	h->pkey = htons(FTSW_MAD_PKEY_DEFAULT);
 	h->proto = htons(FTSW_ETH_P_MAD);
 	mh = ftsw_mad_mh(skb);
 	mh->dlid = htons(dlid);

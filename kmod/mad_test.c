@@ -750,7 +750,7 @@ static void t_qos_agent(struct kunit *test)
 
 /*
  * PMA on a patch port: one DR NodeInfo to S1 crosses S0:3 once each way,
- * a 294-byte frame (14 + 8 + 16 + 256): 73 words of 4 octets.
+ * a 296-byte frame (14 + 10 + 16 + 256): 74 words of 4 octets.
  */
 /* Every port and CA port Active, as the SM leaves them at SUBNET UP. */
 static void t_activate(struct t_fab *f)
@@ -782,7 +782,7 @@ static void t_pma(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc->port_xmit_packets), 1);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc->port_rcv_packets), 1);
-	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc->port_xmit_data), 73);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(pc->port_xmit_data), 74);
 	/* Reset them all, read zero. */
 	m.smp.method = IB_MGMT_METHOD_SET;
 	m.smp.status = 0;
@@ -1076,7 +1076,7 @@ static void t_deliver_h1(struct kunit *test, struct t_fab *f, u16 plan_lid,
 	ftsw_lid_to_mac(8, eth->h_source);
 	eth->h_proto = htons(ETH_P_IP);
 	skb_reset_mac_header(skb);
-	KUNIT_ASSERT_EQ(test, ftsw_encap(skb, 9, 8, 0), 0);
+	KUNIT_ASSERT_EQ(test, ftsw_encap(skb, 9, 8, 0, FTSW_PKEY_DEFAULT), 0);
 	local_bh_disable();
 	rcu_read_lock();
 	/* The edge port has no device here: the frame stays ours. */

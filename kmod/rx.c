@@ -69,7 +69,7 @@ static struct ftsw_port *ftsw_edge_send(struct ftsw_port *in,
 					struct sk_buff *skb, u16 dlid, u16 slid,
 					u8 sl)
 {
-	if (unlikely(ftsw_encap(skb, dlid, slid, sl))) {
+	if (unlikely(ftsw_encap(skb, dlid, slid, sl, FTSW_PKEY_DEFAULT))) {
 		ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
 		return NULL;
 	}

@@ -74,14 +74,16 @@ tap_check "lab capture s0:1 and s4:2 (tcpdump in the fabric namespace) while h0 
 synthetic_pcap() {
 	"$PY" - "$W/syn.pcap" <<'EOF'
 import struct, sys
-def frame(dlid, slid, slbyte, hops, proto, payload):
+def frame(dlid, slid, slbyte, hops, pkey, proto, payload):
     return (bytes.fromhex("026674000010") + bytes.fromhex("02667400000a") +
             struct.pack("!H", 0x88B5) +
-            struct.pack("!HHBBH", dlid, slid, slbyte, hops, proto) + payload)
+            struct.pack("!HHBBHH", dlid, slid, slbyte, hops, pkey, proto) +
+            payload)
 udp = struct.pack("!HHHH", 4000, 5001, 12, 0) + b"wxyz"
 ip6 = struct.pack("!IHBB16s16s", 0x60000000, len(udp), 17, 64,
                   bytes(15) + b"\x01", bytes(15) + b"\x02") + udp
-frames = [frame(16, 10, 0xF3, 7, 0x86DD, ip6), frame(0, 2, 1, 0, 0x86DD, ip6)]
+frames = [frame(16, 10, 0xF3, 7, 0x0001, 0x86DD, ip6),
+          frame(0, 2, 1, 0, 0x8002, 0x86DD, ip6)]
 out = struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1)
 for i, f in enumerate(frames):
     out += struct.pack("<IIII", i, 0, len(f), len(f)) + f
@@ -91,7 +93,7 @@ EOF
 
 # One tshark run (it is slow to start under TCG) over the three files one
 # after the other: 6 frames of s0:1, 6 of s4:2, the 2 synthetic ones.
-FIELDS="ftsw.dlid ftsw.slid ftsw.sl ftsw.sl_reserved ftsw.hops ftsw.proto ip.src ip.dst icmp.type icmp.seq data.data ipv6.dst udp.dstport _ws.expert.message"
+FIELDS="ftsw.dlid ftsw.slid ftsw.sl ftsw.sl_reserved ftsw.hops ftsw.proto ip.src ip.dst icmp.type icmp.seq data.data ipv6.dst udp.dstport ftsw.pkey ftsw.pkey_full ftsw.fecn ftsw.becn _ws.expert.message"
 decode_all() {
 	synthetic_pcap || return 1
 	mergecap -a -F pcap -w "$W/all.pcap" "$W/s0p1.pcap" "$W/s4p2.pcap" "$W/syn.pcap" || return 1
@@ -113,6 +115,8 @@ for seq in (1, 2, 3):
     want.add(("3", "1", "5", "0x00", str(req_hops), "0x0800", "198.18.0.1", "198.18.0.3", "8", str(seq)))
     want.add(("1", "3", "0", "0x00", str(rep_hops), "0x0800", "198.18.0.3", "198.18.0.1", "0", str(seq)))
 got = set(tuple(r[:10]) for r in rows)
+# the default partition's key, full, no congestion marks
+assert all(r[13:17] == ["0xffff", "1", "0", "0"] for r in rows), rows
 assert got == want, (sorted(got), sorted(want))
 for r in rows:
     data = r[10]
@@ -127,13 +131,14 @@ tap_check "s4:2: requests hops 1, replies hops 0, the rest the same" decode 6 1 
 
 synthetic() {
 	local a b
-	a=$(sed -n 13p "$W/all.csv" | cut -d, -f1-6,12-14)
-	b=$(sed -n 14p "$W/all.csv" | cut -d, -f1-6,12-14)
+	a=$(sed -n 13p "$W/all.csv" | cut -d, -f1-6,12-18)
+	b=$(sed -n 14p "$W/all.csv" | cut -d, -f1-6,12-18)
 	echo "$a"; echo "$b"
-	[ "$a" = "16,10,3,0x0f,7,0x86dd,::2,5001,Reserved SL bits set" ] &&
-		[ "$b" = "0,2,1,0x00,0,0x86dd,::2,5001,DLID outside 1..0xBFFF" ]
+	# 0xF3: SL 3, FECN, BECN, reserved bits 7..6 set (0x03 after the mask)
+	[ "$a" = "16,10,3,0x03,7,0x86dd,::2,5001,0x0001,0,1,1,Reserved SL bits set" ] &&
+		[ "$b" = "0,2,1,0x00,0,0x86dd,::2,5001,0x8002,1,0,0,DLID 0 (reserved)" ]
 }
-tap_check "synthetic frames: IPv6 handed on, reserved SL bits and DLID 0 flagged" synthetic
+tap_check "synthetic frames: IPv6 handed on, P_Key and FECN/BECN decoded, reserved SL bits and DLID 0 flagged" synthetic
 
 bad_links() {
 	local out

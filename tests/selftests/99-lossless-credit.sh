@@ -61,7 +61,7 @@ emitted() {
 	echo "$j" | "$PY" -c '
 import json, sys
 j = json.load(sys.stdin)
-ok = j["dlid"] == 0xFFFF and j["proto"] == 0x88B5 and j["version"] == 1 and \
+ok = j["dlid"] == 0xFFFF and j["pkey"] == 0xFFFF and j["proto"] == 0x88B5 and j["version"] == 1 and \
     j["count"] == 15 and [e["vl"] for e in j["entries"]] == list(range(15)) and \
     all(e["fccl"] == 96 and e["fctbs"] == 0 for e in j["entries"])
 sys.exit(0 if ok else 1)'

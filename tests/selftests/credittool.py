@@ -17,9 +17,10 @@ SRC = bytes([0x02, 0x66, 0x74, 0x00, 0xFF, 0xFF])
 
 
 def frame(entries, version=1, count=None, reserved=0):
-    """Ethernet + fabric header (dlid 0xFFFF, proto 0x88B5) + credits."""
+    """Ethernet + fabric header (dlid 0xFFFF, pkey 0xFFFF, proto 0x88B5)
+    + credits."""
     eth = BCAST + SRC + struct.pack("!H", ETH_P)
-    fab = struct.pack("!HHBBH", 0xFFFF, 0, 0, 0, ETH_P)
+    fab = struct.pack("!HHBBHH", 0xFFFF, 0, 0, 0, 0xFFFF, ETH_P)
     n = len(entries) if count is None else count
     body = struct.pack("!BBH", version, n, reserved)
     for vl, rsv, fctbs, fccl in entries:
@@ -38,15 +39,15 @@ def recv(dev):
     s.settimeout(3)
     while True:
         buf = s.recv(2048)
-        if len(buf) < 26 or struct.unpack("!H", buf[20:22])[0] != ETH_P:
+        if len(buf) < 28 or struct.unpack("!H", buf[22:24])[0] != ETH_P:
             continue
-        dlid, slid, sl, hops, proto = struct.unpack("!HHBBH", buf[14:22])
-        version, count, rsv = struct.unpack("!BBH", buf[22:26])
+        dlid, slid, sl, hops, pkey, proto = struct.unpack("!HHBBHH", buf[14:24])
+        version, count, rsv = struct.unpack("!BBH", buf[24:28])
         ents = []
         for i in range(count):
-            vl, r, fctbs, fccl = struct.unpack("!B3sII", buf[26 + 12 * i:38 + 12 * i])
+            vl, r, fctbs, fccl = struct.unpack("!B3sII", buf[28 + 12 * i:40 + 12 * i])
             ents.append({"vl": vl, "fctbs": fctbs, "fccl": fccl})
-        print(json.dumps({"dlid": dlid, "proto": proto, "version": version,
+        print(json.dumps({"dlid": dlid, "pkey": pkey, "proto": proto, "version": version,
                           "count": count, "len": len(buf), "entries": ents}))
         return
 
@@ -72,7 +73,7 @@ def fuzz(dev, n, seed):
         elif how == 4:
             f = frame(ents, reserved=r.randrange(1, 65536))
         else:
-            f = frame(ents)[:22 + 4 + 12 * k - r.randrange(1, 12 * k + 1)]
+            f = frame(ents)[:24 + 4 + 12 * k - r.randrange(1, 12 * k + 1)]
         s.send(f)
 
 

@@ -38,19 +38,34 @@
 
 /*
  * The fabric header, inserted between the Ethernet addresses and the
- * payload: dst MAC (6) | src MAC (6) | 0x88B5 (2) | struct ftsw_hdr (8) |
- * payload. All multi-byte fields are big endian.
+ * payload: dst MAC (6) | src MAC (6) | 0x88B5 (2) | struct ftsw_hdr (10) |
+ * payload. All multi-byte fields are big endian. The sl byte carries the
+ * service level (bits 3..0) and the congestion notifications (IBA vol. 1,
+ * annex A10: FECN set by a congested switch on the way to the
+ * destination, BECN on the notification back to the source); bits 7..6
+ * are reserved, zero (else the frame is dropped as malformed). pkey is the
+ * partition key of the packet (IBA 10.9: bit 15 full membership, bits
+ * 14..0 the partition), FTSW_PKEY_DEFAULT unless a partition is chosen.
  */
 struct ftsw_hdr {
 	__be16	dlid;		/* destination LID */
 	__be16	slid;		/* source LID */
-	__u8	sl;		/* bits 3..0: service level; 7..4: zero */
+	__u8	sl;		/* SL (3..0), FECN (4), BECN (5), zero (7..6) */
 	__u8	hops;		/* link hops taken so far */
+	__be16	pkey;		/* partition key */
 	__be16	proto;		/* encapsulated ethertype */
 };
 
-#define FTSW_HLEN		8	/* sizeof(struct ftsw_hdr) */
+#define FTSW_HLEN		10	/* sizeof(struct ftsw_hdr) */
 #define FTSW_SL_MASK		0x0f
+#define FTSW_HDR_FECN		0x10
+#define FTSW_HDR_BECN		0x20
+#define FTSW_HDR_RSVD		0xc0	/* reserved bits of the sl byte */
+
+/* Partition keys (IBA vol. 1, 10.9). */
+#define FTSW_PKEY_DEFAULT	0xFFFF	/* the default partition, full */
+#define FTSW_PKEY_FULL		0x8000	/* membership: full (else limited) */
+#define FTSW_PKEY_BASE		0x7FFF	/* the partition's 15 bits */
 
 /*
  * In-band management (Documentation/sm.md). A management datagram (MAD)
@@ -380,7 +395,8 @@ enum ftsw_vlstat_attr {
  * end of a cable is not an ftsw port of this machine (VXLAN):
  *
  *   dst ff:ff:ff:ff:ff:ff | src 02:66:74:00:ff:ff | 0x88B5 |
- *   struct ftsw_hdr (dlid 0xFFFF, slid 0, sl 0, hops 0, proto 0x88B5) |
+ *   struct ftsw_hdr (dlid 0xFFFF, slid 0, sl 0, hops 0, pkey 0xFFFF,
+ *   proto 0x88B5) |
  *   struct ftsw_credit_hdr | count x struct ftsw_credit_vl
  *
  * For each VL: fctbs, the blocks its sender has sent on the VL since the

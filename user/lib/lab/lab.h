@@ -645,13 +645,13 @@ void ftsw_lab_cycles_free(struct ftsw_lab_cycles *cs);
 /*
  * The lab's view (`lab waits`): every switch input buffer whose head has
  * waited at least min_wait_ns, read from the kernel; "full" is no room for
- * a frame of the hosts' MTU (1500 + 22 bytes, FTSW_LAB_FULL_BYTES rounded
+ * a frame of the hosts' MTU (1500 + 24 bytes, FTSW_LAB_FULL_BYTES rounded
  * to credit blocks). The cycles among them, each checked against the
  * routing's CDG: the kernel's LFTs read back, with the SLs of the lab's
  * engine when its tables are the kernel's (else every path counts on
  * every VL: exact with one VL; sls_known says which).
  */
-#define FTSW_LAB_FULL_BYTES	1536	/* 24 blocks: a 1522-byte frame */
+#define FTSW_LAB_FULL_BYTES	1536	/* 24 blocks: a 1524-byte frame */
 
 struct ftsw_lab_waits {
 	struct ftsw_lab_buf *bufs;	/* waiting buffers, sorted */

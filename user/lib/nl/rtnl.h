@@ -11,10 +11,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <linux/ftsw.h>
+
 #include "util/util.h"
 
 #define FTSW_RT_WINDOW 128
-#define FTSW_MTU_MAX 9022	/* largest frame on a fabric link, for tbf */
+#define FTSW_MTU_MAX (9000 + 14 + FTSW_HLEN)	/* largest frame on a fabric link, for tbf */
 
 struct ftsw_rt {
 	struct nl_sock *sk;
