@@ -15,13 +15,13 @@ export FTSW_LAB=labsim
 	--switch-life "$life"
 status() { "$FTSW" -j lab status >"$out/lab-status-$1.json" || true; }
 status 0
-"$FTSW" -j lab traffic -p "perm:$seed" --size 1422 --duration "$dur" \
+"$FTSW" -j lab traffic -p "perm:$seed" --size 1420 --duration "$dur" \
 	>"$out/lab-perm.json" || true
 status perm
-"$FTSW" -j lab traffic -p a2a --size 1422 --pps "$pps" --duration "$dur" \
+"$FTSW" -j lab traffic -p a2a --size 1420 --pps "$pps" --duration "$dur" \
 	>"$out/lab-a2a.json" || true
 status a2a
-"$FTSW" -j lab traffic -p a2a --random-dst --size 1422 --pps "$pps" \
+"$FTSW" -j lab traffic -p a2a --random-dst --size 1420 --pps "$pps" \
 	--duration "$dur" >"$out/lab-uniform.json" || true
 status uniform
 "$FTSW" lab waits --min-wait 0 || true

@@ -59,9 +59,9 @@ victim() {
 	lab lab up --name "$LAB" -t ftmn:4,3 -a dmodk --rate 100kbit "$@" \
 		>/dev/null || return 1
 	lab -j lab traffic --name "$LAB" -p "file:$OUT/alone" --pps 3 \
-		--size 1422 --duration 10000 >"$OUT/$mode-alone.json" 2>/dev/null
+		--size 1420 --duration 10000 >"$OUT/$mode-alone.json" 2>/dev/null
 	lab -j lab traffic --name "$LAB" -p "file:$OUT/tree" --pps 27 \
-		--size 1422 --duration 10000 >"$OUT/$mode-tree.json" 2>/dev/null
+		--size 1420 --duration 10000 >"$OUT/$mode-tree.json" 2>/dev/null
 	lab lab down --name "$LAB" >/dev/null || rc=1
 	"$PY" - "$OUT" "$mode" <<'EOF' || rc=1
 import json, sys
@@ -94,7 +94,7 @@ below_saturation() {
 	local rc=0
 	lab lab up --name "$LAB" -t ftmn:4,3 -a dmodk --lossless --rate 500kbit \
 		>/dev/null || return 1
-	lab -j lab traffic --name "$LAB" -p perm:3 --pps 96 --size 1422 \
+	lab -j lab traffic --name "$LAB" -p perm:3 --pps 96 --size 1420 \
 		--duration 4000 >"$OUT/perm.json" || rc=1
 	lab lab down --name "$LAB" >/dev/null || rc=1
 	"$PY" - "$OUT/perm.json" <<'EOF' || rc=1

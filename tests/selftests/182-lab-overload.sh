@@ -48,7 +48,7 @@ hostq() {	# the hosts' qdisc drops, summed
 }
 overload() {	# overload DURATION_MS OUTFILE
 	lab -j lab traffic --name "$LAB" -p a2a --random-dst --pps 2000 \
-		--size 1422 --duration "$1" >"$2"
+		--size 1420 --duration "$1" >"$2"
 }
 # empty: every VL buffer and queue of the fabric empty (30 s at most)
 empty() {
@@ -137,7 +137,7 @@ rmmod_full() {
 	lab lab down --name "$LAB" >/dev/null &&
 		lab lab up --name "$LAB" -t ftmn:4,2 -a dmodk --lossless \
 			--rate 1kbit --hoq-life 20 --switch-life 20 >/dev/null || return 1
-	timeout 60 "$FTSW" -j lab traffic --name "$LAB" -p a2a --pps 400 --size 1422 \
+	timeout 60 "$FTSW" -j lab traffic --name "$LAB" -p a2a --pps 400 --size 1420 \
 		--duration 2000 >/dev/null 2>&1
 	fab -j -s port show >"$OUT/pf.json" || return 1
 	n=$("$PY" -c '

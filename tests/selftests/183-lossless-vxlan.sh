@@ -10,7 +10,7 @@
 #
 # Rates: the VXLAN cable 1 Mbit/s, B's edge port towards h1 500 kbit/s, so
 # B's edge port is the bottleneck; buffers 6144 bytes (4 frames of 1472);
-# lifetimes infinite (nothing may be discarded). h0 sends 1422-byte UDP
+# lifetimes infinite (nothing may be discarded). h0 sends 1420-byte UDP
 # datagrams (1472-byte frames) as fast as its socket lets it for 5 s.
 # Expected, by the credit loop: B's edge queue fills, B's VXLAN input
 # buffer fills behind it (its head waits for B:1), B stops granting credit
@@ -81,7 +81,7 @@ EOF
 import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.connect(("198.18.0.2", 9000))
-buf = bytes(1422)
+buf = bytes(1420)
 n, end = 0, time.time() + 5
 while time.time() < end:
     s.send(buf)

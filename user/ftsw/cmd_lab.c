@@ -72,7 +72,7 @@ static const struct cli_opt traffic_opts[X_N + 1] = {
 	[X_PACKETS] = { "--packets", NULL, CLI_NUM, "N", 0, 100000,
 			.help = "UDP packets per flow per stage (default 10)" },
 	[X_SIZE] = { "--size", NULL, CLI_NUM, "BYTES", 0, 1472,
-		     .help = "UDP payload (default 64; 1400 if shaped, 1422 "
+		     .help = "UDP payload (default 64; 1400 if shaped, 1420 "
 			     "if lossless with a rate)" },
 	[X_SEED] = CLI_OPT_SEED,
 	[X_STAGES] = { "--stages", NULL, CLI_NUM, "N", 0, 1u << 20,

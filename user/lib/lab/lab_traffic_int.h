@@ -21,16 +21,17 @@
 /* the largest: IPv4 and UDP headers, 28 bytes, in the hosts' MTU */
 #define LAB_UDP_LIMIT	(FTSW_LAB_HOST_MTU - 28)
 /*
- * A lossless lab's payload: with the 50 bytes of headers a 1472-byte
- * frame, 23 credit blocks of 64 bytes exactly, as the kernel's link time
- * and ftsw sim --frame-bytes 1472 count it (sim.md).
- */
-#define LAB_UDP_LOSSLESS	1422
-/*
  * Bytes a datagram adds to its payload on a fabric link, i.e. what tbf
  * counts there: UDP, IPv4 and Ethernet headers and the fabric header.
  */
 #define LAB_FRAME_EXTRA	(8 + 20 + 14 + FTSW_HLEN)
+/*
+ * A lossless lab's payload: with the 52 bytes of headers (UDP 8, IPv4 20,
+ * Ethernet 14, fabric 10) a 1472-byte frame, 23 credit blocks of 64 bytes
+ * exactly, as the kernel's link time and ftsw sim --frame-bytes 1472 count
+ * it (sim.md).
+ */
+#define LAB_UDP_LOSSLESS	(1472 - LAB_FRAME_EXTRA)
 /* Shaped lab: what each flow offers, times the link rate. */
 #define LAB_RATE_OFFER	1.5
 #define LAB_RATE_DURATION_MS	2500
