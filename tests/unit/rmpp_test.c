@@ -186,7 +186,7 @@ TEST(hostile_segments_refused)
 	set32(b + 28, 2);
 	EXPECT_EQ(-EINVAL, fresh(b, &r));
 	EXPECT_EQ(120, r.status);
-	/* Last's PayloadLength 0, 221, or 20 (pad 200: no data left) */
+	/* Last's PayloadLength 0, 221, 19 (less than the SA header) */
 	memcpy(b, s, 256);
 	set32(b + 32, 0);
 	EXPECT_EQ(-EINVAL, fresh(b, &r));
@@ -194,9 +194,12 @@ TEST(hostile_segments_refused)
 	set32(b + 32, 221);
 	EXPECT_EQ(-EINVAL, fresh(b, &r));
 	EXPECT_EQ(119, r.status);
-	set32(b + 32, 20);
+	set32(b + 32, 19);
 	EXPECT_EQ(-EINVAL, fresh(b, &r));
 	EXPECT_EQ(119, r.status);
+	/* one segment of the SA header alone (no records): 20, pad 200 */
+	set32(b + 32, 20);
+	EXPECT_EQ(1, fresh(b, &r));
 	set32(b + 32, 21);			/* pad 199: one byte */
 	EXPECT_EQ(1, fresh(b, &r));
 	/* First alone saying 4 GiB: STOP, resources */
@@ -224,6 +227,44 @@ TEST(first_and_last_disagree)
 	ASSERT_EQ(0, gw_rmpp_rx_seg(&rx, s[1], &r, &err));
 	EXPECT_EQ(-EINVAL, gw_rmpp_rx_seg(&rx, s[2], &r, &err));
 	EXPECT_EQ(GW_RMPP_SEND_ABORT, r.kind);
+	EXPECT_EQ(119, r.status);
+	gw_rmpp_rx_free(&rx);
+}
+
+/*
+ * An SA answer of no records is the 56-byte header alone: one segment,
+ * First and Last, PayloadLength 20 (the SA header's 20 bytes after the
+ * RMPP header; pad 200), reassembled to the 56 bytes. A second segment
+ * with no data (PayloadLength 20 after a full first one) is refused:
+ * the sender would have sent one segment less.
+ */
+TEST(empty_sa_answer)
+{
+	uint8_t m[56], s[2][256], big[256 + 200];
+	struct gw_rmpp_rx rx = { 0 };
+	struct gw_rmpp_reply r;
+	struct ftsw_err err;
+
+	sa_msg(m, sizeof(m));
+	gw_rmpp_segment(m, sizeof(m), 1, s[0]);
+	EXPECT_EQ(GW_RMPP_F_ACTIVE | GW_RMPP_F_FIRST | GW_RMPP_F_LAST,
+		  s[0][26] & 7);
+	EXPECT_EQ(20, s[0][35]);
+	ASSERT_EQ(1, gw_rmpp_rx_seg(&rx, s[0], &r, &err));
+	EXPECT_EQ(56, rx.len);
+	/* the MAD and SA headers; the RMPP header is the segment's */
+	EXPECT_EQ(0, memcmp(rx.buf, m, 24));
+	EXPECT_EQ(0, memcmp(rx.buf + 36, m + 36, 20));
+	gw_rmpp_rx_free(&rx);
+
+	sa_msg(big, sizeof(big));		/* 2 segments, the 2nd full */
+	gw_rmpp_segment(big, sizeof(big), 1, s[0]);
+	gw_rmpp_segment(big, sizeof(big), 2, s[1]);
+	set32(s[0] + 32, 240);			/* First agrees: 2 * 220 - 200 */
+	set32(s[1] + 32, 20);
+	memset(&rx, 0, sizeof(rx));
+	ASSERT_EQ(0, gw_rmpp_rx_seg(&rx, s[0], &r, &err));
+	EXPECT_EQ(-EINVAL, gw_rmpp_rx_seg(&rx, s[1], &r, &err));
 	EXPECT_EQ(119, r.status);
 	gw_rmpp_rx_free(&rx);
 }

@@ -187,10 +187,18 @@ static int rx_last(struct gw_rmpp_rx *rx, const struct gw_rmpp_hdr *h,
 	size_t per = MAD - rx->hdr;
 	uint32_t n = h->seg, pad;
 
+	/*
+	 * The last segment carries data, but for a one-segment message of
+	 * the class header alone (an SA answer of no records: PayloadLength
+	 * 20, pad 200, which the Linux MAD layer sends and takes).
+	 */
 	if (!h->paylen || h->paylen > GW_RMPP_SEG_PAYLOAD ||
-	    GW_RMPP_SEG_PAYLOAD - h->paylen >= per) {
-		ftsw_err_set(err, "RMPP: last segment %u: PayloadLength %u is not 1..%u with data in the segment",
-			     n, h->paylen, GW_RMPP_SEG_PAYLOAD);
+	    GW_RMPP_SEG_PAYLOAD - h->paylen > per ||
+	    (n > 1 && GW_RMPP_SEG_PAYLOAD - h->paylen == per)) {
+		ftsw_err_set(err, "RMPP: last segment %u: PayloadLength %u is not %u..%u",
+			     n, h->paylen,
+			     GW_RMPP_SEG_PAYLOAD - (unsigned)per + (n > 1),
+			     GW_RMPP_SEG_PAYLOAD);
 		return rx_abort(r, GW_RMPP_SEND_ABORT, GW_RMPP_ST_INC_LAST);
 	}
 	pad = GW_RMPP_SEG_PAYLOAD - h->paylen;
