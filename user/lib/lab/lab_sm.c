@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -198,7 +199,9 @@ static void gw_on_signal(int sig)
 	gw_stop = 1;
 }
 
-int ftsw_lab_gw_start(const char *lab, uint32_t host, struct ftsw_err *err)
+/* Start h<host>'s gateway unless its pid file names a running one. */
+static int gw_start_locked(const char *lab, uint32_t host, int lock,
+			   struct ftsw_err *err)
 {
 	char file[32], log[320], node[32], b;
 	int pfd[2];
@@ -228,6 +231,7 @@ int ftsw_lab_gw_start(const char *lab, uint32_t host, struct ftsw_err *err)
 		struct ftsw_err e2;
 
 		close(pfd[0]);
+		close(lock);	/* the flock is the starter's, not ours */
 		if (child_enter(lab, host, log))
 			_exit(1);
 		sigaction(SIGTERM, &sa, NULL);
@@ -255,6 +259,30 @@ int ftsw_lab_gw_start(const char *lab, uint32_t host, struct ftsw_err *err)
 	}
 	close(pfd[0]);
 	return write_pid(lab, file, pid, err);
+}
+
+/*
+ * Under an flock of gw-hN.lock, so that two `lab ib` of one host started
+ * at once start one gateway (the second waits and finds it running; it
+ * used to start another, which could not bind the socket name and failed).
+ */
+int ftsw_lab_gw_start(const char *lab, uint32_t host, struct ftsw_err *err)
+{
+	char file[32], path[320];
+	int lock, rc;
+
+	snprintf(file, sizeof(file), "gw-h%" PRIu32 ".lock", host);
+	lab_run_path(lab, file, path, sizeof(path));
+	lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock < 0 || flock(lock, LOCK_EX) < 0) {
+		ftsw_err_set(err, "%s: %s", path, strerror(errno));
+		if (lock >= 0)
+			close(lock);
+		return -1;
+	}
+	rc = gw_start_locked(lab, host, lock, err);
+	close(lock);
+	return rc;
 }
 
 /*
