@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz target: the SA PathRecord answer parser (sa/sa.h). The input is an
- * answer as the gateway hands it over; the TID and SLID asked are taken
+ * Fuzz target: the SA answer parsers (sa/sa.h), PathRecords and
+ * MCMemberRecords. The input is an answer as the gateway hands it over;
+ * the TID and SLID asked are taken
  * from the input itself (bytes 8..15, the first record's SLID) so that
  * well-formed headers get through to the records. Whatever parses is
  * bounded: no more records than fit the bytes or the room given, each
- * record from the SLID asked to a unicast LID, SL 0..15.
+ * record from the SLID asked to a unicast LID, SL 0..15. An MCMemberRecord
+ * that parses with status 0 has a multicast MLID and encodes back to the
+ * bytes it came from (but the reserved bits).
  */
 #include "fuzz.h"
 #include "sa/sa.h"
@@ -20,6 +23,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t maxes[] = { 4, FTSW_SA_MAX_RECORDS }, n, i, k;
 	struct ftsw_err err;
 
+	for (k = 0; k < 2; k++) {
+		static const uint8_t methods[] = { FTSW_SA_METHOD_SET,
+						   FTSW_SA_METHOD_DELETE };
+		struct ftsw_sa_mcm m;
+		uint8_t rec[FTSW_SA_MCM_SIZE], want[FTSW_SA_MCM_SIZE];
+		uint16_t st;
+
+		if (ftsw_sa_mcm_parse(data, size, tid, methods[k], &m, &st,
+				      &err) == 0 && !st) {
+			FUZZ_ASSERT(m.mlid >= 0xC000 && m.mlid != 0xFFFF &&
+				    m.sl < 16 && m.scope < 16 &&
+				    m.join_state < 16);
+			ftsw_sa_mcm_encode(&m, rec);
+			memcpy(want, data + FTSW_SA_HDR, FTSW_SA_MCM_SIZE);
+			want[49] &= 0x80;
+			want[50] = want[51] = 0;
+			FUZZ_ASSERT(!memcmp(rec, want, FTSW_SA_MCM_SIZE));
+		}
+	}
 	for (k = 0; k < 2; k++) {
 		if (ftsw_sa_pr_parse(data, size, tid, slid, r, maxes[k], &n,
 				     &err) < 0) {

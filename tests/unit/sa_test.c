@@ -163,4 +163,92 @@ TEST(hostile)
 	EXPECT_EQ(3, r[1].sl);
 }
 
+/*
+ * MCMemberRecords (15.2.5.17, placed by hand): the join IPoIB sends for
+ * its broadcast group of the default partition (MGID ff12:401b:ffff::
+ * ffff:ffff, ComponentMask MGID | PortGID | JoinState = 0x10003), and
+ * the SA's answer: MLID 0xC000, Q_Key 0x0B1B, MTU 2048 and 10 Gb/s
+ * "exactly" (0x84, 0x83), P_Key 0xFFFF, SL 3, scope 2, a full member.
+ */
+TEST(mcmember_join)
+{
+	static const uint8_t mgid[16] = { 0xff, 0x12, 0x40, 0x1b, 0xff, 0xff,
+		[12] = 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t gid[16] = { 0xfe, 0x80, [8] = 0x66, 0x74,
+		[15] = 0x11 };
+	struct ftsw_sa_mcm m = { .join_state = FTSW_SA_JOIN_FULL }, got;
+	struct ftsw_err err;
+	uint8_t mad[256];
+	uint16_t st;
+
+	memcpy(m.mgid, mgid, 16);
+	memcpy(m.port_gid, gid, 16);
+	ftsw_sa_mcm_request(mad, TID, FTSW_SA_METHOD_SET, 0x10003, &m);
+	EXPECT_EQ(1, mad[0]);
+	EXPECT_EQ(0x03, mad[1]);
+	EXPECT_EQ(2, mad[2]);
+	EXPECT_EQ(0x02, mad[3]);		/* Set */
+	EXPECT_EQ(0x08, mad[15]);		/* TID's last byte */
+	EXPECT_EQ(0x38, mad[17]);		/* MCMemberRecord */
+	EXPECT_EQ(7, mad[45]);			/* 52 bytes: 7 words */
+	EXPECT_EQ(0x01, mad[53]);		/* ComponentMask 0x10003 */
+	EXPECT_EQ(0x00, mad[54]);
+	EXPECT_EQ(0x03, mad[55]);
+	EXPECT_EQ(0, memcmp(mad + 56, mgid, 16));
+	EXPECT_EQ(0, memcmp(mad + 72, gid, 16));
+	EXPECT_EQ(0x01, mad[56 + 48]);		/* JoinState full */
+	EXPECT_EQ(0, mad[56 + 36]);		/* MLID: the SA's to give */
+
+	/* the answer: the request's bytes, the SA's fields filled in */
+	mad[3] = 0x81;
+	mad[56 + 32] = 0x00;
+	mad[56 + 33] = 0x00;
+	mad[56 + 34] = 0x0b;
+	mad[56 + 35] = 0x1b;
+	mad[56 + 36] = 0xc0;
+	mad[56 + 38] = 0x84;
+	mad[56 + 40] = 0xff;
+	mad[56 + 41] = 0xff;
+	mad[56 + 42] = 0x83;
+	mad[56 + 44] = 0x30;			/* SL 3 */
+	mad[56 + 47] = 0x00;			/* HopLimit 0 */
+	mad[56 + 48] = 0x21;			/* scope 2, full */
+	ASSERT_EQ(0, ftsw_sa_mcm_parse(mad, 256, TID, FTSW_SA_METHOD_SET,
+				       &got, &st, &err));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0xc000, got.mlid);
+	EXPECT_EQ(0x0b1bu, got.qkey);
+	EXPECT_EQ(0x84, got.mtu);
+	EXPECT_EQ(0x83, got.rate);
+	EXPECT_EQ(0xffff, got.pkey);
+	EXPECT_EQ(3, got.sl);
+	EXPECT_EQ(2, got.scope);
+	EXPECT_EQ(1, got.join_state);
+	EXPECT_EQ(0, memcmp(got.mgid, mgid, 16));
+
+	/* the SA refusing (0x0200, request invalid): the status, no record */
+	mad[4] = 0x02;
+	ASSERT_EQ(0, ftsw_sa_mcm_parse(mad, 256, TID, FTSW_SA_METHOD_SET,
+				       &got, &st, &err));
+	EXPECT_EQ(0x0200, st);
+	mad[4] = 0;
+	/* a DeleteResp to a Set, another TID, a unicast MLID, short */
+	mad[3] = 0x95;
+	EXPECT_EQ(-EINVAL, ftsw_sa_mcm_parse(mad, 256, TID, FTSW_SA_METHOD_SET,
+					     &got, &st, &err));
+	EXPECT_EQ(0, ftsw_sa_mcm_parse(mad, 256, TID, FTSW_SA_METHOD_DELETE,
+				       &got, &st, &err));
+	EXPECT_EQ(-EINVAL, ftsw_sa_mcm_parse(mad, 256, TID + 1,
+					     FTSW_SA_METHOD_DELETE, &got, &st,
+					     &err));
+	mad[56 + 36] = 0x00;
+	mad[56 + 37] = 0x05;
+	EXPECT_EQ(-EINVAL, ftsw_sa_mcm_parse(mad, 256, TID,
+					     FTSW_SA_METHOD_DELETE, &got, &st,
+					     &err));
+	EXPECT_EQ(-EINVAL, ftsw_sa_mcm_parse(mad, 56 + 51, TID,
+					     FTSW_SA_METHOD_DELETE, &got, &st,
+					     &err));
+}
+
 TEST_HARNESS_MAIN

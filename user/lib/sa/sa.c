@@ -121,3 +121,104 @@ int ftsw_sa_pr_parse(const uint8_t *msg, size_t len, uint64_t tid,
 	*n = cnt;
 	return 0;
 }
+
+void ftsw_sa_mcm_encode(const struct ftsw_sa_mcm *m,
+			uint8_t rec[FTSW_SA_MCM_SIZE])
+{
+	memset(rec, 0, FTSW_SA_MCM_SIZE);
+	memcpy(rec, m->mgid, 16);
+	memcpy(rec + 16, m->port_gid, 16);
+	ftsw_put_be32(rec + 32, m->qkey);
+	rec[36] = (uint8_t)(m->mlid >> 8);
+	rec[37] = (uint8_t)m->mlid;
+	rec[38] = m->mtu;
+	rec[39] = m->tclass;
+	rec[40] = (uint8_t)(m->pkey >> 8);
+	rec[41] = (uint8_t)m->pkey;
+	rec[42] = m->rate;
+	rec[43] = m->life;
+	ftsw_put_be32(rec + 44, (uint32_t)(m->sl & 0xf) << 28 |
+			       (m->flow_label & 0xfffff) << 8 | m->hop_limit);
+	rec[48] = (uint8_t)((m->scope & 0xf) << 4 | (m->join_state & 0xf));
+	rec[49] = m->proxy_join ? 0x80 : 0;
+}
+
+void ftsw_sa_mcm_decode(const uint8_t rec[FTSW_SA_MCM_SIZE],
+			struct ftsw_sa_mcm *m)
+{
+	uint32_t w = ftsw_get_be32(rec + 44);
+
+	memcpy(m->mgid, rec, 16);
+	memcpy(m->port_gid, rec + 16, 16);
+	m->qkey = ftsw_get_be32(rec + 32);
+	m->mlid = ftsw_get_be16(rec + 36);
+	m->mtu = rec[38];
+	m->tclass = rec[39];
+	m->pkey = ftsw_get_be16(rec + 40);
+	m->rate = rec[42];
+	m->life = rec[43];
+	m->sl = (uint8_t)(w >> 28);
+	m->flow_label = (w >> 8) & 0xfffff;
+	m->hop_limit = (uint8_t)w;
+	m->scope = rec[48] >> 4;
+	m->join_state = rec[48] & 0xf;
+	m->proxy_join = rec[49] >> 7;
+}
+
+void ftsw_sa_mcm_request(uint8_t mad[256], uint64_t tid, uint8_t method,
+			 uint64_t comp, const struct ftsw_sa_mcm *m)
+{
+	memset(mad, 0, 256);
+	mad[0] = 1;
+	mad[1] = FTSW_SA_CLASS;
+	mad[2] = FTSW_SA_CLASS_VERSION;
+	mad[3] = method;
+	ftsw_put_be64(mad + 8, tid);
+	mad[16] = FTSW_SA_ATTR_MCMEMBER_RECORD >> 8;
+	mad[17] = FTSW_SA_ATTR_MCMEMBER_RECORD & 0xff;
+	mad[24] = 1;		/* RMPPVersion; not Active: one MAD */
+	mad[45] = (FTSW_SA_MCM_SIZE + 7) / 8;	/* AttributeOffset */
+	ftsw_put_be64(mad + 48, comp);
+	ftsw_sa_mcm_encode(m, mad + FTSW_SA_HDR);
+}
+
+int ftsw_sa_mcm_parse(const uint8_t *msg, size_t len, uint64_t tid,
+		      uint8_t method, struct ftsw_sa_mcm *out,
+		      uint16_t *status, struct ftsw_err *err)
+{
+	uint8_t want = method == FTSW_SA_METHOD_DELETE ?
+		       FTSW_SA_METHOD_DELETE_RESP : FTSW_SA_METHOD_GET_RESP;
+
+	*status = 0;
+	if (!msg || len < FTSW_SA_HDR + FTSW_SA_MCM_SIZE) {
+		ftsw_err_set(err, "SA answer of %zu bytes (an MCMemberRecord answer takes %d)",
+			     msg ? len : 0, FTSW_SA_HDR + FTSW_SA_MCM_SIZE);
+		return -EINVAL;
+	}
+	if (msg[0] != 1 || msg[1] != FTSW_SA_CLASS ||
+	    msg[2] != FTSW_SA_CLASS_VERSION || msg[3] != want) {
+		ftsw_err_set(err, "SA answer: base version %u, class 0x%02x version %u, method 0x%02x (want 1, 0x03, 2, 0x%02x)",
+			     msg[0], msg[1], msg[2], msg[3], want);
+		return -EINVAL;
+	}
+	if (ftsw_get_be64(msg + 8) != tid) {
+		ftsw_err_set(err, "SA answer: TID 0x%016" PRIx64 " (asked 0x%016" PRIx64 ")",
+			     ftsw_get_be64(msg + 8), tid);
+		return -EINVAL;
+	}
+	if (ftsw_get_be16(msg + 16) != FTSW_SA_ATTR_MCMEMBER_RECORD) {
+		ftsw_err_set(err, "SA answer: attribute 0x%04x (want MCMemberRecord 0x0038)",
+			     ftsw_get_be16(msg + 16));
+		return -EINVAL;
+	}
+	*status = ftsw_get_be16(msg + 4);
+	if (*status)
+		return 0;
+	ftsw_sa_mcm_decode(msg + FTSW_SA_HDR, out);
+	if (out->mlid < 0xC000 || out->mlid == 0xFFFF) {
+		ftsw_err_set(err, "SA answer: MLID 0x%04x is not a multicast LID",
+			     out->mlid);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -20,6 +20,7 @@
 #ifndef LIBFTSW_SA_SA_H
 #define LIBFTSW_SA_SA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,6 +61,78 @@ int ftsw_sa_pr_parse(const uint8_t *msg, size_t len, uint64_t tid,
 		     uint16_t slid, struct ftsw_sa_path_rec *out, size_t max,
 		     size_t *n, struct ftsw_err *err);
 
+/*
+ * MCMemberRecords (IBA vol. 1, 15.2.5.17): a port joins a multicast
+ * group with a Set, leaves it with a Delete; the answer (GetResp,
+ * DeleteResp) is the group's record, its MLID assigned by the SA. Layout:
+ * MGID 0, PortGID 16, Q_Key 32, MLID 36, MTU 38 (selector << 6 | code),
+ * TClass 39, P_Key 40, rate 42, packet lifetime 43 (selector << 6 |
+ * value), SL << 28 | FlowLabel << 8 | HopLimit 44, Scope << 4 | JoinState
+ * 48, ProxyJoin << 7 49; 52 bytes (AttributeOffset 7 words: 56).
+ */
+#define FTSW_SA_METHOD_SET		0x02
+#define FTSW_SA_METHOD_GET_RESP		0x81
+#define FTSW_SA_METHOD_DELETE		0x15
+#define FTSW_SA_METHOD_DELETE_RESP	0x95
+#define FTSW_SA_ATTR_MCMEMBER_RECORD	0x0038
+#define FTSW_SA_MCM_SIZE		52
+
+/* ComponentMask bits of an MCMemberRecord. */
+#define FTSW_SA_MCM_MGID		(1ull << 0)
+#define FTSW_SA_MCM_PORT_GID		(1ull << 1)
+#define FTSW_SA_MCM_QKEY		(1ull << 2)
+#define FTSW_SA_MCM_MLID		(1ull << 3)
+#define FTSW_SA_MCM_MTU_SEL		(1ull << 4)
+#define FTSW_SA_MCM_MTU			(1ull << 5)
+#define FTSW_SA_MCM_TCLASS		(1ull << 6)
+#define FTSW_SA_MCM_PKEY		(1ull << 7)
+#define FTSW_SA_MCM_RATE_SEL		(1ull << 8)
+#define FTSW_SA_MCM_RATE		(1ull << 9)
+#define FTSW_SA_MCM_LIFE_SEL		(1ull << 10)
+#define FTSW_SA_MCM_LIFE		(1ull << 11)
+#define FTSW_SA_MCM_SL			(1ull << 12)
+#define FTSW_SA_MCM_FLOW_LABEL		(1ull << 13)
+#define FTSW_SA_MCM_HOP_LIMIT		(1ull << 14)
+#define FTSW_SA_MCM_SCOPE		(1ull << 15)
+#define FTSW_SA_MCM_JOIN_STATE		(1ull << 16)
+#define FTSW_SA_MCM_PROXY_JOIN		(1ull << 17)
+
+/* JoinState bits. */
+#define FTSW_SA_JOIN_FULL		0x1
+#define FTSW_SA_JOIN_NON		0x2
+#define FTSW_SA_JOIN_SEND_ONLY		0x4
+
+struct ftsw_sa_mcm {
+	uint8_t mgid[16], port_gid[16];
+	uint32_t qkey;
+	uint16_t mlid, pkey;
+	uint8_t mtu, tclass, rate, life;	/* selector << 6 | value */
+	uint8_t sl;				/* 0..15 */
+	uint32_t flow_label;			/* 20 bits */
+	uint8_t hop_limit;
+	uint8_t scope, join_state;		/* 4 bits each */
+	bool proxy_join;
+};
+
+void ftsw_sa_mcm_encode(const struct ftsw_sa_mcm *m,
+			uint8_t rec[FTSW_SA_MCM_SIZE]);
+void ftsw_sa_mcm_decode(const uint8_t rec[FTSW_SA_MCM_SIZE],
+			struct ftsw_sa_mcm *m);
+/* An SA request (Set: join, Delete: leave) of m with ComponentMask comp. */
+void ftsw_sa_mcm_request(uint8_t mad[256], uint64_t tid, uint8_t method,
+			 uint64_t comp, const struct ftsw_sa_mcm *m);
+/*
+ * Parse the answer to ftsw_sa_mcm_request(tid, method): class 0x03
+ * version 2, the response of method (GetResp to a Set, DeleteResp to a
+ * Delete), TID tid, attribute MCMemberRecord, room for one record; a
+ * non-zero MAD status is returned in *status (0 then) with the record
+ * left unread, as the SA refused. The record's MLID must be multicast
+ * (0xC000..0xFFFE) when the status is 0. 0 or -EINVAL with err.
+ */
+int ftsw_sa_mcm_parse(const uint8_t *msg, size_t len, uint64_t tid,
+		      uint8_t method, struct ftsw_sa_mcm *out,
+		      uint16_t *status, struct ftsw_err *err);
+
 /* The client: sockets of the simulator protocol's client side. */
 struct ftsw_sa_client {
 	int ctl, data, big;
@@ -89,6 +162,15 @@ int ftsw_sa_port_lids(struct ftsw_sa_client *c, uint16_t *lid, uint16_t *sm_lid,
 int ftsw_sa_paths(struct ftsw_sa_client *c, uint16_t sm_lid, uint16_t slid,
 		  struct ftsw_sa_path_rec **recs, size_t *n,
 		  struct ftsw_err *err);
+/*
+ * One MCMemberRecord request (ftsw_sa_mcm_request) to the SA at sm_lid and
+ * its answer in *out; *status is the SA's MAD status (0: done). 0, or -1
+ * with err (no answer, a malformed one).
+ */
+int ftsw_sa_mcm(struct ftsw_sa_client *c, uint16_t sm_lid, uint8_t method,
+		uint64_t comp, const struct ftsw_sa_mcm *in,
+		struct ftsw_sa_mcm *out, uint16_t *status,
+		struct ftsw_err *err);
 void ftsw_sa_close(struct ftsw_sa_client *c);
 
 #endif

@@ -263,3 +263,31 @@ int ftsw_sa_paths(struct ftsw_sa_client *c, uint16_t sm_lid, uint16_t slid,
 	}
 	return 0;
 }
+
+int ftsw_sa_mcm(struct ftsw_sa_client *c, uint16_t sm_lid, uint8_t method,
+		uint64_t comp, const struct ftsw_sa_mcm *in,
+		struct ftsw_sa_mcm *out, uint16_t *status,
+		struct ftsw_err *err)
+{
+	struct gw_req q = { .dlid = sm_lid, .dqp = 1, .sqp = 1,
+			    .length = GW_MAD_SIZE };
+	uint8_t buf[GW_SIM_REQ_SIZE];
+	struct sockaddr_un a;
+	socklen_t alen = gw_sim_addr(&a, c->base, "out", c->id, true);
+	const uint8_t *mad;
+	uint64_t tid = c->next_tid++;
+	size_t len;
+
+	ftsw_sa_mcm_request(q.mad, tid, method, comp, in);
+	gw_req_encode(&q, buf);
+	if (sendto(c->data, buf, sizeof(buf), 0, (struct sockaddr *)&a,
+		   alen) != (ssize_t)sizeof(buf)) {
+		ftsw_err_set(err, "SA client: request to @%s:out%u: %s",
+			     c->base, c->id, strerror(errno));
+		return -1;
+	}
+	if (recv_answer(c, tid, &mad, &len, err) ||
+	    ftsw_sa_mcm_parse(mad, len, tid, method, out, status, err))
+		return -1;
+	return 0;
+}
