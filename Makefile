@@ -201,13 +201,13 @@ FUZZ_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 		   -fno-omit-frame-pointer
 FUZZ_CFLAGS	:= -O1 -g $(FUZZ_SAN) -std=c11 -D_GNU_SOURCE -Wall -Wextra \
 		   -Werror -I$(TOP)/include/uapi -I$(TOP)/user/lib -MMD -MP
-# Everything that does no I/O with the kernel; of lab/ the cycle finder, of
-# nl/ the names of the UAPI's enums,
-# of view/ all but the sampler, the server and its pid file.
+# Everything that does no I/O with the kernel; of lab/ the cycle finder and
+# the hosts' multicast groups (mcast.c), of nl/ the names of the UAPI's
+# enums, of view/ all but the sampler, the server and its pid file.
 FUZZ_LIB_SRCS	:= $(filter-out user/lib/lab/% user/lib/nl/% user/lib/fm/% \
 			user/lib/view/sample.c user/lib/view/server.c \
 			user/lib/view/running.c,$(LIB_SRCS)) user/lib/lab/lab_cycles.c \
-			user/lib/nl/names.c
+			user/lib/lab/mcast.c user/lib/nl/names.c
 FUZZ_LIB_OBJS	:= $(FUZZ_LIB_SRCS:%.c=$(B)/fuzz/obj/%.o) $(B)/fuzz/obj/view_page.o
 FUZZ_TARGETS	:= $(basename $(notdir $(FUZZ_SRCS)))
 FUZZ_BINS	:= $(FUZZ_TARGETS:%=$(B)/fuzz/%)
