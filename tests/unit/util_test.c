@@ -415,4 +415,27 @@ TEST(netns_run)
 	close(fd);
 }
 
+/*
+ * ftsw_netns_run_name: no name runs fn here, where the thread is; a name
+ * that is no namespace is named in the message and fn never runs.
+ */
+TEST(netns_run_name)
+{
+	struct ns_probe p = { 0 };
+	struct ftsw_err err = { 0 };
+	ino_t home = netns_ino();
+	char name[64];
+
+	EXPECT_EQ(0, ftsw_netns_run_name(NULL, ns_probe_fn, &p, &err));
+	EXPECT_EQ(1, p.calls);
+	EXPECT_EQ(home, p.inside);
+	snprintf(name, sizeof(name), "ut-none-%d", (int)getpid());
+	EXPECT_EQ(-1, ftsw_netns_run_name(name, ns_probe_fn, &p, &err));
+	EXPECT_EQ(1, p.calls);
+	EXPECT_NE(NULL, strstr(err.msg, "no such namespace"))
+		TH_LOG("%s", err.msg);
+	EXPECT_NE(NULL, strstr(err.msg, name)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(home, netns_ino());
+}
+
 TEST_HARNESS_MAIN

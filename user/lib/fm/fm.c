@@ -240,13 +240,17 @@ static void wakeup(struct fm *fm, struct pollfd *pfd)
 	wakeup_decide(fm, &a, overrun, resynced, t0);
 }
 
+static int discover_in(void *fm, struct ftsw_err *err)
+{
+	return fm_discover(fm, err);
+}
+
 /* Subscribe, discover and make the first sweep. */
 static int fm_start(struct fm *fm, struct ftsw_err *err)
 {
 	const struct ftsw_fm_opts *o = fm->o;
 	char cause[160];
 	uint64_t t0;
-	int rc;
 
 	if (!ftsw_engine_find(fm->engine)) {
 		ftsw_err_set(err, "engine '%s': no such engine (ftsw route list)",
@@ -270,10 +274,7 @@ static int fm_start(struct fm *fm, struct ftsw_err *err)
 	if (!fm->nl)
 		return -1;
 	t0 = ftsw_now_us();
-	if (o->netns && ftsw_netns_enter(o->netns, err))
-		return -1;
-	rc = fm_discover(fm, err);
-	if (ftsw_netns_home(rc ? NULL : err) || rc)
+	if (ftsw_netns_run_name(o->netns, discover_in, fm, err))
 		return -1;
 	snprintf(cause, sizeof(cause), "discovered %" PRIu32 " switches, %"
 		 PRIu32 " hosts, %" PRIu64 " links, LMC %u in %" PRIu64
@@ -321,7 +322,6 @@ int ftsw_fm_run(const struct ftsw_fm_opts *o, struct ftsw_err *err)
 	}
 	rc = 0;
 out:
-	ftsw_netns_home(NULL);
 	if (!o->once)
 		ftsw_evlog(o->netns, "fm-stop", "fm stopped%s%s",
 			   rc ? ": " : "", rc ? err->msg : "");

@@ -296,32 +296,43 @@ out:
 	return rc;
 }
 
-int ftsw_lab_capture_pcap(struct ftsw_lab *lab, const char *link, int fd,
-			  pid_t reader, struct ftsw_err *err)
+struct packet_socket {
+	const char *dev;
+	int s;
+};
+
+/* The packet socket, bound to the cable's end dev in the fabric's
+ * namespace (where it stays). */
+static int packet_socket_in(void *arg, struct ftsw_err *err)
 {
+	struct packet_socket *ps = arg;
 	struct sockaddr_ll sll = {
 		.sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL),
 	};
+
+	ps->s = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
+	sll.sll_ifindex = (int)if_nametoindex(ps->dev);
+	if (ps->s >= 0 && sll.sll_ifindex &&
+	    !bind(ps->s, (struct sockaddr *)&sll, sizeof(sll)))
+		return 0;
+	ftsw_err_errno(err, errno, "capture: %s: packet socket: %s", ps->dev,
+		       strerror(errno));
+	return -1;
+}
+
+int ftsw_lab_capture_pcap(struct ftsw_lab *lab, const char *link, int fd,
+			  pid_t reader, struct ftsw_err *err)
+{
 	char dev[64];
-	int s = -1, rc;
+	struct packet_socket ps = { .dev = dev, .s = -1 };
+	int rc;
 
 	if (ftsw_lab_capture_dev(lab, link, dev, sizeof(dev), err) ||
-	    ftsw_netns_enter_fd(lab->fabric_fd, lab->name, err))
+	    ftsw_netns_run(lab->fabric_fd, lab->name, packet_socket_in, &ps,
+			   err))
 		goto fail;
-	s = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
-	sll.sll_ifindex = (int)if_nametoindex(dev);
-	if (s < 0 || !sll.sll_ifindex ||
-	    bind(s, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
-		ftsw_err_errno(err, errno, "capture: %s: packet socket: %s",
-			       dev, strerror(errno));
-		ftsw_netns_home(NULL);
-		goto fail;
-	}
-	/* the socket stays bound to the cable's end in the fabric */
-	if (ftsw_netns_home(err))
-		goto fail;
-	rc = pcap_loop(s, fd, err);
-	close(s);
+	rc = pcap_loop(ps.s, fd, err);
+	close(ps.s);
 	close(fd);
 	if (rc)
 		kill(reader, SIGTERM);
@@ -332,8 +343,8 @@ int ftsw_lab_capture_pcap(struct ftsw_lab *lab, const char *link, int fd,
 	}
 	return rc;
 fail:
-	if (s >= 0)
-		close(s);
+	if (ps.s >= 0)
+		close(ps.s);
 	ftsw_lab_capture_abort(reader, fd);
 	return -1;
 }

@@ -357,6 +357,12 @@ static struct ps_host *ps_hosts(struct ftsw_lab *lab, struct ftsw_err *err)
 	return d.h;
 }
 
+/* The SA client's sockets, made in the host's namespace where they stay. */
+static int sa_open_in(void *c, struct ftsw_err *err)
+{
+	return ftsw_sa_open(c, FTSW_LAB_GW_SOCK, err);
+}
+
 int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host,
 		     struct ftsw_lab_path_sl *res, struct ftsw_err *err)
 {
@@ -364,7 +370,7 @@ int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host,
 	struct ftsw_sa_client c;
 	uint16_t lid, sm_lid;
 	struct ps_host *hs;
-	int rc = -1, open_rc;
+	int rc = -1, fd;
 
 	memset(res, 0, sizeof(*res));
 	if (host >= lab->topo->nhosts) {
@@ -378,12 +384,10 @@ int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host,
 	hs = ps_hosts(lab, err);
 	if (!hs)
 		return -1;
-	if (ftsw_lab_gw_start(lab->name, host, err) ||
-	    ftsw_lab_enter_host(lab, host, err))
+	if (ftsw_lab_gw_start(lab->name, host, err))
 		goto out;
-	/* the sockets live in the host's namespace, used from anywhere */
-	open_rc = ftsw_sa_open(&c, FTSW_LAB_GW_SOCK, err);
-	if (ftsw_netns_home(open_rc ? NULL : err) || open_rc)
+	fd = ftsw_lab_host_fd(lab, host, err);
+	if (fd < 0 || ftsw_netns_run(fd, "host", sa_open_in, &c, err))
 		goto out;
 	if (!ftsw_sa_port_lids(&c, &lid, &sm_lid, err) &&
 	    !ps_fill(lab, &c, sm_lid, hs, res, err)) {
@@ -392,7 +396,6 @@ int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host,
 	}
 	ftsw_sa_close(&c);
 out:
-	ftsw_netns_home(NULL);
 	free(hs);
 	return rc;
 }

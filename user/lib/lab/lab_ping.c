@@ -57,27 +57,41 @@ void ftsw_lab_raise_nofile(void)
 	}
 }
 
-/* A socket of (domain, type, proto) inside host h's namespace. */
+struct host_socket {
+	uint32_t h;
+	int type, proto, fd;
+};
+
+static int host_socket_in(void *arg, struct ftsw_err *err)
+{
+	struct host_socket *s = arg;
+
+	s->fd = socket(AF_INET, s->type | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		       s->proto);
+	if (s->fd >= 0)
+		return 0;
+	ftsw_err_errno(err, errno, "host %" PRIu32 ": socket: %s", s->h,
+		       strerror(errno));
+	return -1;
+}
+
+/* A socket of (AF_INET, type, proto) made in host h's namespace, where it
+ * stays, used from anywhere. The namespace is open for the call only: the
+ * host's socket is the one file a lab's traffic keeps open per host. */
 int ftsw_lab_host_socket(struct ftsw_lab *lab, uint32_t h, int type, int proto,
 			 struct ftsw_err *err)
 {
+	struct host_socket s = { .h = h, .type = type, .proto = proto,
+				 .fd = -1 };
 	char ns[64];
-	int fd, e;
 
 	ftsw_lab_host_ns(lab->name, h, ns, sizeof(ns));
-	if (ftsw_netns_enter(ns, err))
-		return -1;
-	fd = socket(AF_INET, type | SOCK_NONBLOCK | SOCK_CLOEXEC, proto);
-	e = errno;
-	if (ftsw_netns_home(err)) {
-		if (fd >= 0)
-			close(fd);
+	if (ftsw_netns_run_name(ns, host_socket_in, &s, err)) {
+		if (s.fd >= 0)
+			close(s.fd);
 		return -1;
 	}
-	if (fd < 0)
-		ftsw_err_errno(err, e, "host %" PRIu32 ": socket: %s", h,
-			       strerror(e));
-	return fd;
+	return s.fd;
 }
 
 struct ping_state {

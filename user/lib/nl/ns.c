@@ -248,6 +248,22 @@ int ftsw_netns_run(int fd, const char *name,
 	return rc;
 }
 
+int ftsw_netns_run_name(const char *name,
+			int (*fn)(void *arg, struct ftsw_err *err), void *arg,
+			struct ftsw_err *err)
+{
+	int fd, rc;
+
+	if (!name)
+		return fn(arg, err);
+	fd = ftsw_netns_open(name, err);
+	if (fd < 0)
+		return -1;
+	rc = ftsw_netns_run(fd, name, fn, arg, err);
+	close(fd);
+	return rc;
+}
+
 int ftsw_netns_enter(const char *name, struct ftsw_err *err)
 {
 	int fd = ftsw_netns_open(name, err), rc;
@@ -259,27 +275,37 @@ int ftsw_netns_enter(const char *name, struct ftsw_err *err)
 	return rc;
 }
 
-struct ftsw_nl *ftsw_nl_open_in(const char *netns, struct ftsw_err *err)
-{
+struct nl_open_job {
+	const char *netns;
 	struct ftsw_nl *nl;
+};
+
+static int nl_open_in(void *arg, struct ftsw_err *err)
+{
+	struct nl_open_job *j = arg;
 	int e;
 
-	if (netns && ftsw_netns_enter(netns, err))
-		return NULL;
-	nl = ftsw_nl_open();
+	j->nl = ftsw_nl_open();
+	if (j->nl)
+		return 0;
 	e = errno;
-	if (netns && ftsw_netns_home(err)) {
-		ftsw_nl_close(nl);
+	ftsw_err_errno(err, e, "%s%s%s: %s", j->netns ? "namespace " : "",
+		       j->netns ? j->netns : "",
+		       j->netns ? ": ftsw netlink" : "ftsw netlink",
+		       e == ENOENT ? "family not found (is ftsw.ko loaded?)" :
+		       strerror(e));
+	return -1;
+}
+
+struct ftsw_nl *ftsw_nl_open_in(const char *netns, struct ftsw_err *err)
+{
+	struct nl_open_job j = { .netns = netns };
+
+	if (ftsw_netns_run_name(netns, nl_open_in, &j, err)) {
+		ftsw_nl_close(j.nl);
 		return NULL;
 	}
-	if (!nl)
-		ftsw_err_errno(err, e, "%s%s%s: %s", netns ? "namespace " : "",
-			       netns ? netns : "",
-			       netns ? ": ftsw netlink" : "ftsw netlink",
-			       e == ENOENT ?
-			       "family not found (is ftsw.ko loaded?)" :
-			       strerror(e));
-	return nl;
+	return j.nl;
 }
 
 /* /etc/netns/NAME/FILE over /etc/FILE, for every FILE there (as ip does:

@@ -46,6 +46,10 @@ int ftsw_netns_home(struct ftsw_err *err);
 int ftsw_netns_run(int fd, const char *name,
 		   int (*fn)(void *arg, struct ftsw_err *err), void *arg,
 		   struct ftsw_err *err);
+/* The same by name (NSDIR/NAME, opened for the call); NULL: fn here. */
+int ftsw_netns_run_name(const char *name,
+			int (*fn)(void *arg, struct ftsw_err *err), void *arg,
+			struct ftsw_err *err);
 /*
  * For a process about to exec a program in network namespace NAME (it is
  * in it already), what `ip netns exec NAME` adds: a mount namespace of its
