@@ -8,22 +8,12 @@
 #include <string.h>
 
 #include "lab/mcast.h"
+#include "util/parse.h"
 
 bool lab_mgroup_eq(const struct lab_mgroup *a, const struct lab_mgroup *b)
 {
 	return a->family == b->family &&
 	       !memcmp(a->addr, b->addr, a->family == 4 ? 4 : 16);
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /* n hex digits at s into bytes (n / 2 of them): whether all were hex. */
@@ -32,7 +22,7 @@ static bool hexbytes(const char *s, size_t n, uint8_t *out)
 	size_t i;
 
 	for (i = 0; i < n; i += 2) {
-		int h = hexval(s[i]), l = hexval(s[i + 1]);
+		int h = ftsw_hex_digit(s[i]), l = ftsw_hex_digit(s[i + 1]);
 
 		if (h < 0 || l < 0)
 			return false;
@@ -103,7 +93,7 @@ static int igmp_line(const char *s, const char *end, const char *dev,
 	if (w != 8)
 		return -EINVAL;
 	for (i = 0; i < 8; i++) {
-		int h = hexval(p[i]);
+		int h = ftsw_hex_digit(p[i]);
 
 		if (h < 0)
 			return -EINVAL;

@@ -11,7 +11,7 @@
 
 #include "util/parse.h"
 
-static int digit_value(int c)
+int ftsw_hex_digit(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -37,11 +37,11 @@ int ftsw_parse_u64_prefix(const char *what, const char *s, uint64_t min,
 		return -EINVAL;
 	}
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
-	    digit_value(p[2]) >= 0) {
+	    ftsw_hex_digit(p[2]) >= 0) {
 		base = 16;
 		p += 2;
 	}
-	for (; (d = digit_value(*p)) >= 0 && (unsigned)d < base; p++, n++) {
+	for (; (d = ftsw_hex_digit(*p)) >= 0 && (unsigned)d < base; p++, n++) {
 		if (v > (UINT64_MAX - d) / base)
 			over = true;
 		else
@@ -133,7 +133,7 @@ int ftsw_parse_hex_prefix(const char *what, const char *s, uint64_t *out,
 
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
-	for (; (d = digit_value(*p)) >= 0; p++, n++) {
+	for (; (d = ftsw_hex_digit(*p)) >= 0; p++, n++) {
 		if (v >> 60) {
 			ftsw_err_errno(err, ERANGE,
 				       "%s: '%.40s' is beyond 64 bits", what,

@@ -55,6 +55,9 @@ int ftsw_parse_u64_prefix(const char *what, const char *s, uint64_t min,
 int ftsw_parse_hex_prefix(const char *what, const char *s, uint64_t *out,
 			  const char **end, struct ftsw_err *err);
 
+/* The value of one hexadecimal (or decimal) digit, either case; -1 if c is none. */
+int ftsw_hex_digit(int c);
+
 /*
  * Split s at blanks (space, tab) in place into up to max words; returns
  * their count, or max + 1 when more text follows, which *rest (if not
