@@ -11,7 +11,7 @@
 #include <net/sock.h>
 #include "ar.h"
 #include "nl.h"
-#include "nl_policy.h"
+#include "nl_lft.h"
 #include "nl_ar.h"
 
 int ftsw_nl_ar_set(struct sk_buff *skb, struct genl_info *info)
@@ -190,29 +190,5 @@ static int ftsw_ar_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
  */
 int ftsw_nl_ar_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct ftsw_net *fn = ftsw_net(sock_net(skb->sk));
-	struct nlattr *tb[ARRAY_SIZE(ftsw_lft_get_policy)];
-	unsigned long id, last;
-	struct ftsw_switch *sw;
-	bool staged;
-	int err;
-
-	err = ftsw_dump_parse(cb, tb, ftsw_lft_get_policy);
-	if (err)
-		return err;
-	staged = nla_get_flag(tb[FTSW_ATTR_LFT_STAGED]);
-	if (!ftsw_dump_switches(cb, tb[FTSW_ATTR_SWITCH_ID], &last))
-		return 0;
-	mutex_lock(&fn->lock);
-	cb->seq = fn->seq;
-	xa_for_each_range(&fn->switches, id, sw, cb->args[0], last) {
-		ftsw_dump_seek(cb, id);
-		err = ftsw_ar_dump_one(skb, cb, sw, staged);
-		if (err)
-			break;
-		cb->args[0] = id + 1;
-		cb->args[1] = 0;
-	}
-	mutex_unlock(&fn->lock);
-	return ftsw_dump_ret(skb, err);
+	return ftsw_nl_table_dump(skb, cb, ftsw_ar_dump_one);
 }

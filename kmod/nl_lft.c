@@ -155,12 +155,13 @@ static int ftsw_lft_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
 }
 
 /*
- * Dump LFTs, optionally only SWITCH_ID's, the active or (LFT_STAGED) the
- * staged view: the staged table if any, else the active. The cursor is
- * (switch id args[0], next LID args[1]); a switch past the cursor's
- * (deleted) one starts at LID 0.
+ * Dump a table of every switch (LFT_GET's attributes: optionally only
+ * SWITCH_ID's, the active or (LFT_STAGED) the staged view), one switch at
+ * a time by @one. The cursor is (switch id args[0], @one's position in the
+ * switch args[1]); a switch past the cursor's (deleted) one starts at 0.
  */
-int ftsw_nl_lft_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int ftsw_nl_table_dump(struct sk_buff *skb, struct netlink_callback *cb,
+		       ftsw_table_dump_fn one)
 {
 	struct ftsw_net *fn = ftsw_net(sock_net(skb->sk));
 	struct nlattr *tb[ARRAY_SIZE(ftsw_lft_get_policy)];
@@ -179,7 +180,7 @@ int ftsw_nl_lft_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	cb->seq = fn->seq;
 	xa_for_each_range(&fn->switches, id, sw, cb->args[0], last) {
 		ftsw_dump_seek(cb, id);
-		err = ftsw_lft_dump_one(skb, cb, sw, staged);
+		err = one(skb, cb, sw, staged);
 		if (err)
 			break;
 		cb->args[0] = id + 1;
@@ -187,6 +188,12 @@ int ftsw_nl_lft_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	mutex_unlock(&fn->lock);
 	return ftsw_dump_ret(skb, err);
+}
+
+/* Dump LFTs: args[1] is the next LID. */
+int ftsw_nl_lft_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return ftsw_nl_table_dump(skb, cb, ftsw_lft_dump_one);
 }
 
 int ftsw_nl_sl2vl_set(struct sk_buff *skb, struct genl_info *info)
