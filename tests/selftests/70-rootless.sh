@@ -196,8 +196,10 @@ views() {
 	local u url rc=0 m up down n
 	declare -A DOWN=([2001]=2 [2002]=2 [2003]=0)
 	for u in "${USERS[@]}"; do
-		url=$(as "$u" "$FTSW" lab view -d --listen 127.0.0.1:0) || { rc=1; continue; }
-		url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' <<<"$url")
+		# -j: the daemon's URL under "url", the lab under "lab"
+		url=$(as "$u" "$FTSW" -j lab view -d --listen 127.0.0.1:0) || { rc=1; continue; }
+		url=$(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); assert d["lab"]; print(d["url"])' "$url" |
+			grep -o 'http://127\.0\.0\.1:[0-9]*/') || { echo "lab view -d -j: $url"; rc=1; continue; }
 		# the first sample comes after the daemon listens
 		for n in $(seq 100); do
 			m=$(curl -sf "${url}metrics") &&

@@ -107,8 +107,8 @@ static int daemonize(const char *lab, const char *log, struct ready *r,
 		url[n] = 0;
 		ftsw_out_begin(stdout, cli.json);
 		ftsw_out_open_object(NULL);
-		ftsw_out_str("url", "lab view of %s: ", lab);
-		ftsw_out_str(NULL, "%s", url);
+		ftsw_out_str("lab", "lab view of %s: ", lab);
+		ftsw_out_str("url", "%s", url);
 		ftsw_out_int("pid", " (pid %" PRId64, pid);
 		ftsw_out_str("log", ", log %s)\n", log);
 		ftsw_out_close_object();
