@@ -20,6 +20,7 @@
 #include "lft.h"
 #include "ll_queue.h"
 #include "path.h"
+#include "sma_ctl.h"
 #include "sma.h"
 
 #define ST_OK		IB_MGMT_MAD_STATUS_SUCCESS
@@ -456,97 +457,6 @@ int ftsw_sma_link_state_set(struct ftsw_port *p, u8 state)
 	return 0;
 }
 
-/* Retire what an SMP replaced: freed after netlink and RCU readers. */
-static void ftsw_retire(struct ftsw_net *fn, struct llist_node *n,
-			struct llist_head *list)
-{
-	llist_add(n, list);
-	schedule_work(&fn->retire_work);
-}
-
-/*
- * The subnet manager gives the host's CA port a LID and LMC: the edge
- * port's path policy is replaced by a copy with the new LID range (the
- * offsets reset to all 2^LMC paths when the LMC changes).
- */
-static int ftsw_ca_set_lid(struct ftsw_port *p, u16 lid, u8 lmc)
-{
-	struct ftsw_net *fn = p->sw->fn;
-	struct ftsw_policy *old, *pol;
-	const char *msg;
-
-	old = rcu_dereference_protected(p->policy,
-					lockdep_is_held(&fn->sma_lock));
-	if (old && old->base_lid == lid && old->lmc == lmc)
-		return ST_OK;
-	pol = kzalloc(struct_size(pol, sl, old ? old->sl_len : 0), GFP_ATOMIC);
-	if (!pol)
-		return ST_BUSY;
-	if (old) {
-		pol->default_sl = old->default_sl;
-		pol->sl_len = old->sl_len;
-		memcpy(pol->sl, old->sl, old->sl_len);
-		pol->n_offsets = old->n_offsets;
-		memcpy(pol->offsets, old->offsets, sizeof(pol->offsets));
-	}
-	if (!old || old->lmc != lmc)
-		ftsw_policy_defaults(pol, lmc);
-	pol->base_lid = lid;
-	pol->lmc = lmc;
-	if (ftsw_policy_check(lid, lmc, pol->offsets, pol->n_offsets, pol->sl,
-			      pol->sl_len, &msg)) {
-		kfree(pol);
-		return ST_VALUE;
-	}
-	rcu_assign_pointer(p->policy, pol);
-	if (old)
-		ftsw_retire(fn, &old->retired, &fn->retired_pol);
-	return ST_OK;
-}
-
-/*
- * PortPhysicalState in a PortInfo Set (IBA vol. 1, 14.2.5.6): 0 changes
- * nothing; Disabled (3) and Polling (2, enable) are what a switch port or
- * a CA port takes, as hardware does; Sleep (1) is optional and, like the
- * values a Set may not name (4..15), refused. Switch port 0 has no
- * physical link: @p is NULL there and only 0 passes.
- */
-static bool ftsw_sma_phys_ok(const struct ftsw_port *p, u8 phys)
-{
-	if (!phys)
-		return true;
-	return p && (phys == FTSW_PHYS_POLLING || phys == FTSW_PHYS_DISABLED);
-}
-
-/*
- * Record a checked PortPhysicalState Set (fn->sma_lock, softirq): taking a
- * link down or up takes RTNL and fn->lock, so fn->phys_work does it.
- */
-static void ftsw_sma_phys_set(struct ftsw_port *p, u8 phys)
-{
-	struct ftsw_net *fn = p->sw->fn;
-
-	lockdep_assert_held(&fn->sma_lock);
-	if (!phys)
-		return;
-	p->phys_req = phys;
-	if (fn->phys_work.func)
-		schedule_work(&fn->phys_work);
-}
-
-/* The Set waiting on @p, if any, taken (process context). */
-u8 ftsw_sma_phys_take(struct ftsw_port *p)
-{
-	struct ftsw_net *fn = p->sw->fn;
-	u8 phys;
-
-	spin_lock_bh(&fn->sma_lock);
-	phys = p->phys_req;
-	p->phys_req = 0;
-	spin_unlock_bh(&fn->sma_lock);
-	return phys;
-}
-
 /* Check a PortInfo Set as a whole before anything is applied. */
 static int ftsw_pi_check(struct ftsw_sma_req *r, const struct ftsw_pi_at *at)
 {
@@ -592,7 +502,7 @@ static int ftsw_port_info_set(struct ftsw_sma_req *r)
 	ib = at.ib;
 	mg = at.mg;
 	if (r->ca) {
-		st = ftsw_ca_set_lid(r->ca, be16_to_cpu(pi->lid),
+		st = ftsw_sma_ca_set_lid(r->ca, be16_to_cpu(pi->lid),
 				     pi->mkeyprot_resv_lmc & FTSW_MAX_LMC);
 		if (st)
 			return st;
@@ -805,7 +715,7 @@ static int ftsw_lft_set(struct ftsw_sma_req *r)
 	memcpy(lft->port + first, r->data, FTSW_LFT_BLOCK);
 	rcu_assign_pointer(sw->lft, lft);
 	if (cur)
-		ftsw_retire(fn, &cur->retired, &fn->retired_lft);
+		ftsw_sma_retire(fn, &cur->retired, &fn->retired_lft);
 	return ST_OK;
 }
 

@@ -19,6 +19,5 @@ u64 ftsw_ca_guid(const struct ftsw_port *p);
 u64 ftsw_switch_guid(const struct ftsw_switch *sw);
 u8 ftsw_ib_port_state(const struct ftsw_port *p, const struct ftsw_ibport *ib);
 int ftsw_sma_link_state_set(struct ftsw_port *p, u8 state);
-u8 ftsw_sma_phys_take(struct ftsw_port *p);
 
 #endif /* _FTSW_SMA_H */

@@ -12,7 +12,9 @@
 #include <linux/bitmap.h>
 #include <linux/llist.h>
 #include <linux/workqueue.h>
+#include <rdma/ib_mad.h>
 #include "lft.h"
+#include "path.h"
 #include "sma_ctl.h"
 
 #define FTSW_SUBNET_PREFIX	0xfe80000000000000ULL
@@ -190,4 +192,96 @@ void ftsw_sma_set_inband(struct ftsw_switch *sw, bool inband)
 		WRITE_ONCE(p->ca.ib.state, FTSW_PS_ACTIVE);
 	}
 	spin_unlock_bh(&fn->sma_lock);
+}
+
+/* Retire what an SMP replaced: freed after netlink and RCU readers. */
+void ftsw_sma_retire(struct ftsw_net *fn, struct llist_node *n,
+		     struct llist_head *list)
+{
+	llist_add(n, list);
+	schedule_work(&fn->retire_work);
+}
+
+/*
+ * The subnet manager gives the host's CA port a LID and LMC: the edge
+ * port's path policy is replaced by a copy with the new LID range (the
+ * offsets reset to all 2^LMC paths when the LMC changes). fn->sma_lock
+ * held; a MAD status.
+ */
+int ftsw_sma_ca_set_lid(struct ftsw_port *p, u16 lid, u8 lmc)
+{
+	struct ftsw_net *fn = p->sw->fn;
+	struct ftsw_policy *old, *pol;
+	const char *msg;
+
+	old = rcu_dereference_protected(p->policy,
+					lockdep_is_held(&fn->sma_lock));
+	if (old && old->base_lid == lid && old->lmc == lmc)
+		return IB_MGMT_MAD_STATUS_SUCCESS;
+	pol = kzalloc(struct_size(pol, sl, old ? old->sl_len : 0), GFP_ATOMIC);
+	if (!pol)
+		return IB_MGMT_MAD_STATUS_BUSY;
+	if (old) {
+		pol->default_sl = old->default_sl;
+		pol->sl_len = old->sl_len;
+		memcpy(pol->sl, old->sl, old->sl_len);
+		pol->n_offsets = old->n_offsets;
+		memcpy(pol->offsets, old->offsets, sizeof(pol->offsets));
+	}
+	if (!old || old->lmc != lmc)
+		ftsw_policy_defaults(pol, lmc);
+	pol->base_lid = lid;
+	pol->lmc = lmc;
+	if (ftsw_policy_check(lid, lmc, pol->offsets, pol->n_offsets, pol->sl,
+			      pol->sl_len, &msg)) {
+		kfree(pol);
+		return IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE;
+	}
+	rcu_assign_pointer(p->policy, pol);
+	if (old)
+		ftsw_sma_retire(fn, &old->retired, &fn->retired_pol);
+	return IB_MGMT_MAD_STATUS_SUCCESS;
+}
+
+/*
+ * PortPhysicalState in a PortInfo Set (IBA vol. 1, 14.2.5.6): 0 changes
+ * nothing; Disabled (3) and Polling (2, enable) are what a switch port or
+ * a CA port takes, as hardware does; Sleep (1) is optional and, like the
+ * values a Set may not name (4..15), refused. Switch port 0 has no
+ * physical link: @p is NULL there and only 0 passes.
+ */
+bool ftsw_sma_phys_ok(const struct ftsw_port *p, u8 phys)
+{
+	if (!phys)
+		return true;
+	return p && (phys == FTSW_PHYS_POLLING || phys == FTSW_PHYS_DISABLED);
+}
+
+/*
+ * Record a checked PortPhysicalState Set (fn->sma_lock, softirq): taking a
+ * link down or up takes RTNL and fn->lock, so fn->phys_work does it.
+ */
+void ftsw_sma_phys_set(struct ftsw_port *p, u8 phys)
+{
+	struct ftsw_net *fn = p->sw->fn;
+
+	lockdep_assert_held(&fn->sma_lock);
+	if (!phys)
+		return;
+	p->phys_req = phys;
+	if (fn->phys_work.func)
+		schedule_work(&fn->phys_work);
+}
+
+/* The Set waiting on @p, if any, taken (process context). */
+u8 ftsw_sma_phys_take(struct ftsw_port *p)
+{
+	struct ftsw_net *fn = p->sw->fn;
+	u8 phys;
+
+	spin_lock_bh(&fn->sma_lock);
+	phys = p->phys_req;
+	p->phys_req = 0;
+	spin_unlock_bh(&fn->sma_lock);
+	return phys;
 }
