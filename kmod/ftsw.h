@@ -169,6 +169,7 @@ struct ftsw_mgmt {
 	u8 sm_sl;
 	u8 subnet_to;		/* SubnetTimeOut */
 	u8 resp_time;		/* RespTimeValue */
+	u32 cap_local;		/* a CA's CapabilityMask bits its host set */
 	u16 pkey[FTSW_PKEY_CAP];
 };
 

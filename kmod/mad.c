@@ -203,8 +203,8 @@ enum ftsw_dr_act ftsw_dr_ca_send(struct ib_smp *smp)
 
 /*
  * Check the MAD frame header and the MAD's common header: reserved flags,
- * QPs that fit the class (SMPs on QP0, the rest on QP1), base version 1,
- * and the class versions this fabric's agents and the SA speak.
+ * QPs that fit the class (SMPs on QP0, the rest on QP1), base version 1.
+ * A class version the agents do not speak is theirs to answer (below).
  */
 static bool ftsw_mad_ok(const struct ftsw_mad_hdr *mh,
 			const struct ib_smp *mad)
@@ -215,17 +215,50 @@ static bool ftsw_mad_ok(const struct ftsw_mad_hdr *mh,
 
 	if (mh->flags || mh->sl & ~FTSW_SL_MASK || dqpn != qp || sqpn != qp)
 		return false;
-	if (mad->base_version != IB_MGMT_BASE_VERSION)
-		return false;
-	switch (mad->mgmt_class) {
+	return mad->base_version == IB_MGMT_BASE_VERSION;
+}
+
+/* A request that gets a response: a Get or a Set. */
+static bool ftsw_mad_get_set(const struct ib_smp *smp)
+{
+	return smp->method == IB_MGMT_METHOD_GET ||
+	       smp->method == IB_MGMT_METHOD_SET;
+}
+
+/*
+ * What an agent (SMA, PMA: class version 1) answers before looking at the
+ * attribute: a Get or Set of another class version gets IBA's "class
+ * version not supported" (0x0004); else 0, and the agent answers.
+ */
+static int ftsw_mad_version(const struct ib_smp *smp)
+{
+	if (smp->class_version == 1)
+		return 0;
+	return ftsw_mad_get_set(smp) ? IB_MGMT_MAD_STATUS_BAD_VERSION :
+				       -EOPNOTSUPP;
+}
+
+/*
+ * A switch's agents: the SMA (both SMP classes) and the PMA. A Get or Set
+ * of a class the switch does not serve is answered as Linux's MAD layer
+ * answers a request no agent takes (generate_unmatched_resp()): status
+ * 0x000C, unsupported method/attribute; any other method is dropped.
+ */
+static int ftsw_mad_switch_answer(struct ftsw_port *in, struct ib_smp *smp)
+{
+	int v;
+
+	switch (smp->mgmt_class) {
 	case IB_MGMT_CLASS_SUBN_LID_ROUTED:
 	case IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE:
+		v = ftsw_mad_version(smp);
+		return v ? v : ftsw_sma_switch(in->sw, in->num, smp);
 	case IB_MGMT_CLASS_PERF_MGMT:
-		return mad->class_version == 1;
-	case IB_MGMT_CLASS_SUBN_ADM:
-		return mad->class_version == 2;
+		v = ftsw_mad_version(smp);
+		return v ? v : ftsw_pma_switch(in->sw, smp);
 	}
-	return true;
+	return ftsw_mad_get_set(smp) ?
+	       IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB : -EOPNOTSUPP;
 }
 
 /* A LID a MAD may be routed to: unicast, or permissive (the neighbour). */
@@ -376,7 +409,7 @@ static struct ftsw_port *ftsw_mad_switch_dr(struct ftsw_port *in,
 
 	act = ftsw_dr_switch(smp, sw->nports, in->num, lr, &out);
 	if (act == FTSW_DR_LOCAL) {
-		status = ftsw_sma_switch(sw, in->num, smp);
+		status = ftsw_mad_switch_answer(in, smp);
 		if (status < 0)
 			return ftsw_mad_sink(in, skb, status);
 		ftsw_mad_respond(skb, status);
@@ -403,12 +436,7 @@ static struct ftsw_port *ftsw_mad_switch_agent(struct ftsw_port *in,
 	struct ib_smp *smp = ftsw_mad_smp(skb);
 	int status;
 
-	if (smp->mgmt_class == IB_MGMT_CLASS_SUBN_LID_ROUTED)
-		status = ftsw_sma_switch(in->sw, in->num, smp);
-	else if (smp->mgmt_class == IB_MGMT_CLASS_PERF_MGMT)
-		status = ftsw_pma_switch(in->sw, smp);
-	else
-		status = -EOPNOTSUPP;
+	status = ftsw_mad_switch_answer(in, smp);
 	if (status < 0)
 		return ftsw_mad_sink(in, skb, status);
 	ftsw_mad_respond(skb, status);
@@ -475,9 +503,10 @@ static struct ftsw_port *ftsw_mad_ca_agent(struct ftsw_port *p,
 	u16 slid = ntohs(ftsw_mad_mh(skb)->slid);
 	int status;
 
-	if (smp->mgmt_class == IB_MGMT_CLASS_PERF_MGMT)
+	status = ftsw_mad_version(smp);
+	if (!status && smp->mgmt_class == IB_MGMT_CLASS_PERF_MGMT)
 		status = ftsw_pma_ca(p, smp);
-	else
+	else if (!status)
 		status = ftsw_sma_ca(p, smp);
 	if (status < 0)
 		return ftsw_mad_deliver(p, skb);
@@ -578,6 +607,9 @@ struct ftsw_port *ftsw_mad_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 	if (smp->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
 		switch (ftsw_dr_ca_send(smp)) {
 		case FTSW_DR_LOCAL:
+			/* The host's local interface to its CA (sma.c). */
+			if (ftsw_sma_ca_local(smp))
+				return ftsw_mad_ca_agent(in, skb, true);
 			if (!ftsw_ca_takes(smp))
 				return ftsw_mad_deliver(in, skb);
 			return ftsw_mad_ca_agent(in, skb, true);

@@ -471,9 +471,6 @@ static void t_bad_mads(struct kunit *test)
 	m.smp.base_version = 2;
 	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->h0, FTSW_DROP_BAD_MAD);
 	m.smp.base_version = 1;
-	m.smp.class_version = 2;
-	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->h0, FTSW_DROP_BAD_MAD);
-	m.smp.class_version = 1;
 	m.mh.flags = 1;
 	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->h0, FTSW_DROP_BAD_MAD);
 	m.mh.flags = 0;
@@ -1341,6 +1338,94 @@ static void t_operational_vls(struct kunit *test)
 	t_fab_free(f);
 }
 
+/*
+ * Requests the agents do not serve get IBA's status, as a host's MAD layer
+ * answers them: a Get or Set of a class a switch has no agent for, 0x0C
+ * (Linux's generate_unmatched_resp()); of a class version an agent does
+ * not speak, 0x04; any other method of an unknown class: dropped.
+ */
+static void t_unsupported(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct t_mad m;
+	u8 classes[] = { 0x0a, 0x21, 0x03, 0x32 };
+	int i;
+
+	t_activate(f);		/* GMPs need Active ports */
+	t_route(f, 0, 2, 3);
+	t_route(f, 1, 8, 1);
+	for (i = 0; i < ARRAY_SIZE(classes); i++) {
+		t_smp_init(&m, classes[i], IB_MGMT_METHOD_GET, 0x0001, 0);
+		m.smp.class_version = classes[i] == 0x03 ? 2 : 1;
+		m.mh.dqpn = htonl(1);
+		m.mh.sqpn = htonl(1);
+		m.mh.dlid = htons(2);		/* S1's agents */
+		KUNIT_EXPECT_EQ_MSG(test, t_ask(test, f, f->h0, &m), 0x0c,
+				    "class 0x%02x", classes[i]);
+		KUNIT_EXPECT_EQ(test, ntohs(m.mh.slid), 2);
+	}
+	/* a Send of an unknown class: nobody answers it */
+	t_smp_init(&m, 0x0a, IB_MGMT_METHOD_SEND, 0x0001, 0);
+	m.mh.dqpn = htonl(1);
+	m.mh.sqpn = htonl(1);
+	m.mh.dlid = htons(2);
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->s1p1,
+		      FTSW_DROP_MAD_SINK);
+	/* the PMA and the SMA at class version 2 */
+	t_smp_init(&m, IB_MGMT_CLASS_PERF_MGMT, IB_MGMT_METHOD_GET, 0x0012, 0);
+	m.smp.class_version = 2;
+	m.mh.dqpn = htonl(1);
+	m.mh.sqpn = htonl(1);
+	m.mh.dlid = htons(2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x04);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, t_to_s1, 2);
+	m.smp.class_version = 2;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x04);
+	/* the CA's agent too */
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, t_to_h1, 4);
+	m.smp.class_version = 2;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x04);
+	/* PortInfo's modifier bit 31 (smpquery -x): port 1 all the same */
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0015, BIT(31) | 1, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, ((struct ib_port_info *)m.smp.data)->local_port_num,
+			1);
+	t_fab_free(f);
+}
+
+/* The host's local interface: IsSM in its CA's CapabilityMask. */
+static void t_local_cap(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct ib_port_info *pi;
+	struct t_mad m;
+
+	t_dr(&m, IB_MGMT_METHOD_SET, FTSW_ATTR_LOCAL_CAP, 0, t_to_s0, 0);
+	m.smp.data[3] = 0x02;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.smp.data[3], 0x02);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0015, 1, t_to_s0, 0);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	pi = (void *)m.smp.data;
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(pi->cap_mask) & 0x2, 0x2);
+	/* bits the host may not set: refused, nothing changed */
+	t_dr(&m, IB_MGMT_METHOD_SET, FTSW_ATTR_LOCAL_CAP, 0, t_to_s0, 0);
+	m.smp.data[3] = 0x08;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x1c);
+	KUNIT_EXPECT_EQ(test, m.smp.data[3], 0x02);
+	/* from elsewhere it is a vendor attribute: the host's software's */
+	t_dr(&m, IB_MGMT_METHOD_SET, FTSW_ATTR_LOCAL_CAP, 0, t_to_h1, 4);
+	m.smp.data[3] = 0;
+	t_send(test, f->h0, &m);
+	KUNIT_ASSERT_TRUE(test, t_recv(test, f, &m));
+	KUNIT_EXPECT_EQ(test, m.smp.method, IB_MGMT_METHOD_SET);
+	KUNIT_EXPECT_EQ(test, f->h1->ca.mgmt.cap_local, 0);
+	/* a switch has none */
+	t_dr(&m, IB_MGMT_METHOD_GET, FTSW_ATTR_LOCAL_CAP, 0, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x0c);
+	t_fab_free(f);
+}
+
 static struct kunit_case ftsw_mad_cases[] = {
 	KUNIT_CASE(t_hop0_ca),
 	KUNIT_CASE(t_dr_paths),
@@ -1364,6 +1449,8 @@ static struct kunit_case ftsw_mad_cases[] = {
 	KUNIT_CASE(t_operational_vls),
 	KUNIT_CASE(t_trap_repeat),
 	KUNIT_CASE(t_gmp_states),
+	KUNIT_CASE(t_unsupported),
+	KUNIT_CASE(t_local_cap),
 	{}
 };
 

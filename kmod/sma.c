@@ -39,6 +39,11 @@
 #define FTSW_CAP_TRAP		(1U << 3)
 #define FTSW_CAP_SL_MAP		(1U << 6)
 #define FTSW_CAP_SYS_GUID	(1U << 11)
+#define FTSW_CAP_SM		(1U << 1)	/* IsSM */
+#define FTSW_CAP_SM_DISABLED	(1U << 10)	/* IsSMdisabled */
+#define FTSW_LOCAL_CAP_BITS	(FTSW_CAP_SM | FTSW_CAP_SM_DISABLED)
+#define FTSW_PI_PEI		0x08	/* PartitionEnforcementInbound */
+#define FTSW_PI_PEO		0x04	/* PartitionEnforcementOutbound */
 #define FTSW_NODE_CA		1
 #define FTSW_NODE_SWITCH	2
 #define FTSW_DEVICE_ID		0xf75
@@ -292,7 +297,8 @@ static void ftsw_pi_fill(struct ftsw_sma_req *r, const struct ftsw_pi_at *at,
 	 * programs no switch's SLtoVLMappingTable without it (OpenSM's QoS).
 	 */
 	pi->cap_mask = cpu_to_be32(FTSW_CAP_TRAP | FTSW_CAP_SL_MAP |
-				   FTSW_CAP_SYS_GUID);
+				   FTSW_CAP_SYS_GUID |
+				   (r->ca ? mg->cap_local : 0));
 	pi->local_port_num = r->ca ? 1 : r->inp;
 	pi->link_width_enabled = ib->width_en ? ib->width_en : FTSW_WIDTH_4X;
 	pi->link_width_supported = FTSW_WIDTH_4X;
@@ -760,6 +766,35 @@ static int ftsw_mft_set(struct ftsw_sma_req *r)
 
 /* ---------------------------------------------------------------- agents */
 
+/*
+ * The host's local interface to its CA (IBA leaves it to the
+ * implementation: Linux's ib_modify_port() sets IsSM when an SM opens
+ * the umad issm device): vendor attribute FTSW_ATTR_LOCAL_CAP, the
+ * CapabilityMask bits the host's software sets, IsSM and IsSMdisabled,
+ * big endian in the data's first 4 bytes. Only the host reaches it, with a
+ * directed-route SMP of hop count 0 (ftsw_sma_ca_local()); the gateway
+ * sets IsSM while an SM client says it is one (SET_ISSM).
+ */
+static int ftsw_local_cap_get(struct ftsw_sma_req *r)
+{
+	if (!r->ca || r->mod)
+		return r->ca ? ST_VALUE : ST_ATTR;
+	put_unaligned_be32(r->ca->ca.mgmt.cap_local, r->data);
+	return ST_OK;
+}
+
+static int ftsw_local_cap_set(struct ftsw_sma_req *r)
+{
+	u32 cap = get_unaligned_be32(r->data);
+
+	if (!r->ca || r->mod)
+		return r->ca ? ST_VALUE : ST_ATTR;
+	if (cap & ~FTSW_LOCAL_CAP_BITS)
+		return ST_VALUE;
+	r->ca->ca.mgmt.cap_local = cap;
+	return ST_OK;
+}
+
 static const struct ftsw_sma_attr ftsw_sma_attrs[] = {
 	{ 0x0010, ftsw_node_desc_get, NULL },
 	{ 0x0011, ftsw_node_info_get, NULL },
@@ -771,6 +806,7 @@ static const struct ftsw_sma_attr ftsw_sma_attrs[] = {
 	{ 0x0018, ftsw_vlarb_get, ftsw_vlarb_set },
 	{ 0x0019, ftsw_lft_get, ftsw_lft_set },
 	{ 0x001B, ftsw_mft_get, ftsw_mft_set },
+	{ FTSW_ATTR_LOCAL_CAP, ftsw_local_cap_get, ftsw_local_cap_set },
 };
 
 /*
@@ -799,6 +835,13 @@ static int ftsw_sma_run(struct ftsw_sma_req *r, struct ib_smp *smp)
 	if (!a)
 		return ST_ATTR;
 	r->mod = be32_to_cpu(smp->attr_mod);
+	/*
+	 * PortInfo's modifier bit 31 asks for the extended link speeds
+	 * (smpquery -x sets it); no port here has them, so it changes
+	 * nothing, as on a port without IsExtendedSpeedsSupported.
+	 */
+	if (id == be16_to_cpu(IB_SMP_ATTR_PORT_INFO))
+		r->mod &= ~BIT(31);
 	r->data = smp->data;
 	spin_lock_bh(&fn->sma_lock);
 	if (smp->method == IB_MGMT_METHOD_SET)
@@ -851,6 +894,19 @@ int ftsw_sma_ca(struct ftsw_port *p, struct ib_smp *smp)
 	    be16_to_cpu(smp->attr_id) == 0x001B)
 		return ST_ATTR;	/* switch attributes */
 	return ftsw_sma_run(&r, smp);
+}
+
+/*
+ * An SMP of the host's local interface (FTSW_ATTR_LOCAL_CAP): a Get or Set,
+ * directed route, hop count 0 (the host's own port); its CA agent answers.
+ */
+bool ftsw_sma_ca_local(const struct ib_smp *smp)
+{
+	return smp->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE &&
+	       !smp->hop_cnt &&
+	       be16_to_cpu(smp->attr_id) == FTSW_ATTR_LOCAL_CAP &&
+	       (smp->method == IB_MGMT_METHOD_GET ||
+		smp->method == IB_MGMT_METHOD_SET);
 }
 
 /*

@@ -15,6 +15,7 @@ struct ib_smp;
 int ftsw_sma_switch(struct ftsw_switch *sw, u8 inp, struct ib_smp *smp);
 int ftsw_sma_ca(struct ftsw_port *p, struct ib_smp *smp);
 bool ftsw_sma_ca_takes(const struct ib_smp *smp);
+bool ftsw_sma_ca_local(const struct ib_smp *smp);
 u64 ftsw_ca_guid(const struct ftsw_port *p);
 u64 ftsw_switch_guid(const struct ftsw_switch *sw);
 u8 ftsw_ib_port_state(const struct ftsw_port *p, const struct ftsw_ibport *ib);

@@ -108,6 +108,13 @@ struct ftsw_hdr {
 #define FTSW_MAD_QP_SMI		0	/* QP0: subnet management (SMPs) */
 #define FTSW_MAD_QP_GSI		1	/* QP1: general services (GMPs) */
 #define FTSW_MAD_PKEY_DEFAULT	0xFFFF
+/*
+ * The host's local interface to its CA: a vendor SMP attribute the CA
+ * agent takes only from its own host, directed route with hop count 0:
+ * the CapabilityMask bits the host's software sets (IsSM 0x2, IsSMdisabled
+ * 0x400), big endian in the first 4 data bytes (Documentation/sm.md).
+ */
+#define FTSW_ATTR_LOCAL_CAP	0xFF10
 #define FTSW_LID_PERMISSIVE	0xFFFF
 
 struct ftsw_mad_hdr {

@@ -258,12 +258,44 @@ static void dispatch(struct gw *g, struct gw_frame *f, uint64_t now)
 	to_client(g, (uint32_t)i, f);
 }
 
+static int own_smp_do(struct gw *g, uint8_t method, uint16_t attr,
+		      uint32_t mod, const uint8_t *in, uint8_t *out);
+
 /*
  * Ask the host's own CA agent for attr/mod (hop-0 directed route) and
  * copy its 64 data bytes to out. Frames for clients arriving meanwhile are
  * dispatched. 0, or -1 (logged).
  */
 static int own_smp(struct gw *g, uint16_t attr, uint32_t mod, uint8_t *out)
+{
+	return own_smp_do(g, GW_METHOD_GET, attr, mod, NULL, out);
+}
+
+/*
+ * The host's local interface to its CA (FTSW_ATTR_LOCAL_CAP): IsSM in its
+ * PortInfo CapabilityMask while a client says it is the SM, as Linux's
+ * umad issm device sets it, so the SA lists the SM's port (saquery -s)
+ * and ibstat shows it. Done from the loop, never inside a dispatch.
+ */
+static void sync_local_cap(struct gw *g)
+{
+	uint8_t in[64] = { 0 }, out[64];
+	bool sm = false;
+	unsigned i;
+
+	for (i = 0; i < FTSW_GW_MAX_CLIENTS; i++)
+		sm |= g->cl[i].used && g->cl[i].issm;
+	if (sm == g->cap_sm)
+		return;
+	in[3] = sm ? GW_CAP_IS_SM : 0;
+	g->cap_sm = sm;		/* tried once: own_smp_do() logs a failure */
+	if (own_smp_do(g, GW_METHOD_SET, FTSW_ATTR_LOCAL_CAP, 0, in, out) == 0)
+		gw_log(g, "the port's CapabilityMask: IsSM %s",
+		       sm ? "set" : "cleared");
+}
+
+static int own_smp_do(struct gw *g, uint8_t method, uint16_t attr,
+		      uint32_t mod, const uint8_t *in, uint8_t *out)
 {
 	unsigned tmo = g->o->timeout_ms ? g->o->timeout_ms : 500;
 	unsigned tries = g->o->tries ? g->o->tries : 4, t;
@@ -275,7 +307,9 @@ static int own_smp(struct gw *g, uint16_t attr, uint32_t mod, uint8_t *out)
 		uint64_t now = ftsw_now_us(), end = now + tmo * 1000ull;
 		uint64_t tid = gw_tid_out(&g->tids, OWNER_SELF, 0, 0, now);
 
-		gw_smp_hop0_get(q.mad, attr, mod, tid);
+		gw_smp_hop0(q.mad, method, attr, mod, tid);
+		if (in)
+			memcpy(q.mad + GW_SMP_DATA, in, 64);
 		if (gw_send_frame(g, &q) < 0)
 			return -1;
 		while ((now = ftsw_now_us()) < end) {
@@ -653,6 +687,7 @@ static void gw_loop(struct gw *g, volatile sig_atomic_t *stop)
 		if (p[0].revents)
 			on_ctl(g);
 		expire(g);
+		sync_local_cap(g);
 	}
 }
 

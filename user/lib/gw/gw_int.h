@@ -55,6 +55,7 @@ struct gw {
 	struct gw_rx_sess rx[GW_RMPP_SESSIONS];
 	struct gw_tx_sess tx[GW_RMPP_SESSIONS];
 	uint64_t refused, dropped, timedout, rmpp_in, rmpp_out, rmpp_failed;
+	bool cap_sm;		/* IsSM set in the port's CapabilityMask */
 };
 
 void gw_log(struct gw *g, const char *fmt, ...)

@@ -331,11 +331,17 @@ void gw_mad_set_tid(uint8_t *mad, uint64_t tid)
 void gw_smp_hop0_get(uint8_t mad[GW_MAD_SIZE], uint16_t attr, uint32_t mod,
 		     uint64_t tid)
 {
+	gw_smp_hop0(mad, GW_METHOD_GET, attr, mod, tid);
+}
+
+void gw_smp_hop0(uint8_t mad[GW_MAD_SIZE], uint8_t method, uint16_t attr,
+		 uint32_t mod, uint64_t tid)
+{
 	memset(mad, 0, GW_MAD_SIZE);
 	mad[0] = 1;				/* base version */
 	mad[1] = GW_MGMT_CLASS_SMI_DR;
 	mad[2] = 1;				/* class version */
-	mad[3] = GW_METHOD_GET;
+	mad[3] = method;
 	/* status 0, D 0, hop pointer 0, hop count 0 */
 	gw_mad_set_tid(mad, tid);
 	mad[16] = (uint8_t)(attr >> 8);

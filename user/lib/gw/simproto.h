@@ -198,6 +198,11 @@ static inline uint16_t gw_mad_attr(const uint8_t *mad)
 
 #define GW_MGMT_CLASS_SMI_DR	0x81
 #define GW_METHOD_GET		0x01
+#define GW_METHOD_SET		0x02
+#define GW_METHOD_GET_RESP	0x81
+#define GW_STATUS_UNSUP_ATTR	0x000c	/* unsupported method/attribute */
+#define GW_STATUS_DIRECTION	0x8000	/* a directed-route response */
+#define GW_CAP_IS_SM		0x02	/* PortInfo CapabilityMask: IsSM */
 #define GW_METHOD_TRAP_REPRESS	0x07
 #define GW_ATTR_NODE_INFO	0x0011
 #define GW_ATTR_PORT_INFO	0x0015
@@ -205,9 +210,12 @@ static inline uint16_t gw_mad_attr(const uint8_t *mad)
 #define GW_SMP_DATA		64	/* offset of an SMP's data */
 
 /* A directed-route SMP Get of attr/mod with hop count 0 (the host's own
- * port answers), TID tid. */
+ * port answers), TID tid; gw_smp_hop0() with the method given (a Set's
+ * data, at GW_SMP_DATA, is the caller's to fill). */
 void gw_smp_hop0_get(uint8_t mad[GW_MAD_SIZE], uint16_t attr, uint32_t mod,
 		     uint64_t tid);
+void gw_smp_hop0(uint8_t mad[GW_MAD_SIZE], uint8_t method, uint16_t attr,
+		 uint32_t mod, uint64_t tid);
 /*
  * Whether mad is the good response to gw_smp_hop0_get(attr, tid): class
  * 0x81, GetResp, same TID and attribute, status 0. 0 or -EINVAL with the
