@@ -86,6 +86,9 @@ def main():
         topo, rate, buf, dur, gap, life, flavour = f.read().split()
     with open(os.path.join(d, "patterns")) as f:
         pats = f.read().split()
+    # a file pattern by its file's name
+    shown = [("file:" + os.path.basename(p[5:])) if p.startswith("file:")
+             else p for p in pats]
     names = {"static": "d-mod-k", "adaptive": "adaptive, per packet",
              "flowlet": "adaptive, flowlets of %s cycles" % gap}
     lines = ["%s, %s per port, buffers %s bytes per VL, %s ms per run, "
@@ -95,7 +98,7 @@ def main():
              "| diverted per frame, lab / sim |",
              "|---|---|---|---|---|---|---|---|---|"]
     dat, worst, stalled = [], 0.0, 0
-    for i, pat in enumerate(pats):
+    for i, pat in enumerate(shown):
         row = [pat]
         for mode in MODES:
             st, sro, r, sdv = sim_point(d, mode, i)
