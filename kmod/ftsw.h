@@ -31,6 +31,8 @@
 #include <linux/etherdevice.h>
 #include <linux/ftsw.h>
 
+#define FTSW_NOTICE_LEN		64	/* a Notice attribute (SMP data) */
+
 /*
  * A compact linear forwarding table: one byte per LID, the output port.
  * Only LIDs 0..size-1 are held; every LID past the end has no route.
@@ -171,6 +173,13 @@ struct ftsw_mgmt {
 	u8 resp_time;		/* RespTimeValue */
 	u32 cap_local;		/* a CA's CapabilityMask bits its host set */
 	u16 pkey[FTSW_PKEY_CAP];
+	/* Management key (IBA vol. 1, 14.2.4; mkey.c), under fn->sma_lock */
+	u64 mkey;		/* M_Key (0: none, every SMP passes) */
+	u8 mkey_prot;		/* M_KeyProtectBits */
+	u16 mkey_lease;		/* M_KeyLeasePeriod, seconds (0: forever) */
+	u16 mkey_violations;	/* M_KeyViolations, saturating */
+	bool mkey_timing;	/* the lease timer runs ... */
+	unsigned long mkey_end;	/* ... until then (jiffies) */
 };
 
 /* The channel adapter an edge port answers for (its host's). */
@@ -327,6 +336,21 @@ struct ftsw_switch {
 	u64 trap_wait;
 	u8 trap_port;
 	u8 trap_sends;
+	/*
+	 * Trap 256 (bad M_Key, mkey.c records it, trap.c sends it by
+	 * mkey_work): the switch's own or one of its CAs', sent once, at
+	 * most one per FTSW_TRAP_RATE; the Notice is built when recorded.
+	 * Under fn->sma_lock.
+	 */
+	struct ftsw_mkey_trap {
+		bool due;		/* recorded, not sent yet */
+		unsigned long next;	/* jiffies: none recorded before */
+		u8 port;		/* the port it leaves by */
+		u16 lid, sm_lid;	/* from, to */
+		u8 sl;
+		u8 notice[FTSW_NOTICE_LEN];
+	} mkey_trap;
+	struct work_struct mkey_work;
 	struct delayed_work trap_work;
 	/*
 	 * Port states driven by an in-band subnet manager: links come up in

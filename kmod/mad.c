@@ -386,11 +386,14 @@ static struct ftsw_port *ftsw_mad_route(struct ftsw_port *in,
 	return ftsw_mad_switch_rx(in, skb);
 }
 
-/* A MAD the switch's agents answer not: taken (a TrapRepress) or dropped. */
+/*
+ * A MAD the switch's agents answer not: taken (a TrapRepress), refused
+ * by the M_Key check (counted in M_KeyViolations, trapped), or dropped.
+ */
 static struct ftsw_port *ftsw_mad_sink(struct ftsw_port *in,
 				       struct sk_buff *skb, int status)
 {
-	if (status == FTSW_SMA_TAKEN)
+	if (status == FTSW_SMA_TAKEN || status == FTSW_SMA_REFUSED)
 		consume_skb(skb);
 	else
 		ftsw_drop(in, skb, FTSW_DROP_MAD_SINK);
@@ -507,7 +510,13 @@ static struct ftsw_port *ftsw_mad_ca_agent(struct ftsw_port *p,
 	if (!status && smp->mgmt_class == IB_MGMT_CLASS_PERF_MGMT)
 		status = ftsw_pma_ca(p, smp);
 	else if (!status)
-		status = ftsw_sma_ca(p, smp);
+		status = ftsw_sma_ca(p, smp, from_host && !smp->hop_cnt &&
+				     smp->mgmt_class ==
+				     IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE);
+	if (status == FTSW_SMA_REFUSED) {
+		consume_skb(skb);	/* the M_Key check's: no answer */
+		return NULL;
+	}
 	if (status < 0)
 		return ftsw_mad_deliver(p, skb);
 	ftsw_mad_respond(skb, status);

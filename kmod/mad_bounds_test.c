@@ -105,7 +105,7 @@ static int t_row_run(struct t_bnd *f, const struct t_row *r)
 		st = r->at == T_CA ? ftsw_pma_ca(f->p[2], m) :
 		     ftsw_pma_switch(f->sw, m);
 	else
-		st = r->at == T_CA ? ftsw_sma_ca(f->p[2], m) :
+		st = r->at == T_CA ? ftsw_sma_ca(f->p[2], m, false) :
 		     ftsw_sma_switch(f->sw, 1, m);
 	local_bh_enable();
 	rcu_read_unlock();

@@ -1426,6 +1426,310 @@ static void t_local_cap(struct kunit *test)
 	t_fab_free(f);
 }
 
+/*
+ * Management keys (IBA vol. 1, 14.2.4). S1 (LID 2, SM at LID 8) is keyed
+ * by a PortInfo Set on its port 0 from h0 along t_to_s1; every SMP then
+ * carries @key in its M_Key field. Answered: the status; refused (no
+ * answer at all): T_REFUSED.
+ */
+#define T_KEY		0x1122334455667788ULL
+#define T_REFUSED	0xffff
+
+static u16 t_try(struct kunit *test, struct t_fab *f, struct t_mad *m)
+{
+	t_send(test, f->h0, m);
+	if (!t_recv(test, f, m))
+		return T_REFUSED;
+	return ntohs(m->smp.status) & 0x7fff;
+}
+
+/* PortInfo of S1's port 0: Get (@set false) or Set of its M_Key fields. */
+static u16 t_s1_pi(struct kunit *test, struct t_fab *f, bool set, u64 key,
+		   u64 new_key, u8 prot, u16 lease, struct ib_port_info **pip)
+{
+	static struct t_mad m;
+	struct ib_port_info *pi = (void *)m.smp.data;
+
+	t_dr(&m, set ? IB_MGMT_METHOD_SET : IB_MGMT_METHOD_GET, 0x0015, 0,
+	     t_to_s1, 2);
+	m.smp.mkey = cpu_to_be64(key);
+	if (set) {
+		pi->mkey = cpu_to_be64(new_key);
+		pi->mkeyprot_resv_lmc = prot << 6;
+		pi->mkey_lease_period = cpu_to_be16(lease);
+		pi->lid = cpu_to_be16(2);
+		pi->sm_lid = cpu_to_be16(8);
+		pi->clientrereg_resv_subnetto = 22;
+	}
+	if (pip)
+		*pip = pi;
+	return t_try(test, f, &m);
+}
+
+static struct t_fab *t_mkey_fab(struct kunit *test, u8 prot, u16 lease)
+{
+	struct t_fab *f = t_fab_new(test);
+
+	t_route(f, 0, 2, 3);
+	t_route(f, 1, 8, 1);
+	/* No key yet: any SMP passes, this one sets it. */
+	KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, true, 0, T_KEY, prot, lease,
+				      NULL), 0);
+	KUNIT_EXPECT_EQ(test, f->sw[1]->mgmt.mkey, T_KEY);
+	KUNIT_EXPECT_EQ(test, f->sw[1]->mgmt.mkey_prot, prot);
+	return f;
+}
+
+/*
+ * Every protection level x Get/Set x with the key, with none (0) and with
+ * a wrong one. By IBA's table: a Get without the key is answered at levels
+ * 0 (M_Key shown) and 1 (M_Key 0), refused at 2 and 3; a Set without it
+ * is refused at every level; with the key everything is answered. Each
+ * refusal counts in M_KeyViolations; a refused Set changes nothing.
+ */
+static void t_mkey_levels(struct kunit *test)
+{
+	static const u64 bad[] = { 0, T_KEY ^ 1, ~0ULL };
+	struct ib_port_info *pi;
+	struct t_fab *f;
+	u16 want_viol;
+	int prot, i;
+
+	for (prot = 0; prot < 4; prot++) {
+		f = t_mkey_fab(test, prot, 0);
+		want_viol = 0;
+		for (i = 0; i < ARRAY_SIZE(bad); i++) {
+			u16 st = t_s1_pi(test, f, false, bad[i], 0, 0, 0, &pi);
+
+			if (prot < 2) {
+				KUNIT_EXPECT_EQ(test, st, 0);
+				KUNIT_EXPECT_EQ(test, be64_to_cpu(pi->mkey),
+						prot ? 0 : T_KEY);
+				KUNIT_EXPECT_EQ(test,
+						pi->mkeyprot_resv_lmc >> 6,
+						prot);
+			} else {
+				KUNIT_EXPECT_EQ(test, st, T_REFUSED);
+				want_viol++;
+			}
+			/* a Set that would drop the key */
+			KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, true, bad[i], 0,
+						      0, 0, NULL), T_REFUSED);
+			want_viol++;
+			KUNIT_EXPECT_EQ(test, f->sw[1]->mgmt.mkey, T_KEY);
+			KUNIT_EXPECT_EQ(test, f->sw[1]->mgmt.mkey_prot, prot);
+		}
+		/* With the key: the Get shows it all, the count included. */
+		KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, false, T_KEY, 0, 0, 0,
+					      &pi), 0);
+		KUNIT_EXPECT_EQ(test, be64_to_cpu(pi->mkey), T_KEY);
+		KUNIT_EXPECT_EQ(test, pi->mkeyprot_resv_lmc >> 6, prot);
+		KUNIT_EXPECT_EQ(test, be16_to_cpu(pi->mkey_violations),
+				want_viol);
+		/* ... and the Set takes the key away. */
+		KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, true, T_KEY, 0, 0, 0,
+					      &pi), 0);
+		KUNIT_EXPECT_EQ(test, f->sw[1]->mgmt.mkey, 0);
+		KUNIT_EXPECT_EQ(test, f->sw[1]->mgmt.mkey_violations, 0);
+		KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, true, 7, 0, 0, 0, NULL),
+				0);
+		t_fab_free(f);
+	}
+}
+
+/*
+ * Other attributes and agents: an LFT Set without the key changes nothing
+ * at level 0; a CA keyed at level 2 refuses a Get, answers with the key;
+ * its PMA and the host's local interface need none; the other switches
+ * are not keyed.
+ */
+static void t_mkey_others(struct kunit *test)
+{
+	struct t_fab *f = t_mkey_fab(test, 0, 0);
+	struct ib_port_info *pi;
+	struct t_mad m;
+
+	t_activate(f);
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0019, 0, t_to_s1, 2);
+	memset(m.smp.data, 4, 64);
+	KUNIT_EXPECT_EQ(test, t_try(test, f, &m), T_REFUSED);
+	KUNIT_EXPECT_EQ(test, rcu_access_pointer(f->sw[1]->lft)->port[9], 2);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, t_to_s2, 3);
+	KUNIT_EXPECT_EQ(test, t_try(test, f, &m), 0);
+	/* h1's CA: LID 9, SM 8, key T_KEY ^ 2, level 2 */
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0015, 1, t_to_h1, 4);
+	pi = (void *)m.smp.data;
+	pi->lid = cpu_to_be16(9);
+	pi->sm_lid = cpu_to_be16(8);
+	pi->mkey = cpu_to_be64(T_KEY ^ 2);
+	pi->mkeyprot_resv_lmc = 2 << 6;
+	KUNIT_EXPECT_EQ(test, t_try(test, f, &m), 0);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, t_to_h1, 4);
+	KUNIT_EXPECT_EQ(test, t_try(test, f, &m), T_REFUSED);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0012, 0, t_to_h1, 4);
+	KUNIT_EXPECT_EQ(test, t_try(test, f, &m), T_REFUSED);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, t_to_h1, 4);
+	m.smp.mkey = cpu_to_be64(T_KEY ^ 2);
+	KUNIT_EXPECT_EQ(test, t_try(test, f, &m), 0);
+	KUNIT_EXPECT_EQ(test, t_ni(&m)->node_type, 1);
+	KUNIT_EXPECT_EQ(test, f->h1->ca.mgmt.mkey_violations, 2);
+	t_smp_init(&m, IB_MGMT_CLASS_PERF_MGMT, IB_MGMT_METHOD_GET, 0x0012, 0);
+	m.mh.dqpn = htonl(1);
+	m.mh.sqpn = htonl(1);
+	m.mh.dlid = htons(9);
+	KUNIT_EXPECT_EQ(test, t_try(test, f, &m), 0);
+	/* h1's host on its own CA's local interface (hop count 0) */
+	t_dr(&m, IB_MGMT_METHOD_GET, FTSW_ATTR_LOCAL_CAP, 0, t_to_s0, 0);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h1, &m), 0);
+	/* ... reads its port as its driver does, but sets nothing */
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0015, 1, t_to_s0, 0);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h1, &m), 0);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(pi->mkey), T_KEY ^ 2);
+	m.smp.method = IB_MGMT_METHOD_SET;
+	m.smp.status = 0;
+	m.smp.hop_ptr = 0;
+	t_send(test, f->h1, &m);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&f->got));
+	KUNIT_EXPECT_EQ(test, f->h1->ca.mgmt.mkey_violations, 3);
+	t_fab_free(f);
+}
+
+/*
+ * The lease: a refusal at level 2 with M_KeyLeasePeriod 60 starts the
+ * timer; an SMP with the key stops it; once it runs out (moved to now by
+ * hand) the protection bits are 0 and a Get without the key is answered,
+ * M_Key shown. Lease 0: refusals start no timer.
+ */
+static void t_mkey_lease(struct kunit *test)
+{
+	struct t_fab *f = t_mkey_fab(test, 2, 60);
+	struct ftsw_mgmt *mg = &f->sw[1]->mgmt;
+	struct ib_port_info *pi;
+	unsigned long t0 = jiffies;
+
+	KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, false, 0, 0, 0, 0, NULL),
+			T_REFUSED);
+	KUNIT_EXPECT_TRUE(test, mg->mkey_timing);
+	KUNIT_EXPECT_TRUE(test, time_in_range(mg->mkey_end, t0 + 60 * HZ,
+					      jiffies + 60 * HZ));
+	KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, false, T_KEY, 0, 0, 0, &pi),
+			0);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(pi->mkey_lease_period), 60);
+	KUNIT_EXPECT_FALSE(test, mg->mkey_timing);
+	KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, false, 0, 0, 0, 0, NULL),
+			T_REFUSED);
+	KUNIT_EXPECT_TRUE(test, mg->mkey_timing);
+	mg->mkey_end = jiffies;		/* the lease runs out */
+	KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, false, 0, 0, 0, 0, &pi), 0);
+	KUNIT_EXPECT_EQ(test, pi->mkeyprot_resv_lmc >> 6, 0);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(pi->mkey), T_KEY);
+	KUNIT_EXPECT_FALSE(test, mg->mkey_timing);
+	/* Sets still need the key (level 0) */
+	KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, true, 0, 0, 0, 0, NULL),
+			T_REFUSED);
+	/* Lease 0: no timer, protection kept; 0xFFFF s: no overflow */
+	KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, true, T_KEY, T_KEY, 3, 0,
+				      NULL), 0);
+	KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, true, 0, 0, 0, 0, NULL),
+			T_REFUSED);
+	KUNIT_EXPECT_FALSE(test, mg->mkey_timing);
+	KUNIT_EXPECT_EQ(test, mg->mkey_prot, 3);
+	KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, true, T_KEY, T_KEY, 2, 0xffff,
+				      NULL), 0);
+	KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, false, 5, 0, 0, 0, NULL),
+			T_REFUSED);
+	KUNIT_EXPECT_TRUE(test, time_after(mg->mkey_end, jiffies + 65000UL *
+					   HZ));
+	t_fab_free(f);
+}
+
+/*
+ * Trap 256 from S1 (LID 2) to the SM (LID 8) for h0's refused Set along
+ * t_to_s1, by hand from IBA 14.2.5.1 / <rdma/ib_mad.h>'s ntc_256: the
+ * switch's LID, DrSLID permissive, method Set, PortInfo, modifier 0, the
+ * key it carried, DRNotice | hop count 2, return path {0, 1, 1} (S0 took
+ * it by port 1, S1 by port 1). A second refusal right after: counted, not
+ * trapped again. A TrapRepress: refused without the key, taken with it.
+ * A CA's: prod type CA, from its LID.
+ */
+static void t_mkey_trap256(struct kunit *test)
+{
+	struct t_fab *f = t_mkey_fab(test, 2, 0);
+	struct ftsw_switch *s1 = f->sw[1];
+	struct ib_mad_notice_attr *n;
+	struct ib_port_info *pi;
+	struct t_mad m;
+
+	KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, true, 0xabcd, 0, 0, 0, NULL),
+			T_REFUSED);
+	KUNIT_EXPECT_TRUE(test, s1->mkey_trap.due);
+	KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, true, 0xabce, 0, 0, 0, NULL),
+			T_REFUSED);
+	ftsw_trap_mkey_run(s1);
+	KUNIT_ASSERT_TRUE(test, t_recv(test, f, &m));
+	KUNIT_EXPECT_EQ(test, m.smp.mgmt_class, IB_MGMT_CLASS_SUBN_LID_ROUTED);
+	KUNIT_EXPECT_EQ(test, m.smp.method, IB_MGMT_METHOD_TRAP);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(m.smp.attr_id), 0x0002);
+	KUNIT_EXPECT_EQ(test, ntohs(m.mh.slid), 2);
+	KUNIT_EXPECT_EQ(test, ntohs(m.mh.dlid), 8);
+	n = (void *)m.smp.data;
+	KUNIT_EXPECT_EQ(test, n->generic_type, 0x82);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(n->prod_type_lsb), 2);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(n->trap_num), 256);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(n->issuer_lid), 2);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(n->details.ntc_256.lid), 2);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(n->details.ntc_256.dr_slid), 0xffff);
+	KUNIT_EXPECT_EQ(test, n->details.ntc_256.method, 2);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(n->details.ntc_256.attr_id), 0x15);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(n->details.ntc_256.attr_mod), 0);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(n->details.ntc_256.mkey), 0xabcd);
+	KUNIT_EXPECT_EQ(test, n->details.ntc_256.dr_trunc_hop, 0x82);
+	KUNIT_EXPECT_EQ(test, n->details.ntc_256.dr_rtn_path[0], 0);
+	KUNIT_EXPECT_EQ(test, n->details.ntc_256.dr_rtn_path[1], 1);
+	KUNIT_EXPECT_EQ(test, n->details.ntc_256.dr_rtn_path[2], 1);
+	KUNIT_EXPECT_EQ(test, n->details.ntc_256.dr_rtn_path[3], 0);
+	/* sent once */
+	ftsw_trap_mkey_run(s1);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&f->got));
+	KUNIT_EXPECT_EQ(test, s1->mgmt.mkey_violations, 2);
+	/* TrapRepress: without the key a violation, with it taken */
+	t_smp_init(&m, IB_MGMT_CLASS_SUBN_LID_ROUTED,
+		   IB_MGMT_METHOD_TRAP_REPRESS, 0x0002, 0);
+	m.mh.dlid = htons(2);
+	t_send(test, f->h0, &m);
+	KUNIT_EXPECT_EQ(test, s1->mgmt.mkey_violations, 3);
+	m.smp.mkey = cpu_to_be64(T_KEY);
+	t_send(test, f->h0, &m);
+	KUNIT_EXPECT_EQ(test, s1->mgmt.mkey_violations, 3);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&f->got));
+	/* a CA's, LID-routed Get at level 2: from LID 9, prod type CA */
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0015, 1, t_to_h1, 4);
+	pi = (void *)m.smp.data;
+	pi->lid = cpu_to_be16(9);
+	pi->sm_lid = cpu_to_be16(8);
+	pi->mkey = cpu_to_be64(3);
+	pi->mkeyprot_resv_lmc = 2 << 6;
+	KUNIT_EXPECT_EQ(test, t_try(test, f, &m), 0);
+	t_smp_init(&m, IB_MGMT_CLASS_SUBN_LID_ROUTED, IB_MGMT_METHOD_GET,
+		   0x0015, 1);
+	m.mh.dlid = htons(9);
+	m.smp.mkey = cpu_to_be64(4);
+	KUNIT_EXPECT_EQ(test, t_try(test, f, &m), T_REFUSED);
+	KUNIT_EXPECT_TRUE(test, f->sw[2]->mkey_trap.due);
+	ftsw_trap_mkey_run(f->sw[2]);
+	KUNIT_ASSERT_TRUE(test, t_recv(test, f, &m));
+	KUNIT_EXPECT_EQ(test, ntohs(m.mh.slid), 9);
+	KUNIT_EXPECT_EQ(test, ntohs(m.mh.dlid), 8);
+	n = (void *)m.smp.data;
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(n->prod_type_lsb), 1);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(n->issuer_lid), 9);
+	KUNIT_EXPECT_EQ(test, n->details.ntc_256.method, 1);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(n->details.ntc_256.attr_mod), 1);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(n->details.ntc_256.mkey), 4);
+	KUNIT_EXPECT_EQ(test, n->details.ntc_256.dr_trunc_hop, 0);
+	t_fab_free(f);
+}
+
 static struct kunit_case ftsw_mad_cases[] = {
 	KUNIT_CASE(t_hop0_ca),
 	KUNIT_CASE(t_dr_paths),
@@ -1451,6 +1755,10 @@ static struct kunit_case ftsw_mad_cases[] = {
 	KUNIT_CASE(t_gmp_states),
 	KUNIT_CASE(t_unsupported),
 	KUNIT_CASE(t_local_cap),
+	KUNIT_CASE(t_mkey_levels),
+	KUNIT_CASE(t_mkey_others),
+	KUNIT_CASE(t_mkey_lease),
+	KUNIT_CASE(t_mkey_trap256),
 	{}
 };
 

@@ -19,6 +19,7 @@
 #include <rdma/ib_mad.h>
 #include "lft.h"
 #include "ll_queue.h"
+#include "mkey.h"
 #include "path.h"
 #include "sma_ctl.h"
 #include "sma.h"
@@ -58,6 +59,8 @@ struct ftsw_sma_req {
 	u8 inp;			/* port it came in by (switch) */
 	u32 mod;		/* attribute modifier */
 	u8 *data;		/* the 64-byte SMP data */
+	bool hide_mkey;		/* PortInfo's M_Key answered as 0 */
+	bool own;		/* hop 0 from the CA's own host */
 };
 
 struct ftsw_sma_attr {
@@ -329,6 +332,7 @@ static void ftsw_pi_fill(struct ftsw_sma_req *r, const struct ftsw_pi_at *at,
 	pi->guid_cap = 1;
 	pi->clientrereg_resv_subnetto = mg->subnet_to & 0x1f;
 	pi->resv_resptimevalue = mg->resp_time & 0x1f;
+	ftsw_mkey_pi_get(mg, r->hide_mkey, pi);
 }
 
 static int ftsw_port_info_get(struct ftsw_sma_req *r)
@@ -520,6 +524,7 @@ static int ftsw_port_info_set(struct ftsw_sma_req *r)
 		mg->sm_lid = be16_to_cpu(pi->sm_lid);
 		mg->sm_sl = pi->neighbormtu_mastersmsl & 0xf;
 		WRITE_ONCE(mg->subnet_to, pi->clientrereg_resv_subnetto & 0x1f);
+		ftsw_mkey_pi_set(mg, pi);
 	}
 	if (r->mod || r->ca)
 		ftsw_sma_phys_set(at.p, pi->portphysstate_linkdown >> 4);
@@ -809,10 +814,17 @@ static const struct ftsw_sma_attr ftsw_sma_attrs[] = {
 	{ FTSW_ATTR_LOCAL_CAP, ftsw_local_cap_get, ftsw_local_cap_set },
 };
 
+/* A switch's attribute, which a CA has not: SwitchInfo, LFT, MFT. */
+static bool ftsw_sw_attr(u16 id)
+{
+	return id == 0x0012 || id == 0x0019 || id == 0x001B;
+}
+
 /*
  * Answer an SMP in place: its data becomes the attribute as it now is.
- * Returns the MAD status, or -EOPNOTSUPP for what no agent answers
- * (responses, traps, trap represses).
+ * Returns the MAD status, -EOPNOTSUPP for what no agent answers
+ * (responses, traps, trap represses), FTSW_SMA_REFUSED for what the
+ * M_Key check refused (mkey.c), before the attribute is looked at.
  */
 static int ftsw_sma_run(struct ftsw_sma_req *r, struct ib_smp *smp)
 {
@@ -820,6 +832,7 @@ static int ftsw_sma_run(struct ftsw_sma_req *r, struct ib_smp *smp)
 	struct ftsw_net *fn = r->sw->fn;
 	u16 id = be16_to_cpu(smp->attr_id);
 	int i, st = ST_OK;
+	enum ftsw_mkey mk;
 
 	if (smp->method != IB_MGMT_METHOD_GET &&
 	    smp->method != IB_MGMT_METHOD_SET) {
@@ -830,10 +843,8 @@ static int ftsw_sma_run(struct ftsw_sma_req *r, struct ib_smp *smp)
 		return ST_METHOD;
 	}
 	for (i = 0; i < ARRAY_SIZE(ftsw_sma_attrs); i++)
-		if (ftsw_sma_attrs[i].id == id)
+		if (ftsw_sma_attrs[i].id == id && !(r->ca && ftsw_sw_attr(id)))
 			a = &ftsw_sma_attrs[i];
-	if (!a)
-		return ST_ATTR;
 	r->mod = be32_to_cpu(smp->attr_mod);
 	/*
 	 * PortInfo's modifier bit 31 asks for the extended link speeds
@@ -844,6 +855,15 @@ static int ftsw_sma_run(struct ftsw_sma_req *r, struct ib_smp *smp)
 		r->mod &= ~BIT(31);
 	r->data = smp->data;
 	spin_lock_bh(&fn->sma_lock);
+	/* No M_Key for the host's local interface and own-port reads (mkey.c) */
+	mk = id == FTSW_ATTR_LOCAL_CAP ||
+	     (r->own && smp->method == IB_MGMT_METHOD_GET) ? FTSW_MKEY_OK :
+	     ftsw_mkey_check(r->sw, r->ca, r->inp, smp);
+	if (mk == FTSW_MKEY_REFUSED || !a) {
+		spin_unlock_bh(&fn->sma_lock);
+		return mk == FTSW_MKEY_REFUSED ? FTSW_SMA_REFUSED : ST_ATTR;
+	}
+	r->hide_mkey = mk == FTSW_MKEY_HIDE;
 	if (smp->method == IB_MGMT_METHOD_SET)
 		st = a->set ? a->set(r) : ST_ATTR;
 	memset(smp->data, 0, sizeof(smp->data));
@@ -853,21 +873,25 @@ static int ftsw_sma_run(struct ftsw_sma_req *r, struct ib_smp *smp)
 }
 
 /*
- * A TrapRepress come to the switch's agent (softirq): the trap it names
- * is not sent again. The TID is matched on its low 32 bits, the MAD layer
- * of the SM's host owning the high ones (as Linux's ib_mad does).
+ * A TrapRepress come to the switch's agent by port @inp (softirq): with the
+ * M_Key, the trap it names is not sent again. The TID's low 32 bits match
+ * (the SM host's MAD layer owns the high ones, as Linux's ib_mad does).
  */
-static bool ftsw_sma_trap_repress(struct ftsw_switch *sw, u64 tid)
+static int ftsw_sma_trap_repress(struct ftsw_switch *sw, u8 inp,
+				 const struct ib_smp *smp)
 {
+	u32 tid = be64_to_cpu(smp->tid);
 	struct ftsw_net *fn = sw->fn;
-	bool hit;
+	int ret = FTSW_SMA_REFUSED;
 
 	spin_lock_bh(&fn->sma_lock);
-	hit = sw->trap_wait && (u32)sw->trap_wait == (u32)tid;
-	if (hit)
-		sw->trap_wait = 0;
+	if (ftsw_mkey_check(sw, NULL, inp, smp) != FTSW_MKEY_REFUSED) {
+		if (sw->trap_wait && (u32)sw->trap_wait == tid)
+			sw->trap_wait = 0;
+		ret = FTSW_SMA_TAKEN;
+	}
 	spin_unlock_bh(&fn->sma_lock);
-	return hit;
+	return ret;
 }
 
 /* A switch's SMA: an SMP come in by port @inp (0: its own). */
@@ -877,22 +901,16 @@ int ftsw_sma_switch(struct ftsw_switch *sw, u8 inp, struct ib_smp *smp)
 
 	/* The SM's answer to a trap: the trap is not sent again. */
 	if (smp->method == IB_MGMT_METHOD_TRAP_REPRESS &&
-	    smp->attr_id == IB_SMP_ATTR_NOTICE) {
-		ftsw_sma_trap_repress(sw, be64_to_cpu(smp->tid));
-		return FTSW_SMA_TAKEN;
-	}
+	    smp->attr_id == IB_SMP_ATTR_NOTICE)
+		return ftsw_sma_trap_repress(sw, inp, smp);
 	return ftsw_sma_run(&r, smp);
 }
 
-/* The SMA of the CA behind edge port @p. */
-int ftsw_sma_ca(struct ftsw_port *p, struct ib_smp *smp)
+/* The SMA of the CA behind edge port @p (@own: hop 0 from its host). */
+int ftsw_sma_ca(struct ftsw_port *p, struct ib_smp *smp, bool own)
 {
-	struct ftsw_sma_req r = { .sw = p->sw, .ca = p, .inp = 1 };
+	struct ftsw_sma_req r = { .sw = p->sw, .ca = p, .inp = 1, .own = own };
 
-	if (be16_to_cpu(smp->attr_id) == 0x0012 ||
-	    be16_to_cpu(smp->attr_id) == 0x0019 ||
-	    be16_to_cpu(smp->attr_id) == 0x001B)
-		return ST_ATTR;	/* switch attributes */
 	return ftsw_sma_run(&r, smp);
 }
 

@@ -93,7 +93,7 @@ void ftsw_sma_net_exit(struct ftsw_net *fn)
 
 /*
  * A switch being deleted: no SMP may publish a table into it any more,
- * and its trap stops repeating (the work takes neither RTNL nor fn->lock).
+ * and its traps stop (the works take neither RTNL nor fn->lock).
  */
 void ftsw_sma_switch_del(struct ftsw_switch *sw)
 {
@@ -108,6 +108,8 @@ void ftsw_sma_switch_del(struct ftsw_switch *sw)
 	kfree(mft);
 	if (sw->trap_work.work.func)
 		cancel_delayed_work_sync(&sw->trap_work);
+	if (sw->mkey_work.func)
+		cancel_work_sync(&sw->mkey_work);
 }
 
 /*

@@ -4,7 +4,8 @@
  * link changes state, both its InfiniBand ports start over, the switch
  * sets PortStateChange and sends trap 128 to the master SM, LID-routed from
  * its own LID as if the MAD came in by that port (rx.c), again and again
- * until the SM represses it (sma.c takes the TrapRepress). Process
+ * until the SM represses it (sma.c takes the TrapRepress); an SMP the
+ * M_Key check refused, trap 256 (mkey.c records it), once. Process
  * context. See Documentation/sm.md.
  */
 #include <linux/kernel.h>
@@ -45,20 +46,20 @@ static void ftsw_mad_send(struct ftsw_port *in, struct sk_buff *skb)
 }
 
 /*
- * Trap 128 (link state change, IBA vol. 1, 14.2.5.1): a Notice from the
- * switch's LID to the master SM's, LID-routed.
+ * A trap's frame: a Notice (method Trap), LID-routed from the issuer's
+ * @lid to the master SM's @sm_lid. Its Notice to fill in *@n, or NULL
+ * (the drop counted on @in).
  */
-static void ftsw_trap128(struct ftsw_port *in, u16 sm_lid, u16 lid, u8 sl,
-			 u64 tid, gfp_t gfp)
+static struct sk_buff *ftsw_trap_new(struct ftsw_port *in, u16 sm_lid,
+				     u16 lid, u8 sl, u64 tid, gfp_t gfp,
+				     struct ib_mad_notice_attr **n)
 {
-	struct ib_mad_notice_attr *n;
+	struct sk_buff *skb = ftsw_mad_alloc(sm_lid, lid, sl, gfp);
 	struct ib_smp *smp;
-	struct sk_buff *skb;
 
-	skb = ftsw_mad_alloc(sm_lid, lid, sl, gfp);
 	if (!skb) {
 		ftsw_port_drop(in, FTSW_DROP_TX_ERROR);
-		return;
+		return NULL;
 	}
 	smp = (struct ib_smp *)(skb->data + ETH_HLEN + FTSW_HLEN +
 				FTSW_MAD_HLEN);
@@ -68,7 +69,23 @@ static void ftsw_trap128(struct ftsw_port *in, u16 sm_lid, u16 lid, u8 sl,
 	smp->method = IB_MGMT_METHOD_TRAP;
 	smp->tid = cpu_to_be64(tid);
 	smp->attr_id = IB_SMP_ATTR_NOTICE;
-	n = (struct ib_mad_notice_attr *)smp->data;
+	*n = (struct ib_mad_notice_attr *)smp->data;
+	return skb;
+}
+
+/*
+ * Trap 128 (link state change, IBA vol. 1, 14.2.5.1): a Notice from the
+ * switch's LID to the master SM's, LID-routed.
+ */
+static void ftsw_trap128(struct ftsw_port *in, u16 sm_lid, u16 lid, u8 sl,
+			 u64 tid, gfp_t gfp)
+{
+	struct ib_mad_notice_attr *n;
+	struct sk_buff *skb;
+
+	skb = ftsw_trap_new(in, sm_lid, lid, sl, tid, gfp, &n);
+	if (!skb)
+		return;
 	n->generic_type = 0x80 | IB_NOTICE_TYPE_URGENT;
 	n->prod_type_lsb = IB_NOTICE_PROD_SWITCH;
 	n->trap_num = cpu_to_be16(FTSW_TRAP_PORT_CHANGE);
@@ -178,6 +195,45 @@ bool ftsw_trap_resend(struct ftsw_switch *sw)
 	return p;
 }
 
+/*
+ * Send trap 256 (bad M_Key) when recorded (mkey.c built its Notice): once,
+ * LID-routed from the agent's LID to its master SM, out of the port it
+ * recorded (a CA's: its edge port, as the CA would send it). Process
+ * context, no lock held.
+ */
+void ftsw_trap_mkey_run(struct ftsw_switch *sw)
+{
+	struct ftsw_mkey_trap *t = &sw->mkey_trap, copy;
+	struct ftsw_net *fn = sw->fn;
+	struct ib_mad_notice_attr *n;
+	struct sk_buff *skb;
+	struct ftsw_port *p;
+	u64 tid;
+
+	spin_lock_bh(&fn->sma_lock);
+	copy = *t;
+	t->due = false;
+	tid = copy.due ? ++sw->trap_tid : 0;
+	spin_unlock_bh(&fn->sma_lock);
+	if (!copy.due || sw->dead)
+		return;
+	rcu_read_lock();
+	p = copy.port <= sw->nports ? rcu_dereference(sw->ports[copy.port]) :
+				      NULL;
+	skb = p ? ftsw_trap_new(p, copy.sm_lid, copy.lid, copy.sl, tid,
+				GFP_ATOMIC, &n) : NULL;
+	if (skb) {
+		memcpy(n, copy.notice, sizeof(copy.notice));
+		ftsw_mad_send(p, skb);
+	}
+	rcu_read_unlock();
+}
+
+static void ftsw_trap_mkey_work(struct work_struct *work)
+{
+	ftsw_trap_mkey_run(container_of(work, struct ftsw_switch, mkey_work));
+}
+
 static void ftsw_trap_work(struct work_struct *work)
 {
 	struct ftsw_switch *sw = container_of(to_delayed_work(work),
@@ -187,8 +243,9 @@ static void ftsw_trap_work(struct work_struct *work)
 		schedule_delayed_work(&sw->trap_work, ftsw_trap_interval(sw));
 }
 
-/* A new switch: its trap repeats by this work. */
+/* A new switch: its trap repeats by this work, trap 256 by that. */
 void ftsw_trap_init(struct ftsw_switch *sw)
 {
 	INIT_DELAYED_WORK(&sw->trap_work, ftsw_trap_work);
+	INIT_WORK(&sw->mkey_work, ftsw_trap_mkey_work);
 }
