@@ -35,7 +35,9 @@
  *     LID-routed parts;
  *   - header fields (versions, method, status, QPs, SL, flags, P_Key,
  *     LIDs), frames cut short or padded, and random bytes;
- * and a quarter of the structured ones get random bytes on top.
+ * and a quarter of the structured ones get random bytes on top. Before
+ * the campaign, management keys' protection levels are checked on a
+ * switch and a CA (mkey_check()); no unit keys a node.
  *
  * What comes back is checked: every frame of 0x88B6 is 286 bytes from the
  * fabric's MAC; an answer to a unit has the unit's TID, class and
@@ -113,6 +115,7 @@
 #define O_TID		8
 #define O_ATTR		16
 #define O_MOD		20
+#define O_MKEY		24		/* an SMP's M_Key */
 #define O_DRSLID	32
 #define O_DRDLID	34
 #define O_DATA		64		/* SMP and PMA data */
@@ -178,6 +181,7 @@ struct pend {
 static struct pend pend[NPEND];
 static uint64_t units_by[NKIND], answers_by[NKIND], oracle_units, oracle_ok;
 static uint64_t oracle_answered, status_seen[0x80], frames_in, unmatched;
+static int mkey_checks;		/* nodes whose M_Key levels were checked */
 static uint64_t back_to_host, sweeps, sent;
 static unsigned int failures;
 
@@ -963,6 +967,129 @@ static uint32_t smp_mod(struct rng *r, const struct node *nd, uint16_t attr)
 }
 
 /*
+ * Management keys (IBA vol. 1, 14.2.4; Documentation/sm.md): the table of
+ * protection levels checked on one switch other than ours and one CA
+ * other than ours before the campaign. Each is keyed by a PortInfo Set
+ * (M_Key MK_KEY, level L), then: a Get without the key is answered at
+ * levels 0 (M_Key shown) and 1 (M_Key 0) and refused (no answer) at 2 and
+ * 3; a Set without it is refused at every level; with the key a Get is
+ * answered showing the key, level and one M_KeyViolation per refusal, and
+ * a Set of M_Key 0 unkeys the node. The campaign's units never key a node
+ * (keep_keys()): a key would lock the campaign out of it.
+ */
+#define MK_KEY		0x6d6b65797a7a7a7aULL
+#define PI_MKEY		0	/* M_Key, 8 bytes */
+#define PI_LEASE	26	/* M_KeyLeasePeriod */
+#define PI_VIOL		44	/* M_KeyViolations */
+#define PI_PROT		0xc0	/* M_KeyProtectBits in byte PI_LMC */
+
+/* One PortInfo SMP of node @n with M_Key @key; true: answered, into @out. */
+static bool mk_smp(int n, uint8_t method, uint64_t key, const uint8_t *data,
+		   uint8_t *out)
+{
+	struct node *nd = &nodes[n];
+	uint8_t ans[MAD];
+	struct frame f;
+
+	dr_smp(&f, nd->path, nd->hops, method, A_PI, nd->sw ? 0 : 1,
+	       TID_SWEEP | ++sweep_tid);
+	put64(FMAD(&f) + O_MKEY, key);
+	if (data)
+		memcpy(FMAD(&f) + O_DATA, data, 64);
+	if (!ask(&f, ans, 300))
+		return false;
+	memcpy(out, ans + O_DATA, 64);
+	return !mad_status(ans);
+}
+
+static void mkey_node(int n)
+{
+	uint8_t pi[64], set[64], got[64];
+	const char *what = nodes[n].sw ? "switch" : "CA";
+	uint16_t viol;
+
+	if (!mk_smp(n, GET, 0, NULL, pi)) {
+		fail(~0ULL, "M_Key: %s %d: no PortInfo", what, n);
+		return;
+	}
+	pi[PI_STATE] &= 0xf0;
+	pi[PI_PHYS] &= 0x0f;
+	for (int prot = 0; prot < 4; prot++) {
+		memcpy(set, pi, 64);
+		put64(set + PI_MKEY, MK_KEY);
+		set[PI_LMC] = (uint8_t)(prot << 6 | (pi[PI_LMC] & 7));
+		put16(set + PI_LEASE, 0);
+		put16(set + PI_VIOL, 0);
+		if (!mk_smp(n, SET, 0, set, got)) {
+			fail(~0ULL, "M_Key: %s %d not keyed at level %d", what, n, prot);
+			return;
+		}
+		viol = 0;
+		if (mk_smp(n, GET, MK_KEY ^ 1, NULL, got) != (prot < 2))
+			fail(~0ULL, "M_Key: %s %d, level %d: a Get without the key %s",
+			     what, n, prot, prot < 2 ? "refused" : "answered");
+		else if (prot < 2 && get64(got + PI_MKEY) != (prot ? 0 : MK_KEY))
+			fail(~0ULL, "M_Key: %s %d, level %d: a Get without the key shows M_Key 0x%" PRIx64,
+			     what, n, prot, get64(got + PI_MKEY));
+		viol += prot >= 2;
+		put64(set + PI_MKEY, 0);
+		if (mk_smp(n, SET, 0, set, got))
+			fail(~0ULL, "M_Key: %s %d, level %d: a Set without the key answered",
+			     what, n, prot);
+		viol++;
+		if (!mk_smp(n, GET, MK_KEY, NULL, got) ||
+		    get64(got + PI_MKEY) != MK_KEY || (got[PI_LMC] & PI_PROT) >> 6 != prot ||
+		    get16(got + PI_VIOL) != viol)
+			fail(~0ULL, "M_Key: %s %d, level %d: with the key: M_Key 0x%" PRIx64 " level %d violations %u, want %u",
+			     what, n, prot, get64(got + PI_MKEY), (got[PI_LMC] & PI_PROT) >> 6,
+			     get16(got + PI_VIOL), viol);
+		/* unkeyed again: M_Key 0, level 0 */
+		memcpy(set, pi, 64);
+		put64(set + PI_MKEY, 0);
+		set[PI_LMC] &= 7;
+		if (!mk_smp(n, SET, MK_KEY, set, got) || get64(got + PI_MKEY)) {
+			fail(~0ULL, "M_Key: %s %d, level %d: not unkeyed", what, n, prot);
+			return;
+		}
+	}
+	mkey_checks++;
+}
+
+static void mkey_check(void)
+{
+	int sw = -1, ca = -1;
+
+	for (int n = 0; n < nnodes; n++) {
+		if (nodes[n].sw && n != self_sw && sw < 0)
+			sw = n;
+		if (!nodes[n].sw && n != self && ca < 0)
+			ca = n;
+	}
+	if (sw >= 0)
+		mkey_node(sw);
+	if (ca >= 0)
+		mkey_node(ca);
+	printf("# M_Key protection levels checked on %d node%s\n", mkey_checks,
+	       mkey_checks == 1 ? "" : "s");
+}
+
+/*
+ * A PortInfo Set of a unit leaves M_Key, its level and lease 0 (random
+ * bytes included): see mkey_check().
+ */
+static void keep_keys(struct unit *x)
+{
+	uint8_t *m = FMAD(&x->f);
+
+	if ((m[1] != C_SMP && m[1] != C_DR) || m[3] != SET ||
+	    get16(m + O_ATTR) != A_PI)
+		return;
+	memset(m + O_DATA + PI_MKEY, 0, 8);
+	put16(m + O_DATA + PI_LEASE, 0);
+	m[O_DATA + PI_LMC] &= (uint8_t)~PI_PROT;
+}
+
+/*
  * May a PortInfo Set disable port @port of node @n? Not our own cable (our
  * CA's port, the switch port across): we would be cut off, the device of
  * the edge port down until the operator brings it up.
@@ -1387,6 +1514,7 @@ static void unit_build(uint64_t u, struct unit *x)
 		say(x, "; %d random bytes", k);
 	}
 	keep_own_cable(x, x->node, get32(FMAD(&x->f) + O_MOD));
+	keep_keys(x);
 }
 
 /* ---------------------------------------------------------------- answers */
@@ -1618,6 +1746,7 @@ int main(int argc, char **argv)
 	print_fabric();
 	if (self_sw < 0)
 		die("no switch behind this host's port");
+	mkey_check();
 	for (u = first_unit;; u++) {
 		if ((seconds && elapsed() >= seconds) ||
 		    (count_given && u >= first_unit + nunits))
