@@ -143,7 +143,9 @@ static const char ib_notes[] =
 "HOST: h3, 3 or a node name. TOOL runs in HOST's namespace with ibsim-utils'\n"
 "libumad2sim.so preloaded and IBSIM_SOCKNAME=" FTSW_LAB_GW_SOCK ", through HOST's\n"
 "gateway (started if it is not running; lab down stops it): ibnetdiscover,\n"
-"ibroute, ibtracert, perfquery, smpquery, saquery, iblinkinfo...\n";
+"ibroute, ibtracert, perfquery, smpquery, saquery, iblinkinfo... On ports an SM\n"
+"keyed (opensm.conf m_key, protection level 2 or 3) SMP tools need the key:\n"
+"-y KEY (Documentation/sm.md, \"Management keys\").\n";
 static const char sm_notes[] =
 "On a lab built with --sm opensm: OpenSM is stopped and started again with\n"
 "these options (the gateways keep running), its LID cache seeded with the\n"
