@@ -309,6 +309,7 @@ int ftsw_view_sample(struct ftsw_view *v, struct ftsw_err *err)
 	if (ftsw_nl_fabric_get(lab->nl, &fi)) {
 		ftsw_err_errno(err, ftsw_nl_errno(lab->nl), "lab %s: fabric: %s",
 			       v->name, ftsw_nl_error(lab->nl));
+		ftsw_view_snap_abort(v);
 		return -1;
 	}
 	v->snap.generation = fi.generation;
@@ -319,6 +320,7 @@ int ftsw_view_sample(struct ftsw_view *v, struct ftsw_err *err)
 		ftsw_err_errno(err, rc == -ENOMEM ? ENOMEM : ftsw_nl_errno(lab->nl),
 			       "lab %s: port dump: %s", v->name, rc == -ENOMEM ?
 			       "out of memory" : ftsw_nl_error(lab->nl));
+		ftsw_view_snap_abort(v);
 		return -1;
 	}
 	ftsw_view_snap_end(v);

@@ -469,6 +469,7 @@ int ftsw_view_serve(struct ftsw_view *v, const struct ftsw_view_server_opts *o,
 	struct srv s = { .v = v };
 	const union MHD_DaemonInfo *di;
 	double next = mono();
+	unsigned int failed = 0;
 	char url[128];
 	long other;
 	int rc = -1;
@@ -505,9 +506,22 @@ int ftsw_view_serve(struct ftsw_view *v, const struct ftsw_view_server_opts *o,
 		double now = mono(), wait;
 
 		if (now >= next) {
-			if (ftsw_view_sample(v, err))
+			/*
+			 * The lab gone ends the view. Anything else (a dump
+			 * a change interrupted, a lab command holding the
+			 * fabric) goes in the timeline and the next interval
+			 * tries again; twenty in a row end it too.
+			 */
+			if (!ftsw_view_sample(v, err)) {
+				failed = 0;
+				publish(&s);
+			} else if (err->code == ENOENT || ++failed >= 20) {
 				goto out;
-			publish(&s);
+			} else {
+				ftsw_view_event_add(v, v->snap.wall, "view",
+						    "sample failed: %s",
+						    err->msg);
+			}
 			/* a sample slower than the interval: the next after a
 			 * whole interval of rest, never back to back */
 			next += v->interval_ms / 1000.0;

@@ -48,6 +48,18 @@ int ftsw_view_snap_begin(struct ftsw_view *v, double mono, double wall)
 	return 0;
 }
 
+/*
+ * A sample that failed half-way: the last whole one is the current again
+ * (the next begin makes it the one before, as if this one never began).
+ */
+void ftsw_view_snap_abort(struct ftsw_view *v)
+{
+	struct ftsw_view_snap half = v->snap;
+
+	v->snap = v->prev;
+	v->prev = half;
+}
+
 static int vl_add(struct ftsw_view_snap *s, const struct ftsw_vl_stats *x,
 		  unsigned vl)
 {

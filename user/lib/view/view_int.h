@@ -204,6 +204,8 @@ int ftsw_view_snap_begin(struct ftsw_view *v, double mono, double wall);
 int ftsw_view_snap_port(struct ftsw_view *v, const struct ftsw_port_info *pi);
 /* After the dump: rates against the sample before, hosts' records. */
 void ftsw_view_snap_end(struct ftsw_view *v);
+/* A sample that failed half-way: the last whole one is current again. */
+void ftsw_view_snap_abort(struct ftsw_view *v);
 void ftsw_view_snap_free(struct ftsw_view_snap *s);
 
 /* events.c */
