@@ -528,6 +528,7 @@ void ftsw_fabric_init(struct ftsw_net *fn)
 	INIT_WORK(&fn->phys_work, ftsw_phys_work);
 	fn->seq = 1;
 	fn->hop_limit = FTSW_HOP_LIMIT_DEFAULT;
+	fn->cc_timer_ns = FTSW_CC_TIMER_NS;
 	ftsw_sma_net_init(fn);
 }
 

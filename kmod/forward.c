@@ -10,6 +10,7 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/skbuff.h>
+#include "cc.h"
 #include "hdr.h"
 #include "lft.h"
 #include "ll_queue.h"
@@ -54,6 +55,21 @@ static bool ftsw_state_passes(const struct ftsw_port *in,
 }
 
 /*
+ * A packet with FECN reaches the host behind edge port @out: its CA
+ * returns a congestion notification to the packet's source (cc.c), sent
+ * into the fabric once no lock is held.
+ */
+static void ftsw_notify(struct ftsw_port *out, const struct ftsw_hdr *h)
+{
+	struct sk_buff *cnp = ftsw_cc_cnp(h);
+
+	if (!cnp)
+		return;
+	ftsw_count_ev(out, FTSW_EV_CC_CNP);
+	ftsw_ll_originate(out, cnp);
+}
+
+/*
  * Forward a fabric frame (skb->data at the Ethernet header, a complete,
  * checked and writable fabric header after it) by @in's switch LFT.
  * Returns where the frame goes on, for the caller to take it up there
@@ -85,7 +101,8 @@ struct ftsw_port *ftsw_forward(struct ftsw_port *in, struct sk_buff *skb)
 	vl = READ_ONCE(sw->sl2vl[h->sl & FTSW_SL_MASK]);
 	/* Lossless mode: into the input buffer (ll_queue.c). */
 	if (unlikely(in->ll) && out->ll && vl < FTSW_NUM_DATA_VL &&
-	    h->proto != htons(FTSW_ETH_P_MAD)) {
+	    h->proto != htons(FTSW_ETH_P_MAD) &&
+	    h->proto != htons(FTSW_PROTO_CNP)) {
 		ftsw_ll_input(in, out, skb, vl);
 		return NULL;
 	}
@@ -114,6 +131,12 @@ struct ftsw_port *ftsw_forward_out(struct ftsw_port *in, struct ftsw_port *out,
 			ftsw_count_tx(out, skb->len, 1, vl);
 			return out;
 		}
+		if (unlikely(h->proto == htons(FTSW_PROTO_CNP))) {
+			ftsw_ll_becn(out, skb);
+			return NULL;
+		}
+		if (unlikely(h->sl & FTSW_HDR_FECN))
+			ftsw_notify(out, h);
 		if (unlikely(ftsw_decap(skb))) {
 			ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
 			return NULL;

@@ -50,6 +50,10 @@ struct ftsw_lft {
 enum ftsw_ev {
 	FTSW_EV_AR_DIVERTED,	/* sent by adaptive routing, not the LFT */
 	FTSW_EV_OUT_OF_ORDER,	/* edge: after a later packet of its source */
+	FTSW_EV_CC_FECN,	/* marked with FECN going out (cc.c) */
+	FTSW_EV_CC_CNP,		/* edge: a notification its CA returned */
+	FTSW_EV_CC_BECN,	/* edge: a notification its CA received */
+	FTSW_EV_CC_HELD,	/* edge: a host packet held by its delay */
 	FTSW_EV_MAX,
 };
 
@@ -182,6 +186,102 @@ struct ftsw_mgmt {
 	unsigned long mkey_end;	/* ... until then (jiffies) */
 };
 
+/*
+ * Congestion control (cc.c; IBA vol. 1, Annex A10; Documentation/
+ * congestion.md): a CC agent's registers, on every switch (port 0) and
+ * every CA. Settings under fn->sma_lock, read by the data path with
+ * READ_ONCE; the logs under the switch's ll_lock.
+ */
+#define FTSW_CC_SLS		16
+#define FTSW_CC_CCT_BLOCKS	2	/* ControlTableCap: 64 entries each */
+#define FTSW_CC_CCT_CAP		(FTSW_CC_CCT_BLOCKS * 64)
+#define FTSW_CC_LOG_SW		15	/* events a switch's log holds */
+#define FTSW_CC_LOG_CA		13	/* a CA's */
+#define FTSW_CC_TIMER_NS	1024	/* CCTI_Timer unit: 1.024 us (IBA) */
+
+/* CongestionKeyInfo: the CC_Key and its protection. */
+struct ftsw_cc_key {
+	u64 key;
+	unsigned long lease_end;	/* jiffies; 0: the lease does not run */
+	u16 lease;			/* CC_KeyLeasePeriod, s; 0: forever */
+	u16 violations;			/* CC_KeyViolations */
+	bool protect;			/* CC_KeyProtectBit */
+};
+
+/* One CongestionLog event (switch: a mark; CA: a BECN at the trigger). */
+struct ftsw_cc_event {
+	u32 ts;			/* Timestamp, 1.024 us units */
+	u16 slid, dlid;		/* CA: remote LID, local LID */
+	u8 sl;
+};
+
+/* A CongestionLog: a ring of the latest events, cleared when read. */
+struct ftsw_cc_log {
+	u16 count;		/* LogEventsCounter / ThresholdEventCounter */
+	u16 sl_map;		/* CA: ThresholdCongestionEventMap */
+	u8 next;		/* where the next event goes */
+	u8 n;			/* events held */
+	DECLARE_BITMAP(ports, 256);	/* switch: PortMap */
+	struct ftsw_cc_event ev[FTSW_CC_LOG_SW];
+};
+
+/* SwitchPortCongestionSetting's element for one switch port. */
+struct ftsw_cc_port {
+	bool valid;		/* these settings replace the switch's */
+	u8 control_type;	/* 0 congestion, 1 credit starvation */
+	u8 threshold;
+	u8 packet_size;
+	u16 marking_rate;
+};
+
+/* A switch's CC agent: port 0's key, SwitchCongestionSetting, log. */
+struct ftsw_cc_sw {
+	struct ftsw_cc_key key;
+	u32 control_map;
+	u8 victim[32];		/* 256-bit port masks, big endian: */
+	u8 credit[32];		/* byte 31 bit 0 is port 0 */
+	u8 threshold;
+	u8 packet_size;		/* 64-byte blocks */
+	u8 cs_threshold;
+	u16 cs_delay;		/* CS_ReturnDelay: shift << 14 | multiplier */
+	u16 marking_rate;
+	struct ftsw_cc_port port0;
+	struct ftsw_cc_log log;
+};
+
+/*
+ * A source's throttled unit (Documentation/congestion.md, "Throttling"):
+ * one per SL, or per flow (a destination LID, hashed into the table: two
+ * destinations may share one). Edge ports' lossless state, sw->ll_lock.
+ */
+struct ftsw_cc_unit {
+	u64 timer_at;		/* ns: the CCTI timer's next expiry */
+	u64 next_send;		/* ns: earliest start of its next packet */
+	u16 ccti;		/* the CCT index */
+	bool timer_on;
+};
+
+#define FTSW_CC_UNITS		64
+
+/* CACongestionSetting's entry for one SL. */
+struct ftsw_cc_sl {
+	u16 timer;		/* CCTI_Timer, 1.024 us units */
+	u8 increase;		/* CCTI_Increase */
+	u8 trigger;		/* Trigger_Threshold */
+	u8 min;			/* CCTI_Min */
+};
+
+/* A CA's CC agent: its key, CACongestionSetting, table and log. */
+struct ftsw_cc_ca {
+	struct ftsw_cc_key key;
+	u16 port_control;	/* bit 0: one CCTI per SL */
+	u16 control_map;	/* SLs whose entries a Set wrote */
+	struct ftsw_cc_sl sl[FTSW_CC_SLS];
+	u16 cct_limit;		/* CCTI_Limit */
+	u16 cct[FTSW_CC_CCT_CAP];	/* CCT_Shift << 14 | CCT_Multiplier */
+	struct ftsw_cc_log log;
+};
+
 /* The channel adapter an edge port answers for (its host's). */
 struct ftsw_ca {
 	struct ftsw_ibport ib;
@@ -190,6 +290,7 @@ struct ftsw_ca {
 	u64 guid;			/* 0: derived from the switch */
 	char desc[FTSW_DESC_MAX];	/* "": derived from the switch */
 	struct ftsw_stats pma_base;	/* counters at the last PMA reset */
+	struct ftsw_cc_ca cc;		/* its CC agent (cc.c) */
 };
 
 /* Lossless mode (ll_arb.c): a port's VL arbitration table, as the SMA's. */
@@ -226,6 +327,7 @@ struct ftsw_ll_vl {
 	u64 in_wait_ns;
 	u64 out_wait_ns;
 	u64 hoq_discards;
+	u16 cc_skip;		/* congestion marking: eligible to pass over */
 	u64 life_discards;
 	/* Input ports whose head waits for room in this output queue. */
 	DECLARE_BITMAP(waiters, FTSW_MAX_PORTS + 1);
@@ -258,6 +360,8 @@ struct ftsw_ll {
 	 */
 	u32 seq;
 	struct ftsw_ll_order *order;
+	/* Edge: the host's congestion control units, from the first BECN. */
+	struct ftsw_cc_unit *cc_units;
 	struct ftsw_ll_vl vl[FTSW_NUM_DATA_VL];
 };
 
@@ -292,6 +396,7 @@ struct ftsw_port {
 	struct ftsw_ibport ib;
 	struct ftsw_stats pma_base;	/* counters at the last PMA reset */
 	struct ftsw_ca ca;		/* edge ports: the host's CA */
+	struct ftsw_cc_port cc;		/* SwitchPortCongestionSetting */
 	/* Lossless mode (ll_queue.c): settings under fn->lock, READ_ONCE. */
 	u64 rate;		/* link rate, bit/s */
 	u32 in_buf;		/* input buffer per VL, bytes */
@@ -328,6 +433,7 @@ struct ftsw_switch {
 	bool dead;			/* deleted: no SMP may publish a table */
 	u8 def_port[3];			/* default, mcast primary, not primary */
 	u16 (*mft)[FTSW_MFT_GROUPS];	/* FTSW_MFT_CAP entries, or NULL */
+	struct ftsw_cc_sw cc;		/* the CC agent's (cc.c) */
 	u64 trap_tid;
 	/*
 	 * Trap 128 repeated until the SM represses it (trap.c): the TID
@@ -375,6 +481,7 @@ struct ftsw_net {
 	bool lossless;		/* set while no port is bound */
 	atomic_t ll_gen;	/* bumped when lossless settings change */
 	u64 flowlet_ns;		/* adaptive routing's flowlet gap, 0: per packet */
+	u32 cc_timer_ns;	/* CCTI_Timer's unit (congestion.md), ns */
 	bool ar_on;		/* a switch has groups: count arrival order */
 	u64 dead_drops[FTSW_DROP_MAX + 1];	/* of unbound ports */
 	struct ftsw_plan __rcu *plan;	/* active address plan */

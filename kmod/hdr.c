@@ -26,7 +26,8 @@ int ftsw_hdr_check(const struct ftsw_hdr *h, const char **why)
 		*why = "reserved bits of the SL byte set";
 		return -EINVAL;
 	}
-	if (ntohs(h->proto) < ETH_P_802_3_MIN) {
+	if (ntohs(h->proto) < ETH_P_802_3_MIN &&
+	    h->proto != htons(FTSW_PROTO_CNP)) {
 		*why = "encapsulated ethertype is a length";
 		return -EINVAL;
 	}

@@ -17,6 +17,7 @@ struct ftsw_ll_cb {
 	u8 out;			/* output port */
 	u8 vl;			/* VL in this switch */
 	u8 rvl;			/* sent: the far end's VL it was charged to */
+	bool originate;		/* sent: a CA's, into the fabric at port */
 };
 
 static inline struct ftsw_ll_cb *ftsw_ll_cb(struct sk_buff *skb)

@@ -30,6 +30,8 @@
 #include <net/sch_generic.h>
 /* skb_gso_segment(): <linux/netdevice.h> up to 6.4, <net/gso.h> since. */
 #include <net/udp.h>
+#include "cc.h"
+#include "hdr.h"
 #include "ll_ar.h"
 #include "ll_arb.h"
 #include "ll_credit.h"
@@ -64,6 +66,8 @@ struct ftsw_ll_sent {
 
 static DEFINE_PER_CPU(struct ftsw_ll_sent, ftsw_ll_sent);
 static DEFINE_PER_CPU(unsigned int, ftsw_ll_depth);
+
+static void ftsw_ll_sent_push(struct sk_buff *skb);
 
 /* ---------------------------------------------------------- helpers */
 
@@ -259,6 +263,132 @@ static u64 ftsw_ll_add(u64 t, u64 d)
 
 static void ftsw_ll_send_soon(struct ftsw_port *p, u64 now);
 
+/* ------------------------------------------------ congestion control */
+
+/*
+ * The congestion control unit of a host's packet (header @h) at its edge
+ * port @p: its SL's while the CA's Port_Control bit 0 is set, else its
+ * destination's (hashed). Only once the CA got a BECN (p->ll->cc_units).
+ */
+static struct ftsw_cc_unit *ftsw_ll_cc_unit(struct ftsw_port *p, u16 dlid,
+					    u8 sl)
+{
+	if (READ_ONCE(p->ca.cc.port_control) & 1)
+		return &p->ll->cc_units[sl & FTSW_SL_MASK];
+	return &p->ll->cc_units[dlid % FTSW_CC_UNITS];
+}
+
+/*
+ * Whether the head @skb of edge port @p's input buffer @v must wait for
+ * its unit's inter-packet delay: then the port's timer runs when it ends,
+ * and the packet counts as held once (Documentation/congestion.md,
+ * "Throttling": the host is held back, not dropped).
+ */
+static bool ftsw_ll_cc_wait(struct ftsw_port *p, struct ftsw_ll_vl *v,
+			    struct sk_buff *skb, u64 now)
+{
+	const struct ftsw_hdr *h = ftsw_hdr(skb);
+	struct ftsw_cc_unit *u = ftsw_ll_cc_unit(p, ntohs(h->dlid), h->sl);
+
+	if (u->next_send <= now)
+		return false;
+	if (!v->blocked_since) {
+		v->blocked_since = now;
+		ftsw_count_ev(p, FTSW_EV_CC_HELD);
+	}
+	ftsw_ll_arm(p, u->next_send);
+	return true;
+}
+
+/* A host's packet @skb left edge port @p's input buffer at @now. */
+static void ftsw_ll_cc_sent(struct ftsw_port *p, struct sk_buff *skb, u64 now)
+{
+	const struct ftsw_hdr *h = ftsw_hdr(skb);
+	struct ftsw_cc_unit *u = ftsw_ll_cc_unit(p, ntohs(h->dlid), h->sl);
+	struct ftsw_cc_rt s;
+
+	ftsw_cc_sl_get(&p->ca.cc, h->sl & FTSW_SL_MASK,
+		       READ_ONCE(p->sw->fn->cc_timer_ns), &s);
+	ftsw_cc_sent(u, &p->ca.cc, &s, now,
+		     ftsw_ll_wire_ns(ftsw_ll_cb(skb)->blocks,
+				     READ_ONCE(p->rate)));
+}
+
+/*
+ * A packet @skb starts on @p's link from its VL's output queue @o, which
+ * held @occ blocks with it; @victim: the queue waited for credit. Marked
+ * with FECN if the switch's settings say so (cc.c), and logged.
+ */
+static void ftsw_ll_cc_mark(struct ftsw_port *p, struct ftsw_ll_vl *o,
+			    struct sk_buff *skb, u32 blocks, u32 occ,
+			    bool victim)
+{
+	struct ftsw_cc_sw *cc = &p->sw->cc;
+	struct ftsw_hdr *h = ftsw_hdr(skb);
+
+	if (!ftsw_cc_mark(p, &o->cc_skip, blocks, occ,
+			  ftsw_ll_blocks(READ_ONCE(p->out_buf)), victim))
+		return;
+	h->sl |= FTSW_HDR_FECN;
+	ftsw_cc_log_add(&cc->log, FTSW_CC_LOG_SW, ntohs(h->slid),
+			ntohs(h->dlid), h->sl & FTSW_SL_MASK);
+	__set_bit(p->num, cc->log.ports);
+	ftsw_count_ev(p, FTSW_EV_CC_FECN);
+}
+
+/*
+ * A congestion notification (BECN) for the host behind edge port @p: its
+ * unit (by the SL, or by the flow's destination, the notification's
+ * SLID) slows down; an index that reaches the trigger threshold is
+ * logged. Consumed.
+ */
+void ftsw_ll_becn(struct ftsw_port *p, struct sk_buff *skb)
+{
+	const struct ftsw_hdr *h = ftsw_hdr(skb);
+	struct ftsw_ll *ll = p->ll;
+	struct ftsw_cc_unit *u;
+	struct ftsw_cc_rt s;
+	u8 sl = h->sl & FTSW_SL_MASK;
+
+	ftsw_count_ev(p, FTSW_EV_CC_BECN);
+	if (!ll) {
+		consume_skb(skb);
+		return;
+	}
+	spin_lock_bh(&p->sw->ll_lock);
+	if (!ll->cc_units)
+		ll->cc_units = kcalloc(FTSW_CC_UNITS, sizeof(*ll->cc_units),
+				       GFP_ATOMIC);
+	if (ll->cc_units) {
+		u = ftsw_ll_cc_unit(p, ntohs(h->slid), sl);
+		ftsw_cc_sl_get(&p->ca.cc, sl, READ_ONCE(p->sw->fn->cc_timer_ns),
+			       &s);
+		if (ftsw_cc_becn(u, &s, ktime_get_ns())) {
+			ftsw_cc_log_add(&p->ca.cc.log, FTSW_CC_LOG_CA,
+					ntohs(h->slid), ntohs(h->dlid), sl);
+			p->ca.cc.log.sl_map |= BIT(sl);
+		}
+	}
+	spin_unlock_bh(&p->sw->ll_lock);
+	consume_skb(skb);
+}
+
+/*
+ * A frame the CA behind edge port @in sends into the fabric while the
+ * caller may hold a switch's lock (a congestion notification): rx.c
+ * takes it up as received on @in once the lock is dropped, with what
+ * output queues let go (ftsw_ll_sent_pop(): ftsw_ll_cb()->originate).
+ */
+void ftsw_ll_originate(struct ftsw_port *in, struct sk_buff *skb)
+{
+	struct ftsw_ll_cb *cb = ftsw_ll_cb(skb);
+
+	memset(cb, 0, sizeof(*cb));
+	cb->port = in;
+	cb->originate = true;
+	ftsw_ll_sent_push(skb);
+}
+
 /* @p's input head of @vl waits for room in @out's output queue @o. */
 static void ftsw_ll_block(struct ftsw_port *p, struct ftsw_ll_vl *v,
 			  struct ftsw_port *out, struct ftsw_ll_vl *o,
@@ -303,6 +433,9 @@ static bool ftsw_ll_switch_vl(struct ftsw_port *p, u8 vl, u64 now,
 				  FTSW_DROP_PORT_DOWN);
 			continue;
 		}
+		/* A host's packet waits for its inter-packet delay. */
+		if (p->ll->cc_units && ftsw_ll_cc_wait(p, v, skb, now))
+			return served;
 		o = &out->ll->vl[cb->vl];
 		if ((o->out_bytes &&
 		     o->out_bytes + skb->len > READ_ONCE(out->out_buf)) ||
@@ -311,6 +444,8 @@ static bool ftsw_ll_switch_vl(struct ftsw_port *p, u8 vl, u64 now,
 			return served;
 		}
 		skb = ftsw_ll_in_pop(p, vl, now);
+		if (p->ll->cc_units)
+			ftsw_ll_cc_sent(p, skb, now);
 		cb->bytes = skb->len;
 		if (skb_queue_empty(&o->out))
 			cb->head = now;
@@ -482,7 +617,9 @@ static u64 ftsw_ll_drain(struct ftsw_port *p, u64 now, struct sk_buff_head *tx)
 				 ftsw_ll_peer(p) : NULL;
 	struct ftsw_ll *ll = p->ll;
 	u16 blocks[FTSW_NUM_DATA_VL];
+	bool victim;
 	u64 next;
+	u32 occ;
 	int vl;
 
 	if (!READ_ONCE(p->up)) {
@@ -507,7 +644,10 @@ static u64 ftsw_ll_drain(struct ftsw_port *p, u64 now, struct sk_buff_head *tx)
 		vl = ftsw_arb_pick(&ll->arb_cfg, &ll->arb, ready, blocks);
 		if (vl < 0)
 			break;
+		occ = ll->vl[vl].out_blocks;
+		victim = ll->vl[vl].credit_since;
 		skb = ftsw_ll_out_pop(p, vl, now);
+		ftsw_ll_cc_mark(p, &ll->vl[vl], skb, blocks[vl], occ, victim);
 		ftsw_ll_cb(skb)->rvl = FTSW_NUM_DATA_VL;	/* no charge */
 		if (p->kind == FTSW_PORT_LINK) {
 			u8 rvl = ftsw_ll_rvl(peer, skb, vl);
@@ -785,7 +925,9 @@ bool ftsw_ll_rx(struct ftsw_port *in, struct sk_buff *skb,
 			ftsw_ll_credit_rx(in, skb);
 			return true;
 		}
-		if (h->proto != htons(FTSW_ETH_P_MAD))
+		/* MADs and notifications pass outside the queues */
+		if (h->proto != htons(FTSW_ETH_P_MAD) &&
+		    h->proto != htons(FTSW_PROTO_CNP))
 			rx->vl = READ_ONCE(in->sw->sl2vl[h->sl & FTSW_SL_MASK]);
 	}
 	this_cpu_write(ftsw_ll_taken, false);

@@ -30,5 +30,7 @@ u64 ftsw_ll_service(struct ftsw_port *p, u64 now, struct sk_buff_head *tx,
 		    struct sk_buff **credit);
 struct sk_buff *ftsw_ll_sent_pop(void);
 void ftsw_ll_unsend(struct ftsw_port *p, u8 rvl, u32 blocks);
+void ftsw_ll_becn(struct ftsw_port *p, struct sk_buff *skb);
+void ftsw_ll_originate(struct ftsw_port *in, struct sk_buff *skb);
 
 #endif /* _FTSW_LL_QUEUE_H */

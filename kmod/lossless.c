@@ -122,6 +122,7 @@ void ftsw_ll_free(struct ftsw_port *p)
 		__skb_queue_purge(&ll->vl[i].out);
 	}
 	kfree(ll->order);
+	kfree(ll->cc_units);
 	kfree(ll);
 	p->ll = NULL;
 }

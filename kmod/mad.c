@@ -20,6 +20,7 @@
 #include <linux/skbuff.h>
 #include <rdma/ib_smi.h>
 #include <rdma/ib_mad.h>
+#include "cc.h"
 #include "forward.h"
 #include "hdr.h"
 #include "lft.h"
@@ -239,7 +240,8 @@ static int ftsw_mad_version(const struct ib_smp *smp)
 }
 
 /*
- * A switch's agents: the SMA (both SMP classes) and the PMA. A Get or Set
+ * A switch's agents: the SMA (both SMP classes), the PMA and the CC agent
+ * (cc.c). A Get or Set
  * of a class the switch does not serve is answered as Linux's MAD layer
  * answers a request no agent takes (generate_unmatched_resp()): status
  * 0x000C, unsupported method/attribute; any other method is dropped.
@@ -256,6 +258,9 @@ static int ftsw_mad_switch_answer(struct ftsw_port *in, struct ib_smp *smp)
 	case IB_MGMT_CLASS_PERF_MGMT:
 		v = ftsw_mad_version(smp);
 		return v ? v : ftsw_pma_switch(in->sw, smp);
+	case IB_MGMT_CLASS_CONG_MGMT:
+		/* class version 2, checked by cc.c; -EACCES: CC_Key failed */
+		return ftsw_cc_switch(in->sw, smp);
 	}
 	return ftsw_mad_get_set(smp) ?
 	       IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB : -EOPNOTSUPP;
@@ -506,15 +511,20 @@ static struct ftsw_port *ftsw_mad_ca_agent(struct ftsw_port *p,
 	u16 slid = ntohs(ftsw_mad_mh(skb)->slid);
 	int status;
 
-	status = ftsw_mad_version(smp);
-	if (!status && smp->mgmt_class == IB_MGMT_CLASS_PERF_MGMT)
-		status = ftsw_pma_ca(p, smp);
-	else if (!status)
-		status = ftsw_sma_ca(p, smp, from_host && !smp->hop_cnt &&
-				     smp->mgmt_class ==
-				     IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE);
+	if (smp->mgmt_class == IB_MGMT_CLASS_CONG_MGMT) {
+		status = ftsw_cc_ca(p, smp);	/* class version 2: cc.c's */
+	} else {
+		status = ftsw_mad_version(smp);
+		if (!status && smp->mgmt_class == IB_MGMT_CLASS_PERF_MGMT)
+			status = ftsw_pma_ca(p, smp);
+		else if (!status)
+			status = ftsw_sma_ca(p, smp, from_host && !smp->hop_cnt &&
+					     smp->mgmt_class ==
+					     IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE);
+	}
 	if (status == FTSW_SMA_REFUSED) {
-		consume_skb(skb);	/* the M_Key check's: no answer */
+		/* an M_Key or a CC_Key check's (-EACCES): no answer */
+		consume_skb(skb);
 		return NULL;
 	}
 	if (status < 0)
@@ -550,7 +560,8 @@ static struct ftsw_port *ftsw_mad_ca_agent(struct ftsw_port *p,
 /* Does the CA agent answer this MAD (a request it serves)? */
 static bool ftsw_ca_takes(const struct ib_smp *smp)
 {
-	if (smp->mgmt_class == IB_MGMT_CLASS_PERF_MGMT)
+	if (smp->mgmt_class == IB_MGMT_CLASS_PERF_MGMT ||
+	    smp->mgmt_class == IB_MGMT_CLASS_CONG_MGMT)
 		return smp->method == IB_MGMT_METHOD_GET ||
 		       smp->method == IB_MGMT_METHOD_SET;
 	return ftsw_is_smp(smp->mgmt_class) && ftsw_sma_ca_takes(smp);

@@ -1348,7 +1348,7 @@ static void t_unsupported(struct kunit *test)
 {
 	struct t_fab *f = t_fab_new(test);
 	struct t_mad m;
-	u8 classes[] = { 0x0a, 0x21, 0x03, 0x32 };
+	u8 classes[] = { 0x0a, 0x06, 0x03, 0x32 };	/* 0x21: cc.c */
 	int i;
 
 	t_activate(f);		/* GMPs need Active ports */

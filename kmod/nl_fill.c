@@ -57,7 +57,15 @@ int ftsw_put_stats(struct sk_buff *msg, const struct ftsw_port *p)
 	    nla_put_u64_64bit(msg, FTSW_STATS_AR_DIVERTED,
 			      st.ev[FTSW_EV_AR_DIVERTED], FTSW_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, FTSW_STATS_OUT_OF_ORDER,
-			      st.ev[FTSW_EV_OUT_OF_ORDER], FTSW_STATS_PAD))
+			      st.ev[FTSW_EV_OUT_OF_ORDER], FTSW_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTSW_STATS_CC_FECN,
+			      st.ev[FTSW_EV_CC_FECN], FTSW_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTSW_STATS_CC_CNP,
+			      st.ev[FTSW_EV_CC_CNP], FTSW_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTSW_STATS_CC_BECN,
+			      st.ev[FTSW_EV_CC_BECN], FTSW_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, FTSW_STATS_CC_HELD,
+			      st.ev[FTSW_EV_CC_HELD], FTSW_STATS_PAD))
 		goto err;
 	vl = nla_nest_start(msg, FTSW_STATS_TX_VL);
 	if (!vl)

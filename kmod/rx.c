@@ -197,8 +197,17 @@ void ftsw_rx_flush(void)
 	if (this_cpu_read(ftsw_rx_sending))
 		return;
 	this_cpu_write(ftsw_rx_sending, true);
-	while ((skb = ftsw_ll_sent_pop()))
-		ftsw_rx_ll_send(ftsw_ll_cb(skb)->port, skb);
+	while ((skb = ftsw_ll_sent_pop())) {
+		struct ftsw_port *p = ftsw_ll_cb(skb)->port;
+
+		if (unlikely(ftsw_ll_cb(skb)->originate)) {
+			/* A CA's notification, into the fabric at @p. */
+			memset(skb->cb, 0, sizeof(skb->cb));
+			ftsw_rx_walk(ftsw_forward(p, skb), skb);
+		} else {
+			ftsw_rx_ll_send(p, skb);
+		}
+	}
 	this_cpu_write(ftsw_rx_sending, false);
 }
 

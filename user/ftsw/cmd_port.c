@@ -149,6 +149,7 @@ fail:
 static void print_stats(const struct ftsw_port_info *p)
 {
 	const struct ftsw_port_stats *s = &p->stats;
+	bool cc;
 	int i;
 
 	ftsw_out_open_object("stats");
@@ -176,6 +177,14 @@ static void print_stats(const struct ftsw_port_info *p)
 		      " diverted %" PRIu64 : NULL, s->ar_diverted);
 	ftsw_out_uint("out_of_order", s->ar_diverted || s->out_of_order ?
 		      " out_of_order %" PRIu64 "\n" : NULL, s->out_of_order);
+	cc = s->cc_fecn || s->cc_cnp || s->cc_becn || s->cc_held;
+	if (cc)
+		ftsw_out_text("    congestion");
+	ftsw_out_uint("cc_fecn", cc ? " fecn %" PRIu64 : NULL, s->cc_fecn);
+	ftsw_out_uint("cc_cnp", cc ? " cnp %" PRIu64 : NULL, s->cc_cnp);
+	ftsw_out_uint("cc_becn", cc ? " becn %" PRIu64 : NULL, s->cc_becn);
+	ftsw_out_uint("cc_held", cc ? " held %" PRIu64 "\n" : NULL,
+		      s->cc_held);
 	ftsw_out_close_object();
 }
 

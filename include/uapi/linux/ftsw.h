@@ -283,6 +283,10 @@ enum ftsw_stats_attr {
 	FTSW_STATS_RESOLVED,		/* u64: ARP/ND replies the port sent */
 	FTSW_STATS_AR_DIVERTED,		/* u64: sent here by adaptive routing, not the LFT */
 	FTSW_STATS_OUT_OF_ORDER,	/* u64: edge: delivered after a later packet of its source */
+	FTSW_STATS_CC_FECN,		/* u64: packets it marked with FECN (congestion control) */
+	FTSW_STATS_CC_CNP,		/* u64: edge: notifications its CA returned for FECN */
+	FTSW_STATS_CC_BECN,		/* u64: edge: notifications (BECN) its CA received */
+	FTSW_STATS_CC_HELD,		/* u64: edge: host packets held by their inter-packet delay */
 	__FTSW_STATS_MAX,
 };
 #define FTSW_STATS_MAX (__FTSW_STATS_MAX - 1)
@@ -415,6 +419,16 @@ enum ftsw_vlstat_attr {
  * frame long enough for count entries.
  */
 #define FTSW_PROTO_CREDIT	FTSW_ETH_P
+
+/*
+ * A congestion notification (IBA annex A10's CNP; Documentation/
+ * congestion.md): the fabric header alone, proto FTSW_PROTO_CNP (not an
+ * ethertype: no host frame carries it), BECN set, from the LID of a
+ * packet's destination that arrived with FECN to the packet's source, on
+ * the packet's SL. Forwarded by the LFTs outside the lossless queues, as
+ * management datagrams are; taken by the source's edge port.
+ */
+#define FTSW_PROTO_CNP		0x0000
 #define FTSW_CREDIT_VERSION	1
 
 struct ftsw_credit_hdr {

@@ -643,6 +643,18 @@ static void port_from(struct nlattr **tb, struct ftsw_port_info *pi)
 			case FTSW_STATS_OUT_OF_ORDER:
 				pi->stats.out_of_order = nla_get_u64(a);
 				break;
+			case FTSW_STATS_CC_FECN:
+				pi->stats.cc_fecn = nla_get_u64(a);
+				break;
+			case FTSW_STATS_CC_CNP:
+				pi->stats.cc_cnp = nla_get_u64(a);
+				break;
+			case FTSW_STATS_CC_BECN:
+				pi->stats.cc_becn = nla_get_u64(a);
+				break;
+			case FTSW_STATS_CC_HELD:
+				pi->stats.cc_held = nla_get_u64(a);
+				break;
 			}
 		}
 	}

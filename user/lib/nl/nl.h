@@ -83,6 +83,11 @@ struct ftsw_port_stats {
 	uint64_t ar_diverted;	/* sent here by adaptive routing, not the LFT */
 	uint64_t out_of_order;	/* edge: delivered after a later packet of
 				 * the same source */
+	/* congestion control (Documentation/congestion.md) */
+	uint64_t cc_fecn;	/* packets it marked with FECN */
+	uint64_t cc_cnp;	/* edge: notifications its CA returned */
+	uint64_t cc_becn;	/* edge: notifications its CA received */
+	uint64_t cc_held;	/* edge: host packets held by their delay */
 };
 
 /*
