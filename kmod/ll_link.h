@@ -18,6 +18,7 @@ struct ftsw_ll_cb {
 	u8 vl;			/* VL in this switch */
 	u8 rvl;			/* sent: the far end's VL it was charged to */
 	bool originate;		/* sent: a CA's, into the fabric at port */
+	bool held;		/* counted as held by congestion control */
 };
 
 static inline struct ftsw_ll_cb *ftsw_ll_cb(struct sk_buff *skb)

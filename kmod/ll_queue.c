@@ -281,7 +281,8 @@ static struct ftsw_cc_unit *ftsw_ll_cc_unit(struct ftsw_port *p, u16 dlid,
 /*
  * Whether the head @skb of edge port @p's input buffer @v must wait for
  * its unit's inter-packet delay: then the port's timer runs when it ends,
- * and the packet counts as held once (Documentation/congestion.md,
+ * and the packet counts as held once (whether or not it also waits for
+ * room) (Documentation/congestion.md,
  * "Throttling": the host is held back, not dropped).
  */
 static bool ftsw_ll_cc_wait(struct ftsw_port *p, struct ftsw_ll_vl *v,
@@ -292,8 +293,10 @@ static bool ftsw_ll_cc_wait(struct ftsw_port *p, struct ftsw_ll_vl *v,
 
 	if (u->next_send <= now)
 		return false;
-	if (!v->blocked_since) {
+	if (!v->blocked_since)
 		v->blocked_since = now;
+	if (!ftsw_ll_cb(skb)->held) {
+		ftsw_ll_cb(skb)->held = true;
 		ftsw_count_ev(p, FTSW_EV_CC_HELD);
 	}
 	ftsw_ll_arm(p, u->next_send);
@@ -662,6 +665,7 @@ static u64 ftsw_ll_drain(struct ftsw_port *p, u64 now, struct sk_buff_head *tx)
 		if (p->kind == FTSW_PORT_EDGE && READ_ONCE(p->sw->fn->ar_on))
 			ftsw_ll_order(p, skb);
 		ftsw_ll_cb(skb)->port = p;
+		ftsw_ll_cb(skb)->originate = false;
 		__skb_queue_tail(tx, skb);
 	}
 	return next;
@@ -843,6 +847,7 @@ static void ftsw_ll_input_one(struct ftsw_port *in, struct ftsw_port *out,
 	cb->blocks = b;
 	cb->out = out->num;
 	cb->vl = vl;
+	cb->held = false;
 	/* Under adaptive routing, the host's packets in the order it sent. */
 	if (in->kind == FTSW_PORT_EDGE && READ_ONCE(in->sw->fn->ar_on)) {
 		if (!++in->ll->seq)
