@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fuzz target: the gateway's decoders (gw/simproto.h) on any bytes, as a
- * control message, a CONNECT's data, a MAD datagram and an in-band frame.
- * What decodes must encode back to the same bytes (but a datagram's
- * padding) and decode again to the same values.
+ * control message, a CONNECT's data, a MAD datagram, an in-band frame and
+ * an agent registration. What decodes must encode back to the same bytes
+ * (but a datagram's padding) and decode again to the same values; the
+ * answer to an unmatched request changes the method and status alone.
  */
 #include "fuzz.h"
 #include "gw/simproto.h"
@@ -60,10 +61,46 @@ static void frame(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(!memcmp(out, data, GW_FRAME_SIZE));
 }
 
+static void agent(const uint8_t *data, size_t size)
+{
+	uint8_t out[GW_AGENT_SIZE];
+	struct ftsw_err err;
+	struct gw_agent a;
+
+	if (gw_agent_decode(data, size, &a, &err) < 0)
+		return;
+	FUZZ_ASSERT(size == GW_AGENT_SIZE && a.op >= GW_AGENT_REGISTER &&
+		    a.op <= GW_AGENT_NONE);
+	FUZZ_ASSERT(a.op == GW_AGENT_NONE ||
+		    (a.mgmt_class && a.qpn <= 1 && a.id < GW_AGENT_MAX_ID));
+	gw_agent_encode(&a, out);
+	FUZZ_ASSERT(!memcmp(out, data, GW_AGENT_SIZE));
+}
+
+static void unmatched(const uint8_t *data, size_t size)
+{
+	uint8_t m[GW_MAD_SIZE];
+
+	if (size < GW_MAD_SIZE)
+		return;
+	memcpy(m, data, GW_MAD_SIZE);
+	if (!gw_mad_unmatched_resp(m)) {
+		FUZZ_ASSERT(!memcmp(m, data, GW_MAD_SIZE));
+		return;
+	}
+	FUZZ_ASSERT(data[3] == GW_METHOD_GET || data[3] == GW_METHOD_SET);
+	FUZZ_ASSERT(m[3] == GW_METHOD_GET_RESP && (m[4] & 0x7f) == 0 &&
+		    m[5] == GW_STATUS_UNSUP_ATTR);
+	FUZZ_ASSERT(!memcmp(m, data, 3) &&
+		    !memcmp(m + 6, data + 6, GW_MAD_SIZE - 6));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	ctl(data, size);
 	req(data, size);
 	frame(data, size);
+	agent(data, size);
+	unmatched(data, size);
 	return 0;
 }

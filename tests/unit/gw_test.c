@@ -8,6 +8,7 @@
  */
 #include "common.h"
 #include "gw/simproto.h"
+#include "gw/gw_int.h"
 
 /* A control message as umad2sim writes it (host order, little endian). */
 static void ctl_bytes(uint8_t *b, uint32_t magic, uint32_t id, uint32_t type,
@@ -372,6 +373,147 @@ TEST(requests_wait_and_time_out)
 	gw_mad_set_tid(f.mad, gw_tid_out(&t, 1, 0, x, 0));
 	EXPECT_EQ(-ENOSPC, gw_pend_add(&p, 0, 0, &f, 1));
 	EXPECT_EQ(100, gw_pend_next(&p));
+}
+
+/* Agent registrations (simproto.h, section 4), bytes by hand. */
+TEST(agent_registrations)
+{
+	uint8_t m[GW_AGENT_SIZE] = { 'f', 't', 's', 'w', '-', 'a', 'g', 't',
+				     1, 0x32, 1, 1 };
+	uint8_t out[GW_AGENT_SIZE];
+	struct ftsw_err err;
+	struct gw_agent a;
+
+	memcpy(m + 12, &(uint32_t){ 5 }, 4);
+	ASSERT_EQ(0, gw_agent_decode(m, sizeof(m), &a, &err));
+	EXPECT_EQ(GW_AGENT_REGISTER, a.op);
+	EXPECT_EQ(0x32, a.mgmt_class);		/* ibping's vendor class */
+	EXPECT_EQ(1, a.class_version);
+	EXPECT_EQ(1, a.qpn);
+	EXPECT_EQ(5u, a.id);
+	gw_agent_encode(&a, out);
+	EXPECT_EQ(0, memcmp(out, m, sizeof(m)));
+	/* one byte short, a wrong magic, op 0 and 4 */
+	EXPECT_EQ(-EINVAL, gw_agent_decode(m, sizeof(m) - 1, &a, &err));
+	m[0] = 'F';
+	EXPECT_EQ(-EINVAL, gw_agent_decode(m, sizeof(m), &a, &err));
+	m[0] = 'f';
+	m[8] = 0;
+	EXPECT_EQ(-EINVAL, gw_agent_decode(m, sizeof(m), &a, &err));
+	m[8] = 4;
+	EXPECT_EQ(-EINVAL, gw_agent_decode(m, sizeof(m), &a, &err));
+	/* an SMP class on QP1, a GMP class on QP0, class 0, id 1024 */
+	m[8] = 1;
+	m[9] = 0x81;
+	EXPECT_EQ(-EINVAL, gw_agent_decode(m, sizeof(m), &a, &err));
+	m[11] = 0;
+	EXPECT_EQ(0, gw_agent_decode(m, sizeof(m), &a, &err));
+	m[9] = 0x04;
+	EXPECT_EQ(-EINVAL, gw_agent_decode(m, sizeof(m), &a, &err));
+	m[9] = 0;
+	m[11] = 1;
+	EXPECT_EQ(-EINVAL, gw_agent_decode(m, sizeof(m), &a, &err));
+	m[9] = 0x03;
+	memcpy(m + 12, &(uint32_t){ GW_AGENT_MAX_ID }, 4);
+	EXPECT_EQ(-EINVAL, gw_agent_decode(m, sizeof(m), &a, &err));
+	/* "serves no class": nothing else looked at */
+	m[8] = GW_AGENT_NONE;
+	EXPECT_EQ(0, gw_agent_decode(m, sizeof(m), &a, &err));
+}
+
+/* Linux's answer to a Get or Set no agent takes: GetResp, 0x0C. */
+TEST(unmatched_requests)
+{
+	uint8_t mad[GW_MAD_SIZE] = { 1, 0x32, 1, 0x01 }, was[GW_MAD_SIZE];
+
+	mad[16] = 0x12;
+	mad[31] = 0x77;
+	memcpy(was, mad, sizeof(mad));
+	ASSERT_TRUE(gw_mad_unmatched_resp(mad));
+	EXPECT_EQ(0x81, mad[3]);
+	EXPECT_EQ(0x00, mad[4]);
+	EXPECT_EQ(0x0c, mad[5]);
+	EXPECT_EQ(0, memcmp(mad + 6, was + 6, sizeof(mad) - 6));
+	/* a directed-route SMP Set: the direction bit too */
+	memset(mad, 0, sizeof(mad));
+	mad[0] = 1;
+	mad[1] = 0x81;
+	mad[2] = 1;
+	mad[3] = 0x02;
+	ASSERT_TRUE(gw_mad_unmatched_resp(mad));
+	EXPECT_EQ(0x81, mad[3]);
+	EXPECT_EQ(0x80, mad[4]);
+	EXPECT_EQ(0x0c, mad[5]);
+	/* Send, Trap, GetTable: not answered, not changed */
+	mad[3] = 0x03;
+	memcpy(was, mad, sizeof(mad));
+	EXPECT_FALSE(gw_mad_unmatched_resp(mad));
+	mad[3] = 0x05;
+	EXPECT_FALSE(gw_mad_unmatched_resp(mad));
+	mad[3] = 0x12;
+	EXPECT_FALSE(gw_mad_unmatched_resp(mad));
+	mad[3] = 0x03;
+	EXPECT_EQ(0, memcmp(mad, was, sizeof(mad)));
+}
+
+/*
+ * Which client a request from the fabric goes to: OpenSM (the SM, its
+ * agents told: 0x01, 0x81, 0x03, 0x04, 0x21), an ibping server (0x32),
+ * the lab's SA client (serves nothing), a tool without libftsw-umad.so.
+ */
+TEST(requests_go_to_their_agent)
+{
+	static struct gw g;
+	struct ftsw_gw_opts o = { 0 };
+	uint8_t m[GW_AGENT_SIZE];
+	struct gw_agent a;
+	const uint8_t osm[] = { 0x01, 0x81, 0x03, 0x04, 0x21 };
+	unsigned i;
+
+	g.o = &o;
+	g.log = fopen("/dev/null", "w");
+	ASSERT_NE(NULL, g.log);
+	for (i = 0; i < 4; i++)
+		g.cl[i].used = true;
+	g.cl[0].issm = true;
+	for (i = 0; i < sizeof(osm); i++) {
+		a = (struct gw_agent){ GW_AGENT_REGISTER, osm[i], 1,
+				       osm[i] == 0x01 || osm[i] == 0x81 ? 0 : 1,
+				       i };
+		gw_agent_encode(&a, m);
+		gw_on_agent(&g, 0, m, sizeof(m));
+	}
+	a = (struct gw_agent){ GW_AGENT_REGISTER, 0x32, 1, 1, 0 };
+	gw_agent_encode(&a, m);
+	gw_on_agent(&g, 1, m, sizeof(m));
+	a = (struct gw_agent){ .op = GW_AGENT_NONE };
+	gw_agent_encode(&a, m);
+	gw_on_agent(&g, 2, m, sizeof(m));
+	/* client 3 told nothing: the older rule, but the SM is known */
+	EXPECT_EQ(0, gw_request_client(&g, 0x03));	/* SA: OpenSM */
+	EXPECT_EQ(0, gw_request_client(&g, 0x81));
+	EXPECT_EQ(1, gw_request_client(&g, 0x32));	/* ibping */
+	EXPECT_EQ(3, gw_request_client(&g, 0x33));	/* the only untold */
+	g.cl[3].used = false;
+	EXPECT_EQ(-1, gw_request_client(&g, 0x33));	/* nobody: 0x0C */
+	EXPECT_EQ(-1, gw_request_client(&g, 0x0a));
+	/* the ibping server unregisters; a bad datagram changes nothing */
+	a = (struct gw_agent){ GW_AGENT_UNREGISTER, 0x32, 1, 1, 0 };
+	gw_agent_encode(&a, m);
+	m[11] = 0;
+	gw_on_agent(&g, 1, m, sizeof(m));
+	EXPECT_EQ(1, gw_request_client(&g, 0x32));
+	m[11] = 1;
+	gw_on_agent(&g, 1, m, sizeof(m));
+	EXPECT_EQ(-1, gw_request_client(&g, 0x32));
+	/* without registrations anywhere: the SM, else the only client */
+	memset(g.cl, 0, sizeof(g.cl));
+	g.cl[5].used = g.cl[5].issm = true;
+	g.cl[6].used = true;
+	EXPECT_EQ(5, gw_request_client(&g, 0x32));
+	g.cl[5].used = false;
+	EXPECT_EQ(6, gw_request_client(&g, 0x32));
+	fclose(g.log);
 }
 
 TEST_HARNESS_MAIN

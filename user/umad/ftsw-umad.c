@@ -22,7 +22,12 @@
  * - poll() on a umad descriptor also wakes for a waiting long MAD (it
  *   waits in slices of FTSW_UMAD_SLICE_MS on libumad2sim's poll).
  * - ioctl() REGISTER_AGENT is remembered: a long request is handed to the
- *   agent of its class.
+ *   agent of its class. REGISTER_AGENT and UNREGISTER_AGENT are told to
+ *   the gateway (a 16-byte datagram: "ftsw-agt", operation 1 or 2, class,
+ *   class version, QP, agent id; user/lib/gw/simproto.h, section 4), so
+ *   that it hands a request from the fabric to the tool that serves its
+ *   class (an ibping server beside OpenSM) and answers the others as
+ *   Linux's MAD layer does.
  * Everything else is libumad2sim's. No state is kept but the socket and
  * the agents.
  */
@@ -218,9 +223,28 @@ int poll(struct pollfd *p, nfds_t n, int timeout)
 	}
 }
 
+/* Tell the gateway of an agent: op 1 registered, 2 unregistered. */
+static void tell_agent(uint8_t op, uint8_t cls, uint8_t version, uint8_t qpn,
+		       uint32_t id)
+{
+	uint8_t m[16];
+
+	if (big < 0)
+		return;
+	memcpy(m, "ftsw-agt", 8);
+	m[8] = op;
+	m[9] = cls;
+	m[10] = version;
+	m[11] = qpn;
+	memcpy(m + 12, &id, 4);		/* host order, as the umad header's */
+	(void)sendto(big, m, sizeof(m), MSG_DONTWAIT,
+		     (struct sockaddr *)&gw_addr, gw_len);
+}
+
 int ioctl(int fd, unsigned long req, ...)
 {
 	struct ib_user_mad_reg_req *r;
+	uint32_t id = 0, i;
 	va_list ap;
 	void *arg;
 	int rc;
@@ -229,10 +253,22 @@ int ioctl(int fd, unsigned long req, ...)
 	va_start(ap, req);
 	arg = va_arg(ap, void *);
 	va_end(ap);
+	if (is_umad(fd) && req == IB_USER_MAD_UNREGISTER_AGENT && arg)
+		memcpy(&id, arg, sizeof(id));
 	rc = next_ioctl(fd, req, arg);
 	if (rc == 0 && is_umad(fd) && req == IB_USER_MAD_REGISTER_AGENT && arg) {
 		r = arg;
 		class_agent[r->mgmt_class] = r->id + 1;
+		tell_agent(1, r->mgmt_class, r->mgmt_class_version,
+			   (uint8_t)r->qpn, r->id);
 	}
+	if (rc == 0 && is_umad(fd) && req == IB_USER_MAD_UNREGISTER_AGENT &&
+	    arg)
+		for (i = 0; i < 256; i++)
+			if (class_agent[i] == id + 1) {
+				class_agent[i] = 0;
+				tell_agent(2, (uint8_t)i, 0, i == 0x01 || i == 0x81 ?
+					   0 : 1, id);
+			}
 	return rc;
 }

@@ -151,7 +151,8 @@ void gw_client_free(struct gw *g, uint32_t i, const char *why)
 	       c->pid, why, (unsigned long long)c->to_fabric,
 	       (unsigned long long)c->from_fabric);
 	close(c->fd);
-	c->used = c->issm = false;
+	c->used = c->issm = c->agents_known = false;
+	memset(c->agents, 0, sizeof(c->agents));
 	c->fd = -1;
 	c->gen++;
 }
@@ -201,20 +202,84 @@ static bool to_client(struct gw *g, uint32_t i, const struct gw_frame *f)
 	return gw_to_client_status(g, i, f, 0);
 }
 
-/* The client an unsolicited request goes to: the SM, else the only one. */
-int gw_request_client(struct gw *g)
+/*
+ * The client a request of class mgmt_class from the fabric goes to: one
+ * that registered an agent of the class (the SM's first); else, among
+ * the clients that told the gateway nothing of their agents (no
+ * libftsw-umad.so), the SM, else the only one; else none (-1).
+ */
+int gw_request_client(struct gw *g, uint8_t mgmt_class)
 {
-	int i, only = -1, n = 0;
+	int i, only = -1, n = 0, reg = -1;
 
 	for (i = 0; i < FTSW_GW_MAX_CLIENTS; i++) {
-		if (!g->cl[i].used)
+		const struct gw_client *c = &g->cl[i];
+
+		if (!c->used)
 			continue;
-		if (g->cl[i].issm)
-			return i;
+		if (c->agents_known) {
+			if (c->agents[mgmt_class] && (reg < 0 || c->issm))
+				reg = i;
+			continue;
+		}
+		if (c->issm)
+			return reg >= 0 ? reg : i;
 		only = i;
 		n++;
 	}
+	if (reg >= 0)
+		return reg;
 	return n == 1 ? only : -1;
+}
+
+void gw_on_agent(struct gw *g, uint32_t i, const uint8_t *buf, size_t n)
+{
+	struct gw_client *c = &g->cl[i];
+	struct ftsw_err err;
+	struct gw_agent a;
+
+	if (gw_agent_decode(buf, n, &a, &err) < 0) {
+		g->refused++;
+		gw_log(g, "client %u: %s", i, err.msg);
+		return;
+	}
+	c->agents_known = true;
+	if (a.op == GW_AGENT_REGISTER && c->agents[a.mgmt_class] < UINT8_MAX)
+		c->agents[a.mgmt_class]++;
+	else if (a.op == GW_AGENT_UNREGISTER && c->agents[a.mgmt_class])
+		c->agents[a.mgmt_class]--;
+	if (g->o->verbose)
+		gw_log(g, "client %u: agent %u %s class 0x%02x version %u",
+		       i, a.id, a.op == GW_AGENT_REGISTER ? "registered" :
+		       a.op == GW_AGENT_UNREGISTER ? "unregistered" : "none:",
+		       a.mgmt_class, a.class_version);
+}
+
+/*
+ * A request no client serves: a Get or Set is answered as Linux's MAD
+ * layer answers it (status 0x0C), back to where it came from; any other
+ * request is dropped. Logged either way.
+ */
+static void unmatched(struct gw *g, struct gw_frame *f)
+{
+	uint8_t cls = gw_mad_class(f->mad), m = gw_mad_method(f->mad);
+	uint16_t attr = gw_mad_attr(f->mad);
+	struct gw_frame r = *f;
+
+	if (!gw_mad_unmatched_resp(r.mad)) {
+		g->dropped++;
+		gw_log(g, "request class 0x%02x method 0x%02x attr 0x%04x from LID %u: no client serves the class; dropped",
+		       cls, m, attr, f->slid);
+		return;
+	}
+	r.dlid = f->slid;
+	r.slid = 0;
+	r.dqpn = f->sqpn;
+	r.sqpn = f->dqpn;
+	g->unmatched++;
+	gw_log(g, "request class 0x%02x method 0x%02x attr 0x%04x from LID %u: no client serves the class; answered 0x000c",
+	       cls, m, attr, f->slid);
+	gw_send_frame(g, &r);
 }
 
 /* A frame from the fabric that is not the gateway's own answer. */
@@ -248,11 +313,9 @@ static void dispatch(struct gw *g, struct gw_frame *f, uint64_t now)
 		}
 		return;
 	}
-	i = gw_request_client(g);
+	i = gw_request_client(g, gw_mad_class(f->mad));
 	if (i < 0) {
-		g->dropped++;
-		gw_log(g, "request class 0x%02x method 0x%02x attr 0x%04x from LID %u: no subnet manager client",
-		       gw_mad_class(f->mad), m, gw_mad_attr(f->mad), f->slid);
+		unmatched(g, f);
 		return;
 	}
 	to_client(g, (uint32_t)i, f);
@@ -728,9 +791,10 @@ int ftsw_gw_serve(const struct ftsw_gw_opts *o, volatile sig_atomic_t *stop,
 	gw_loop(g, stop);
 	for (i = 0; i < FTSW_GW_MAX_CLIENTS; i++)
 		gw_client_free(g, i, "the gateway stops");
-	gw_log(g, "stopped: %llu messages refused, %llu frames dropped, %llu requests timed out; RMPP: %llu messages in, %llu out, %llu failed",
+	gw_log(g, "stopped: %llu messages refused, %llu frames dropped, %llu requests timed out, %llu answered unsupported; RMPP: %llu messages in, %llu out, %llu failed",
 	       (unsigned long long)g->refused, (unsigned long long)g->dropped,
-	       (unsigned long long)g->timedout, (unsigned long long)g->rmpp_in,
+	       (unsigned long long)g->timedout,
+	       (unsigned long long)g->unmatched, (unsigned long long)g->rmpp_in,
 	       (unsigned long long)g->rmpp_out,
 	       (unsigned long long)g->rmpp_failed);
 out:

@@ -20,6 +20,13 @@
 
 struct gw_client {
 	bool used, issm;
+	/*
+	 * agents_known: libftsw-umad.so told us the client's agents (a
+	 * client without it gets requests by the older rule: the SM, else
+	 * the only client); agents: how many it registered per class.
+	 */
+	bool agents_known;
+	uint8_t agents[256];
 	uint32_t pid, gen;
 	int fd;
 	uint64_t to_fabric, from_fabric;
@@ -56,6 +63,7 @@ struct gw {
 	struct gw_tx_sess tx[GW_RMPP_SESSIONS];
 	uint64_t refused, dropped, timedout, rmpp_in, rmpp_out, rmpp_failed;
 	bool cap_sm;		/* IsSM set in the port's CapabilityMask */
+	uint64_t unmatched;	/* requests answered 0x0C: no client serves */
 };
 
 void gw_log(struct gw *g, const char *fmt, ...)
@@ -66,7 +74,9 @@ bool gw_to_client_status(struct gw *g, uint32_t i, const struct gw_frame *f,
 			 uint32_t status);
 bool gw_to_client_len(struct gw *g, uint32_t i, const struct gw_frame *f,
 		      size_t len, uint32_t status);
-int gw_request_client(struct gw *g);
+int gw_request_client(struct gw *g, uint8_t mgmt_class);
+/* An agent registration from client i's BASE:bigPID (section 4). */
+void gw_on_agent(struct gw *g, uint32_t i, const uint8_t *buf, size_t n);
 void gw_client_free(struct gw *g, uint32_t i, const char *why);
 
 /* gw_rmpp.c */

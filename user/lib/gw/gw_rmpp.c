@@ -238,10 +238,10 @@ static void rx_deliver(struct gw *g, struct gw_rx_sess *s, uint64_t now)
 		gw_tid_forget(&g->tids, tid);
 		gw_mad_set_tid(mad, orig);
 		i = (int)owner - 1;
-	} else if ((i = gw_request_client(g)) < 0) {
+	} else if ((i = gw_request_client(g, gw_mad_class(mad))) < 0) {
 		g->dropped++;
-		gw_log(g, "RMPP request class 0x%02x from LID %u: no subnet manager client",
-		       gw_mad_class(mad), f.slid);
+		gw_log(g, "RMPP request class 0x%02x method 0x%02x from LID %u: no client serves the class",
+		       gw_mad_class(mad), gw_mad_method(mad), f.slid);
 		return;
 	}
 	if (len > GW_SIM_MAD_INTACT &&
@@ -419,6 +419,11 @@ void gwr_on_big(struct gw *g)
 	n = recvfrom(g->big, buf, (size_t)n + 1, MSG_DONTWAIT,
 		     (struct sockaddr *)&a, &al);
 	i = n < 0 ? -1 : big_client(g, &a, al);
+	if (n == GW_AGENT_SIZE && i >= 0) {
+		gw_on_agent(g, (uint32_t)i, buf, (size_t)n);
+		free(buf);
+		return;
+	}
 	if (n < 0 || i < 0 ||
 	    gw_umad_decode(buf, (size_t)n, GW_RMPP_MAX_BYTES, &u, &err) < 0) {
 		if (n >= 0) {

@@ -318,6 +318,68 @@ size_t gw_umad_encode(const struct gw_umad *u, uint8_t *out)
 	return GW_UMAD_HDR + u->len;
 }
 
+int gw_agent_decode(const uint8_t *buf, size_t n, struct gw_agent *a,
+		    struct ftsw_err *err)
+{
+	bool smi;
+
+	if (n != GW_AGENT_SIZE || memcmp(buf, GW_AGENT_MAGIC, 8)) {
+		ftsw_err_set(err, "agent registration: %zu bytes%s (want %d, \"%s\")",
+			     n, n == GW_AGENT_SIZE ? " without the magic" : "",
+			     GW_AGENT_SIZE, GW_AGENT_MAGIC);
+		return -EINVAL;
+	}
+	a->op = buf[8];
+	a->mgmt_class = buf[9];
+	a->class_version = buf[10];
+	a->qpn = buf[11];
+	a->id = get32(buf + 12);
+	if (a->op < GW_AGENT_REGISTER || a->op > GW_AGENT_NONE) {
+		ftsw_err_set(err, "agent registration: operation %u (1..3)",
+			     a->op);
+		return -EINVAL;
+	}
+	if (a->op == GW_AGENT_NONE)
+		return 0;
+	smi = a->mgmt_class == GW_MGMT_CLASS_SMI_LR ||
+	      a->mgmt_class == GW_MGMT_CLASS_SMI_DR;
+	if (!a->mgmt_class || a->qpn != (smi ? 0 : 1)) {
+		ftsw_err_set(err, "agent registration: class 0x%02x on QP%u",
+			     a->mgmt_class, a->qpn);
+		return -EINVAL;
+	}
+	if (a->id >= GW_AGENT_MAX_ID) {
+		ftsw_err_set(err, "agent registration: agent id %u (below %d)",
+			     a->id, GW_AGENT_MAX_ID);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void gw_agent_encode(const struct gw_agent *a, uint8_t out[GW_AGENT_SIZE])
+{
+	memcpy(out, GW_AGENT_MAGIC, 8);
+	out[8] = a->op;
+	out[9] = a->mgmt_class;
+	out[10] = a->class_version;
+	out[11] = a->qpn;
+	put32(out + 12, a->id);
+}
+
+bool gw_mad_unmatched_resp(uint8_t *mad)
+{
+	uint16_t st = GW_STATUS_UNSUP_ATTR;
+
+	if (mad[3] != GW_METHOD_GET && mad[3] != GW_METHOD_SET)
+		return false;
+	if (mad[1] == GW_MGMT_CLASS_SMI_DR)
+		st |= GW_STATUS_DIRECTION;
+	mad[3] = GW_METHOD_GET_RESP;
+	mad[4] = (uint8_t)(st >> 8);
+	mad[5] = (uint8_t)st;
+	return true;
+}
+
 uint64_t gw_mad_tid(const uint8_t *mad)
 {
 	return ftsw_get_be64(mad + 8);

@@ -40,6 +40,15 @@
  *    BASE:bigPID. libumad2sim.so carries at most 224 bytes of a MAD (its
  *    288-byte buffer holds the 64-byte umad header too), so RMPP messages
  *    longer than that travel here, whole.
+ * 4. Agent registrations, ftsw's own too: libftsw-umad.so sees a tool's
+ *    REGISTER_AGENT and UNREGISTER_AGENT ioctls (which libumad2sim keeps
+ *    to itself) and tells the gateway in a 16-byte datagram on the same
+ *    sockets: "ftsw-agt", the operation (1 register, 2 unregister, 3
+ *    "serves no class": a client that only asks), the class, its
+ *    version, the QP, the agent id (host order). The gateway hands a
+ *    request from the fabric to a client that registered its class, and
+ *    answers one nobody registered as Linux's MAD layer does (a Get or
+ *    Set: GetResp, status 0x0C; any other method: dropped).
  */
 #ifndef LIBFTSW_GW_SIMPROTO_H
 #define LIBFTSW_GW_SIMPROTO_H
@@ -99,6 +108,32 @@ struct gw_req {
 	uint64_t length;
 	uint8_t mad[GW_MAD_SIZE];
 };
+
+/* An agent registration (section 4). */
+#define GW_AGENT_SIZE		16
+#define GW_AGENT_MAGIC		"ftsw-agt"	/* 8 bytes, no NUL */
+#define GW_AGENT_MAX_ID		1024
+
+enum gw_agent_op {
+	GW_AGENT_REGISTER = 1,
+	GW_AGENT_UNREGISTER,
+	GW_AGENT_NONE,		/* the client serves no class */
+};
+
+struct gw_agent {
+	uint8_t op, mgmt_class, class_version, qpn;
+	uint32_t id;
+};
+
+/*
+ * Decode n bytes as an agent registration: exactly GW_AGENT_SIZE, the
+ * magic, an operation 1..3, QP 0 for the subnet management classes (0x01,
+ * 0x81) and 1 for every other, base version classes only (class 0 is no
+ * class), an id below GW_AGENT_MAX_ID. 0 or -EINVAL with err set.
+ */
+int gw_agent_decode(const uint8_t *buf, size_t n, struct gw_agent *a,
+		    struct ftsw_err *err);
+void gw_agent_encode(const struct gw_agent *a, uint8_t out[GW_AGENT_SIZE]);
 
 /* A frame's payload, decoded. */
 struct gw_frame {
@@ -196,6 +231,7 @@ static inline uint16_t gw_mad_attr(const uint8_t *mad)
 	return (uint16_t)(mad[16] << 8 | mad[17]);
 }
 
+#define GW_MGMT_CLASS_SMI_LR	0x01
 #define GW_MGMT_CLASS_SMI_DR	0x81
 #define GW_METHOD_GET		0x01
 #define GW_METHOD_SET		0x02
@@ -208,6 +244,14 @@ static inline uint16_t gw_mad_attr(const uint8_t *mad)
 #define GW_ATTR_PORT_INFO	0x0015
 #define GW_ATTR_PKEY_TABLE	0x0016
 #define GW_SMP_DATA		64	/* offset of an SMP's data */
+
+/*
+ * Turn request mad into the answer Linux's MAD layer gives a Get or Set
+ * no agent registered (generate_unmatched_resp()): GetResp, status 0x0C,
+ * the direction bit for a directed-route SMP, everything else as it came.
+ * Whether it did (false: not a Get or Set, which is dropped unanswered).
+ */
+bool gw_mad_unmatched_resp(uint8_t *mad);
 
 /* A directed-route SMP Get of attr/mod with hop count 0 (the host's own
  * port answers), TID tid; gw_smp_hop0() with the method given (a Set's

@@ -523,6 +523,23 @@ static void keep_logs(const char *lab, struct ftsw_err *err)
 		     msg, kept);
 }
 
+/*
+ * Under a subnet manager every host runs its gateway, as every host of a
+ * cluster runs its MAD layer: a request to any host is answered, by the
+ * tool that serves its class (an ibping server) or, for a Get or Set of a
+ * class nobody serves, with IBA's status (Documentation/sm.md).
+ */
+static int lab_gw_start_all(const char *lab, uint32_t nhosts,
+			    struct ftsw_err *err)
+{
+	uint32_t h;
+
+	for (h = 0; h < nhosts; h++)
+		if (ftsw_lab_gw_start(lab, h, err))
+			return -1;
+	return 0;
+}
+
 int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
 		      const struct ftsw_topo *t, const struct ftsw_routing *r,
 		      struct ftsw_err *err)
@@ -549,7 +566,8 @@ int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
 	if (sm_argv(sm, r->lmc, log, conf, argv, 64, words, sizeof(words),
 		    err) ||
 	    write_sm_conf(conf, sm->conf, err) || write_guid2lid(lab, t, r, err) ||
-	    ftsw_lab_gw_start(lab, sm->host, err))
+	    ftsw_lab_gw_start(lab, sm->host, err) ||
+	    lab_gw_start_all(lab, t->nhosts, err))
 		return -1;
 	pid = fork();
 	if (pid == 0) {

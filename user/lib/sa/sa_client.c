@@ -126,6 +126,21 @@ int ftsw_sa_open(struct ftsw_sa_client *c, const char *base,
 		goto fail;
 	}
 	c->id = ci.id;
+	/* It only asks: the gateway gives it no request from the fabric. */
+	{
+		struct gw_agent ag = { .op = GW_AGENT_NONE };
+		uint8_t m[GW_AGENT_SIZE];
+		struct sockaddr_un a;
+		socklen_t len = gw_sim_addr(&a, c->base, "big", 0, false);
+
+		gw_agent_encode(&ag, m);
+		if (!len || sendto(c->big, m, sizeof(m), 0,
+				   (struct sockaddr *)&a, len) < 0) {
+			ftsw_err_set(err, "SA client: telling the gateway: %s",
+				     strerror(errno));
+			goto fail;
+		}
+	}
 	return 0;
 fail:
 	ftsw_sa_close(c);
