@@ -21,6 +21,7 @@
 #include "lft.h"
 #include "nl_policy.h"
 #include "path.h"
+#include "pkey.h"
 #include "rx.h"
 #include "stats.h"
 #include "tx.h"
@@ -1145,6 +1146,115 @@ static void ftsw_dp_edge_states(struct kunit *test)
 	ftsw_t_fabric_free(f);
 }
 
+/* A fabric frame for @dlid with P_Key @pkey into @in; how @out fared. */
+static void ftsw_t_pkey_send(struct kunit *test, struct ftsw_port *in,
+			     u16 dlid, u16 pkey)
+{
+	struct sk_buff *skb = ftsw_t_fabric(test, dlid, 0, 0, 20);
+
+	ftsw_hdr(skb)->pkey = htons(pkey);
+	local_bh_disable();
+	rcu_read_lock();
+	ftsw_rx(in, skb);
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
+static u64 ftsw_t_tx(struct ftsw_port *p)
+{
+	struct ftsw_stats st;
+
+	ftsw_port_stats_read(p, &st);
+	return st.tx_packets;
+}
+
+/*
+ * Partitions on the data path (IBA vol. 1, 10.9), by hand. Frames into
+ * link port 1 for LID 8 leave by edge port 2 to its host's CA; the host's
+ * own frames enter by port 2. Default: every table the default partition
+ * (0xFFFF), no enforcement.
+ */
+static void ftsw_dp_partitions(struct kunit *test)
+{
+	struct ftsw_t_fabric *f = ftsw_t_fabric_new(test);
+	struct ftsw_port *link = f->ports[1], *edge = f->ports[2];
+	struct ftsw_pkey_trap *t = &f->sw->pkey_trap;
+	struct ftsw_pkey_tab *tab;
+	struct sk_buff *skb;
+	u64 tx;
+
+	spin_lock_init(&f->fn.sma_lock);
+	/* the default partition reaches the CA; another does not */
+	tx = ftsw_t_tx(edge);
+	ftsw_t_pkey_send(test, link, 8, 0xffff);
+	KUNIT_EXPECT_EQ(test, ftsw_t_tx(edge), tx + 1);
+	ftsw_t_pkey_send(test, link, 8, 0x8001);
+	KUNIT_EXPECT_EQ(test, ftsw_t_tx(edge), tx + 1);
+	KUNIT_EXPECT_EQ(test, ftsw_t_drops(edge, FTSW_DROP_PKEY_CA), 1);
+	/* a tenant's CA: the default partition limited, 0x8001 full */
+	edge->ca.mgmt.pkey[0] = 0x7fff;
+	edge->ca.mgmt.pkey[1] = 0x8001;
+	ftsw_t_pkey_send(test, link, 8, 0x8001);	/* its partition */
+	ftsw_t_pkey_send(test, link, 8, 0x0001);	/* a limited peer */
+	ftsw_t_pkey_send(test, link, 8, 0xffff);	/* the SM, full */
+	KUNIT_EXPECT_EQ(test, ftsw_t_tx(edge), tx + 4);
+	ftsw_t_pkey_send(test, link, 8, 0x7fff);	/* limited to limited */
+	ftsw_t_pkey_send(test, link, 8, 0x8002);	/* another tenant */
+	KUNIT_EXPECT_EQ(test, ftsw_t_tx(edge), tx + 4);
+	KUNIT_EXPECT_EQ(test, ftsw_t_drops(edge, FTSW_DROP_PKEY_CA), 3);
+	KUNIT_EXPECT_FALSE(test, t->due);	/* a CA's refusal: no trap 259 */
+	/* outbound enforcement at the switch port facing the CA */
+	edge->pkeys[0] = 0x7fff;
+	edge->pkeys[1] = 0x8001;
+	edge->ib.enforce = FTSW_ENFORCE_OUT;
+	ftsw_t_pkey_send(test, link, 8, 0x8001);
+	KUNIT_EXPECT_EQ(test, ftsw_t_tx(edge), tx + 5);
+	ftsw_t_pkey_send(test, link, 8, 0x8002);
+	KUNIT_EXPECT_EQ(test, ftsw_t_tx(edge), tx + 5);
+	KUNIT_EXPECT_EQ(test, ftsw_t_drops(edge, FTSW_DROP_PKEY_OUT), 1);
+	KUNIT_EXPECT_EQ(test, ftsw_t_drops(link, FTSW_DROP_PKEY_OUT), 0);
+	/* recorded for trap 259: the packet's LIDs (SLID 4), key, the port */
+	KUNIT_EXPECT_TRUE(test, t->due);
+	KUNIT_EXPECT_EQ(test, t->port, 2);
+	KUNIT_EXPECT_EQ(test, t->lid1, 4);
+	KUNIT_EXPECT_EQ(test, t->lid2, 8);
+	KUNIT_EXPECT_EQ(test, t->pkey, 0x8002);
+	/* a second one while it waits: counted, the trap kept */
+	ftsw_t_pkey_send(test, link, 8, 0x7fff);
+	KUNIT_EXPECT_EQ(test, ftsw_t_drops(edge, FTSW_DROP_PKEY_OUT), 2);
+	KUNIT_EXPECT_EQ(test, t->pkey, 0x8002);
+	/* inbound enforcement on the link port */
+	link->pkeys[0] = 0x8001;
+	link->ib.enforce = FTSW_ENFORCE_IN;
+	skb = ftsw_t_fabric(test, 8, 0, 0, 20);
+	ftsw_hdr(skb)->pkey = htons(0xffff);
+	ftsw_t_expect_drop(test, link, skb, FTSW_DROP_PKEY_IN);
+	link->ib.enforce = 0;
+	/*
+	 * The host's frames (to LID 0x40, unrouted): its key is the CA's
+	 * entry 0 (0x7fff, limited), which inbound enforcement at its port
+	 * lets pass (no more than the entry); a full 0xffff does not.
+	 */
+	edge->ib.enforce = FTSW_ENFORCE_IN;
+	skb = ftsw_t_frame(test, htons(ETH_P_IP), 40);
+	ftsw_lid_to_mac(0x40, eth_hdr(skb)->h_dest);
+	ftsw_t_expect_drop(test, edge, skb, FTSW_DROP_NO_ROUTE);
+	tab = ftsw_pkey_tab_alloc(0x41, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tab);
+	tab->key[0x40] = 0xffff;
+	rcu_assign_pointer(edge->pkey_tab, tab);
+	skb = ftsw_t_frame(test, htons(ETH_P_IP), 40);
+	ftsw_lid_to_mac(0x40, eth_hdr(skb)->h_dest);
+	ftsw_t_expect_drop(test, edge, skb, FTSW_DROP_PKEY_IN);
+	tab->key[0x40] = 0x8001;	/* its tenant's key, full: granted */
+	skb = ftsw_t_frame(test, htons(ETH_P_IP), 40);
+	ftsw_lid_to_mac(0x40, eth_hdr(skb)->h_dest);
+	ftsw_t_expect_drop(test, edge, skb, FTSW_DROP_NO_ROUTE);
+	RCU_INIT_POINTER(edge->pkey_tab, NULL);
+	kfree(tab);
+	ftsw_t_fabric_free(f);
+}
+
 static struct kunit_case ftsw_dp_cases[] = {
 	KUNIT_CASE(ftsw_dp_link_drops),
 	KUNIT_CASE(ftsw_dp_edge_drops),
@@ -1155,6 +1265,7 @@ static struct kunit_case ftsw_dp_cases[] = {
 	KUNIT_CASE(ftsw_dp_patch_far_end),
 	KUNIT_CASE(ftsw_dp_port_states),
 	KUNIT_CASE(ftsw_dp_edge_states),
+	KUNIT_CASE(ftsw_dp_partitions),
 	{}
 };
 

@@ -15,6 +15,7 @@
 #include "lft.h"
 #include "ll_queue.h"
 #include "path.h"
+#include "pkey.h"
 #include "stats.h"
 #include "tx.h"
 #include "forward.h"
@@ -50,8 +51,7 @@ static bool ftsw_state_passes(const struct ftsw_port *in,
 		   (out->kind != FTSW_PORT_EDGE ||
 		    ftsw_ps_takes(&out->ca.ib))))
 		return true;
-	return ftsw_hdr(skb)->proto == htons(FTSW_ETH_P_MAD) &&
-	       ftsw_mad_is_smp(skb);
+	return ftsw_is_smp_frame(skb);
 }
 
 /*
@@ -98,6 +98,18 @@ struct ftsw_port *ftsw_forward(struct ftsw_port *in, struct sk_buff *skb)
 		ftsw_drop(in, skb, FTSW_DROP_NOT_ACTIVE);
 		return NULL;
 	}
+	/*
+	 * Outbound partition enforcement (IBA 10.9.4), SMPs excepted:
+	 * counted on the port that would have sent it
+	 * (PortXmitConstraintErrors).
+	 */
+	if (unlikely(!ftsw_pkey_enforce_ok(out, ntohs(h->pkey), true)) &&
+	    !ftsw_is_smp_frame(skb)) {
+		ftsw_pkey_violation(out, ntohs(h->slid), dlid,
+				    h->sl & FTSW_SL_MASK, ntohs(h->pkey));
+		ftsw_drop(out, skb, FTSW_DROP_PKEY_OUT);
+		return NULL;
+	}
 	vl = READ_ONCE(sw->sl2vl[h->sl & FTSW_SL_MASK]);
 	/* Lossless mode: into the input buffer (ll_queue.c). */
 	if (unlikely(in->ll) && out->ll && vl < FTSW_NUM_DATA_VL &&
@@ -124,6 +136,16 @@ struct ftsw_port *ftsw_forward_out(struct ftsw_port *in, struct ftsw_port *out,
 		pol = rcu_dereference(out->policy);
 		if (unlikely(!pol || !ftsw_lid_in_range(pol, ntohs(h->dlid)))) {
 			ftsw_drop(in, skb, FTSW_DROP_MISDELIVERED);
+			return NULL;
+		}
+		/*
+		 * The CA takes only keys its P_KeyTable matches (IBA
+		 * 10.9.3); its P_KeyViolations count the rest.
+		 */
+		if (unlikely(!ftsw_pkey_in_table(out->ca.mgmt.pkey,
+						 ntohs(h->pkey), false)) &&
+		    !ftsw_is_smp_frame(skb)) {
+			ftsw_drop(out, skb, FTSW_DROP_PKEY_CA);
 			return NULL;
 		}
 		/* A MAD for the host's channel adapter: rx.c gives it. */

@@ -148,7 +148,6 @@ struct ftsw_switch;
 #define FTSW_PHYS_DISABLED	3
 
 /* Capacities the agents report (Documentation/sm.md). */
-#define FTSW_PKEY_CAP		32	/* P_Key table entries (one block) */
 #define FTSW_MFT_CAP		256	/* multicast LIDs 0xC000.. stored */
 #define FTSW_MFT_GROUPS		16	/* port groups of 16: ports 0..255 */
 #define FTSW_DESC_MAX		64	/* NodeDescription */
@@ -165,7 +164,20 @@ struct ftsw_ibport {
 	u8 vl_high_limit;
 	u8 width_en;
 	u8 speed_en;
+	u8 enforce;		/* switch port: FTSW_ENFORCE_IN | _OUT */
 	u8 vlarb[2][FTSW_VLARB_CAP][2];	/* low, high: VL, weight */
+};
+
+/*
+ * The P_Key an edge port's host sends with, by DLID (pkey.c): the key of
+ * DLID d is key[d] for d < len when not 0, else dflt, else the CA's
+ * P_KeyTable entry 0. Set by netlink, replaced as a whole with RCU.
+ */
+struct ftsw_pkey_tab {
+	struct rcu_head rcu;
+	u16 dflt;
+	u32 len;
+	u16 key[];
 };
 
 /* A management port's registers: switch port 0, or a CA's port. */
@@ -397,6 +409,13 @@ struct ftsw_port {
 	struct ftsw_stats pma_base;	/* counters at the last PMA reset */
 	struct ftsw_ca ca;		/* edge ports: the host's CA */
 	struct ftsw_cc_port cc;		/* SwitchPortCongestionSetting */
+	/*
+	 * The port's P_KeyTable, which partition enforcement checks (ib's
+	 * enforce bits): written under fn->sma_lock, read by the data path
+	 * with READ_ONCE, entry by entry.
+	 */
+	u16 pkeys[FTSW_PKEY_CAP];
+	struct ftsw_pkey_tab __rcu *pkey_tab;	/* edge: the host's keys */
 	/* Lossless mode (ll_queue.c): settings under fn->lock, READ_ONCE. */
 	u64 rate;		/* link rate, bit/s */
 	u32 in_buf;		/* input buffer per VL, bytes */
@@ -440,8 +459,25 @@ struct ftsw_switch {
 	 * waiting (0: none), the port it came from, sends so far.
 	 */
 	u64 trap_wait;
+	unsigned long trap_due;	/* jiffies: its next send */
 	u8 trap_port;
 	u8 trap_sends;
+	/*
+	 * Trap 259 (bad P_Key at a switch port, pkey.c records it, trap.c
+	 * sends it): one at a time, the first violation's details, sent
+	 * again until repressed as trap 128 is; later violations meanwhile
+	 * are only counted. Under fn->sma_lock.
+	 */
+	struct ftsw_pkey_trap {
+		u64 wait;	/* TID waiting for a TrapRepress (0: none) */
+		unsigned long next;	/* jiffies: its next send */
+		bool due;	/* recorded, not sent yet */
+		u8 sends;
+		u8 port;	/* where it was seen */
+		u8 sl;
+		u16 lid1, lid2;	/* SLID, DLID of the packet */
+		u16 pkey;
+	} pkey_trap;
 	/*
 	 * Trap 256 (bad M_Key, mkey.c records it, trap.c sends it by
 	 * mkey_work): the switch's own or one of its CAs', sent once, at

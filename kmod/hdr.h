@@ -19,4 +19,14 @@ int ftsw_encap(struct sk_buff *skb, u16 dlid, u16 slid, u8 sl, u16 pkey);
 int ftsw_decap(struct sk_buff *skb);
 bool ftsw_mad_is_smp(const struct sk_buff *skb);
 
+/*
+ * Is this fabric frame (checked header) a subnet management packet, which
+ * port states and partition enforcement let pass?
+ */
+static inline bool ftsw_is_smp_frame(const struct sk_buff *skb)
+{
+	return ftsw_hdr(skb)->proto == htons(FTSW_ETH_P_MAD) &&
+	       ftsw_mad_is_smp(skb);
+}
+
 #endif /* _FTSW_HDR_H */

@@ -25,6 +25,7 @@
 #include "hdr.h"
 #include "lft.h"
 #include "path.h"
+#include "pkey.h"
 #include "pma.h"
 #include "sma.h"
 #include "stats.h"
@@ -346,6 +347,7 @@ static void ftsw_mad_route_to(struct sk_buff *skb, u16 dlid, u16 slid)
 	struct ftsw_mad_hdr *mh = ftsw_mad_mh(skb);
 
 	ftsw_mad_fh(skb)->dlid = htons(dlid);
+	ftsw_mad_fh(skb)->slid = htons(slid);
 	mh->dlid = htons(dlid);
 	mh->slid = htons(slid);
 }
@@ -489,6 +491,13 @@ struct ftsw_port *ftsw_mad_link_rx(struct ftsw_port *in, struct sk_buff *skb)
 		return NULL;
 	}
 	h->hops++;
+	if (!ftsw_is_smp(ftsw_mad_smp(skb)->mgmt_class) &&
+	    unlikely(!ftsw_pkey_enforce_ok(in, ntohs(h->pkey), false))) {
+		ftsw_pkey_violation(in, ntohs(h->slid), ntohs(h->dlid),
+				    h->sl & FTSW_SL_MASK, ntohs(h->pkey));
+		ftsw_drop(in, skb, FTSW_DROP_PKEY_IN);
+		return NULL;
+	}
 	return ftsw_mad_switch_rx(in, skb);
 }
 
@@ -623,6 +632,10 @@ struct ftsw_port *ftsw_mad_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 	dlid = ntohs(mh->dlid);
 	mh->slid = htons(slid);
 	ftsw_mad_fh(skb)->sl = mh->sl;
+	/* A GMP's key: the CA's default partition unless the host chose. */
+	if (!ftsw_is_smp(smp->mgmt_class))
+		mh->pkey = htons(ftsw_pkey_gmp(in->ca.mgmt.pkey,
+					       ntohs(mh->pkey)));
 	ftsw_mad_fh(skb)->pkey = mh->pkey;
 	if (smp->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE) {
 		switch (ftsw_dr_ca_send(smp)) {
@@ -655,6 +668,14 @@ struct ftsw_port *ftsw_mad_edge_rx(struct ftsw_port *in, struct sk_buff *skb)
 	if (!ftsw_is_smp(smp->mgmt_class) &&
 	    (!ftsw_ps_sends(&in->ca.ib) || !ftsw_ps_takes(&in->ib))) {
 		ftsw_drop(in, skb, FTSW_DROP_NOT_ACTIVE);
+		return NULL;
+	}
+	/* ... and past the port's inbound partition enforcement. */
+	if (!ftsw_is_smp(smp->mgmt_class) &&
+	    !ftsw_pkey_enforce_ok(in, ntohs(mh->pkey), false)) {
+		ftsw_pkey_violation(in, slid, dlid, mh->sl & FTSW_SL_MASK,
+				    ntohs(mh->pkey));
+		ftsw_drop(in, skb, FTSW_DROP_PKEY_IN);
 		return NULL;
 	}
 	ftsw_mad_route_to(skb, dlid, slid);

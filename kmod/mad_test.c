@@ -19,6 +19,7 @@
 #include "lft.h"
 #include "mad.h"
 #include "path.h"
+#include "pkey.h"
 #include "resolve.h"
 #include "rx.h"
 #include "sma.h"
@@ -1427,6 +1428,121 @@ static void t_local_cap(struct kunit *test)
 }
 
 /*
+ * Partitions set by SMPs as OpenSM sets them: SwitchInfo announces 32
+ * entries and both ways; S1's port 1 gets P_KeyTable {0x8001} (modifier
+ * port << 16) and PortInfo's PartitionEnforcementInbound; h0's GMP to h1
+ * (the default partition, 0xFFFF) then dies at S1:1, counted as
+ * PortRcvConstraintErrors, and S1 sends trap 259 to the SM (LID 8, h0);
+ * SMPs still pass.
+ */
+static void t_partitions(struct kunit *test)
+{
+	struct t_fab *f = t_fab_new(test);
+	struct ib_mad_notice_attr *n;
+	struct ib_pma_portcounters *pc;
+	struct ib_port_info *pi;
+	struct t_mad m;
+	u64 tid;
+
+	t_activate(f);		/* GMPs need Active ports */
+	t_route(f, 1, 8, 1);
+	t_route(f, 0, 2, 3);
+	/* S1's LID 2, the SM at LID 8 */
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0015, 0, t_to_s1, 2);
+	pi = (void *)m.smp.data;
+	pi->lid = cpu_to_be16(2);
+	pi->sm_lid = cpu_to_be16(8);
+	pi->clientrereg_resv_subnetto = 22;	/* no repeat within the case */
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0012, 0, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, m.smp.data[14] << 8 | m.smp.data[15], 32);
+	KUNIT_EXPECT_EQ(test, m.smp.data[16] & 0xc0, 0xc0);
+	/* the port's table */
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0016, 1 << 16, t_to_s1, 2);
+	m.smp.data[0] = 0x80;
+	m.smp.data[1] = 0x01;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, f->s1p1->pkeys[0], 0x8001);
+	KUNIT_EXPECT_EQ(test, f->s1p1->pkeys[1], 0);
+	/* an unbound port has none to set; block 1 is past the cap */
+	t_dr(&m, IB_MGMT_METHOD_SET, 0x0016, 3 << 16, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x1c);
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0016, 1 << 16 | 1, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0x1c);
+	/* inbound enforcement: PortInfo byte 43, bit 3 */
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0015, 1, t_to_s1, 2);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	pi = (void *)m.smp.data;
+	KUNIT_EXPECT_EQ(test, pi->operationalvl_pei_peo_fpi_fpo & 0xf, 0);
+	m.smp.method = IB_MGMT_METHOD_SET;
+	m.smp.status = 0;
+	memcpy(m.smp.initial_path, t_to_s1, sizeof(t_to_s1));
+	m.smp.hop_ptr = 0;
+	memset(m.smp.return_path, 0, sizeof(m.smp.return_path));
+	pi->linkspeed_portstate &= 0xf0;	/* no state change */
+	pi->portphysstate_linkdown &= 0x0f;	/* nor a physical one */
+	pi->operationalvl_pei_peo_fpi_fpo |= 0x08;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, pi->operationalvl_pei_peo_fpi_fpo & 0xf, 0x08);
+	KUNIT_EXPECT_EQ(test, f->s1p1->ib.enforce, FTSW_ENFORCE_IN);
+	/* an SMP crosses S1:1 as before */
+	t_dr(&m, IB_MGMT_METHOD_GET, 0x0011, 0, t_to_h1, 4);
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	/* h0's PMA Get to h1 (LID 9): refused at S1:1, trap 259 */
+	t_smp_init(&m, IB_MGMT_CLASS_PERF_MGMT, IB_MGMT_METHOD_GET, 0x0012, 0);
+	m.mh.dqpn = htonl(1);
+	m.mh.sqpn = htonl(1);
+	m.mh.dlid = htons(9);
+	t_expect_drop(test, f, f->h0, &m, sizeof(m), f->s1p1,
+		      FTSW_DROP_PKEY_IN);
+	KUNIT_EXPECT_TRUE(test, f->sw[1]->pkey_trap.due);
+	ftsw_trap_pkey_run(f->sw[1]);
+	KUNIT_ASSERT_TRUE(test, t_recv(test, f, &m));
+	KUNIT_EXPECT_EQ(test, m.smp.method, IB_MGMT_METHOD_TRAP);
+	KUNIT_EXPECT_EQ(test, ntohs(m.mh.dlid), 8);
+	KUNIT_EXPECT_EQ(test, ntohs(m.mh.slid), 2);
+	n = (void *)m.smp.data;
+	KUNIT_EXPECT_EQ(test, n->generic_type, 0x82);	/* security */
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(n->trap_num), 259);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(n->issuer_lid), 2);
+	/* DataDetails: valid bits, LID1 8, LID2 9, P_Key, SL 0, switch, port */
+	KUNIT_EXPECT_EQ(test, n->details.raw_data.details[1], 0x0f);
+	KUNIT_EXPECT_EQ(test, n->details.raw_data.details[3], 8);
+	KUNIT_EXPECT_EQ(test, n->details.raw_data.details[5], 9);
+	KUNIT_EXPECT_EQ(test, n->details.raw_data.details[6], 0xff);
+	KUNIT_EXPECT_EQ(test, n->details.raw_data.details[7], 0xff);
+	KUNIT_EXPECT_EQ(test, n->details.raw_data.details[49], 2);
+	KUNIT_EXPECT_EQ(test, n->details.raw_data.details[50], 1);
+	tid = be64_to_cpu(m.smp.tid);
+	/* unanswered it comes again, the same; repressed it stops */
+	f->sw[1]->pkey_trap.next = jiffies;
+	ftsw_trap_pkey_run(f->sw[1]);
+	KUNIT_ASSERT_TRUE(test, t_recv(test, f, &m));
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(m.smp.tid), tid);
+	t_trap_repress_send(test, f, tid);
+	KUNIT_EXPECT_EQ(test, f->sw[1]->pkey_trap.wait, 0);
+	f->sw[1]->pkey_trap.next = jiffies;
+	ftsw_trap_pkey_run(f->sw[1]);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&f->got));
+	/*
+	 * S1:1's PortRcvConstraintErrors, asked with enforcement off: the
+	 * PMA Get of the default partition crosses S1:1 too.
+	 */
+	f->s1p1->ib.enforce = 0;
+	t_smp_init(&m, IB_MGMT_CLASS_PERF_MGMT, IB_MGMT_METHOD_GET, 0x0012, 0);
+	m.mh.dqpn = htonl(1);
+	m.mh.sqpn = htonl(1);
+	m.mh.dlid = htons(2);
+	pc = (void *)m.smp.data;
+	pc->port_select = 1;
+	KUNIT_EXPECT_EQ(test, t_ask(test, f, f->h0, &m), 0);
+	KUNIT_EXPECT_EQ(test, pc->port_rcv_constraint_errors, 1);
+	KUNIT_EXPECT_EQ(test, pc->port_xmit_constraint_errors, 0);
+	t_fab_free(f);
+}
+
+/*
  * Management keys (IBA vol. 1, 14.2.4). S1 (LID 2, SM at LID 8) is keyed
  * by a PortInfo Set on its port 0 from h0 along t_to_s1; every SMP then
  * carries @key in its M_Key field. Answered: the status; refused (no
@@ -1755,6 +1871,7 @@ static struct kunit_case ftsw_mad_cases[] = {
 	KUNIT_CASE(t_gmp_states),
 	KUNIT_CASE(t_unsupported),
 	KUNIT_CASE(t_local_cap),
+	KUNIT_CASE(t_partitions),
 	KUNIT_CASE(t_mkey_levels),
 	KUNIT_CASE(t_mkey_others),
 	KUNIT_CASE(t_mkey_lease),

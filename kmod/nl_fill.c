@@ -12,6 +12,7 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include "ll_queue.h"
+#include "nl_pkey.h"
 #include "sma.h"
 #include "stats.h"
 #include "nl_fill.h"
@@ -293,7 +294,8 @@ int ftsw_fill_port(struct sk_buff *msg, struct ftsw_port *p,
 	if (!reason &&
 	    (nla_put_u8(msg, FTSW_ATTR_PORT_STATE,
 			ftsw_ib_port_state(p, &p->ib)) ||
-	     ftsw_put_stats(msg, p) || ftsw_nl_put_port_ll(msg, p)))
+	     ftsw_put_stats(msg, p) || ftsw_nl_put_port_ll(msg, p) ||
+	     ftsw_nl_put_pkeys(msg, p)))
 		goto nla_fail;
 	genlmsg_end(msg, hdr);
 	return 0;

@@ -114,7 +114,7 @@ const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_CA_GUID + 1] = {
 };
 
 /* PORT_SET */
-const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_STATE + 1] = {
+const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_ENFORCE + 1] = {
 	FTSW_P_SWITCH_ID,
 	FTSW_P_PORT_NUM,
 	FTSW_P_ADMIN_UP,
@@ -135,6 +135,16 @@ const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_STATE + 1] = {
 	[FTSW_ATTR_PORT_STATE]		= NLA_POLICY_RANGE(NLA_U8,
 							   FTSW_PORT_STATE_DOWN,
 							   FTSW_PORT_STATE_ACTIVE),
+	[FTSW_ATTR_PORT_PKEY]		= { .type = NLA_U16 },
+	[FTSW_ATTR_PORT_PKEY_TABLE]	= { .type = NLA_BINARY,
+					    .len = 2 * FTSW_PKEY_TABLE_MAX },
+	[FTSW_ATTR_PORT_PKEYS]		= { .type = NLA_BINARY,
+					    .len = 2 * FTSW_PKEY_CAP },
+	[FTSW_ATTR_PORT_CA_PKEYS]	= { .type = NLA_BINARY,
+					    .len = 2 * FTSW_PKEY_CAP },
+	[FTSW_ATTR_PORT_ENFORCE]	= NLA_POLICY_MAX(NLA_U8,
+							 FTSW_ENFORCE_IN |
+							 FTSW_ENFORCE_OUT),
 };
 
 /* PORT_UNBIND, PORT_GET, PORT_CLEAR: one port (or a filter). */

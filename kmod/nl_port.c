@@ -15,6 +15,7 @@
 #include "ll_queue.h"
 #include "nl.h"
 #include "nl_fill.h"
+#include "nl_pkey.h"
 #include "nl_policy.h"
 #include "path.h"
 #include "resolve.h"
@@ -496,6 +497,9 @@ int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(p);
 		goto out;
 	}
+	err = ftsw_nl_pkey_check(info, p);
+	if (err)
+		goto out;
 	if (p->kind == FTSW_PORT_LINK) {
 		err = ftsw_nl_no_edge_attrs(info);
 		if (err)
@@ -516,6 +520,9 @@ int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 		ftsw_sma_policy_publish(p, pol);
 		ftsw_changed(fn);
 	}
+	err = ftsw_nl_pkey_apply(p, info);
+	if (err)
+		goto out;
 	if (p->kind == FTSW_PORT_EDGE)
 		ftsw_nl_ca_attrs(p, info);
 	ftsw_nl_port_ll_apply(p, info);

@@ -24,6 +24,7 @@
 struct ftsw_pma_counts {
 	u64 xmit_bytes, rcv_bytes, xmit_pkts, rcv_pkts;
 	u64 rcv_errors, relay_errors, xmit_discards, vl15_dropped;
+	u64 rcv_constraint, xmit_constraint;	/* partition enforcement */
 };
 
 static u64 ftsw_sum(const struct ftsw_stats *s, const int *reasons, int n)
@@ -61,6 +62,8 @@ static void ftsw_pma_counts(const struct ftsw_stats *s, bool ca,
 	c->relay_errors = ftsw_sum(s, relay, ARRAY_SIZE(relay));
 	c->xmit_discards = ftsw_sum(s, discard, ARRAY_SIZE(discard));
 	c->vl15_dropped = s->drops[FTSW_DROP_MAD_SINK];
+	c->rcv_constraint = s->drops[FTSW_DROP_PKEY_IN];
+	c->xmit_constraint = s->drops[FTSW_DROP_PKEY_OUT];
 }
 
 /* The counters since the last reset: now minus the baseline. */
@@ -81,6 +84,8 @@ static void ftsw_pma_read(const struct ftsw_port *p, bool ca,
 	c->relay_errors -= base.relay_errors;
 	c->xmit_discards -= base.xmit_discards;
 	c->vl15_dropped -= base.vl15_dropped;
+	c->rcv_constraint -= base.rcv_constraint;
+	c->xmit_constraint -= base.xmit_constraint;
 }
 
 /*
@@ -130,6 +135,9 @@ static void ftsw_pc_fill(struct ib_pma_portcounters *pc,
 		cpu_to_be16(ftsw_sat16(c->relay_errors));
 	pc->port_xmit_discards = cpu_to_be16(ftsw_sat16(c->xmit_discards));
 	pc->vl15_dropped = cpu_to_be16(ftsw_sat16(c->vl15_dropped));
+	pc->port_rcv_constraint_errors = min_t(u64, c->rcv_constraint, U8_MAX);
+	pc->port_xmit_constraint_errors = min_t(u64, c->xmit_constraint,
+						U8_MAX);
 	/* Data counters in units of 4 octets. */
 	pc->port_xmit_data = cpu_to_be32(ftsw_sat32(c->xmit_bytes / 4));
 	pc->port_rcv_data = cpu_to_be32(ftsw_sat32(c->rcv_bytes / 4));

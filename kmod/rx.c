@@ -23,6 +23,7 @@
 #include "ll_queue.h"
 #include "mad.h"
 #include "path.h"
+#include "pkey.h"
 #include "resolve.h"
 #include "stats.h"
 #include "tx.h"
@@ -60,6 +61,13 @@ static struct ftsw_port *ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb)
 		return NULL;
 	}
 	h->hops++;
+	/* A link port enforces partitions only if an SM said so. */
+	if (unlikely(!ftsw_pkey_enforce_ok(in, ntohs(h->pkey), false))) {
+		ftsw_pkey_violation(in, ntohs(h->slid), ntohs(h->dlid),
+				    h->sl & FTSW_SL_MASK, ntohs(h->pkey));
+		ftsw_drop(in, skb, FTSW_DROP_PKEY_IN);
+		return NULL;
+	}
 	/* The inner packet's L3 header, as GSO and offload checks expect. */
 	skb_set_network_header(skb, ETH_HLEN + FTSW_HLEN);
 	return ftsw_forward(in, skb);
@@ -67,9 +75,18 @@ static struct ftsw_port *ftsw_link_rx(struct ftsw_port *in, struct sk_buff *skb)
 
 static struct ftsw_port *ftsw_edge_send(struct ftsw_port *in,
 					struct sk_buff *skb, u16 dlid, u16 slid,
-					u8 sl)
+					u8 sl, u16 pkey)
 {
-	if (unlikely(ftsw_encap(skb, dlid, slid, sl, FTSW_PKEY_DEFAULT))) {
+	/*
+	 * The switch port facing the host enforces inbound what the SM set
+	 * (IBA 10.9.4): the host may send only keys its table grants.
+	 */
+	if (unlikely(!ftsw_pkey_enforce_ok(in, pkey, false))) {
+		ftsw_pkey_violation(in, slid, dlid, sl, pkey);
+		ftsw_drop(in, skb, FTSW_DROP_PKEY_IN);
+		return NULL;
+	}
+	if (unlikely(ftsw_encap(skb, dlid, slid, sl, pkey))) {
 		ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
 		return NULL;
 	}
@@ -85,7 +102,7 @@ static struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in,
 				      struct sk_buff *skb)
 {
 	struct ftsw_policy *pol;
-	u16 dbase, dlid, slid;
+	u16 dbase, dlid, slid, pkey;
 	u8 off, sl;
 
 	/* The host's management datagrams: its CA sends them (mad.c). */
@@ -120,8 +137,10 @@ static struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in,
 	}
 	slid = pol->base_lid + off;
 	sl = ftsw_pick_sl(pol, dlid);
+	pkey = ftsw_pkey_pick(rcu_dereference(in->pkey_tab), in->ca.mgmt.pkey,
+			      dlid);
 
-	return ftsw_edge_send(in, skb, dlid, slid, sl);
+	return ftsw_edge_send(in, skb, dlid, slid, sl, pkey);
 }
 
 static void ftsw_rx_ll(struct ftsw_port *in, struct sk_buff *skb);

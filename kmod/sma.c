@@ -21,6 +21,7 @@
 #include "ll_queue.h"
 #include "mkey.h"
 #include "path.h"
+#include "stats.h"
 #include "sma_ctl.h"
 #include "sma.h"
 
@@ -181,6 +182,9 @@ static int ftsw_guid_info_get(struct ftsw_sma_req *r)
 #define SI_LIN_TOP	6
 #define SI_DEF_PORT	8
 #define SI_LIFE_STATE	11
+#define SI_ENF_CAP	14	/* PartitionEnforcementCap */
+#define SI_ENF_BITS	16	/* Inbound/OutboundEnforcementCap: 7, 6 */
+#define SI_ENF_IN_OUT	0xc0
 #define SI_MCAST_TOP	18
 
 /*
@@ -213,6 +217,13 @@ static int ftsw_switch_info_get(struct ftsw_sma_req *r)
 	put_unaligned_be16(ftsw_lft_top(sw), d + SI_LIN_TOP);
 	memcpy(d + SI_DEF_PORT, sw->def_port, sizeof(sw->def_port));
 	d[SI_LIFE_STATE] = sw->life << 3 | (sw->psc ? 1 << 2 : 0);
+	/*
+	 * Every external port holds a P_KeyTable of one block and enforces
+	 * both ways when the SM sets its PortInfo bits (OpenSM writes a
+	 * switch port's table only when this cap is not 0).
+	 */
+	put_unaligned_be16(FTSW_PKEY_CAP, d + SI_ENF_CAP);
+	d[SI_ENF_BITS] = SI_ENF_IN_OUT;
 	put_unaligned_be16(sw->mft_top, d + SI_MCAST_TOP);
 	return ST_OK;
 }
@@ -278,6 +289,30 @@ static int ftsw_pi_find(struct ftsw_sma_req *r, u32 num, struct ftsw_pi_at *at)
 	return ST_OK;
 }
 
+/* PortInfo's PartitionEnforcementInbound/Outbound bits of @ib. */
+static u8 ftsw_pi_enforce(const struct ftsw_ibport *ib)
+{
+	u8 e = READ_ONCE(ib->enforce);
+
+	return (e & FTSW_ENFORCE_IN ? FTSW_PI_PEI : 0) |
+	       (e & FTSW_ENFORCE_OUT ? FTSW_PI_PEO : 0);
+}
+
+/*
+ * P_KeyViolations (16 bits, saturating): a CA's packets its P_KeyTable
+ * refused, a switch port's packets its inbound enforcement refused.
+ */
+static u16 ftsw_pi_pkey_violations(const struct ftsw_sma_req *r,
+				   const struct ftsw_port *p)
+{
+	struct ftsw_stats s;
+	u64 n;
+
+	ftsw_port_stats_read(p, &s);
+	n = s.drops[r->ca ? FTSW_DROP_PKEY_CA : FTSW_DROP_PKEY_IN];
+	return n > 0xffff ? 0xffff : n;
+}
+
 static void ftsw_pi_fill(struct ftsw_sma_req *r, const struct ftsw_pi_at *at,
 			 u32 num)
 {
@@ -328,7 +363,10 @@ static void ftsw_pi_fill(struct ftsw_sma_req *r, const struct ftsw_pi_at *at,
 	 * layers) and need not take the CAs' links down to raise it.
 	 */
 	pi->operationalvl_pei_peo_fpi_fpo = (ib->opvls ? ib->opvls :
-					     FTSW_VLCAP) << 4;
+					     FTSW_VLCAP) << 4 |
+					    (r->ca ? 0 : ftsw_pi_enforce(ib));
+	if (at->p)
+		pi->pkey_violations = cpu_to_be16(ftsw_pi_pkey_violations(r, at->p));
 	pi->guid_cap = 1;
 	pi->clientrereg_resv_subnetto = mg->subnet_to & 0x1f;
 	pi->resv_resptimevalue = mg->resp_time & 0x1f;
@@ -539,6 +577,13 @@ static int ftsw_port_info_set(struct ftsw_sma_req *r)
 		ib->mtu = pi->neighbormtu_mastersmsl >> 4;
 	if (pi->operationalvl_pei_peo_fpi_fpo >> 4)
 		ib->opvls = pi->operationalvl_pei_peo_fpi_fpo >> 4;
+	/* Partition enforcement: a switch's external ports (not port 0). */
+	if (!r->ca && r->mod)
+		WRITE_ONCE(ib->enforce,
+			   (pi->operationalvl_pei_peo_fpi_fpo & FTSW_PI_PEI ?
+			    FTSW_ENFORCE_IN : 0) |
+			   (pi->operationalvl_pei_peo_fpi_fpo & FTSW_PI_PEO ?
+			    FTSW_ENFORCE_OUT : 0));
 	ib->hoq = pi->vlstallcnt_hoqlife;
 	ib->vl_high_limit = pi->vl_high_limit;
 	ftsw_ll_kick_switch(r->sw);	/* lossless mode rereads them */
@@ -554,10 +599,17 @@ static int ftsw_port_info_set(struct ftsw_sma_req *r)
 
 /* ---------------------------------------------------------------- tables */
 
-/* P_KeyTable: one block of 32; a switch's external ports hold 0xFFFF. */
+/*
+ * P_KeyTable: one block of 32 entries. A switch's modifier names the port
+ * in bits 31:16: port 0's table is the switch's own (its management
+ * port's), an external port's is the one partition enforcement checks
+ * (SwitchInfo's PartitionEnforcementCap); a CA has one table. The data
+ * path reads the tables entry by entry (READ_ONCE), so Sets write them so.
+ */
 static u16 *ftsw_pkeys(struct ftsw_sma_req *r, int *st)
 {
 	u32 port = r->ca ? 0 : r->mod >> 16;
+	struct ftsw_port *p;
 
 	*st = ST_OK;
 	if ((r->mod & 0xffff) || port > r->sw->nports) {
@@ -566,7 +618,10 @@ static u16 *ftsw_pkeys(struct ftsw_sma_req *r, int *st)
 	}
 	if (r->ca)
 		return r->ca->ca.mgmt.pkey;
-	return port ? NULL : r->sw->mgmt.pkey;
+	if (!port)
+		return r->sw->mgmt.pkey;
+	p = rcu_dereference(r->sw->ports[port]);
+	return p ? p->pkeys : NULL;
 }
 
 static int ftsw_pkey_get(struct ftsw_sma_req *r)
@@ -577,7 +632,8 @@ static int ftsw_pkey_get(struct ftsw_sma_req *r)
 	if (st)
 		return st;
 	for (i = 0; i < FTSW_PKEY_CAP; i++)
-		put_unaligned_be16(t ? t[i] : (i ? 0 : 0xffff), r->data + 2 * i);
+		put_unaligned_be16(t ? READ_ONCE(t[i]) :
+				(i ? 0 : FTSW_PKEY_DEFAULT), r->data + 2 * i);
 	return ST_OK;
 }
 
@@ -589,9 +645,9 @@ static int ftsw_pkey_set(struct ftsw_sma_req *r)
 	if (st)
 		return st;
 	if (!t)
-		return ST_VALUE;	/* no partition enforcement on ports */
+		return ST_VALUE;	/* an unbound port */
 	for (i = 0; i < FTSW_PKEY_CAP; i++)
-		t[i] = get_unaligned_be16(r->data + 2 * i);
+		WRITE_ONCE(t[i], get_unaligned_be16(r->data + 2 * i));
 	return ST_OK;
 }
 
@@ -888,6 +944,8 @@ static int ftsw_sma_trap_repress(struct ftsw_switch *sw, u8 inp,
 	if (ftsw_mkey_check(sw, NULL, inp, smp) != FTSW_MKEY_REFUSED) {
 		if (sw->trap_wait && (u32)sw->trap_wait == tid)
 			sw->trap_wait = 0;
+		if (sw->pkey_trap.wait && (u32)sw->pkey_trap.wait == tid)
+			sw->pkey_trap.wait = 0;
 		ret = FTSW_SMA_TAKEN;
 	}
 	spin_unlock_bh(&fn->sma_lock);

@@ -24,7 +24,7 @@ static void ftsw_mgmt_init(struct ftsw_mgmt *mg)
 {
 	mg->prefix = FTSW_SUBNET_PREFIX;
 	mg->resp_time = FTSW_RESP_TIME;
-	mg->pkey[0] = 0xffff;
+	mg->pkey[0] = FTSW_PKEY_DEFAULT;
 }
 
 /* A new switch: its ports' links come up as ftsw_ps_linkup() says. */
@@ -44,6 +44,8 @@ void ftsw_sma_port_init(struct ftsw_port *p)
 	p->ib.hoq = FTSW_LIFE_DEFAULT;
 	p->ca.ib.state = st;
 	p->ca.ib.hoq = FTSW_LIFE_DEFAULT;
+	/* the default partition, full; no enforcement until an SM sets it */
+	p->pkeys[0] = FTSW_PKEY_DEFAULT;
 	ftsw_mgmt_init(&p->ca.mgmt);
 	for (i = 0; i < FTSW_NUM_SL; i++)
 		p->ca.sl2vl[i] = i;
@@ -102,6 +104,8 @@ void ftsw_sma_switch_del(struct ftsw_switch *sw)
 	spin_lock_bh(&sw->fn->sma_lock);
 	sw->dead = true;
 	sw->trap_wait = 0;
+	sw->pkey_trap.wait = 0;
+	sw->pkey_trap.due = false;
 	mft = sw->mft;
 	sw->mft = NULL;
 	spin_unlock_bh(&sw->fn->sma_lock);

@@ -4,9 +4,10 @@
  * link changes state, both its InfiniBand ports start over, the switch
  * sets PortStateChange and sends trap 128 to the master SM, LID-routed from
  * its own LID as if the MAD came in by that port (rx.c), again and again
- * until the SM represses it (sma.c takes the TrapRepress); an SMP the
- * M_Key check refused, trap 256 (mkey.c records it), once. Process
- * context. See Documentation/sm.md.
+ * until the SM represses it (sma.c takes the TrapRepress). When a port's
+ * partition enforcement refuses a packet, pkey.c records it and this
+ * sends trap 259 the same way; an SMP the M_Key check refused, trap 256
+ * (mkey.c records it), once. Process context. See Documentation/sm.md.
  */
 #include <linux/kernel.h>
 #include <linux/skbuff.h>
@@ -21,11 +22,23 @@
 #include "trap.h"
 
 #define FTSW_TRAP_PORT_CHANGE	128
+#define FTSW_TRAP_BAD_PKEY_SW	259	/* at a switch's external port */
+#define FTSW_NOTICE_SECURITY	2	/* IBA 13.4.8.2: the notice's type */
+/* Trap 259's DataDetails (ib_types.h's ntc_259): offsets, valid bits. */
+#define FTSW_T259_VALID		0
+#define FTSW_T259_LID1		2
+#define FTSW_T259_LID2		4
+#define FTSW_T259_PKEY		6
+#define FTSW_T259_SL_QP1	8
+#define FTSW_T259_SW_LID	48
+#define FTSW_T259_PORT		50
+#define FTSW_T259_VALID_BITS	0x000f	/* LID1, LID2, P_Key, SL */
 #define FTSW_TRAP_SENDS		16	/* a trap is sent at most this often */
 #define FTSW_TRAP_TO_MIN	16	/* SubnetTimeOut bounds of its repeats */
 #define FTSW_TRAP_TO_MAX	22
 
 static void ftsw_trap_work(struct work_struct *work);
+static void ftsw_trap_arm(struct ftsw_switch *sw);
 
 /*
  * Send a MAD the switch @sw originates (a trap; a fabric frame whose LIDs
@@ -95,6 +108,47 @@ static void ftsw_trap128(struct ftsw_port *in, u16 sm_lid, u16 lid, u8 sl,
 	ftsw_mad_send(in, skb);
 }
 
+/*
+ * Trap 259 (bad P_Key at a switch port, IBA vol. 1, 14.2.5.1): the
+ * packet's SLID, DLID, P_Key and SL, the switch's LID and the port.
+ */
+static void ftsw_trap259(struct ftsw_port *in, u16 sm_lid, u16 lid, u8 sl,
+			 u64 tid, const struct ftsw_pkey_trap *t)
+{
+	struct ib_mad_notice_attr *n;
+	struct ib_smp *smp;
+	struct sk_buff *skb;
+	u8 *d;
+
+	skb = ftsw_mad_alloc(sm_lid, lid, sl, GFP_ATOMIC);
+	if (!skb) {
+		ftsw_port_drop(in, FTSW_DROP_TX_ERROR);
+		return;
+	}
+	smp = (struct ib_smp *)(skb->data + ETH_HLEN + FTSW_HLEN +
+				FTSW_MAD_HLEN);
+	smp->base_version = IB_MGMT_BASE_VERSION;
+	smp->mgmt_class = IB_MGMT_CLASS_SUBN_LID_ROUTED;
+	smp->class_version = 1;
+	smp->method = IB_MGMT_METHOD_TRAP;
+	smp->tid = cpu_to_be64(tid);
+	smp->attr_id = IB_SMP_ATTR_NOTICE;
+	n = (struct ib_mad_notice_attr *)smp->data;
+	n->generic_type = 0x80 | FTSW_NOTICE_SECURITY;
+	n->prod_type_lsb = IB_NOTICE_PROD_SWITCH;
+	n->trap_num = cpu_to_be16(FTSW_TRAP_BAD_PKEY_SW);
+	n->issuer_lid = cpu_to_be16(lid);
+	d = n->details.raw_data.details;
+	put_unaligned_be16(FTSW_T259_VALID_BITS, d + FTSW_T259_VALID);
+	put_unaligned_be16(t->lid1, d + FTSW_T259_LID1);
+	put_unaligned_be16(t->lid2, d + FTSW_T259_LID2);
+	put_unaligned_be16(t->pkey, d + FTSW_T259_PKEY);
+	d[FTSW_T259_SL_QP1] = t->sl << 4;	/* SL, then QP1 0 */
+	put_unaligned_be16(lid, d + FTSW_T259_SW_LID);
+	d[FTSW_T259_PORT] = t->port;
+	ftsw_mad_send(in, skb);
+}
+
 static bool ftsw_trap_lids_ok(u16 sm_lid, u16 lid)
 {
 	return sm_lid && sm_lid <= FTSW_MAX_LID && lid && lid <= FTSW_MAX_LID;
@@ -143,14 +197,13 @@ void ftsw_trap_port_changed(struct ftsw_port *p)
 		sw->trap_wait = tid;
 		sw->trap_port = p->num;
 		sw->trap_sends = 1;
+		sw->trap_due = jiffies + ftsw_trap_interval(sw);
 	}
 	spin_unlock_bh(&fn->sma_lock);
 	if (!send)
 		return;
 	ftsw_trap128(p, sm_lid, lid, sl, tid, GFP_KERNEL);
-	if (sw->trap_work.work.func)
-		mod_delayed_work(system_wq, &sw->trap_work,
-				 ftsw_trap_interval(sw));
+	ftsw_trap_arm(sw);
 }
 
 /*
@@ -180,6 +233,7 @@ bool ftsw_trap_resend(struct ftsw_switch *sw)
 		return false;
 	}
 	sw->trap_sends++;
+	sw->trap_due = jiffies + ftsw_trap_interval(sw);
 	spin_unlock_bh(&fn->sma_lock);
 	rcu_read_lock();
 	p = num <= sw->nports ? rcu_dereference(sw->ports[num]) : NULL;
@@ -234,13 +288,95 @@ static void ftsw_trap_mkey_work(struct work_struct *work)
 	ftsw_trap_mkey_run(container_of(work, struct ftsw_switch, mkey_work));
 }
 
+/*
+ * Send trap 259 when recorded, and again while unrepressed, as trap 128 is
+ * (process context, no lock held).
+ */
+void ftsw_trap_pkey_run(struct ftsw_switch *sw)
+{
+	struct ftsw_pkey_trap *t = &sw->pkey_trap, copy;
+	struct ftsw_net *fn = sw->fn;
+	struct ftsw_port *p;
+	u16 sm_lid, lid;
+	u64 tid;
+	u8 sl;
+
+	spin_lock_bh(&fn->sma_lock);
+	sm_lid = sw->mgmt.sm_lid;
+	sl = sw->mgmt.sm_sl;
+	lid = sw->lid;
+	if ((!t->due && !t->wait) ||
+	    (!t->due && time_before(jiffies, t->next))) {
+		spin_unlock_bh(&fn->sma_lock);
+		return;
+	}
+	if (sw->dead || t->sends >= FTSW_TRAP_SENDS ||
+	    !ftsw_trap_lids_ok(sm_lid, lid)) {
+		t->due = false;
+		t->wait = 0;
+		spin_unlock_bh(&fn->sma_lock);
+		return;
+	}
+	if (t->due) {
+		t->due = false;
+		t->wait = ++sw->trap_tid;
+	}
+	tid = t->wait;
+	t->sends++;
+	t->next = jiffies + ftsw_trap_interval(sw);
+	copy = *t;
+	spin_unlock_bh(&fn->sma_lock);
+	rcu_read_lock();
+	p = copy.port <= sw->nports ? rcu_dereference(sw->ports[copy.port]) :
+				      NULL;
+	if (p)
+		ftsw_trap259(p, sm_lid, lid, sl, tid, &copy);
+	rcu_read_unlock();
+}
+
+/*
+ * Have the work run when the next waiting trap is due (now for a trap 259
+ * just recorded); nothing when no trap waits.
+ */
+static void ftsw_trap_arm(struct ftsw_switch *sw)
+{
+	struct ftsw_pkey_trap *t = &sw->pkey_trap;
+	unsigned long now = jiffies, at = 0;
+	bool any = false;
+
+	if (!sw->trap_work.work.func)
+		return;
+	spin_lock_bh(&sw->fn->sma_lock);
+	if (sw->trap_wait) {
+		at = sw->trap_due;
+		any = true;
+	}
+	if (t->due || t->wait) {
+		unsigned long pt = t->due ? now : t->next;
+
+		if (!any || time_before(pt, at))
+			at = pt;
+		any = true;
+	}
+	if (any && !sw->dead)
+		mod_delayed_work(system_wq, &sw->trap_work,
+				 time_after(at, now) ? at - now : 0);
+	spin_unlock_bh(&sw->fn->sma_lock);
+}
+
 static void ftsw_trap_work(struct work_struct *work)
 {
 	struct ftsw_switch *sw = container_of(to_delayed_work(work),
 					      struct ftsw_switch, trap_work);
+	bool due;
 
-	if (ftsw_trap_resend(sw))
-		schedule_delayed_work(&sw->trap_work, ftsw_trap_interval(sw));
+	spin_lock_bh(&sw->fn->sma_lock);
+	due = sw->trap_wait && !time_before(jiffies, sw->trap_due);
+	spin_unlock_bh(&sw->fn->sma_lock);
+	if (due)
+		ftsw_trap_resend(sw);
+	ftsw_trap_pkey_run(sw);
+	ftsw_trap_arm(sw);
 }
 
 /* A new switch: its trap repeats by this work, trap 256 by that. */

@@ -11,5 +11,6 @@ void ftsw_trap_init(struct ftsw_switch *sw);
 void ftsw_trap_port_changed(struct ftsw_port *p);
 bool ftsw_trap_resend(struct ftsw_switch *sw);
 void ftsw_trap_mkey_run(struct ftsw_switch *sw);
+void ftsw_trap_pkey_run(struct ftsw_switch *sw);
 
 #endif /* _FTSW_TRAP_H */

@@ -1043,7 +1043,8 @@ static const struct {
 	{ "ftsw port bind \"\"",
 	  "switch id port dev peer kind lid lmc sl offsets offset sl-table "
 	  "up down desc guid rate in-buffer out-buffer hoq-life "
-	  "vl-high-limit vlarb-high vlarb-low state\n" },
+	  "vl-high-limit vlarb-high vlarb-low state pkeys enforce ca-pkeys "
+	  "pkey pkey-table\n" },
 	{ "ftsw port bind switch 1 port 2 dev h0 k", "kind\n" },
 	/* a KEY's value by its kind: words, files, nothing for numbers */
 	{ "ftsw port bind switch 1 port 2 dev h0 kind \"\"", "link edge\n" },

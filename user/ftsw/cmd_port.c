@@ -5,7 +5,8 @@
  *                [up|down]
  * ftsw port bind switch ID port N peer S:P [kind link] [up|down]
  * ftsw port set switch ID port N [up|down] [lid ..] [lmc ..] [offsets ..]
- *               [sl ..] [sl-table FILE]
+ *               [sl ..] [sl-table FILE] [pkeys K,..] [enforce off|in|out|both]
+ *               [ca-pkeys K,..] [pkey K] [pkey-table FILE]
  * ftsw port unbind switch ID port N
  * ftsw port clear switch ID port N
  * ftsw [-s] port show [switch ID [port N]]
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_port.h"
 #include "nlcli.h"
 #include "util/output.h"
 #include "util/text.h"
@@ -29,7 +31,7 @@ static const char *const states[] = { "down", "init", "armed", "active",
 enum { Q_SWITCH, Q_PORT, Q_DEV, Q_PEER, Q_KIND, Q_LID, Q_LMC, Q_SL,
        Q_OFFSETS, Q_SL_TABLE, Q_UP, Q_DOWN, Q_DESC, Q_GUID, Q_RATE,
        Q_IN_BUF, Q_OUT_BUF, Q_HOQ_LIFE, Q_HIGH_LIMIT, Q_ARB_HIGH, Q_ARB_LOW,
-       Q_STATE, Q_N };
+       Q_STATE, Q_PKEYS, Q_ENFORCE, Q_CA_PKEYS, Q_PKEY, Q_PKEY_TABLE, Q_N };
 static const struct cli_opt port_opts[Q_N + 1] = {
 	[Q_SWITCH] = NLCLI_OPT_SWITCH(true),
 	[Q_PORT] = { "port", NULL, CLI_NUM, "N", 0, 255, .required = true,
@@ -75,6 +77,17 @@ static const struct cli_opt port_opts[Q_N + 1] = {
 	[Q_STATE] = { "state", NULL, CLI_WORD, "down|init|armed|active",
 		      .words = states,
 		      .help = "PortState of the link, both ends (as an SM)" },
+	[Q_PKEYS] = { "pkeys", NULL, CLI_STR, "K,K,..",
+		      .help = "the port's P_KeyTable (at most 32 keys)" },
+	[Q_ENFORCE] = { "enforce", NULL, CLI_WORD, "off|in|out|both",
+			.words = port_enforce_words,
+			.help = "partition enforcement of the port" },
+	[Q_CA_PKEYS] = { "ca-pkeys", NULL, CLI_STR, "K,K,..",
+			 .help = "edge: the CA's P_KeyTable" },
+	[Q_PKEY] = { "pkey", NULL, CLI_NUM, "K", 0, 0xffff,
+		     .help = "edge: the host's P_Key (0: the CA's entry 0)" },
+	[Q_PKEY_TABLE] = { "pkey-table", NULL, CLI_FILE, "FILE",
+			   .help = "edge: one P_Key per DLID, from LID 0 (0: none)" },
 };
 
 /* show: the same keys, none required. */
@@ -351,6 +364,7 @@ void port_print(const char *key, const struct ftsw_port_info *p, bool stats)
 		if (p->sl_table_len)
 			print_sl_table(p);
 	}
+	port_print_pkeys(p);
 	ftsw_out_text("\n");
 	if (stats && p->has_stats)
 		print_stats(p);
@@ -371,6 +385,7 @@ struct port_args {
 	struct ftsw_port_cfg c;
 	bool have_sw, have_port;
 	uint8_t *sl_table;
+	struct port_pkey_bufs pk;
 };
 
 /* "S:P": a patch cable's far end into c. */
@@ -518,6 +533,22 @@ static int port_cfg(const struct cli_args *a, struct port_args *pa)
 		c->ca_guid = a->v[Q_GUID].u;
 	if (port_cfg_ll(a, c))
 		return 2;
+	{
+		struct port_pkey_words w = {
+			.pkeys = a->v[Q_PKEYS].n ? a->v[Q_PKEYS].s : NULL,
+			.ca_pkeys = a->v[Q_CA_PKEYS].n ? a->v[Q_CA_PKEYS].s :
+							 NULL,
+			.pkey_table = a->v[Q_PKEY_TABLE].n ?
+				      a->v[Q_PKEY_TABLE].s : NULL,
+			.enforce = a->v[Q_ENFORCE].n ? (int)a->v[Q_ENFORCE].u :
+						       -1,
+			.pkey = a->v[Q_PKEY].n ? (int)a->v[Q_PKEY].u : -1,
+		};
+		int rc = port_cfg_pkey(&w, c, &pa->pk);
+
+		if (rc)
+			return rc;
+	}
 	if (a->v[Q_UP].n && a->v[Q_DOWN].n) {
 		cli_err("port: up and down exclude each other");
 		return 2;
@@ -597,7 +628,7 @@ static int port_bind(const struct cli_args *a)
 			"peer S:P");
 		rc = 2;
 	}
-	for (unsigned i = Q_RATE; !rc && i <= Q_STATE; i++)
+	for (unsigned i = Q_RATE; !rc && i <= Q_PKEY_TABLE; i++)
 		if (a->v[i].n) {
 			cli_err("port bind: %s is for set only (bind, then "
 				"port set)", port_opts[i].name);
@@ -606,6 +637,7 @@ static int port_bind(const struct cli_args *a)
 	if (!rc)
 		rc = port_send("port bind", &pa.c, ftsw_nl_port_bind);
 	free(pa.sl_table);
+	free(pa.pk.table);
 	return rc;
 }
 
@@ -624,6 +656,7 @@ static int port_set(const struct cli_args *a)
 	if (!rc)
 		rc = port_send("port set", &pa.c, ftsw_nl_port_set);
 	free(pa.sl_table);
+	free(pa.pk.table);
 	return rc;
 }
 
@@ -659,7 +692,8 @@ const struct cli_cmd cli_cmds_port[] = {
 	  .opts = port_opts, .run = port_bind },
 	{ "set", "switch ID port N [up|down] [state down|init|armed|active] "
 	  "[lid BASE] [lmc L] [offsets O,...] [sl S] [sl-table FILE] "
-	  "[desc NAME] [guid GUID]",
+	  "[desc NAME] [guid GUID] [pkeys K,..] [enforce off|in|out|both] "
+	  "[ca-pkeys K,..] [pkey K] [pkey-table FILE]",
 	  "change a bound port", .opts = port_opts, .run = port_set },
 	{ "unbind", "switch ID port N", "unbind a port", .opts = unbind_opts,
 	  .run = port_unbind },

@@ -31,6 +31,10 @@
  * differs from PORT_SL when that is at most this many entries.
  */
 #define FTSW_SL_TABLE_ECHO	512
+/* The same for the P_Key table by DLID (16-bit entries). */
+#define FTSW_PKEY_TABLE_ECHO	256
+/* The most entries of that table (DLIDs 0..32764): one attribute's room. */
+#define FTSW_PKEY_TABLE_MAX	32765
 #define FTSW_NUM_VL		16
 #define FTSW_MAX_SWITCHES	16384	/* per fabric (network namespace) */
 #define FTSW_NAME_MAX		32	/* switch name, including the NUL */
@@ -66,6 +70,10 @@ struct ftsw_hdr {
 #define FTSW_PKEY_DEFAULT	0xFFFF	/* the default partition, full */
 #define FTSW_PKEY_FULL		0x8000	/* membership: full (else limited) */
 #define FTSW_PKEY_BASE		0x7FFF	/* the partition's 15 bits */
+#define FTSW_PKEY_CAP		32	/* entries of a P_KeyTable (one block) */
+/* FTSW_ATTR_PORT_ENFORCE: PortInfo's PartitionEnforcementInbound/Outbound. */
+#define FTSW_ENFORCE_IN		0x1
+#define FTSW_ENFORCE_OUT	0x2
 
 /*
  * In-band management (Documentation/sm.md). A management datagram (MAD)
@@ -266,6 +274,13 @@ enum ftsw_attr {
 	FTSW_ATTR_AR_DATA,		/* binary u8[]: set per LID from LFT_FIRST_LID */
 	FTSW_ATTR_AR_SIZE,		/* u32, out: LIDs the group table holds */
 	FTSW_ATTR_AR_FLOWLET_NS,	/* u64: flowlet gap, 0 = per packet */
+	/* Partitions (Documentation/sm.md, "Partitions"). */
+	FTSW_ATTR_PORT_PKEY,		/* u16, edge: P_Key by default (0: the CA's entry 0) */
+	FTSW_ATTR_PORT_PKEY_TABLE,	/* binary u16[], edge: P_Key by DLID (0: default) */
+	FTSW_ATTR_PORT_PKEY_TABLE_LEN,	/* u32, out: entries of the P_Key table */
+	FTSW_ATTR_PORT_PKEYS,		/* binary u16[32]: the switch port's P_KeyTable */
+	FTSW_ATTR_PORT_CA_PKEYS,	/* binary u16[32], edge: the CA's P_KeyTable */
+	FTSW_ATTR_PORT_ENFORCE,		/* u8: FTSW_ENFORCE_IN | FTSW_ENFORCE_OUT */
 	__FTSW_ATTR_MAX,
 };
 #define FTSW_ATTR_MAX (__FTSW_ATTR_MAX - 1)
@@ -345,6 +360,9 @@ enum ftsw_drop {
 	FTSW_DROP_BAD_CREDIT,		/* malformed credit-update frame */
 	FTSW_DROP_OVERFLOW,		/* lossless: input buffer full (peer ignored credits) */
 	FTSW_DROP_NOT_ACTIVE,		/* data through a port not Armed/Active (in), Active (out) */
+	FTSW_DROP_PKEY_IN,		/* inbound partition enforcement (PortRcvConstraintErrors) */
+	FTSW_DROP_PKEY_OUT,		/* outbound, counted on the egress port (PortXmitConstraintErrors) */
+	FTSW_DROP_PKEY_CA,		/* the CA's P_KeyTable refused it (P_KeyViolations) */
 	__FTSW_DROP_MAX,
 };
 #define FTSW_DROP_MAX (__FTSW_DROP_MAX - 1)

@@ -28,6 +28,9 @@ const char *ftsw_drop_name(int reason)
 		[FTSW_DROP_BAD_CREDIT] = "bad_credit",
 		[FTSW_DROP_OVERFLOW] = "overflow",
 		[FTSW_DROP_NOT_ACTIVE] = "not_active",
+		[FTSW_DROP_PKEY_IN] = "pkey_in",
+		[FTSW_DROP_PKEY_OUT] = "pkey_out",
+		[FTSW_DROP_PKEY_CA] = "pkey_ca",
 	};
 
 	if (reason > 0 && reason <= FTSW_DROP_MAX)

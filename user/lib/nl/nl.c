@@ -89,6 +89,11 @@ static const char *const ftsw_attr_names[FTSW_ATTR_MAX + 1] = {
 	[FTSW_ATTR_AR_SETS] = "adaptive port sets",
 	[FTSW_ATTR_AR_DATA] = "adaptive groups",
 	[FTSW_ATTR_AR_FLOWLET_NS] = "flowlet gap",
+	[FTSW_ATTR_PORT_PKEY] = "pkey",
+	[FTSW_ATTR_PORT_PKEY_TABLE] = "pkey-table",
+	[FTSW_ATTR_PORT_PKEYS] = "pkeys",
+	[FTSW_ATTR_PORT_CA_PKEYS] = "ca-pkeys",
+	[FTSW_ATTR_PORT_ENFORCE] = "enforce",
 };
 
 static const char *attr_name(int type)
@@ -476,6 +481,8 @@ void ftsw_port_cfg_init(struct ftsw_port_cfg *c)
 	c->nvlarb_high = -1;
 	c->nvlarb_low = -1;
 	c->state = -1;
+	c->pkey = -1;
+	c->enforce = -1;
 }
 
 static void put_port_cfg(struct nl_msg *msg, const struct ftsw_port_cfg *c)
@@ -523,11 +530,13 @@ int ftsw_nl_port_bind(struct ftsw_nl *nl, const struct ftsw_port_cfg *c)
 int ftsw_nl_port_set(struct ftsw_nl *nl, const struct ftsw_port_cfg *c)
 {
 	struct nl_msg *msg = new_msg(nl, FTSW_CMD_PORT_SET, NLM_F_ACK,
-				     c->sl_table_len + 4096);
+				     c->sl_table_len + 2 * c->pkey_table_len +
+				     4096);
 
 	if (msg) {
 		put_port_cfg(msg, c);
 		ftsw_nl_put_port_ll(msg, c);
+		ftsw_nl_put_port_pkey(msg, c);
 		if (c->state >= 0)
 			nla_put_u8(msg, FTSW_ATTR_PORT_STATE, c->state);
 	}
@@ -603,6 +612,7 @@ static void port_from(struct nlattr **tb, struct ftsw_port_info *pi)
 		memcpy(pi->offsets, nla_data(tb[FTSW_ATTR_PORT_OFFSETS]), n);
 	}
 	ftsw_nl_port_ll_from(tb, &pi->ll);
+	ftsw_nl_port_pkey_from(tb, &pi->pk);
 	if (tb[FTSW_ATTR_PORT_STATS]) {
 		struct nlattr *a, *b;
 		int rem, rem2;

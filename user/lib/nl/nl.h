@@ -118,6 +118,25 @@ struct ftsw_port_ll {
 	struct ftsw_vl_stats vl[FTSW_NUM_DATA_VL];
 };
 
+/*
+ * A port's partitions (Documentation/sm.md, "Partitions"): its P_KeyTable
+ * and enforcement (PortInfo's bits); an edge port's CA's table and the
+ * P_Key its host sends with: pkey_table[DLID] (0: none), else pkey_dflt,
+ * else the CA's entry 0.
+ */
+struct ftsw_port_pkeys {
+	bool present;		/* the reply carried them */
+	uint16_t pkeys[FTSW_PKEY_CAP];
+	uint8_t enforce;	/* FTSW_ENFORCE_IN | FTSW_ENFORCE_OUT */
+	bool has_ca;		/* edge: the fields below */
+	uint16_t ca_pkeys[FTSW_PKEY_CAP];
+	uint16_t pkey_dflt;
+	uint32_t pkey_table_len;	/* 0: no table */
+	bool pkey_table_shown;	/* the entries up to the last non-zero */
+	uint16_t pkey_table_n;
+	uint16_t pkey_table[FTSW_PKEY_TABLE_ECHO];
+};
+
 struct ftsw_port_info {
 	uint32_t switch_id;
 	uint8_t port;
@@ -148,6 +167,7 @@ struct ftsw_port_info {
 	bool has_stats;
 	struct ftsw_port_stats stats;
 	struct ftsw_port_ll ll;	/* lossless settings and per-VL state */
+	struct ftsw_port_pkeys pk;	/* partitions */
 };
 
 /* A bind or set request. Fields at -1 (or n_offsets 0) are left out. */
@@ -175,6 +195,13 @@ struct ftsw_port_cfg {
 	int hoq_life, vl_high_limit;
 	int nvlarb_high, nvlarb_low;	/* entries (-1: unchanged) */
 	uint8_t vlarb_high[FTSW_VLARB_CAP][2], vlarb_low[FTSW_VLARB_CAP][2];
+	/* set only: partitions (-1 or NULL: left as they are) */
+	int pkey;		/* edge: the host's default P_Key, 0: CA's entry 0 */
+	const uint16_t *pkey_table;	/* edge: with pkey_table_len entries */
+	uint32_t pkey_table_len;
+	const uint16_t *pkeys;	/* FTSW_PKEY_CAP entries: the port's table */
+	const uint16_t *ca_pkeys;	/* edge: the CA's table */
+	int enforce;		/* FTSW_ENFORCE_IN | FTSW_ENFORCE_OUT */
 };
 
 void ftsw_port_cfg_init(struct ftsw_port_cfg *c);

@@ -35,5 +35,9 @@ const char *ftsw_rootless_nsdir(void);
 void ftsw_rootless_stop(void);
 /* Forget the saved original network namespace (joined the holder's). */
 void ftsw_netns_home_reset(void);
+/* PORT_SET: the partition settings of c that are set (nl_pkey.c). */
+void ftsw_nl_put_port_pkey(struct nl_msg *msg, const struct ftsw_port_cfg *c);
+/* A port reply's partition attributes into pk. */
+void ftsw_nl_port_pkey_from(struct nlattr **tb, struct ftsw_port_pkeys *pk);
 
 #endif

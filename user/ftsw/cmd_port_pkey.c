@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ftsw port: the partition words of port set and what port show prints of
+ * them (Documentation/sm.md, "Partitions"):
+ *   pkeys K,K,...       the switch port's P_KeyTable (at most 32 keys)
+ *   enforce off|in|out|both   its partition enforcement
+ *   ca-pkeys K,K,...    edge: the CA's P_KeyTable
+ *   pkey K              edge: the key the host sends with by default
+ *                       (0: the CA's entry 0)
+ *   pkey-table FILE     edge: a key per DLID from LID 0 (0: none)
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd_port.h"
+#include "util/output.h"
+#include "util/parse.h"
+#include "util/text.h"
+
+const char *const port_enforce_words[] = { "off", "in", "out", "both", NULL };
+
+/* "K,K,...": at most FTSW_PKEY_CAP keys into out (the rest 0). */
+static int parse_keys(const char *what, const char *s, uint16_t *out)
+{
+	char buf[512], *save = NULL, *tok, name[64];
+	struct ftsw_err err;
+	unsigned n = 0, v;
+
+	memset(out, 0, 2 * FTSW_PKEY_CAP);
+	if (strlen(s) >= sizeof(buf)) {
+		cli_err("port: %s: too long", what);
+		return -1;
+	}
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		snprintf(name, sizeof(name), "%s entry %u", what, n);
+		if (n >= FTSW_PKEY_CAP) {
+			cli_err("port: %s: more than %u keys", what,
+				FTSW_PKEY_CAP);
+			return -1;
+		}
+		if (ftsw_parse_uint(name, tok, 0, 0xffff, &v, &err)) {
+			cli_err("port: %s", err.msg);
+			return -1;
+		}
+		out[n++] = (uint16_t)v;
+	}
+	return 0;
+}
+
+/*
+ * A P_Key table by DLID: keys 0..0xFFFF (0: none) separated by white
+ * space, a regular file of at most 1 MiB with lines of 4 KiB.
+ */
+static uint16_t *read_pkey_table(const char *path, uint32_t *len)
+{
+	struct ftsw_text x;
+	struct ftsw_err err;
+	char what[320];
+	uint16_t *t;
+	uint32_t n = 0;
+	unsigned v;
+	int got;
+
+	if (ftsw_text_open(&x, path, FTSW_TEXT_LINE, 1u << 20, &err)) {
+		cli_err("port: pkey-table %s", err.msg);
+		return NULL;
+	}
+	t = malloc(2 * FTSW_PKEY_TABLE_MAX);
+	if (!t) {
+		ftsw_text_close(&x);
+		return NULL;
+	}
+	while ((got = ftsw_text_line(&x, &err)) > 0) {
+		char *save = NULL, *tok = strtok_r(x.line, " \t", &save);
+
+		for (; tok; tok = strtok_r(NULL, " \t", &save)) {
+			snprintf(what, sizeof(what), "%s:%u: entry %u", path,
+				 x.ln, n);
+			if (n >= FTSW_PKEY_TABLE_MAX) {
+				cli_err("port: %s:%u: more than %u entries",
+					path, x.ln, FTSW_PKEY_TABLE_MAX);
+				goto fail;
+			}
+			if (ftsw_parse_uint(what, tok, 0, 0xffff, &v, &err)) {
+				cli_err("port: %s", err.msg);
+				goto fail;
+			}
+			t[n++] = (uint16_t)v;
+		}
+	}
+	if (got < 0) {
+		cli_err("port: pkey-table %s", err.msg);
+		goto fail;
+	}
+	ftsw_text_close(&x);
+	*len = n;
+	return t;
+fail:
+	free(t);
+	ftsw_text_close(&x);
+	return NULL;
+}
+
+int port_cfg_pkey(const struct port_pkey_words *w, struct ftsw_port_cfg *c,
+		  struct port_pkey_bufs *b)
+{
+	if (w->pkeys) {
+		if (parse_keys("pkeys", w->pkeys, b->pkeys))
+			return 2;
+		c->pkeys = b->pkeys;
+	}
+	if (w->ca_pkeys) {
+		if (parse_keys("ca-pkeys", w->ca_pkeys, b->ca_pkeys))
+			return 2;
+		c->ca_pkeys = b->ca_pkeys;
+	}
+	if (w->enforce >= 0)
+		c->enforce = w->enforce;
+	if (w->pkey >= 0)
+		c->pkey = w->pkey;
+	if (w->pkey_table) {
+		b->table = read_pkey_table(w->pkey_table, &c->pkey_table_len);
+		if (!b->table)
+			return 1;
+		c->pkey_table = b->table;
+	}
+	return 0;
+}
+
+/* A table of keys up to its last non-zero one: "0xffff,0x8001". */
+static void print_keys(const char *key, const char *word, const uint16_t *k,
+		       unsigned n)
+{
+	unsigned i, last = 0;
+
+	for (i = 0; i < n; i++)
+		if (k[i])
+			last = i + 1;
+	ftsw_out_text(" %s ", word);
+	ftsw_out_open_array(key);
+	for (i = 0; i < n; i++)
+		ftsw_out_uint(NULL, NULL, k[i]);
+	for (i = 0; i < last; i++)
+		ftsw_out_text("%s0x%04x", i ? "," : "", k[i]);
+	if (!last)
+		ftsw_out_text("-");
+	ftsw_out_close_array();
+}
+
+static bool default_table(const uint16_t *k)
+{
+	unsigned i;
+
+	for (i = 1; i < FTSW_PKEY_CAP; i++)
+		if (k[i])
+			return false;
+	return k[0] == FTSW_PKEY_DEFAULT;
+}
+
+void port_print_pkeys(const struct ftsw_port_info *p)
+{
+	const struct ftsw_port_pkeys *pk = &p->pk;
+	uint32_t i, j;
+
+	if (!pk->present)
+		return;
+	/* the text shows what differs from a new port's: JSON all */
+	if (!ftsw_out_is_json() && default_table(pk->pkeys) && !pk->enforce &&
+	    (!pk->has_ca || default_table(pk->ca_pkeys)) &&
+	    !pk->pkey_dflt && !pk->pkey_table_len)
+		return;
+	print_keys("pkeys", "pkeys", pk->pkeys, FTSW_PKEY_CAP);
+	ftsw_out_str("enforce", " enforce %s",
+		     port_enforce_words[pk->enforce & 3]);
+	if (!pk->has_ca)
+		return;
+	print_keys("ca_pkeys", "ca-pkeys", pk->ca_pkeys, FTSW_PKEY_CAP);
+	ftsw_out_uint("pkey", " pkey 0x%04" PRIx64, pk->pkey_dflt);
+	if (!pk->pkey_table_len)
+		return;
+	ftsw_out_uint("pkey_table_len", " pkey-table %" PRIu64,
+		      pk->pkey_table_len);
+	if (!pk->pkey_table_shown) {
+		ftsw_out_text(" (more than %u entries: not shown)",
+			      FTSW_PKEY_TABLE_ECHO);
+		return;
+	}
+	/* runs of DLIDs and their key, as the SL table prints */
+	ftsw_out_text(" pkey by dlid ");
+	ftsw_out_open_array("pkey_table");
+	for (i = 0; i < pk->pkey_table_n; i = j) {
+		for (j = i; j < pk->pkey_table_n &&
+		     pk->pkey_table[j] == pk->pkey_table[i]; j++)
+			ftsw_out_uint(NULL, NULL, pk->pkey_table[j]);
+		if (j - i > 1)
+			ftsw_out_text("%s%u-%u:0x%04x", i ? "," : "", i, j - 1,
+				      pk->pkey_table[i]);
+		else
+			ftsw_out_text("%s%u:0x%04x", i ? "," : "", i,
+				      pk->pkey_table[i]);
+	}
+	ftsw_out_close_array();
+}

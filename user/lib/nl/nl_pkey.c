@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libftsw: a port's partition attributes in PORT_SET requests and port
+ * replies (kernel side: kmod/nl_pkey.c; Documentation/netlink.md). The
+ * tables are arrays of 16-bit keys in host order.
+ */
+#include <string.h>
+
+#include "nl/nl_int.h"
+
+void ftsw_nl_put_port_pkey(struct nl_msg *msg, const struct ftsw_port_cfg *c)
+{
+	if (c->pkey >= 0)
+		nla_put_u16(msg, FTSW_ATTR_PORT_PKEY, (uint16_t)c->pkey);
+	if (c->pkey_table)
+		nla_put(msg, FTSW_ATTR_PORT_PKEY_TABLE,
+			(int)(2 * c->pkey_table_len), c->pkey_table);
+	if (c->pkeys)
+		nla_put(msg, FTSW_ATTR_PORT_PKEYS, 2 * FTSW_PKEY_CAP, c->pkeys);
+	if (c->ca_pkeys)
+		nla_put(msg, FTSW_ATTR_PORT_CA_PKEYS, 2 * FTSW_PKEY_CAP,
+			c->ca_pkeys);
+	if (c->enforce >= 0)
+		nla_put_u8(msg, FTSW_ATTR_PORT_ENFORCE, (uint8_t)c->enforce);
+}
+
+/* At most n keys of a binary attribute into out; how many. */
+static unsigned keys_from(const struct nlattr *a, uint16_t *out, unsigned n)
+{
+	unsigned k = (unsigned)nla_len(a) / 2;
+
+	if (k > n)
+		k = n;
+	memcpy(out, nla_data(a), 2 * k);
+	return k;
+}
+
+void ftsw_nl_port_pkey_from(struct nlattr **tb, struct ftsw_port_pkeys *pk)
+{
+	memset(pk, 0, sizeof(*pk));
+	if (!tb[FTSW_ATTR_PORT_PKEYS])
+		return;
+	pk->present = true;
+	keys_from(tb[FTSW_ATTR_PORT_PKEYS], pk->pkeys, FTSW_PKEY_CAP);
+	if (tb[FTSW_ATTR_PORT_ENFORCE])
+		pk->enforce = nla_get_u8(tb[FTSW_ATTR_PORT_ENFORCE]);
+	if (tb[FTSW_ATTR_PORT_CA_PKEYS]) {
+		pk->has_ca = true;
+		keys_from(tb[FTSW_ATTR_PORT_CA_PKEYS], pk->ca_pkeys,
+			  FTSW_PKEY_CAP);
+	}
+	if (tb[FTSW_ATTR_PORT_PKEY])
+		pk->pkey_dflt = nla_get_u16(tb[FTSW_ATTR_PORT_PKEY]);
+	if (tb[FTSW_ATTR_PORT_PKEY_TABLE_LEN])
+		pk->pkey_table_len =
+			nla_get_u32(tb[FTSW_ATTR_PORT_PKEY_TABLE_LEN]);
+	if (tb[FTSW_ATTR_PORT_PKEY_TABLE]) {
+		pk->pkey_table_shown = true;
+		pk->pkey_table_n = (uint16_t)keys_from(
+			tb[FTSW_ATTR_PORT_PKEY_TABLE], pk->pkey_table,
+			FTSW_PKEY_TABLE_ECHO);
+	}
+}
