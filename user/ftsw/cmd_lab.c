@@ -181,7 +181,8 @@ static int lab_exec(const struct cli_object *obj, const struct cli_cmd *cmd,
 const struct cli_cmd cli_cmds_lab[] = {
 	{ "up", "-t TOPO [-a ENGINE | --lft FILE] [--lmc N] [--paths K] "
 	  "[--name LAB] [--rate RATE] [--seed S] [--no-neigh] [--patch] "
-	  "[--sm opensm [--sm-engine E] [--sm-conf FILE] [--sm-args ARGS]...] "
+	  "[--sm opensm [--sm-engine E] [--sm-conf FILE] "
+	  "[--sm-partitions FILE] [--sm-args ARGS]...] "
 	  "[--lossless [--in-buffer B] [--out-buffer B] [--hoq-life V] "
 	  "[--switch-life V]]",
 	  "build a lab and route it", .opts = lab_up_opts_table,
@@ -202,7 +203,8 @@ const struct cli_cmd cli_cmds_lab[] = {
 	  "gateway", CLI_STR, 1, 1, .opts = name_opts, .notes = ib_notes,
 	  .raw = lab_exec },
 	{ "sm", "[--name LAB] restart [--sm-engine E] [--lmc N] "
-	  "[--sm-conf FILE] [--sm-args ARGS]... [--sm-timeout S] "
+	  "[--sm-conf FILE] [--sm-partitions FILE] [--sm-args ARGS]... "
+	  "[--sm-timeout S] "
 	  "[--path-sl | --no-path-sl] | "
 	  "path-sl [--no-path-sl] [--sm-host N]",
 	  "restart the lab's OpenSM with other options, wait for SUBNET UP; "

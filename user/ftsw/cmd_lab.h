@@ -22,6 +22,8 @@
 #define OPT_SM_QOS { "--sm-qos", NULL, CLI_FLAG, .help = "opensm -Q" }
 #define OPT_SM_CONF { "--sm-conf", NULL, CLI_FILE, "FILE", \
 	.help = "opensm.conf keys (qos_swe_sl2vl...) added to the lab's" }
+#define OPT_SM_PARTITIONS { "--sm-partitions", NULL, CLI_FILE, "FILE", \
+	.help = "OpenSM's partitions.conf: hosts send with its P_Keys" }
 #define OPT_SM_ARGS { "--sm-args", NULL, CLI_STR, "'ARGS'", \
 	.help = "more opensm arguments, blank-separated" }
 #define OPT_SM_HOST { "--sm-host", NULL, CLI_NUM, "N", 0, UINT32_MAX, \

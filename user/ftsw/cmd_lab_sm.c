@@ -29,7 +29,7 @@ int lab_path_sl_mode(const struct cli_args *a, unsigned on, unsigned off,
 }
 
 enum { S_NAME, S_ENGINE, S_ROOT, S_CN, S_QOS, S_CONF, S_ARGS, S_HOST,
-       S_TIMEOUT, S_LMC, S_PATH_SL, S_NO_PATH_SL, S_N };
+       S_TIMEOUT, S_LMC, S_PATH_SL, S_NO_PATH_SL, S_PARTITIONS, S_N };
 const struct cli_opt lab_sm_opts_table[S_N + 1] = {
 	[S_NAME] = LAB_OPT_NAME,
 	[S_ENGINE] = OPT_SM_ENGINE,
@@ -44,6 +44,7 @@ const struct cli_opt lab_sm_opts_table[S_N + 1] = {
 		    .help = "2^N LIDs per host (default: the lab's)" },
 	[S_PATH_SL] = OPT_PATH_SL,
 	[S_NO_PATH_SL] = OPT_NO_PATH_SL,
+	[S_PARTITIONS] = OPT_SM_PARTITIONS,
 };
 
 int lab_path_sl_load(const char *lab, struct ftsw_lab_path_sl *r,
@@ -97,6 +98,18 @@ void lab_path_sl_print(const struct ftsw_lab_path_sl *path_sl)
 		ftsw_out_text(" (hosts send with their edge port's SL)");
 	}
 	ftsw_out_text("\n");
+	ftsw_out_bool("pkeys", "  P_Keys      %s", r.pkeys);
+	if (r.pkeys) {
+		ftsw_out_text(" (OpenSM's partitions: the PathRecords' keys; ");
+		/* the pair counts once in JSON: here without path SLs */
+		ftsw_out_uint(r.on ? NULL : "pairs", "%" PRIu64, r.pairs);
+		ftsw_out_text(" host pairs share a partition, ");
+		ftsw_out_uint(r.on ? NULL : "missing", "%" PRIu64, r.missing);
+		ftsw_out_text(" do not)");
+	} else {
+		ftsw_out_text(" (hosts send with their CA's first key)");
+	}
+	ftsw_out_text("\n");
 	ftsw_out_close_object();
 }
 
@@ -117,8 +130,11 @@ static int lab_sm_path_sl(const struct cli_args *a, struct ftsw_lab *lab)
 			lab->name, lab->engine);
 		return 1;
 	}
-	if (a->v[S_NO_PATH_SL].n ? ftsw_lab_path_sl_off(lab, &err) :
-	    ftsw_lab_path_sl(lab, host, &r, &err)) {
+	/* the P_Keys of partitions stay as they were */
+	if (ftsw_lab_path_sl(lab, host,
+			     (a->v[S_NO_PATH_SL].n ? 0 : FTSW_PATHS_SL) |
+			     (have && r.pkeys ? FTSW_PATHS_PKEY : 0), &r,
+			     &err)) {
 		cli_err("lab sm path-sl: %s", err.msg);
 		return 1;
 	}
@@ -132,13 +148,13 @@ int lab_sm(const struct cli_args *a)
 	struct ftsw_lab_sm sm = {
 		.engine = a->v[S_ENGINE].s, .root_guids = a->v[S_ROOT].s,
 		.cn_guids = a->v[S_CN].s, .qos = a->v[S_QOS].n,
-		.conf = a->v[S_CONF].s,
+		.conf = a->v[S_CONF].s, .partitions = a->v[S_PARTITIONS].s,
 		.args = a->v[S_ARGS].s, .host = (unsigned)a->v[S_HOST].u,
 		.timeout_s = (unsigned)a->v[S_TIMEOUT].u,
 	};
 	static const int restart_only[] = {
 		S_ENGINE, S_ROOT, S_CN, S_QOS, S_CONF, S_ARGS, S_TIMEOUT,
-		S_LMC, S_PATH_SL,
+		S_LMC, S_PATH_SL, S_PARTITIONS,
 	};
 	uint64_t t0 = ftsw_now_us();
 	bool restart = !strcmp(a->pos[0], "restart");

@@ -15,7 +15,8 @@
 
 enum { U_TOPO, U_ENGINE, U_LFT, U_LMC, U_PATHS, U_NAME, U_RATE, U_SEED,
        U_NO_NEIGH, U_PATCH, U_SM, U_SM_ENGINE, U_SM_ROOT, U_SM_CN, U_SM_QOS,
-       U_SM_CONF, U_SM_ARGS, U_SM_HOST, U_SM_TIMEOUT, U_PATH_SL, U_NO_PATH_SL,
+       U_SM_CONF, U_SM_PARTITIONS, U_SM_ARGS, U_SM_HOST, U_SM_TIMEOUT,
+       U_PATH_SL, U_NO_PATH_SL,
        U_LOSSLESS, U_IN_BUF, U_OUT_BUF,
        U_HOQ_LIFE, U_SW_LIFE, U_ADAPTIVE, U_GROUPS, U_FLOWLET, U_N };
 static const char *const sm_words[] = { "opensm", NULL };
@@ -48,6 +49,7 @@ const struct cli_opt lab_up_opts_table[U_N + 1] = {
 	[U_SM_CN] = OPT_SM_CN,
 	[U_SM_QOS] = OPT_SM_QOS,
 	[U_SM_CONF] = OPT_SM_CONF,
+	[U_SM_PARTITIONS] = OPT_SM_PARTITIONS,
 	[U_SM_ARGS] = OPT_SM_ARGS,
 	[U_SM_HOST] = OPT_SM_HOST,
 	[U_SM_TIMEOUT] = OPT_SM_TIMEOUT,
@@ -125,6 +127,7 @@ static int lab_up_sm_opts(const struct cli_args *a, struct ftsw_lab_opts *o)
 		.engine = a->v[U_SM_ENGINE].s, .root_guids = a->v[U_SM_ROOT].s,
 		.cn_guids = a->v[U_SM_CN].s, .qos = a->v[U_SM_QOS].n,
 		.conf = a->v[U_SM_CONF].s,
+		.partitions = a->v[U_SM_PARTITIONS].s,
 		.args = a->v[U_SM_ARGS].s, .host = (unsigned)a->v[U_SM_HOST].u,
 		.timeout_s = (unsigned)a->v[U_SM_TIMEOUT].u,
 		.path_sl = (enum ftsw_lab_path_sl_mode)ps,

@@ -234,6 +234,12 @@ struct ftsw_lab_sm {
 	const char *cn_guids;	/* -u FILE: compute node GUIDs */
 	bool qos;		/* -Q */
 	const char *conf;	/* opensm.conf lines (qos_*...) added to the lab's */
+	/*
+	 * OpenSM's partitions.conf (partition_config_file): copied into the
+	 * run directory; hosts then send with the P_Keys of the SA's
+	 * PathRecords (ftsw_lab_path_sl, FTSW_PATHS_PKEY). NULL: none.
+	 */
+	const char *partitions;
 	const char *args;	/* more opensm arguments, blank-separated */
 	unsigned timeout_s;	/* SUBNET UP within (0: 120 s) */
 	unsigned host;		/* the SM's host */
@@ -256,11 +262,13 @@ uint64_t ftsw_lab_ca_port_guid(const struct ftsw_topo *t, uint32_t h);
 /* Start host's gateway unless it runs (pid in gw-hN.pid, log gw-hN.log). */
 int ftsw_lab_gw_start(const char *lab, uint32_t host, struct ftsw_err *err);
 /*
- * --sm-conf's file (path; NULL: none) as the lab would give it to OpenSM:
- * 0, or -1 with "--sm-conf FILE[:LINE]: why" in err. lab up and lab sm
- * restart check it before they build or stop anything.
+ * sm's --sm-conf and --sm-partitions files as the lab would give them to
+ * OpenSM: 0, or -1 with "--sm-conf FILE[:LINE]: why" (or --sm-partitions)
+ * in err. lab up and lab sm restart check them before they build or stop
+ * anything.
  */
-int ftsw_lab_sm_conf_check(const char *path, struct ftsw_err *err);
+int ftsw_lab_sm_conf_check(const struct ftsw_lab_sm *sm,
+			   struct ftsw_err *err);
 /* Start OpenSM on a built lab; 0 once SUBNET UP. */
 int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
 		      const struct ftsw_topo *t, const struct ftsw_routing *r,
@@ -289,7 +297,8 @@ int ftsw_lab_sm_restart(struct ftsw_lab *lab, const struct ftsw_lab_sm *sm,
  * ftsw_lab_path_sl_refresh.
  */
 struct ftsw_lab_path_sl {
-	bool on;		/* the lab fills the tables */
+	bool on;		/* the lab fills the SL tables */
+	bool pkeys;		/* ... and the P_Key tables (partitions) */
 	unsigned host;		/* whose gateway asks the SA */
 	uint64_t sweeps;	/* SUBNET UP lines in opensm.log at the fill */
 	uint64_t queries, records, conflicts;
@@ -302,7 +311,10 @@ struct ftsw_lab_path_sl {
 /* Whether mode turns path SLs on for engine (NULL: OpenSM's default). */
 bool ftsw_lab_path_sl_wanted(enum ftsw_lab_path_sl_mode mode,
 			     const char *engine);
-int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host,
+/* What ftsw_lab_path_sl() fills from the PathRecords. */
+#define FTSW_PATHS_SL	0x1	/* each host's SL by DLID */
+#define FTSW_PATHS_PKEY	0x2	/* each host's P_Key by DLID */
+int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host, unsigned what,
 		     struct ftsw_lab_path_sl *res, struct ftsw_err *err);
 /* Turn path SLs off: every edge port's SL table removed, path-sl says
  * off. */

@@ -57,6 +57,8 @@ int64_t lab_edge_host(const struct ftsw_topo *t, const struct ftsw_port_info *pi
  */
 int lab_sm_path_sl_start(const char *name, const struct ftsw_lab_sm *sm,
 			 struct ftsw_err *err);
+/* What the lab fills from the PathRecords under sm (FTSW_PATHS_*). */
+unsigned lab_sm_paths(const struct ftsw_lab_sm *sm);
 
 /* A lab's name: letters, digits, '_', '.', '-' (not first); 0 or -1. */
 int lab_check_name(const char *name, struct ftsw_err *err);

@@ -5,7 +5,8 @@
  * one host's gateway, by libftsw's own SA client (sa/sa.h): one GetTable
  * per source LID, its answer (RMPP, reassembled by the gateway) parsed
  * with every field checked, and each host's edge port given the SLs by
- * DLID (PORT_SL_TABLE) with one PORT_SET. Nothing is forked.
+ * DLID (PORT_SL_TABLE) and, under partitions, the P_Keys by DLID
+ * (PORT_PKEY_TABLE) with one PORT_SET. Nothing is forked.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,6 +24,16 @@
 static const char *const sl_engines[] = {
 	"lash", "dfsssp", "nue", "torus-2QoS", NULL,
 };
+
+/*
+ * What the lab fills from the PathRecords under sm's options: the SLs when
+ * path SLs are wanted, the P_Keys when OpenSM has partitions.
+ */
+unsigned lab_sm_paths(const struct ftsw_lab_sm *sm)
+{
+	return (ftsw_lab_path_sl_wanted(sm->path_sl, sm->engine) ?
+		FTSW_PATHS_SL : 0) | (sm->partitions ? FTSW_PATHS_PKEY : 0);
+}
 
 bool ftsw_lab_path_sl_wanted(enum ftsw_lab_path_sl_mode mode,
 			     const char *engine)
@@ -88,7 +99,7 @@ static int ps_write(const char *lab, const struct ftsw_lab_path_sl *r,
 	f = ftsw_atomic_open(path, &tmp, err);
 	if (!f)
 		return -1;
-	fprintf(f, "on=%d\nhost=%u\n", r->on, r->host);
+	fprintf(f, "on=%d\npkeys=%d\nhost=%u\n", r->on, r->pkeys, r->host);
 	for (i = 0; i < sizeof(ps_keys) / sizeof(ps_keys[0]); i++)
 		fprintf(f, "%s=%" PRIu64 "\n", ps_keys[i].key,
 			*(const uint64_t *)((const char *)r + ps_keys[i].off));
@@ -141,6 +152,9 @@ static int ps_line(struct ftsw_text *x, struct ftsw_lab_path_sl *r,
 	} else if (!strcmp(key, "host")) {
 		k = 1;
 		max = UINT32_MAX;
+	} else if (!strcmp(key, "pkeys")) {
+		k = 2 + PS_NKEYS + FTSW_NUM_SL;
+		max = 1;
 	} else if ((sl = ps_sl_key(key)) >= 0) {
 		k = 2 + PS_NKEYS + (unsigned)sl;
 	} else {
@@ -164,6 +178,8 @@ static int ps_line(struct ftsw_text *x, struct ftsw_lab_path_sl *r,
 		return -1;
 	if (k == 0)
 		r->on = val;
+	else if (k == 2 + PS_NKEYS + FTSW_NUM_SL)
+		r->pkeys = val;
 	else if (k == 1)
 		r->host = (unsigned)val;
 	else if (k < 2 + PS_NKEYS)
@@ -176,7 +192,7 @@ static int ps_line(struct ftsw_text *x, struct ftsw_lab_path_sl *r,
 int ftsw_lab_path_sl_read(const char *lab, struct ftsw_lab_path_sl *r,
 			  struct ftsw_err *err)
 {
-	bool seen[2 + PS_NKEYS + FTSW_NUM_SL] = { false };
+	bool seen[2 + PS_NKEYS + FTSW_NUM_SL + 1] = { false };
 	struct ftsw_text x;
 	char path[320];
 	unsigned k;
@@ -218,12 +234,12 @@ static uint64_t sm_sweeps(const char *lab)
 	return n;
 }
 
-/* Host h's SL table from the SA: tbl[dlid] (seen[dlid] set), *top the
- * highest DLID. */
+/* Host h's SL table from the SA: tbl[dlid] (seen[dlid] set), its P_Key
+ * table pk[dlid], *top the highest DLID. */
 static int ps_host_table(struct ftsw_sa_client *c, uint16_t sm_lid,
-			 const struct ps_host *h, uint8_t *tbl, uint8_t *seen,
-			 uint32_t *top, struct ftsw_lab_path_sl *r,
-			 struct ftsw_err *err)
+			 const struct ps_host *h, uint8_t *tbl, uint16_t *pk,
+			 uint8_t *seen, uint32_t *top,
+			 struct ftsw_lab_path_sl *r, struct ftsw_err *err)
 {
 	uint32_t off, i;
 
@@ -249,6 +265,7 @@ static int ps_host_table(struct ftsw_sa_client *c, uint16_t sm_lid,
 			}
 			seen[d] = 1;
 			tbl[d] = recs[i].sl;
+			pk[d] = recs[i].pkey;
 			if (d > *top)
 				*top = d;
 		}
@@ -280,18 +297,28 @@ static void ps_count(const struct ps_host *hs, uint32_t nh, uint32_t h,
 	}
 }
 
-/* Host h's edge port gets SL table tbl (len entries; 0: none). */
+/*
+ * Host h's edge port gets SL table tbl and P_Key table pk, len entries
+ * each; a table not given (NULL) is removed.
+ */
 static int ps_set_table(struct ftsw_lab *lab, uint32_t h,
 			const struct ps_host *hp, const uint8_t *tbl,
-			uint32_t len, struct ftsw_err *err)
+			const uint16_t *pk, uint32_t len, struct ftsw_err *err)
 {
+	static const uint8_t none[1];
+	static const uint16_t nokey[1];
 	struct ftsw_port_cfg pc;
 
 	ftsw_port_cfg_init(&pc);
 	pc.switch_id = hp->sw;
 	pc.port = hp->port;
-	pc.sl_table = tbl;
-	pc.sl_table_len = len;
+	/* an empty table removes the port's */
+	pc.sl_table = tbl ? tbl : none;
+	pc.sl_table_len = tbl ? len : 0;
+	pc.pkey_table = pk ? pk : nokey;
+	/* DLIDs past the kernel's table take the port's default key */
+	pc.pkey_table_len = !pk ? 0 : len < FTSW_PKEY_TABLE_MAX ? len :
+					  FTSW_PKEY_TABLE_MAX;
 	if (!ftsw_nl_port_set(lab->nl, &pc))
 		return 0;
 	ftsw_err_errno(err, ftsw_nl_errno(lab->nl), "path SLs of h%" PRIu32
@@ -300,16 +327,17 @@ static int ps_set_table(struct ftsw_lab *lab, uint32_t h,
 	return -1;
 }
 
-/* Every host's table asked and set. */
+/* Every host's tables asked and set (the SLs, the P_Keys as r says). */
 static int ps_fill(struct ftsw_lab *lab, struct ftsw_sa_client *c,
 		   uint16_t sm_lid, const struct ps_host *hs,
 		   struct ftsw_lab_path_sl *r, struct ftsw_err *err)
 {
 	uint8_t *tbl = malloc(FTSW_LFT_SIZE), *seen = malloc(FTSW_LFT_SIZE);
+	uint16_t *pk = malloc(2 * FTSW_LFT_SIZE);
 	uint32_t h, nh = lab->topo->nhosts, top;
 	int rc = -1;
 
-	if (!tbl || !seen) {
+	if (!tbl || !seen || !pk) {
 		ftsw_err_set(err, "path SLs: out of memory");
 		goto out;
 	}
@@ -318,8 +346,11 @@ static int ps_fill(struct ftsw_lab *lab, struct ftsw_sa_client *c,
 			continue;
 		memset(tbl, hs[h].sl, FTSW_LFT_SIZE);
 		memset(seen, 0, FTSW_LFT_SIZE);
+		/* a DLID without a record: the port's default P_Key */
+		memset(pk, 0, 2 * FTSW_LFT_SIZE);
 		top = 0;
-		if (ps_host_table(c, sm_lid, &hs[h], tbl, seen, &top, r, err)) {
+		if (ps_host_table(c, sm_lid, &hs[h], tbl, pk, seen, &top, r,
+				  err)) {
 			char m[sizeof(err->msg)];
 
 			snprintf(m, sizeof(m), "%.400s", err->msg);
@@ -328,13 +359,15 @@ static int ps_fill(struct ftsw_lab *lab, struct ftsw_sa_client *c,
 			goto out;
 		}
 		ps_count(hs, nh, h, tbl, seen, r);
-		if (ps_set_table(lab, h, &hs[h], tbl, top + 1, err))
+		if (ps_set_table(lab, h, &hs[h], r->on ? tbl : NULL,
+				 r->pkeys ? pk : NULL, top + 1, err))
 			goto out;
 	}
 	rc = 0;
 out:
 	free(tbl);
 	free(seen);
+	free(pk);
 	return rc;
 }
 
@@ -363,7 +396,7 @@ static int sa_open_in(void *c, struct ftsw_err *err)
 	return ftsw_sa_open(c, FTSW_LAB_GW_SOCK, err);
 }
 
-int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host,
+int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host, unsigned what,
 		     struct ftsw_lab_path_sl *res, struct ftsw_err *err)
 {
 	uint64_t t0 = ftsw_now_us();
@@ -378,7 +411,10 @@ int ftsw_lab_path_sl(struct ftsw_lab *lab, unsigned host,
 			     host, lab->name, lab->topo->nhosts);
 		return -1;
 	}
-	res->on = true;
+	if (!what)
+		return ftsw_lab_path_sl_off(lab, err);
+	res->on = what & FTSW_PATHS_SL;
+	res->pkeys = what & FTSW_PATHS_PKEY;
 	res->host = host;
 	res->sweeps = sm_sweeps(lab->name);
 	hs = ps_hosts(lab, err);
@@ -404,14 +440,13 @@ int ftsw_lab_path_sl_off(struct ftsw_lab *lab, struct ftsw_err *err)
 {
 	struct ftsw_lab_path_sl r = { .on = false };
 	struct ps_host *hs = ps_hosts(lab, err);
-	static const uint8_t none[1];
 	uint32_t h;
 
 	if (!hs)
 		return -1;
 	for (h = 0; h < lab->topo->nhosts; h++)
-		/* an empty table: the table removed */
-		if (hs[h].found && ps_set_table(lab, h, &hs[h], none, 0, err)) {
+		if (hs[h].found &&
+		    ps_set_table(lab, h, &hs[h], NULL, NULL, 0, err)) {
 			free(hs);
 			return -1;
 		}
@@ -425,23 +460,26 @@ int ftsw_lab_path_sl_refresh(struct ftsw_lab *lab, struct ftsw_err *err)
 
 	if (ftsw_lab_path_sl_read(lab->name, &r, err))
 		return err->code == ENOENT ? 0 : -1;
-	if (!r.on || sm_sweeps(lab->name) == r.sweeps)
+	if ((!r.on && !r.pkeys) || sm_sweeps(lab->name) == r.sweeps)
 		return 0;
-	return ftsw_lab_path_sl(lab, r.host, &r, err);
+	return ftsw_lab_path_sl(lab, r.host,
+				(r.on ? FTSW_PATHS_SL : 0) |
+				(r.pkeys ? FTSW_PATHS_PKEY : 0), &r, err);
 }
 
 int lab_sm_path_sl_start(const char *name, const struct ftsw_lab_sm *sm,
 			 struct ftsw_err *err)
 {
 	struct ftsw_lab_path_sl r = { .on = false, .host = sm->host };
+	unsigned what = lab_sm_paths(sm);
 	struct ftsw_lab lab;
 	int rc;
 
-	if (!ftsw_lab_path_sl_wanted(sm->path_sl, sm->engine))
+	if (!what)
 		return ps_write(name, &r, err);
 	if (ftsw_lab_open(name, &lab, err))
 		return -1;
-	rc = ftsw_lab_path_sl(&lab, sm->host, &r, err);
+	rc = ftsw_lab_path_sl(&lab, sm->host, what, &r, err);
 	ftsw_lab_close(&lab);
 	return rc;
 }

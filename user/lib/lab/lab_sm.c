@@ -324,8 +324,15 @@ static int write_guid2lid(const char *lab, const struct ftsw_topo *t,
  */
 #define FTSW_SM_CONF_MAX 65536
 
-static int read_sm_conf(const char *user, char *buf, size_t *len,
-			struct ftsw_err *err)
+static bool conf_key(const char *k, const char *key)
+{
+	size_t n = strlen(key);
+
+	return !strncmp(k, key, n) && (!k[n] || isspace((unsigned char)k[n]));
+}
+
+static int read_sm_conf(const char *user, bool partitions, char *buf,
+			size_t *len, struct ftsw_err *err)
 {
 	char msg[sizeof(err->msg)];
 	struct ftsw_text x;
@@ -337,11 +344,17 @@ static int read_sm_conf(const char *user, char *buf, size_t *len,
 		goto bad;
 	while ((got = ftsw_text_line(&x, err)) > 0) {
 		k = x.line + strspn(x.line, " \t");
-		if (!strncmp(k, "force_log_flush", 15) &&
-		    (!k[15] || isspace((unsigned char)k[15]))) {
+		if (conf_key(k, "force_log_flush")) {
 			ftsw_err_set(err, "%s:%u: force_log_flush is the lab's "
 				     "own (it reads SUBNET UP in OpenSM's log "
 				     "as it is written)", user, x.ln);
+			got = -1;
+			break;
+		}
+		if (partitions && conf_key(k, "partition_config_file")) {
+			ftsw_err_set(err, "%s:%u: partition_config_file and "
+				     "--sm-partitions exclude each other", user,
+				     x.ln);
 			got = -1;
 			break;
 		}
@@ -361,12 +374,58 @@ bad:
 	return -1;
 }
 
-int ftsw_lab_sm_conf_check(const char *path, struct ftsw_err *err)
+/*
+ * --sm-partitions' file (OpenSM's partitions.conf) into a copy in the run
+ * directory (lab NULL: only checked): a regular text file of at most
+ * FTSW_SM_PARTITIONS_MAX bytes and bounded lines, as OpenSM reads it
+ * (lines of at most 4 KiB; its syntax is OpenSM's to judge, and OpenSM
+ * says in its log what it refused).
+ */
+#define FTSW_SM_PARTITIONS_MAX (1u << 20)
+
+static int copy_partitions(const char *lab, const char *user,
+			   struct ftsw_err *err)
+{
+	char path[320], msg[sizeof(err->msg)], *tmp = NULL;
+	struct ftsw_text x;
+	FILE *out = NULL;
+	int got;
+
+	if (ftsw_text_open(&x, user, FTSW_TEXT_LINE, FTSW_SM_PARTITIONS_MAX,
+			   err))
+		goto bad;
+	if (lab) {
+		lab_run_path(lab, "partitions.conf", path, sizeof(path));
+		out = ftsw_atomic_open(path, &tmp, err);
+		if (!out) {
+			ftsw_text_close(&x);
+			return -1;
+		}
+	}
+	while ((got = ftsw_text_line(&x, err)) > 0)
+		if (out)
+			fprintf(out, "%s\n", x.line);
+	ftsw_text_close(&x);
+	if (got < 0) {
+		if (out)
+			ftsw_atomic_abort(out, tmp);
+		goto bad;
+	}
+	return out ? ftsw_atomic_commit(out, path, tmp, err) : 0;
+bad:
+	memcpy(msg, err->msg, sizeof(msg));
+	ftsw_err_set(err, "--sm-partitions %s", msg);
+	return -1;
+}
+
+int ftsw_lab_sm_conf_check(const struct ftsw_lab_sm *sm, struct ftsw_err *err)
 {
 	static char buf[FTSW_SM_CONF_MAX + 1];
 	size_t len;
 
-	return path ? read_sm_conf(path, buf, &len, err) : 0;
+	if (sm->conf && read_sm_conf(sm->conf, sm->partitions, buf, &len, err))
+		return -1;
+	return sm->partitions ? copy_partitions(NULL, sm->partitions, err) : 0;
 }
 
 /*
@@ -376,16 +435,21 @@ int ftsw_lab_sm_conf_check(const char *path, struct ftsw_err *err)
  * --sm-conf's file (qos_* keys...), which OpenSM reads after ours: a key
  * given twice takes the later value.
  */
-static int write_sm_conf(const char *path, const char *user,
-			 struct ftsw_err *err)
+static int write_sm_conf(const char *lab, const char *path,
+			 const struct ftsw_lab_sm *sm, struct ftsw_err *err)
 {
 	static char buf[FTSW_SM_CONF_MAX + 1];
+	const char *user = sm->conf;
+	char parts[320];
 	size_t len = 0;
 	char *tmp;
 	FILE *f;
 
-	if (user && read_sm_conf(user, buf, &len, err))
+	if (user && read_sm_conf(user, sm->partitions, buf, &len, err))
 		return -1;
+	if (sm->partitions && copy_partitions(lab, sm->partitions, err))
+		return -1;
+	lab_run_path(lab, "partitions.conf", parts, sizeof(parts));
 	f = ftsw_atomic_open(path, &tmp, err);
 	if (!f)
 		return -1;
@@ -395,6 +459,11 @@ static int write_sm_conf(const char *path, const char *user,
 		fwrite(buf, 1, len, f);
 		fputc('\n', f);
 	}
+	if (sm->partitions)
+		fprintf(f, "# from --sm-partitions %s\npartition_config_file %s\n",
+			sm->partitions, parts);
+	else
+		unlink(parts);	/* a restart without: no stale copy */
 	return ftsw_atomic_commit(f, path, tmp, err);
 }
 
@@ -565,7 +634,7 @@ int ftsw_lab_sm_start(const char *lab, const struct ftsw_lab_sm *sm,
 	lab_run_path(lab, "opensm.conf", conf, sizeof(conf));
 	if (sm_argv(sm, r->lmc, log, conf, argv, 64, words, sizeof(words),
 		    err) ||
-	    write_sm_conf(conf, sm->conf, err) || write_guid2lid(lab, t, r, err) ||
+	    write_sm_conf(lab, conf, sm, err) || write_guid2lid(lab, t, r, err) ||
 	    ftsw_lab_gw_start(lab, sm->host, err) ||
 	    lab_gw_start_all(lab, t->nhosts, err))
 		return -1;
@@ -786,7 +855,7 @@ int ftsw_lab_sm_restart(struct ftsw_lab *lab, const struct ftsw_lab_sm *sm,
 		return -1;
 	}
 	/* checked before the running OpenSM is stopped */
-	if (ftsw_lab_sm_conf_check(sm->conf, err))
+	if (ftsw_lab_sm_conf_check(sm, err))
 		return -1;
 	if (pid_of(lab->name, "opensm.pid", "opensm", &pid, err))
 		return -1;
@@ -815,10 +884,8 @@ int ftsw_lab_sm_restart(struct ftsw_lab *lab, const struct ftsw_lab_sm *sm,
 		 sm->engine ? sm->engine : "default");
 	ftsw_evlog(lab->name, "sm-restart", "lab sm restart: OpenSM %s, LMC %u",
 		   sm->engine ? sm->engine : "default", r.lmc);
-	/* the last engine's SLs go either way */
-	if (ftsw_lab_path_sl_wanted(sm->path_sl, sm->engine))
-		return ftsw_lab_path_sl(lab, sm->host, &ps, err);
-	return ftsw_lab_path_sl_off(lab, err);
+	/* the last engine's SLs and the last partitions' keys go either way */
+	return ftsw_lab_path_sl(lab, sm->host, lab_sm_paths(sm), &ps, err);
 }
 
 int ftsw_lab_ib_exec(struct ftsw_lab *lab, uint32_t host, char **argv,

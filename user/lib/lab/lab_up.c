@@ -754,7 +754,7 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 		return -1;
 	}
 	/* a bad --sm-conf is refused before anything is built */
-	if (o->sm && ftsw_lab_sm_conf_check(o->sm->conf, err))
+	if (o->sm && ftsw_lab_sm_conf_check(o->sm, err))
 		return -1;
 	if (module_check(b.name, err))
 		return -1;
@@ -789,9 +789,8 @@ int ftsw_lab_up(const struct ftsw_lab_opts *o, struct ftsw_lab_times *tm,
 				    o->progress_arg);
 		if (ftsw_lab_sm_start(b.name, o->sm, b.t, b.r, err))
 			goto out;
-		if (o->progress &&
-		    ftsw_lab_path_sl_wanted(o->sm->path_sl, o->sm->engine))
-			o->progress("path SLs from the SA", 0, 0,
+		if (o->progress && lab_sm_paths(o->sm))
+			o->progress("path SLs and P_Keys from the SA", 0, 0,
 				    o->progress_arg);
 		if (lab_sm_path_sl_start(b.name, o->sm, err))
 			goto out;
