@@ -59,17 +59,21 @@ static void ftsw_mad_send(struct ftsw_port *in, struct sk_buff *skb)
 }
 
 /*
- * A trap's frame: a Notice (method Trap), LID-routed from the issuer's
- * @lid to the master SM's @sm_lid. Its Notice to fill in *@n, or NULL
- * (the drop counted on @in).
+ * A Notice (IBA vol. 1, 14.2.5.1) of trap @num and @type from the switch's
+ * LID @lid to the master SM's, LID-routed: its DataDetails left for the
+ * caller to fill and send (ftsw_mad_send()). NULL, counted on @in, when
+ * there is no memory for it.
  */
-static struct sk_buff *ftsw_trap_new(struct ftsw_port *in, u16 sm_lid,
-				     u16 lid, u8 sl, u64 tid, gfp_t gfp,
-				     struct ib_mad_notice_attr **n)
+static struct sk_buff *ftsw_notice_alloc(struct ftsw_port *in, u16 sm_lid,
+					 u16 lid, u8 sl, u64 tid, u8 type,
+					 u16 num, gfp_t gfp,
+					 struct ib_mad_notice_attr **np)
 {
-	struct sk_buff *skb = ftsw_mad_alloc(sm_lid, lid, sl, gfp);
+	struct ib_mad_notice_attr *n;
 	struct ib_smp *smp;
+	struct sk_buff *skb;
 
+	skb = ftsw_mad_alloc(sm_lid, lid, sl, gfp);
 	if (!skb) {
 		ftsw_port_drop(in, FTSW_DROP_TX_ERROR);
 		return NULL;
@@ -82,62 +86,45 @@ static struct sk_buff *ftsw_trap_new(struct ftsw_port *in, u16 sm_lid,
 	smp->method = IB_MGMT_METHOD_TRAP;
 	smp->tid = cpu_to_be64(tid);
 	smp->attr_id = IB_SMP_ATTR_NOTICE;
-	*n = (struct ib_mad_notice_attr *)smp->data;
+	n = (struct ib_mad_notice_attr *)smp->data;
+	n->generic_type = 0x80 | type;
+	n->prod_type_lsb = IB_NOTICE_PROD_SWITCH;
+	n->trap_num = cpu_to_be16(num);
+	n->issuer_lid = cpu_to_be16(lid);
+	*np = n;
 	return skb;
 }
 
-/*
- * Trap 128 (link state change, IBA vol. 1, 14.2.5.1): a Notice from the
- * switch's LID to the master SM's, LID-routed.
- */
+/* Trap 128 (link state change): DataDetails the switch's LID. */
 static void ftsw_trap128(struct ftsw_port *in, u16 sm_lid, u16 lid, u8 sl,
 			 u64 tid, gfp_t gfp)
 {
 	struct ib_mad_notice_attr *n;
 	struct sk_buff *skb;
 
-	skb = ftsw_trap_new(in, sm_lid, lid, sl, tid, gfp, &n);
+	skb = ftsw_notice_alloc(in, sm_lid, lid, sl, tid, IB_NOTICE_TYPE_URGENT,
+				FTSW_TRAP_PORT_CHANGE, gfp, &n);
 	if (!skb)
 		return;
-	n->generic_type = 0x80 | IB_NOTICE_TYPE_URGENT;
-	n->prod_type_lsb = IB_NOTICE_PROD_SWITCH;
-	n->trap_num = cpu_to_be16(FTSW_TRAP_PORT_CHANGE);
-	n->issuer_lid = cpu_to_be16(lid);
-	/* DataDetails of trap 128: the switch's LID first. */
 	put_unaligned_be16(lid, n->details.raw_data.details);
 	ftsw_mad_send(in, skb);
 }
 
 /*
- * Trap 259 (bad P_Key at a switch port, IBA vol. 1, 14.2.5.1): the
- * packet's SLID, DLID, P_Key and SL, the switch's LID and the port.
+ * Trap 259 (bad P_Key at a switch port): the packet's SLID, DLID, P_Key
+ * and SL, the switch's LID and the port.
  */
 static void ftsw_trap259(struct ftsw_port *in, u16 sm_lid, u16 lid, u8 sl,
 			 u64 tid, const struct ftsw_pkey_trap *t)
 {
 	struct ib_mad_notice_attr *n;
-	struct ib_smp *smp;
 	struct sk_buff *skb;
 	u8 *d;
 
-	skb = ftsw_mad_alloc(sm_lid, lid, sl, GFP_ATOMIC);
-	if (!skb) {
-		ftsw_port_drop(in, FTSW_DROP_TX_ERROR);
+	skb = ftsw_notice_alloc(in, sm_lid, lid, sl, tid, FTSW_NOTICE_SECURITY,
+				FTSW_TRAP_BAD_PKEY_SW, GFP_ATOMIC, &n);
+	if (!skb)
 		return;
-	}
-	smp = (struct ib_smp *)(skb->data + ETH_HLEN + FTSW_HLEN +
-				FTSW_MAD_HLEN);
-	smp->base_version = IB_MGMT_BASE_VERSION;
-	smp->mgmt_class = IB_MGMT_CLASS_SUBN_LID_ROUTED;
-	smp->class_version = 1;
-	smp->method = IB_MGMT_METHOD_TRAP;
-	smp->tid = cpu_to_be64(tid);
-	smp->attr_id = IB_SMP_ATTR_NOTICE;
-	n = (struct ib_mad_notice_attr *)smp->data;
-	n->generic_type = 0x80 | FTSW_NOTICE_SECURITY;
-	n->prod_type_lsb = IB_NOTICE_PROD_SWITCH;
-	n->trap_num = cpu_to_be16(FTSW_TRAP_BAD_PKEY_SW);
-	n->issuer_lid = cpu_to_be16(lid);
 	d = n->details.raw_data.details;
 	put_unaligned_be16(FTSW_T259_VALID_BITS, d + FTSW_T259_VALID);
 	put_unaligned_be16(t->lid1, d + FTSW_T259_LID1);
@@ -250,45 +237,6 @@ bool ftsw_trap_resend(struct ftsw_switch *sw)
 }
 
 /*
- * Send trap 256 (bad M_Key) when recorded (mkey.c built its Notice): once,
- * LID-routed from the agent's LID to its master SM, out of the port it
- * recorded (a CA's: its edge port, as the CA would send it). Process
- * context, no lock held.
- */
-void ftsw_trap_mkey_run(struct ftsw_switch *sw)
-{
-	struct ftsw_mkey_trap *t = &sw->mkey_trap, copy;
-	struct ftsw_net *fn = sw->fn;
-	struct ib_mad_notice_attr *n;
-	struct sk_buff *skb;
-	struct ftsw_port *p;
-	u64 tid;
-
-	spin_lock_bh(&fn->sma_lock);
-	copy = *t;
-	t->due = false;
-	tid = copy.due ? ++sw->trap_tid : 0;
-	spin_unlock_bh(&fn->sma_lock);
-	if (!copy.due || sw->dead)
-		return;
-	rcu_read_lock();
-	p = copy.port <= sw->nports ? rcu_dereference(sw->ports[copy.port]) :
-				      NULL;
-	skb = p ? ftsw_trap_new(p, copy.sm_lid, copy.lid, copy.sl, tid,
-				GFP_ATOMIC, &n) : NULL;
-	if (skb) {
-		memcpy(n, copy.notice, sizeof(copy.notice));
-		ftsw_mad_send(p, skb);
-	}
-	rcu_read_unlock();
-}
-
-static void ftsw_trap_mkey_work(struct work_struct *work)
-{
-	ftsw_trap_mkey_run(container_of(work, struct ftsw_switch, mkey_work));
-}
-
-/*
  * Send trap 259 when recorded, and again while unrepressed, as trap 128 is
  * (process context, no lock held).
  */
@@ -362,6 +310,46 @@ static void ftsw_trap_arm(struct ftsw_switch *sw)
 		mod_delayed_work(system_wq, &sw->trap_work,
 				 time_after(at, now) ? at - now : 0);
 	spin_unlock_bh(&sw->fn->sma_lock);
+}
+
+/*
+ * Send trap 256 (bad M_Key) when recorded (mkey.c built its Notice, which
+ * replaces the one allocated): once, LID-routed from the agent's LID to
+ * its master SM, out of the port it recorded (a CA's: its edge port, as
+ * the CA would send it). Process context, no lock held.
+ */
+void ftsw_trap_mkey_run(struct ftsw_switch *sw)
+{
+	struct ftsw_mkey_trap *t = &sw->mkey_trap, copy;
+	struct ftsw_net *fn = sw->fn;
+	struct ib_mad_notice_attr *n;
+	struct sk_buff *skb;
+	struct ftsw_port *p;
+	u64 tid;
+
+	spin_lock_bh(&fn->sma_lock);
+	copy = *t;
+	t->due = false;
+	tid = copy.due ? ++sw->trap_tid : 0;
+	spin_unlock_bh(&fn->sma_lock);
+	if (!copy.due || sw->dead)
+		return;
+	rcu_read_lock();
+	p = copy.port <= sw->nports ? rcu_dereference(sw->ports[copy.port]) :
+				      NULL;
+	skb = p ? ftsw_notice_alloc(p, copy.sm_lid, copy.lid, copy.sl, tid,
+				    FTSW_NOTICE_SECURITY, 256, GFP_ATOMIC,
+				    &n) : NULL;
+	if (skb) {
+		memcpy(n, copy.notice, sizeof(copy.notice));
+		ftsw_mad_send(p, skb);
+	}
+	rcu_read_unlock();
+}
+
+static void ftsw_trap_mkey_work(struct work_struct *work)
+{
+	ftsw_trap_mkey_run(container_of(work, struct ftsw_switch, mkey_work));
 }
 
 static void ftsw_trap_work(struct work_struct *work)

@@ -104,26 +104,29 @@ static const struct cli_opt unbind_opts[V_N + 1] = {
 };
 
 /*
- * Read an SL table: numbers 0..255 separated by white space, a regular
- * file of at most SL_TABLE_MAX bytes with lines of 4 KiB.
+ * Read a table file: numbers 0..vmax separated by white space, at most max
+ * of them, a regular file of at most 1 MiB with lines of 4 KiB; name is
+ * the option's, for the messages. NULL (said) or the numbers, *len of them.
  */
-#define SL_TABLE_MAX	(1ULL << 20)
+#define PORT_TABLE_FILE_MAX	(1ULL << 20)
 
-static uint8_t *read_sl_table(const char *path, uint32_t *len)
+uint16_t *port_read_table(const char *path, const char *name, uint32_t max,
+			  unsigned vmax, uint32_t *len)
 {
 	struct ftsw_text x;
 	struct ftsw_err err;
 	char what[320];
-	uint8_t *t;
+	uint16_t *t;
 	unsigned v;
 	uint32_t n = 0;
 	int got;
 
-	if (ftsw_text_open(&x, path, FTSW_TEXT_LINE, SL_TABLE_MAX, &err)) {
-		cli_err("port: sl-table %s", err.msg);
+	if (ftsw_text_open(&x, path, FTSW_TEXT_LINE, PORT_TABLE_FILE_MAX,
+			   &err)) {
+		cli_err("port: %s %s", name, err.msg);
 		return NULL;
 	}
-	t = malloc(FTSW_LFT_SIZE);
+	t = malloc(sizeof(*t) * max);
 	if (!t) {
 		ftsw_text_close(&x);
 		return NULL;
@@ -134,20 +137,20 @@ static uint8_t *read_sl_table(const char *path, uint32_t *len)
 		for (; tok; tok = strtok_r(NULL, " \t", &save)) {
 			snprintf(what, sizeof(what), "%s:%u: entry %u", path,
 				 x.ln, n);
-			if (n >= FTSW_LFT_SIZE) {
+			if (n >= max) {
 				cli_err("port: %s:%u: more than %u entries",
-					path, x.ln, FTSW_LFT_SIZE);
+					path, x.ln, max);
 				goto fail;
 			}
-			if (ftsw_parse_uint(what, tok, 0, 255, &v, &err)) {
+			if (ftsw_parse_uint(what, tok, 0, vmax, &v, &err)) {
 				cli_err("port: %s", err.msg);
 				goto fail;
 			}
-			t[n++] = (uint8_t)v;
+			t[n++] = (uint16_t)v;
 		}
 	}
 	if (got < 0) {
-		cli_err("port: sl-table %s", err.msg);
+		cli_err("port: %s %s", name, err.msg);
 		goto fail;
 	}
 	ftsw_text_close(&x);
@@ -157,6 +160,24 @@ fail:
 	free(t);
 	ftsw_text_close(&x);
 	return NULL;
+}
+
+/* An SL table: SLs 0..255, one per DLID. */
+static uint8_t *read_sl_table(const char *path, uint32_t *len)
+{
+	uint16_t *w = port_read_table(path, "sl-table", FTSW_LFT_SIZE, 255,
+				      len);
+	uint8_t *t;
+	uint32_t i;
+
+	if (!w)
+		return NULL;
+	t = malloc(FTSW_LFT_SIZE);
+	if (t)
+		for (i = 0; i < *len; i++)
+			t[i] = (uint8_t)w[i];
+	free(w);
+	return t;
 }
 
 static void print_stats(const struct ftsw_port_info *p)

@@ -24,6 +24,13 @@ struct port_pkey_bufs {
 	uint16_t *table;
 };
 
+/*
+ * A table file of at most max numbers 0..vmax (cmd_port.c): NULL, said,
+ * or the numbers (*len), to free; name is the option's.
+ */
+uint16_t *port_read_table(const char *path, const char *name, uint32_t max,
+			  unsigned vmax, uint32_t *len);
+
 /* The words into c (storage in b): 0, or an exit status. */
 int port_cfg_pkey(const struct port_pkey_words *w, struct ftsw_port_cfg *c,
 		  struct port_pkey_bufs *b);

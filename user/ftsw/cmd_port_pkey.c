@@ -51,60 +51,6 @@ static int parse_keys(const char *what, const char *s, uint16_t *out)
 	return 0;
 }
 
-/*
- * A P_Key table by DLID: keys 0..0xFFFF (0: none) separated by white
- * space, a regular file of at most 1 MiB with lines of 4 KiB.
- */
-static uint16_t *read_pkey_table(const char *path, uint32_t *len)
-{
-	struct ftsw_text x;
-	struct ftsw_err err;
-	char what[320];
-	uint16_t *t;
-	uint32_t n = 0;
-	unsigned v;
-	int got;
-
-	if (ftsw_text_open(&x, path, FTSW_TEXT_LINE, 1u << 20, &err)) {
-		cli_err("port: pkey-table %s", err.msg);
-		return NULL;
-	}
-	t = malloc(2 * FTSW_PKEY_TABLE_MAX);
-	if (!t) {
-		ftsw_text_close(&x);
-		return NULL;
-	}
-	while ((got = ftsw_text_line(&x, &err)) > 0) {
-		char *save = NULL, *tok = strtok_r(x.line, " \t", &save);
-
-		for (; tok; tok = strtok_r(NULL, " \t", &save)) {
-			snprintf(what, sizeof(what), "%s:%u: entry %u", path,
-				 x.ln, n);
-			if (n >= FTSW_PKEY_TABLE_MAX) {
-				cli_err("port: %s:%u: more than %u entries",
-					path, x.ln, FTSW_PKEY_TABLE_MAX);
-				goto fail;
-			}
-			if (ftsw_parse_uint(what, tok, 0, 0xffff, &v, &err)) {
-				cli_err("port: %s", err.msg);
-				goto fail;
-			}
-			t[n++] = (uint16_t)v;
-		}
-	}
-	if (got < 0) {
-		cli_err("port: pkey-table %s", err.msg);
-		goto fail;
-	}
-	ftsw_text_close(&x);
-	*len = n;
-	return t;
-fail:
-	free(t);
-	ftsw_text_close(&x);
-	return NULL;
-}
-
 int port_cfg_pkey(const struct port_pkey_words *w, struct ftsw_port_cfg *c,
 		  struct port_pkey_bufs *b)
 {
@@ -123,7 +69,9 @@ int port_cfg_pkey(const struct port_pkey_words *w, struct ftsw_port_cfg *c,
 	if (w->pkey >= 0)
 		c->pkey = w->pkey;
 	if (w->pkey_table) {
-		b->table = read_pkey_table(w->pkey_table, &c->pkey_table_len);
+		b->table = port_read_table(w->pkey_table, "pkey-table",
+					   FTSW_PKEY_TABLE_MAX, 0xffff,
+					   &c->pkey_table_len);
 		if (!b->table)
 			return 1;
 		c->pkey_table = b->table;
