@@ -191,15 +191,21 @@ tap_check "a cable fails in one lab only; the fabric manager reroutes it (all pa
 # initial network namespace (where the user's browser is: lab view listens
 # before it joins the holder's): its /metrics has that user's switch ports
 # (bound by hand above), the failed cable's two ends down in 2001's and
-# 2002's lab.
+# 2002's lab. The three start at once; lab down stops them (below).
 views() {
 	local u url rc=0 m up down n
 	declare -A DOWN=([2001]=2 [2002]=2 [2003]=0)
 	for u in "${USERS[@]}"; do
+		as "$u" "$FTSW" -j lab view -d --listen 127.0.0.1:0 >"$W/view-$u.json" 2>"$W/view-$u.err" &
+	done
+	for u in "${USERS[@]}"; do
+		wait -n || rc=1
+	done
+	for u in "${USERS[@]}"; do
 		# -j: the daemon's URL under "url", the lab under "lab"
-		url=$(as "$u" "$FTSW" -j lab view -d --listen 127.0.0.1:0) || { rc=1; continue; }
-		url=$(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); assert d["lab"]; print(d["url"])' "$url" |
-			grep -o 'http://127\.0\.0\.1:[0-9]*/') || { echo "lab view -d -j: $url"; rc=1; continue; }
+		url=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["lab"]; print(d["url"])' \
+			"$W/view-$u.json" | grep -o 'http://127\.0\.0\.1:[0-9]*/') ||
+			{ cat "$W/view-$u.json" "$W/view-$u.err"; rc=1; continue; }
 		# the first sample comes after the daemon listens
 		for n in $(seq 100); do
 			m=$(curl -sf "${url}metrics") &&
@@ -211,9 +217,6 @@ views() {
 		echo "user $u's view at $url: ports up $up, down $down (want $((PORTS[$u] - DOWN[$u])), ${DOWN[$u]})"
 		[ "$up" = $((PORTS[$u] - DOWN[$u])) ] && [ "$down" = "${DOWN[$u]}" ] || rc=1
 		curl -sf -o /dev/null "$url" || { echo "user $u: no page"; rc=1; }
-	done
-	for u in "${USERS[@]}"; do
-		as "$u" "$FTSW" lab view --stop || rc=1
 	done
 	return $rc
 }
@@ -261,7 +264,8 @@ tap_check "no user can enter, kill, list or take down another's lab" untouchable
 three_down() {
 	local u rc=0 left p3 out n
 	# 2003's holder ends (killed by 2003, as a reboot would end it): the
-	# lab's namespaces go with it, its files stay; commands say so
+	# lab's namespaces go with it (once its view, still in them, is
+	# stopped by lab down), its files stay; commands say so
 	p3=$(holder 2003)
 	as 2003 kill "$p3" || rc=1
 	for n in $(seq 100); do
@@ -276,10 +280,12 @@ three_down() {
 		left=$(ls -A "$W/run-$u")
 		[ -z "$left" ] || { echo "user $u: left $left"; rc=1; }
 	done
+	# no holder, and no view: lab down stopped them
 	! pgrep -a -x ftsw-holder || rc=1
+	! pgrep -a -x ftsw || rc=1
 	return $rc
 }
-tap_check "lab down: no holder, nothing in the runtime directories (one holder killed first: its lab says so)" three_down
+tap_check "lab down: no holder, no view, nothing in the runtime directories (one holder killed first: its lab says so)" three_down
 
 # A lab up that fails midway: past the per-user limit on network
 # namespaces (the initial user namespace's user.max_net_namespaces counts
