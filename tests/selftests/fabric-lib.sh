@@ -11,7 +11,9 @@ FAB=ftsw$$
 PY=$(command -v /usr/bin/python3 || command -v python3)
 
 fab() { ip netns exec "$FAB" "$@"; }
-fsw() { ip netns exec "$FAB" "$FTSW" "$@"; }
+# ftsw speaks netlink only: its net namespace is enough (nsenter), not the
+# mount namespace and /sys that ip netns exec makes for every call.
+fsw() { nsenter --net="/run/netns/$FAB" "$FTSW" "$@"; }
 hns() { echo "$FAB-h$1"; }
 hx() { local n=$1; shift; ip netns exec "$(hns "$n")" "$@"; }
 lid_mac() { printf '02:66:74:00:%02x:%02x' $(($1 >> 8)) $(($1 & 255)); }
@@ -26,40 +28,41 @@ fabric_setup() {
 }
 
 # host_add N LID: host N with base LID LID behind switch-side device hN.
+# One process per namespace step (every exec costs in the TCG guest): the
+# host's sysctls and addresses in one shell and one `ip -batch` inside it.
 declare -A HOST_LID
 host_add() {
-	local n=$1 lid=$2 ns
+	local n=$1 lid=$2 ns v6=1
 	ns=$(hns "$n")
 	HOST_LID[$n]=$lid
+	[ -z "${HOST_NO_V6:-}" ] || v6=
 	ip netns add "$ns" || return 1
-	ip -n "$ns" link set lo up
 	ip link add "h$n" netns "$FAB" type veth peer name eth0 netns "$ns" || return 1
-	ip -n "$ns" link set eth0 address "$(lid_mac "$lid")" mtu 1500
-	if [ -n "${HOST_NO_V6:-}" ]; then
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
-	fi
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.eth0.accept_dad=0
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.eth0.router_solicitations=0
-	ip -n "$ns" link set eth0 up
-	ip -n "$ns" addr add "$(host_ip "$n")/15" dev eth0
-	[ -n "${HOST_NO_V6:-}" ] ||
-		ip -n "$ns" -6 addr add "$(host_ip6 "$n")/64" dev eth0 nodad
+	ip netns exec "$ns" sh -c '
+		c=/proc/sys/net/ipv6/conf
+		if [ -z "$2" ]; then
+			echo 1 >$c/all/disable_ipv6 && echo 1 >$c/eth0/disable_ipv6 || exit 1
+		fi
+		echo 0 >$c/eth0/accept_dad && echo 0 >$c/eth0/router_solicitations &&
+			printf "%s\n" "link set lo up" \
+				"link set eth0 address $1 mtu 1500" "link set eth0 up" \
+				"addr add $3/15 dev eth0" \
+				${2:+"addr add $4/64 dev eth0 nodad"} | ip -batch -' \
+		sh "$(lid_mac "$lid")" "$v6" "$(host_ip "$n")" "$(host_ip6 "$n")" || return 1
 	ip -n "$FAB" link set "h$n" up
 }
 
-# hosts_neigh: every host gets permanent neighbours for every other host.
+# hosts_neigh: every host gets permanent neighbours for every other host
+# (one `ip -batch` per host).
 hosts_neigh() {
 	local a b
 	for a in "${!HOST_LID[@]}"; do
 		for b in "${!HOST_LID[@]}"; do
 			[ "$a" = "$b" ] && continue
-			ip -n "$(hns "$a")" neigh replace "$(host_ip "$b")" \
-				lladdr "$(lid_mac "${HOST_LID[$b]}")" dev eth0 nud permanent
+			echo "neigh replace $(host_ip "$b") lladdr $(lid_mac "${HOST_LID[$b]}") dev eth0 nud permanent"
 			[ -n "${HOST_NO_V6:-}" ] ||
-				ip -n "$(hns "$a")" -6 neigh replace "$(host_ip6 "$b")" \
-				lladdr "$(lid_mac "${HOST_LID[$b]}")" dev eth0 nud permanent
-		done
+				echo "neigh replace $(host_ip6 "$b") lladdr $(lid_mac "${HOST_LID[$b]}") dev eth0 nud permanent"
+		done | ip -n "$(hns "$a")" -batch - || return 1
 	done
 }
 
