@@ -5,7 +5,8 @@
 # no switch LID; OpenSM discovers it, assigns LIDs and programs every switch
 # in band. The independent check is OpenSM's own opensm-lfts.dump: every
 # entry of the 20 kernel tables (ftsw lft show) equals it, and so does what
-# ibroute reads in band from each switch; all 240 pairs then ping. A cable
+# ibroute reads in band from a leaf, a middle and a top switch; all 240
+# pairs then ping. A cable
 # failed with `lab fail` reaches OpenSM as trap 128 (its log), OpenSM's
 # sweep routes around it (its new dump equals the kernel's tables again, no
 # route leaves by the failed port) and all pairs ping. Then updn with LMC 1
@@ -64,8 +65,11 @@ print(" ".join(str(s["id"]) for s in json.load(open(sys.argv[1]))["switches"]))'
 		fab -j lft show switch "$id" >"$d/lft$id.json" || return 1
 	done
 	if [ "${2:-}" = ibroute ]; then
+		# in band through h0's gateway: a leaf, a middle and a top switch
+		# (every table is compared with the dump above; 149 reads others)
 		for lid in $("$PY" -c 'import json,sys
-print(" ".join(str(s["lid"]) for s in json.load(open(sys.argv[1]))["switches"]))' "$d/switches.json"); do
+s = json.load(open(sys.argv[1]))["switches"]
+print(" ".join(str(s[i]["lid"]) for i in (0, len(s) // 2, len(s) - 1)))' "$d/switches.json"); do
 			timeout 120 "$FTSW" lab ib --name "$LAB" h0 -- ibroute "$lid" \
 				>"$d/ibroute-$lid.txt" 2>&1 || { cat "$d/ibroute-$lid.txt"; return 1; }
 		done
@@ -81,14 +85,14 @@ up_tables() {
 	for i in 1 2 3 4 5; do
 		rm -rf "$W/up"
 		tables "$W/up" ibroute >"$W/up.cmp" 2>&1 &&
-			grep -q '^20 switches, .* 20 ibroute tables equal, 0 differences' "$W/up.cmp" &&
+			grep -q '^20 switches, .* 3 ibroute tables equal, 0 differences' "$W/up.cmp" &&
 			{ cat "$W/up.cmp"; return 0; }
 		sleep 3
 	done
 	cat "$W/up.cmp"
 	return 1
 }
-tap_check "the 20 kernel tables = opensm-lfts.dump = ibroute of each switch" up_tables
+tap_check "the 20 kernel tables = opensm-lfts.dump; ibroute of a leaf, a middle and a top switch = both" up_tables
 
 all_ping() {
 	local r
