@@ -58,7 +58,8 @@ bad0=$(fabric_stat drops.bad_mad)
 # What the units changed that only the operator can undo, undone over
 # netlink and rtnetlink once the SMA's deferred work has run (a port
 # disabled out of the sweep's reach and its device, a CA's LID: the hosts'
-# MACs name LIDs 1 and 2), then the campaign's sweep (LIDs, states, LFTs).
+# MACs name LIDs 1 and 2, P_KeyTables and enforcement), then the
+# campaign's sweep (LIDs, states, LFTs).
 restore() {
 	local line want d up=
 	sleep 1
@@ -67,6 +68,15 @@ restore() {
 		set -- $line	# switch S port P dev D kind K admin A oper O ... lid L lmc M
 		case " $line " in
 		*" admin down "*) fsw port set switch "$2" port "$4" up || return 1; up=1 ;;
+		esac
+		# P_KeyTable Sets leave random keys (a CA's entry 0 is the key
+		# its host sends with) and enforcement bits: the defaults back
+		case " $line " in
+		*" kind edge "*" pkeys "*|*" kind edge "*" ca-pkeys "*)
+			fsw port set switch "$2" port "$4" pkeys 0xffff enforce off \
+				ca-pkeys 0xffff || return 1 ;;
+		*" pkeys "*|*" enforce "*)
+			fsw port set switch "$2" port "$4" pkeys 0xffff enforce off || return 1 ;;
 		esac
 		case "$2:$4" in 1:1) want=1 ;; 2:1) want=2 ;; *) continue ;; esac
 		case " $line " in
