@@ -162,6 +162,8 @@ static int ftsw_cc_common(struct ftsw_cc_req *r, struct ftsw_cc_key *k,
 	u8 in[FTSW_CC_DATA_LEN];
 
 	switch (r->attr) {
+	case FTSW_CC_ATTR_LOG:	/* filled by the caller, outside the lock */
+		return r->set ? ST_ATTR : r->mod ? ST_VALUE : ST_OK;
 	case FTSW_CC_ATTR_CLASS_PORT_INFO:
 	case FTSW_CC_ATTR_INFO:
 	case FTSW_CC_ATTR_TIMESTAMP:
@@ -453,23 +455,34 @@ static u64 ftsw_cc_mad_key(const void *mad)
  * answered (-EOPNOTSUPP: not a request; -EACCES: the CC_Key check
  * failed).
  */
-int ftsw_cc_switch(struct ftsw_switch *sw, void *mad)
+/*
+ * The request in @mad parsed into @r and its CC_Key checked against @k:
+ * 0 with @fn's sma_lock held, else what the agent returns unlocked.
+ */
+static int ftsw_cc_open(struct ftsw_net *fn, struct ftsw_cc_key *k,
+			void *mad, struct ftsw_cc_req *r)
 {
-	struct ftsw_net *fn = sw->fn;
-	struct ftsw_cc_req r;
-	int st = ftsw_cc_req(mad, &r);
+	int st = ftsw_cc_req(mad, r);
 
 	if (st)
 		return st;
 	spin_lock_bh(&fn->sma_lock);
-	if (!ftsw_cc_key_ok(&sw->cc.key, ftsw_cc_mad_key(mad), !r.set)) {
+	if (!ftsw_cc_key_ok(k, ftsw_cc_mad_key(mad), !r->set)) {
 		spin_unlock_bh(&fn->sma_lock);
 		return -EACCES;
 	}
+	return 0;
+}
+
+int ftsw_cc_switch(struct ftsw_switch *sw, void *mad)
+{
+	struct ftsw_net *fn = sw->fn;
+	struct ftsw_cc_req r;
+	int st = ftsw_cc_open(fn, &sw->cc.key, mad, &r);
+
+	if (st)
+		return st;
 	switch (r.attr) {
-	case FTSW_CC_ATTR_LOG:
-		st = r.set ? ST_ATTR : r.mod ? ST_VALUE : ST_OK;
-		break;
 	case FTSW_CC_ATTR_SW_SETTING:
 		st = r.mod ? ST_VALUE : ST_OK;
 		if (!st)
@@ -493,19 +506,11 @@ int ftsw_cc_ca(struct ftsw_port *p, void *mad)
 	struct ftsw_cc_ca *cc = &p->ca.cc;
 	struct ftsw_net *fn = p->sw->fn;
 	struct ftsw_cc_req r;
-	int st = ftsw_cc_req(mad, &r);
+	int st = ftsw_cc_open(fn, &cc->key, mad, &r);
 
 	if (st)
 		return st;
-	spin_lock_bh(&fn->sma_lock);
-	if (!ftsw_cc_key_ok(&cc->key, ftsw_cc_mad_key(mad), !r.set)) {
-		spin_unlock_bh(&fn->sma_lock);
-		return -EACCES;
-	}
 	switch (r.attr) {
-	case FTSW_CC_ATTR_LOG:
-		st = r.set ? ST_ATTR : r.mod ? ST_VALUE : ST_OK;
-		break;
 	case FTSW_CC_ATTR_CA_SETTING:
 		st = r.mod ? ST_VALUE : ST_OK;
 		if (!st)
