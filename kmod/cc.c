@@ -450,79 +450,85 @@ static u64 ftsw_cc_mad_key(const void *mad)
 	return get_unaligned_be64((const u8 *)mad + FTSW_CC_KEY_OFF);
 }
 
+/* A switch's CC attributes, under sma_lock: the status to answer with. */
+static int ftsw_cc_switch_attr(void *obj, struct ftsw_cc_req *r)
+{
+	struct ftsw_switch *sw = obj;
+
+	switch (r->attr) {
+	case FTSW_CC_ATTR_SW_SETTING:
+		if (r->mod)
+			return ST_VALUE;
+		ftsw_cc_sw_setting(&sw->cc, r->d, r->set);
+		return ST_OK;
+	case FTSW_CC_ATTR_SW_PORT_SETTING:
+		return ftsw_cc_sw_ports(sw, r);
+	default:
+		return ftsw_cc_common(r, &sw->cc.key, 0);
+	}
+}
+
+/* The CC attributes of the CA behind an edge port, under sma_lock. */
+static int ftsw_cc_ca_attr(void *obj, struct ftsw_cc_req *r)
+{
+	struct ftsw_cc_ca *cc = obj;
+
+	switch (r->attr) {
+	case FTSW_CC_ATTR_CA_SETTING:
+		if (r->mod)
+			return ST_VALUE;
+		ftsw_cc_ca_setting(cc, r->d, r->set);
+		return ST_OK;
+	case FTSW_CC_ATTR_TABLE:
+		return ftsw_cc_table(cc, r);
+	default:
+		return ftsw_cc_common(r, &cc->key, FTSW_CC_CCT_BLOCKS);
+	}
+}
+
 /*
- * A switch's CC agent. Returns the status to answer with, or < 0: not
- * answered (-EOPNOTSUPP: not a request; -EACCES: the CC_Key check
- * failed).
+ * One CC agent's request: @mad parsed into @r, its CC_Key checked against
+ * @k and @attr run, both under @fn's sma_lock. Returns the status to
+ * answer with, or < 0: not answered (-EOPNOTSUPP: not a request;
+ * -EACCES: the CC_Key check failed).
  */
-/*
- * The request in @mad parsed into @r and its CC_Key checked against @k:
- * 0 with @fn's sma_lock held, else what the agent returns unlocked.
- */
-static int ftsw_cc_open(struct ftsw_net *fn, struct ftsw_cc_key *k,
-			void *mad, struct ftsw_cc_req *r)
+static int ftsw_cc_agent(struct ftsw_net *fn, struct ftsw_cc_key *k,
+			 void *mad, struct ftsw_cc_req *r,
+			 int (*attr)(void *obj, struct ftsw_cc_req *r),
+			 void *obj)
 {
 	int st = ftsw_cc_req(mad, r);
 
 	if (st)
 		return st;
 	spin_lock_bh(&fn->sma_lock);
-	if (!ftsw_cc_key_ok(k, ftsw_cc_mad_key(mad), !r->set)) {
-		spin_unlock_bh(&fn->sma_lock);
-		return -EACCES;
-	}
-	return 0;
+	if (ftsw_cc_key_ok(k, ftsw_cc_mad_key(mad), !r->set))
+		st = attr(obj, r);
+	else
+		st = -EACCES;
+	spin_unlock_bh(&fn->sma_lock);
+	return st;
 }
 
+/* A switch's CC agent: as ftsw_cc_agent(). */
 int ftsw_cc_switch(struct ftsw_switch *sw, void *mad)
 {
-	struct ftsw_net *fn = sw->fn;
 	struct ftsw_cc_req r;
-	int st = ftsw_cc_open(fn, &sw->cc.key, mad, &r);
+	int st = ftsw_cc_agent(sw->fn, &sw->cc.key, mad, &r,
+			       ftsw_cc_switch_attr, sw);
 
-	if (st)
-		return st;
-	switch (r.attr) {
-	case FTSW_CC_ATTR_SW_SETTING:
-		st = r.mod ? ST_VALUE : ST_OK;
-		if (!st)
-			ftsw_cc_sw_setting(&sw->cc, r.d, r.set);
-		break;
-	case FTSW_CC_ATTR_SW_PORT_SETTING:
-		st = ftsw_cc_sw_ports(sw, &r);
-		break;
-	default:
-		st = ftsw_cc_common(&r, &sw->cc.key, 0);
-	}
-	spin_unlock_bh(&fn->sma_lock);
 	if (r.attr == FTSW_CC_ATTR_LOG && st == ST_OK)
 		ftsw_cc_log_switch(sw, (u8 *)mad + FTSW_CC_LOG_OFF);
 	return st;
 }
 
-/* The CC agent of the CA behind edge port @p: as ftsw_cc_switch(). */
+/* The CC agent of the CA behind edge port @p: as ftsw_cc_agent(). */
 int ftsw_cc_ca(struct ftsw_port *p, void *mad)
 {
-	struct ftsw_cc_ca *cc = &p->ca.cc;
-	struct ftsw_net *fn = p->sw->fn;
 	struct ftsw_cc_req r;
-	int st = ftsw_cc_open(fn, &cc->key, mad, &r);
+	int st = ftsw_cc_agent(p->sw->fn, &p->ca.cc.key, mad, &r,
+			       ftsw_cc_ca_attr, &p->ca.cc);
 
-	if (st)
-		return st;
-	switch (r.attr) {
-	case FTSW_CC_ATTR_CA_SETTING:
-		st = r.mod ? ST_VALUE : ST_OK;
-		if (!st)
-			ftsw_cc_ca_setting(cc, r.d, r.set);
-		break;
-	case FTSW_CC_ATTR_TABLE:
-		st = ftsw_cc_table(cc, &r);
-		break;
-	default:
-		st = ftsw_cc_common(&r, &cc->key, FTSW_CC_CCT_BLOCKS);
-	}
-	spin_unlock_bh(&fn->sma_lock);
 	if (r.attr == FTSW_CC_ATTR_LOG && st == ST_OK)
 		ftsw_cc_log_ca(p, (u8 *)mad + FTSW_CC_LOG_OFF);
 	return st;
