@@ -121,6 +121,7 @@ void ftsw_port_free(struct ftsw_port *p)
 	ftsw_ll_free(p);
 	kvfree(rcu_access_pointer(p->policy));
 	kfree(rcu_access_pointer(p->pkey_tab));
+	kfree(rcu_access_pointer(p->mcast));
 	free_percpu(p->stats);
 	kfree(p);
 }

@@ -19,6 +19,7 @@
 #include <net/udp.h>
 #include "hdr.h"
 #include "lft.h"
+#include "mcast.h"
 #include "nl_policy.h"
 #include "path.h"
 #include "pkey.h"
@@ -227,9 +228,13 @@ static void ftsw_hdr_check_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), 0);
 	h.dlid = 0;
 	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), -EINVAL);
-	h.dlid = htons(0xC000);
+	h.dlid = htons(0xFFFF);		/* permissive: not a packet's */
 	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), -EINVAL);
 	h.dlid = htons(0xBFFF);
+	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), 0);
+	h.dlid = htons(0xC000);		/* multicast LIDs */
+	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), 0);
+	h.dlid = htons(0xFFFE);
 	KUNIT_EXPECT_EQ(test, ftsw_hdr_check(&h, &why), 0);
 	/* FECN and BECN may be set; bits 7..6 are reserved */
 	h.sl = FTSW_HDR_FECN | FTSW_HDR_BECN | 15;
@@ -1255,6 +1260,154 @@ static void ftsw_dp_partitions(struct kunit *test)
 	ftsw_t_fabric_free(f);
 }
 
+/*
+ * Multicast replication by the MFT (IBA vol. 1, 18.2.4.3.3), by hand. A
+ * (4 ports): 1 a link port the frames come in by, 2, 3 and 4 patched to
+ * B's ports of the same numbers; B has no MFT, so each copy that reaches
+ * it ends there, no route. A's MFT for MLID 0xC001 sets ports 1 (the
+ * frame's own: not sent back), 2, 3, 4 and bits past its 4 ports (9, 15,
+ * and port 17 in the next group): one copy out of each of 2, 3 and 4, A:2
+ * refusing the P_Key by outbound enforcement (counted there, trap 259).
+ * MLID 0xC002 has no port: no route at A:1. MLID 0xC000 + 256, past the
+ * table: no route. A port down is left out (A:4 sends the second frame's
+ * copy, not the third's).
+ */
+static void ftsw_dp_multicast(struct kunit *test)
+{
+	struct ftsw_t_patch *f = ftsw_t_patch_new(test);
+	struct ftsw_port *a2, *a4, *b2, *b4;
+	struct ftsw_mft *mft;
+
+	spin_lock_init(&f->fn.sma_lock);
+	a2 = ftsw_t_port_new(test, f->sw[0], 2, FTSW_PORT_LINK);
+	a4 = ftsw_t_port_new(test, f->sw[0], 4, FTSW_PORT_LINK);
+	b2 = ftsw_t_port_new(test, f->sw[1], 2, FTSW_PORT_LINK);
+	b4 = ftsw_t_port_new(test, f->sw[1], 4, FTSW_PORT_LINK);
+	ftsw_t_cable(a2, b2);
+	ftsw_t_cable(a4, b4);
+	mft = kzalloc(sizeof(*mft), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mft);
+	mft->mask[1][0] = BIT(1) | BIT(2) | BIT(3) | BIT(4) | BIT(9) | BIT(15);
+	mft->mask[1][1] = BIT(1);
+	rcu_assign_pointer(f->sw[0]->mft, mft);
+	a2->pkeys[0] = 0x8001;
+	a2->ib.enforce = FTSW_ENFORCE_OUT;
+
+	ftsw_t_patch_send(test, f, 0xC001);
+	ftsw_t_expect_counts(test, f->in, 0, 0, FTSW_DROP_NO_ROUTE, 0);
+	ftsw_t_expect_counts(test, f->a, 0, 1, FTSW_DROP_NO_ROUTE, 0);
+	ftsw_t_expect_counts(test, a4, 0, 1, FTSW_DROP_NO_ROUTE, 0);
+	ftsw_t_expect_counts(test, a2, 0, 0, FTSW_DROP_PKEY_OUT, 1);
+	ftsw_t_expect_counts(test, f->b, 1, 0, FTSW_DROP_NO_ROUTE, 1);
+	ftsw_t_expect_counts(test, b4, 1, 0, FTSW_DROP_NO_ROUTE, 1);
+	ftsw_t_expect_counts(test, b2, 0, 0, FTSW_DROP_NO_ROUTE, 0);
+	KUNIT_EXPECT_TRUE(test, f->sw[0]->pkey_trap.due);
+	KUNIT_EXPECT_EQ(test, f->sw[0]->pkey_trap.lid2, 0xC001);
+	/* the key A:2 holds passes: three copies */
+	a2->pkeys[1] = 0xffff;
+	ftsw_t_patch_send(test, f, 0xC001);
+	ftsw_t_expect_counts(test, a2, 0, 1, FTSW_DROP_PKEY_OUT, 1);
+	ftsw_t_expect_counts(test, b2, 1, 0, FTSW_DROP_NO_ROUTE, 1);
+	ftsw_t_expect_counts(test, f->a, 0, 2, FTSW_DROP_NO_ROUTE, 0);
+	/* a port down is left out; an MLID without ports has no route */
+	WRITE_ONCE(a4->up, false);
+	ftsw_t_patch_send(test, f, 0xC001);
+	ftsw_t_expect_counts(test, f->a, 0, 3, FTSW_DROP_NO_ROUTE, 0);
+	ftsw_t_expect_counts(test, a4, 0, 2, FTSW_DROP_NO_ROUTE, 0);
+	ftsw_t_expect_counts(test, b4, 2, 0, FTSW_DROP_NO_ROUTE, 2);
+	ftsw_t_patch_send(test, f, 0xC002);
+	ftsw_t_patch_send(test, f, 0xC000 + FTSW_MFT_CAP);
+	ftsw_t_expect_counts(test, f->in, 0, 0, FTSW_DROP_NO_ROUTE, 2);
+	ftsw_t_port_free(a2);
+	ftsw_t_port_free(a4);
+	ftsw_t_port_free(b2);
+	ftsw_t_port_free(b4);
+	ftsw_t_patch_free(f);
+}
+
+/* An IPv4 frame from a host to @daddr (network order), multicast MAC. */
+static struct sk_buff *ftsw_t_ip4_to(struct kunit *test, __be32 daddr)
+{
+	struct sk_buff *skb = ftsw_t_frame(test, htons(ETH_P_IP), 40);
+	struct iphdr *ip = (struct iphdr *)(skb->data + ETH_HLEN);
+
+	ip->daddr = daddr;
+	ip_eth_mc_map(daddr, eth_hdr(skb)->h_dest);
+	return skb;
+}
+
+/*
+ * A host's multicast frame enters for its group's MLID (the edge port's
+ * table), else is not the fabric's; the table's checks. The switch has no
+ * MFT: a frame that found its MLID ends there, no route.
+ */
+static void ftsw_dp_multicast_edge(struct kunit *test)
+{
+	static const struct ftsw_mcast_ent ok = {
+		.group = { [10] = 0xff, 0xff, 239, 1, 2, 3 },
+		.mlid = cpu_to_be16(0xC001), .pkey = cpu_to_be16(0xffff),
+	};
+	struct ftsw_t_fabric *f = ftsw_t_fabric_new(test);
+	struct ftsw_port *edge = f->ports[2];
+	struct ftsw_mcast_ent e[2];
+	struct ftsw_mcast_tab *t;
+	struct sk_buff *skb;
+	const char *msg;
+	u8 g[16];
+
+	/* the group of a frame: IPv4 mapped, the broadcast, IPv6; not unicast */
+	skb = ftsw_t_ip4_to(test, htonl(0xef010203));
+	KUNIT_EXPECT_TRUE(test, ftsw_mcast_group(skb, g));
+	KUNIT_EXPECT_EQ(test, memcmp(g, ok.group, 16), 0);
+	kfree_skb(skb);
+	skb = ftsw_t_ip4_to(test, htonl(0xffffffff));
+	KUNIT_EXPECT_TRUE(test, ftsw_mcast_group(skb, g));
+	KUNIT_EXPECT_EQ(test, g[12] & g[13] & g[14] & g[15], 0xff);
+	kfree_skb(skb);
+	skb = ftsw_t_ip4_to(test, htonl(0x0a000001));
+	KUNIT_EXPECT_FALSE(test, ftsw_mcast_group(skb, g));
+	kfree_skb(skb);
+	skb = ftsw_t_frame(test, htons(ETH_P_IPV6), 40);
+	((struct ipv6hdr *)(skb->data + ETH_HLEN))->daddr.s6_addr[0] = 0xff;
+	KUNIT_EXPECT_TRUE(test, ftsw_mcast_group(skb, g));
+	KUNIT_EXPECT_EQ(test, g[0], 0xff);
+	kfree_skb(skb);
+
+	/* the table's checks */
+	e[0] = ok;
+	e[1] = ok;
+	KUNIT_EXPECT_EQ(test, ftsw_mcast_tab_check(e, 1, &msg), 0);
+	KUNIT_EXPECT_EQ(test, ftsw_mcast_tab_check(e, 2, &msg), -EINVAL);
+	e[1].group[15] = 4;
+	KUNIT_EXPECT_EQ(test, ftsw_mcast_tab_check(e, 2, &msg), 0);
+	e[1].mlid = cpu_to_be16(0xBFFF);
+	KUNIT_EXPECT_EQ(test, ftsw_mcast_tab_check(e, 2, &msg), -EINVAL);
+	e[1].mlid = cpu_to_be16(0xFFFF);
+	KUNIT_EXPECT_EQ(test, ftsw_mcast_tab_check(e, 2, &msg), -EINVAL);
+	e[1].mlid = ok.mlid;
+	e[1].pkey = cpu_to_be16(0x8000);
+	KUNIT_EXPECT_EQ(test, ftsw_mcast_tab_check(e, 2, &msg), -EINVAL);
+	e[1].pkey = ok.pkey;
+	e[1].sl = 16;
+	KUNIT_EXPECT_EQ(test, ftsw_mcast_tab_check(e, 2, &msg), -EINVAL);
+	e[1].sl = 0;
+	e[1].group[12] = 10;	/* 10.1.2.4: not a group */
+	KUNIT_EXPECT_EQ(test, ftsw_mcast_tab_check(e, 2, &msg), -EINVAL);
+
+	/* no table: not the fabric's; with one: to the MLID (no MFT here) */
+	skb = ftsw_t_ip4_to(test, htonl(0xef010203));
+	ftsw_t_expect_drop(test, edge, skb, FTSW_DROP_NOT_FABRIC);
+	t = ftsw_mcast_tab_alloc(1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->e[0] = ok;
+	rcu_assign_pointer(edge->mcast, t);
+	skb = ftsw_t_ip4_to(test, htonl(0xef010203));
+	ftsw_t_expect_drop(test, edge, skb, FTSW_DROP_NO_ROUTE);
+	skb = ftsw_t_ip4_to(test, htonl(0xef010204));	/* not joined */
+	ftsw_t_expect_drop(test, edge, skb, FTSW_DROP_NOT_FABRIC);
+	ftsw_t_fabric_free(f);	/* frees the port's table */
+}
+
 static struct kunit_case ftsw_dp_cases[] = {
 	KUNIT_CASE(ftsw_dp_link_drops),
 	KUNIT_CASE(ftsw_dp_edge_drops),
@@ -1266,6 +1419,8 @@ static struct kunit_case ftsw_dp_cases[] = {
 	KUNIT_CASE(ftsw_dp_port_states),
 	KUNIT_CASE(ftsw_dp_edge_states),
 	KUNIT_CASE(ftsw_dp_partitions),
+	KUNIT_CASE(ftsw_dp_multicast),
+	KUNIT_CASE(ftsw_dp_multicast_edge),
 	{}
 };
 

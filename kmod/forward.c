@@ -6,13 +6,17 @@
  * waits in the input buffer first (ll_queue.c). Out of an edge port the
  * frame is the host's: its DLID checked against the host's LID range, the
  * fabric header popped, or, a MAD, left for the host's channel adapter,
- * which rx.c hands it to. Runs in the rx handler (RCU, softirq).
+ * which rx.c hands it to. A frame for a multicast LID goes out of every
+ * port the switch's MFT names but the one it came in by, each a copy; the
+ * copies that cross patch cables wait on a per-CPU list for rx.c to take
+ * them up (ftsw_forward_mc_pop()). Runs in the rx handler (RCU, softirq).
  */
 #include <linux/etherdevice.h>
 #include <linux/skbuff.h>
 #include "cc.h"
 #include "hdr.h"
 #include "lft.h"
+#include "mcast.h"
 #include "ll_queue.h"
 #include "path.h"
 #include "pkey.h"
@@ -70,6 +74,112 @@ static void ftsw_notify(struct ftsw_port *out, const struct ftsw_hdr *h)
 }
 
 /*
+ * Copies of multicast frames that crossed a patch cable on this CPU, each
+ * with the far end that takes it up in its cb, for rx.c (bottom halves
+ * off, as every sender and taker runs).
+ */
+struct ftsw_mc_list {
+	struct sk_buff *head, *tail;
+};
+
+static DEFINE_PER_CPU(struct ftsw_mc_list, ftsw_mc_pending);
+
+static struct ftsw_port **ftsw_mc_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct ftsw_port *) > sizeof(skb->cb));
+	return (struct ftsw_port **)skb->cb;
+}
+
+/*
+ * The next multicast copy waiting on this CPU, its far end in *@next;
+ * NULL: none. The port is valid as long as the RCU read section it was
+ * sent in lasts (rx.c takes them up before leaving it).
+ */
+struct sk_buff *ftsw_forward_mc_pop(struct ftsw_port **next)
+{
+	struct ftsw_mc_list *l = this_cpu_ptr(&ftsw_mc_pending);
+	struct sk_buff *skb = l->head;
+
+	if (!skb)
+		return NULL;
+	l->head = skb->next;
+	if (!l->head)
+		l->tail = NULL;
+	skb_mark_not_on_list(skb);
+	*next = *ftsw_mc_cb(skb);
+	memset(skb->cb, 0, sizeof(skb->cb));
+	return skb;
+}
+
+static void ftsw_mc_send(struct ftsw_port *in, struct ftsw_port *out,
+			 struct sk_buff *skb, u8 vl)
+{
+	struct ftsw_mc_list *l = this_cpu_ptr(&ftsw_mc_pending);
+	struct ftsw_port *next = ftsw_forward_out(in, out, skb, vl);
+
+	if (!next)
+		return;
+	*ftsw_mc_cb(skb) = next;
+	skb->next = NULL;
+	if (l->tail)
+		l->tail->next = skb;
+	else
+		l->head = skb;
+	l->tail = skb;
+}
+
+/*
+ * A data frame for multicast LID @mlid at @in's switch: a copy out of each
+ * port the MFT names (bits past the switch's ports ignored), not @in, that
+ * is up, in a state that passes data and does not refuse the P_Key
+ * (IBA 10.9.4: counted there, trap 259); the last port gets @skb itself,
+ * returned as ftsw_forward() does, the others' copies are sent or left for
+ * rx.c. Lossless mode is not asked: a copy goes as a management datagram
+ * does, uncharged (ll_queue.c knows a multicast DLID). None: no route.
+ */
+static struct ftsw_port *ftsw_forward_mcast(struct ftsw_port *in,
+					    struct sk_buff *skb, u16 mlid)
+{
+	struct ftsw_switch *sw = in->sw;
+	const struct ftsw_mft *mft = rcu_dereference(sw->mft);
+	struct ftsw_hdr *h = ftsw_hdr(skb);
+	u16 pkey = ntohs(h->pkey);
+	struct ftsw_port *out, *last = NULL;
+	struct sk_buff *copy;
+	u8 vl = READ_ONCE(sw->sl2vl[h->sl & FTSW_SL_MASK]);
+	unsigned int i;
+
+	for (i = 1; i <= sw->nports; i++) {
+		if (i == in->num || !ftsw_mft_port(mft, mlid, i))
+			continue;
+		out = rcu_dereference(sw->ports[i]);
+		if (!out || !READ_ONCE(out->up) ||
+		    !ftsw_state_passes(in, out, skb))
+			continue;
+		if (unlikely(!ftsw_pkey_enforce_ok(out, pkey, true))) {
+			ftsw_pkey_violation(out, ntohs(h->slid), mlid,
+					    h->sl & FTSW_SL_MASK, pkey);
+			ftsw_port_drop(out, FTSW_DROP_PKEY_OUT);
+			continue;
+		}
+		if (last) {
+			copy = skb_clone(skb, GFP_ATOMIC);
+			if (unlikely(!copy)) {
+				ftsw_port_drop(in, FTSW_DROP_TX_ERROR);
+				continue;
+			}
+			ftsw_mc_send(in, last, copy, vl);
+		}
+		last = out;
+	}
+	if (!last) {
+		ftsw_drop(in, skb, FTSW_DROP_NO_ROUTE);
+		return NULL;
+	}
+	return ftsw_forward_out(in, last, skb, vl);
+}
+
+/*
  * Forward a fabric frame (skb->data at the Ethernet header, a complete,
  * checked and writable fabric header after it) by @in's switch LFT.
  * Returns where the frame goes on, for the caller to take it up there
@@ -84,6 +194,9 @@ struct ftsw_port *ftsw_forward(struct ftsw_port *in, struct sk_buff *skb)
 	struct ftsw_port *out;
 	u8 num, vl;
 
+	if (unlikely(ftsw_lid_is_mcast(dlid)) &&
+	    h->proto != htons(FTSW_ETH_P_MAD))
+		return ftsw_forward_mcast(in, skb, dlid);
 	num = ftsw_lft_lookup(rcu_dereference(sw->lft), dlid);
 	if (unlikely(!num || num > sw->nports)) {
 		ftsw_drop(in, skb, FTSW_DROP_NO_ROUTE);
@@ -130,11 +243,13 @@ struct ftsw_port *ftsw_forward_out(struct ftsw_port *in, struct ftsw_port *out,
 				   struct sk_buff *skb, u8 vl)
 {
 	struct ftsw_hdr *h = ftsw_hdr(skb);
+	bool mc = ftsw_lid_is_mcast(ntohs(h->dlid));
 	struct ftsw_policy *pol;
 
 	if (out->kind == FTSW_PORT_EDGE) {
 		pol = rcu_dereference(out->policy);
-		if (unlikely(!pol || !ftsw_lid_in_range(pol, ntohs(h->dlid)))) {
+		if (unlikely(!pol ||
+			     (!mc && !ftsw_lid_in_range(pol, ntohs(h->dlid))))) {
 			ftsw_drop(in, skb, FTSW_DROP_MISDELIVERED);
 			return NULL;
 		}
@@ -157,13 +272,15 @@ struct ftsw_port *ftsw_forward_out(struct ftsw_port *in, struct ftsw_port *out,
 			ftsw_ll_becn(out, skb);
 			return NULL;
 		}
-		if (unlikely(h->sl & FTSW_HDR_FECN))
+		/* A group's copies are never marked: no source to notify */
+		if (unlikely(h->sl & FTSW_HDR_FECN) && !mc)
 			ftsw_notify(out, h);
 		if (unlikely(ftsw_decap(skb))) {
 			ftsw_drop(in, skb, FTSW_DROP_TX_ERROR);
 			return NULL;
 		}
-		ftsw_host_mac(out, pol, skb);
+		if (!mc)	/* a group's copy keeps its group's MAC */
+			ftsw_host_mac(out, pol, skb);
 	}
 	return ftsw_xmit(in, out, skb, vl);
 }

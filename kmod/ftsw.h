@@ -180,6 +180,27 @@ struct ftsw_pkey_tab {
 	u16 key[];
 };
 
+/*
+ * An edge port's host's IP multicast groups and their MLIDs (mcast.c), set
+ * by netlink, replaced as a whole with RCU.
+ */
+struct ftsw_mcast_tab {
+	struct rcu_head rcu;
+	u32 n;
+	struct ftsw_mcast_ent e[];
+};
+
+/*
+ * A switch's MulticastForwardingTable (the SM's, sma.c): per multicast LID
+ * FTSW_MLID_BASE + i, the port mask of ports 16 * g .. 16 * g + 15 in
+ * mask[i][g], bit p for port 16 * g + p. Written under fn->sma_lock with
+ * WRITE_ONCE, read by the data path under RCU (freed after a grace).
+ */
+struct ftsw_mft {
+	struct rcu_head rcu;
+	u16 mask[FTSW_MFT_CAP][FTSW_MFT_GROUPS];
+};
+
 /* A management port's registers: switch port 0, or a CA's port. */
 struct ftsw_mgmt {
 	u64 prefix;		/* GID prefix, big endian value */
@@ -416,6 +437,7 @@ struct ftsw_port {
 	 */
 	u16 pkeys[FTSW_PKEY_CAP];
 	struct ftsw_pkey_tab __rcu *pkey_tab;	/* edge: the host's keys */
+	struct ftsw_mcast_tab __rcu *mcast;	/* edge: the host's groups */
 	/* Lossless mode (ll_queue.c): settings under fn->lock, READ_ONCE. */
 	u64 rate;		/* link rate, bit/s */
 	u32 in_buf;		/* input buffer per VL, bytes */
@@ -451,7 +473,7 @@ struct ftsw_switch {
 	bool psc;			/* PortStateChange */
 	bool dead;			/* deleted: no SMP may publish a table */
 	u8 def_port[3];			/* default, mcast primary, not primary */
-	u16 (*mft)[FTSW_MFT_GROUPS];	/* FTSW_MFT_CAP entries, or NULL */
+	struct ftsw_mft __rcu *mft;	/* the MFT, NULL until an SM sets it */
 	struct ftsw_cc_sw cc;		/* the CC agent's (cc.c) */
 	u64 trap_tid;
 	/*

@@ -18,8 +18,10 @@ int ftsw_hdr_check(const struct ftsw_hdr *h, const char **why)
 {
 	u16 dlid = ntohs(h->dlid);
 
-	if (!dlid || dlid > FTSW_MAX_LID) {
-		*why = "DLID outside 1..0xBFFF";
+	/* a unicast LID, or a multicast one (forward.c replicates it) */
+	if (!dlid || (dlid > FTSW_MAX_LID && dlid < FTSW_MLID_BASE) ||
+	    dlid > FTSW_MLID_MAX) {
+		*why = "DLID outside 1..0xBFFF and 0xC000..0xFFFE";
 		return -EINVAL;
 	}
 	if (h->sl & FTSW_HDR_RSVD) {

@@ -114,7 +114,7 @@ const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_CA_GUID + 1] = {
 };
 
 /* PORT_SET */
-const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_ENFORCE + 1] = {
+const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_MCAST + 1] = {
 	FTSW_P_SWITCH_ID,
 	FTSW_P_PORT_NUM,
 	FTSW_P_ADMIN_UP,
@@ -145,6 +145,9 @@ const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_ENFORCE + 1] = {
 	[FTSW_ATTR_PORT_ENFORCE]	= NLA_POLICY_MAX(NLA_U8,
 							 FTSW_ENFORCE_IN |
 							 FTSW_ENFORCE_OUT),
+	[FTSW_ATTR_PORT_MCAST]		= { .type = NLA_BINARY,
+					    .len = FTSW_MCAST_MAX *
+						   sizeof(struct ftsw_mcast_ent) },
 };
 
 /* PORT_UNBIND, PORT_GET, PORT_CLEAR: one port (or a filter). */

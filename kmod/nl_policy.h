@@ -14,7 +14,7 @@ extern const struct nla_policy ftsw_switch_set_policy[FTSW_ATTR_SWITCH_INBAND_SM
 extern const struct nla_policy ftsw_switch_new_policy[FTSW_ATTR_SWITCH_INBAND_SM + 1];
 extern const struct nla_policy ftsw_switch_policy[FTSW_ATTR_SWITCH_ID + 1];
 extern const struct nla_policy ftsw_port_bind_policy[FTSW_ATTR_PORT_CA_GUID + 1];
-extern const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_ENFORCE + 1];
+extern const struct nla_policy ftsw_port_set_policy[FTSW_ATTR_PORT_MCAST + 1];
 extern const struct nla_policy ftsw_port_policy[FTSW_ATTR_PORT_NUM + 1];
 extern const struct nla_policy ftsw_lft_set_policy[FTSW_ATTR_LFT_DATA + 1];
 extern const struct nla_policy ftsw_lft_get_policy[FTSW_ATTR_LFT_STAGED + 1];

@@ -15,6 +15,7 @@
 #include "ll_queue.h"
 #include "nl.h"
 #include "nl_fill.h"
+#include "nl_mcast.h"
 #include "nl_pkey.h"
 #include "nl_policy.h"
 #include "path.h"
@@ -497,7 +498,7 @@ int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(p);
 		goto out;
 	}
-	err = ftsw_nl_pkey_check(info, p);
+	err = ftsw_nl_pkey_check(info, p) ?: ftsw_nl_mcast_check(info, p);
 	if (err)
 		goto out;
 	if (p->kind == FTSW_PORT_LINK) {
@@ -520,7 +521,7 @@ int ftsw_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 		ftsw_sma_policy_publish(p, pol);
 		ftsw_changed(fn);
 	}
-	err = ftsw_nl_pkey_apply(p, info);
+	err = ftsw_nl_pkey_apply(p, info) ?: ftsw_nl_mcast_apply(p, info);
 	if (err)
 		goto out;
 	if (p->kind == FTSW_PORT_EDGE)

@@ -22,6 +22,7 @@
 #include "hdr.h"
 #include "ll_queue.h"
 #include "mad.h"
+#include "mcast.h"
 #include "path.h"
 #include "pkey.h"
 #include "resolve.h"
@@ -94,16 +95,41 @@ static struct ftsw_port *ftsw_edge_send(struct ftsw_port *in,
 }
 
 /*
+ * A host's IP multicast (or IPv4 broadcast) frame: to the MLID, with the
+ * P_Key and SL, its edge port's table names for the group (mcast.c), from
+ * the host's base LID; a group the host has not joined is not the
+ * fabric's.
+ */
+static struct ftsw_port *ftsw_edge_mcast(struct ftsw_port *in,
+					 struct sk_buff *skb,
+					 const struct ftsw_policy *pol)
+{
+	const struct ftsw_mcast_ent *e;
+	u8 group[16];
+
+	e = ftsw_mcast_group(skb, group) ?
+	    ftsw_mcast_find(rcu_dereference(in->mcast), group) : NULL;
+	if (!e) {
+		ftsw_drop(in, skb, FTSW_DROP_NOT_FABRIC);
+		return NULL;
+	}
+	return ftsw_edge_send(in, skb, be16_to_cpu(e->mlid), pol->base_lid,
+			      e->sl, be16_to_cpu(e->pkey));
+}
+
+/*
  * A frame from the host behind an edge port (skb->data at the Ethernet
  * header): pick the DLID and SL by the path policy, push the fabric header
- * and forward. A GSO packet keeps one path for all its segments.
+ * and forward. A GSO packet keeps one path for all its segments. IP
+ * multicast goes to its group's MLID.
  */
 static struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in,
 				      struct sk_buff *skb)
 {
 	struct ftsw_policy *pol;
-	u16 dbase, dlid, slid, pkey;
+	u16 dbase = 0, dlid, slid, pkey;
 	u8 off, sl;
+	bool mc;
 
 	/* The host's management datagrams: its CA sends them (mad.c). */
 	if (unlikely(eth_hdr(skb)->h_proto == htons(FTSW_ETH_P_MAD)))
@@ -117,8 +143,9 @@ static struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in,
 	if (unlikely(eth_hdr(skb)->h_proto != htons(ETH_P_IP)) &&
 	    ftsw_resolve(in, skb))
 		return NULL;
+	mc = is_multicast_ether_addr(eth_hdr(skb)->h_dest);
 	/* Ethernet II only: an 802.3 length could not cross a link hop. */
-	if (unlikely(!ftsw_mac_to_lid(eth_hdr(skb)->h_dest, &dbase) ||
+	if (unlikely((!mc && !ftsw_mac_to_lid(eth_hdr(skb)->h_dest, &dbase)) ||
 		     !eth_proto_is_802_3(eth_hdr(skb)->h_proto))) {
 		ftsw_drop(in, skb, FTSW_DROP_NOT_FABRIC);
 		return NULL;
@@ -128,6 +155,8 @@ static struct ftsw_port *ftsw_edge_rx(struct ftsw_port *in,
 		ftsw_drop(in, skb, FTSW_DROP_PORT_DOWN);
 		return NULL;
 	}
+	if (unlikely(mc))
+		return ftsw_edge_mcast(in, skb, pol);
 	/* Only a choice of paths needs the flow hash (a flow dissection). */
 	off = ftsw_pick_offset(pol, pol->n_offsets > 1 ? skb_get_hash(skb) : 0);
 	dlid = dbase + off;
@@ -165,17 +194,20 @@ static struct ftsw_port *ftsw_patch_rx(struct ftsw_port *in,
  * Follow a frame a switch sent on without a device: across a patch cable
  * to its far end, a link port that takes it up as received, or to the
  * channel adapter behind an edge port (a MAD, ftsw_forward_out()); and on
- * from there, until it leaves on a device or ends. A loop: every patch hop
- * is a link hop, so the hop limit ends it.
+ * from there, until it leaves on a device or ends; then the multicast
+ * copies forward.c left on this CPU's list, the same way. A loop: every
+ * patch hop is a link hop, so the hop limit ends it.
  */
 static void ftsw_rx_walk(struct ftsw_port *next, struct sk_buff *skb)
 {
-	while (next) {
-		if (next->kind == FTSW_PORT_EDGE)
-			next = ftsw_mad_ca_rx(next, skb);
-		else
-			next = ftsw_patch_rx(next, skb);
-	}
+	do {
+		while (next) {
+			if (next->kind == FTSW_PORT_EDGE)
+				next = ftsw_mad_ca_rx(next, skb);
+			else
+				next = ftsw_patch_rx(next, skb);
+		}
+	} while ((skb = ftsw_forward_mc_pop(&next)));
 }
 
 void ftsw_rx_follow(struct ftsw_port *next, struct sk_buff *skb)

@@ -19,6 +19,7 @@
 #include <rdma/ib_mad.h>
 #include "lft.h"
 #include "ll_queue.h"
+#include "mcast.h"
 #include "mkey.h"
 #include "path.h"
 #include "stats.h"
@@ -786,29 +787,25 @@ static int ftsw_lft_set(struct ftsw_sma_req *r)
 	return ST_OK;
 }
 
-/* MulticastForwardingTable: stored and read back, 32 MLIDs x 16 ports. */
+/* MulticastForwardingTable: 32 MLIDs x 16 ports a block (mcast.c). */
 static int ftsw_mft(struct ftsw_sma_req *r, bool set)
 {
 	u32 pos = r->mod >> 28, block = r->mod & 0x1ff, i;
-	struct ftsw_switch *sw = r->sw;
+	struct ftsw_mft *mft;
 
 	if (r->ca)
 		return ST_ATTR;
-	if (block >= FTSW_MFT_CAP / FTSW_MFT_BLOCK || pos * 16 > sw->nports)
+	if (block >= FTSW_MFT_CAP / FTSW_MFT_BLOCK || pos * 16 > r->sw->nports)
 		return ST_VALUE;
-	if (set && !sw->mft) {
-		if (sw->dead)
-			return ST_BUSY;
-		sw->mft = kcalloc(FTSW_MFT_CAP, sizeof(*sw->mft), GFP_ATOMIC);
-		if (!sw->mft)
-			return ST_BUSY;
-	}
+	mft = ftsw_mft_table(r->sw, set);
+	if (set && !mft)
+		return ST_BUSY;
 	for (i = 0; i < FTSW_MFT_BLOCK; i++) {
-		u16 *e = sw->mft ? &sw->mft[block * FTSW_MFT_BLOCK + i][pos] :
+		u16 *e = mft ? &mft->mask[block * FTSW_MFT_BLOCK + i][pos] :
 			 NULL;
 
 		if (set)
-			*e = get_unaligned_be16(r->data + 2 * i);
+			WRITE_ONCE(*e, get_unaligned_be16(r->data + 2 * i));
 		else
 			put_unaligned_be16(e ? *e : 0, r->data + 2 * i);
 	}

@@ -99,17 +99,18 @@ void ftsw_sma_net_exit(struct ftsw_net *fn)
  */
 void ftsw_sma_switch_del(struct ftsw_switch *sw)
 {
-	u16 (*mft)[FTSW_MFT_GROUPS];
+	struct ftsw_mft *mft;
 
 	spin_lock_bh(&sw->fn->sma_lock);
 	sw->dead = true;
 	sw->trap_wait = 0;
 	sw->pkey_trap.wait = 0;
 	sw->pkey_trap.due = false;
-	mft = sw->mft;
-	sw->mft = NULL;
+	mft = rcu_replace_pointer(sw->mft, NULL,
+				  lockdep_is_held(&sw->fn->sma_lock));
 	spin_unlock_bh(&sw->fn->sma_lock);
-	kfree(mft);
+	if (mft)
+		kfree_rcu(mft, rcu);	/* the data path may read it */
 	if (sw->trap_work.work.func)
 		cancel_delayed_work_sync(&sw->trap_work);
 	if (sw->mkey_work.func)

@@ -37,5 +37,7 @@ int port_cfg_pkey(const struct port_pkey_words *w, struct ftsw_port_cfg *c,
 /* The partition part of a port's line (text: only what is not a new
  * port's; JSON: everything). */
 void port_print_pkeys(const struct ftsw_port_info *p);
+/* An edge port's multicast groups, when it has some. */
+void port_print_mcast(const struct ftsw_port_info *p);
 
 #endif

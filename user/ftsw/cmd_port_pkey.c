@@ -9,6 +9,7 @@
  *                       (0: the CA's entry 0)
  *   pkey-table FILE     edge: a key per DLID from LID 0 (0: none)
  */
+#include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,38 @@ void port_print_pkeys(const struct ftsw_port_info *p)
 		else
 			ftsw_out_text("%s%u:0x%04x", i ? "," : "", i,
 				      pk->pkey_table[i]);
+	}
+	ftsw_out_close_array();
+}
+
+/*
+ * An edge port's multicast groups (when it has some): " mcast GROUP:MLID,
+ * ..." (the group as an IPv4 or IPv6 address); JSON "mcast": [{group,
+ * mlid, pkey, sl}].
+ */
+void port_print_mcast(const struct ftsw_port_info *p)
+{
+	char a[INET6_ADDRSTRLEN];
+	uint32_t i;
+
+	if (!p->mcast_n)
+		return;
+	ftsw_out_text(" mcast ");
+	ftsw_out_open_array("mcast");
+	for (i = 0; i < p->mcast_n; i++) {
+		const struct ftsw_mcast_ent *e = &p->mcast[i];
+		static const uint8_t v4[12] = { [10] = 0xff, [11] = 0xff };
+
+		if (!memcmp(e->group, v4, sizeof(v4)))
+			inet_ntop(AF_INET, e->group + 12, a, sizeof(a));
+		else
+			inet_ntop(AF_INET6, e->group, a, sizeof(a));
+		ftsw_out_open_object(NULL);
+		ftsw_out_str("group", i ? ",%s" : "%s", a);
+		ftsw_out_uint("mlid", ":0x%04" PRIx64, ntohs(e->mlid));
+		ftsw_out_uint("pkey", NULL, ntohs(e->pkey));
+		ftsw_out_uint("sl", NULL, e->sl);
+		ftsw_out_close_object();
 	}
 	ftsw_out_close_array();
 }

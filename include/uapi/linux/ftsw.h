@@ -76,6 +76,28 @@ struct ftsw_hdr {
 #define FTSW_ENFORCE_OUT	0x2
 
 /*
+ * Multicast (Documentation/sm.md, "Multicast"). A frame whose DLID is a
+ * multicast LID is replicated by each switch to the ports its
+ * MulticastForwardingTable names for it (the SM's), never back out the
+ * port it came in by. A host's IP multicast goes to the MLID its edge
+ * port's FTSW_ATTR_PORT_MCAST names for the IP group (the SA's
+ * MCMemberRecord): entries of struct ftsw_mcast_ent, the group as an IPv6
+ * address (IPv4 groups mapped, ::ffff:a.b.c.d; the IPv4 broadcast
+ * ::ffff:255.255.255.255), at most FTSW_MCAST_MAX per port.
+ */
+#define FTSW_MLID_BASE		0xC000	/* multicast LIDs 0xC000..0xFFFE */
+#define FTSW_MLID_MAX		0xFFFE
+#define FTSW_MCAST_MAX		64
+
+struct ftsw_mcast_ent {
+	__u8	group[16];	/* IPv6 or IPv4-mapped group */
+	__be16	mlid;		/* FTSW_MLID_BASE..FTSW_MLID_MAX */
+	__be16	pkey;		/* the group's P_Key */
+	__u8	sl;		/* 0..15 */
+	__u8	pad[3];		/* zero */
+};
+
+/*
  * In-band management (Documentation/sm.md). A management datagram (MAD)
  * between a host and its edge port travels as an Ethernet frame of its own
  * ethertype (IEEE 802 local experimental 2):
@@ -281,6 +303,8 @@ enum ftsw_attr {
 	FTSW_ATTR_PORT_PKEYS,		/* binary u16[32]: the switch port's P_KeyTable */
 	FTSW_ATTR_PORT_CA_PKEYS,	/* binary u16[32], edge: the CA's P_KeyTable */
 	FTSW_ATTR_PORT_ENFORCE,		/* u8: FTSW_ENFORCE_IN | FTSW_ENFORCE_OUT */
+	/* Multicast (Documentation/sm.md, "Multicast"). */
+	FTSW_ATTR_PORT_MCAST,		/* binary struct ftsw_mcast_ent[], edge: IP group -> MLID */
 	__FTSW_ATTR_MAX,
 };
 #define FTSW_ATTR_MAX (__FTSW_ATTR_MAX - 1)

@@ -94,6 +94,7 @@ static const char *const ftsw_attr_names[FTSW_ATTR_MAX + 1] = {
 	[FTSW_ATTR_PORT_PKEYS] = "pkeys",
 	[FTSW_ATTR_PORT_CA_PKEYS] = "ca-pkeys",
 	[FTSW_ATTR_PORT_ENFORCE] = "enforce",
+	[FTSW_ATTR_PORT_MCAST] = "multicast groups",
 };
 
 static const char *attr_name(int type)
@@ -531,7 +532,7 @@ int ftsw_nl_port_set(struct ftsw_nl *nl, const struct ftsw_port_cfg *c)
 {
 	struct nl_msg *msg = new_msg(nl, FTSW_CMD_PORT_SET, NLM_F_ACK,
 				     c->sl_table_len + 2 * c->pkey_table_len +
-				     4096);
+				     c->mcast_n * sizeof(*c->mcast) + 4096);
 
 	if (msg) {
 		put_port_cfg(msg, c);
@@ -613,6 +614,7 @@ static void port_from(struct nlattr **tb, struct ftsw_port_info *pi)
 	}
 	ftsw_nl_port_ll_from(tb, &pi->ll);
 	ftsw_nl_port_pkey_from(tb, &pi->pk);
+	ftsw_nl_port_mcast_from(tb, pi);
 	if (tb[FTSW_ATTR_PORT_STATS]) {
 		struct nlattr *a, *b;
 		int rem, rem2;

@@ -168,6 +168,9 @@ struct ftsw_port_info {
 	struct ftsw_port_stats stats;
 	struct ftsw_port_ll ll;	/* lossless settings and per-VL state */
 	struct ftsw_port_pkeys pk;	/* partitions */
+	/* edge: the host's multicast groups (sm.md, "Multicast") */
+	uint32_t mcast_n;
+	struct ftsw_mcast_ent mcast[FTSW_MCAST_MAX];
 };
 
 /* A bind or set request. Fields at -1 (or n_offsets 0) are left out. */
@@ -202,6 +205,10 @@ struct ftsw_port_cfg {
 	const uint16_t *pkeys;	/* FTSW_PKEY_CAP entries: the port's table */
 	const uint16_t *ca_pkeys;	/* edge: the CA's table */
 	int enforce;		/* FTSW_ENFORCE_IN | FTSW_ENFORCE_OUT */
+	/* set only: edge, the host's multicast groups (NULL: left as they
+	 * are; mcast_n 0 with a non-NULL mcast: none) */
+	const struct ftsw_mcast_ent *mcast;
+	uint32_t mcast_n;
 };
 
 void ftsw_port_cfg_init(struct ftsw_port_cfg *c);

@@ -39,5 +39,7 @@ void ftsw_netns_home_reset(void);
 void ftsw_nl_put_port_pkey(struct nl_msg *msg, const struct ftsw_port_cfg *c);
 /* A port reply's partition attributes into pk. */
 void ftsw_nl_port_pkey_from(struct nlattr **tb, struct ftsw_port_pkeys *pk);
+/* A reply's multicast groups (nl_pkey.c). */
+void ftsw_nl_port_mcast_from(struct nlattr **tb, struct ftsw_port_info *pi);
 
 #endif

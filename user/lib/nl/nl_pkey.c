@@ -2,7 +2,8 @@
 /*
  * libftsw: a port's partition attributes in PORT_SET requests and port
  * replies (kernel side: kmod/nl_pkey.c; Documentation/netlink.md). The
- * tables are arrays of 16-bit keys in host order.
+ * tables are arrays of 16-bit keys in host order. An edge port's multicast
+ * groups (kmod/nl_mcast.c) ride along: struct ftsw_mcast_ent as it is.
  */
 #include <string.h>
 
@@ -22,6 +23,9 @@ void ftsw_nl_put_port_pkey(struct nl_msg *msg, const struct ftsw_port_cfg *c)
 			c->ca_pkeys);
 	if (c->enforce >= 0)
 		nla_put_u8(msg, FTSW_ATTR_PORT_ENFORCE, (uint8_t)c->enforce);
+	if (c->mcast)
+		nla_put(msg, FTSW_ATTR_PORT_MCAST,
+			(int)(c->mcast_n * sizeof(*c->mcast)), c->mcast);
 }
 
 /* At most n keys of a binary attribute into out; how many. */
@@ -33,6 +37,21 @@ static unsigned keys_from(const struct nlattr *a, uint16_t *out, unsigned n)
 		k = n;
 	memcpy(out, nla_data(a), 2 * k);
 	return k;
+}
+
+void ftsw_nl_port_mcast_from(struct nlattr **tb, struct ftsw_port_info *pi)
+{
+	const struct nlattr *a = tb[FTSW_ATTR_PORT_MCAST];
+	size_t n;
+
+	pi->mcast_n = 0;
+	if (!a)
+		return;
+	n = (size_t)nla_len(a) / sizeof(pi->mcast[0]);
+	if (n > FTSW_MCAST_MAX)
+		n = FTSW_MCAST_MAX;
+	memcpy(pi->mcast, nla_data(a), n * sizeof(pi->mcast[0]));
+	pi->mcast_n = (uint32_t)n;
 }
 
 void ftsw_nl_port_pkey_from(struct nlattr **tb, struct ftsw_port_pkeys *pk)
