@@ -303,8 +303,14 @@ static bool ftsw_ll_cc_wait(struct ftsw_port *p, struct ftsw_ll_vl *v,
 	return true;
 }
 
-/* A host's packet @skb left edge port @p's input buffer at @now. */
-static void ftsw_ll_cc_sent(struct ftsw_port *p, struct sk_buff *skb, u64 now)
+/*
+ * A host's packet @skb left edge port @p's input buffer at @now for
+ * @out's output queue: its time is its blocks at @out's link rate (the
+ * host's own link is not the lab's bottleneck: a lab's --rate shapes the
+ * switches' links).
+ */
+static void ftsw_ll_cc_sent(struct ftsw_port *p, struct ftsw_port *out,
+			    struct sk_buff *skb, u64 now)
 {
 	const struct ftsw_hdr *h = ftsw_hdr(skb);
 	struct ftsw_cc_unit *u = ftsw_ll_cc_unit(p, ntohs(h->dlid), h->sl);
@@ -314,7 +320,7 @@ static void ftsw_ll_cc_sent(struct ftsw_port *p, struct sk_buff *skb, u64 now)
 		       READ_ONCE(p->sw->fn->cc_timer_ns), &s);
 	ftsw_cc_sent(u, &p->ca.cc, &s, now,
 		     ftsw_ll_wire_ns(ftsw_ll_cb(skb)->blocks,
-				     READ_ONCE(p->rate)));
+				     READ_ONCE(out->rate)));
 }
 
 /*
@@ -448,7 +454,7 @@ static bool ftsw_ll_switch_vl(struct ftsw_port *p, u8 vl, u64 now,
 		}
 		skb = ftsw_ll_in_pop(p, vl, now);
 		if (p->ll->cc_units)
-			ftsw_ll_cc_sent(p, skb, now);
+			ftsw_ll_cc_sent(p, out, skb, now);
 		cb->bytes = skb->len;
 		if (skb_queue_empty(&o->out))
 			cb->head = now;
