@@ -66,7 +66,9 @@ static int event_cb(const struct ftsw_event *ev, void *arg)
 	if (ev->cmd != FTSW_CMD_PORT_EVENT)
 		return 0;
 	/* the state itself comes with the next sample's dump (and its
-	 * delta): the timeline has the event now */
+	 * delta), which the server takes at once: the timeline has the
+	 * event now */
+	v->port_event = true;
 	ftsw_view_event_add(v, wall_now(), "port", "s%u:%u %s (%s)",
 			    pi->switch_id, pi->port, pi->admin_up &&
 			    pi->oper_up ? "up" : "down",

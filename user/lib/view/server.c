@@ -468,7 +468,7 @@ int ftsw_view_serve(struct ftsw_view *v, const struct ftsw_view_server_opts *o,
 	struct ftsw_view_listener own, *l = o->listener;
 	struct srv s = { .v = v };
 	const union MHD_DaemonInfo *di;
-	double next = mono();
+	double next = mono(), last = 0;
 	unsigned int failed = 0;
 	char url[128];
 	long other;
@@ -506,6 +506,8 @@ int ftsw_view_serve(struct ftsw_view *v, const struct ftsw_view_server_opts *o,
 		double now = mono(), wait;
 
 		if (now >= next) {
+			last = now;
+			v->port_event = false;
 			/*
 			 * The lab gone ends the view. Anything else (a dump
 			 * a change interrupted, a lab command holding the
@@ -541,6 +543,10 @@ int ftsw_view_serve(struct ftsw_view *v, const struct ftsw_view_server_opts *o,
 		}
 		if (pfd[1].revents)
 			ftsw_view_events(v);
+		/* a port went down or up: its state on the pages now, not an
+		 * interval later (a burst of events: a fifth of one apart) */
+		if (v->port_event && next > last + v->interval_ms / 5000.0)
+			next = last + v->interval_ms / 5000.0;
 		MHD_run(s.d);
 	}
 	rc = 0;

@@ -167,6 +167,7 @@ struct ftsw_view {
 	uint32_t *sl_table_len;
 	uint64_t (*used_offsets)[2];	/* per host: the offsets it sends on */
 	bool tables_stale;
+	bool port_event;	/* a port changed: sample again soon */
 	/* the sampler's handles (sample.c) */
 	struct ftsw_nl *ev;
 	uint64_t commits, commit_first, commit_last;	/* not shown yet */

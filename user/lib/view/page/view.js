@@ -20,7 +20,7 @@ const S = window.ftsw = {
 	topo: null, seq: 0, generation: 0, interval: 0, time: 0, lossless: false,
 	state: [], pps: [], bps: [], pkt: [], pkt0: [], integ: [], occ: [], cw: [], wt: [],
 	disc: [], inb: [], outb: [], peer: [], node: [], port: [], el: [],
-	heads: [], cycles: [], waiting: [], events: [], seen: -1, fm: null, downAt: [],
+	heads: [], cycles: [], waiting: [], events: [], seen: -1, fm: null, downAt: [], downSrv: [],
 	sm: null, drops: 0, mode: "pps", top: 0, paths: null, pick: [],
 	ready: false, updates: 0, frames: 0, dirty: new Set(), redraw: false,
 	pending: false,
@@ -298,8 +298,11 @@ function drawAll() {
 function apply(d, full) {
 	const dt = d.interval || 0;
 	for (const [r, st, pps, bps, pkt] of d.links || []) {
-		if (st !== S.state[r])
+		if (st !== S.state[r]) {
+			/* when it went down: by this clock, and by the server's */
 			S.downAt[r] = st === DOWNST ? Date.now() / 1000 : undefined;
+			S.downSrv[r] = st === DOWNST ? d.time : undefined;
+		}
 		S.state[r] = st; S.pps[r] = pps; S.bps[r] = bps;
 		if (S.pkt0[r] === undefined) {
 			S.pkt0[r] = pkt;	/* the page's own count starts here */
@@ -327,7 +330,7 @@ function apply(d, full) {
 	// the congestion tree: outputs waiting for credit from the buffer ahead
 	S.waiting = [];
 	for (let r = 0; S.lossless && r < S.wt.length; r++)
-		if (S.wt[r] && S.el[r])
+		if (waits(r))
 			S.waiting.push(name(S.node[r]) + ":" + S.port[r]);
 	events(d.events || []);
 	if (S.paths && (S.generation !== gen ||
@@ -441,6 +444,13 @@ function recOf(sw, port) {
 	return -1;
 }
 
+// An output in the congestion tree: waiting for credit at the sample, or
+// for 1 % of the interval before it (a tree under moving traffic waits on
+// and off between two samples; the sample's instant alone would flicker).
+function waits(r) {
+	return S.el[r] && (S.wt[r] || (S.cw[r] || 0) >= 0.01);
+}
+
 function lossless() {
 	const marks = $("marks");
 	for (const e of [...marks.querySelectorAll(".cyc, .tree")])
@@ -448,7 +458,7 @@ function lossless() {
 	if (!S.lossless)
 		return;
 	for (let r = 0; r < S.wt.length; r++)
-		if (S.wt[r] && S.el[r])
+		if (waits(r))
 			arrowOver(r, "tree", marks);
 	let disc = 0;
 	for (const x of S.disc)
