@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/parse.h"
 #include "view/view_int.h"
 
 #define SSE_BLOCK	(16 << 10)
@@ -314,6 +315,33 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 	return ok;
 }
 
+/*
+ * libmicrohttpd's unescaping of the path and the query, but %00 is left as
+ * it is: decoded, its NUL would cut the path short ("/%00" would be "/",
+ * the page), so a path with one matches nothing (404).
+ */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	char *w = s;
+	const char *r = s;
+
+	(void)cls;
+	(void)c;
+	while (*r) {
+		int hi = r[0] == '%' ? ftsw_hex_digit((unsigned char)r[1]) : -1;
+		int lo = hi >= 0 ? ftsw_hex_digit((unsigned char)r[2]) : -1;
+
+		if (hi >= 0 && hi < 16 && lo >= 0 && lo < 16 && (hi || lo)) {
+			*w++ = (char)(hi << 4 | lo);
+			r += 3;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = 0;
+	return (size_t)(w - s);
+}
+
 static void quiet_log(void *cls, const char *fmt, va_list ap)
 {
 	(void)cls;
@@ -448,6 +476,7 @@ static int start(struct srv *s, const struct ftsw_view_server_opts *o,
 				(size_t)CONN_MEMORY,
 				MHD_OPTION_STRICT_FOR_CLIENT, 1,
 				MHD_OPTION_EXTERNAL_LOGGER, quiet_log, NULL,
+				MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
 				MHD_OPTION_END);
 	if (!s->d) {
 		int e = errno ? errno : EIO;
