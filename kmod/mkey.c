@@ -89,6 +89,15 @@ static void ftsw_mkey_trap(struct ftsw_switch *sw, const struct ftsw_mgmt *mg,
 		schedule_work(&sw->mkey_work);
 }
 
+/* A lease that ran out takes the protection bits to 0 (fn->sma_lock). */
+void ftsw_mkey_expire(struct ftsw_mgmt *mg)
+{
+	if (mg->mkey_timing && time_after_eq(jiffies, mg->mkey_end)) {
+		mg->mkey_timing = false;
+		mg->mkey_prot = 0;
+	}
+}
+
 /*
  * The M_Key check of an SMP (a Get, Set or TrapRepress) at a switch's
  * agent (@ca NULL; come in by @inp) or at the CA of edge port @ca.
@@ -101,10 +110,7 @@ enum ftsw_mkey ftsw_mkey_check(struct ftsw_switch *sw, struct ftsw_port *ca,
 	u16 lid;
 
 	lockdep_assert_held(&sw->fn->sma_lock);
-	if (mg->mkey_timing && time_after_eq(jiffies, mg->mkey_end)) {
-		mg->mkey_timing = false;
-		mg->mkey_prot = 0;	/* the lease ran out */
-	}
+	ftsw_mkey_expire(mg);
 	if (!mg->mkey || be64_to_cpu(smp->mkey) == mg->mkey) {
 		mg->mkey_timing = false;
 		return FTSW_MKEY_OK;

@@ -17,6 +17,7 @@ enum ftsw_mkey {
 	FTSW_MKEY_REFUSED,	/* no answer; counted, trapped */
 };
 
+void ftsw_mkey_expire(struct ftsw_mgmt *mg);
 enum ftsw_mkey ftsw_mkey_check(struct ftsw_switch *sw, struct ftsw_port *ca,
 			       u8 inp, const struct ib_smp *smp);
 void ftsw_mkey_pi_get(const struct ftsw_mgmt *mg, bool hide,

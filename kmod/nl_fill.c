@@ -296,7 +296,8 @@ int ftsw_fill_port(struct sk_buff *msg, struct ftsw_port *p,
 	    (nla_put_u8(msg, FTSW_ATTR_PORT_STATE,
 			ftsw_ib_port_state(p, &p->ib)) ||
 	     ftsw_put_stats(msg, p) || ftsw_nl_put_port_ll(msg, p) ||
-	     ftsw_nl_put_pkeys(msg, p) || ftsw_nl_put_mcast(msg, p)))
+	     ftsw_nl_put_pkeys(msg, p) || ftsw_nl_put_mcast(msg, p) ||
+	     ftsw_nl_put_mkeys(msg, p)))
 		goto nla_fail;
 	genlmsg_end(msg, hdr);
 	return 0;

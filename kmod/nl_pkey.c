@@ -7,10 +7,13 @@
  * switch port's P_KeyTable), PORT_CA_PKEYS (an edge port's CA's) and
  * PORT_ENFORCE are the registers a subnet manager writes with SMPs
  * (P_KeyTable, PortInfo's enforcement bits), written here under
- * fn->sma_lock as sma.c writes them, for a lab without an SM.
+ * fn->sma_lock as sma.c writes them, for a lab without an SM. Replies
+ * also show the agents' management keys (PORT_MKEY, PORT_CA_MKEY: read
+ * only; an SM writes them in band, mkey.c).
  */
 #include <linux/slab.h>
 #include <net/genetlink.h>
+#include "mkey.h"
 #include "pkey.h"
 #include "nl_pkey.h"
 
@@ -175,4 +178,52 @@ int ftsw_nl_put_pkeys(struct sk_buff *msg, struct ftsw_port *p)
 	if (!n || n > FTSW_PKEY_TABLE_ECHO)
 		return 0;
 	return nla_put(msg, FTSW_ATTR_PORT_PKEY_TABLE, 2 * n, t->key);
+}
+
+/*
+ * An agent's management key registers in a nest of enum ftsw_mkey_attr,
+ * as the next SMP finds them (a lease that ran out applied): copied under
+ * fn->sma_lock, put after it.
+ */
+static int ftsw_nl_put_mkey(struct sk_buff *msg, int type, struct ftsw_net *fn,
+			    struct ftsw_mgmt *mg)
+{
+	u16 lease, viol;
+	struct nlattr *nest;
+	u32 left = 0;
+	u8 prot;
+	u64 key;
+
+	spin_lock_bh(&fn->sma_lock);
+	ftsw_mkey_expire(mg);
+	key = mg->mkey;
+	prot = mg->mkey_prot;
+	lease = mg->mkey_lease;
+	viol = mg->mkey_violations;
+	if (mg->mkey_timing)
+		left = jiffies_to_msecs(mg->mkey_end - jiffies) ?: 1;
+	spin_unlock_bh(&fn->sma_lock);
+	nest = nla_nest_start(msg, type);
+	if (!nest ||
+	    nla_put_u64_64bit(msg, FTSW_MKEY_ATTR_KEY, key, FTSW_MKEY_ATTR_PAD) ||
+	    nla_put_u8(msg, FTSW_MKEY_ATTR_PROTECT, prot) ||
+	    nla_put_u16(msg, FTSW_MKEY_ATTR_LEASE, lease) ||
+	    (left && nla_put_u32(msg, FTSW_MKEY_ATTR_LEASE_LEFT, left)) ||
+	    nla_put_u16(msg, FTSW_MKEY_ATTR_VIOLATIONS, viol))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/* The management keys of a port's agents: the switch's, an edge's CA's. */
+int ftsw_nl_put_mkeys(struct sk_buff *msg, struct ftsw_port *p)
+{
+	struct ftsw_switch *sw = p->sw;
+
+	if (ftsw_nl_put_mkey(msg, FTSW_ATTR_PORT_MKEY, sw->fn, &sw->mgmt))
+		return -EMSGSIZE;
+	if (p->kind != FTSW_PORT_EDGE)
+		return 0;
+	return ftsw_nl_put_mkey(msg, FTSW_ATTR_PORT_CA_MKEY, sw->fn,
+				&p->ca.mgmt);
 }

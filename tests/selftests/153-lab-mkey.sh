@@ -14,7 +14,9 @@
 #   reads 1X back;
 # - a PortInfo Set without the key (madtool.py from h3, LID-routed to 6)
 #   gets no answer, adds 1 to h5's MkeyViolations (read with the key) and
-#   trap 256 (Bad M_Key) from LID 6 reaches OpenSM (its log).
+#   trap 256 (Bad M_Key) from LID 6 reaches OpenSM (its log);
+# - ftsw port show -j shows the same: every switch agent keyed with KEY,
+#   ProtectBits 2, lease 0, h5's CA agent's violations as smpquery read.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lab-lib.sh"
 
@@ -24,7 +26,7 @@ RUN=/run/ftsw/$LAB
 KEY=0x6d6b657931323334
 MAD="$PY $(dirname "$0")/madtool.py"
 
-tap_plan 8
+tap_plan 9
 tap_check "insmod ftsw.ko" ftsw_load
 
 ib() { timeout 120 "$FTSW" lab ib --name "$LAB" h3 -- "$@"; }
@@ -90,6 +92,7 @@ set_unkeyed() {
 	[ $? = 1 ] || { echo "madtool:"; cat "$W/set"; return 1; }
 	after=$(ib smpquery -y "$KEY" portinfo 6 1 | field MkeyViolations) || return 1
 	echo "MkeyViolations $before -> $after"
+	echo "$after" >"$W/viol"
 	[ "$after" -ge $((before + 1)) ] || return 1
 	for i in $(seq 1 30); do
 		grep -q "num:256 " "$RUN/opensm.log" && break
@@ -99,6 +102,23 @@ set_unkeyed() {
 	grep -q "Received Generic Notice type:[0-9]* num:256 .*from LID:6[^0-9]" "$RUN/opensm.log"
 }
 tap_check "a PortInfo Set without the key: no answer, MkeyViolations + 1, trap 256 from LID 6 reaches OpenSM" set_unkeyed
+
+shown() {
+	ip netns exec "$LAB" "$FTSW" -j port show >"$W/ports" || return 1
+	"$PY" - "$W/ports" "$KEY" "$(cat "$W/viol")" <<'EOF2'
+import json, sys
+ports = json.load(open(sys.argv[1]))["ports"]
+key, viol = int(sys.argv[2], 16), int(sys.argv[3])
+want = {"key": key, "protect": 2, "lease": 0, "lease_left_ms": 0}
+bad = [p for p in ports
+       if {k: p["mkey"][k] for k in want} != want]
+h5 = [p["ca_mkey"] for p in ports if p.get("lid") == 6]
+print("ports", len(ports), "switch agents not as set:", len(bad), "h5's CA:", h5)
+sys.exit(not (len(ports) > 8 and not bad and len(h5) == 1 and
+              {k: h5[0][k] for k in want} == want and h5[0]["violations"] == viol))
+EOF2
+}
+tap_check "port show -j: every switch agent M_Key KEY, protect 2, lease 0; h5's CA the same, violations as smpquery read" shown
 
 tap_check "lab down stops OpenSM and the gateways, leaves nothing" lab_sm_down
 tap_check "rmmod ftsw" ftsw_unload

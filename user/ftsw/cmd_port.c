@@ -387,6 +387,7 @@ void port_print(const char *key, const struct ftsw_port_info *p, bool stats)
 	}
 	port_print_pkeys(p);
 	port_print_mcast(p);
+	port_print_mkeys(p);
 	ftsw_out_text("\n");
 	if (stats && p->has_stats)
 		print_stats(p);

@@ -39,5 +39,6 @@ int port_cfg_pkey(const struct port_pkey_words *w, struct ftsw_port_cfg *c,
 void port_print_pkeys(const struct ftsw_port_info *p);
 /* An edge port's multicast groups, when it has some. */
 void port_print_mcast(const struct ftsw_port_info *p);
+void port_print_mkeys(const struct ftsw_port_info *p);
 
 #endif

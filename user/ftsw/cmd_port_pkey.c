@@ -8,6 +8,8 @@
  *   pkey K              edge: the key the host sends with by default
  *                       (0: the CA's entry 0)
  *   pkey-table FILE     edge: a key per DLID from LID 0 (0: none)
+ * and the agents' management keys port show prints (read only: an SM
+ * writes them in band; Documentation/sm.md, "Management keys").
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -185,4 +187,32 @@ void port_print_mcast(const struct ftsw_port_info *p)
 		ftsw_out_close_object();
 	}
 	ftsw_out_close_array();
+}
+
+/* An agent's key: "mkey 0x.. protect 2 lease 60 (59.5 s left) violations 1". */
+static void print_mkey(const char *key, const char *word,
+		       const struct ftsw_port_mkey *m)
+{
+	if (!m->present)
+		return;
+	/* the text shows a keyed or counted agent only: JSON all */
+	if (!ftsw_out_is_json() && !m->key && !m->protect && !m->lease &&
+	    !m->violations)
+		return;
+	ftsw_out_open_object(key);
+	ftsw_out_uint("key", NULL, m->key);
+	ftsw_out_text(" %s 0x%016" PRIx64, word, m->key);
+	ftsw_out_uint("protect", " protect %" PRIu64, m->protect);
+	ftsw_out_uint("lease", " lease %" PRIu64, m->lease);
+	ftsw_out_uint("lease_left_ms", NULL, m->lease_left_ms);
+	if (m->lease_left_ms)
+		ftsw_out_text(" (%.1f s left)", m->lease_left_ms / 1000.0);
+	ftsw_out_uint("violations", " violations %" PRIu64, m->violations);
+	ftsw_out_close_object();
+}
+
+void port_print_mkeys(const struct ftsw_port_info *p)
+{
+	print_mkey("mkey", "mkey", &p->mkey);
+	print_mkey("ca_mkey", "ca-mkey", &p->ca_mkey);
 }

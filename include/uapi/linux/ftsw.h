@@ -305,6 +305,9 @@ enum ftsw_attr {
 	FTSW_ATTR_PORT_ENFORCE,		/* u8: FTSW_ENFORCE_IN | FTSW_ENFORCE_OUT */
 	/* Multicast (Documentation/sm.md, "Multicast"). */
 	FTSW_ATTR_PORT_MCAST,		/* binary struct ftsw_mcast_ent[], edge: IP group -> MLID */
+	/* Management keys (Documentation/sm.md, "Management keys"). */
+	FTSW_ATTR_PORT_MKEY,		/* nest, out: the switch agent's, enum ftsw_mkey_attr */
+	FTSW_ATTR_PORT_CA_MKEY,		/* nest, out, edge: the CA agent's */
 	__FTSW_ATTR_MAX,
 };
 #define FTSW_ATTR_MAX (__FTSW_ATTR_MAX - 1)
@@ -442,6 +445,22 @@ enum ftsw_vlstat_attr {
 	__FTSW_VLSTAT_MAX,
 };
 #define FTSW_VLSTAT_MAX (__FTSW_VLSTAT_MAX - 1)
+
+/*
+ * FTSW_ATTR_PORT_MKEY and FTSW_ATTR_PORT_CA_MKEY nests: an agent's PortInfo
+ * management key registers (IBA vol. 1, 14.2.4), as the next SMP finds them.
+ */
+enum ftsw_mkey_attr {
+	FTSW_MKEY_ATTR_UNSPEC,
+	FTSW_MKEY_ATTR_PAD,
+	FTSW_MKEY_ATTR_KEY,		/* u64: M_Key (0: none) */
+	FTSW_MKEY_ATTR_PROTECT,		/* u8: M_KeyProtectBits 0..3 */
+	FTSW_MKEY_ATTR_LEASE,		/* u16: M_KeyLeasePeriod, s (0: none) */
+	FTSW_MKEY_ATTR_LEASE_LEFT,	/* u32: the lease runs: ms left */
+	FTSW_MKEY_ATTR_VIOLATIONS,	/* u16: M_KeyViolations */
+	__FTSW_MKEY_ATTR_MAX,
+};
+#define FTSW_MKEY_ATTR_MAX (__FTSW_MKEY_ATTR_MAX - 1)
 
 /*
  * The credit-update frame of a link in lossless mode, sent where the far

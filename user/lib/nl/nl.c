@@ -615,6 +615,7 @@ static void port_from(struct nlattr **tb, struct ftsw_port_info *pi)
 	ftsw_nl_port_ll_from(tb, &pi->ll);
 	ftsw_nl_port_pkey_from(tb, &pi->pk);
 	ftsw_nl_port_mcast_from(tb, pi);
+	ftsw_nl_port_mkey_from(tb, pi);
 	if (tb[FTSW_ATTR_PORT_STATS]) {
 		struct nlattr *a, *b;
 		int rem, rem2;

@@ -137,6 +137,19 @@ struct ftsw_port_pkeys {
 	uint16_t pkey_table[FTSW_PKEY_TABLE_ECHO];
 };
 
+/*
+ * An agent's management key (Documentation/sm.md, "Management keys"): the
+ * PortInfo registers an SM keys it with, as the next SMP finds them.
+ */
+struct ftsw_port_mkey {
+	bool present;		/* the reply carried them */
+	uint64_t key;		/* M_Key, 0: none */
+	uint8_t protect;	/* M_KeyProtectBits 0..3 */
+	uint16_t lease;		/* M_KeyLeasePeriod, s (0: none) */
+	uint32_t lease_left_ms;	/* the lease timer runs (0: it does not) */
+	uint16_t violations;	/* M_KeyViolations */
+};
+
 struct ftsw_port_info {
 	uint32_t switch_id;
 	uint8_t port;
@@ -171,6 +184,8 @@ struct ftsw_port_info {
 	/* edge: the host's multicast groups (sm.md, "Multicast") */
 	uint32_t mcast_n;
 	struct ftsw_mcast_ent mcast[FTSW_MCAST_MAX];
+	struct ftsw_port_mkey mkey;	/* the switch's agent */
+	struct ftsw_port_mkey ca_mkey;	/* edge: the CA's agent */
 };
 
 /* A bind or set request. Fields at -1 (or n_offsets 0) are left out. */

@@ -41,5 +41,6 @@ void ftsw_nl_put_port_pkey(struct nl_msg *msg, const struct ftsw_port_cfg *c);
 void ftsw_nl_port_pkey_from(struct nlattr **tb, struct ftsw_port_pkeys *pk);
 /* A reply's multicast groups (nl_pkey.c). */
 void ftsw_nl_port_mcast_from(struct nlattr **tb, struct ftsw_port_info *pi);
+void ftsw_nl_port_mkey_from(struct nlattr **tb, struct ftsw_port_info *pi);
 
 #endif

@@ -3,7 +3,8 @@
  * libftsw: a port's partition attributes in PORT_SET requests and port
  * replies (kernel side: kmod/nl_pkey.c; Documentation/netlink.md). The
  * tables are arrays of 16-bit keys in host order. An edge port's multicast
- * groups (kmod/nl_mcast.c) ride along: struct ftsw_mcast_ent as it is.
+ * groups (kmod/nl_mcast.c) ride along: struct ftsw_mcast_ent as it is; and
+ * the agents' management keys (PORT_MKEY, PORT_CA_MKEY).
  */
 #include <string.h>
 
@@ -79,4 +80,48 @@ void ftsw_nl_port_pkey_from(struct nlattr **tb, struct ftsw_port_pkeys *pk)
 			tb[FTSW_ATTR_PORT_PKEY_TABLE], pk->pkey_table,
 			FTSW_PKEY_TABLE_ECHO);
 	}
+}
+
+/* A nest of enum ftsw_mkey_attr; attributes too short are left out. */
+static void mkey_from(const struct nlattr *nest, struct ftsw_port_mkey *m)
+{
+	struct nlattr *a;
+	int rem, len;
+
+	m->present = true;
+	nla_for_each_nested(a, nest, rem) {
+		len = nla_len(a);
+		switch (nla_type(a)) {
+		case FTSW_MKEY_ATTR_KEY:
+			if (len >= 8)
+				m->key = nla_get_u64(a);
+			break;
+		case FTSW_MKEY_ATTR_PROTECT:
+			if (len >= 1)
+				m->protect = nla_get_u8(a);
+			break;
+		case FTSW_MKEY_ATTR_LEASE:
+			if (len >= 2)
+				m->lease = nla_get_u16(a);
+			break;
+		case FTSW_MKEY_ATTR_LEASE_LEFT:
+			if (len >= 4)
+				m->lease_left_ms = nla_get_u32(a);
+			break;
+		case FTSW_MKEY_ATTR_VIOLATIONS:
+			if (len >= 2)
+				m->violations = nla_get_u16(a);
+			break;
+		}
+	}
+}
+
+void ftsw_nl_port_mkey_from(struct nlattr **tb, struct ftsw_port_info *pi)
+{
+	memset(&pi->mkey, 0, sizeof(pi->mkey));
+	memset(&pi->ca_mkey, 0, sizeof(pi->ca_mkey));
+	if (tb[FTSW_ATTR_PORT_MKEY])
+		mkey_from(tb[FTSW_ATTR_PORT_MKEY], &pi->mkey);
+	if (tb[FTSW_ATTR_PORT_CA_MKEY])
+		mkey_from(tb[FTSW_ATTR_PORT_CA_MKEY], &pi->ca_mkey);
 }
