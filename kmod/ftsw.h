@@ -502,13 +502,17 @@ struct ftsw_switch {
 	} pkey_trap;
 	/*
 	 * Trap 256 (bad M_Key, mkey.c records it, trap.c sends it by
-	 * mkey_work): the switch's own or one of its CAs', sent once, at
-	 * most one per FTSW_TRAP_RATE; the Notice is built when recorded.
-	 * Under fn->sma_lock.
+	 * mkey_work, again by trap_work until repressed): the switch's own
+	 * or one of its CAs', at most one recorded per FTSW_TRAP_RATE; the
+	 * Notice is built when recorded. Under fn->sma_lock.
 	 */
 	struct ftsw_mkey_trap {
 		bool due;		/* recorded, not sent yet */
 		unsigned long next;	/* jiffies: none recorded before */
+		u64 wait;		/* TID waiting for a TrapRepress (0: none) */
+		unsigned long resend;	/* jiffies: its next send */
+		u8 sends;
+		bool ca;		/* a CA's (port: its edge port) */
 		u8 port;		/* the port it leaves by */
 		u16 lid, sm_lid;	/* from, to */
 		u8 sl;

@@ -531,8 +531,8 @@ static struct ftsw_port *ftsw_mad_ca_agent(struct ftsw_port *p,
 					     smp->mgmt_class ==
 					     IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE);
 	}
-	if (status == FTSW_SMA_REFUSED) {
-		/* an M_Key or a CC_Key check's (-EACCES): no answer */
+	if (status == FTSW_SMA_REFUSED || status == FTSW_SMA_TAKEN) {
+		/* an M_Key or CC_Key check's (-EACCES), a TrapRepress: no answer */
 		consume_skb(skb);
 		return NULL;
 	}

@@ -1765,8 +1765,11 @@ static void t_mkey_lease(struct kunit *test)
  * switch's LID, DrSLID permissive, method Set, PortInfo, modifier 0, the
  * key it carried, DRNotice | hop count 2, return path {0, 1, 1} (S0 took
  * it by port 1, S1 by port 1). A second refusal right after: counted, not
- * trapped again. A TrapRepress: refused without the key, taken with it.
- * A CA's: prod type CA, from its LID.
+ * trapped again. Sent again with its TID after the subnet's timeout until
+ * repressed (IBA 13.4.9, as trap 128): a TrapRepress without the key is
+ * refused (a violation, the trap still waits), with it the trap stops. A
+ * CA's: prod type CA, from its LID; its CA agent takes its TrapRepress
+ * (not passed to the host), the same way.
  */
 static void t_mkey_trap256(struct kunit *test)
 {
@@ -1775,6 +1778,7 @@ static void t_mkey_trap256(struct kunit *test)
 	struct ib_mad_notice_attr *n;
 	struct ib_port_info *pi;
 	struct t_mad m;
+	__be64 tid;
 
 	KUNIT_EXPECT_EQ(test, t_s1_pi(test, f, true, 0xabcd, 0, 0, 0, NULL),
 			T_REFUSED);
@@ -1804,19 +1808,32 @@ static void t_mkey_trap256(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n->details.ntc_256.dr_rtn_path[1], 1);
 	KUNIT_EXPECT_EQ(test, n->details.ntc_256.dr_rtn_path[2], 1);
 	KUNIT_EXPECT_EQ(test, n->details.ntc_256.dr_rtn_path[3], 0);
-	/* sent once */
+	tid = m.smp.tid;
+	/* not again before the subnet's timeout; then again, the same TID */
 	ftsw_trap_mkey_run(s1);
 	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&f->got));
 	KUNIT_EXPECT_EQ(test, s1->mgmt.mkey_violations, 2);
+	s1->mkey_trap.resend = jiffies;
+	ftsw_trap_mkey_run(s1);
+	KUNIT_ASSERT_TRUE(test, t_recv(test, f, &m));
+	n = (void *)m.smp.data;
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(n->trap_num), 256);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(m.smp.tid), be64_to_cpu(tid));
 	/* TrapRepress: without the key a violation, with it taken */
 	t_smp_init(&m, IB_MGMT_CLASS_SUBN_LID_ROUTED,
 		   IB_MGMT_METHOD_TRAP_REPRESS, 0x0002, 0);
 	m.mh.dlid = htons(2);
+	m.smp.tid = tid;
+	s1->mkey_trap.next = jiffies + HZ;	/* no new trap, however slow */
 	t_send(test, f->h0, &m);
 	KUNIT_EXPECT_EQ(test, s1->mgmt.mkey_violations, 3);
+	KUNIT_EXPECT_NE(test, s1->mkey_trap.wait, 0ULL);
 	m.smp.mkey = cpu_to_be64(T_KEY);
 	t_send(test, f->h0, &m);
 	KUNIT_EXPECT_EQ(test, s1->mgmt.mkey_violations, 3);
+	KUNIT_EXPECT_EQ(test, s1->mkey_trap.wait, 0ULL);
+	s1->mkey_trap.resend = jiffies;
+	ftsw_trap_mkey_run(s1);
 	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&f->got));
 	/* a CA's, LID-routed Get at level 2: from LID 9, prod type CA */
 	t_dr(&m, IB_MGMT_METHOD_SET, 0x0015, 1, t_to_h1, 4);
@@ -1843,6 +1860,21 @@ static void t_mkey_trap256(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(n->details.ntc_256.attr_mod), 1);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(n->details.ntc_256.mkey), 4);
 	KUNIT_EXPECT_EQ(test, n->details.ntc_256.dr_trunc_hop, 0);
+	/* the CA's TrapRepress: refused without its key, taken with it */
+	tid = m.smp.tid;
+	t_smp_init(&m, IB_MGMT_CLASS_SUBN_LID_ROUTED,
+		   IB_MGMT_METHOD_TRAP_REPRESS, 0x0002, 0);
+	m.mh.dlid = htons(9);
+	m.smp.tid = tid;
+	f->sw[2]->mkey_trap.next = jiffies + HZ;
+	t_send(test, f->h0, &m);
+	KUNIT_EXPECT_EQ(test, f->h1->ca.mgmt.mkey_violations, 2);
+	KUNIT_EXPECT_NE(test, f->sw[2]->mkey_trap.wait, 0ULL);
+	m.smp.mkey = cpu_to_be64(3);
+	t_send(test, f->h0, &m);
+	KUNIT_EXPECT_EQ(test, f->h1->ca.mgmt.mkey_violations, 2);
+	KUNIT_EXPECT_EQ(test, f->sw[2]->mkey_trap.wait, 0ULL);
+	KUNIT_EXPECT_TRUE(test, skb_queue_empty(&f->got));
 	t_fab_free(f);
 }
 

@@ -13,7 +13,8 @@
  *
  * A refusal counts in M_KeyViolations (saturating at 0xFFFF), starts the
  * lease timer unless it runs (M_KeyLeasePeriod seconds; 0: no lease) and
- * records trap 256 for the master SM (trap.c sends it). An SMP with the
+ * records trap 256 for the master SM (trap.c sends it until the SM's
+ * TrapRepress, which ftsw_mkey_repress() takes). An SMP with the
  * key stops the timer; when it runs out, the protection bits go to 0.
  * The timer is looked at when an SMP reaches the agent, the only way its
  * effect can be seen. Not checked (sma.c): the host's local interface
@@ -43,9 +44,10 @@ static bool ftsw_mkey_lid_ok(u16 lid)
  * Record trap 256 (bad M_Key, IBA vol. 1, 14.2.5.1) from the agent at LID
  * @lid: the SMP's method, attribute, modifier and key, and for a directed
  * route its DrSLID, hop count and ReturnPath (cut to 30 bytes, bit 6 of
- * DRNotice/TruncHop then set). One waits at a time per switch, and one
- * is recorded at most every FTSW_TRAP_RATE: an SM without the key whose
- * TrapRepress is refused in turn does not start a storm.
+ * DRNotice/TruncHop then set). One waits at a time per switch (a new one
+ * takes the place of one not repressed yet), and one is recorded at most
+ * every FTSW_TRAP_RATE: an SM without the key whose TrapRepress is refused
+ * in turn does not start a storm.
  */
 static void ftsw_mkey_trap(struct ftsw_switch *sw, const struct ftsw_mgmt *mg,
 			   bool ca, u8 port, u16 lid, const struct ib_smp *smp)
@@ -80,6 +82,7 @@ static void ftsw_mkey_trap(struct ftsw_switch *sw, const struct ftsw_mgmt *mg,
 			     sizeof(n->details.ntc_256.dr_rtn_path)));
 	}
 	t->due = true;
+	t->ca = ca;
 	t->port = port;
 	t->lid = lid;
 	t->sm_lid = mg->sm_lid;
@@ -156,4 +159,35 @@ void ftsw_mkey_pi_set(struct ftsw_mgmt *mg, const struct ib_port_info *pi)
 	if (!pi->mkey_violations)
 		mg->mkey_violations = 0;
 	mg->mkey_timing = false;
+}
+
+/*
+ * A TrapRepress (softirq) to the switch's agent, come in by port @inp, or
+ * to the CA of edge port @ca: with the M_Key (else refused as any SMP
+ * without it: false), the trap whose TID it carries is not sent again.
+ * The TID's low 32 bits match (the SM host's MAD layer owns the high
+ * ones, as Linux's ib_mad does). A CA stops only its own trap 256, as
+ * Linux's CA agents take the TrapRepresses of the traps they sent.
+ */
+bool ftsw_mkey_repress(struct ftsw_switch *sw, struct ftsw_port *ca, u8 inp,
+		       const struct ib_smp *smp)
+{
+	struct ftsw_mkey_trap *m = &sw->mkey_trap;
+	u32 tid = be64_to_cpu(smp->tid);
+	struct ftsw_net *fn = sw->fn;
+	bool taken;
+
+	spin_lock_bh(&fn->sma_lock);
+	taken = ftsw_mkey_check(sw, ca, inp, smp) != FTSW_MKEY_REFUSED;
+	if (taken && !ca) {
+		if (sw->trap_wait && (u32)sw->trap_wait == tid)
+			sw->trap_wait = 0;
+		if (sw->pkey_trap.wait && (u32)sw->pkey_trap.wait == tid)
+			sw->pkey_trap.wait = 0;
+	}
+	if (taken && m->wait && (u32)m->wait == tid && m->ca == !!ca &&
+	    (!ca || m->port == ca->num))
+		m->wait = 0;
+	spin_unlock_bh(&fn->sma_lock);
+	return taken;
 }

@@ -20,6 +20,8 @@ enum ftsw_mkey {
 void ftsw_mkey_expire(struct ftsw_mgmt *mg);
 enum ftsw_mkey ftsw_mkey_check(struct ftsw_switch *sw, struct ftsw_port *ca,
 			       u8 inp, const struct ib_smp *smp);
+bool ftsw_mkey_repress(struct ftsw_switch *sw, struct ftsw_port *ca, u8 inp,
+		       const struct ib_smp *smp);
 void ftsw_mkey_pi_get(const struct ftsw_mgmt *mg, bool hide,
 		      struct ib_port_info *pi);
 void ftsw_mkey_pi_set(struct ftsw_mgmt *mg, const struct ib_port_info *pi);

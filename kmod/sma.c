@@ -925,28 +925,11 @@ static int ftsw_sma_run(struct ftsw_sma_req *r, struct ib_smp *smp)
 	return st ? st : i;
 }
 
-/*
- * A TrapRepress come to the switch's agent by port @inp (softirq): with the
- * M_Key, the trap it names is not sent again. The TID's low 32 bits match
- * (the SM host's MAD layer owns the high ones, as Linux's ib_mad does).
- */
-static int ftsw_sma_trap_repress(struct ftsw_switch *sw, u8 inp,
-				 const struct ib_smp *smp)
+/* A TrapRepress of a Notice: an SM's answer to a trap. */
+static bool ftsw_sma_repress(const struct ib_smp *smp)
 {
-	u32 tid = be64_to_cpu(smp->tid);
-	struct ftsw_net *fn = sw->fn;
-	int ret = FTSW_SMA_REFUSED;
-
-	spin_lock_bh(&fn->sma_lock);
-	if (ftsw_mkey_check(sw, NULL, inp, smp) != FTSW_MKEY_REFUSED) {
-		if (sw->trap_wait && (u32)sw->trap_wait == tid)
-			sw->trap_wait = 0;
-		if (sw->pkey_trap.wait && (u32)sw->pkey_trap.wait == tid)
-			sw->pkey_trap.wait = 0;
-		ret = FTSW_SMA_TAKEN;
-	}
-	spin_unlock_bh(&fn->sma_lock);
-	return ret;
+	return smp->method == IB_MGMT_METHOD_TRAP_REPRESS &&
+	       smp->attr_id == IB_SMP_ATTR_NOTICE;
 }
 
 /* A switch's SMA: an SMP come in by port @inp (0: its own). */
@@ -954,10 +937,10 @@ int ftsw_sma_switch(struct ftsw_switch *sw, u8 inp, struct ib_smp *smp)
 {
 	struct ftsw_sma_req r = { .sw = sw, .inp = inp };
 
-	/* The SM's answer to a trap: the trap is not sent again. */
-	if (smp->method == IB_MGMT_METHOD_TRAP_REPRESS &&
-	    smp->attr_id == IB_SMP_ATTR_NOTICE)
-		return ftsw_sma_trap_repress(sw, inp, smp);
+	/* The SM's answer to a trap: the trap is not sent again (mkey.c). */
+	if (ftsw_sma_repress(smp))
+		return ftsw_mkey_repress(sw, NULL, inp, smp) ? FTSW_SMA_TAKEN :
+							      FTSW_SMA_REFUSED;
 	return ftsw_sma_run(&r, smp);
 }
 
@@ -966,6 +949,9 @@ int ftsw_sma_ca(struct ftsw_port *p, struct ib_smp *smp, bool own)
 {
 	struct ftsw_sma_req r = { .sw = p->sw, .ca = p, .inp = 1, .own = own };
 
+	if (ftsw_sma_repress(smp))
+		return ftsw_mkey_repress(p->sw, p, p->num, smp) ?
+		       FTSW_SMA_TAKEN : FTSW_SMA_REFUSED;
 	return ftsw_sma_run(&r, smp);
 }
 
@@ -984,12 +970,15 @@ bool ftsw_sma_ca_local(const struct ib_smp *smp)
 
 /*
  * Which SMPs the CA agent answers: Gets and Sets but SMInfo, notices and
- * vendor attributes, which are the host's software's (an SM's).
+ * vendor attributes, which are the host's software's (an SM's); and the
+ * TrapRepresses, as Linux's CA agents (trap 256 is the CA's).
  */
 bool ftsw_sma_ca_takes(const struct ib_smp *smp)
 {
 	u16 id = be16_to_cpu(smp->attr_id);
 
+	if (ftsw_sma_repress(smp))
+		return true;
 	if (smp->method != IB_MGMT_METHOD_GET &&
 	    smp->method != IB_MGMT_METHOD_SET)
 		return false;

@@ -7,7 +7,9 @@
  * until the SM represses it (sma.c takes the TrapRepress). When a port's
  * partition enforcement refuses a packet, pkey.c records it and this
  * sends trap 259 the same way; an SMP the M_Key check refused, trap 256
- * (mkey.c records it), once. Process context. See Documentation/sm.md.
+ * (mkey.c records it), too, until the SM represses it (mkey.c takes the
+ * TrapRepress, at the switch or at a CA whose trap 256 it was). Process
+ * context. See Documentation/sm.md.
  */
 #include <linux/kernel.h>
 #include <linux/skbuff.h>
@@ -306,6 +308,11 @@ static void ftsw_trap_arm(struct ftsw_switch *sw)
 			at = pt;
 		any = true;
 	}
+	if (sw->mkey_trap.wait) {
+		if (!any || time_before(sw->mkey_trap.resend, at))
+			at = sw->mkey_trap.resend;
+		any = true;
+	}
 	if (any && !sw->dead)
 		mod_delayed_work(system_wq, &sw->trap_work,
 				 time_after(at, now) ? at - now : 0);
@@ -314,9 +321,10 @@ static void ftsw_trap_arm(struct ftsw_switch *sw)
 
 /*
  * Send trap 256 (bad M_Key) when recorded (mkey.c built its Notice, which
- * replaces the one allocated): once, LID-routed from the agent's LID to
- * its master SM, out of the port it recorded (a CA's: its edge port, as
- * the CA would send it). Process context, no lock held.
+ * replaces the one allocated), and again while unrepressed, as trap 128
+ * is: LID-routed from the agent's LID to its master SM, out of the port it
+ * recorded (a CA's: its edge port, as the CA would send it). A trap
+ * recorded while one waits takes its place. Process context, no lock held.
  */
 void ftsw_trap_mkey_run(struct ftsw_switch *sw)
 {
@@ -325,21 +333,31 @@ void ftsw_trap_mkey_run(struct ftsw_switch *sw)
 	struct ib_mad_notice_attr *n;
 	struct sk_buff *skb;
 	struct ftsw_port *p;
-	u64 tid;
 
 	spin_lock_bh(&fn->sma_lock);
-	copy = *t;
-	t->due = false;
-	tid = copy.due ? ++sw->trap_tid : 0;
-	spin_unlock_bh(&fn->sma_lock);
-	if (!copy.due || sw->dead)
+	if (t->due) {
+		t->due = false;
+		t->wait = ++sw->trap_tid;
+		t->sends = 0;
+	} else if (!t->wait || time_before(jiffies, t->resend)) {
+		spin_unlock_bh(&fn->sma_lock);
 		return;
+	}
+	if (sw->dead || t->sends >= FTSW_TRAP_SENDS) {
+		t->wait = 0;
+		spin_unlock_bh(&fn->sma_lock);
+		return;
+	}
+	t->sends++;
+	t->resend = jiffies + ftsw_trap_interval(sw);
+	copy = *t;
+	spin_unlock_bh(&fn->sma_lock);
 	rcu_read_lock();
 	p = copy.port <= sw->nports ? rcu_dereference(sw->ports[copy.port]) :
 				      NULL;
-	skb = p ? ftsw_notice_alloc(p, copy.sm_lid, copy.lid, copy.sl, tid,
-				    FTSW_NOTICE_SECURITY, 256, GFP_ATOMIC,
-				    &n) : NULL;
+	skb = p ? ftsw_notice_alloc(p, copy.sm_lid, copy.lid, copy.sl,
+				    copy.wait, FTSW_NOTICE_SECURITY, 256,
+				    GFP_ATOMIC, &n) : NULL;
 	if (skb) {
 		memcpy(n, copy.notice, sizeof(copy.notice));
 		ftsw_mad_send(p, skb);
@@ -349,7 +367,11 @@ void ftsw_trap_mkey_run(struct ftsw_switch *sw)
 
 static void ftsw_trap_mkey_work(struct work_struct *work)
 {
-	ftsw_trap_mkey_run(container_of(work, struct ftsw_switch, mkey_work));
+	struct ftsw_switch *sw = container_of(work, struct ftsw_switch,
+					      mkey_work);
+
+	ftsw_trap_mkey_run(sw);
+	ftsw_trap_arm(sw);
 }
 
 static void ftsw_trap_work(struct work_struct *work)
@@ -364,6 +386,7 @@ static void ftsw_trap_work(struct work_struct *work)
 	if (due)
 		ftsw_trap_resend(sw);
 	ftsw_trap_pkey_run(sw);
+	ftsw_trap_mkey_run(sw);
 	ftsw_trap_arm(sw);
 }
 
