@@ -1088,4 +1088,46 @@ TEST(bash_completion)
 	}
 }
 
+/*
+ * -batch FILE runs one command a line in one process, as ip -batch does:
+ * comments and blank lines skipped, the first failing line stops the
+ * batch with its status and FILE:LINE (the lines after it not run);
+ * -force runs them all and exits 1; a quote left open is refused with
+ * its line; '-' reads standard input; commands beside -batch are refused.
+ */
+TEST(batch_one_process)
+{
+	char *out, *err;
+	int st;
+
+	out = run_sh("printf '# c\\n\\nversion\\n  version  # again\\n"
+		     "nosuch thing\\nversion\\n' >\"$T/b1\"", &st, NULL);
+	ASSERT_EQ(0, st);
+	free(out);
+	out = run("-j -batch \"$T/b1\"", &st, &err);
+	EXPECT_EQ(2, st);
+	EXPECT_EQ(2u, count_of(out, "{\"version\":"));
+	EXPECT_NE(NULL, strstr(err, "/b1:5: 'nosuch' failed")) TH_LOG("%s", err);
+	free(out);
+	free(err);
+	out = run("-force -batch \"$T/b1\"", &st, &err);
+	EXPECT_EQ(1, st);
+	EXPECT_EQ(3u, count_of(out, "ftsw "));
+	free(out);
+	free(err);
+	out = run_sh("printf \"version\\nversion 'open\\n\" | \"$FTSW\" -batch -",
+		     &st, &err);
+	EXPECT_EQ(2, st);
+	EXPECT_EQ(1u, count_of(out, "ftsw "));
+	EXPECT_NE(NULL, strstr(err, "<stdin>:2: unterminated ' quote"))
+		TH_LOG("%s", err);
+	free(out);
+	free(err);
+	out = run("-batch \"$T/b1\" version", &st, &err);
+	EXPECT_EQ(2, st);
+	EXPECT_EQ(0u, count_of(out, "ftsw "));
+	free(out);
+	free(err);
+}
+
 TEST_HARNESS_MAIN

@@ -222,6 +222,28 @@ TEST(end_reports_write_errors)
 
 /* ---------------------------------------------------------------- parse */
 
+/* ftsw -batch's words: blanks, both quotes, comments, the bounds. */
+TEST(parse_words)
+{
+	char line[] = "  port bind\t'switch' \"a b\"c '' # x y";
+	char two[] = "a b c", open1[] = "a 'b", open2[] = "\"", blank[] = " # c";
+	struct ftsw_err err;
+	char *w[8];
+
+	ASSERT_EQ(5, ftsw_parse_words(line, w, 8, &err));
+	EXPECT_STREQ("port", w[0]);
+	EXPECT_STREQ("bind", w[1]);
+	EXPECT_STREQ("switch", w[2]);
+	EXPECT_STREQ("a bc", w[3]);
+	EXPECT_STREQ("", w[4]);
+	EXPECT_EQ(-E2BIG, ftsw_parse_words(two, w, 2, &err));
+	EXPECT_STREQ("more than 2 words", err.msg);
+	EXPECT_EQ(-EINVAL, ftsw_parse_words(open1, w, 8, &err));
+	EXPECT_STREQ("unterminated ' quote", err.msg);
+	EXPECT_EQ(-EINVAL, ftsw_parse_words(open2, w, 8, &err));
+	EXPECT_EQ(0, ftsw_parse_words(blank, w, 8, &err));
+}
+
 TEST(parse_decimal_never_octal)
 {
 	struct ftsw_err err;

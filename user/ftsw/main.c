@@ -11,6 +11,8 @@
 #include "libftsw.h"
 #include "cli.h"
 #include "util/output.h"
+#include "util/parse.h"
+#include "util/text.h"
 
 struct cli_opts cli;
 
@@ -78,7 +80,8 @@ static void usage(FILE *f)
 {
 	const struct cli_object *o;
 
-	fprintf(f, "Usage: ftsw [-j] [-s] [-v] OBJECT COMMAND [ARGS...]\n\n"
+	fprintf(f, "Usage: ftsw [-j] [-s] [-v] OBJECT COMMAND [ARGS...]\n"
+		   "       ftsw [-j] [-s] [-v] [-force] -batch FILE\n\n"
 		   "Objects:\n");
 	for (o = cli_objects; o->name; o++)
 		fprintf(f, "  %-10s %s\n", o->name, o->summary);
@@ -87,31 +90,11 @@ static void usage(FILE *f)
 		   " three lessons to learn them by.\n");
 }
 
-int main(int argc, char **argv)
+/* One command: OBJECT COMMAND [ARGS...]. */
+static int run(int argc, char **argv)
 {
 	const struct cli_object *obj;
 
-	for (argc--, argv++; argc > 0 && argv[0][0] == '-'; argc--, argv++) {
-		const char *o = argv[0];
-
-		if (!strcmp(o, "-j") || !strcmp(o, "-json") || !strcmp(o, "--json"))
-			cli.json = true;
-		else if (!strcmp(o, "-s") || !strcmp(o, "-stats"))
-			cli.stats = true;
-		else if (!strcmp(o, "-v") || !strcmp(o, "--verbose"))
-			cli.verbose = true;
-		else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-			usage(stdout);
-			return 0;
-		} else {
-			cli_err("unknown option '%s' (try ftsw --help)", o);
-			return 2;
-		}
-	}
-	if (argc == 0) {
-		usage(stderr);
-		return 2;
-	}
 	if (!strcmp(argv[0], "help")) {	/* what a new user types first */
 		usage(stdout);
 		return 0;
@@ -124,4 +107,102 @@ int main(int argc, char **argv)
 		return cli_dispatch(obj->name, argc, argv);
 	cli_err("unknown object '%s' (try ftsw --help)", argv[0]);
 	return 2;
+}
+
+/*
+ * -batch FILE ('-': standard input): one command a line, as ip -batch
+ * reads them, in one process (a script's hundred commands cost one exec).
+ * The first that fails stops the batch, named by FILE:LINE, with its exit
+ * status; with -force every line runs and the status is 1 if any failed.
+ */
+#define BATCH_WORDS 256
+
+static int batch(const char *path, bool force)
+{
+	struct ftsw_text x;
+	struct ftsw_err err;
+	char *words[BATCH_WORDS];
+	int got, n, rc, worst = 0;
+
+	if (strcmp(path, "-") ?
+	    ftsw_text_open(&x, path, FTSW_TEXT_LINE, 64 << 20, &err) :
+	    ftsw_text_attach(&x, stdin, "<stdin>", FTSW_TEXT_LINE, 64 << 20,
+			     &err)) {
+		cli_err("-batch: %s", err.msg);
+		return 2;
+	}
+	while ((got = ftsw_text_line(&x, &err)) > 0) {
+		n = ftsw_parse_words(x.line, words, BATCH_WORDS, &err);
+		if (n < 0) {
+			cli_err("%s:%u: %s", x.path, x.ln, err.msg);
+			rc = 2;
+		} else if (n == 0) {
+			continue;
+		} else {
+			rc = run(n, words);
+			if (fflush(stdout))
+				rc = 1;
+			if (rc)
+				cli_err("%s:%u: '%s' failed", x.path, x.ln,
+					words[0]);
+		}
+		if (rc && !force) {
+			ftsw_text_close(&x);
+			return rc;
+		}
+		if (rc)
+			worst = 1;
+	}
+	ftsw_text_close(&x);
+	if (got < 0) {
+		cli_err("-batch: %s", err.msg);
+		return 2;
+	}
+	return worst;
+}
+
+int main(int argc, char **argv)
+{
+	const char *batch_file = NULL;
+	bool force = false;
+
+	for (argc--, argv++; argc > 0 && argv[0][0] == '-'; argc--, argv++) {
+		const char *o = argv[0];
+
+		if (!strcmp(o, "-j") || !strcmp(o, "-json") || !strcmp(o, "--json"))
+			cli.json = true;
+		else if (!strcmp(o, "-s") || !strcmp(o, "-stats"))
+			cli.stats = true;
+		else if (!strcmp(o, "-v") || !strcmp(o, "--verbose"))
+			cli.verbose = true;
+		else if (!strcmp(o, "-force"))
+			force = true;
+		else if (!strcmp(o, "-b") || !strcmp(o, "-batch")) {
+			if (argc < 2) {
+				cli_err("%s needs a file ('-': standard input)", o);
+				return 2;
+			}
+			batch_file = argv[1];
+			argc--, argv++;
+		} else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+			usage(stdout);
+			return 0;
+		} else {
+			cli_err("unknown option '%s' (try ftsw --help)", o);
+			return 2;
+		}
+	}
+	if (batch_file) {
+		if (argc) {
+			cli_err("-batch takes its commands from %s, not the command line",
+				batch_file);
+			return 2;
+		}
+		return batch(batch_file, force);
+	}
+	if (argc == 0) {
+		usage(stderr);
+		return 2;
+	}
+	return run(argc, argv);
 }

@@ -217,3 +217,40 @@ bad:
 		     "k, M or G and optionally bit, bps or b)", what, p);
 	return -EINVAL;
 }
+
+int ftsw_parse_words(char *s, char **words, int max, struct ftsw_err *err)
+{
+	char *out, q;
+	int n = 0;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s || *s == '#')
+			return n;
+		if (n == max) {
+			ftsw_err_set(err, "more than %d words", max);
+			err->code = E2BIG;
+			return -E2BIG;
+		}
+		words[n++] = out = s;
+		/* a word: unquoted runs and quoted parts, copied down over the quotes */
+		while (*s && *s != ' ' && *s != '\t') {
+			if (*s != '\'' && *s != '"') {
+				*out++ = *s++;
+				continue;
+			}
+			q = *s++;
+			while (*s && *s != q)
+				*out++ = *s++;
+			if (!*s) {
+				ftsw_err_set(err, "unterminated %c quote", q);
+				return -EINVAL;
+			}
+			s++;
+		}
+		if (*s)
+			s++;
+		*out = '\0';
+	}
+}

@@ -55,6 +55,15 @@ int ftsw_parse_u64_prefix(const char *what, const char *s, uint64_t min,
 int ftsw_parse_hex_prefix(const char *what, const char *s, uint64_t *out,
 			  const char **end, struct ftsw_err *err);
 
+/*
+ * Split line s in place into at most max words for a command (ftsw
+ * -batch): words are separated by blanks; '...' and "..." quote blanks
+ * (no escapes inside); a '#' at the start of a word begins a comment.
+ * Returns the number of words (0: a blank or comment line), or -EINVAL
+ * (an unterminated quote) / -E2BIG (more than max words) with err set.
+ */
+int ftsw_parse_words(char *s, char **words, int max, struct ftsw_err *err);
+
 /* The value of one hexadecimal (or decimal) digit, either case; -1 if c is none. */
 int ftsw_hex_digit(int c);
 
