@@ -84,6 +84,7 @@ fabric_cmds() {
 		EXPR='all("stats" in p for p in d["ports"])' fj -s port show switch 0 &&
 		EXPR='d["switch"] == 0 and len(d["lft"]) > 0' fj lft show switch 0 &&
 		EXPR='d["view"] == "staged"' fj lft show switch 0 staged &&
+		EXPR='sorted(t["switch"] for t in d["switches"]) == list(range(6)) and all(len(t["lft"]) > 0 for t in d["switches"])' fj lft show &&
 		EXPR='len(d["switches"]) == 6 and len(d["switches"][0]["sl2vl"]) == 16' fj sl2vl show &&
 		EXPR='d["generation"] > 0' fj commit
 }

@@ -6,6 +6,7 @@
 DIR holds what the caller gathered:
   opensm-lfts.dump   OpenSM's own dump of the tables it computed
   switches.json      `ftsw -j switch show` (switch ids and GUIDs)
+  lft.json           `ftsw -j lft show`: every switch's table, or
   lftN.json          `ftsw -j lft show switch N` for each switch id N
   ibroute-L.txt      (optional) `ibroute L`, read in band, per switch LID L
 
@@ -49,11 +50,16 @@ def main():
     bad, lids, nroute = [], 0, 0
     if not switches:
         bad.append("no switch in the kernel")
+    tables = {}
+    if os.path.exists(os.path.join(d, "lft.json")):
+        with open(os.path.join(d, "lft.json")) as f:
+            tables = {t["switch"]: t["lft"] for t in json.load(f)["switches"]}
     for sw in switches:
         guid = int(sw["guid"], 16)
-        with open(os.path.join(d, "lft%d.json" % sw["id"])) as f:
-            kern = {int(k): v for k, v in json.load(f)["lft"].items()
-                    if v != NONE}
+        if sw["id"] not in tables:
+            with open(os.path.join(d, "lft%d.json" % sw["id"])) as f:
+                tables[sw["id"]] = json.load(f)["lft"]
+        kern = {int(k): v for k, v in tables[sw["id"]].items() if v != NONE}
         if guid not in dump:
             bad.append("switch %s (0x%016x): not in opensm-lfts.dump"
                        % (sw["name"], guid))

@@ -3,11 +3,13 @@
  * ftsw lft set switch ID lid LID[-LID] port P [lid ... port ...]...
  * ftsw lft set switch ID block FIRST P,P,...
  * ftsw lft set switch ID file PATH          (lines "LID PORT", # comments)
- * ftsw lft show switch ID [staged]     (with its adaptive routing groups)
+ * ftsw lft show [switch ID] [staged]   (with its adaptive routing groups;
+ *                                      every switch without switch ID)
  * ftsw lft discard [switch ID]
  *
  * Writes go to the staged table; `ftsw commit` publishes them.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +41,7 @@ static const struct cli_opt set_opts[L_N + 1] = {
 
 enum { S_SWITCH, S_STAGED, S_N };
 static const struct cli_opt show_opts[S_N + 1] = {
-	[S_SWITCH] = NLCLI_OPT_SWITCH(true),
+	[S_SWITCH] = NLCLI_OPT_SWITCH(false),
 	[S_STAGED] = { "staged", NULL, CLI_FLAG,
 		       .help = "the staged view, not the active table" },
 };
@@ -302,7 +304,6 @@ static void lft_print(uint32_t sw, bool staged, bool pending, uint32_t size,
 	uint32_t l;
 	unsigned i, n;
 
-	ftsw_out_begin(stdout, cli.json);
 	ftsw_out_open_object(NULL);
 	ftsw_out_uint("switch", "switch %" PRIu64, sw);
 	ftsw_out_str("view", " lft %s", staged ? "staged" : "active");
@@ -337,39 +338,85 @@ static void lft_print(uint32_t sw, bool staged, bool pending, uint32_t size,
 		ftsw_out_close_object();
 	}
 	ftsw_out_close_object();
-	ftsw_out_end();
 }
 
+/* One switch's tables read and printed: 0, or what netlink said. */
+static int lft_show_one(struct ftsw_nl *nl, uint32_t sw, bool staged,
+			uint8_t *t, struct ftsw_ar_table *ar)
+{
+	uint32_t size = 0;
+	bool pending = false;
+	int err;
+
+	err = ftsw_nl_lft_get(nl, sw, staged, t, &size, &pending);
+	if (!err)
+		err = ftsw_nl_ar_get(nl, sw, staged, ar);
+	if (!err)
+		lft_print(sw, staged, pending, size, t, ar);
+	return err;
+}
+
+struct lft_ids {
+	uint32_t *id;
+	size_t n, cap;
+};
+
+static int lft_collect(const struct ftsw_switch_info *si, void *arg)
+{
+	struct lft_ids *ids = arg;
+	uint32_t *id;
+
+	if (ids->n == ids->cap) {
+		ids->cap = ids->cap ? 2 * ids->cap : 64;
+		id = realloc(ids->id, ids->cap * sizeof(*id));
+		if (!id)
+			return -ENOMEM;
+		ids->id = id;
+	}
+	ids->id[ids->n++] = si->id;
+	return 0;
+}
+
+/*
+ * One switch's table as an object; without switch ID every switch's, in
+ * the dump's order, as the array "switches" (-j) or one after another.
+ */
 static int lft_show(const struct cli_args *a)
 {
-	uint32_t sw = (uint32_t)a->v[S_SWITCH].u, size = 0;
-	bool staged = a->v[S_STAGED].n, pending = false;
+	bool staged = a->v[S_STAGED].n;
+	struct lft_ids ids = { NULL, 0, 0 };
 	struct ftsw_ar_table *ar;
 	struct ftsw_nl *nl;
 	uint8_t *t;
+	size_t i;
+	int err;
 
 	t = malloc(FTSW_LFT_SIZE);
 	ar = malloc(sizeof(*ar));
-	if (!t || !ar) {
-		free(t);
-		free(ar);
-		return 1;
-	}
-	nl = nlcli_open();
+	nl = t && ar ? nlcli_open() : NULL;
 	if (!nl) {
 		free(t);
 		free(ar);
 		return 1;
 	}
-	if (ftsw_nl_lft_get(nl, sw, staged, t, &size, &pending) ||
-	    ftsw_nl_ar_get(nl, sw, staged, ar)) {
-		free(t);
-		free(ar);
-		return nlcli_fail(nl, "lft show");
+	ftsw_out_begin(stdout, cli.json);
+	if (a->v[S_SWITCH].n) {
+		err = lft_show_one(nl, (uint32_t)a->v[S_SWITCH].u, staged, t, ar);
+	} else {
+		ftsw_out_open_object(NULL);
+		ftsw_out_open_array("switches");
+		err = ftsw_nl_switch_dump(nl, lft_collect, &ids);
+		for (i = 0; !err && i < ids.n; i++)
+			err = lft_show_one(nl, ids.id[i], staged, t, ar);
+		ftsw_out_close_array();
+		ftsw_out_close_object();
 	}
-	lft_print(sw, staged, pending, size, t, ar);
+	ftsw_out_end();
+	free(ids.id);
 	free(t);
 	free(ar);
+	if (err)
+		return nlcli_fail(nl, "lft show");
 	ftsw_nl_close(nl);
 	return 0;
 }
@@ -390,7 +437,7 @@ const struct cli_cmd cli_cmds_lft[] = {
 	{ "set", "switch ID (lid LID[-LID] port P | block FIRST P,P,... | "
 	  "file PATH)...", "stage LFT entries ('ftsw commit' publishes them)",
 	  CLI_STR, 0, CLI_MAX_POS, .opts = set_opts, .raw = lft_set },
-	{ "show", "switch ID [staged]", "a switch's LFT", .opts = show_opts,
+	{ "show", "[switch ID] [staged]", "a switch's LFT, or every switch's", .opts = show_opts,
 	  .run = lft_show },
 	{ "discard", "[switch ID]", "drop staged entries (every switch's "
 	  "without switch)", .opts = discard_opts, .run = lft_discard },
