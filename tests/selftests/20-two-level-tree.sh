@@ -15,16 +15,14 @@ tap_check "build the tree (2 leaves, 2 spines, 4 hosts)" tree_setup 0
 # LID 1 via spine 3 and LID 2 via spine 4.
 LFTS="1:1=1,2=2,3=3,4=4 2:1=3,2=4,3=1,4=2 3:1=1,2=1,3=2,4=2 4:1=1,2=1,3=2,4=2"
 set_tables() {
-	local t sw e args
+	local t e
 	for t in $LFTS; do
-		sw=${t%%:*}
-		args=()
+		printf 'lft set switch %s' "${t%%:*}"
 		for e in $(echo "${t#*:}" | tr ',' ' '); do
-			args+=(lid "${e%=*}" port "${e#*=}")
+			printf ' lid %s port %s' "${e%=*}" "${e#*=}"
 		done
-		fsw lft set switch "$sw" "${args[@]}" || return 1
-	done
-	fsw commit >/dev/null
+		echo
+	done | { cat; echo commit; } | fsw -batch - >/dev/null
 }
 tap_check "lft set on 4 switches + commit" set_tables
 

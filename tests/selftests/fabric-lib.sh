@@ -72,6 +72,16 @@ link_add() {
 		ip -n "$FAB" link set "$1" up && ip -n "$FAB" link set "$2" up
 }
 
+# links_add A B [A B]...: the pairs of link_add in one `ip -batch`.
+links_add() {
+	while [ $# -ge 2 ]; do
+		echo "link add $1 mtu 9000 type veth peer name $2 mtu 9000"
+		echo "link set $1 up"
+		echo "link set $2 up"
+		shift 2
+	done | ip -n "$FAB" -batch -
+}
+
 # fabric_cleanup: delete the fabric and every host namespace (by name:
 # setups often run in a subshell, e.g. under tap_check).
 fabric_cleanup() {
@@ -117,28 +127,30 @@ tree_setup() {
 		host_add "$n" $(((n + 1) << lmc)) || return 1
 	done
 	hosts_neigh
-	link_add l1s3 s3l1 && link_add l1s4 s4l1 &&
-		link_add l2s3 s3l2 && link_add l2s4 s4l2 || return 1
-	fsw switch add id 1 ports 4 name leaf1 && fsw switch add id 2 ports 4 name leaf2 &&
-		fsw switch add id 3 ports 2 name spine3 &&
-		fsw switch add id 4 ports 2 name spine4 || return 1
-	fsw port bind switch 1 port 3 dev l1s3 kind link &&
-		fsw port bind switch 1 port 4 dev l1s4 kind link &&
-		fsw port bind switch 2 port 3 dev l2s3 kind link &&
-		fsw port bind switch 2 port 4 dev l2s4 kind link &&
-		fsw port bind switch 3 port 1 dev s3l1 kind link &&
-		fsw port bind switch 3 port 2 dev s3l2 kind link &&
-		fsw port bind switch 4 port 1 dev s4l1 kind link &&
-		fsw port bind switch 4 port 2 dev s4l2 kind link || return 1
-	if [ "$nh" = 4 ]; then
-		fsw port bind switch 1 port 1 dev h0 kind edge lid $((1 << lmc)) lmc "$lmc" &&
-			fsw port bind switch 1 port 2 dev h1 kind edge lid $((2 << lmc)) lmc "$lmc" &&
-			fsw port bind switch 2 port 1 dev h2 kind edge lid $((3 << lmc)) lmc "$lmc" &&
-			fsw port bind switch 2 port 2 dev h3 kind edge lid $((4 << lmc)) lmc "$lmc"
-	else
-		fsw port bind switch 1 port 1 dev h0 kind edge lid $((1 << lmc)) lmc "$lmc" &&
-			fsw port bind switch 2 port 1 dev h1 kind edge lid $((2 << lmc)) lmc "$lmc"
-	fi
+	links_add l1s3 s3l1 l1s4 s4l1 l2s3 s3l2 l2s4 s4l2 || return 1
+	# the switches and their ports in one ftsw process (-batch)
+	{
+		echo "switch add id 1 ports 4 name leaf1"
+		echo "switch add id 2 ports 4 name leaf2"
+		echo "switch add id 3 ports 2 name spine3"
+		echo "switch add id 4 ports 2 name spine4"
+		echo "port bind switch 1 port 3 dev l1s3 kind link"
+		echo "port bind switch 1 port 4 dev l1s4 kind link"
+		echo "port bind switch 2 port 3 dev l2s3 kind link"
+		echo "port bind switch 2 port 4 dev l2s4 kind link"
+		echo "port bind switch 3 port 1 dev s3l1 kind link"
+		echo "port bind switch 3 port 2 dev s3l2 kind link"
+		echo "port bind switch 4 port 1 dev s4l1 kind link"
+		echo "port bind switch 4 port 2 dev s4l2 kind link"
+		echo "port bind switch 1 port 1 dev h0 kind edge lid $((1 << lmc)) lmc $lmc"
+		if [ "$nh" = 4 ]; then
+			echo "port bind switch 1 port 2 dev h1 kind edge lid $((2 << lmc)) lmc $lmc"
+			echo "port bind switch 2 port 1 dev h2 kind edge lid $((3 << lmc)) lmc $lmc"
+			echo "port bind switch 2 port 2 dev h3 kind edge lid $((4 << lmc)) lmc $lmc"
+		else
+			echo "port bind switch 2 port 1 dev h1 kind edge lid $((2 << lmc)) lmc $lmc"
+		fi
+	} | fsw -batch -
 }
 
 # chain_setup: the chain of tests (5) and (8): switch 1 (h0 on port 1,
@@ -147,24 +159,25 @@ tree_setup() {
 chain_setup() {
 	fabric_setup && host_add 0 1 && host_add 1 2 && hosts_neigh &&
 		link_add a12 b21 &&
-		fsw switch add id 1 ports 2 && fsw switch add id 2 ports 2 &&
-		fsw port bind switch 1 port 1 dev h0 kind edge lid 1 &&
-		fsw port bind switch 1 port 2 dev a12 kind link &&
-		fsw port bind switch 2 port 1 dev h1 kind edge lid 2 &&
-		fsw port bind switch 2 port 2 dev b21 kind link &&
-		fsw lft set switch 1 lid 1 port 1 lid 2 port 2 &&
-		fsw lft set switch 2 lid 1 port 2 lid 2 port 1 && fsw commit >/dev/null
+		printf '%s\n' "switch add id 1 ports 2" "switch add id 2 ports 2" \
+			"port bind switch 1 port 1 dev h0 kind edge lid 1" \
+			"port bind switch 1 port 2 dev a12 kind link" \
+			"port bind switch 2 port 1 dev h1 kind edge lid 2" \
+			"port bind switch 2 port 2 dev b21 kind link" \
+			"lft set switch 1 lid 1 port 1 lid 2 port 2" \
+			"lft set switch 2 lid 1 port 2 lid 2 port 1" \
+			"commit" | fsw -batch - >/dev/null
 }
 
 # one_switch_setup A LID_A B LID_B: hosts A and B on ports 1 and 2 of
 # switch 1 (4 ports) with those LIDs, tables for both committed.
 one_switch_setup() {
 	fabric_setup && host_add "$1" "$2" && host_add "$3" "$4" && hosts_neigh &&
-		fsw switch add id 1 ports 4 &&
-		fsw port bind switch 1 port 1 dev "h$1" kind edge lid "$2" &&
-		fsw port bind switch 1 port 2 dev "h$3" kind edge lid "$4" &&
-		fsw lft set switch 1 lid "$2" port 1 lid "$4" port 2 &&
-		fsw commit >/dev/null
+		printf '%s\n' "switch add id 1 ports 4" \
+			"port bind switch 1 port 1 dev h$1 kind edge lid $2" \
+			"port bind switch 1 port 2 dev h$3 kind edge lid $4" \
+			"lft set switch 1 lid $2 port 1 lid $4 port 2" \
+			"commit" | fsw -batch - >/dev/null
 }
 
 # all_tx: "SW PORT TX" lines for every bound port.
