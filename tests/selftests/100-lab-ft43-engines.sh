@@ -22,7 +22,7 @@ done
 lab_up_k2() {
 	local rc=0
 	lab lab up --name "$LAB" -t ftmn:4,3 -a "$1" --paths 2 >/dev/null || return 1
-	ip netns exec "$LAB" "$FTSW" -j port show | "$PY" -c '
+	nsenter --net="/run/netns/$LAB" "$FTSW" -j port show | "$PY" -c '
 import json, sys
 def walk(x):
     if isinstance(x, dict):

@@ -55,7 +55,7 @@ sys.exit(0 if ok else 1)' "$lines" "${1:-True}" "$SW_NAME" "$VER"
 # j CMD...: the CLI's -j output of CMD, checked by jcheck (EXPR in $EXPR).
 j() { lab -j "$@" | jcheck "${EXPR:-True}"; }
 # fj CMD...: the same in the lab's fabric namespace.
-fj() { ip netns exec "$LAB" "$FTSW" -j "$@" | jcheck "${EXPR:-True}"; }
+fj() { nsenter --net="/run/netns/$LAB" "$FTSW" -j "$@" | jcheck "${EXPR:-True}"; }
 
 up() {
 	lab -j lab up --name "$LAB" -t "$NET" |
@@ -98,14 +98,14 @@ traffic() {
 tap_check "lab traffic -j, lab waits -j (today's mode: no buffers)" traffic
 
 monitor() {
-	ip netns exec "$LAB" "$FTSW" -j monitor count 2 >"$NET.mon" &
+	nsenter --net="/run/netns/$LAB" "$FTSW" -j monitor count 2 >"$NET.mon" &
 	local pid=$! i
 	# commits until the monitor has seen two (its subscription may start
 	# late on a loaded TCG machine)
 	for i in $(seq 40); do
 		sleep 0.5
 		kill -0 $pid 2>/dev/null || break
-		ip netns exec "$LAB" "$FTSW" commit >/dev/null || break
+		nsenter --net="/run/netns/$LAB" "$FTSW" commit >/dev/null || break
 	done
 	wait $pid || return 1
 	jcheck --lines 'len(d) == 2 and all(e["event"] == "commit" for e in d)' <"$NET.mon"

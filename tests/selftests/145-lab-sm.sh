@@ -33,7 +33,7 @@ RUN=/run/ftsw/$LAB
 tap_plan 14
 tap_check "insmod ftsw.ko" ftsw_load
 
-fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
+fab() { nsenter --net="/run/netns/$LAB" "$FTSW" "$@"; }
 
 # sm_up TOPO ENGINE [LAB ARGS]: OpenSM routes the lab; ROUTING (0x40) in
 # its log flags makes it write opensm-lfts.dump. Generous timeout: a loaded

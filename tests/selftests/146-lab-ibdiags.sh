@@ -22,7 +22,7 @@ tap_plan 14
 tap_check "insmod ftsw.ko" ftsw_load
 
 ib() { timeout 120 "$FTSW" lab ib --name "$LAB" "$@" 2>"$W/ib.err"; }
-fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
+fab() { nsenter --net="/run/netns/$LAB" "$FTSW" "$@"; }
 
 up() {
 	command -v ibnetdiscover >/dev/null ||

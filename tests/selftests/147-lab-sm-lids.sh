@@ -49,7 +49,7 @@ CA_LOW="0:21 1:22 3:23"
 tap_plan 11
 tap_check "insmod ftsw.ko" ftsw_load
 
-fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
+fab() { nsenter --net="/run/netns/$LAB" "$FTSW" "$@"; }
 
 sm_up() {
 	command -v opensm >/dev/null || { echo "opensm missing (make deps)"; return 1; }

@@ -49,7 +49,7 @@ read -ra _specs <<<"$SPECS"
 tap_plan $((${#_specs[@]} + 4))
 tap_check "insmod ftsw.ko" ftsw_load
 
-fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
+fab() { nsenter --net="/run/netns/$LAB" "$FTSW" "$@"; }
 ups() { grep -c "SUBNET UP" "$RUN/opensm.log"; }
 
 up() {

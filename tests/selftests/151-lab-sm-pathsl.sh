@@ -28,7 +28,7 @@ N=20
 tap_plan 7
 tap_check "insmod ftsw.ko" ftsw_load
 
-fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
+fab() { nsenter --net="/run/netns/$LAB" "$FTSW" "$@"; }
 
 up() {
 	command -v opensm >/dev/null && command -v saquery >/dev/null ||

@@ -34,7 +34,7 @@ RUN=/run/ftsw/$LAB
 tap_plan 9
 tap_check "insmod ftsw.ko" ftsw_load
 
-fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
+fab() { nsenter --net="/run/netns/$LAB" "$FTSW" "$@"; }
 
 # The partitions file from the topology's CA port GUIDs (its "[1](GUID)"
 # lines, hosts in order).

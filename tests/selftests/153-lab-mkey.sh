@@ -53,7 +53,7 @@ field() { sed -n "s/^$1:\.*//p"; }
 keyed() {
 	local sw
 	ib smpquery -y "$KEY" -K portinfo 6 1 >"$W/pi6" || { cat "$W/pi6"; return 1; }
-	sw=$(ip netns exec "$LAB" "$FTSW" -j switch show | "$PY" -c 'import json,sys
+	sw=$(nsenter --net="/run/netns/$LAB" "$FTSW" -j switch show | "$PY" -c 'import json,sys
 print(json.load(sys.stdin)["switches"][0]["lid"])') || return 1
 	echo "$sw" >"$W/swlid"
 	ib smpquery -y "$KEY" -K portinfo "$sw" 0 >"$W/pisw" || { cat "$W/pisw"; return 1; }

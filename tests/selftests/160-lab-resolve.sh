@@ -14,7 +14,7 @@ tap_plan 13
 tap_check "insmod ftsw.ko" ftsw_load
 
 hx() { local h=$1; shift; ip netns exec "$LAB-h$h" "$@"; }
-fx() { ip netns exec "$LAB" "$FTSW" "$@"; }
+fx() { nsenter --net="/run/netns/$LAB" "$FTSW" "$@"; }
 
 # fabric_drop REASON: the fabric's total drops for REASON.
 fabric_drop() {

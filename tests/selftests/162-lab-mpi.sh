@@ -56,7 +56,7 @@ rx_bytes() {
 	done | tr '\n' ' '
 }
 fabric_fwd() { # packets the switches transmitted, all ports
-	ip netns exec "$LAB" "$FTSW" -j -s port show | "$PY" -c '
+	nsenter --net="/run/netns/$LAB" "$FTSW" -j -s port show | "$PY" -c '
 import json, sys
 ports = json.load(sys.stdin)["ports"]
 print(sum(p.get("stats", p).get("tx_packets", 0) for p in ports))'

@@ -34,7 +34,7 @@ tshark_fields() { # FILE FIELD... -> one CSV line per frame
 
 up() {
 	lab lab up --name "$LAB" -t ftmn:4,2 -a dmodk --lmc 0 >/dev/null &&
-		ip netns exec "$LAB" "$FTSW" port set switch 0 port 3 sl 5
+		nsenter --net="/run/netns/$LAB" "$FTSW" port set switch 0 port 3 sl 5
 }
 tap_check "lab up FT(4,2), D-Mod-K, LMC 0; h0's edge port at SL 5" up
 

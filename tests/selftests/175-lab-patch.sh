@@ -40,7 +40,7 @@ wait_st() {
 
 # cable816: "P8 P16", the ports of the first cable between s8 and s16.
 cable816() {
-	ip netns exec "$LAB" "$FTSW" -j port show switch 8 | "$PY" -c '
+	nsenter --net="/run/netns/$LAB" "$FTSW" -j port show switch 8 | "$PY" -c '
 import json, sys
 p = [x for x in json.load(sys.stdin)["ports"] if x.get("peer_switch") == 16]
 print(p[0]["port"], p[0]["peer_port"])'
@@ -58,11 +58,11 @@ up() {
 		return 1
 	fi
 	# every port of s8 is a patch cable's end, with no device
-	ip netns exec "$LAB" "$FTSW" -j port show switch 8 |
+	nsenter --net="/run/netns/$LAB" "$FTSW" -j port show switch 8 |
 		jcheck 'len(d["ports"]) == 4 and all("peer_switch" in x and x["kind"] == "link" and x["oper_up"] and "dev" not in x for x in d["ports"])' || return 1
 	# s8 reaches s16; both ends name each other
 	read -r p8 p16 <<<"$(cable816)" || return 1
-	ip netns exec "$LAB" "$FTSW" port show switch 16 port "$p16" |
+	nsenter --net="/run/netns/$LAB" "$FTSW" port show switch 16 port "$p16" |
 		grep -q "^switch 16 port $p16 peer 8:$p8 kind link admin up oper up"
 }
 tap_check "lab up --patch FT(4,3): 32 patch cables, 16 devices + lo in the fabric namespace, status and lab.conf say patch" up
@@ -143,12 +143,12 @@ fail_heal() {
 		  for c in d["changed"]] == [("s8", "s16", "switch", "down", False)]' link s8 s16 || return 1
 	[ "$(st cables_usable unreachable_pairs)" = "47 0" ] || return 1
 	# both ends down: the kernel's view
-	ip netns exec "$LAB" "$FTSW" -j port show switch 16 port "$P16" | jcheck 'not d["ports"][0]["admin_up"] and not d["ports"][0]["oper_up"]' || return 1
+	nsenter --net="/run/netns/$LAB" "$FTSW" -j port show switch 16 port "$P16" | jcheck 'not d["ports"][0]["admin_up"] and not d["ports"][0]["oper_up"]' || return 1
 	# healed from the far end
 	once heal 'd["count"] == 1 and d["changed"][0]["a"]["node"] == "s16" and d["changed"][0]["state"] == "up"' \
 		link s16 s8 || return 1
 	[ "$(st cables_usable unreachable_pairs)" = "48 0" ] &&
-		ip netns exec "$LAB" "$FTSW" -j port show switch 8 port "$P8" | jcheck 'd["ports"][0]["admin_up"] and d["ports"][0]["oper_up"]'
+		nsenter --net="/run/netns/$LAB" "$FTSW" -j port show switch 8 port "$P8" | jcheck 'd["ports"][0]["admin_up"] and d["ports"][0]["oper_up"]'
 }
 tap_check "fail s8 - s16 from s8 (one sweep, both ends down), heal it from s16 (one sweep)" fail_heal
 

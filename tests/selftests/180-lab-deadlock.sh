@@ -65,7 +65,7 @@ LL=(--lossless --rate 100kbit --in-buffer 1536 --out-buffer 12288
 tap_plan 9
 tap_check "insmod ftsw.ko" ftsw_load
 
-fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
+fab() { nsenter --net="/run/netns/$LAB" "$FTSW" "$@"; }
 OUT=$(mktemp -d /tmp/dl.XXXXXX)
 # column 2 of the 4x4 torus, each host to the one two rows down
 printf '2 10\n6 14\n10 2\n14 6\n' >"$OUT/col2"

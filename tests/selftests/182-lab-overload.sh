@@ -28,7 +28,7 @@ SECS=${FTSW_OVERLOAD_S:-30}
 OUT=$(mktemp -d /tmp/ov.XXXXXX)
 BAD='Kernel panic|Oops|BUG:|WARNING:|KASAN|unreferenced object|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|lock held when returning|general protection fault|UBSAN|refcount_t:|list_(add|del) corruption|hung_task|soft lockup|RCU stall|rcu_.*detected stall|scheduling while atomic|sleeping function called from invalid context'
 
-fab() { ip netns exec "$LAB" "$FTSW" "$@"; }	# the lab's fabric namespace
+fab() { nsenter --net="/run/netns/$LAB" "$FTSW" "$@"; }	# the lab's fabric namespace
 
 tap_plan 9
 tap_check "insmod ftsw.ko" ftsw_load

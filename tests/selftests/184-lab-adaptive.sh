@@ -27,7 +27,7 @@ tap_plan 6
 tap_check "insmod ftsw.ko" ftsw_load
 
 OUT=$(mktemp -d /tmp/ar.XXXXXX)
-fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
+fab() { nsenter --net="/run/netns/$LAB" "$FTSW" "$@"; }
 
 up() {
 	lab lab up --name "$LAB" -t ftmn:4,2 -a dmodk --lossless --adaptive \

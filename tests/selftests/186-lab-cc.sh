@@ -49,7 +49,7 @@ EOF
 tap_plan 9
 tap_check "insmod ftsw.ko" ftsw_load
 
-fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
+fab() { nsenter --net="/run/netns/$LAB" "$FTSW" "$@"; }
 
 sm_up() {
 	command -v opensm >/dev/null && command -v ibccquery >/dev/null ||
