@@ -28,26 +28,34 @@ print(sum(p["stats"]["resolved"] for p in json.load(sys.stdin)["ports"]))'
 }
 
 up_empty() {
-	local fb=/proc/sys/net/core/fb_tunnels_only_for_init_net h n
+	local fb=/proc/sys/net/core/fb_tunnels_only_for_init_net h
 	# The test kernel has sit built in: without the lab's switch, every
 	# new namespace would get a sit0 (the check below would see it).
 	echo 0 >$fb || return 1
 	lab lab up --name "$LAB" -t "$TOPO" >/dev/null || return 1
 	[ "$(cat $fb)" = 0 ] || { echo "fb_tunnels_only_for_init_net not restored"; return 1; }
 	[ "$(ip -o link show | grep -c ': sit0[:@]')" = 1 ] || { echo "no sit0 in the first namespace"; return 1; }
+	# each host's devices, addresses and neighbours (both families) as
+	# ip's JSON, two calls a host, checked in one python
 	for h in 0 1 2 3 4 5 6 7; do
-		# Only lo and eth0: no fallback tunnel device (sit0).
-		n=$(ip -n "$LAB-h$h" -o link show | awk '{ sub(/@[^:]*/, "", $2); print $2 }' | sort | tr -d '\n')
-		[ "$n" = "eth0:lo:" ] || { echo "h$h: devices $n"; return 1; }
-		n=$(ip -n "$LAB-h$h" neigh show | wc -l)
-		n6=$(ip -n "$LAB-h$h" -6 neigh show | wc -l)
-		[ "$n" = 0 ] && [ "$n6" = 0 ] || { echo "h$h: $n neighbours"; return 1; }
-		ip -n "$LAB-h$h" -6 -o addr show dev eth0 | grep -q " 2001:2::$((h + 1))/64 " ||
-			{ echo "h$h: no 2001:2::$((h + 1))"; return 1; }
-		# addr_gen_mode none (set on eth0 by rtnetlink): no link-local
-		! ip -n "$LAB-h$h" -6 -o addr show dev eth0 | grep -q " fe80:" ||
-			{ echo "h$h: a link-local address"; return 1; }
-	done
+		echo "$h"
+		ip -n "$LAB-h$h" -j addr show && ip -n "$LAB-h$h" -j neigh show ||
+			return 1
+	done | "$PY" -c '
+import json, sys
+lines = sys.stdin.read().split("\n")
+for i in range(0, 24, 3):
+    h, links, neigh = int(lines[i]), json.loads(lines[i + 1]), json.loads(lines[i + 2])
+    # only lo and eth0: no fallback tunnel device (sit0)
+    names = sorted(l["ifname"] for l in links)
+    assert names == ["eth0", "lo"], "h%d: devices %s" % (h, names)
+    assert neigh == [], "h%d: neighbours %s" % (h, neigh)
+    eth0 = [l for l in links if l["ifname"] == "eth0"][0]
+    v6 = [(a["local"], a["prefixlen"]) for a in eth0["addr_info"] if a["family"] == "inet6"]
+    assert ("2001:2::%d" % (h + 1), 64) in v6, "h%d: no 2001:2::%d in %s" % (h, h + 1, v6)
+    # addr_gen_mode none (set on eth0 by rtnetlink): no link-local
+    assert not [a for a, _ in v6 if a.startswith("fe80:")], "h%d: a link-local address" % h
+print("8 hosts: lo and eth0, no neighbour, 2001:2::n+1, no link-local")' || return 1
 	[ "$(resolved)" = 0 ]
 }
 tap_check "lab up: 8 hosts with no neighbour entry (IPv4 or IPv6), 2001:2::n+1 on each, no link-local address, no device but lo and eth0 (the fallback-tunnel setting restored)" up_empty
