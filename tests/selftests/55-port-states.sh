@@ -12,10 +12,16 @@
 tap_plan 9
 tap_check "insmod ftsw.ko" ftsw_load
 
-state() { fsw -j port show switch 1 port "$1" | "$PY" -c '
-import json, sys; print(json.load(sys.stdin)["ports"][0].get("state", "-"))'; }
-states() { [ "$(state 1) $(state 2)" = "$1 $2" ] ||
-	{ echo "states: $(state 1) $(state 2), want $1 $2"; return 1; }; }
+# ports 1 and 2's states, "S1 S2", from one port show
+states_now() { fsw -j port show switch 1 | "$PY" -c '
+import json, sys
+p = {x["port"]: x.get("state", "-") for x in json.load(sys.stdin)["ports"]}
+print(p.get(1, "-"), p.get(2, "-"))'; }
+states() {
+	local s
+	s=$(states_now)
+	[ "$s" = "$1 $2" ] || { echo "states: $s, want $1 $2"; return 1; }
+}
 na() { port_stat 1 "$1" drops.not_active; }
 
 setup() {
