@@ -48,12 +48,13 @@ up() { lab lab up --name "$LAB" -t ftmn:4,2 -a dmodk >/dev/null; }
 tap_check "lab up FT(4,2), D-Mod-K" up
 
 # rx bytes of the first N (default 8) hosts' eth0, "h0 h1 ..." order
+# (one ip a host, one python for all)
 rx_bytes() {
 	local h
 	for ((h = 0; h < ${1:-8}; h++)); do
-		ip -n "$LAB-h$h" -s -j link show eth0 |
-			"$PY" -c 'import json,sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["bytes"])'
-	done | tr '\n' ' '
+		ip -n "$LAB-h$h" -s -j link show eth0
+	done | "$PY" -c 'import json,sys
+print(" ".join(str(json.loads(l)[0]["stats64"]["rx"]["bytes"]) for l in sys.stdin if l.strip()))'
 }
 fabric_fwd() { # packets the switches transmitted, all ports
 	nsenter --net="/run/netns/$LAB" "$FTSW" -j -s port show | "$PY" -c '
