@@ -9,7 +9,8 @@ tap_plan 12
 tap_check "insmod ftsw.ko" ftsw_load
 links() {
 	fabric_setup || return 1
-	for i in $(seq 1 12); do link_add "a$i" "b$i" || return 1; done
+	# shellcheck disable=SC2046
+	links_add $(for i in $(seq 1 12); do echo "a$i b$i"; done)
 }
 tap_check "12 veth pairs in the fabric namespace" links
 devs=()
