@@ -8,6 +8,7 @@
  * choice). See Documentation/datapath.md, "Lossless mode".
  */
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <net/sch_generic.h>
@@ -30,6 +31,23 @@ u64 ftsw_ll_wire_ns(u32 blocks, u64 rate)
 {
 	return div64_u64((u64)blocks * FTSW_CREDIT_BYTES * 8 * NSEC_PER_SEC,
 			 rate ?: FTSW_RATE_DEFAULT);
+}
+
+/*
+ * Blocks a link at @rate bit/s sends in @ns, a started block counted
+ * whole (the inverse of ftsw_ll_wire_ns()), at most U16_MAX.
+ */
+u32 ftsw_ll_wire_blocks(u64 ns, u64 rate)
+{
+	u64 b;
+
+	rate = rate ?: FTSW_RATE_DEFAULT;
+	b = mul_u64_u64_div_u64(ns, rate, FTSW_CREDIT_BYTES * 8 * NSEC_PER_SEC);
+	if (b >= U16_MAX)
+		return U16_MAX;
+	if (ftsw_ll_wire_ns(b, rate) < ns)
+		b++;
+	return b;
 }
 
 /*

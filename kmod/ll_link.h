@@ -31,6 +31,7 @@ u32 ftsw_ll_blocks(unsigned int len);
 u64 ftsw_ll_life_ns(u8 v);
 u64 ftsw_ll_age(u64 now, u64 t);
 u64 ftsw_ll_wire_ns(u32 blocks, u64 rate);
+u32 ftsw_ll_wire_blocks(u64 ns, u64 rate);
 struct ftsw_port *ftsw_ll_port(struct ftsw_switch *sw, u8 num);
 struct ftsw_port *ftsw_ll_peer(struct ftsw_port *p);
 struct net_device *ftsw_ll_host(struct ftsw_port *p);

@@ -140,6 +140,15 @@ static void ftsw_ll_times(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftsw_ll_wire_ns(24, 1000000000ULL), 12288ULL);
 	/* 1 block at 1000 bit/s: 0.512 s. */
 	KUNIT_EXPECT_EQ(test, ftsw_ll_wire_ns(1, 1000), 512000000ULL);
+	/* Back: 12288 ns at 1 Gbit/s is 24 blocks, 1 ns more starts a 25th. */
+	KUNIT_EXPECT_EQ(test, ftsw_ll_wire_blocks(12288, 1000000000ULL), 24U);
+	KUNIT_EXPECT_EQ(test, ftsw_ll_wire_blocks(12289, 1000000000ULL), 25U);
+	KUNIT_EXPECT_EQ(test, ftsw_ll_wire_blocks(1, 1000000000ULL), 1U);
+	KUNIT_EXPECT_EQ(test, ftsw_ll_wire_blocks(0, 1000000000ULL), 0U);
+	KUNIT_EXPECT_EQ(test, ftsw_ll_wire_blocks(512000000, 1000), 1U);
+	/* 100 s at 100 Gbit/s: 1.95e10 blocks, held at 65535. */
+	KUNIT_EXPECT_EQ(test, ftsw_ll_wire_blocks(100 * NSEC_PER_SEC,
+						  100000000000ULL), 65535U);
 }
 
 /* ---------------------------------------------------------- credit frame */
@@ -615,6 +624,51 @@ static void ftsw_ll_adaptive_head(struct kunit *test)
 	ftsw_t_ll_free(f);
 }
 
+/*
+ * The same group, A:3's link busy sending for another second (as after a
+ * frame started on it: it left A:3's queue whole and B returned its
+ * credit at once), A:4 idle. Per flowlet (gap 1 s) the busy time counts
+ * as queued blocks: the flow's first frame goes to A:4 (diverted), the
+ * two behind it keep the flowlet's port. Per packet it does not count:
+ * A:3 scores 0 - 96, -93, -90 against A:4's 9 - 96 and takes the next
+ * three frames although its link is still busy.
+ */
+static void ftsw_ll_adaptive_busy(struct kunit *test)
+{
+	struct ftsw_t_ll *f = ftsw_t_ll_new(test);
+	struct ftsw_port *a4, *b4;
+	struct ftsw_stats st;
+	struct ftsw_ar *ar;
+	int i;
+
+	a4 = ftsw_t_ll_port(test, f->sw[0], 4);
+	b4 = ftsw_t_ll_port(test, f->sw[1], 4);
+	ftsw_t_cable(a4, b4);
+	ar = ftsw_ar_alloc(64, 1, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, ar);
+	__set_bit(3, ar->sets[1]);
+	__set_bit(4, ar->sets[1]);
+	ar->grp[41] = 1;
+	rcu_assign_pointer(f->sw[0]->ar, ar);
+	f->fn.flowlet_ns = NSEC_PER_SEC;
+	f->a->ll->busy_until = ktime_get_ns() + NSEC_PER_SEC;
+	for (i = 0; i < 3; i++)
+		ftsw_t_ll_rx(f->in, ftsw_t_ll_frame(test));
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->a->ll->vl[0].out), 0U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&a4->ll->vl[0].out), 3U);
+	ftsw_port_stats_read(a4, &st);
+	KUNIT_EXPECT_EQ(test, st.ev[FTSW_EV_AR_DIVERTED], 3ULL);
+	/* Per packet, still busy: the busy link scores as idle. */
+	f->fn.flowlet_ns = 0;
+	for (i = 0; i < 3; i++)
+		ftsw_t_ll_rx(f->in, ftsw_t_ll_frame(test));
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->a->ll->vl[0].out), 3U);
+	KUNIT_EXPECT_EQ(test, skb_queue_len(&a4->ll->vl[0].out), 3U);
+	ftsw_t_port_free(a4);
+	ftsw_t_port_free(b4);
+	ftsw_t_ll_free(f);
+}
+
 /* A credit frame on A:1 (no local far end) sets its credit limit. */
 static void ftsw_ll_credit_frame_rx(struct kunit *test)
 {
@@ -680,6 +734,7 @@ static struct kunit_case ftsw_ll_cases[] = {
 	KUNIT_CASE(ftsw_ll_host_room_cases),
 	KUNIT_CASE(ftsw_ll_fair_inputs),
 	KUNIT_CASE(ftsw_ll_adaptive_head),
+	KUNIT_CASE(ftsw_ll_adaptive_busy),
 	KUNIT_CASE(ftsw_ll_credit_frame_rx),
 	{}
 };
