@@ -579,6 +579,7 @@ static const struct nla_policy *ftsw_t_policy_for(int type, int *maxattr)
 {
 	switch (type) {
 	case FTSW_ATTR_HOP_LIMIT:
+	case FTSW_ATTR_CC_TIMER_NS:
 		return FTSW_T_POL(ftsw_fabric_set_policy, maxattr);
 	case FTSW_ATTR_PORT_NUM:
 	case FTSW_ATTR_PORT_IFINDEX:
@@ -656,6 +657,15 @@ static void ftsw_nl_policy_rejects(struct kunit *test)
 						&v16, 2, true), 0);
 	v32 = 0;
 	KUNIT_EXPECT_NE(test, ftsw_t_policy_one(test, FTSW_ATTR_PORT_IFINDEX,
+						&v32, 4, true), 0);
+	/* CCTI_Timer's unit: 1 ns .. 1 s. */
+	KUNIT_EXPECT_NE(test, ftsw_t_policy_one(test, FTSW_ATTR_CC_TIMER_NS,
+						&v32, 4, true), 0);
+	v32 = 1000000001;
+	KUNIT_EXPECT_NE(test, ftsw_t_policy_one(test, FTSW_ATTR_CC_TIMER_NS,
+						&v32, 4, true), 0);
+	v32 = 102400;
+	KUNIT_EXPECT_EQ(test, ftsw_t_policy_one(test, FTSW_ATTR_CC_TIMER_NS,
 						&v32, 4, true), 0);
 	v8 = 3;
 	KUNIT_EXPECT_NE(test, ftsw_t_policy_one(test, FTSW_ATTR_PORT_KIND,

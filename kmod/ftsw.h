@@ -230,7 +230,7 @@ struct ftsw_mgmt {
 #define FTSW_CC_CCT_CAP		(FTSW_CC_CCT_BLOCKS * 64)
 #define FTSW_CC_LOG_SW		15	/* events a switch's log holds */
 #define FTSW_CC_LOG_CA		13	/* a CA's */
-#define FTSW_CC_TIMER_NS	1024	/* CCTI_Timer unit: 1.024 us (IBA) */
+#define FTSW_CC_TIMER_NS	FTSW_CC_TIMER_NS_DEFAULT /* IBA: 1.024 us */
 
 /* CongestionKeyInfo: the CC_Key and its protection. */
 struct ftsw_cc_key {

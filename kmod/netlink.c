@@ -64,6 +64,7 @@ static int ftsw_fill_fabric(struct sk_buff *msg, void *hdr,
 	    nla_put_u8(msg, FTSW_ATTR_LOSSLESS, fn->lossless) ||
 	    nla_put_u64_64bit(msg, FTSW_ATTR_AR_FLOWLET_NS, fn->flowlet_ns,
 			      FTSW_ATTR_PAD) ||
+	    nla_put_u32(msg, FTSW_ATTR_CC_TIMER_NS, fn->cc_timer_ns) ||
 	    nla_put_u64_64bit(msg, FTSW_ATTR_LFT_BYTES, lft_bytes,
 			      FTSW_ATTR_PAD) ||
 	    ftsw_put_drops(msg, FTSW_ATTR_DROPS, drops))
@@ -83,6 +84,7 @@ static int ftsw_nl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 	int err = 0;
 
 	if (!ll && !info->attrs[FTSW_ATTR_AR_FLOWLET_NS] &&
+	    !info->attrs[FTSW_ATTR_CC_TIMER_NS] &&
 	    ftsw_req(info, FTSW_ATTR_HOP_LIMIT))
 		return -EINVAL;
 	mutex_lock(&fn->lock);
@@ -100,6 +102,9 @@ static int ftsw_nl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 	if (info->attrs[FTSW_ATTR_AR_FLOWLET_NS])
 		WRITE_ONCE(fn->flowlet_ns,
 			   nla_get_u64(info->attrs[FTSW_ATTR_AR_FLOWLET_NS]));
+	if (info->attrs[FTSW_ATTR_CC_TIMER_NS])
+		WRITE_ONCE(fn->cc_timer_ns,
+			   nla_get_u32(info->attrs[FTSW_ATTR_CC_TIMER_NS]));
 	ftsw_changed(fn);
 out:
 	mutex_unlock(&fn->lock);
@@ -117,6 +122,7 @@ static int ftsw_nl_fabric_reset(struct sk_buff *skb, struct genl_info *info)
 	/* The data path reads it locklessly (READ_ONCE). */
 	WRITE_ONCE(fn->hop_limit, FTSW_HOP_LIMIT_DEFAULT);
 	WRITE_ONCE(fn->flowlet_ns, 0);
+	WRITE_ONCE(fn->cc_timer_ns, FTSW_CC_TIMER_NS);
 	fn->lossless = false;
 	ftsw_commit(fn);
 	mutex_unlock(&fn->lock);

@@ -39,6 +39,11 @@ static struct netlink_range_validation ftsw_buf_range = {
 	.max = FTSW_BUF_MAX,
 };
 
+static struct netlink_range_validation ftsw_cc_timer_range = {
+	.min = 1,
+	.max = FTSW_CC_TIMER_NS_MAX,
+};
+
 /* One definition per attribute, shared by the commands that take it. */
 #define FTSW_P_SWITCH_ID \
 	[FTSW_ATTR_SWITCH_ID]		= { .type = NLA_U32 }
@@ -66,10 +71,12 @@ static struct netlink_range_validation ftsw_buf_range = {
 	[FTSW_ATTR_SWITCH_INBAND_SM]	= NLA_POLICY_MAX(NLA_U8, 1)
 
 /* FABRIC_SET */
-const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_AR_FLOWLET_NS + 1] = {
+const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_CC_TIMER_NS + 1] = {
 	[FTSW_ATTR_HOP_LIMIT]		= NLA_POLICY_MIN(NLA_U8, 1),
 	[FTSW_ATTR_LOSSLESS]		= NLA_POLICY_MAX(NLA_U8, 1),
 	[FTSW_ATTR_AR_FLOWLET_NS]	= { .type = NLA_U64 },
+	[FTSW_ATTR_CC_TIMER_NS]		= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ftsw_cc_timer_range),
 };
 
 /* SWITCH_SET */

@@ -9,7 +9,7 @@
 #include <net/netlink.h>
 #include "ftsw.h"
 
-extern const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_AR_FLOWLET_NS + 1];
+extern const struct nla_policy ftsw_fabric_set_policy[FTSW_ATTR_CC_TIMER_NS + 1];
 extern const struct nla_policy ftsw_switch_set_policy[FTSW_ATTR_SWITCH_INBAND_SM + 1];
 extern const struct nla_policy ftsw_switch_new_policy[FTSW_ATTR_SWITCH_INBAND_SM + 1];
 extern const struct nla_policy ftsw_switch_policy[FTSW_ATTR_SWITCH_ID + 1];

@@ -16,7 +16,8 @@
 # switches mark FECN, h0's CA returns a notification for each marked
 # packet and the sources' CAs receive them all (as many BECNs as CNPs)
 # and hold their hosts back by the table's delay; h0's leaf logs the
-# marks (ibccquery CL: events, its port to h0 in PortMap). One lab, one
+# marks (ibccquery CL: events, its port to h0 in PortMap). lab up
+# --cc-timer-unit 2048 reaches the kernel (fabric show). One lab, one
 # gateway shell per batch of queries (each tool takes seconds in a TCG
 # guest).
 . "$(dirname "$0")/lib.sh"
@@ -55,11 +56,14 @@ sm_up() {
 	command -v opensm >/dev/null && command -v ibccquery >/dev/null ||
 		{ echo "opensm or infiniband-diags missing (make deps)"; return 1; }
 	lab lab up --name "$LAB" -t ftmn:4,2 --lossless --rate 100kbit \
-		--sm opensm --sm-args "-s 0" \
+		--cc-timer-unit 2048 --sm opensm --sm-args "-s 0" \
 		--sm-conf "$W/cc.conf" --sm-timeout 900 &&
-		grep -q "SUBNET UP" "/run/ftsw/$LAB/opensm.log"
+		grep -q "SUBNET UP" "/run/ftsw/$LAB/opensm.log" &&
+		fab -j fabric show | "$PY" -c '
+import json, sys
+sys.exit(json.load(sys.stdin)["cc_timer_ns"] != 2048)'
 }
-tap_check "lab up --lossless --sm opensm --sm-conf CC on FT(4,2): SUBNET UP" sm_up
+tap_check "lab up --lossless --cc-timer-unit 2048 --sm opensm --sm-conf CC on FT(4,2): SUBNET UP, the kernel's unit 2048 ns" sm_up
 
 # LIDs from the kernel: h6's CA (edge port "H6"), switch 5 (a spine)
 CA=$(fab -j port show | "$PY" -c '

@@ -18,7 +18,8 @@ enum { U_TOPO, U_ENGINE, U_LFT, U_LMC, U_PATHS, U_NAME, U_RATE, U_SEED,
        U_SM_CONF, U_SM_PARTITIONS, U_SM_ARGS, U_SM_HOST, U_SM_TIMEOUT,
        U_PATH_SL, U_NO_PATH_SL,
        U_LOSSLESS, U_IN_BUF, U_OUT_BUF,
-       U_HOQ_LIFE, U_SW_LIFE, U_ADAPTIVE, U_GROUPS, U_FLOWLET, U_N };
+       U_HOQ_LIFE, U_SW_LIFE, U_ADAPTIVE, U_GROUPS, U_FLOWLET, U_CC_TIMER,
+       U_N };
 static const char *const sm_words[] = { "opensm", NULL };
 const struct cli_opt lab_up_opts_table[U_N + 1] = {
 	[U_TOPO] = { "-t", "--topo", CLI_TOPO, "TOPO", .required = true,
@@ -81,6 +82,10 @@ const struct cli_opt lab_up_opts_table[U_N + 1] = {
 			.help = "adaptive routing per flowlet: a flow keeps its "
 				"port while its packets come less than NS ns "
 				"apart (default 0: per packet)" },
+	[U_CC_TIMER] = { "--cc-timer-unit", NULL, CLI_NUM, "NS", 1,
+			 FTSW_CC_TIMER_NS_MAX,
+			 .help = "lossless: congestion control's CCTI_Timer "
+				 "unit (default 1024: IBA's 1.024 us)" },
 };
 
 /* "100M" bit/s (util/parse.h's rates) -> bytes/s */
@@ -145,7 +150,7 @@ static int lab_up_lossless(const struct cli_args *a, struct ftsw_lab_opts *o)
 
 	o->lossless = a->v[U_LOSSLESS].n;
 	if (!o->lossless) {
-		for (i = U_IN_BUF; i <= U_FLOWLET; i++)
+		for (i = U_IN_BUF; i <= U_CC_TIMER; i++)
 			if (a->v[i].n) {
 				cli_err("lab up: %s needs --lossless",
 					lab_up_opts_table[i].name);
@@ -168,6 +173,7 @@ static int lab_up_lossless(const struct cli_args *a, struct ftsw_lab_opts *o)
 	o->adaptive = a->v[U_ADAPTIVE].n;
 	o->groups_file = a->v[U_GROUPS].s;
 	o->flowlet_ns = a->v[U_FLOWLET].u;
+	o->cc_timer_ns = (uint32_t)a->v[U_CC_TIMER].u;
 	if (o->adaptive && o->groups_file) {
 		cli_err("lab up: --adaptive and --groups exclude each other");
 		return -1;

@@ -308,6 +308,8 @@ enum ftsw_attr {
 	/* Management keys (Documentation/sm.md, "Management keys"). */
 	FTSW_ATTR_PORT_MKEY,		/* nest, out: the switch agent's, enum ftsw_mkey_attr */
 	FTSW_ATTR_PORT_CA_MKEY,		/* nest, out, edge: the CA agent's */
+	/* Congestion control (Documentation/congestion.md). */
+	FTSW_ATTR_CC_TIMER_NS,		/* u32 1..FTSW_CC_TIMER_NS_MAX: CCTI_Timer's unit */
 	__FTSW_ATTR_MAX,
 };
 #define FTSW_ATTR_MAX (__FTSW_ATTR_MAX - 1)
@@ -413,6 +415,14 @@ enum ftsw_drop {
 #define FTSW_LIFE_INFINITE	20	/* 20..31: no lifetime */
 #define FTSW_LIFE_DEFAULT	18	/* 4.096 us << 18: 1.07 s */
 #define FTSW_VLARB_CAP		8	/* entries of each VL arbitration table */
+
+/*
+ * Congestion control (FTSW_ATTR_CC_TIMER_NS; Documentation/congestion.md):
+ * the length of CCTI_Timer's unit, IBA's 1.024 us by default, stretched
+ * for a lab whose links are much slower than InfiniBand's.
+ */
+#define FTSW_CC_TIMER_NS_DEFAULT	1024
+#define FTSW_CC_TIMER_NS_MAX		1000000000	/* 1 s */
 
 /*
  * Adaptive routing (FTSW_CMD_AR_SET/GET; Documentation/congestion.md): a

@@ -107,6 +107,11 @@ struct ftsw_lab_opts {
 	bool adaptive;
 	const char *groups_file;
 	uint64_t flowlet_ns;
+	/*
+	 * Congestion control: the length of CCTI_Timer's unit, ns (0: the
+	 * kernel's default, IBA's 1024; Documentation/congestion.md).
+	 */
+	uint32_t cc_timer_ns;
 	ftsw_lab_progress_fn progress;	/* NULL: quiet */
 	void *progress_arg;
 };

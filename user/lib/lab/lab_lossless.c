@@ -7,7 +7,8 @@
  * over the same PORT_SET and SWITCH_SET requests `ftsw port set` and
  * `ftsw switch set` send. The hosts' pfifo qdisc is made with their cable
  * (lab_up.c, make_host). lab up --adaptive: the routing's adaptive groups,
- * staged beside the LFTs (Documentation/congestion.md).
+ * staged beside the LFTs (Documentation/congestion.md); --cc-timer-unit:
+ * the fabric's CCTI_Timer unit.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -24,6 +25,11 @@ int lab_lossless_fabric(struct ftsw_nl *nl, const struct ftsw_lab_opts *o,
 		return 0;
 	if (ftsw_nl_fabric_set_lossless(nl, true)) {
 		ftsw_err_errno(err, ftsw_nl_errno(nl), "lossless mode: %s",
+			       ftsw_nl_error(nl));
+		return -1;
+	}
+	if (o->cc_timer_ns && ftsw_nl_fabric_set_cc_timer(nl, o->cc_timer_ns)) {
+		ftsw_err_errno(err, ftsw_nl_errno(nl), "CC timer unit: %s",
 			       ftsw_nl_error(nl));
 		return -1;
 	}

@@ -89,6 +89,7 @@ static const char *const ftsw_attr_names[FTSW_ATTR_MAX + 1] = {
 	[FTSW_ATTR_AR_SETS] = "adaptive port sets",
 	[FTSW_ATTR_AR_DATA] = "adaptive groups",
 	[FTSW_ATTR_AR_FLOWLET_NS] = "flowlet gap",
+	[FTSW_ATTR_CC_TIMER_NS] = "CC timer unit",
 	[FTSW_ATTR_PORT_PKEY] = "pkey",
 	[FTSW_ATTR_PORT_PKEY_TABLE] = "pkey-table",
 	[FTSW_ATTR_PORT_PKEYS] = "pkeys",
@@ -344,6 +345,7 @@ static int parse_fabric(struct nlattr **tb, void *arg)
 	fi->lft_bytes = get_u64(tb[FTSW_ATTR_LFT_BYTES]);
 	fi->lossless = get_u8(tb[FTSW_ATTR_LOSSLESS]);
 	fi->flowlet_ns = get_u64(tb[FTSW_ATTR_AR_FLOWLET_NS]);
+	fi->cc_timer_ns = get_u32(tb[FTSW_ATTR_CC_TIMER_NS]);
 	if (tb[FTSW_ATTR_DROPS])
 		parse_drops(tb[FTSW_ATTR_DROPS], fi->drops);
 	return 0;

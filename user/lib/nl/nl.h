@@ -41,6 +41,7 @@ struct ftsw_fabric_info {
 	uint64_t drops[FTSW_DROP_MAX + 1];
 	bool lossless;		/* lossless mode (nl_lossless.c) */
 	uint64_t flowlet_ns;	/* adaptive routing's flowlet gap (nl_cm.c) */
+	uint32_t cc_timer_ns;	/* CCTI_Timer's unit, ns (nl_cm.c) */
 };
 
 int ftsw_nl_fabric_get(struct ftsw_nl *nl, struct ftsw_fabric_info *fi);
@@ -334,6 +335,8 @@ unsigned ftsw_ar_table_ports(const struct ftsw_ar_table *t, uint16_t set,
 			     uint8_t *ports);
 /* The fabric's flowlet gap (0: adaptive routing chooses per packet). */
 int ftsw_nl_fabric_set_flowlet(struct ftsw_nl *nl, uint64_t gap_ns);
+/* The length of CCTI_Timer's unit, 1..FTSW_CC_TIMER_NS_MAX ns. */
+int ftsw_nl_fabric_set_cc_timer(struct ftsw_nl *nl, uint32_t unit_ns);
 
 const char *ftsw_drop_name(int reason);
 const char *ftsw_reason_name(int reason);

@@ -2,8 +2,8 @@
 /*
  * Congestion management's attributes (Documentation/netlink.md,
  * "Adaptive routing"): a switch's adaptive routing groups (port sets and
- * the set of each LID), staged and published with the LFTs, and the
- * fabric's flowlet gap.
+ * the set of each LID), staged and published with the LFTs, the fabric's
+ * flowlet gap, and congestion control's timer unit.
  */
 #include <errno.h>
 #include <string.h>
@@ -18,6 +18,15 @@ int ftsw_nl_fabric_set_flowlet(struct ftsw_nl *nl, uint64_t gap_ns)
 
 	if (msg)
 		nla_put_u64(msg, FTSW_ATTR_AR_FLOWLET_NS, gap_ns);
+	return ftsw_nl_request(nl, msg);
+}
+
+int ftsw_nl_fabric_set_cc_timer(struct ftsw_nl *nl, uint32_t unit_ns)
+{
+	struct nl_msg *msg = ftsw_nl_msg(nl, FTSW_CMD_FABRIC_SET, NLM_F_ACK);
+
+	if (msg)
+		nla_put_u32(msg, FTSW_ATTR_CC_TIMER_NS, unit_ns);
 	return ftsw_nl_request(nl, msg);
 }
 
