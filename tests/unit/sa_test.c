@@ -232,7 +232,7 @@ TEST(mcmember_join)
 				       &got, &st, &err));
 	EXPECT_EQ(0x0200, st);
 	mad[4] = 0;
-	/* a DeleteResp to a Set, another TID, a unicast MLID, short */
+	/* a DeleteResp to a Set, another TID, MLIDs, short */
 	mad[3] = 0x95;
 	EXPECT_EQ(-EINVAL, ftsw_sa_mcm_parse(mad, 256, TID, FTSW_SA_METHOD_SET,
 					     &got, &st, &err));
@@ -241,11 +241,17 @@ TEST(mcmember_join)
 	EXPECT_EQ(-EINVAL, ftsw_sa_mcm_parse(mad, 256, TID + 1,
 					     FTSW_SA_METHOD_DELETE, &got, &st,
 					     &err));
+	/* a leave's answer echoes the request: MLID 0 is fine there */
 	mad[56 + 36] = 0x00;
+	mad[56 + 37] = 0x00;
+	EXPECT_EQ(0, ftsw_sa_mcm_parse(mad, 256, TID, FTSW_SA_METHOD_DELETE,
+				       &got, &st, &err));
+	/* a join's answer with a unicast MLID is not */
+	mad[3] = 0x81;
 	mad[56 + 37] = 0x05;
-	EXPECT_EQ(-EINVAL, ftsw_sa_mcm_parse(mad, 256, TID,
-					     FTSW_SA_METHOD_DELETE, &got, &st,
-					     &err));
+	EXPECT_EQ(-EINVAL, ftsw_sa_mcm_parse(mad, 256, TID, FTSW_SA_METHOD_SET,
+					     &got, &st, &err));
+	mad[3] = 0x95;
 	EXPECT_EQ(-EINVAL, ftsw_sa_mcm_parse(mad, 56 + 51, TID,
 					     FTSW_SA_METHOD_DELETE, &got, &st,
 					     &err));

@@ -157,7 +157,9 @@ static const char sm_notes[] =
 "after SUBNET UP every host's edge port gets the SLs of the SA's PathRecords\n"
 "from its LIDs (one GetTable per LID through the SM host's gateway), as a\n"
 "host's own path resolution would; lab ping and lab traffic ask again when\n"
-"OpenSM has swept since. `lab sm path-sl` asks now (--no-path-sl: removes them).\n";
+"OpenSM has swept since. `lab sm path-sl` asks now (--no-path-sl: removes them).\n"
+"`lab sm mcast`: every host's IP multicast groups (its kernel's, on eth0) joined\n"
+"or left through the SA from its gateway, the MLIDs given to its edge port.\n";
 static const char traffic_notes[] =
 "PATTERN: all2all, cps (every shift), or any of ftsw analyze -p's (shift:K,\n"
 "perm, a2a, bisect, file:PATH, ...); ORDER: topology, random, or any of\n"
@@ -206,9 +208,10 @@ const struct cli_cmd cli_cmds_lab[] = {
 	  "[--sm-conf FILE] [--sm-partitions FILE] [--sm-args ARGS]... "
 	  "[--sm-timeout S] "
 	  "[--path-sl | --no-path-sl] | "
-	  "path-sl [--no-path-sl] [--sm-host N]",
+	  "path-sl [--no-path-sl] [--sm-host N] | mcast",
 	  "restart the lab's OpenSM with other options, wait for SUBNET UP; "
-	  "set the hosts' SLs from the SA's PathRecords again",
+	  "set the hosts' SLs from the SA's PathRecords again; join the "
+	  "hosts' IP multicast groups through the SA",
 	  CLI_STR, 1, 1, .opts = lab_sm_opts_table, .notes = sm_notes,
 	  .run = lab_sm },
 	{ "ping", "[--name LAB] [--all | SRC [DST]] [-c N] [-W MS]",

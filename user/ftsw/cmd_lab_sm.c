@@ -141,8 +141,46 @@ static int lab_sm_path_sl(const struct cli_args *a, struct ftsw_lab *lab)
 	return 0;
 }
 
-/* lab sm restart | path-sl: the library does it all
- * (ftsw_lab_sm_restart, ftsw_lab_path_sl). */
+/*
+ * lab sm mcast: the hosts' IP multicast groups joined and left through
+ * the SA now, their edge ports given the MLIDs (ftsw_lab_mcast_sync).
+ */
+static int lab_sm_mcast(const struct cli_args *a)
+{
+	uint64_t t0 = ftsw_now_us();
+	struct ftsw_lab_mcast r;
+	struct ftsw_lab lab;
+	struct ftsw_err err;
+
+	if (open_lab(a, &lab))
+		return 1;
+	if (strncmp(lab.engine, "opensm:", 7)) {
+		cli_err("lab sm mcast: lab %s is not under OpenSM (%s)",
+			lab.name, lab.engine);
+		ftsw_lab_close(&lab);
+		return 1;
+	}
+	if (ftsw_lab_mcast_sync(&lab, &r, &err)) {
+		cli_err("lab sm mcast: %s", err.msg);
+		ftsw_lab_close(&lab);
+		return 1;
+	}
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("name", "lab %s: ", lab.name);
+	ftsw_out_uint("hosts", "%" PRIu64 " hosts, ", r.hosts);
+	ftsw_out_uint("groups", "%" PRIu64 " memberships", r.groups);
+	ftsw_out_uint("joined", " (%" PRIu64 " joined", r.joined);
+	ftsw_out_uint("left", ", %" PRIu64 " left)", r.left);
+	ftsw_out_float("seconds", " in %.3f s\n", (ftsw_now_us() - t0) / 1e6);
+	ftsw_out_close_object();
+	ftsw_out_end();
+	ftsw_lab_close(&lab);
+	return 0;
+}
+
+/* lab sm restart | path-sl | mcast: the library does it all
+ * (ftsw_lab_sm_restart, ftsw_lab_path_sl, ftsw_lab_mcast_sync). */
 int lab_sm(const struct cli_args *a)
 {
 	struct ftsw_lab_sm sm = {
@@ -167,8 +205,11 @@ int lab_sm(const struct cli_args *a)
 	if (ps < 0)
 		return 2;
 	sm.path_sl = (enum ftsw_lab_path_sl_mode)ps;
+	if (!strcmp(a->pos[0], "mcast"))
+		return lab_sm_mcast(a);
 	if (!restart && strcmp(a->pos[0], "path-sl")) {
-		cli_err("lab sm: '%s': restart or path-sl expected", a->pos[0]);
+		cli_err("lab sm: '%s': restart, path-sl or mcast expected",
+			a->pos[0]);
 		return 2;
 	}
 	for (i = 0; !restart && i < sizeof(restart_only) / sizeof(*restart_only);

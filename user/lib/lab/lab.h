@@ -316,6 +316,17 @@ struct ftsw_lab_path_sl {
 /* Whether mode turns path SLs on for engine (NULL: OpenSM's default). */
 bool ftsw_lab_path_sl_wanted(enum ftsw_lab_path_sl_mode mode,
 			     const char *engine);
+/*
+ * Multicast (lab_mcast.c; sm.md, "Multicast"): one pass over the hosts,
+ * each host's IP multicast groups joined or left through the SA from its
+ * own gateway, its edge port given the groups' MLIDs. A lab under OpenSM.
+ */
+struct ftsw_lab_mcast {
+	uint32_t hosts, groups, joined, left;
+};
+int ftsw_lab_mcast_sync(struct ftsw_lab *lab, struct ftsw_lab_mcast *r,
+			struct ftsw_err *err);
+
 /* What ftsw_lab_path_sl() fills from the PathRecords. */
 #define FTSW_PATHS_SL	0x1	/* each host's SL by DLID */
 #define FTSW_PATHS_PKEY	0x2	/* each host's P_Key by DLID */

@@ -153,6 +153,9 @@ int ftsw_sa_open(struct ftsw_sa_client *c, const char *base,
 /* The host port's LID and its master SM's LID (PortInfo). */
 int ftsw_sa_port_lids(struct ftsw_sa_client *c, uint16_t *lid, uint16_t *sm_lid,
 		      struct ftsw_err *err);
+/* The host port's GID (its GID prefix and port GUID, wire order). */
+int ftsw_sa_port_gid(struct ftsw_sa_client *c, uint8_t gid[16],
+		     struct ftsw_err *err);
 /*
  * The PathRecords from slid, asked of the SA at sm_lid: *recs (malloc'ed,
  * the caller frees) and *n. 0, or -1 with err (no answer within the

@@ -184,6 +184,18 @@ int ftsw_sa_port_lids(struct ftsw_sa_client *c, uint16_t *lid, uint16_t *sm_lid,
 	return 0;
 }
 
+int ftsw_sa_port_gid(struct ftsw_sa_client *c, uint8_t gid[16],
+		     struct ftsw_err *err)
+{
+	struct gw_ctl q = { .type = GW_CTL_GET_GID, .clientid = c->id,
+			    .len = GW_SIM_CTL_DATA };
+
+	if (ctl_ask(c, &q, "GET_GID", err))
+		return -1;
+	memcpy(gid, q.data, 16);	/* the prefix, the port GUID: wire order */
+	return 0;
+}
+
 /*
  * The answer to TID tid: from the data socket (at most 224 bytes through
  * libumad2sim's datagram, or a status) or the long-MAD socket. 0 with
