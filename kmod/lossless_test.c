@@ -582,6 +582,26 @@ static void ftsw_ll_fair_inputs(struct kunit *test)
 }
 
 /*
+ * The adaptive tests' fabric: a second cable A:4 - B:4 beside A:3 - B:3,
+ * and on A an adaptive group {3, 4} for LID 41 (its LFT says A:3).
+ */
+static void ftsw_t_ll_ar_pair(struct kunit *test, struct ftsw_t_ll *f,
+			      struct ftsw_port **a4, struct ftsw_port **b4)
+{
+	struct ftsw_ar *ar;
+
+	*a4 = ftsw_t_ll_port(test, f->sw[0], 4);
+	*b4 = ftsw_t_ll_port(test, f->sw[1], 4);
+	ftsw_t_cable(*a4, *b4);
+	ar = ftsw_ar_alloc(64, 1, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, ar);
+	__set_bit(3, ar->sets[1]);
+	__set_bit(4, ar->sets[1]);
+	ar->grp[41] = 1;
+	rcu_assign_pointer(f->sw[0]->ar, ar);
+}
+
+/*
  * Adaptive routing at the head of A:1's input buffer: A sends LID 41 by
  * its LFT to A:3, its group allows A:3 and A:4 (a second cable to B).
  * Each frame becomes the head as it arrives (the one before has moved to
@@ -596,18 +616,9 @@ static void ftsw_ll_adaptive_head(struct kunit *test)
 	struct ftsw_t_ll *f = ftsw_t_ll_new(test);
 	struct ftsw_port *a4, *b4;
 	struct ftsw_stats st;
-	struct ftsw_ar *ar;
 	int i;
 
-	a4 = ftsw_t_ll_port(test, f->sw[0], 4);
-	b4 = ftsw_t_ll_port(test, f->sw[1], 4);
-	ftsw_t_cable(a4, b4);
-	ar = ftsw_ar_alloc(64, 1, NULL);
-	KUNIT_ASSERT_NOT_NULL(test, ar);
-	__set_bit(3, ar->sets[1]);
-	__set_bit(4, ar->sets[1]);
-	ar->grp[41] = 1;
-	rcu_assign_pointer(f->sw[0]->ar, ar);
+	ftsw_t_ll_ar_pair(test, f, &a4, &b4);
 	for (i = 0; i < 3; i++)
 		ftsw_t_ll_rx(f->in, ftsw_t_ll_frame(test));
 	KUNIT_EXPECT_EQ(test, skb_queue_len(&f->a->ll->vl[0].out), 2U);
@@ -638,18 +649,9 @@ static void ftsw_ll_adaptive_busy(struct kunit *test)
 	struct ftsw_t_ll *f = ftsw_t_ll_new(test);
 	struct ftsw_port *a4, *b4;
 	struct ftsw_stats st;
-	struct ftsw_ar *ar;
 	int i;
 
-	a4 = ftsw_t_ll_port(test, f->sw[0], 4);
-	b4 = ftsw_t_ll_port(test, f->sw[1], 4);
-	ftsw_t_cable(a4, b4);
-	ar = ftsw_ar_alloc(64, 1, NULL);
-	KUNIT_ASSERT_NOT_NULL(test, ar);
-	__set_bit(3, ar->sets[1]);
-	__set_bit(4, ar->sets[1]);
-	ar->grp[41] = 1;
-	rcu_assign_pointer(f->sw[0]->ar, ar);
+	ftsw_t_ll_ar_pair(test, f, &a4, &b4);
 	f->fn.flowlet_ns = NSEC_PER_SEC;
 	f->a->ll->busy_until = ktime_get_ns() + NSEC_PER_SEC;
 	for (i = 0; i < 3; i++)
