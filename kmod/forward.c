@@ -78,11 +78,7 @@ static void ftsw_notify(struct ftsw_port *out, const struct ftsw_hdr *h)
  * with the far end that takes it up in its cb, for rx.c (bottom halves
  * off, as every sender and taker runs).
  */
-struct ftsw_mc_list {
-	struct sk_buff *head, *tail;
-};
-
-static DEFINE_PER_CPU(struct ftsw_mc_list, ftsw_mc_pending);
+static DEFINE_PER_CPU(struct ftsw_skb_list, ftsw_mc_pending);
 
 static struct ftsw_port **ftsw_mc_cb(struct sk_buff *skb)
 {
@@ -97,15 +93,10 @@ static struct ftsw_port **ftsw_mc_cb(struct sk_buff *skb)
  */
 struct sk_buff *ftsw_forward_mc_pop(struct ftsw_port **next)
 {
-	struct ftsw_mc_list *l = this_cpu_ptr(&ftsw_mc_pending);
-	struct sk_buff *skb = l->head;
+	struct sk_buff *skb = ftsw_skb_list_pop(this_cpu_ptr(&ftsw_mc_pending));
 
 	if (!skb)
 		return NULL;
-	l->head = skb->next;
-	if (!l->head)
-		l->tail = NULL;
-	skb_mark_not_on_list(skb);
 	*next = *ftsw_mc_cb(skb);
 	memset(skb->cb, 0, sizeof(skb->cb));
 	return skb;
@@ -114,18 +105,12 @@ struct sk_buff *ftsw_forward_mc_pop(struct ftsw_port **next)
 static void ftsw_mc_send(struct ftsw_port *in, struct ftsw_port *out,
 			 struct sk_buff *skb, u8 vl)
 {
-	struct ftsw_mc_list *l = this_cpu_ptr(&ftsw_mc_pending);
 	struct ftsw_port *next = ftsw_forward_out(in, out, skb, vl);
 
 	if (!next)
 		return;
 	*ftsw_mc_cb(skb) = next;
-	skb->next = NULL;
-	if (l->tail)
-		l->tail->next = skb;
-	else
-		l->head = skb;
-	l->tail = skb;
+	ftsw_skb_list_add(this_cpu_ptr(&ftsw_mc_pending), skb);
 }
 
 /*

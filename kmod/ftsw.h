@@ -587,6 +587,41 @@ static inline bool ftsw_ps_takes(const struct ftsw_ibport *ib)
 	return st == FTSW_PS_ARMED || st == FTSW_PS_ACTIVE;
 }
 
+/*
+ * Frames one CPU leaves for rx.c to deliver once a lock is dropped or a
+ * walk ends (ll_queue.c's sent frames, forward.c's multicast copies), in
+ * the order they were added; bottom halves off, so a per-CPU list needs no
+ * lock.
+ */
+struct ftsw_skb_list {
+	struct sk_buff *head, *tail;
+};
+
+static inline void ftsw_skb_list_add(struct ftsw_skb_list *l,
+				     struct sk_buff *skb)
+{
+	skb->next = NULL;
+	if (l->tail)
+		l->tail->next = skb;
+	else
+		l->head = skb;
+	l->tail = skb;
+}
+
+/* The first frame of @l, taken off it; NULL: none. */
+static inline struct sk_buff *ftsw_skb_list_pop(struct ftsw_skb_list *l)
+{
+	struct sk_buff *skb = l->head;
+
+	if (!skb)
+		return NULL;
+	l->head = skb->next;
+	if (!l->head)
+		l->tail = NULL;
+	skb_mark_not_on_list(skb);
+	return skb;
+}
+
 /* The fabric of @net (fabric.c registers the per-namespace state). */
 extern unsigned int ftsw_net_id;
 

@@ -60,14 +60,13 @@ static DEFINE_PER_CPU(bool, ftsw_ll_taken);
  * output queues of the switch: those are left to their ports' timers
  * rather than drained within the drain, which would nest without bound).
  */
-struct ftsw_ll_sent {
-	struct sk_buff *head, *tail;
-};
-
-static DEFINE_PER_CPU(struct ftsw_ll_sent, ftsw_ll_sent);
+static DEFINE_PER_CPU(struct ftsw_skb_list, ftsw_ll_sent);
 static DEFINE_PER_CPU(unsigned int, ftsw_ll_depth);
 
-static void ftsw_ll_sent_push(struct sk_buff *skb);
+static void ftsw_ll_sent_push(struct sk_buff *skb)
+{
+	ftsw_skb_list_add(this_cpu_ptr(&ftsw_ll_sent), skb);
+}
 
 /* ---------------------------------------------------------- helpers */
 
@@ -677,18 +676,6 @@ static u64 ftsw_ll_drain(struct ftsw_port *p, u64 now, struct sk_buff_head *tx)
 	return next;
 }
 
-static void ftsw_ll_sent_push(struct sk_buff *skb)
-{
-	struct ftsw_ll_sent *l = this_cpu_ptr(&ftsw_ll_sent);
-
-	skb->next = NULL;
-	if (l->tail)
-		l->tail->next = skb;
-	else
-		l->head = skb;
-	l->tail = skb;
-}
-
 /*
  * The next frame an output queue let go at once on this CPU, its port in
  * its cb (ftsw_ll_cb()->port), for rx.c to deliver; NULL: none. The port
@@ -697,16 +684,7 @@ static void ftsw_ll_sent_push(struct sk_buff *skb)
  */
 struct sk_buff *ftsw_ll_sent_pop(void)
 {
-	struct ftsw_ll_sent *l = this_cpu_ptr(&ftsw_ll_sent);
-	struct sk_buff *skb = l->head;
-
-	if (!skb)
-		return NULL;
-	l->head = skb->next;
-	if (!l->head)
-		l->tail = NULL;
-	skb_mark_not_on_list(skb);
-	return skb;
+	return ftsw_skb_list_pop(this_cpu_ptr(&ftsw_ll_sent));
 }
 
 /*
