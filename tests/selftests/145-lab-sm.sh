@@ -175,14 +175,13 @@ sys.exit("LIDs still by port 1: %s" % bad if bad else 0)' "$W/fail/lft.json"
 # The tables are read only once OpenSM has logged a sweep ended after the
 # trap (a cheap grep a second): reading and comparing the 20 tables while
 # it sweeps only slowed it down in the one-CPU guest.
-ups() { grep -c "SUBNET UP" "$RUN/opensm.log"; }
 reroute() {
 	local i n
-	n=$(ups)
+	n=$(sm_ups)
 	lab lab fail --name "$LAB" port s0:1 || return 1
 	for i in $(seq 1 600); do
 		grep -q "Received Generic Notice type:[0-9]* num:128 " "$RUN/opensm.log" &&
-			[ "$(ups)" -gt "$n" ] && break
+			[ "$(sm_ups)" -gt "$n" ] && break
 		sleep 1
 	done
 	for i in $(seq 1 20); do

@@ -54,7 +54,6 @@ tap_plan $((${#_specs[@]} + 4))
 tap_check "insmod ftsw.ko" ftsw_load
 
 fab() { nsenter --net="/run/netns/$LAB" "$FTSW" "$@"; }
-ups() { grep -c "SUBNET UP" "$RUN/opensm.log"; }
 
 up() {
 	command -v opensm >/dev/null && command -v ibroute >/dev/null ||
@@ -90,13 +89,13 @@ print(" ".join(str(x["lid"]) for x in s[int(sys.argv[2]):int(sys.argv[2]) + 2]))
 tables() {
 	local d=$1 k=$2 n ok
 	for _ in 1 2 3 4 5; do
-		n=$(ups)
+		n=$(sm_ups)
 		ok=0
 		gather "$d" "$k" >"$d.why" 2>&1 &&
 			"$PY" "$(dirname "$0")/lftcmp.py" "$d" >"$d.cmp" 2>&1 &&
 			grep -q '^20 switches, .* 2 ibroute tables equal, 0 differences' "$d.cmp" &&
 			ok=1
-		[ $ok = 1 ] && [ "$(ups)" = "$n" ] && { cat "$d.cmp"; return 0; }
+		[ $ok = 1 ] && [ "$(sm_ups)" = "$n" ] && { cat "$d.cmp"; return 0; }
 		sleep 3
 	done
 	cat "$d.why" "$d.cmp" 2>/dev/null

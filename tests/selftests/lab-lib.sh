@@ -33,6 +33,10 @@ lab_gone() {
 		{ echo "switches left in the init namespace"; return 1; }
 }
 
+# sm_ups: how many sweeps OpenSM has ended in the lab's log (SUBNET UP
+# each; a count that moved means it swept again).
+sm_ups() { grep -c "SUBNET UP" "/run/ftsw/$LAB/opensm.log"; }
+
 # lab_sm_down: lab down of a lab under OpenSM: no opensm left running (a
 # zombie is not running), nothing of the lab left.
 lab_sm_down() {
