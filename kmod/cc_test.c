@@ -15,6 +15,7 @@
  */
 #include <kunit/test.h>
 #include <linux/jiffies.h>
+#include <linux/prandom.h>
 #include <rdma/ib_mad.h>
 #include "cc.h"
 #include "hdr.h"
@@ -640,6 +641,98 @@ static void t_cc_cnp(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/*
+ * Hostile requests (the parse madfuzz's CC units reach, here without a
+ * fabric): every class version but 2 refused 0x04 before anything is
+ * written; a bad method wins over a bad version; blocks whose first port
+ * or entry would wrap a 32-bit multiplication (0x05555556 * 48 =
+ * 2^32 + 32, 0x04000000 * 64 = 2^32) are refused, not wrapped; a
+ * CongestionKeyInfo Set with a modifier writes no key; CCTI_Limit
+ * 0xFFFF writes nothing. Then 4096 requests of random bytes (class 0x21,
+ * seeded; half of them version 2, Get or Set, a known attribute, a
+ * small modifier): each gets an agent's status or is not answered, and
+ * CCTI_Limit never leaves the table.
+ */
+static void t_cc_hostile(struct kunit *test)
+{
+	static const u8 versions[] = { 0, 1, 3, 0x80, 0xff };
+	static const u16 attrs[] = {
+		0x0001, 0x0011, 0x0012, 0x0013, 0x0014, 0x0015, 0x0016,
+		0x0017, 0x0018, 0x0000, 0x0019, 0xffff,
+	};
+	struct t_cc *f = t_cc_new(test);
+	struct ftsw_cc_ca *cc = &f->p[2]->ca.cc;
+	struct rnd_state rs;
+	int i, at, st;
+	u8 *d;
+
+	for (i = 0; i < ARRAY_SIZE(versions); i++) {
+		for (at = T_SW; at <= T_CA; at++) {
+			d = t_req(f, SET, 0x0012, 0, 0);
+			f->mad[2] = versions[i];
+			put_unaligned_be64(0x99, d);
+			KUNIT_EXPECT_EQ_MSG(test, t_run(f, at), VERSION,
+					    "version %u", versions[i]);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, f->sw->cc.key.key, 0ULL);
+	KUNIT_EXPECT_EQ(test, cc->key.key, 0ULL);
+	t_req(f, 0x03, 0x0011, 0, 0);
+	f->mad[2] = 3;
+	KUNIT_EXPECT_EQ(test, t_run(f, T_SW), METHOD);
+	t_req(f, 0x81, 0x0011, 0, 0);
+	f->mad[2] = 3;
+	KUNIT_EXPECT_EQ(test, t_run(f, T_SW), -EOPNOTSUPP);
+	t_req(f, GET, 0x0015, 0x05555556, 0);
+	KUNIT_EXPECT_EQ(test, t_run(f, T_SW), VALUE);
+	t_req(f, SET, 0x0015, 0x05555556, 0);
+	KUNIT_EXPECT_EQ(test, t_run(f, T_SW), VALUE);
+	t_req(f, GET, 0x0017, 0x04000000, 0);
+	KUNIT_EXPECT_EQ(test, t_run(f, T_CA), VALUE);
+	d = t_req(f, SET, 0x0017, 0, 0);
+	put_unaligned_be16(0xffff, d);
+	put_unaligned_be16(0x1234, d + 4);
+	KUNIT_EXPECT_EQ(test, t_run(f, T_CA), VALUE);
+	KUNIT_EXPECT_EQ(test, cc->cct_limit, 0);
+	KUNIT_EXPECT_EQ(test, cc->cct[0], 0);
+	d = t_req(f, SET, 0x0012, 1, 0);
+	put_unaligned_be64(0x99, d);
+	KUNIT_EXPECT_EQ(test, t_run(f, T_CA), VALUE);
+	KUNIT_EXPECT_EQ(test, cc->key.key, 0ULL);
+	t_req(f, SET, 0x0013, 0, 0);
+	KUNIT_EXPECT_EQ(test, t_run(f, T_SW), ATTR);
+	t_req(f, GET, 0x0013, 0xffffffff, 0);
+	KUNIT_EXPECT_EQ(test, t_run(f, T_CA), VALUE);
+
+	prandom_seed_state(&rs, 39);
+	for (i = 0; i < 4096; i++) {
+		struct ib_mad_hdr *h = (void *)f->mad;
+		u32 r = prandom_u32_state(&rs);
+
+		prandom_bytes_state(&rs, f->mad, FTSW_MAD_SIZE);
+		h->mgmt_class = 0x21;
+		if (r & 1)
+			h->class_version = 2;
+		if (r & 2)
+			h->method = r & 4 ? GET : SET;
+		if (r & 8)
+			h->attr_id = cpu_to_be16(attrs[(r >> 8) % ARRAY_SIZE(attrs)]);
+		if (r & 16)
+			h->attr_mod = cpu_to_be32((r >> 16) & 3);
+		at = r & 32 ? T_CA : T_SW;
+		st = t_run(f, at);
+		KUNIT_EXPECT_TRUE_MSG(test, st == OK || st == VERSION ||
+				      st == METHOD || st == ATTR ||
+				      st == VALUE || st == -EOPNOTSUPP ||
+				      st == -EACCES, "request %d: %d", i, st);
+		KUNIT_EXPECT_LE(test, cc->cct_limit, 127);
+		/* a random CongestionKeyInfo Set would lock the rest out */
+		f->sw->cc.key.key = 0;
+		cc->key.key = 0;
+	}
+	t_cc_free(f);
+}
+
 static struct kunit_case ftsw_cc_cases[] = {
 	KUNIT_CASE(t_cc_attributes),
 	KUNIT_CASE(t_cc_info),
@@ -649,6 +742,7 @@ static struct kunit_case ftsw_cc_cases[] = {
 	KUNIT_CASE(t_cc_table),
 	KUNIT_CASE(t_cc_key),
 	KUNIT_CASE(t_cc_log),
+	KUNIT_CASE(t_cc_hostile),
 	KUNIT_CASE(t_cc_marking),
 	KUNIT_CASE(t_cc_becn_timer),
 	KUNIT_CASE(t_cc_ipd),

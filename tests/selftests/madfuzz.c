@@ -30,6 +30,10 @@
  *   - PMA (class 0x04) of ClassPortInfo, PortCounters, PortCountersExtended
  *     and attributes nobody answers, PortSelect (byte 1 of every one of
  *     them, ClassPortInfo's ClassVersion included) and CounterSelect so;
+ *   - congestion control (class 0x21) to every switch and CA: Get and Set
+ *     of every attribute and of some nobody has, other methods and class
+ *     versions, SwitchPortCongestionSetting's and CongestionControlTable's
+ *     block and CCTI_Limit at their edges, with the node's CC_Key or not;
  *   - SA (0x03) and other classes, with RMPP headers;
  *   - directed-route paths: hop counts, pointers, path ports, the D bit,
  *     LID-routed parts;
@@ -37,7 +41,10 @@
  *     LIDs), frames cut short or padded, and random bytes;
  * and a quarter of the structured ones get random bytes on top. Before
  * the campaign, management keys' protection levels are checked on a
- * switch and a CA (mkey_check()); no unit keys a node.
+ * switch and a CA (mkey_check()); no unit keys a node. Then a switch and
+ * a CA get a CC_Key with the protect bit (cckey_check(): the key's table
+ * checked) and keep it: a CC unit to them without the key must not be
+ * answered.
  *
  * What comes back is checked: every frame of 0x88B6 is 286 bytes from the
  * fabric's MAC; an answer to a unit has the unit's TID, class and
@@ -107,6 +114,19 @@
 #define P_CPI		0x0001
 #define P_PC		0x0012
 #define P_PCX		0x001d
+#define C_CC		0x21		/* congestion control, version 2 */
+#define CC_VERSION	2
+#define CC_CPI		0x0001
+#define CC_INFO		0x0011
+#define CC_KEYINFO	0x0012
+#define CC_LOG		0x0013
+#define CC_SW		0x0014		/* SwitchCongestionSetting */
+#define CC_SWPORT	0x0015		/* SwitchPortCongestionSetting */
+#define CC_CA		0x0016		/* CACongestionSetting */
+#define CC_TABLE	0x0017		/* CongestionControlTable */
+#define CC_TIME		0x0018		/* TimeStamp */
+#define ST_VERSION	0x04
+#define ST_METHOD	0x08
 #define ST_ATTR		0x0c
 #define ST_VALUE	0x1c
 #define ANY		(-1)		/* no status expected in particular */
@@ -156,15 +176,16 @@ static struct timespec t0;
 
 enum kind {
 	K_DR_SMP, K_LR_SMP, K_PMA, K_SA, K_CLASS, K_DR_PATH, K_HDR, K_RANDOM,
-	NKIND
+	K_CC, NKIND
 };
 
 static const char *const kind_name[NKIND] = {
 	"SMP directed route", "SMP LID-routed", "PMA", "SA", "other classes",
 	"directed-route paths", "header fields", "random bytes",
+	"congestion control",
 };
 
-static const unsigned int kind_weight[NKIND] = { 22, 13, 25, 5, 5, 15, 10, 5 };
+static const unsigned int kind_weight[NKIND] = { 22, 13, 25, 5, 5, 15, 10, 5, 10 };
 
 struct pend {
 	uint64_t tid;
@@ -175,6 +196,7 @@ struct pend {
 	uint16_t attr;
 	int expect;		/* ANY, or the status the unit must get */
 	bool no_answer, plain_dr;
+	bool silent;		/* it must not be answered (CC_Key) */
 	char what[200];
 };
 
@@ -182,6 +204,8 @@ static struct pend pend[NPEND];
 static uint64_t units_by[NKIND], answers_by[NKIND], oracle_units, oracle_ok;
 static uint64_t oracle_answered, status_seen[0x80], frames_in, unmatched;
 static int mkey_checks;		/* nodes whose M_Key levels were checked */
+static int cckey_checks;	/* nodes whose CC_Key was checked */
+static bool cc_keyed[MAXN];	/* nodes the campaign keeps a CC_Key on */
 static uint64_t back_to_host, sweeps, sent;
 static unsigned int failures;
 
@@ -795,6 +819,7 @@ struct unit {
 	int node;		/* the node it was built for, -1: none */
 	bool no_answer;		/* a response or trap: nothing answers it */
 	bool plain_dr;		/* a directed route left as built */
+	bool silent;		/* it must not be answered (CC_Key) */
 	char what[200];
 };
 
@@ -1055,7 +1080,8 @@ static void mkey_node(int n)
 	mkey_checks++;
 }
 
-static void mkey_check(void)
+/* @check on the first switch and the first CA other than our own. */
+static void key_nodes(void (*check)(int n))
 {
 	int sw = -1, ca = -1;
 
@@ -1066,9 +1092,14 @@ static void mkey_check(void)
 			ca = n;
 	}
 	if (sw >= 0)
-		mkey_node(sw);
+		check(sw);
 	if (ca >= 0)
-		mkey_node(ca);
+		check(ca);
+}
+
+static void mkey_check(void)
+{
+	key_nodes(mkey_node);
 	printf("# M_Key protection levels checked on %d node%s\n", mkey_checks,
 	       mkey_checks == 1 ? "" : "s");
 }
@@ -1278,12 +1309,286 @@ static void unit_pma(struct rng *r, struct unit *x, uint64_t tid)
 	    dlid, n, nd->sw ? "switch" : "CA", method, attr, port, get16(d + 2));
 }
 
+/*
+ * Congestion control (class 0x21, version 2; IBA vol. 1 Annex A10,
+ * Documentation/congestion.md "The CC agents"): every switch and CA has an
+ * agent. Attributes, the node that has each, the Get-only ones and the
+ * modifiers' ranges are the table there; the CC_Key at byte 24, the data
+ * at 64. Before the campaign one switch and one CA other than ours are
+ * keyed (cckey_check()) and stay keyed: a unit to them without the key
+ * must not be answered.
+ */
+#define CC_KEY		0x63636b65797a7a7aULL
+#define O_CCKEY		24
+#define O_CCLOG		32	/* CongestionLog's data */
+#define CK_PROTECT	8	/* CongestionKeyInfo: protect bit 7 */
+#define CK_LEASE	10
+#define CK_VIOL		12
+#define CC_PORTS_BLOCK	48	/* SwitchPortCongestionSetting's block */
+#define CC_CCT_BLOCKS	2	/* ControlTableCap: 64-entry blocks */
+#define CC_CCT_LIMIT	127	/* the largest CCTI_Limit of 2 blocks */
+
+/*
+ * A CC request to node @n's LID; its status, or -1: no answer within
+ * @ms. The answer's 192 bytes from byte 64 into @out.
+ */
+static int cc_ask(int n, uint8_t method, uint16_t attr, uint64_t key,
+		  const uint8_t *data, uint8_t *out, int ms)
+{
+	uint8_t ans[MAD];
+	struct frame f;
+
+	frame_init(&f, nodes[n].lid, C_CC);
+	mad_common(&f, C_CC, method, attr, 0, TID_SWEEP | ++sweep_tid);
+	FMAD(&f)[2] = CC_VERSION;
+	put64(FMAD(&f) + O_CCKEY, key);
+	if (data)
+		memcpy(FMAD(&f) + O_DATA, data, MAD - O_DATA);
+	if (!ask(&f, ans, ms))
+		return -1;
+	if (out)
+		memcpy(out, ans + O_DATA, MAD - O_DATA);
+	return mad_status(ans);
+}
+
+/* CongestionKeyInfo's data: key @key, protect bit @prot, lease 0. */
+static void cc_keyinfo(uint8_t *d, uint64_t key, bool prot)
+{
+	memset(d, 0, MAD - O_DATA);
+	put64(d, key);
+	d[CK_PROTECT] = prot ? 0x80 : 0;
+}
+
+/*
+ * The CC_Key table on node @n (congestion.md): keyed with the protect
+ * bit, a Get or Set without the key is not answered and counts a
+ * violation; with the key it is answered and shows them. Without the
+ * protect bit a Get passes, a Set still needs the key. @n stays keyed.
+ */
+static void cckey_node(int n)
+{
+	const char *what = nodes[n].sw ? "switch" : "CA";
+	uint16_t setting = nodes[n].sw ? CC_SW : CC_CA;
+	uint8_t d[MAD - O_DATA], got[MAD - O_DATA];
+	int st;
+
+	for (int prot = 1; prot >= 0; prot--) {
+		cc_keyinfo(d, CC_KEY, prot);
+		st = cc_ask(n, SET, CC_KEYINFO, CC_KEY, d, got, 300);
+		if (st || get64(got) != CC_KEY || (got[CK_PROTECT] >> 7) != prot) {
+			fail(~0ULL, "CC_Key: %s %d not keyed (status %d)", what, n, st);
+			return;
+		}
+		memset(d, 0, sizeof(d));
+		/* a Get without the key: refused when protected */
+		st = cc_ask(n, GET, CC_INFO, 0, NULL, NULL, 200);
+		if (prot ? st != -1 : st != 0)
+			fail(~0ULL, "CC_Key: %s %d, protect %d: a Get without the key got %d",
+			     what, n, prot, st);
+		st = cc_ask(n, GET, CC_CPI, CC_KEY ^ 1, NULL, NULL, 200);
+		if (prot ? st != -1 : st != 0)
+			fail(~0ULL, "CC_Key: %s %d, protect %d: a Get with a wrong key got %d",
+			     what, n, prot, st);
+		/* a Set without it: refused either way (a zero setting) */
+		st = cc_ask(n, SET, setting, 0, d, NULL, 200);
+		if (st != -1)
+			fail(~0ULL, "CC_Key: %s %d, protect %d: a Set without the key got %d",
+			     what, n, prot, st);
+		st = cc_ask(n, GET, CC_KEYINFO, CC_KEY, NULL, got, 300);
+		if (st || get64(got) != CC_KEY || get16(got + CK_VIOL) != (prot ? 3 : 1))
+			fail(~0ULL, "CC_Key: %s %d, protect %d: with the key: status %d key 0x%" PRIx64 " violations %u, want %u",
+			     what, n, prot, st, get64(got), get16(got + CK_VIOL),
+			     prot ? 3 : 1);
+	}
+	cc_keyinfo(d, CC_KEY, true);
+	if (cc_ask(n, SET, CC_KEYINFO, CC_KEY, d, NULL, 300)) {
+		fail(~0ULL, "CC_Key: %s %d not keyed again", what, n);
+		return;
+	}
+	cc_keyed[n] = true;
+	cckey_checks++;
+}
+
+static void cckey_check(void)
+{
+	key_nodes(cckey_node);
+	printf("# CC_Key checked and kept on %d node%s\n", cckey_checks,
+	       cckey_checks == 1 ? "" : "s");
+}
+
+/*
+ * A CongestionKeyInfo Set never keys a node the campaign does not keep
+ * keyed nor unkeys one it does: to a kept node's LID it writes the key
+ * with the protect bit and lease 0 (forever); to anyone else key 0, with
+ * key 0 in the MAD, which a kept node refuses.
+ */
+static void keep_cc_keys(struct unit *x)
+{
+	uint8_t *m = FMAD(&x->f), *d = m + O_DATA;
+	int n = x->node;
+
+	if (m[1] != C_CC || m[3] != SET || get16(m + O_ATTR) != CC_KEYINFO)
+		return;
+	if (n >= 0 && cc_keyed[n] && get16(FMH(&x->f)) == nodes[n].lid) {
+		put64(d, CC_KEY);
+		d[CK_PROTECT] |= 0x80;
+		put16(d + CK_LEASE, 0);
+		return;
+	}
+	put64(d, 0);
+	put64(m + O_CCKEY, 0);
+	x->silent = false;
+}
+
+/*
+ * The status of a CC request to @nd (congestion.md's table), with the
+ * key check passed: ANY where two things are wrong at once or nobody
+ * answers (a CA gives other methods to its host).
+ */
+static int cc_expect(const struct node *nd, uint8_t method, uint8_t version,
+		     uint16_t attr, uint32_t mod, const uint8_t *d)
+{
+	bool sw = nd->sw, have, getonly = false, bad;
+
+	if (method != GET && method != SET) {
+		if (silent_method(method) || !sw)
+			return ANY;
+		return version == CC_VERSION ? ST_METHOD : ANY;
+	}
+	if (version != CC_VERSION)
+		return ST_VERSION;
+	switch (attr) {
+	case CC_CPI:
+	case CC_INFO:
+	case CC_LOG:
+	case CC_TIME:
+		have = getonly = true;
+		bad = mod != 0;
+		break;
+	case CC_KEYINFO:
+		have = true;
+		bad = mod != 0;
+		break;
+	case CC_SW:
+		have = sw;
+		bad = mod != 0;
+		break;
+	case CC_SWPORT:
+		have = sw;
+		bad = mod > nd->nports / CC_PORTS_BLOCK;
+		break;
+	case CC_CA:
+		have = !sw;
+		bad = mod != 0;
+		break;
+	case CC_TABLE:
+		have = !sw;
+		bad = mod >= CC_CCT_BLOCKS ||
+		      (method == SET && get16(d) > CC_CCT_LIMIT);
+		break;
+	default:
+		return ST_ATTR;
+	}
+	if (!have)
+		return ST_ATTR;
+	if (getonly && method == SET)
+		return bad ? ANY : ST_ATTR;
+	return bad ? ST_VALUE : 0;
+}
+
+/* The modifier of CC @attr at @nd: its index at the edges. */
+static uint32_t cc_mod(struct rng *r, const struct node *nd, uint16_t attr)
+{
+	uint32_t max = pct(r, 70) ? 0xff : UINT32_MAX;
+
+	switch (attr) {
+	case CC_SWPORT:
+		return edge(r, nd->sw ? nd->nports / CC_PORTS_BLOCK : 0, max);
+	case CC_TABLE:
+		return edge(r, CC_CCT_BLOCKS - 1, max);
+	default:
+		return pct(r, 80) ? 0 : edge(r, 0, max);
+	}
+}
+
+/*
+ * A CC request to a node's LID: Get and Set of every attribute and of
+ * some nobody has, other methods and class versions, the modifiers and
+ * CCTI_Limit at their edges, random data, with the node's CC_Key or
+ * without it; now and then random bytes on top.
+ */
+static void unit_cc(struct rng *r, struct unit *x, uint64_t tid)
+{
+	static const uint16_t attrs[] = {
+		CC_CPI, CC_INFO, CC_KEYINFO, CC_LOG, CC_SW, CC_SWPORT, CC_CA,
+		CC_TABLE, CC_TIME,
+	};
+	static const uint16_t odd_attrs[] = {
+		0x0000, 0x0002, 0x0010, 0x0019, 0x0020, 0x00ff, 0xff00, 0xffff,
+	};
+	static const uint8_t odd_versions[] = { 0, 1, 3, 0x80, 0xff };
+	int n = (int)rnd(r, (uint32_t)nnodes);
+	const struct node *nd = &nodes[n];
+	uint16_t attr = pct(r, 90) ? PICK(r, attrs) :
+			pct(r, 70) ? PICK(r, odd_attrs) : (uint16_t)rnd64(r);
+	uint8_t method = pct(r, 55) ? GET : pct(r, 80) ? SET : any_method(r);
+	uint8_t version = pct(r, 90) ? CC_VERSION : PICK(r, odd_versions);
+	uint32_t mod = cc_mod(r, nd, attr);
+	uint16_t dlid = lid_of(r, n);
+	uint8_t *m = FMAD(&x->f), *d = m + O_DATA;
+	uint64_t key;
+
+	if (attr == CC_KEYINFO && method == SET)
+		dlid = nd->lid;		/* see keep_cc_keys() */
+	frame_init(&x->f, dlid, C_CC);
+	mad_common(&x->f, C_CC, method, attr, mod, tid);
+	m[2] = version;
+	if (cc_keyed[n])
+		key = pct(r, 60) ? CC_KEY : pct(r, 50) ? 0 : CC_KEY ^ (rnd64(r) | 1);
+	else
+		key = pct(r, 80) ? 0 : rnd64(r);
+	put64(m + O_CCKEY, key);
+	if (pct(r, 70))
+		rnd_bytes(r, m + O_CCLOG, MAD - O_CCLOG);
+	if (attr == CC_TABLE)
+		put16(d, (uint16_t)edge(r, CC_CCT_LIMIT, 0xffff));
+	x->expect = cc_expect(nd, method, version, attr, mod, d);
+	x->no_answer = silent_method(method);
+	x->lid = nd->lid;
+	x->node = n;
+	say(x, "CC to LID 0x%x (node %d, %s%s) version %u method 0x%02x attr 0x%04x mod 0x%x CC_Key 0x%" PRIx64,
+	    dlid, n, nd->sw ? "switch" : "CA", cc_keyed[n] ? ", keyed" : "",
+	    version, method, attr, mod, key);
+	if (cc_keyed[n] && key != CC_KEY && version == CC_VERSION &&
+	    (method == GET || method == SET)) {
+		x->silent = true;
+		x->expect = ANY;
+	}
+	if (dlid < nd->lid || dlid >= nd->lid + (1U << nd->lmc)) {
+		x->expect = ANY;	/* to some other LID, or none */
+		x->silent = false;
+	}
+	if (pct(r, 20)) {
+		int k = 1 + (int)rnd(r, 4);
+
+		for (int i = 0; i < k; i++) {
+			uint32_t at = rnd(r, MAD - 8);
+
+			m[at < O_TID ? at : at + 8] = (uint8_t)rnd(r, 256);
+		}
+		x->expect = ANY;
+		x->silent = false;
+		x->no_answer = silent_method(m[3]);
+		say(x, "; %d random bytes", k);
+	}
+}
+
 /* SA (0x03) requests with RMPP headers, and other classes, LID-routed. */
 static void unit_class(struct rng *r, struct unit *x, uint64_t tid, bool sa)
 {
 	static const uint8_t classes[] = {
 		0x00, 0x02, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0f, 0x10,
-		0x21, 0x30, 0x4f, 0x50, 0x80, 0x82, 0xff,
+		0x30, 0x4f, 0x50, 0x80, 0x82, 0xff,	/* 0x21: unit_cc() */
 	};
 	static const uint16_t sa_attrs[] = { 0x0011, 0x0020, 0x0035, 0x0038, 0x00b0, 0xf311 };
 	int n = (int)rnd(r, (uint32_t)nnodes);
@@ -1494,6 +1799,9 @@ static void unit_build(uint64_t u, struct unit *x)
 	case K_HDR:
 		unit_header(&r, x, tid);
 		break;
+	case K_CC:
+		unit_cc(&r, x, tid);
+		break;
 	default:
 		unit_random(&r, x);
 		break;
@@ -1515,6 +1823,7 @@ static void unit_build(uint64_t u, struct unit *x)
 	}
 	keep_own_cable(x, x->node, get32(FMAD(&x->f) + O_MOD));
 	keep_keys(x);
+	keep_cc_keys(x);
 }
 
 /* ---------------------------------------------------------------- answers */
@@ -1541,6 +1850,11 @@ static void check_answer(uint64_t u, struct pend *p, const uint8_t *mh,
 	p->tid = 0;		/* one answer each */
 	answers_by[p->kind]++;
 	status_seen[st & 0x7f]++;
+	if (p->silent && (!p->lid || get16(mh + 2) == p->lid)) {
+		fail(u, "answered (status 0x%02x) without the node's CC_Key: %s",
+		     st, p->what);
+		return;
+	}
 	if (p->no_answer)
 		return;		/* our own request, given back to this host */
 	if (m[1] != p->class || attr != p->attr || m[3] != GETRESP ||
@@ -1622,6 +1936,7 @@ static void unit_run(uint64_t u)
 		.attr = get16(FMAD(&x.f) + O_ATTR), .expect = x.expect,
 		.mod = get32(FMAD(&x.f) + O_MOD), .lid = x.lid,
 		.no_answer = x.no_answer, .plain_dr = x.plain_dr,
+		.silent = x.silent,
 	};
 	snprintf(p->what, sizeof(p->what), "%s", x.what);
 	if (x.expect != ANY)
@@ -1631,6 +1946,8 @@ static void unit_run(uint64_t u)
 		       x.what, x.expect == ANY ? "" : x.expect == 0 ?
 		       "; must succeed" : x.expect == ST_VALUE ?
 		       "; must get 0x1C" : "; must get another status");
+	if (trace && x.silent)
+		printf("#   (must not be answered: not the node's CC_Key)\n");
 	if (hexdump)
 		hex(&x.f);
 	send_frame(&x.f);
@@ -1747,6 +2064,7 @@ int main(int argc, char **argv)
 	if (self_sw < 0)
 		die("no switch behind this host's port");
 	mkey_check();
+	cckey_check();
 	for (u = first_unit;; u++) {
 		if ((seconds && elapsed() >= seconds) ||
 		    (count_given && u >= first_unit + nunits))
