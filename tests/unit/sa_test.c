@@ -8,7 +8,12 @@
  * 52..53, SL the low 4 bits of 53, MTU and rate the low 6 bits of 54, 55);
  * ComponentMask bit 5 is SLID.
  */
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
 #include "common.h"
+#include "gw/simproto.h"
 #include "sa/sa.h"
 
 #define TID 0x0102030405060708ull
@@ -255,6 +260,183 @@ TEST(mcmember_join)
 	EXPECT_EQ(-EINVAL, ftsw_sa_mcm_parse(mad, 56 + 51, TID,
 					     FTSW_SA_METHOD_DELETE, &got, &st,
 					     &err));
+}
+
+/*
+ * The batch (ftsw_sa_mcm_batch) against a fake gateway (the simulator
+ * protocol's server side, in a child): 5 requests of one client in flight
+ * at once, answered in the reverse order, the first answer on the
+ * long-MAD socket, after a stray answer of a TID nobody asked; each
+ * answer carries MLID 0xC000 + the request's place in the batch, so
+ * every request must get its own. Then the same batch with the 3rd
+ * request given back (status ETIMEDOUT), and with the 5th never
+ * answered.
+ */
+enum fake_mode { FAKE_ALL, FAKE_GIVE_BACK, FAKE_SILENT };
+
+static int fake_sock(const char *base, const char *what, bool num)
+{
+	struct sockaddr_un a;
+	socklen_t len = gw_sim_addr(&a, base, what, 0, num);
+	int fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, len) < 0)
+		_exit(10);
+	return fd;
+}
+
+/* A control question on ctl answered: CONNECT with slot 0, others echoed. */
+static void fake_ctl(int ctl)
+{
+	uint8_t buf[GW_SIM_CTL_SIZE];
+	struct sockaddr_un from;
+	socklen_t fl = sizeof(from);
+	struct gw_client_info ci;
+	struct gw_ctl q;
+	struct ftsw_err err;
+
+	if (recvfrom(ctl, buf, sizeof(buf), 0, (struct sockaddr *)&from,
+		     &fl) != GW_SIM_CTL_SIZE ||
+	    gw_ctl_decode(buf, sizeof(buf), &q, &err) < 0)
+		_exit(11);
+	if (q.type == GW_CTL_CONNECT) {
+		if (gw_info_decode(&q, &ci, &err) < 0)
+			_exit(12);
+		ci.id = 0;
+		gw_info_encode(&ci, &q);
+	}
+	gw_ctl_encode(&q, buf);
+	if (sendto(ctl, buf, sizeof(buf), 0, (struct sockaddr *)&from, fl) < 0)
+		_exit(13);
+}
+
+static void fake_gw(const char *base, unsigned nreq, enum fake_mode mode,
+		    int ready)
+{
+	int ctl = fake_sock(base, "ctl", false), out = fake_sock(base, "out", true);
+	int big = fake_sock(base, "big", false);
+	uint8_t buf[GW_SIM_REQ_SIZE], agent[GW_AGENT_SIZE], u[GW_UMAD_HDR + 256];
+	uint8_t mads[8][256];
+	struct sockaddr_un from, bigto;
+	socklen_t fl = sizeof(from), bl;
+	struct ftsw_err err;
+	struct gw_req r;
+	unsigned i;
+
+	if (write(ready, "r", 1) != 1)	/* bound: the client may come */
+		_exit(18);
+	fake_ctl(ctl);
+	if (recv(big, agent, sizeof(agent), 0) != GW_AGENT_SIZE)
+		_exit(14);
+	for (i = 0; i < nreq; i++) {
+		if (recvfrom(out, buf, sizeof(buf), 0, (struct sockaddr *)&from,
+			     &fl) != GW_SIM_REQ_SIZE ||
+		    gw_req_decode(buf, sizeof(buf), &r, &err) < 0)
+			_exit(15);
+		memcpy(mads[i], r.mad, 256);
+	}
+	/* a stray answer first: a TID nobody asked */
+	r = (struct gw_req){ .dqp = 1, .sqp = 1, .length = 256 };
+	memcpy(r.mad, mads[0], 256);
+	r.mad[3] = 0x81;
+	r.mad[15] ^= 0x80;
+	gw_req_encode(&r, buf);
+	sendto(out, buf, sizeof(buf), 0, (struct sockaddr *)&from, fl);
+	for (i = nreq; i-- > 0;) {
+		r = (struct gw_req){ .dqp = 1, .sqp = 1, .length = 256 };
+		memcpy(r.mad, mads[i], 256);
+		r.mad[3] = r.mad[3] == 0x15 ? 0x95 : 0x81;	/* the response */
+		r.mad[56 + 36] = 0xc0;
+		r.mad[56 + 37] = (uint8_t)i;
+		if (mode == FAKE_SILENT && i == nreq - 1)
+			continue;
+		if (mode == FAKE_GIVE_BACK && i == 2)
+			r.status = GW_STATUS_TIMEDOUT;
+		if (i == nreq - 1) {	/* the long-MAD socket */
+			struct gw_umad m = { .qpn = 1, .lid = 1, .len = 256,
+					     .mad = r.mad };
+			size_t n = gw_umad_encode(&m, u);
+
+			bl = gw_sim_addr(&bigto, base, "big", (unsigned)getppid(),
+					 true);
+			if (sendto(big, u, n, 0, (struct sockaddr *)&bigto,
+				   bl) < 0)
+				_exit(16);
+			continue;
+		}
+		gw_req_encode(&r, buf);
+		if (sendto(out, buf, sizeof(buf), 0, (struct sockaddr *)&from,
+			   fl) < 0)
+			_exit(17);
+	}
+	fake_ctl(ctl);		/* DISCONNECT */
+	_exit(0);
+}
+
+static int run_batch(enum fake_mode mode, struct ftsw_sa_mcm_req *q,
+		     struct ftsw_err *err)
+{
+	static const uint8_t gid[16] = { 0xfe, 0x80, [15] = 0x11 };
+	char base[64];
+	struct ftsw_sa_client c;
+	int rc, st, pfd[2];
+	char b;
+	pid_t pid;
+	unsigned i;
+
+	snprintf(base, sizeof(base), "ftsw-satest-%d-%d", (int)getpid(), mode);
+	if (pipe(pfd) < 0)
+		return -4;
+	pid = fork();
+	if (pid == 0)
+		fake_gw(base, 5, mode, pfd[1]);
+	close(pfd[1]);
+	rc = (int)read(pfd[0], &b, 1);	/* its sockets bound */
+	close(pfd[0]);
+	if (rc != 1 || ftsw_sa_open(&c, base, err)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		return -2;
+	}
+	/* the silence waited for: short; an answer: the default 10 s */
+	c.timeout_ms = mode == FAKE_SILENT ? 300 : 0;
+	for (i = 0; i < 5; i++) {
+		q[i] = (struct ftsw_sa_mcm_req){ .c = &c, .sm_lid = 1,
+			.method = i < 3 ? FTSW_SA_METHOD_SET :
+					  FTSW_SA_METHOD_DELETE,
+			.comp = 0x10003,
+			.in = { .join_state = FTSW_SA_JOIN_FULL } };
+		q[i].in.mgid[0] = 0xff;
+		q[i].in.mgid[15] = (uint8_t)i;
+		memcpy(q[i].in.port_gid, gid, 16);
+	}
+	rc = ftsw_sa_mcm_batch(q, 5, err);
+	ftsw_sa_close(&c);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0)
+		return -3;
+	return rc;
+}
+
+TEST(mcm_batch)
+{
+	struct ftsw_sa_mcm_req q[5];
+	struct ftsw_err err;
+	unsigned i;
+
+	ASSERT_EQ(0, run_batch(FAKE_ALL, q, &err)) TH_LOG("%s", err.msg);
+	for (i = 0; i < 5; i++) {
+		EXPECT_TRUE(q[i].done);
+		EXPECT_EQ(0, q[i].status);
+		EXPECT_EQ(0xc000 + i, q[i].out.mlid);
+		EXPECT_EQ(i, q[i].out.mgid[15]);
+	}
+	EXPECT_EQ(-1, run_batch(FAKE_GIVE_BACK, q, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "no answer from the SA"))
+		TH_LOG("%s", err.msg);
+	EXPECT_EQ(-1, run_batch(FAKE_SILENT, q, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "1 of 5 requests without an answer"))
+		TH_LOG("%s", err.msg);
 }
 
 TEST_HARNESS_MAIN

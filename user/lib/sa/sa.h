@@ -174,6 +174,28 @@ int ftsw_sa_mcm(struct ftsw_sa_client *c, uint16_t sm_lid, uint8_t method,
 		uint64_t comp, const struct ftsw_sa_mcm *in,
 		struct ftsw_sa_mcm *out, uint16_t *status,
 		struct ftsw_err *err);
+/*
+ * Many MCMemberRecord requests in flight at once, each through its own
+ * client (several may share one: a host's joins), as the hosts of a
+ * fabric join at the same time: all sent, then every answer taken as it
+ * comes, whichever client it reaches. The caller fills c, sm_lid, method,
+ * comp and in; out and status are the answer's (as ftsw_sa_mcm()). 0
+ * once every request has its answer, or -1 with err (an answer malformed
+ * or given back by a gateway; none for the clients' timeout, 10 s by
+ * default, counted from the last answer).
+ */
+struct ftsw_sa_mcm_req {
+	struct ftsw_sa_client *c;
+	uint16_t sm_lid;
+	uint8_t method;
+	uint64_t comp;
+	struct ftsw_sa_mcm in, out;
+	uint16_t status;
+	uint64_t tid;		/* the batch's */
+	bool done;
+};
+int ftsw_sa_mcm_batch(struct ftsw_sa_mcm_req *reqs, size_t n,
+		      struct ftsw_err *err);
 void ftsw_sa_close(struct ftsw_sa_client *c);
 
 #endif

@@ -20,6 +20,8 @@
 
 #define SA_TIMEOUT_MS	10000
 #define SA_BIG_MAX	(GW_RMPP_MAX_BYTES + GW_UMAD_HDR)
+/* MCMemberRecord requests of a batch in flight at once (at most) */
+#define SA_BATCH_WINDOW	64
 
 static int sock_bind(struct ftsw_sa_client *c, const char *what,
 		     struct ftsw_err *err)
@@ -197,6 +199,50 @@ int ftsw_sa_port_gid(struct ftsw_sa_client *c, uint8_t gid[16],
 }
 
 /*
+ * One datagram of c's, if any is waiting: 1 with *tid, *mad and *len (a
+ * MAD, pointing into c->buf) or *gw_status (the gateway gave the request
+ * of *tid back: non-zero, *mad NULL), 0 if what came was not for us.
+ */
+static int recv_one(struct ftsw_sa_client *c, bool big, uint64_t *tid,
+		    const uint8_t **mad, size_t *len, uint32_t *gw_status,
+		    struct ftsw_err *err)
+{
+	struct gw_req *r = (struct gw_req *)c->buf;
+	uint8_t buf[GW_SIM_REQ_SIZE + 16];
+	struct gw_umad u;
+	ssize_t n;
+
+	*gw_status = 0;
+	if (big) {
+		n = recv(c->big, c->buf, SA_BIG_MAX, MSG_TRUNC | MSG_DONTWAIT);
+		if (n <= 0 || (size_t)n > SA_BIG_MAX ||
+		    gw_umad_decode(c->buf, (size_t)n, GW_RMPP_MAX_BYTES, &u,
+				   err) || u.len < 16)
+			return 0;
+		*tid = gw_mad_tid(u.mad);
+		*mad = u.mad;
+		*len = u.len;
+		return 1;
+	}
+	n = recv(c->data, buf, sizeof(buf), MSG_TRUNC | MSG_DONTWAIT);
+	if (n <= 0 || (size_t)n > sizeof(buf) ||
+	    gw_req_decode(buf, (size_t)n, r, err))
+		return 0;
+	*tid = gw_mad_tid(r->mad);
+	*mad = r->status ? NULL : r->mad;
+	*len = r->length;
+	*gw_status = r->status;
+	return 1;
+}
+
+static void gw_gave_back(uint32_t status, struct ftsw_err *err)
+{
+	ftsw_err_set(err, "SA client: the gateway gave the query back, status %u%s",
+		     status, status == GW_STATUS_TIMEDOUT ?
+		     " (no answer from the SA)" : "");
+}
+
+/*
  * The answer to TID tid: from the data socket (at most 224 bytes through
  * libumad2sim's datagram, or a status) or the long-MAD socket. 0 with
  * *mad and *len pointing into c->buf, or -1.
@@ -204,12 +250,10 @@ int ftsw_sa_port_gid(struct ftsw_sa_client *c, uint8_t gid[16],
 static int recv_answer(struct ftsw_sa_client *c, uint64_t tid,
 		       const uint8_t **mad, size_t *len, struct ftsw_err *err)
 {
-	uint64_t end = ftsw_now_us() + (c->timeout_ms ? c->timeout_ms :
-					SA_TIMEOUT_MS) * 1000ull;
-	struct gw_req *r = (struct gw_req *)c->buf;
-	struct gw_umad u;
-	uint64_t now;
-	ssize_t n;
+	unsigned ms = c->timeout_ms ? c->timeout_ms : SA_TIMEOUT_MS;
+	uint64_t end = ftsw_now_us() + ms * 1000ull, now, got;
+	uint32_t st;
+	int k;
 
 	while ((now = ftsw_now_us()) < end) {
 		struct pollfd p[2] = { { .fd = c->data, .events = POLLIN },
@@ -217,65 +261,56 @@ static int recv_answer(struct ftsw_sa_client *c, uint64_t tid,
 
 		if (poll(p, 2, (int)((end - now + 999) / 1000)) <= 0)
 			continue;
-		if (p[1].revents & POLLIN) {
-			n = recv(c->big, c->buf, SA_BIG_MAX, MSG_TRUNC);
-			if (n > 0 && (size_t)n <= SA_BIG_MAX &&
-			    !gw_umad_decode(c->buf, (size_t)n, GW_RMPP_MAX_BYTES,
-					    &u, err) &&
-			    u.len >= 16 && gw_mad_tid(u.mad) == tid) {
-				*mad = u.mad;
-				*len = u.len;
-				return 0;
-			}
-		}
-		if (p[0].revents & POLLIN) {
-			uint8_t buf[GW_SIM_REQ_SIZE + 16];
-
-			n = recv(c->data, buf, sizeof(buf), MSG_TRUNC);
-			if (n <= 0 || (size_t)n > sizeof(buf) ||
-			    gw_req_decode(buf, (size_t)n, r, err) ||
-			    gw_mad_tid(r->mad) != tid)
+		for (k = 1; k >= 0; k--) {
+			if (!(p[k].revents & POLLIN) ||
+			    recv_one(c, k, &got, mad, len, &st, err) != 1 ||
+			    got != tid)
 				continue;
-			if (r->status) {
-				ftsw_err_set(err, "SA client: the gateway gave the query back, status %u%s",
-					     r->status, r->status == GW_STATUS_TIMEDOUT ?
-					     " (no answer from the SA)" : "");
+			if (st) {
+				gw_gave_back(st, err);
 				return -1;
 			}
-			*mad = r->mad;
-			*len = r->length;
 			return 0;
 		}
 	}
-	ftsw_err_set(err, "SA client: no answer in %u ms",
-		     c->timeout_ms ? c->timeout_ms : SA_TIMEOUT_MS);
+	ftsw_err_set(err, "SA client: no answer in %u ms", ms);
 	return -1;
 }
 
-int ftsw_sa_paths(struct ftsw_sa_client *c, uint16_t sm_lid, uint16_t slid,
-		  struct ftsw_sa_path_rec **recs, size_t *n,
-		  struct ftsw_err *err)
+/* MAD mad[256] to the SA at sm_lid through c's gateway. */
+static int sa_send(struct ftsw_sa_client *c, uint16_t sm_lid,
+		   const uint8_t mad[GW_MAD_SIZE], struct ftsw_err *err)
 {
 	struct gw_req q = { .dlid = sm_lid, .dqp = 1, .sqp = 1,
 			    .length = GW_MAD_SIZE };
 	uint8_t buf[GW_SIM_REQ_SIZE];
 	struct sockaddr_un a;
 	socklen_t alen = gw_sim_addr(&a, c->base, "out", c->id, true);
+
+	memcpy(q.mad, mad, GW_MAD_SIZE);
+	gw_req_encode(&q, buf);
+	if (sendto(c->data, buf, sizeof(buf), 0, (struct sockaddr *)&a,
+		   alen) != (ssize_t)sizeof(buf)) {
+		ftsw_err_set(err, "SA client: request to @%s:out%u: %s",
+			     c->base, c->id, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int ftsw_sa_paths(struct ftsw_sa_client *c, uint16_t sm_lid, uint16_t slid,
+		  struct ftsw_sa_path_rec **recs, size_t *n,
+		  struct ftsw_err *err)
+{
+	uint8_t q[GW_MAD_SIZE];
 	const uint8_t *mad;
 	uint64_t tid = c->next_tid++;
 	size_t len;
 
 	*recs = NULL;
 	*n = 0;
-	ftsw_sa_pr_query(q.mad, tid, slid);
-	gw_req_encode(&q, buf);
-	if (sendto(c->data, buf, sizeof(buf), 0, (struct sockaddr *)&a,
-		   alen) != (ssize_t)sizeof(buf)) {
-		ftsw_err_set(err, "SA client: query to @%s:out%u: %s", c->base,
-			     c->id, strerror(errno));
-		return -1;
-	}
-	if (recv_answer(c, tid, &mad, &len, err))
+	ftsw_sa_pr_query(q, tid, slid);
+	if (sa_send(c, sm_lid, q, err) || recv_answer(c, tid, &mad, &len, err))
 		return -1;
 	*recs = malloc(FTSW_SA_MAX_RECORDS * sizeof(**recs));
 	if (!*recs) {
@@ -296,25 +331,119 @@ int ftsw_sa_mcm(struct ftsw_sa_client *c, uint16_t sm_lid, uint8_t method,
 		struct ftsw_sa_mcm *out, uint16_t *status,
 		struct ftsw_err *err)
 {
-	struct gw_req q = { .dlid = sm_lid, .dqp = 1, .sqp = 1,
-			    .length = GW_MAD_SIZE };
-	uint8_t buf[GW_SIM_REQ_SIZE];
-	struct sockaddr_un a;
-	socklen_t alen = gw_sim_addr(&a, c->base, "out", c->id, true);
-	const uint8_t *mad;
-	uint64_t tid = c->next_tid++;
-	size_t len;
+	struct ftsw_sa_mcm_req r = { .c = c, .sm_lid = sm_lid,
+				     .method = method, .comp = comp,
+				     .in = *in };
 
-	ftsw_sa_mcm_request(q.mad, tid, method, comp, in);
-	gw_req_encode(&q, buf);
-	if (sendto(c->data, buf, sizeof(buf), 0, (struct sockaddr *)&a,
-		   alen) != (ssize_t)sizeof(buf)) {
-		ftsw_err_set(err, "SA client: request to @%s:out%u: %s",
-			     c->base, c->id, strerror(errno));
+	if (ftsw_sa_mcm_batch(&r, 1, err))
 		return -1;
-	}
-	if (recv_answer(c, tid, &mad, &len, err) ||
-	    ftsw_sa_mcm_parse(mad, len, tid, method, out, status, err))
-		return -1;
+	*out = r.out;
+	*status = r.status;
 	return 0;
+}
+
+/* Which request of reqs[n] waits for TID tid on client c (n: none). */
+static size_t batch_find(struct ftsw_sa_mcm_req *reqs, size_t n,
+			 const struct ftsw_sa_client *c, uint64_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (reqs[i].c == c && reqs[i].tid == tid && !reqs[i].done)
+			return i;
+	return n;
+}
+
+/* Request i of reqs sent: a TID of its client's, the MAD out. */
+static int batch_send(struct ftsw_sa_mcm_req *r, struct ftsw_err *err)
+{
+	uint8_t q[GW_MAD_SIZE];
+
+	r->tid = r->c->next_tid++;
+	ftsw_sa_mcm_request(q, r->tid, r->method, r->comp, &r->in);
+	return sa_send(r->c, r->sm_lid, q, err);
+}
+
+int ftsw_sa_mcm_batch(struct ftsw_sa_mcm_req *reqs, size_t n,
+		      struct ftsw_err *err)
+{
+	struct pollfd *p = calloc(2 * n + 1, sizeof(*p));
+	struct ftsw_sa_client **cl = calloc(n + 1, sizeof(*cl));
+	size_t i, j, k, ncl = 0, left = n, sent;
+	unsigned ms = 0;
+	uint64_t end, now, tid;
+	const uint8_t *mad;
+	uint32_t st;
+	size_t len;
+	int rc = -1;
+
+	if (!p || !cl) {
+		ftsw_err_set(err, "SA client: out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct ftsw_sa_client *c = reqs[i].c;
+
+		reqs[i].done = false;
+		reqs[i].status = 0;
+		reqs[i].tid = 0;
+		for (j = 0; j < ncl && cl[j] != c; j++)
+			;
+		if (j == ncl) {
+			cl[ncl++] = c;
+			unsigned t = c->timeout_ms ? c->timeout_ms :
+						     SA_TIMEOUT_MS;
+
+			ms = t > ms ? t : ms;
+		}
+	}
+	for (sent = 0; sent < n && sent < SA_BATCH_WINDOW; sent++)
+		if (batch_send(&reqs[sent], err))
+			goto out;
+	/* every answer; the wait starts again with each one that comes */
+	end = ftsw_now_us() + ms * 1000ull;
+	while (left && (now = ftsw_now_us()) < end) {
+		for (j = 0; j < ncl; j++) {
+			p[2 * j] = (struct pollfd){ .fd = cl[j]->data,
+						    .events = POLLIN };
+			p[2 * j + 1] = (struct pollfd){ .fd = cl[j]->big,
+							.events = POLLIN };
+		}
+		if (poll(p, 2 * ncl, (int)((end - now + 999) / 1000)) <= 0)
+			continue;
+		for (j = 0; j < 2 * ncl; j++) {
+			struct ftsw_sa_client *c = cl[j / 2];
+
+			if (!(p[j].revents & POLLIN) ||
+			    recv_one(c, j & 1, &tid, &mad, &len, &st,
+				     err) != 1)
+				continue;
+			k = batch_find(reqs, n, c, tid);
+			if (k == n)
+				continue;
+			if (st) {
+				gw_gave_back(st, err);
+				goto out;
+			}
+			if (ftsw_sa_mcm_parse(mad, len, tid, reqs[k].method,
+					      &reqs[k].out, &reqs[k].status,
+					      err))
+				goto out;
+			reqs[k].done = true;
+			left--;
+			end = ftsw_now_us() + ms * 1000ull;
+			if (sent < n && batch_send(&reqs[sent++], err))
+				goto out;
+		}
+	}
+	if (left) {
+		ftsw_err_set(err, "SA client: %zu of %zu requests without an answer in %u ms",
+			     left, n, ms);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(p);
+	free(cl);
+	return rc;
 }
