@@ -35,6 +35,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <arpa/inet.h>
 #include <net/if.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -267,6 +268,87 @@ static uint8_t scratch[MSG_MAX];
 
 /* ---------------------------------------------------------------- valid */
 
+/*
+ * An edge port's multicast groups (PORT_MCAST, struct ftsw_mcast_ent[]):
+ * up to 4 well-formed entries (an IPv6 or IPv4-mapped group, an MLID
+ * 0xC000..0xFFFE, a valid P_Key, SL 0..15, zero padding), sometimes with
+ * one broken as include/uapi/linux/ftsw.h forbids: a unicast MLID or
+ * 0xFFFF, P_Key 0 or 0x8000, SL past 15, padding set, a unicast group, a
+ * group twice; or more than FTSW_MCAST_MAX entries, or a length no whole
+ * number of entries. True when broken: the kernel must refuse it.
+ */
+static bool mcast_attr(struct rng *r, struct msg *m)
+{
+	struct ftsw_mcast_ent *e = (struct ftsw_mcast_ent *)scratch;
+	uint32_t n = pct(r, 5) ? FTSW_MCAST_MAX + 1 + rnd(r, 3) : rnd(r, 5);
+	size_t len = n * sizeof(*e);
+	bool bad = n > FTSW_MCAST_MAX;
+
+	memset(e, 0, len);
+	for (uint32_t i = 0; i < n; i++) {
+		if (pct(r, 50)) {
+			e[i].group[0] = 0xff;
+			e[i].group[1] = (uint8_t)(0x10 | rnd(r, 16));
+		} else {
+			e[i].group[10] = e[i].group[11] = 0xff;
+			e[i].group[12] = (uint8_t)(224 + rnd(r, 16));
+		}
+		e[i].group[15] = (uint8_t)i;	/* each group once */
+		e[i].mlid = htons((uint16_t)(0xc000 + rnd(r, 0x3fff)));
+		e[i].pkey = htons(pct(r, 70) ? 0xffff : (uint16_t)(1 + rnd(r, 0xfffe)));
+		if (!(ntohs(e[i].pkey) & 0x7fff))
+			e[i].pkey = htons(0x7fff);
+		e[i].sl = (uint8_t)rnd(r, 16);
+	}
+	if (n && n <= FTSW_MCAST_MAX && pct(r, 30)) {
+		struct ftsw_mcast_ent *x = &e[rnd(r, n)];
+
+		bad = true;
+		switch (rnd(r, 7)) {
+		case 0:
+			x->mlid = htons((uint16_t)PICK(r, ((const uint32_t[]){
+				0, 1, 0xbfff, 0xffff })));
+			break;
+		case 1:
+			x->pkey = htons(pct(r, 50) ? 0 : 0x8000);
+			break;
+		case 2:
+			x->sl = (uint8_t)(16 + rnd(r, 240));
+			break;
+		case 3:
+			x->pad[rnd(r, 3)] = (uint8_t)(1 + rnd(r, 255));
+			break;
+		case 4:		/* a unicast IPv6 group */
+			x->group[0] = (uint8_t)(1 + rnd(r, 0xfe));
+			break;
+		case 5:		/* a unicast IPv4-mapped group */
+			memset(x->group, 0, 16);
+			x->group[10] = x->group[11] = 0xff;
+			x->group[12] = (uint8_t)PICK(r, ((const uint32_t[]){
+				10, 192, 223, 240 }));
+			break;
+		default:
+			if (n < 2) {
+				x->mlid = 0;
+				break;
+			}
+			memcpy(e[0].group, e[1].group, 16);
+			break;
+		}
+	}
+	if (pct(r, 5)) {
+		len += 1 + rnd(r, sizeof(*e) - 1);
+		bad = true;
+	}
+	attr(m, FTSW_ATTR_PORT_MCAST, scratch, len);
+	return bad;
+}
+
+/* Set by valid(): its request carries a table the kernel must refuse. */
+static bool valid_must_fail;
+/* Taken by queue() for the request it queues. */
+static bool queue_must_fail;
+
 /* A well-formed request that drives the deep paths; returns its command. */
 static uint8_t valid(struct rng *r, struct msg *m, uint16_t flags)
 {
@@ -341,6 +423,8 @@ static uint8_t valid(struct rng *r, struct msg *m, uint16_t flags)
 				scratch[i] = (uint8_t)rnd(r, 16);
 			attr(m, FTSW_ATTR_PORT_SL_TABLE, scratch, n);
 		}
+		if (pct(r, 30))
+			valid_must_fail = mcast_attr(r, m);
 	} else if (k < 72) {
 		uint32_t first, n;
 
@@ -584,6 +668,7 @@ static uint8_t hostile(struct rng *r, struct msg *m, enum cls c)
 		static const uint16_t blobs[] = {
 			FTSW_ATTR_LFT_DATA, FTSW_ATTR_PORT_SL_TABLE, FTSW_ATTR_PORT_OFFSETS,
 			FTSW_ATTR_SWITCH_NAME, FTSW_ATTR_SL2VL, FTSW_ATTR_PLAN_IP6,
+			FTSW_ATTR_PORT_MCAST,
 		};
 
 		cmd = pct(r, 80) ? PICK(r, ((const uint8_t[]){
@@ -806,6 +891,7 @@ struct pending {
 	uint8_t cmd;
 	bool dump;		/* NLM_F_DUMP set */
 	bool hdr_bad;		/* a header the genl core refuses (EINVAL) */
+	bool must_fail;		/* a broken PORT_MCAST: never answered 0 */
 	bool done;
 };
 
@@ -849,6 +935,8 @@ static void answered(struct pending *p, int err)
 	if (no_admin && mutating(p->cmd) && !p->dump && !p->hdr_bad && err != -EPERM)
 		fail(p->unit, "unprivileged %s command %u answered %s, not EPERM",
 		     cls_name[p->cls], p->cmd, err ? strerror(-err) : "ok");
+	if (p->must_fail && !err)
+		fail(p->unit, "a PORT_SET with a broken PORT_MCAST table accepted");
 }
 
 /* Send the batch in one sendmsg and read every answer. */
@@ -958,7 +1046,9 @@ static void queue(struct msg *m, uint64_t u, enum cls c, uint8_t cmd)
 	digest_add(u, m->buf, m->len);
 	p = &pend[npend++];
 	*p = (struct pending){ .seq = h->nlmsg_seq, .unit = u, .cls = c, .cmd = cmd,
-			       .dump = (h->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP };
+			       .dump = (h->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP,
+			       .must_fail = queue_must_fail };
+	queue_must_fail = false;
 	f = h->nlmsg_flags & ~(p->dump ? NLM_F_DUMP : 0);
 	p->hdr_bad = ((struct genlmsghdr *)NLMSG_DATA(h))->reserved ||
 		     (f & ~(NLM_F_REQUEST | NLM_F_ACK | NLM_F_ECHO));
@@ -1271,9 +1361,14 @@ static void unit(uint64_t u)
 		churn_unit(&r, u);
 	} else {
 		struct msg m = batch_msg();
-		uint8_t cmd = c == C_VALID ? valid(&r, &m, NLM_F_REQUEST | NLM_F_ACK)
-					   : hostile(&r, &m, c);
+		uint8_t cmd;
 
+		valid_must_fail = false;
+		cmd = c == C_VALID ? valid(&r, &m, NLM_F_REQUEST | NLM_F_ACK)
+				   : hostile(&r, &m, c);
+		/* hostile classes may change it further (a later PORT_MCAST
+		 * of their own wins): only a valid unit's is sure */
+		queue_must_fail = c == C_VALID && valid_must_fail;
 		queue(&m, u, c, cmd);
 	}
 }
