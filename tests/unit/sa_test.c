@@ -251,12 +251,18 @@ TEST(mcmember_join)
 	mad[56 + 37] = 0x00;
 	EXPECT_EQ(0, ftsw_sa_mcm_parse(mad, 256, TID, FTSW_SA_METHOD_DELETE,
 				       &got, &st, &err));
+	/* but not a unicast one */
+	mad[56 + 37] = 0x05;
+	EXPECT_EQ(-EINVAL, ftsw_sa_mcm_parse(mad, 256, TID,
+					     FTSW_SA_METHOD_DELETE, &got, &st,
+					     &err));
 	/* a join's answer with a unicast MLID is not */
 	mad[3] = 0x81;
 	mad[56 + 37] = 0x05;
 	EXPECT_EQ(-EINVAL, ftsw_sa_mcm_parse(mad, 256, TID, FTSW_SA_METHOD_SET,
 					     &got, &st, &err));
 	mad[3] = 0x95;
+	mad[56 + 37] = 0x00;	/* well-formed but short */
 	EXPECT_EQ(-EINVAL, ftsw_sa_mcm_parse(mad, 56 + 51, TID,
 					     FTSW_SA_METHOD_DELETE, &got, &st,
 					     &err));

@@ -216,8 +216,8 @@ int ftsw_sa_mcm_parse(const uint8_t *msg, size_t len, uint64_t tid,
 		return 0;
 	ftsw_sa_mcm_decode(msg + FTSW_SA_HDR, out);
 	/* a leave's answer echoes the request, whose MLID OpenSM leaves 0 */
-	if (method != FTSW_SA_METHOD_DELETE &&
-	    (out->mlid < 0xC000 || out->mlid == 0xFFFF)) {
+	if ((out->mlid < 0xC000 || out->mlid == 0xFFFF) &&
+	    (method != FTSW_SA_METHOD_DELETE || out->mlid)) {
 		ftsw_err_set(err, "SA answer: MLID 0x%04x is not a multicast LID",
 			     out->mlid);
 		return -EINVAL;

@@ -127,7 +127,8 @@ void ftsw_sa_mcm_request(uint8_t mad[256], uint64_t tid, uint8_t method,
  * Delete), TID tid, attribute MCMemberRecord, room for one record; a
  * non-zero MAD status is returned in *status (0 then) with the record
  * left unread, as the SA refused. The record's MLID must be multicast
- * (0xC000..0xFFFE) when the status is 0. 0 or -EINVAL with err.
+ * (0xC000..0xFFFE) when the status is 0, or 0 in a DeleteResp (OpenSM
+ * echoes a leave's request). 0 or -EINVAL with err.
  */
 int ftsw_sa_mcm_parse(const uint8_t *msg, size_t len, uint64_t tid,
 		      uint8_t method, struct ftsw_sa_mcm *out,
