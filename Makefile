@@ -163,8 +163,9 @@ $(B)/tests/unit/%: tests/unit/%.c $(LIBFTSW_ALL)
 unit-bins: $(UNIT_BINS)
 
 # Selftest helpers in C (run in the VM): the netlink campaign of selftest
-# 95 and make fuzz-netlink, the MAD campaign of 96 and make fuzz-mad.
-SELFTEST_BINS := $(B)/tests/nlfuzz $(B)/tests/madfuzz
+# 95 and make fuzz-netlink, the MAD campaign of 96 and make fuzz-mad, the
+# multicast receiver and sender of 154.
+SELFTEST_BINS := $(B)/tests/nlfuzz $(B)/tests/madfuzz $(B)/tests/mcpeer
 $(B)/tests/%: tests/selftests/%.c tests/selftests/fuzzrng.h include/uapi/linux/ftsw.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
