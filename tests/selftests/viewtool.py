@@ -19,7 +19,8 @@ forward (tests/vm/run --guestfwd).
   viewtool.py eval CDP EXPR             the value of EXPR in the page (JSON)
   viewtool.py watch CDP EXPR SECONDS STEP [STOP]   EXPR every STEP s
                                         (JSON list of [seconds since start,
-                                        value]), until STOP is true
+                                        value]), until STOP is true (or
+                                        STOP file:PATH exists)
   viewtool.py until CDP EXPR SECONDS    wait until EXPR is true; prints
                                         the seconds it took, exit 1 if never
   viewtool.py clock CDP                 the page's clock minus ours, in s
@@ -30,6 +31,13 @@ forward (tests/vm/run --guestfwd).
                                         EXPR (zoom, a trace...)
   viewtool.py textshot CDP FILE TEXT W H   a terminal's text as a PNG
   viewtool.py hostile URL PID           the hostile clients (see hostile())
+  viewtool.py py CODE ARGS...           run the python CODE (a check's
+                                        script) with ARGS as sys.argv[1:]
+  viewtool.py serve                     every command above but start, one
+                                        after another, from stdin (see
+                                        serve()): one python3 for a whole
+                                        selftest (a start costs a TCG guest
+                                        a second or two)
 
 Every command ends within its own deadline (VIEWTOOL_SECONDS, default 120,
 plus the SECONDS it was given): a browser that stops answering fails the
@@ -146,6 +154,9 @@ class Page:
                 return m.get("result", {})
             self.events.append(m)
 
+    def close(self):
+        self.ws.s.close()
+
     def eval(self, expr):
         r = self.call("Runtime.evaluate", expression=expr, returnByValue=True,
                       awaitPromise=True)
@@ -155,6 +166,20 @@ class Page:
 
 
 # ------------------------------------------------------------ commands
+
+# eval, watch and until share one DevTools session per browser for as long
+# as this process lives (serve); open, shot and textshot get sessions of
+# their own (their event subscriptions and emulated sizes end with them)
+_pages = {}
+
+
+def page_of(cdp):
+    if cdp not in _pages:
+        _pages[cdp] = Page(cdp)
+    p = _pages[cdp]
+    p.events = []
+    return p
+
 
 def start(profile):
     proc = subprocess.Popen(["chromium", "--headless", "--no-sandbox", "--disable-gpu",
@@ -216,16 +241,20 @@ def open_page(port, url, seconds=60):
         return 1
     reqs = [e["params"]["request"]["url"] for e in p.events
             if e.get("method") == "Network.requestWillBeSent"]
+    p.close()
     print(json.dumps({"seconds": round(time.time() - t0, 2), "requests": reqs}))
     return 0
 
 
 def watch(port, expr, seconds, step, stop=None):
-    p = Page(port)
+    """STOP: an expression, or file:PATH (until PATH exists: the test
+    says when, say, its traffic is over)."""
+    p = page_of(port)
     t0, out = time.time(), []
     while time.time() - t0 < seconds:
         out.append([round(time.time() - t0, 2), p.eval(expr)])
-        if stop and p.eval(stop):
+        if stop and (os.path.exists(stop[5:]) if stop.startswith("file:")
+                     else p.eval(stop)):
             break
         time.sleep(step)
     print(json.dumps(out))
@@ -233,7 +262,7 @@ def watch(port, expr, seconds, step, stop=None):
 
 
 def until(port, expr, seconds):
-    p = Page(port)
+    p = page_of(port)
     t0 = time.time()
     while time.time() - t0 < seconds:
         if p.eval(expr):
@@ -247,7 +276,7 @@ def until(port, expr, seconds):
 def clock(port):
     """The page's clock minus ours: the midpoint of a round trip, best of
     five (the uncertainty, half the round trip, printed too)."""
-    p = Page(port)
+    p = page_of(port)
     best = None
     for _ in range(5):
         t0 = time.time()
@@ -262,7 +291,7 @@ def clock(port):
 def cpu(port):
     """The page's clock (the browser host's) and the CPU seconds every
     process of the browser has used (DevTools' SystemInfo, browser target)."""
-    p = Page(port)
+    p = page_of(port)
     now = p.eval("Date.now() / 1000")
     v = json.load(urllib.request.urlopen("http://%s/json/version" % p.cdp, timeout=30))
     ws = WS("ws://%s/%s" % (p.cdp, v["webSocketDebuggerUrl"][5:].split("/", 1)[1]))
@@ -284,6 +313,7 @@ def shot(port, path, w, h, setup=None):
         p.eval(setup)
     time.sleep(1.5)
     png = p.call("Page.captureScreenshot", format="png")["data"]
+    p.close()
     with open(path, "wb") as f:
         f.write(base64.b64decode(png))
     return 0
@@ -304,6 +334,7 @@ def textshot(port, path, textfile, w, h):
            base64.b64encode(doc.encode()).decode())
     time.sleep(1.5)
     png = p.call("Page.captureScreenshot", format="png")["data"]
+    p.close()
     with open(path, "wb") as f:
         f.write(base64.b64decode(png))
     return 0
@@ -354,13 +385,15 @@ def hostile(url, pid):
     rss0 = rss_kb(pid)
     for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"):
         st, got = raw(host, port, ("%s /api/snapshot HTTP/1.1\r\nHost: x\r\n"
+                                   "Connection: close\r\n"
                                    "Content-Length: 5\r\n\r\nhello" % method).encode())
         res[method] = st
         if " 405 " not in st + " " or b"Allow: GET, HEAD" not in got:
             fails.append("%s: %s" % (method, st))
     for path in ("/nope", "/../../etc/passwd", "/api/snapshot/..", "/%00",
                  "/" + "a" * 8000, "/api/path?src=" + "h" * 3000):
-        st, _ = raw(host, port, ("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % path).encode())
+        st, _ = raw(host, port, ("GET %s HTTP/1.1\r\nHost: x\r\n"
+                                 "Connection: close\r\n\r\n" % path).encode())
         res[path[:20]] = st
         if not st.startswith("HTTP/1.1 4"):
             fails.append("%s: %s" % (path[:30], st))
@@ -374,7 +407,10 @@ def hostile(url, pid):
     res["GET with a body"] = st
     if not st.startswith("HTTP/1.1 413"):
         fails.append("a GET with a 1 MB body: %s" % st)
-    st, _ = raw(host, port, b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + os.urandom(200))
+    # (no request line ever ends: the server's idle timeout would close
+    # it; 2 s of it are enough to see it did not answer nonsense)
+    st, _ = raw(host, port, b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + os.urandom(200),
+                timeout=2)
     res["TLS hello"] = st
     # hundreds of connections: idle ones, half-sent requests, stream
     # clients that never read
@@ -396,7 +432,7 @@ def hostile(url, pid):
     slow.sendall(b"GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n")
     worst = 0.0
     t0 = time.time()
-    while time.time() - t0 < 6:
+    while time.time() - t0 < 3:
         for path in ("api/snapshot", "metrics"):
             try:
                 st, body, dt = get(url + path, timeout=10)
@@ -429,44 +465,130 @@ def hostile(url, pid):
     return 1 if fails else 0
 
 
+class Deadline(BaseException):
+    pass
+
+
 def deadline(signum, frame):
-    print("viewtool: %s: no result within its deadline" % " ".join(sys.argv[1:3]),
-          file=sys.stderr)
-    os._exit(3)
+    raise Deadline()
+
+
+def run_py(code, args):
+    """A check's python script, as `python3 - ARGS` would run it."""
+    import traceback
+    argv, sys.argv = sys.argv, ["-"] + list(args)
+    try:
+        exec(compile(code, "<check>", "exec"), {"__name__": "__main__"})
+    except SystemExit as e:
+        if e.code is None or isinstance(e.code, int):
+            return e.code or 0
+        print(e.code, file=sys.stderr)
+        return 1
+    except Exception:
+        traceback.print_exc()
+        return 1
+    finally:
+        sys.argv = argv
+    return 0
+
+
+def command(argv):
+    """One command (argv without the program's name); its exit status."""
+    cmd = argv[0] if argv else ""
+    if cmd == "start":
+        return start(argv[1])
+    if cmd == "open":
+        return open_page(argv[1], argv[2], float(argv[3]) if len(argv) > 3 else 60)
+    if cmd == "eval":
+        print(json.dumps(page_of(argv[1]).eval(argv[2])))
+        return 0
+    if cmd == "watch":
+        return watch(argv[1], argv[2], float(argv[3]), float(argv[4]),
+                     argv[5] if len(argv) > 5 else None)
+    if cmd == "until":
+        return until(argv[1], argv[2], float(argv[3]))
+    if cmd == "clock":
+        return clock(argv[1])
+    if cmd == "cpu":
+        return cpu(argv[1])
+    if cmd == "shot":
+        return shot(argv[1], argv[2], int(argv[3]), int(argv[4]),
+                    argv[5] if len(argv) > 5 else None)
+    if cmd == "textshot":
+        return textshot(argv[1], argv[2], argv[3], int(argv[4]), int(argv[5]))
+    if cmd == "hostile":
+        return hostile(argv[1], int(argv[2]))
+    if cmd == "py":
+        return run_py(argv[1], argv[2:])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+def allowed(argv):
+    """A command's deadline: VIEWTOOL_SECONDS (default 120) plus the
+    seconds it was given."""
+    given = 0
+    if argv and argv[0] in ("open", "watch", "until") and len(argv) > 3:
+        given = float(argv[3])
+    return int(float(os.environ.get("VIEWTOOL_SECONDS", "120")) + given)
+
+
+def timed(argv):
+    """command() within its deadline: status 3 past it (and every session
+    to the browser dropped: one may be mid-message)."""
+    signal.alarm(allowed(argv))
+    try:
+        return command(argv)
+    except Deadline:
+        print("viewtool: %s: no result within its deadline" % " ".join(argv[:2]),
+              file=sys.stderr)
+        _pages.clear()
+        return 3
+    except Exception as e:
+        print("viewtool: %s: %s" % (" ".join(argv[:2]), e), file=sys.stderr)
+        _pages.clear()
+        return 1
+    finally:
+        signal.alarm(0)
+
+
+def serve():
+    """Commands from stdin, each a count and that many words, every one
+    ended by a NUL (bash: printf '%s\\0' $# "$@"); for each, its output's
+    lines on stdout, its errors' lines there too after a 0x1f, then 0x1e
+    and its exit status on a line of their own. Ends at the end of stdin."""
+    import contextlib
+    import io
+    buf = b""
+
+    def word():
+        nonlocal buf
+        while b"\0" not in buf:
+            c = os.read(0, 65536)
+            if not c:
+                raise EOFError
+            buf += c
+        w, buf = buf.split(b"\0", 1)
+        return w.decode(errors="replace")
+
+    while True:
+        try:
+            argv = [word() for _ in range(int(word()))]
+        except EOFError:
+            return 0
+        o, e = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
+            rc = timed(argv)
+        reply = o.getvalue().splitlines() + ["\x1f" + x for x in e.getvalue().splitlines()]
+        sys.stdout.write("".join(x + "\n" for x in reply) + "\x1e%d\n" % rc)
+        sys.stdout.flush()
 
 
 def main(argv):
-    cmd = argv[1] if len(argv) > 1 else ""
-    given = 0
-    if cmd in ("open", "watch", "until") and len(argv) > 4:
-        given = float(argv[4])
     signal.signal(signal.SIGALRM, deadline)
-    signal.alarm(int(float(os.environ.get("VIEWTOOL_SECONDS", "120")) + given))
-    if cmd == "start":
-        return start(argv[2])
-    if cmd == "open":
-        return open_page(argv[2], argv[3], float(argv[4]) if len(argv) > 4 else 60)
-    if cmd == "eval":
-        print(json.dumps(Page(argv[2]).eval(argv[3])))
-        return 0
-    if cmd == "watch":
-        return watch(argv[2], argv[3], float(argv[4]), float(argv[5]),
-                     argv[6] if len(argv) > 6 else None)
-    if cmd == "until":
-        return until(argv[2], argv[3], float(argv[4]))
-    if cmd == "clock":
-        return clock(argv[2])
-    if cmd == "cpu":
-        return cpu(argv[2])
-    if cmd == "shot":
-        return shot(argv[2], argv[3], int(argv[4]), int(argv[5]),
-                    argv[6] if len(argv) > 6 else None)
-    if cmd == "textshot":
-        return textshot(argv[2], argv[3], argv[4], int(argv[5]), int(argv[6]))
-    if cmd == "hostile":
-        return hostile(argv[2], int(argv[3]))
-    print(__doc__, file=sys.stderr)
-    return 2
+    if argv[1:2] == ["serve"]:
+        return serve()
+    return timed(argv[1:])
 
 
 if __name__ == "__main__":
