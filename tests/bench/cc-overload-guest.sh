@@ -33,7 +33,7 @@ BAD='Kernel panic|Oops|BUG:|WARNING:|KASAN|unreferenced object|possible recursiv
 fab() { nsenter --net="/run/netns/$LAB" "$FTSW" "$@"; }
 h0() { ip netns exec "$LAB-h0" "$@"; }
 
-tap_plan 10
+tap_plan 9
 tap_check "insmod ftsw.ko" ftsw_load
 N0=$(dmesg | wc -l)
 
@@ -84,9 +84,7 @@ overload() {
 	lab -j lab traffic --name "$LAB" -p "file:$OUT/pat" --pps "$PPS" \
 		--size 1420 --duration $((SECS * 1000)) >"$OUT/tr.json" 2>"$OUT/tr.err" &
 	pid=$!
-	end=$((SECONDS + SECS))
-	while [ $SECONDS -lt $((end - 15)) ] && pid_running $pid; do
-		sleep 15
+	while sleep 15 && pid_running $pid; do
 		i=$((i + 1))
 		sample $i || { rc=1; break; }
 		now=$(delivered $i)
@@ -97,7 +95,17 @@ overload() {
 			ccconf --get || { echo "CC Get not answered under load"; rc=1; }
 		fi
 	done
-	wait $pid || { echo "lab traffic failed"; cat "$OUT/tr.err"; rc=1; }
+	# status 1: the ports' counters differ from the static routes' model
+	# (adaptive routing diverts): expected here
+	wait $pid
+	case $? in
+	0 | 1) ;;
+	*) echo "lab traffic failed"; cat "$OUT/tr.err"; rc=1 ;;
+	esac
+	"$PY" -c '
+import json, sys
+t = json.load(open(sys.argv[1]))
+print("lab traffic: %d datagrams sent, %d lost" % (t["sent"], t["lost"]))' "$OUT/tr.json" || rc=1
 	sample end || rc=1
 	return $rc
 }
