@@ -375,6 +375,7 @@ struct ftsw_ll {
 	struct hrtimer timer;	/* drains the output queues (softirq) */
 	spinlock_t arm_lock;	/* leaf: arming the timer */
 	bool dead;
+	unsigned long soon;	/* bit 0: on a CPU's list to drain (ll_queue.c) */
 	bool host_stopped;	/* edge: the host's queues are stopped */
 	bool credit_dirty;	/* far end on another machine: send credits */
 	u16 credit_wait;	/* VLs of the far end we wait credit from */

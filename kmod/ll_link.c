@@ -3,13 +3,15 @@
  * ftsw: lossless mode's link, as a port's queues see it: the units
  * (blocks, lifetimes, wire times), the far end of a port's cable (an
  * ftsw port of this machine, found through the device's peer, or a
- * host), the VL a packet takes there and the credit it gives. Read by
- * ll_queue.c (switching, draining) and ll_ar.c (adaptive routing's
- * choice). See Documentation/datapath.md, "Lossless mode".
+ * host), the VL a packet takes there and the credit it gives; and each
+ * CPU's list of ports to drain once a switch's lock is dropped. Read by
+ * ll_queue.c (switching, draining), ll_ar.c (adaptive routing's choice)
+ * and rx.c. See Documentation/datapath.md, "Lossless mode".
  */
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/netdevice.h>
+#include <linux/percpu.h>
 #include <linux/skbuff.h>
 #include <net/sch_generic.h>
 #include "ll_link.h"
@@ -144,4 +146,70 @@ u8 ftsw_ll_rvl(struct ftsw_port *peer, struct sk_buff *skb, u8 vl)
 		return vl;
 	return READ_ONCE(peer->sw->sl2vl[h->sl & FTSW_SL_MASK]) &
 	       (FTSW_NUM_VL - 1);
+}
+
+/*
+ * Ports to drain as soon as the switch's lock held now is dropped, instead
+ * of by their timers (a timer costs an interrupt and a softirq run per
+ * wake-up): an output queue whose far end just freed the credit it waited
+ * for, one a drain's wake-ups filled (ll_queue.c). rx.c drains them after
+ * the frames output queues let go (ftsw_ll_soon_pop()), in the same
+ * receive; only where a receive or a port's timer will do so before its
+ * RCU read section ends (ftsw_ll_ctx: rx.c's ftsw_handle_frame(),
+ * lossless.c's timer), else the timer does. ll->soon bit 0: the port is
+ * on some CPU's list.
+ */
+#define FTSW_LL_SOON	32
+
+struct ftsw_ll_soon {
+	unsigned int n;
+	struct ftsw_port *port[FTSW_LL_SOON];
+};
+
+static DEFINE_PER_CPU(struct ftsw_ll_soon, ftsw_ll_soon);
+static DEFINE_PER_CPU(unsigned int, ftsw_ll_ctx);
+
+/* This CPU drains the ports of its list before it leaves (rx.c). */
+void ftsw_ll_ctx_enter(void)
+{
+	this_cpu_inc(ftsw_ll_ctx);
+}
+
+void ftsw_ll_ctx_exit(void)
+{
+	this_cpu_dec(ftsw_ll_ctx);
+}
+
+/*
+ * Put @p on this CPU's list; false: it cannot go (no receive or timer run
+ * to drain it, or the list is full). A port on a list already stays where
+ * it is, drained there after this (the bit's atomic operations order what
+ * the caller wrote before the drain's reads).
+ */
+bool ftsw_ll_soon_add(struct ftsw_port *p)
+{
+	struct ftsw_ll_soon *s = this_cpu_ptr(&ftsw_ll_soon);
+
+	if (!this_cpu_read(ftsw_ll_ctx) || s->n == FTSW_LL_SOON)
+		return false;
+	if (!test_and_set_bit(0, &p->ll->soon))
+		s->port[s->n++] = p;
+	return true;
+}
+
+/*
+ * The next port this CPU drains; NULL: none. Valid as long as the RCU read
+ * section it was put on the list in lasts.
+ */
+struct ftsw_port *ftsw_ll_soon_pop(void)
+{
+	struct ftsw_ll_soon *s = this_cpu_ptr(&ftsw_ll_soon);
+	struct ftsw_port *p;
+
+	if (!s->n)
+		return NULL;
+	p = s->port[--s->n];
+	clear_bit(0, &p->ll->soon);
+	smp_mb__after_atomic();	/* cleared before the drain reads */
+	return p;
 }

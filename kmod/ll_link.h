@@ -38,5 +38,9 @@ struct net_device *ftsw_ll_host(struct ftsw_port *p);
 bool ftsw_ll_host_queues(struct net_device *host);
 u32 ftsw_ll_credits(struct ftsw_port *p, struct ftsw_port *peer, u8 vl);
 u8 ftsw_ll_rvl(struct ftsw_port *peer, struct sk_buff *skb, u8 vl);
+void ftsw_ll_ctx_enter(void);
+void ftsw_ll_ctx_exit(void);
+bool ftsw_ll_soon_add(struct ftsw_port *p);
+struct ftsw_port *ftsw_ll_soon_pop(void);
 
 #endif /* _FTSW_LL_LINK_H */

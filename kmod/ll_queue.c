@@ -110,6 +110,21 @@ static void ftsw_ll_arm_send(struct ftsw_port *p, u64 now)
 		    busy - FTSW_LL_BATCH_NS : now);
 }
 
+/*
+ * Have @p send what it may, with its link free at @now: on this CPU's
+ * list, drained once the caller's lock is dropped (ll_link.c), or by its
+ * timer.
+ */
+static void ftsw_ll_soon_send(struct ftsw_port *p, u64 now)
+{
+	struct ftsw_ll *ll = p->ll;
+
+	if (READ_ONCE(ll->dead) ||
+	    READ_ONCE(ll->busy_until) > now + FTSW_LL_BATCH_NS ||
+	    !ftsw_ll_soon_add(p))
+		ftsw_ll_arm_send(p, now);
+}
+
 /* @p's settings changed: its timer rereads them (and its lifetimes). */
 void ftsw_ll_kick(struct ftsw_port *p)
 {
@@ -205,7 +220,7 @@ static void ftsw_ll_freed(struct ftsw_port *p, u8 vl, u32 blocks, u64 now)
 	if (up) {
 		smp_mb();	/* freed before credit_wait: see ftsw_ll_heads() */
 		if (READ_ONCE(up->ll->credit_wait) & BIT(vl))
-			ftsw_ll_arm_send(up, now);
+			ftsw_ll_soon_send(up, now);
 	} else if (p->dev) {
 		ll->credit_dirty = true;
 		ftsw_ll_arm(p, now);
@@ -702,9 +717,12 @@ static void ftsw_ll_send_soon(struct ftsw_port *p, u64 now)
 	struct sk_buff *skb;
 	u64 next;
 
-	if (ll->busy_until > now + FTSW_LL_BATCH_NS ||
-	    this_cpu_read(ftsw_ll_depth) || READ_ONCE(ll->dead)) {
+	if (ll->busy_until > now + FTSW_LL_BATCH_NS || READ_ONCE(ll->dead)) {
 		ftsw_ll_arm_send(p, now);
+		return;
+	}
+	if (this_cpu_read(ftsw_ll_depth)) {	/* a drain's wake-up */
+		ftsw_ll_soon_send(p, now);
 		return;
 	}
 	__skb_queue_head_init(&tx);

@@ -23,24 +23,15 @@ static atomic64_t ftsw_ll_ids = ATOMIC64_INIT(0);
 static enum hrtimer_restart ftsw_ll_timer(struct hrtimer *t)
 {
 	struct ftsw_ll *ll = container_of(t, struct ftsw_ll, timer);
-	struct ftsw_port *p = ll->port;
-	struct sk_buff *credit = NULL, *skb;
-	struct sk_buff_head tx;
-	u64 next;
 
 	if (READ_ONCE(ll->dead))
 		return HRTIMER_NORESTART;
-	__skb_queue_head_init(&tx);
 	rcu_read_lock();
-	next = ftsw_ll_service(p, ktime_get_ns(), &tx, &credit);
-	while ((skb = __skb_dequeue(&tx)))
-		ftsw_rx_ll_send(p, skb);
+	ftsw_ll_ctx_enter();
+	ftsw_rx_ll_run(ll->port);
 	ftsw_rx_flush();
-	if (credit && dev_queue_xmit(credit) != NET_XMIT_SUCCESS)
-		ftsw_port_drop(p, FTSW_DROP_TX_ERROR);
+	ftsw_ll_ctx_exit();
 	rcu_read_unlock();
-	if (next != U64_MAX)
-		ftsw_ll_arm(p, next);
 	return HRTIMER_NORESTART;
 }
 

@@ -722,8 +722,44 @@ static void ftsw_ll_arm_infinite(struct kunit *test)
 	ftsw_t_ll_free(f);
 }
 
+/*
+ * A port waiting for credit its far end frees (A:3, B:3 freeing): inside
+ * a receive or a timer run (ftsw_ll_ctx_enter()) it goes on this CPU's
+ * list of ports to drain once the lock is dropped, once however often it
+ * is asked for, and its timer is not armed; outside one the timer is.
+ */
+static void ftsw_ll_soon(struct kunit *test)
+{
+	struct ftsw_t_ll *f = ftsw_t_ll_new(test);
+	struct ftsw_ll_rx rx = { .blocks = 3, .vl = 0 };
+	struct ftsw_ll *ll = f->a->ll;
+	bool queued;
+
+	ll->dead = false;
+	ll->credit_wait = BIT(0);
+	local_bh_disable();
+	rcu_read_lock();
+	ftsw_ll_ctx_enter();
+	ftsw_ll_rx_done(f->b, &rx, false);
+	ftsw_ll_rx_done(f->b, &rx, false);
+	KUNIT_EXPECT_PTR_EQ(test, ftsw_ll_soon_pop(), f->a);
+	KUNIT_EXPECT_PTR_EQ(test, ftsw_ll_soon_pop(), NULL);
+	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&ll->timer));
+	ftsw_ll_ctx_exit();
+	ftsw_ll_rx_done(f->b, &rx, false);
+	KUNIT_EXPECT_PTR_EQ(test, ftsw_ll_soon_pop(), NULL);
+	queued = hrtimer_is_queued(&ll->timer);
+	rcu_read_unlock();
+	local_bh_enable();
+	KUNIT_EXPECT_TRUE(test, queued);
+	hrtimer_cancel(&ll->timer);
+	ll->dead = true;
+	ftsw_t_ll_free(f);
+}
+
 static struct kunit_case ftsw_ll_cases[] = {
 	KUNIT_CASE(ftsw_ll_arm_infinite),
+	KUNIT_CASE(ftsw_ll_soon),
 	KUNIT_CASE(ftsw_arb_round_robin),
 	KUNIT_CASE(ftsw_arb_weights),
 	KUNIT_CASE(ftsw_arb_high_limit),

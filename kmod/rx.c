@@ -236,21 +236,55 @@ void ftsw_rx_ll_send(struct ftsw_port *p, struct sk_buff *skb)
 }
 
 /*
+ * Lossless port @p's turn (its timer, or a drain asked for on this CPU:
+ * ftsw_ll_soon_pop()): move what waits in its input buffers, send what its
+ * output queues may send now, a credit update to a far end on another
+ * machine; and have its timer run when it must look again. Bottom halves
+ * off, RCU held.
+ */
+void ftsw_rx_ll_run(struct ftsw_port *p)
+{
+	struct sk_buff *credit = NULL, *skb;
+	struct sk_buff_head tx;
+	u64 next;
+
+	__skb_queue_head_init(&tx);
+	next = ftsw_ll_service(p, ktime_get_ns(), &tx, &credit);
+	while ((skb = __skb_dequeue(&tx)))
+		ftsw_rx_ll_send(p, skb);
+	if (credit && dev_queue_xmit(credit) != NET_XMIT_SUCCESS)
+		ftsw_port_drop(p, FTSW_DROP_TX_ERROR);
+	if (next != U64_MAX)
+		ftsw_ll_arm(p, next);
+}
+
+/*
  * Deliver what lossless output queues let go at once on this CPU while a
  * switch's lock was held (ll_queue.c), in order, including what those
- * frames make go in turn. A loop, not a recursion: a delivery that sends
- * more only adds to the list this loop runs through.
+ * frames make go in turn; then drain the ports asked for meanwhile
+ * (ftsw_ll_soon_pop()), and so on. A loop, not a recursion: a delivery
+ * that sends more only adds to the lists this loop runs through.
  */
 void ftsw_rx_flush(void)
 {
+	struct ftsw_port *soon;
 	struct sk_buff *skb;
 
 	if (this_cpu_read(ftsw_rx_sending))
 		return;
 	this_cpu_write(ftsw_rx_sending, true);
-	while ((skb = ftsw_ll_sent_pop())) {
-		struct ftsw_port *p = ftsw_ll_cb(skb)->port;
+	for (;;) {
+		struct ftsw_port *p;
 
+		skb = ftsw_ll_sent_pop();
+		if (!skb) {
+			soon = ftsw_ll_soon_pop();
+			if (!soon)
+				break;
+			ftsw_rx_ll_run(soon);
+			continue;
+		}
+		p = ftsw_ll_cb(skb)->port;
 		if (unlikely(ftsw_ll_cb(skb)->originate)) {
 			/* A CA's notification, into the fabric at @p. */
 			memset(skb->cb, 0, sizeof(skb->cb));
@@ -277,8 +311,8 @@ static void ftsw_rx_ll(struct ftsw_port *in, struct sk_buff *skb)
 		return;		/* a credit update */
 	next = ftsw_link_rx(in, skb);
 	taken = ftsw_ll_rx_taken();
-	ftsw_rx_follow(next, skb);
 	ftsw_ll_rx_done(in, &rx, taken);
+	ftsw_rx_follow(next, skb);
 }
 
 /*
@@ -334,6 +368,9 @@ rx_handler_result_t ftsw_handle_frame(struct sk_buff **pskb)
 	}
 	if (skb->ip_summed == CHECKSUM_COMPLETE)
 		skb->ip_summed = CHECKSUM_NONE;
+	ftsw_ll_ctx_enter();
 	ftsw_rx(p, skb);
+	ftsw_rx_flush();	/* what a last step asked for */
+	ftsw_ll_ctx_exit();
 	return RX_HANDLER_CONSUMED;
 }

@@ -12,6 +12,7 @@ void ftsw_rx(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_rx_follow(struct ftsw_port *next, struct sk_buff *skb);
 void ftsw_originate(struct ftsw_port *in, struct sk_buff *skb);
 void ftsw_rx_ll_send(struct ftsw_port *p, struct sk_buff *skb);
+void ftsw_rx_ll_run(struct ftsw_port *p);
 void ftsw_rx_flush(void);
 
 #endif /* _FTSW_RX_H */
