@@ -66,14 +66,14 @@ BURL=${FTSW_VIEW_BROWSER:-}
 port() { echo "${FTSW_VIEW_CDP:-}"; }
 # viewtool: one python3 for the whole test (each start costs the TCG
 # guest a second or two), a coprocess on two FIFOs: a command is its word
-# count and words, each ended by a NUL; its answer the output's lines,
-# the error lines after a 0x1f, then 0x1e and the exit status
+# count and words, each ended by a NUL; its answer a line, 0x1e and the
+# exit status, once its output is in $VTS.out and its errors in $VTS.err
 # (viewtool.py serve). Every command has a deadline of its own
 # (viewtool's), and one more here should the python hang or die: then
 # the coprocess is dropped and every later command a python of its own.
 VTS=$OUT/vt
 mkfifo "$VTS.to" "$VTS.from"
-"$PY" "$FTSW_TOP/tests/selftests/viewtool.py" serve <"$VTS.to" >"$VTS.from" &
+"$PY" "$FTSW_TOP/tests/selftests/viewtool.py" serve "$VTS" <"$VTS.to" >"$VTS.from" &
 bg_keep "$OUT" viewtool $!
 exec 7>"$VTS.to" 8<"$VTS.from"
 vt_secs() {
@@ -84,13 +84,11 @@ vt_secs() {
 vt_send() { printf '%s\0' "$#" "$@" >&7; }
 vt_recv() {
 	local line
-	while IFS= read -r -t "$1" line <&8; do
-		case $line in
-		$'\x1e'*) return "${line#?}" ;;
-		$'\x1f'*) printf '%s\n' "${line#?}" >&2 ;;
-		*) printf '%s\n' "$line" ;;
-		esac
-	done
+	if IFS= read -r -t "$1" line <&8 && [ "${line:0:1}" = $'\x1e' ]; then
+		cat "$VTS.out"
+		[ -s "$VTS.err" ] && cat "$VTS.err" >&2
+		return "${line#?}"
+	fi
 	echo "viewtool: no answer in $1 s: on without it" >&2
 	touch "$VTS.gone"
 	kill "$(bg_pid "$OUT" viewtool)" 2>/dev/null

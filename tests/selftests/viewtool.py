@@ -33,7 +33,7 @@ forward (tests/vm/run --guestfwd).
   viewtool.py hostile URL PID           the hostile clients (see hostile())
   viewtool.py py CODE ARGS...           run the python CODE (a check's
                                         script) with ARGS as sys.argv[1:]
-  viewtool.py serve                     every command above but start, one
+  viewtool.py serve REPLY               every command above but start, one
                                         after another, from stdin (see
                                         serve()): one python3 for a whole
                                         selftest (a start costs a TCG guest
@@ -552,11 +552,13 @@ def timed(argv):
         signal.alarm(0)
 
 
-def serve():
+def serve(reply):
     """Commands from stdin, each a count and that many words, every one
-    ended by a NUL (bash: printf '%s\\0' $# "$@"); for each, its output's
-    lines on stdout, its errors' lines there too after a 0x1f, then 0x1e
-    and its exit status on a line of their own. Ends at the end of stdin."""
+    ended by a NUL (bash: printf '%s\\0' $# "$@"); for each, its output
+    in the file REPLY.out, its errors in REPLY.err, then a line on stdout:
+    0x1e and its exit status. (Files, not the pipe: bash reads a pipe a
+    byte per read(2), which a TCG guest makes seconds for a long answer.)
+    Ends at the end of stdin."""
     import contextlib
     import io
     buf = b""
@@ -576,18 +578,17 @@ def serve():
             argv = [word() for _ in range(int(word()))]
         except EOFError:
             return 0
-        o, e = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
+        with open(reply + ".out", "w") as o, open(reply + ".err", "w") as e, \
+                contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
             rc = timed(argv)
-        reply = o.getvalue().splitlines() + ["\x1f" + x for x in e.getvalue().splitlines()]
-        sys.stdout.write("".join(x + "\n" for x in reply) + "\x1e%d\n" % rc)
+        sys.stdout.write("\x1e%d\n" % rc)
         sys.stdout.flush()
 
 
 def main(argv):
     signal.signal(signal.SIGALRM, deadline)
     if argv[1:2] == ["serve"]:
-        return serve()
+        return serve(argv[2])
     return timed(argv[1:])
 
 
