@@ -452,6 +452,16 @@ tap-vm: $(B)/kmod-debug/kmod/ftsw.ko user $(SELFTEST_BINS)
 demo: deps
 	$(TOP)/scripts/demo
 
+# The screenshots of Documentation/lab.md "Watching the fabric", taken by
+# the tests into Documentation/images: selftest 185's in the debug VM (the
+# ring's deadlock, the congestion tree, lab top; tests/vm/view-test),
+# tests/bench/view's (FT(16,3)). Chromium runs on the host.
+.PHONY: view-shots
+view-shots: $(B)/kmod-debug/kmod/ftsw.ko user $(SELFTEST_BINS)
+	@mkdir -p $(TOP)/Documentation/images
+	FTSW_VIEW_SHOTS=$(TOP)/Documentation/images $(VM)/view-test
+	FTSW_VIEW_SHOTS=$(TOP)/Documentation/images $(TOP)/tests/bench/view
+
 # Benchmarks (never part of make check): all, or one with make bench-NAME.
 bench: user
 	$(TOP)/tests/bench/run
