@@ -16,7 +16,11 @@
 #   gets no answer, adds 1 to h5's MkeyViolations (read with the key) and
 #   trap 256 (Bad M_Key) from LID 6 reaches OpenSM (its log);
 # - ftsw port show -j shows the same: every switch agent keyed with KEY,
-#   ProtectBits 2, lease 0, h5's CA agent's violations as smpquery read.
+#   ProtectBits 2, lease 0, h5's CA agent's violations as smpquery read;
+# - OpenSM's TrapRepress (with the key) stops each trap 256: an agent
+#   repeats an unrepressed trap with its TID every subnet timeout (OpenSM's
+#   subnet_timeout 18: 1.07 s), so 2.5 s after the last one each TID is
+#   once in OpenSM's log (a trap is its source's LID and TID).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lab-lib.sh"
 
@@ -26,7 +30,7 @@ RUN=/run/ftsw/$LAB
 KEY=0x6d6b657931323334
 MAD="$PY $(dirname "$0")/madtool.py"
 
-tap_plan 9
+tap_plan 10
 tap_check "insmod ftsw.ko" ftsw_load
 
 ib() { timeout 120 "$FTSW" lab ib --name "$LAB" h3 -- "$@"; }
@@ -119,6 +123,16 @@ sys.exit(not (len(ports) > 8 and not bad and len(h5) == 1 and
 EOF2
 }
 tap_check "port show -j: every switch agent M_Key KEY, protect 2, lease 0; h5's CA the same, violations as smpquery read" shown
+
+repressed() {
+	sleep 2.5
+	grep -o "num:256 .* from LID:[0-9]* TID:0x[0-9a-f]*" "$RUN/opensm.log" >"$W/t256"
+	# each agent numbers its own traps: a trap is its LID and TID
+	sed 's/.*from //' "$W/t256" >"$W/t256.ids"
+	cat "$W/t256.ids"
+	[ -s "$W/t256.ids" ] && [ -z "$(sort "$W/t256.ids" | uniq -d)" ]
+}
+tap_check "OpenSM's TrapRepress stops each trap 256: every trap (LID, TID) once in its log" repressed
 
 tap_check "lab down stops OpenSM and the gateways, leaves nothing" lab_sm_down
 tap_check "rmmod ftsw" ftsw_unload
