@@ -52,7 +52,10 @@
  * gives an agent; a unit whose one changed field is an index (a Get, or
  * a Set whose modifier is out of range) must get exactly the status the
  * specification gives for it (Documentation/sm.md, "Fields that index
- * something"). /dev/kmsg is read after every frame: a kernel report
+ * something"); a P_KeyTable Set of a table that exists and an MFT Set of a
+ * block and position in range (payloads: the invalid keys, every port's
+ * bit, bits past the ports, random) must succeed, the answer holding what
+ * was set (the MFT's bits of the ports the switch has). /dev/kmsg is read after every frame: a kernel report
  * (KASAN, lockdep, BUG, WARNING...) stops the run at once, naming the
  * unit that sent it and how long the campaign had run.
  *
@@ -197,6 +200,8 @@ struct pend {
 	int expect;		/* ANY, or the status the unit must get */
 	bool no_answer, plain_dr;
 	bool silent;		/* it must not be answered (CC_Key) */
+	bool echo;		/* a status 0 answer carries data & dmask */
+	uint8_t data[64], dmask[64];
 	char what[200];
 };
 
@@ -820,6 +825,8 @@ struct unit {
 	bool no_answer;		/* a response or trap: nothing answers it */
 	bool plain_dr;		/* a directed route left as built */
 	bool silent;		/* it must not be answered (CC_Key) */
+	bool echo;		/* answered 0, the data holds what was set */
+	uint8_t dmask[64];	/* ... in these bits */
 	char what[200];
 };
 
@@ -1149,6 +1156,56 @@ static void keep_own_cable(struct unit *x, int n, uint32_t port)
 }
 
 /*
+ * A P_KeyTable Set of a table that exists (a CA's, a switch's own at port
+ * 0, a bound external port's; modifier block 0) must be taken whole: every
+ * 16-bit value is an entry (IBA vol. 1, 10.9: 0x0000 and 0x8000 the
+ * invalid key, the top bit the membership), and the GetResp holds the
+ * table as it now is: the 32 keys written.
+ */
+static void pkey_expect(struct unit *x, const struct node *nd, uint32_t mod)
+{
+	uint32_t port = mod >> 16;
+
+	if ((mod & 0xffff) || (nd->sw && (port > nd->nports ||
+					  (port && nd->peer[port] < 0))))
+		return;
+	x->expect = 0;
+	x->echo = true;
+	memset(x->dmask, 0xff, 64);
+	say(x, "; the table read back");
+}
+
+/*
+ * A MulticastForwardingTable Set (14.2.5.12): 32 PortMasks of 16 bits,
+ * the ports of position mod[31:28] (bit i port 16 * position + i): none,
+ * every one, every bit (past the switch's ports too: OpenSM writes whole
+ * positions), random. A switch takes blocks 0..7 (MLIDs 0xC000..0xC0FF,
+ * the lab's MulticastFDBCap 256) of positions up to its ports: status 0,
+ * and the answer's mask bits of ports the switch has are the ones set.
+ */
+static void mft_payload(struct rng *r, struct unit *x, const struct node *nd,
+			uint32_t mod, uint8_t *d)
+{
+	uint32_t pos = mod >> 28, i;
+	uint16_t ports = 0;
+
+	for (i = 0; i < 16; i++)
+		if (pos * 16 + i <= nd->nports)
+			ports |= (uint16_t)(1u << i);
+	for (i = 0; i < 32; i++)
+		put16(d + 2 * i, PICK(r, ((const uint16_t[]){ 0, ports, 0xffff,
+					(uint16_t)rnd64(r) })));
+	if (!nd->sw || (mod & 0x1ff) >= 8 || pos * 16 > nd->nports)
+		return;
+	x->expect = 0;
+	x->echo = true;
+	for (i = 0; i < 32; i++)
+		put16(x->dmask + 2 * i, ports);
+	say(x, "; port masks 0x%04x.. read back (ports 0x%04x)", get16(d),
+	    ports);
+}
+
+/*
  * A Set's payload for @attr at node @n: the fields that index at their
  * edges. *@expect: the status it must get, where the payload decides it
  * (LFT entries, SwitchInfo's tops); left alone otherwise.
@@ -1212,8 +1269,17 @@ static void smp_payload(struct rng *r, struct unit *x, int n, uint16_t attr,
 		rnd_bytes(r, d, 16);
 		break;
 	case A_PKEY:
+		/* any 16 bits are an entry: the invalid keys 0x0000 and
+		 * 0x8000, limited and full members */
 		for (int i = 0; i < 32; i++)
-			put16(d + 2 * i, pct(r, 50) ? 0xffff : (uint16_t)rnd64(r));
+			put16(d + 2 * i, pct(r, 50) ? 0xffff : pct(r, 30) ?
+			      PICK(r, ((const uint16_t[]){ 0, 0x8000, 0x7fff,
+							   0x8001, 0x0001 })) :
+			      (uint16_t)rnd64(r));
+		pkey_expect(x, nd, mod);
+		break;
+	case A_MFT:
+		mft_payload(r, x, nd, mod, d);
 		break;
 	default:
 		if (pct(r, 70))
@@ -1817,6 +1883,7 @@ static void unit_build(uint64_t u, struct unit *x)
 			FMAD(&x->f)[at < O_TID ? at : at + 8] = (uint8_t)rnd(&r, 256);
 		}
 		x->expect = ANY;
+		x->echo = false;
 		x->plain_dr = false;
 		x->no_answer = silent_method(FMAD(&x->f)[3]);
 		say(x, "; %d random bytes", k);
@@ -1878,6 +1945,12 @@ static void check_answer(uint64_t u, struct pend *p, const uint8_t *mh,
 	else
 		fail(u, "status 0x%02x where IBA gives 0x%02x: %s", st, p->expect,
 		     p->what);
+	for (int i = 0; p->echo && !st && i < 64; i++)
+		if ((m[O_DATA + i] ^ p->data[i]) & p->dmask[i]) {
+			fail(u, "the answer's data byte %d 0x%02x, 0x%02x set (mask 0x%02x): %s",
+			     i, m[O_DATA + i], p->data[i], p->dmask[i], p->what);
+			break;
+		}
 }
 
 /* Take what came back; wait up to @ms for more. */
@@ -1937,7 +2010,10 @@ static void unit_run(uint64_t u)
 		.mod = get32(FMAD(&x.f) + O_MOD), .lid = x.lid,
 		.no_answer = x.no_answer, .plain_dr = x.plain_dr,
 		.silent = x.silent,
+		.echo = x.echo,
 	};
+	memcpy(p->data, FMAD(&x.f) + O_DATA, 64);
+	memcpy(p->dmask, x.dmask, 64);
 	snprintf(p->what, sizeof(p->what), "%s", x.what);
 	if (x.expect != ANY)
 		oracle_units++;
