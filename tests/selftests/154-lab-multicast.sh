@@ -16,7 +16,8 @@
 #   link) rose by 5 on the ports of the tree the MFTs give from h0's edge
 #   port (computed in mftcmp.py from OpenSM's tables and the cables) and 0
 #   on every other: so no non-member's port sent anything;
-# - h13 leaves (its receiver closed, lab sm mcast: MCMemberRecord Delete):
+# - h13 leaves (its receiver closed; lab sm mcast --follow, running, sends
+#   the MCMemberRecord Delete at its next pass and ends at SIGTERM):
 #   its edge port no longer lists the group, OpenSM's MFTs = the switches'
 #   again, and 5 more datagrams reach the 6 others once each, the new tree's
 #   ports exactly, h13's port nothing.
@@ -160,17 +161,33 @@ EOF
 tap_check "h0's 5 datagrams: each member once, h0 none; every port's VL 0 counter = the MFT tree's (non-members' ports 0)" \
 	send a t1 "2 5 7 8 10 13 15"
 
+# lab sm mcast --follow (a pass every 300 ms) sees h13 leave: one pass
+# that left 1 group, nothing joined; then it ends at SIGTERM.
 leave() {
-	local p
+	local p f i
+	"$FTSW" -j lab sm --name "$LAB" mcast --follow --interval 300 \
+		</dev/null >"$W/follow.json" 2>"$W/follow.err" &
+	f=$!
+	bg_keep "$W" follow "$f"
 	p=$(bg_pid "$W" r13)
 	kill "$p" && pid_wait "$p" 100 && rm -f "$W/r13.bgpid" || return 1
 	igmp_gone 13 || return 1
-	lab -j lab sm --name "$LAB" mcast | tee "$W/mc2.json" &&
-		jcheck 'd["left"] >= 1' <"$W/mc2.json" &&
+	for i in $(seq 1 100); do
+		[ -s "$W/follow.json" ] && break
+		sleep 0.2
+	done
+	cat "$W/follow.json" "$W/follow.err"
+	kill "$f" && pid_wait "$f" 50 && rm -f "$W/follow.bgpid" ||
+		{ echo "lab sm mcast --follow did not end at SIGTERM"; return 1; }
+	"$PY" -c '
+import json, sys
+d = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+assert len(d) == 1 and d[0]["left"] == 1 and d[0]["joined"] == 0, d
+' "$W/follow.json" && [ ! -s "$W/follow.err" ] &&
 		members "0 2 5 7 8 10 15" && mfts "$W/t2" &&
 		send b t2 "2 5 7 8 10 15"
 }
-tap_check "h13 leaves (MCMemberRecord Delete): its port drops the group, MFTs = OpenSM's, 5 more datagrams reach the 6 others, h13's port none" leave
+tap_check "h13 leaves, lab sm mcast --follow sees it (one pass, a Delete): its port drops the group, MFTs = OpenSM's, 5 more datagrams reach the 6 others, h13's port none" leave
 
 down() {
 	bg_stop "$W" && lab_sm_down

@@ -159,7 +159,9 @@ static const char sm_notes[] =
 "host's own path resolution would; lab ping and lab traffic ask again when\n"
 "OpenSM has swept since. `lab sm path-sl` asks now (--no-path-sl: removes them).\n"
 "`lab sm mcast`: every host's IP multicast groups (its kernel's, on eth0) joined\n"
-"or left through the SA from its gateway, the MLIDs given to its edge port.\n";
+"or left through the SA from its gateway, the MLIDs given to its edge port;\n"
+"--follow: again every --interval MS (default 1000), a line for each pass that\n"
+"joined or left, until SIGINT/SIGTERM or the lab goes down.\n";
 static const char traffic_notes[] =
 "PATTERN: all2all, cps (every shift), or any of ftsw analyze -p's (shift:K,\n"
 "perm, a2a, bisect, file:PATH, ...); ORDER: topology, random, or any of\n"
@@ -208,7 +210,8 @@ const struct cli_cmd cli_cmds_lab[] = {
 	  "[--sm-conf FILE] [--sm-partitions FILE] [--sm-args ARGS]... "
 	  "[--sm-timeout S] "
 	  "[--path-sl | --no-path-sl] | "
-	  "path-sl [--no-path-sl] [--sm-host N] | mcast",
+	  "path-sl [--no-path-sl] [--sm-host N] | "
+	  "mcast [--follow [--interval MS]]",
 	  "restart the lab's OpenSM with other options, wait for SUBNET UP; "
 	  "set the hosts' SLs from the SA's PathRecords again; join the "
 	  "hosts' IP multicast groups through the SA",

@@ -5,6 +5,7 @@
  * lab_pathsl.c; Documentation/sm.md).
  */
 #include <errno.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,7 +30,8 @@ int lab_path_sl_mode(const struct cli_args *a, unsigned on, unsigned off,
 }
 
 enum { S_NAME, S_ENGINE, S_ROOT, S_CN, S_QOS, S_CONF, S_ARGS, S_HOST,
-       S_TIMEOUT, S_LMC, S_PATH_SL, S_NO_PATH_SL, S_PARTITIONS, S_N };
+       S_TIMEOUT, S_LMC, S_PATH_SL, S_NO_PATH_SL, S_PARTITIONS, S_FOLLOW,
+       S_INTERVAL, S_N };
 const struct cli_opt lab_sm_opts_table[S_N + 1] = {
 	[S_NAME] = LAB_OPT_NAME,
 	[S_ENGINE] = OPT_SM_ENGINE,
@@ -45,6 +47,12 @@ const struct cli_opt lab_sm_opts_table[S_N + 1] = {
 	[S_PATH_SL] = OPT_PATH_SL,
 	[S_NO_PATH_SL] = OPT_NO_PATH_SL,
 	[S_PARTITIONS] = OPT_SM_PARTITIONS,
+	[S_FOLLOW] = { "--follow", NULL, CLI_FLAG,
+		       .help = "mcast: go on, a pass every --interval, until "
+			       "SIGINT/SIGTERM or lab down" },
+	[S_INTERVAL] = { "--interval", NULL, CLI_NUM, "MS", 100, 600000,
+			 .help = "mcast --follow: between passes (default "
+				 "1000)" },
 };
 
 int lab_path_sl_load(const char *lab, struct ftsw_lab_path_sl *r,
@@ -141,9 +149,53 @@ static int lab_sm_path_sl(const struct cli_args *a, struct ftsw_lab *lab)
 	return 0;
 }
 
+/* One pass's report: what a one-shot prints, or a --follow pass. */
+static void mcast_print(const char *lab, const struct ftsw_lab_mcast *r,
+			uint64_t t0)
+{
+	ftsw_out_begin(stdout, cli.json);
+	ftsw_out_open_object(NULL);
+	ftsw_out_str("name", "lab %s: ", lab);
+	ftsw_out_uint("hosts", "%" PRIu64 " hosts, ", r->hosts);
+	ftsw_out_uint("groups", "%" PRIu64 " memberships", r->groups);
+	ftsw_out_uint("joined", " (%" PRIu64 " joined", r->joined);
+	ftsw_out_uint("left", ", %" PRIu64 " left)", r->left);
+	ftsw_out_float("seconds", " in %.3f s\n", (ftsw_now_us() - t0) / 1e6);
+	ftsw_out_close_object();
+	ftsw_out_end();
+	fflush(stdout);
+}
+
+static volatile int mcast_stop;
+
+static void mcast_on_signal(int sig)
+{
+	(void)sig;
+	mcast_stop = 1;
+}
+
+struct mcast_follow {
+	const char *lab;
+	uint64_t t0;
+};
+
+static void mcast_pass(const struct ftsw_lab_mcast *r,
+		       const struct ftsw_err *e, void *arg)
+{
+	struct mcast_follow *f = arg;
+
+	if (e)
+		cli_err("lab sm mcast: %s (trying again)", e->msg);
+	else
+		mcast_print(f->lab, r, f->t0);
+	f->t0 = ftsw_now_us();
+}
+
 /*
  * lab sm mcast: the hosts' IP multicast groups joined and left through
- * the SA now, their edge ports given the MLIDs (ftsw_lab_mcast_sync).
+ * the SA now, their edge ports given the MLIDs (ftsw_lab_mcast_sync);
+ * with --follow again and again (ftsw_lab_mcast_follow), a line (JSON: an
+ * object) for each pass that changed something.
  */
 static int lab_sm_mcast(const struct cli_args *a)
 {
@@ -160,21 +212,24 @@ static int lab_sm_mcast(const struct cli_args *a)
 		ftsw_lab_close(&lab);
 		return 1;
 	}
+	if (a->v[S_FOLLOW].n) {
+		struct sigaction sa = { .sa_handler = mcast_on_signal };
+		struct mcast_follow f = { .lab = lab.name, .t0 = t0 };
+
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		ftsw_lab_mcast_follow(&lab, a->v[S_INTERVAL].n ?
+				      (unsigned)a->v[S_INTERVAL].u : 1000,
+				      &mcast_stop, mcast_pass, &f);
+		ftsw_lab_close(&lab);
+		return 0;
+	}
 	if (ftsw_lab_mcast_sync(&lab, &r, &err)) {
 		cli_err("lab sm mcast: %s", err.msg);
 		ftsw_lab_close(&lab);
 		return 1;
 	}
-	ftsw_out_begin(stdout, cli.json);
-	ftsw_out_open_object(NULL);
-	ftsw_out_str("name", "lab %s: ", lab.name);
-	ftsw_out_uint("hosts", "%" PRIu64 " hosts, ", r.hosts);
-	ftsw_out_uint("groups", "%" PRIu64 " memberships", r.groups);
-	ftsw_out_uint("joined", " (%" PRIu64 " joined", r.joined);
-	ftsw_out_uint("left", ", %" PRIu64 " left)", r.left);
-	ftsw_out_float("seconds", " in %.3f s\n", (ftsw_now_us() - t0) / 1e6);
-	ftsw_out_close_object();
-	ftsw_out_end();
+	mcast_print(lab.name, &r, t0);
 	ftsw_lab_close(&lab);
 	return 0;
 }
@@ -194,6 +249,7 @@ int lab_sm(const struct cli_args *a)
 		S_ENGINE, S_ROOT, S_CN, S_QOS, S_CONF, S_ARGS, S_TIMEOUT,
 		S_LMC, S_PATH_SL, S_PARTITIONS,
 	};
+	static const int mcast_only[] = { S_FOLLOW, S_INTERVAL };
 	uint64_t t0 = ftsw_now_us();
 	bool restart = !strcmp(a->pos[0], "restart");
 	size_t i;
@@ -205,13 +261,24 @@ int lab_sm(const struct cli_args *a)
 	if (ps < 0)
 		return 2;
 	sm.path_sl = (enum ftsw_lab_path_sl_mode)ps;
-	if (!strcmp(a->pos[0], "mcast"))
+	if (!strcmp(a->pos[0], "mcast")) {
+		if (a->v[S_INTERVAL].n && !a->v[S_FOLLOW].n) {
+			cli_err("lab sm mcast: --interval is for --follow");
+			return 2;
+		}
 		return lab_sm_mcast(a);
+	}
 	if (!restart && strcmp(a->pos[0], "path-sl")) {
 		cli_err("lab sm: '%s': restart, path-sl or mcast expected",
 			a->pos[0]);
 		return 2;
 	}
+	for (i = 0; i < sizeof(mcast_only) / sizeof(*mcast_only); i++)
+		if (a->v[mcast_only[i]].n) {
+			cli_err("lab sm %s: %s is for mcast only", a->pos[0],
+				a->cmd->opts[mcast_only[i]].name);
+			return 2;
+		}
 	for (i = 0; !restart && i < sizeof(restart_only) / sizeof(*restart_only);
 	     i++)
 		if (a->v[restart_only[i]].n) {

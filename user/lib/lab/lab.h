@@ -326,6 +326,18 @@ struct ftsw_lab_mcast {
 };
 int ftsw_lab_mcast_sync(struct ftsw_lab *lab, struct ftsw_lab_mcast *r,
 			struct ftsw_err *err);
+/*
+ * The same as a daemon, as IPoIB follows its interface's memberships: a
+ * pass every interval_ms until *stop (a signal handler's) or the lab is
+ * gone; pass() after each pass that joined or left something (r), or
+ * failed (e: said once until the failure changes or a pass succeeds; the
+ * next pass tries again).
+ */
+void ftsw_lab_mcast_follow(struct ftsw_lab *lab, unsigned interval_ms,
+			   volatile int *stop,
+			   void (*pass)(const struct ftsw_lab_mcast *r,
+					const struct ftsw_err *e, void *arg),
+			   void *arg);
 
 /* What ftsw_lab_path_sl() fills from the PathRecords. */
 #define FTSW_PATHS_SL	0x1	/* each host's SL by DLID */

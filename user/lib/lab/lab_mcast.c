@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lab/lab.h"
@@ -438,4 +439,44 @@ out:
 	free(owner);
 	free(wi);
 	return rc;
+}
+
+/* Sleep ms, in short steps so that *stop is seen within 100 ms. */
+static void mc_nap(unsigned ms, volatile int *stop)
+{
+	struct timespec step = { 0, 100 * 1000 * 1000 };
+
+	while (ms && !*stop) {
+		unsigned t = ms < 100 ? ms : 100;
+
+		step.tv_nsec = (long)t * 1000 * 1000;
+		nanosleep(&step, NULL);
+		ms -= t;
+	}
+}
+
+void ftsw_lab_mcast_follow(struct ftsw_lab *lab, unsigned interval_ms,
+			   volatile int *stop,
+			   void (*pass)(const struct ftsw_lab_mcast *r,
+					const struct ftsw_err *e, void *arg),
+			   void *arg)
+{
+	struct ftsw_lab_mcast r;
+	struct ftsw_err e;
+	char last[sizeof(e.msg)] = "";
+
+	while (!*stop) {
+		if (!ftsw_lab_mcast_sync(lab, &r, &e)) {
+			last[0] = '\0';
+			if (r.joined || r.left)
+				pass(&r, NULL, arg);
+		} else if (!ftsw_lab_exists(lab->name)) {
+			return;		/* the lab went down under us */
+		} else if (strcmp(last, e.msg)) {
+			/* said once, until it changes or a pass succeeds */
+			snprintf(last, sizeof(last), "%s", e.msg);
+			pass(NULL, &e, arg);
+		}
+		mc_nap(interval_ms, stop);
+	}
 }
