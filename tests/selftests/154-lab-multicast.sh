@@ -31,7 +31,7 @@ CMP="$PY $(dirname "$0")/mftcmp.py"
 MCPEER=${FTSW_MCPEER:-$FTSW_TOP/build/tests/mcpeer}
 trap 'bg_stop "$W"; lab lab down --name "$LAB" >/dev/null 2>&1; rm -rf "$W"' EXIT
 
-tap_plan 7
+tap_plan 8
 tap_check "insmod ftsw.ko" ftsw_load
 
 fab() { ip netns exec "$LAB" "$FTSW" "$@"; }
@@ -189,9 +189,20 @@ assert len(d) == 1 and d[0]["left"] == 1 and d[0]["joined"] == 0, d
 }
 tap_check "h13 leaves, lab sm mcast --follow sees it (one pass, a Delete): its port drops the group, MFTs = OpenSM's, 5 more datagrams reach the 6 others, h13's port none" leave
 
-down() {
-	bg_stop "$W" && lab_sm_down
+# the receivers end at SIGTERM (within 5 s each)
+receivers_end() {
+	local f p
+	for f in "$W"/r*.bgpid; do
+		p=$(cat "$f")
+		kill "$p" || return 1
+	done
+	for f in "$W"/r*.bgpid; do
+		p=$(cat "$f")
+		pid_wait "$p" 50 || { echo "receiver $f (pid $p) still runs"; return 1; }
+		rm -f "$f"
+	done
 }
-tap_check "lab down stops OpenSM and the gateways, leaves nothing" down
+tap_check "the receivers end at SIGTERM" receivers_end
+tap_check "lab down stops OpenSM and the gateways, leaves nothing" lab_sm_down
 tap_check "rmmod ftsw" ftsw_unload
 tap_done
