@@ -13,7 +13,7 @@ TOPO=ftmn:4,2	# 8 hosts, 2 levels
 tap_plan 13
 tap_check "insmod ftsw.ko" ftsw_load
 
-hx() { local h=$1; shift; ip netns exec "$LAB-h$h" "$@"; }
+hx() { local h=$1; shift; nsenter --net="/run/netns/$LAB-h$h" "$@"; }
 fx() { nsenter --net="/run/netns/$LAB" "$FTSW" "$@"; }
 
 # fabric_drop REASON: the fabric's total drops for REASON.

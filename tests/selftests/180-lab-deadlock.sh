@@ -84,16 +84,19 @@ paths_ok() {
 		n=16 step=4 srcs="2 6 10 14"
 	fi
 	for s in $srcs; do
-		"$FTSW" -j analyze -t "$topo" -a minhop \
-			--trace "$s:$(((s + 2 * step) % n))" | "$PY" -c '
+		"$FTSW" -j analyze -t "$topo" -a minhop --trace "$s:$(((s + 2 * step) % n))" ||
+			return 1
+	done | "$PY" -c '
 import json, sys
-s, step, n = (int(x) for x in sys.argv[1:])
-t = json.load(sys.stdin)
-sw = [h["switch"] for h in t["hops"]]
-want = [s, (s + step) % n, (s + 2 * step) % n]
-assert t["status"] == "delivered" and t["sl"] == 0 and sw == want, (sw, want)' \
-			"$s" "$step" "$n" || return 1
-	done
+step, n, srcs = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].split()
+traces = [json.loads(line) for line in sys.stdin]
+assert [t["src"] for t in traces] == [int(s) for s in srcs], traces
+for t in traces:
+    s = t["src"]
+    sw = [h["switch"] for h in t["hops"]]
+    want = [s, (s + step) % n, (s + 2 * step) % n]
+    assert t["status"] == "delivered" and t["sl"] == 0 and sw == want, (sw, want)' \
+		"$step" "$n" "$srcs"
 }
 
 # deadlock PATTERN: a cycle forms in one traffic run and lab waits names
@@ -146,9 +149,10 @@ no_progress() {
 
 # set_life V: the switch lifetime of every switch of the lab
 set_life() {
-	local n i
-	n=$(fab -j switch show | "$PY" -c 'import json,sys; print(len(json.load(sys.stdin)["switches"]))')
-	for ((i = 0; i < n; i++)); do fab switch set id "$i" life "$1" || return 1; done
+	fab -j switch show | "$PY" -c '
+import json, sys
+for s in json.load(sys.stdin)["switches"]:
+    print("switch set id %d life %s" % (s["id"], sys.argv[1]))' "$1" | fab -batch -
 }
 
 # lifetimes end it: 1 ms switch lifetime everywhere, the cycle drains

@@ -8,7 +8,7 @@
 # 134 ms, HOQLife 14: 67 ms; a 1472-byte frame takes 23.5 ms). Uniform
 # traffic (a2a --random-dst) offered at up to 2000 datagrams/s in all,
 # about 6 R per host (the debug VM sends fewer; anything above ~0.9 R
-# saturates this fabric) for FTSW_OVERLOAD_S seconds (30; tests/bench/
+# saturates this fabric) for FTSW_OVERLOAD_S seconds (15; tests/bench/
 # lab-overload runs it for minutes). Then, after the fabric drained:
 #   - frames the hosts put into the fabric (edge ports' rx) = frames it
 #     delivered (edge ports' tx) + its counted drops (every reason, every
@@ -24,7 +24,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lab-lib.sh"
 
-SECS=${FTSW_OVERLOAD_S:-30}
+SECS=${FTSW_OVERLOAD_S:-15}
 OUT=$(mktemp -d /tmp/ov.XXXXXX)
 BAD='Kernel panic|Oops|BUG:|WARNING:|KASAN|unreferenced object|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|lock held when returning|general protection fault|UBSAN|refcount_t:|list_(add|del) corruption|hung_task|soft lockup|RCU stall|rcu_.*detected stall|scheduling while atomic|sleeping function called from invalid context'
 

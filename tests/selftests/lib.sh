@@ -122,8 +122,8 @@ two_machines() {
 	local n
 	for n in "$1" "$2" "$3" "$4"; do
 		ip netns add "$n" && ip -n "$n" link set lo up || return 1
-		ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-		ip netns exec "$n" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+		nsenter --net="/run/netns/$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1
 	done
 	vxlan_cable "$1" "$2" || return 1
 	ip -n "$1" link add h0 type veth peer name eth0 netns "$3" &&
@@ -139,7 +139,7 @@ two_machines() {
 # port 1 the host's edge (h0 LID 1, h1 LID 2), port 2 the VXLAN cable, and
 # each table routing its own host out port 1 and the other out port 2.
 two_machine_switches() {
-	local a=(ip netns exec "$1" "$FTSW") b=(ip netns exec "$2" "$FTSW")
+	local a=(nsenter --net="/run/netns/$1" "$FTSW") b=(nsenter --net="/run/netns/$2" "$FTSW")
 	"${a[@]}" switch add id 1 ports 2 name machineA-sw1 &&
 		"${b[@]}" switch add id 2 ports 2 name machineB-sw2 &&
 		"${a[@]}" port bind switch 1 port 1 dev h0 kind edge lid 1 lmc 0 &&

@@ -9,10 +9,15 @@ says (Documentation/sm.md): Ethernet | 0x88B6 | ftsw_mad_hdr (16) | MAD
   madtool.py activate FIRST-LAST                 every port of the nodes
                           of LIDs FIRST..LAST Armed, then Active (PortInfo
                           Get, Set), as a subnet manager's last step
+  madtool.py --expect EXPR dr|lid ...           the same, and exit 3 unless
+                          the Python expression EXPR holds of the answer:
+                          a (the JSON object), d (its data as bytes),
+                          be(OFFSET, N) (big-endian integer of d)
 
 METHOD, ATTR, MOD, CLASS: integers (0x.. allowed). The answer: method,
 status (D bit masked off), hop_ptr, return_path, data (hex), slid, dlid.
-Exit 1 if nothing comes back within a second.
+Exit 1 if nothing comes back within a second. (--expect saves the TCG
+guest a second Python start per question in the selftests.)
 """
 import json
 import os
@@ -137,7 +142,22 @@ def activate(first, last):
     return 0
 
 
+def expect(expr, a):
+    """EXPR (whitespace-folded) of the answer a: True if it holds."""
+    d = bytes.fromhex(a["data"])
+
+    def be(off, n):
+        return int.from_bytes(d[off:off + n], "big")
+    return bool(eval(" ".join(expr.split()), {"a": a, "d": d, "be": be}))
+
+
 def main(argv):
+    want = None
+    if len(argv) > 1 and argv[0] == "--expect":
+        want, argv = argv[1], argv[2:]
+    if not argv:
+        print(__doc__, file=sys.stderr)
+        return 2
     tid = int.from_bytes(os.urandom(4), "big") | 1
     if argv[0] == "dr":
         path = [] if argv[1] == "-" else [num(x) for x in argv[1].split(",")]
@@ -166,6 +186,9 @@ def main(argv):
         print("no answer", file=sys.stderr)
         return 1
     print(json.dumps(out))
+    if want is not None and not expect(want, out):
+        print("expected: " + " ".join(want.split()), file=sys.stderr)
+        return 3
     return 0
 
 
