@@ -38,7 +38,10 @@ LD	?= ld
 OBJCOPY	?= objcopy
 PKGS	:= libnl-genl-3.0 libnl-route-3.0 libmicrohttpd
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# libmicrohttpd is compiled against, not linked: lab view's server loads it
+# when it starts (user/lib/view/mhd.h), so no other command maps it and the
+# TLS stack it brings.
+PKG_LIBS = $(shell pkg-config --libs $(filter-out libmicrohttpd,$(PKGS)) 2>/dev/null)
 
 CFLAGS	?= -O2 -g
 USER_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
@@ -206,7 +209,7 @@ FUZZ_CFLAGS	:= -O1 -g $(FUZZ_SAN) -std=c11 -D_GNU_SOURCE -Wall -Wextra \
 # the hosts' multicast groups (mcast.c), of nl/ the names of the UAPI's
 # enums, of view/ all but the sampler, the server and its pid file.
 FUZZ_LIB_SRCS	:= $(filter-out user/lib/lab/% user/lib/nl/% user/lib/fm/% \
-			user/lib/view/sample.c user/lib/view/server.c \
+			user/lib/view/sample.c user/lib/view/server.c user/lib/view/mhd.c \
 			user/lib/view/running.c,$(LIB_SRCS)) user/lib/lab/lab_cycles.c \
 			user/lib/lab/mcast.c user/lib/nl/names.c
 FUZZ_LIB_OBJS	:= $(FUZZ_LIB_SRCS:%.c=$(B)/fuzz/obj/%.o) $(B)/fuzz/obj/view_page.o

@@ -14,7 +14,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <microhttpd.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -25,9 +24,13 @@
 #include <unistd.h>
 
 #include "util/parse.h"
+#include "view/mhd.h"
 #include "view/view_int.h"
 
 #define SSE_BLOCK	(16 << 10)
+
+/* libmicrohttpd, loaded by ftsw_view_serve() (mhd.h) */
+static const struct ftsw_mhd *mhd;
 #define CONN_MEMORY	(32 << 10)
 
 struct srv;
@@ -124,7 +127,7 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 		c->off = 0;
 		if (!c->cur) {
 			c->suspended = true;
-			MHD_suspend_connection(c->c);
+			mhd->suspend_connection(c->c);
 			return 0;
 		}
 	}
@@ -162,7 +165,7 @@ static void resume_all(struct srv *s)
 	for (c = s->clients; c; c = c->nxt)
 		if (c->suspended) {
 			c->suspended = false;
-			MHD_resume_connection(c->c);
+			mhd->resume_connection(c->c);
 		}
 }
 
@@ -170,16 +173,16 @@ static void resume_all(struct srv *s)
 
 static void common_headers(struct MHD_Response *r, bool page)
 {
-	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
-	MHD_add_response_header(r, "Cache-Control", "no-store");
+	mhd->add_response_header(r, "X-Content-Type-Options", "nosniff");
+	mhd->add_response_header(r, "Referrer-Policy", "no-referrer");
+	mhd->add_response_header(r, "Cache-Control", "no-store");
 	if (page)
-		MHD_add_response_header(r, "Content-Security-Policy",
-					"default-src 'none'; script-src 'self'; "
-					"style-src 'self'; connect-src 'self'; "
-					"img-src 'self' data:; base-uri 'none'; "
-					"form-action 'none'; frame-ancestors "
-					"'none'");
+		mhd->add_response_header(r, "Content-Security-Policy",
+					 "default-src 'none'; script-src 'self'; "
+					 "style-src 'self'; connect-src 'self'; "
+					 "img-src 'self' data:; base-uri 'none'; "
+					 "form-action 'none'; frame-ancestors "
+					 "'none'");
 }
 
 static void msg_free(void *cls)
@@ -197,18 +200,18 @@ static struct MHD_Response *response(struct ftsw_view_resp *a)
 	struct MHD_Response *r;
 
 	if (a->msg) {
-		r = MHD_create_response_from_buffer_with_free_callback_cls(
+		r = mhd->create_response_from_buffer_with_free_callback_cls(
 			a->len, (void *)a->body, msg_free, a->msg);
 		if (r)
 			a->msg = NULL;
 	} else if (a->b.p && a->body == a->b.p) {
-		r = MHD_create_response_from_buffer(a->len, a->b.p,
-						    MHD_RESPMEM_MUST_FREE);
+		r = mhd->create_response_from_buffer(a->len, a->b.p,
+						     MHD_RESPMEM_MUST_FREE);
 		if (r)
 			memset(&a->b, 0, sizeof(a->b));
 	} else {
-		r = MHD_create_response_from_buffer(a->len, (void *)a->body,
-						    MHD_RESPMEM_PERSISTENT);
+		r = mhd->create_response_from_buffer(a->len, (void *)a->body,
+						     MHD_RESPMEM_PERSISTENT);
 	}
 	return r;
 }
@@ -217,24 +220,24 @@ static enum MHD_Result queue(struct MHD_Connection *c, unsigned status,
 			     const char *type, const char *body, size_t len,
 			     const char *allow, bool page)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(
+	struct MHD_Response *r = mhd->create_response_from_buffer(
 		len, (void *)body, MHD_RESPMEM_PERSISTENT);
 	enum MHD_Result ok;
 
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, "Content-Type", type);
+	mhd->add_response_header(r, "Content-Type", type);
 	if (allow)
-		MHD_add_response_header(r, "Allow", allow);
+		mhd->add_response_header(r, "Allow", allow);
 	common_headers(r, page);
-	ok = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+	ok = mhd->queue_response(c, status, r);
+	mhd->destroy_response(r);
 	return ok;
 }
 
 static const char *query_arg(const char *name, void *ctx)
 {
-	return MHD_lookup_connection_value(ctx, MHD_GET_ARGUMENT_KIND, name);
+	return mhd->lookup_connection_value(ctx, MHD_GET_ARGUMENT_KIND, name);
 }
 
 static enum MHD_Result stream(struct srv *s, struct MHD_Connection *conn)
@@ -247,8 +250,8 @@ static enum MHD_Result stream(struct srv *s, struct MHD_Connection *conn)
 		return queue(conn, 503, "text/plain", "busy\n", 5, NULL, false);
 	c->s = s;
 	c->c = conn;
-	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, SSE_BLOCK,
-					      sse_read, c, sse_free);
+	r = mhd->create_response_from_callback(MHD_SIZE_UNKNOWN, SSE_BLOCK,
+					       sse_read, c, sse_free);
 	if (!r) {
 		free(c);
 		return MHD_NO;
@@ -259,10 +262,10 @@ static enum MHD_Result stream(struct srv *s, struct MHD_Connection *conn)
 	s->clients = c;
 	s->nclients++;
 	s->v->clients = s->nclients;
-	MHD_add_response_header(r, "Content-Type", "text/event-stream");
+	mhd->add_response_header(r, "Content-Type", "text/event-stream");
 	common_headers(r, false);
-	ok = MHD_queue_response(conn, 200, r);
-	MHD_destroy_response(r);
+	ok = mhd->queue_response(conn, 200, r);
+	mhd->destroy_response(r);
 	return ok;
 }
 
@@ -295,10 +298,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 			     bad_method, sizeof(bad_method) - 1, "GET, HEAD",
 			     false);
 	if (*upload_size ||
-	    MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-					MHD_HTTP_HEADER_CONTENT_LENGTH) ||
-	    MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-					MHD_HTTP_HEADER_TRANSFER_ENCODING))
+	    mhd->lookup_connection_value(conn, MHD_HEADER_KIND,
+					 MHD_HTTP_HEADER_CONTENT_LENGTH) ||
+	    mhd->lookup_connection_value(conn, MHD_HEADER_KIND,
+					 MHD_HTTP_HEADER_TRANSFER_ENCODING))
 		return queue(conn, 413, "application/json", no_body,
 			     sizeof(no_body) - 1, NULL, false);
 	if (ep == FTSW_EP_STREAM)
@@ -308,10 +311,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 	ftsw_view_resp_free(&r);
 	if (!mr)
 		return MHD_NO;
-	MHD_add_response_header(mr, "Content-Type", r.type);
+	mhd->add_response_header(mr, "Content-Type", r.type);
 	common_headers(mr, ep == FTSW_EP_PAGE);
-	ok = MHD_queue_response(conn, r.status, mr);
-	MHD_destroy_response(mr);
+	ok = mhd->queue_response(conn, r.status, mr);
+	mhd->destroy_response(mr);
 	return ok;
 }
 
@@ -465,19 +468,25 @@ int ftsw_view_listen(const char *spec, struct ftsw_view_listener *l,
 static int start(struct srv *s, const struct ftsw_view_server_opts *o,
 		 struct ftsw_view_listener *l, struct ftsw_err *err)
 {
-	s->d = MHD_start_daemon(MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME,
-				0, NULL, NULL, handle, s,
-				MHD_OPTION_LISTEN_SOCKET, l->fd,
-				MHD_OPTION_CONNECTION_LIMIT,
-				(unsigned)(o->max_clients ? o->max_clients : 1024),
-				MHD_OPTION_CONNECTION_TIMEOUT,
-				(unsigned)(o->timeout_s ? o->timeout_s : 15),
-				MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-				(size_t)CONN_MEMORY,
-				MHD_OPTION_STRICT_FOR_CLIENT, 1,
-				MHD_OPTION_EXTERNAL_LOGGER, quiet_log, NULL,
-				MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
-				MHD_OPTION_END);
+	mhd = ftsw_mhd_load(err);
+	if (!mhd) {
+		close(l->fd);
+		l->fd = -1;
+		return -1;
+	}
+	s->d = mhd->start_daemon(MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME,
+				 0, NULL, NULL, handle, s,
+				 MHD_OPTION_LISTEN_SOCKET, l->fd,
+				 MHD_OPTION_CONNECTION_LIMIT,
+				 (unsigned)(o->max_clients ? o->max_clients : 1024),
+				 MHD_OPTION_CONNECTION_TIMEOUT,
+				 (unsigned)(o->timeout_s ? o->timeout_s : 15),
+				 MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+				 (size_t)CONN_MEMORY,
+				 MHD_OPTION_STRICT_FOR_CLIENT, 1,
+				 MHD_OPTION_EXTERNAL_LOGGER, quiet_log, NULL,
+				 MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
+				 MHD_OPTION_END);
 	if (!s->d) {
 		int e = errno ? errno : EIO;
 
@@ -520,12 +529,12 @@ int ftsw_view_serve(struct ftsw_view *v, const struct ftsw_view_server_opts *o,
 	if (start(&s, o, l, err))
 		return -1;
 	if (ftsw_view_pid_write(v->name, url, err)) {
-		MHD_stop_daemon(s.d);
+		mhd->stop_daemon(s.d);
 		return -1;
 	}
 	if (o->ready)
 		o->ready(url, o->ready_arg);
-	di = MHD_get_daemon_info(s.d, MHD_DAEMON_INFO_EPOLL_FD);
+	di = mhd->get_daemon_info(s.d, MHD_DAEMON_INFO_EPOLL_FD);
 	while (!o->stop || !*o->stop) {
 		struct pollfd pfd[2] = {
 			{ .fd = di ? di->epoll_fd : -1, .events = POLLIN },
@@ -561,9 +570,9 @@ int ftsw_view_serve(struct ftsw_view *v, const struct ftsw_view_server_opts *o,
 				next = now + v->interval_ms / 1000.0;
 		}
 		/* resumed connections want MHD_run before the next poll */
-		MHD_run(s.d);
+		mhd->run(s.d);
 		wait = next - mono();
-		if (MHD_get_timeout(s.d, &mt) == MHD_YES && mt / 1000.0 < wait)
+		if (mhd->get_timeout(s.d, &mt) == MHD_YES && mt / 1000.0 < wait)
 			wait = mt / 1000.0;
 		if (poll(pfd, 2, wait > 0 ? (int)(wait * 1000) + 1 : 0) < 0 &&
 		    errno != EINTR) {
@@ -576,14 +585,14 @@ int ftsw_view_serve(struct ftsw_view *v, const struct ftsw_view_server_opts *o,
 		 * interval later (a burst of events: a fifth of one apart) */
 		if (v->port_event && next > last + v->interval_ms / 5000.0)
 			next = last + v->interval_ms / 5000.0;
-		MHD_run(s.d);
+		mhd->run(s.d);
 	}
 	rc = 0;
 out:
 	s.stopping = true;
 	resume_all(&s);
-	MHD_run(s.d);
-	MHD_stop_daemon(s.d);
+	mhd->run(s.d);
+	mhd->stop_daemon(s.d);
 	ftsw_view_pid_remove(v->name);
 	return rc;
 }
