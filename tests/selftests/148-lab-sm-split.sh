@@ -16,7 +16,7 @@
 # sw-A 5, sw-B 6; so by hand sw-B's table is 1, 2, 5 -> port 3, 3 -> 1,
 # 4 -> 2, 6 -> 0 (itself), whatever the engine (one path each).
 . "$(dirname "$0")/lib.sh"
-PY=$(command -v /usr/bin/python3 || command -v python3)
+PY=/usr/bin/python3
 
 A=spa$$ B=spb$$
 W=$(mktemp -d)

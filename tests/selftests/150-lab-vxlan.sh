@@ -8,7 +8,7 @@
 # fabric holds the address plan, so hosts resolve each other with no static
 # neighbour and no ARP frame crosses the cable.
 . "$(dirname "$0")/lib.sh"
-PY=$(command -v /usr/bin/python3 || command -v python3)
+PY=/usr/bin/python3
 
 A=vxa$$ B=vxb$$ HA=vxa$$-h0 HB=vxb$$-h1
 fa() { ip netns exec "$A" "$FTSW" "$@"; }

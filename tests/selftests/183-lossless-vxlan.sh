@@ -20,7 +20,7 @@
 # the credit limit A keeps for the cable is B's buffer (at most 96 blocks
 # of 64 bytes), not "unlimited" as before any credit frame.
 . "$(dirname "$0")/lib.sh"
-PY=$(command -v /usr/bin/python3 || command -v python3)
+PY=/usr/bin/python3
 
 A=lva$$ B=lvb$$ HA=lva$$-h0 HB=lvb$$-h1
 OUT=$(mktemp -d /tmp/lv.XXXXXX)

@@ -8,7 +8,7 @@
 
 FAB=ftsw$$
 : "${TMPDIR:=/tmp}"
-PY=$(command -v /usr/bin/python3 || command -v python3)
+PY=/usr/bin/python3
 
 fab() { nsenter --net="/run/netns/$FAB" "$@"; }
 # Commands in a namespace run through nsenter --net: its net namespace is

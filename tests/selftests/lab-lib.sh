@@ -4,7 +4,7 @@
 
 LAB=t$$
 export FTSW_LAB=$LAB
-PY=$(command -v /usr/bin/python3 || command -v python3)
+PY=/usr/bin/python3
 
 lab() { "$FTSW" "$@"; }
 
@@ -21,15 +21,21 @@ if not ok:
 sys.exit(0 if ok else 1)' "$1"
 }
 
-# lab_gone NAME: no namespace, run directory, device or switch left behind.
+# lab_gone NAME: no namespace, run directory, device or switch left behind
+# (shell builtins and one ftsw: it runs after every lab test).
 lab_gone() {
-	local n=${1:-$LAB} left
-	left=$(find /run/netns -maxdepth 1 -regextype egrep -regex "/run/netns/$n(-h[0-9]+)?" 2>/dev/null)
-	[ -z "$left" ] || { echo "namespaces left: $left"; return 1; }
+	local n=${1:-$LAB} f out
+	for f in "/run/netns/$n" "/run/netns/$n"-h*; do
+		[[ -e $f && $f =~ ^/run/netns/$n(-h[0-9]+)?$ ]] &&
+			{ echo "namespaces left: $f"; return 1; }
+	done
 	[ ! -e "/run/ftsw/$n" ] || { echo "/run/ftsw/$n left"; return 1; }
-	left=$(ip -o link show | grep -E ': s[0-9]+p[0-9]+[@:]')
-	[ -z "$left" ] || { echo "devices left in the init namespace: $left"; return 1; }
-	[ "$("$FTSW" -j fabric show | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["switches"])' 2>/dev/null || echo 0)" = 0 ] ||
+	for f in /sys/class/net/s*p*; do
+		[[ ${f##*/} =~ ^s[0-9]+p[0-9]+$ ]] &&
+			{ echo "devices left in the init namespace: ${f##*/}"; return 1; }
+	done
+	out=$("$FTSW" fabric show 2>/dev/null) || out=
+	[[ ! $out =~ " switches "([0-9]+) ]] || [ "${BASH_REMATCH[1]}" = 0 ] ||
 		{ echo "switches left in the init namespace"; return 1; }
 }
 
