@@ -113,12 +113,14 @@ jval() {
 }
 
 three_up() {
-	local u rc=0
+	local u rc=0 p pids=()
 	for u in "${USERS[@]}"; do
 		as "$u" "$FTSW" lab up -t "${TOPO[$u]}" >"$W/up-$u.log" 2>&1 &
+		pids+=($!)
 	done
-	for u in "${USERS[@]}"; do
-		wait -n || rc=1
+	# each by its pid: `wait -n` answers 127 for jobs that ended before it
+	for p in "${pids[@]}"; do
+		wait "$p" || rc=1
 	done
 	cat "$W"/up-*.log
 	for u in "${USERS[@]}"; do
@@ -193,13 +195,14 @@ tap_check "a cable fails in one lab only; the fabric manager reroutes it (all pa
 # (bound by hand above), the failed cable's two ends down in 2001's and
 # 2002's lab. The three start at once; lab down stops them (below).
 views() {
-	local u url rc=0 m up down n
+	local u url rc=0 m up down n p pids=()
 	declare -A DOWN=([2001]=2 [2002]=2 [2003]=0)
 	for u in "${USERS[@]}"; do
 		as "$u" "$FTSW" -j lab view -d --listen 127.0.0.1:0 >"$W/view-$u.json" 2>"$W/view-$u.err" &
+		pids+=($!)
 	done
-	for u in "${USERS[@]}"; do
-		wait -n || rc=1
+	for p in "${pids[@]}"; do
+		wait "$p" || { echo "lab view -d: exit $?"; rc=1; }
 	done
 	for u in "${USERS[@]}"; do
 		# -j: the daemon's URL under "url", the lab under "lab"
