@@ -381,17 +381,11 @@ deps:
 # them with prove and prints the closing "N passed, N failed" line.
 check: deps
 	@rm -rf $(TAP); mkdir -p $(TAP)
-	@# The debug kernel (cached; minutes from nothing) builds beside the
-	@# user and fuzz parts, whose single-threaded steps leave a CPU idle;
-	@# the first step that needs it (sparse) waits on build-kernel's lock.
-	-@$(VM)/build-kernel --debug </dev/null >$(TAP)/kernel-build.log 2>&1 &
 	-@for p in user fuzz style vm; do \
 		s=$$(date +%s); \
 		$(MAKE) -k --no-print-directory tap-$$p; \
 		echo "$$p $$(( $$(date +%s) - s ))" >>$(TAP)/part-seconds.txt; \
 	done
-	-@sed -n 's|^tests/vm: \(.*kernel built in.*\)|\1 (beside the user and fuzz parts)|p' \
-		$(TAP)/kernel-build.log
 	@$(TOP)/tests/tap-summary $(TAP)
 
 check-user:
