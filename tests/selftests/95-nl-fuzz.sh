@@ -49,8 +49,10 @@ tap_check "the fuzzed namespace: 6 veth pairs" zlinks
 devs=()
 for i in 1 2 3 4 5 6; do devs+=(--dev "x$i" --dev "y$i"); done
 # Devices of the forwarding fabric's namespace: foreign ifindexes here.
+# (read with ip: fab enters the net namespace only, and /sys shows the
+# devices of the namespace that mounted it)
 for d in h1 h2; do
-	devs+=(--foreign "$(fab cat "/sys/class/net/$d/ifindex")")
+	devs+=(--foreign "$(ip -n "$FAB" -o link show dev "$d" | cut -d: -f1)")
 done
 z() { ip netns exec "$ZNS" "$@"; }
 
