@@ -28,7 +28,6 @@ SECS=${FTSW_OVERLOAD_S:-300}
 PPS=${FTSW_OVERLOAD_PPS:-400}
 SEED=${FTSW_CC_SEED:-1}
 OUT=$(mktemp -d /tmp/ccov.XXXXXX)
-BAD='Kernel panic|Oops|BUG:|WARNING:|KASAN|unreferenced object|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|lock held when returning|general protection fault|UBSAN|refcount_t:|list_(add|del) corruption|hung_task|soft lockup|RCU stall|rcu_.*detected stall|scheduling while atomic|sleeping function called from invalid context'
 
 fab() { nsenter --net="/run/netns/$LAB" "$FTSW" "$@"; }
 h0() { ip netns exec "$LAB-h0" "$@"; }
@@ -171,18 +170,8 @@ print(sum(1 for p in d for v in p.get("lossless", {}).get("vls", [])
 	return $rc
 }
 tap_check "rmmod under load (CC units, flowlets, full buffers)" rmmod_loaded
-cleanup() {
-	ftsw_load && lab lab down --name "$LAB" >/dev/null 2>&1
-	lab_gone
-}
-tap_check "the lab comes down after a reload" cleanup
-console() {
-	if dmesg | tail -n +$((N0 + 1)) | grep -E "$BAD"; then
-		return 1
-	fi
-	echo "dmesg since insmod: $(dmesg | tail -n +$((N0 + 1)) | wc -l) lines, none bad"
-}
-tap_check "the console stays clean (no WARNING, BUG, lockdep, KASAN, stall)" console
+tap_check "the lab comes down after a reload" lab_reload_down
+tap_check "the console stays clean (no WARNING, BUG, lockdep, KASAN, stall)" dmesg_clean "$N0"
 tap_check "rmmod ftsw" ftsw_unload
 rm -rf "$OUT"
 tap_done

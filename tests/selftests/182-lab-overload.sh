@@ -26,7 +26,6 @@
 
 SECS=${FTSW_OVERLOAD_S:-15}
 OUT=$(mktemp -d /tmp/ov.XXXXXX)
-BAD='Kernel panic|Oops|BUG:|WARNING:|KASAN|unreferenced object|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|lock held when returning|general protection fault|UBSAN|refcount_t:|list_(add|del) corruption|hung_task|soft lockup|RCU stall|rcu_.*detected stall|scheduling while atomic|sleeping function called from invalid context'
 
 fab() { nsenter --net="/run/netns/$LAB" "$FTSW" "$@"; }	# the lab's fabric namespace
 
@@ -151,19 +150,9 @@ print(sum(1 for p in d for v in p.get("lossless", {}).get("vls", [])
 	return $rc
 }
 tap_check "rmmod ftsw with full buffers" rmmod_full
-cleanup() {
-	ftsw_load && lab lab down --name "$LAB" >/dev/null 2>&1
-	lab_gone
-}
-tap_check "the lab comes down after a reload" cleanup
+tap_check "the lab comes down after a reload" lab_reload_down
 
-console() {
-	if dmesg | tail -n +$((N0 + 1)) | grep -E "$BAD"; then
-		return 1
-	fi
-	echo "dmesg since insmod: $(dmesg | tail -n +$((N0 + 1)) | wc -l) lines, none bad"
-}
-tap_check "the console stays clean (no WARNING, BUG, lockdep, KASAN, stall)" console
+tap_check "the console stays clean (no WARNING, BUG, lockdep, KASAN, stall)" dmesg_clean "$N0"
 rm -rf "$OUT"
 tap_check "rmmod ftsw" ftsw_unload
 tap_done

@@ -39,6 +39,24 @@ lab_gone() {
 		{ echo "switches left in the init namespace"; return 1; }
 }
 
+# What a kernel report looks like in dmesg (182's overload, tests/bench's
+# lab-cc-overload): a warning, a sanitizer, lockdep, a leak, a stall.
+DMESG_BAD='Kernel panic|Oops|BUG:|WARNING:|KASAN|unreferenced object|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|lock held when returning|general protection fault|UBSAN|refcount_t:|list_(add|del) corruption|hung_task|soft lockup|RCU stall|rcu_.*detected stall|scheduling while atomic|sleeping function called from invalid context'
+# dmesg_clean N: no kernel report in dmesg past its first N lines.
+dmesg_clean() {
+	if dmesg | tail -n +$(($1 + 1)) | grep -E "$DMESG_BAD"; then
+		return 1
+	fi
+	echo "dmesg since insmod: $(dmesg | tail -n +$(($1 + 1)) | wc -l) lines, none bad"
+}
+
+# lab_reload_down: after an rmmod under load, the module back, the lab
+# down and nothing of it left.
+lab_reload_down() {
+	ftsw_load && lab lab down --name "$LAB" >/dev/null 2>&1
+	lab_gone
+}
+
 # sm_ups: how many sweeps OpenSM has ended in the lab's log (SUBNET UP
 # each; a count that moved means it swept again).
 sm_ups() { grep -c "SUBNET UP" "/run/ftsw/$LAB/opensm.log"; }
