@@ -368,6 +368,11 @@ rx_handler_result_t ftsw_handle_frame(struct sk_buff **pskb)
 	}
 	if (skb->ip_summed == CHECKSUM_COMPLETE)
 		skb->ip_summed = CHECKSUM_NONE;
+	if (likely(!p->ll)) {
+		/* today's mode: no queue drains in this receive */
+		ftsw_rx(p, skb);
+		return RX_HANDLER_CONSUMED;
+	}
 	ftsw_ll_ctx_enter();
 	ftsw_rx(p, skb);
 	ftsw_rx_flush();	/* what a last step asked for */
